@@ -1,0 +1,102 @@
+# clawmd: one Makefile for the library, the command, the tests and the benchmarks.
+#
+#   make            build/clawmd and build/libclawmd.a
+#   make demo       compose a demo group from container/ and skills/ and show it
+#   make check      every test, then the whole suite again under ASan+UBSan
+#   make bench      the speed figures (ratios printed side by side)
+#   make install    PREFIX=/usr/local DESTDIR=
+#
+# Dependencies come through pkg-config; when one is missing, the build first
+# runs scripts/install-deps.sh, which installs the Debian packages.
+
+CC       ?= cc
+CFLAGS   ?= -O2 -g
+PREFIX   ?= /usr/local
+BUILD    ?= build
+PKGS      = libgit2 yaml-0.1 libcjson md4c
+
+DEPS_OK := $(shell pkg-config --exists $(PKGS) && echo yes)
+ifneq ($(DEPS_OK),yes)
+DEPS_OK := $(shell scripts/install-deps.sh build >&2 && echo yes)
+endif
+
+# libgit2 is loaded with dlopen() only when a git feature is used: linking it
+# costs ~2 ms of dynamic loading per process, more than the whole per-spawn
+# compose. We compile against its headers and record its soname.
+GIT2_LIBDIR := $(shell pkg-config --variable=libdir libgit2)
+GIT2_SONAME := $(shell objdump -p $(GIT2_LIBDIR)/libgit2.so 2>/dev/null | awk '/SONAME/ {print $$2}')
+DEP_CFLAGS  := $(shell pkg-config --cflags $(PKGS))
+DEP_LIBS    := $(shell pkg-config --libs yaml-0.1 libcjson md4c) -ldl
+
+WARN      = -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes \
+            -Wno-unused-parameter -Wvla -Wformat=2
+ifdef DEVELOPER
+WARN     += -Werror -Wconversion -Wno-sign-conversion
+endif
+ifdef SANITIZE
+CFLAGS   += -fsanitize=$(SANITIZE) -fno-omit-frame-pointer -fno-sanitize-recover=all
+LDFLAGS  += -fsanitize=$(SANITIZE)
+endif
+ALL_CFLAGS = -std=c11 -D_GNU_SOURCE $(WARN) $(CFLAGS) -Ilib/include -Ilib $(DEP_CFLAGS) \
+             -DCLAWMD_GIT2_SONAME='"$(GIT2_SONAME)"' -MMD -MP
+ALL_LDFLAGS = -Wl,--as-needed $(LDFLAGS)
+
+LIB_SRC  := $(sort $(wildcard lib/*.c))
+CMD_SRC  := $(sort $(wildcard cmd/*.c))
+UNIT_SRC := $(sort $(wildcard tests/unit/*.c))
+LIB_OBJ  := $(LIB_SRC:%.c=$(BUILD)/%.o)
+CMD_OBJ  := $(CMD_SRC:%.c=$(BUILD)/%.o)
+UNITS    := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%.t)
+
+all: $(BUILD)/clawmd $(BUILD)/libclawmd.a
+
+$(BUILD)/%.o: %.c
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CFLAGS) -c -o $@ $<
+
+$(BUILD)/libclawmd.a: $(LIB_OBJ)
+	@rm -f $@
+	ar rcs $@ $^
+
+$(BUILD)/clawmd: $(CMD_OBJ) $(BUILD)/libclawmd.a
+	$(CC) $(ALL_LDFLAGS) -o $@ $(CMD_OBJ) $(BUILD)/libclawmd.a $(DEP_LIBS)
+
+$(BUILD)/tests/%.t: tests/unit/%.c $(BUILD)/libclawmd.a tests/tap.h
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CFLAGS) -Itests $(ALL_LDFLAGS) -o $@ $< $(BUILD)/libclawmd.a $(DEP_LIBS)
+
+# --- tests ---------------------------------------------------------------
+# The shell tests find the binary through $CLAWMD; unit tests are binaries.
+TEST_ENV = CLAWMD=$(abspath $(BUILD)/clawmd) CLAWMD_TESTS=$(abspath tests) \
+           CLAWMD_BUILD=$(abspath $(BUILD)) CLAWMD_SRC=$(abspath .)
+
+test: all $(UNITS) test-deps
+	$(TEST_ENV) prove -j2 $(UNITS) tests/t[0-9]*.sh
+
+test-deps:
+	@scripts/install-deps.sh test
+
+# make check = the suite, then the same suite built with sanitizers in its own
+# build directory, then the fuzzers for a short run when clang can build them.
+check: test
+	$(MAKE) --no-print-directory BUILD=build/san SANITIZE=address,undefined \
+		CFLAGS='-O1 -g' test
+	@if [ -f tests/fuzz/Makefile.inc ]; then $(MAKE) --no-print-directory fuzz-smoke; fi
+
+-include tests/fuzz/Makefile.inc
+
+# --- demo, bench, install ------------------------------------------------
+demo: all
+	@scripts/demo.sh $(abspath $(BUILD)/clawmd)
+
+bench: all
+	@scripts/install-deps.sh bench
+	@scripts/bench.sh $(abspath $(BUILD))
+
+-include scripts/install.mk
+
+clean:
+	rm -rf $(BUILD) demo
+
+.PHONY: all test test-deps check demo bench clean
+-include $(LIB_OBJ:.o=.d) $(CMD_OBJ:.o=.d)

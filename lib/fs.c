@@ -1,0 +1,426 @@
+/* fs.c - the safe filesystem primitives (see fs.h for the rules). */
+#include "fs.h"
+#include "util.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <sys/file.h>
+#include <sys/random.h>
+#include <time.h>
+#include <unistd.h>
+
+#define shown(d, name) (d)->path, (name)
+
+int clawmd_dir_open(struct clawmd_dir *out, const char *path, struct clawmd_err *err)
+{
+	out->fd = open(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (out->fd < 0) {
+		if (errno == ELOOP || errno == ENOTDIR)
+			return clawmd_err_set(err, CLAWMD_EFS,
+					      "'%s' is a symlink or not a directory; refusing it",
+					      path);
+		return clawmd_err_sys(err, CLAWMD_EFS, "could not open directory '%s'", path);
+	}
+	out->path = clawmd_xstrdup(path);
+	return 0;
+}
+
+int clawmd_dir_openat(struct clawmd_dir *out, const struct clawmd_dir *parent, const char *name,
+		      bool missing_ok, struct clawmd_err *err)
+{
+	out->path = NULL;
+	out->fd = openat(parent->fd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (out->fd < 0) {
+		if (errno == ENOENT && missing_ok)
+			return 1;
+		if (errno == ELOOP || errno == ENOTDIR)
+			return clawmd_err_set(err, CLAWMD_EFS,
+					      "'%s/%s' is a symlink or not a directory; refusing it",
+					      shown(parent, name));
+		return clawmd_err_sys(err, CLAWMD_EFS, "could not open directory '%s/%s'",
+				      shown(parent, name));
+	}
+	out->path = clawmd_xasprintf("%s/%s", shown(parent, name));
+	return 0;
+}
+
+void clawmd_dir_release(struct clawmd_dir *d)
+{
+	if (!d)
+		return;
+	if (d->fd >= 0)
+		close(d->fd);
+	d->fd = -1;
+	free(d->path);
+	d->path = NULL;
+}
+
+int clawmd_fs_type(mode_t *out, const struct clawmd_dir *d, const char *name,
+		   struct clawmd_err *err)
+{
+	struct stat st;
+	if (fstatat(d->fd, name, &st, AT_SYMLINK_NOFOLLOW) < 0) {
+		*out = 0;
+		if (errno == ENOENT)
+			return 0;
+		return clawmd_err_sys(err, CLAWMD_EFS, "could not stat '%s/%s'", shown(d, name));
+	}
+	*out = st.st_mode & S_IFMT;
+	return 0;
+}
+
+int clawmd_fs_read(struct clawmd_buf *out, const struct clawmd_dir *d, const char *name,
+		   size_t max, struct clawmd_err *err)
+{
+	int rc = 0;
+	struct stat st;
+	/* O_NONBLOCK: a planted FIFO must not hang the spawn; fstat refuses it. */
+	int fd = openat(d->fd, name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
+	clawmd_buf_clear(out);
+	if (fd < 0) {
+		if (errno == ENOENT)
+			return 1;
+		if (errno == ELOOP)
+			return clawmd_err_set(err, CLAWMD_EFS, "'%s/%s' is a symlink; refusing to follow it",
+					      shown(d, name));
+		return clawmd_err_sys(err, CLAWMD_EFS, "could not open '%s/%s'", shown(d, name));
+	}
+	if (fstat(fd, &st) < 0) {
+		rc = clawmd_err_sys(err, CLAWMD_EFS, "could not stat '%s/%s'", shown(d, name));
+		goto out_close;
+	}
+	if (!S_ISREG(st.st_mode)) {
+		rc = clawmd_err_set(err, CLAWMD_EFS, "'%s/%s' is not a regular file", shown(d, name));
+		goto out_close;
+	}
+	if ((uintmax_t)st.st_size > max) {
+		rc = clawmd_err_set(err, CLAWMD_EINPUT, "'%s/%s' is larger than %zu bytes",
+				    shown(d, name), max);
+		goto out_close;
+	}
+	/* Read to EOF but never past max+1: the size may change under us. */
+	for (;;) {
+		clawmd_buf_grow(out, 8192);
+		size_t room = out->cap - out->len - 1;
+		if (room > max + 1 - out->len)
+			room = max + 1 - out->len;
+		ssize_t n = read(fd, out->ptr + out->len, room);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0) {
+			rc = clawmd_err_sys(err, CLAWMD_EFS, "could not read '%s/%s'", shown(d, name));
+			goto out_close;
+		}
+		if (n == 0)
+			break;
+		out->len += (size_t)n;
+		out->ptr[out->len] = '\0';
+		if (out->len > max) {
+			rc = clawmd_err_set(err, CLAWMD_EINPUT, "'%s/%s' is larger than %zu bytes",
+					    shown(d, name), max);
+			goto out_close;
+		}
+	}
+	if (!out->ptr)
+		clawmd_buf_put(out, "", 0);
+out_close:
+	close(fd);
+	return rc;
+}
+
+int clawmd_fs_readlink(struct clawmd_buf *out, const struct clawmd_dir *d, const char *name,
+		       struct clawmd_err *err)
+{
+	char tmp[4096];
+	ssize_t n = readlinkat(d->fd, name, tmp, sizeof(tmp));
+	clawmd_buf_clear(out);
+	if (n < 0) {
+		if (errno == ENOENT)
+			return 1;
+		if (errno == EINVAL)
+			return clawmd_err_set(err, CLAWMD_EFS, "'%s/%s' is not a symlink", shown(d, name));
+		return clawmd_err_sys(err, CLAWMD_EFS, "could not read link '%s/%s'", shown(d, name));
+	}
+	if ((size_t)n == sizeof(tmp))
+		return clawmd_err_set(err, CLAWMD_EFS, "link '%s/%s' has an over-long target",
+				      shown(d, name));
+	clawmd_buf_put(out, tmp, (size_t)n);
+	return 0;
+}
+
+/* A temp name no other process can predict: ".<name>.<16 hex>.tmp", cut short
+ * for long names.  The leading dot keeps it out of globs and listings. */
+static void temp_name(char *out, size_t size, const char *name)
+{
+	uint64_t r;
+	if (getrandom(&r, sizeof(r), 0) != sizeof(r)) {
+		struct timespec ts;
+		clock_gettime(CLOCK_REALTIME, &ts);
+		r = clawmd_fnv1a64(&ts, sizeof(ts)) ^ ((uint64_t)getpid() << 32);
+	}
+	snprintf(out, size, ".%.24s.%016llx.tmp", name, (unsigned long long)r);
+}
+
+static int write_all(int fd, const char *p, size_t len)
+{
+	while (len) {
+		ssize_t n = write(fd, p, len);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return -1;
+		p += n;
+		len -= (size_t)n;
+	}
+	return 0;
+}
+
+/*
+ * Stage a file.  Why each step:
+ *  1. O_CREAT|O_EXCL|O_NOFOLLOW on a random name: nothing planted at that
+ *     name can be followed or reused; a collision fails instead of sharing.
+ *  2. write everything, then fsync: after the rename the new content must be
+ *     on disk, not just its name (ext4 delayed allocation).
+ *  3. a checked close: NFS and some FUSE filesystems report errors only here.
+ *  4. on any failure, unlink the temp so nothing half-written stays behind.
+ */
+int clawmd_fs_stage_file(struct clawmd_stage *st, const struct clawmd_dir *d, const char *name,
+			 const void *data, size_t len, struct clawmd_err *err)
+{
+	st->dir = d;
+	st->name = clawmd_xstrdup(name);
+	st->pending = false;
+	for (int tries = 0;; tries++) {
+		temp_name(st->tmp, sizeof(st->tmp), name);
+		int fd = openat(d->fd, st->tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
+				0644);
+		if (fd < 0) {
+			if (errno == EEXIST && tries < 8)
+				continue;
+			return clawmd_err_sys(err, CLAWMD_EFS, "could not create '%s/%s'",
+					      shown(d, st->tmp));
+		}
+		st->pending = true;
+		int failed = write_all(fd, data, len) < 0 || fsync(fd) < 0;
+		int saved = errno;
+		if (close(fd) < 0 && !failed) {
+			failed = 1;
+			saved = errno;
+		}
+		if (failed) {
+			errno = saved;
+			clawmd_err_sys(err, CLAWMD_EFS, "could not write '%s/%s'", shown(d, st->tmp));
+			unlinkat(d->fd, st->tmp, 0);
+			st->pending = false;
+			errno = saved;
+			return CLAWMD_EFS;
+		}
+		return 0;
+	}
+}
+
+/* Symlinks: create under a temp name, rename over (there is never a moment
+ * without the link, unlike unlink-then-symlink). */
+int clawmd_fs_stage_link(struct clawmd_stage *st, const struct clawmd_dir *d, const char *name,
+			 const char *target, struct clawmd_err *err)
+{
+	st->dir = d;
+	st->name = clawmd_xstrdup(name);
+	st->pending = false;
+	for (int tries = 0;; tries++) {
+		temp_name(st->tmp, sizeof(st->tmp), name);
+		if (symlinkat(target, d->fd, st->tmp) == 0)
+			break;
+		if (errno == EEXIST && tries < 8)
+			continue;
+		return clawmd_err_sys(err, CLAWMD_EFS, "could not create symlink '%s/%s'",
+				      shown(d, st->tmp));
+	}
+	st->pending = true;
+	return 0;
+}
+
+int clawmd_fs_commit(struct clawmd_stage *st, struct clawmd_err *err)
+{
+	if (renameat(st->dir->fd, st->tmp, st->dir->fd, st->name) < 0)
+		return clawmd_err_sys(err, CLAWMD_EFS, "could not rename '%s/%s' to '%s/%s'",
+				      shown(st->dir, st->tmp), shown(st->dir, st->name));
+	st->pending = false;
+	return 0;
+}
+
+void clawmd_fs_stage_release(struct clawmd_stage *st)
+{
+	if (!st)
+		return;
+	if (st->pending) {
+		int saved = errno;
+		unlinkat(st->dir->fd, st->tmp, 0);
+		errno = saved;
+	}
+	st->pending = false;
+	free(st->name);
+	st->name = NULL;
+}
+
+int clawmd_fs_sync_dir(const struct clawmd_dir *d, struct clawmd_err *err)
+{
+	if (fsync(d->fd) < 0 && errno != EINVAL)
+		return clawmd_err_sys(err, CLAWMD_EFS, "could not sync directory '%s'", d->path);
+	return 0;
+}
+
+int clawmd_fs_replace_file(const struct clawmd_dir *d, const char *name, const void *data,
+			   size_t len, struct clawmd_err *err)
+{
+	struct clawmd_stage st;
+	int rc = clawmd_fs_stage_file(&st, d, name, data, len, err);
+	if (rc == 0)
+		rc = clawmd_fs_commit(&st, err);
+	if (rc == 0)
+		rc = clawmd_fs_sync_dir(d, err);
+	clawmd_fs_stage_release(&st);
+	return rc;
+}
+
+int clawmd_fs_create_empty(const struct clawmd_dir *d, const char *name, struct clawmd_err *err)
+{
+	int fd = openat(d->fd, name, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
+	if (fd < 0) {
+		if (errno == EEXIST)
+			return 1;
+		return clawmd_err_sys(err, CLAWMD_EFS, "could not create '%s/%s'", shown(d, name));
+	}
+	if (close(fd) < 0)
+		return clawmd_err_sys(err, CLAWMD_EFS, "could not create '%s/%s'", shown(d, name));
+	return 0;
+}
+
+int clawmd_fs_rename_noreplace(const struct clawmd_dir *d, const char *from, const char *to,
+			       struct clawmd_err *err)
+{
+	if (renameat2(d->fd, from, d->fd, to, RENAME_NOREPLACE) == 0)
+		return 0;
+	if (errno != EINVAL && errno != ENOSYS)
+		return clawmd_err_sys(err, CLAWMD_EFS, "could not rename '%s/%s' to '%s/%s'",
+				      shown(d, from), shown(d, to));
+	/* No RENAME_NOREPLACE on this filesystem: link+unlink never replaces
+	 * either (link fails with EEXIST), but does not work for directories. */
+	if (linkat(d->fd, from, d->fd, to, 0) < 0 || unlinkat(d->fd, from, 0) < 0)
+		return clawmd_err_sys(err, CLAWMD_EFS, "could not rename '%s/%s' to '%s/%s'",
+				      shown(d, from), shown(d, to));
+	return 0;
+}
+
+int clawmd_fs_move_aside(char **newname, const struct clawmd_dir *d, const char *name,
+			 struct clawmd_err *err)
+{
+	char stamp[32], rnd[32];
+	time_t now = time(NULL);
+	struct tm tm;
+	gmtime_r(&now, &tm);
+	strftime(stamp, sizeof(stamp), "%Y%m%dT%H%M%SZ", &tm);
+	*newname = NULL;
+	for (int tries = 0; tries < 8; tries++) {
+		temp_name(rnd, sizeof(rnd), "");
+		char *to = clawmd_xasprintf("%s.clawmd-preserved-%s-%.6s", name, stamp, rnd + 2);
+		if (renameat2(d->fd, name, d->fd, to, RENAME_NOREPLACE) == 0) {
+			*newname = to;
+			return 0;
+		}
+		int e = errno;
+		free(to);
+		if (e != EEXIST) {
+			errno = e;
+			return clawmd_err_sys(err, CLAWMD_EFS, "could not move '%s/%s' aside",
+					      shown(d, name));
+		}
+	}
+	return clawmd_err_set(err, CLAWMD_EFS, "could not find a free name to move '%s/%s' aside",
+			      shown(d, name));
+}
+
+int clawmd_fs_unlink(const struct clawmd_dir *d, const char *name, struct clawmd_err *err)
+{
+	if (unlinkat(d->fd, name, 0) < 0 && errno != ENOENT)
+		return clawmd_err_sys(err, CLAWMD_EFS, "could not remove '%s/%s'", shown(d, name));
+	return 0;
+}
+
+int clawmd_fs_mkdirs(const char *path, struct clawmd_err *err)
+{
+	char *p = clawmd_xstrdup(path);
+	int rc = 0;
+	for (char *s = p + 1;; s++) {
+		if (*s != '/' && *s != '\0')
+			continue;
+		char c = *s;
+		*s = '\0';
+		struct stat st;
+		if (mkdir(p, 0755) < 0 && errno != EEXIST) {
+			rc = clawmd_err_sys(err, CLAWMD_EFS, "could not create directory '%s'", p);
+			break;
+		}
+		if (lstat(p, &st) < 0 || !S_ISDIR(st.st_mode)) {
+			rc = clawmd_err_set(err, CLAWMD_EFS, "'%s' is not a directory", p);
+			break;
+		}
+		*s = c;
+		if (!c)
+			break;
+	}
+	free(p);
+	return rc;
+}
+
+int clawmd_fs_lock(int *fd_out, const char *lockdir, const char *name, double timeout,
+		   struct clawmd_err *err)
+{
+	*fd_out = -1;
+	int fd = -1;
+	struct clawmd_dir d = CLAWMD_DIR_INIT;
+	int rc = 0;
+	/* Open first without O_CREAT: the common case then makes no change. */
+	if (clawmd_dir_open(&d, lockdir, NULL) < 0) {
+		if ((rc = clawmd_fs_mkdirs(lockdir, err)) < 0 ||
+		    (rc = clawmd_dir_open(&d, lockdir, err)) < 0)
+			return rc;
+	}
+	fd = openat(d.fd, name, O_RDWR | O_NOFOLLOW | O_CLOEXEC);
+	if (fd < 0 && errno == ENOENT)
+		fd = openat(d.fd, name, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0600);
+	if (fd < 0) {
+		rc = clawmd_err_sys(err, CLAWMD_EFS, "could not open lock '%s/%s'", lockdir, name);
+		goto out_dir;
+	}
+	/* Poll with a short, growing sleep: flock() itself has no timeout. */
+	struct timespec start, now, nap = {0, 1000000};
+	clock_gettime(CLOCK_MONOTONIC, &start);
+	while (flock(fd, LOCK_EX | LOCK_NB) < 0) {
+		if (errno != EWOULDBLOCK && errno != EINTR) {
+			rc = clawmd_err_sys(err, CLAWMD_EFS, "could not lock '%s/%s'", lockdir, name);
+			goto out_close;
+		}
+		clock_gettime(CLOCK_MONOTONIC, &now);
+		double waited = (double)(now.tv_sec - start.tv_sec) +
+				(double)(now.tv_nsec - start.tv_nsec) / 1e9;
+		if (waited >= timeout) {
+			rc = clawmd_err_set(err, CLAWMD_ELOCK,
+					    "timed out after %.0fs waiting for lock '%s/%s'; another "
+					    "clawmd holds it", timeout, lockdir, name);
+			goto out_close;
+		}
+		nanosleep(&nap, NULL);
+		if (nap.tv_nsec < 50000000)
+			nap.tv_nsec *= 2;
+	}
+	*fd_out = fd;
+	fd = -1;
+out_close:
+	if (fd >= 0)
+		close(fd);
+out_dir:
+	clawmd_dir_release(&d);
+	return rc;
+}

@@ -1,0 +1,118 @@
+/*
+ * fs.h - the safe filesystem primitives every write in clawmd goes through.
+ *
+ * The group directory is mounted read-write into the agent's container, so
+ * anything in it may have been planted: a symlink where a file belongs, a
+ * directory where a symlink belongs, a FIFO, a huge file.  The rules here:
+ *
+ *  - work relative to a directory fd (struct clawmd_dir); never resolve a
+ *    path string twice;
+ *  - open with O_NOFOLLOW|O_CLOEXEC and check what was opened with fstat()
+ *    before trusting it;
+ *  - replace, never edit in place: a staged temp file or symlink with an
+ *    unpredictable name, created with O_CREAT|O_EXCL, renamed over the target.
+ *
+ * Replacing is split in two so a caller can prepare several changes and make
+ * them visible only when all of them were prepared (a full disk then fails
+ * the preparation and leaves the directory exactly as it was):
+ *
+ *	struct clawmd_stage st;
+ *	clawmd_fs_stage_file(&st, dir, "CLAUDE.md", data, len, err);  // write+fsync
+ *	...
+ *	clawmd_fs_commit(&st, err);     // renameat over the target
+ *	clawmd_fs_sync_dir(dir, err);   // once per directory, after the commits
+ *	clawmd_fs_stage_release(&st);   // unlinks the temp if not committed
+ */
+#ifndef CLAWMD_FS_H
+#define CLAWMD_FS_H
+
+#include <stdbool.h>
+#include <sys/stat.h>
+#include <sys/types.h>
+
+#include "clawmd.h"
+
+/* An open directory and the path to show for it in messages. */
+struct clawmd_dir {
+	int fd;
+	char *path;
+};
+
+#define CLAWMD_DIR_INIT {-1, NULL}
+
+/* Open `path` (absolute or relative to the cwd), refusing a symlink.  EFS. */
+int clawmd_dir_open(struct clawmd_dir *out, const char *path, struct clawmd_err *err);
+/* Open directory `name` inside `parent` without following a symlink.  When
+ * nothing is there and `missing_ok`, returns 1 with out->fd == -1. */
+int clawmd_dir_openat(struct clawmd_dir *out, const struct clawmd_dir *parent, const char *name,
+		      bool missing_ok, struct clawmd_err *err);
+void clawmd_dir_release(struct clawmd_dir *d);
+
+/* What is at `name` in `d`, not following a symlink: the st_mode type bits,
+ * or 0 when nothing is there.  Other errors are EFS. */
+int clawmd_fs_type(mode_t *out, const struct clawmd_dir *d, const char *name,
+		   struct clawmd_err *err);
+
+/*
+ * Read a regular file of at most `max` bytes into `out` (replacing its
+ * content).  Returns 0, 1 when there is nothing at `name`, or an error:
+ * EFS for a symlink, a non-regular file or a read failure, EINPUT when the
+ * file is larger than `max`.
+ */
+int clawmd_fs_read(struct clawmd_buf *out, const struct clawmd_dir *d, const char *name,
+		   size_t max, struct clawmd_err *err);
+/* Read a symlink's target; 1 when `name` is absent, EFS when not a symlink. */
+int clawmd_fs_readlink(struct clawmd_buf *out, const struct clawmd_dir *d, const char *name,
+		       struct clawmd_err *err);
+
+/* A prepared replacement of `name` in `dir`, waiting to be committed. */
+struct clawmd_stage {
+	const struct clawmd_dir *dir;
+	char *name;
+	char tmp[64];
+	bool pending; /* the temp exists and is ours to remove */
+};
+
+int clawmd_fs_stage_file(struct clawmd_stage *st, const struct clawmd_dir *d, const char *name,
+			 const void *data, size_t len, struct clawmd_err *err);
+int clawmd_fs_stage_link(struct clawmd_stage *st, const struct clawmd_dir *d, const char *name,
+			 const char *target, struct clawmd_err *err);
+/* Rename the staged temp over the target.  No directory fsync. */
+int clawmd_fs_commit(struct clawmd_stage *st, struct clawmd_err *err);
+/* Remove the temp if it was not committed, free the stage. */
+void clawmd_fs_stage_release(struct clawmd_stage *st);
+int clawmd_fs_sync_dir(const struct clawmd_dir *d, struct clawmd_err *err);
+
+/* stage + commit + sync: the one-shot atomic replace. */
+int clawmd_fs_replace_file(const struct clawmd_dir *d, const char *name, const void *data,
+			   size_t len, struct clawmd_err *err);
+
+/* Create an empty regular file if nothing is at `name` (never following a
+ * symlink there); 0 created, 1 something already there. */
+int clawmd_fs_create_empty(const struct clawmd_dir *d, const char *name, struct clawmd_err *err);
+
+/*
+ * Move `name` aside to a fresh quarantine name "<name>.clawmd-preserved-
+ * <UTC time>-<random>" in the same directory, never replacing anything.
+ * The new name is returned in *newname (caller frees).
+ */
+int clawmd_fs_move_aside(char **newname, const struct clawmd_dir *d, const char *name,
+			 struct clawmd_err *err);
+/* Rename `from` to `to` in `d`, failing (EFS) if `to` exists. */
+int clawmd_fs_rename_noreplace(const struct clawmd_dir *d, const char *from, const char *to,
+			       struct clawmd_err *err);
+/* Remove a file or symlink (never a directory); absent is fine. */
+int clawmd_fs_unlink(const struct clawmd_dir *d, const char *name, struct clawmd_err *err);
+
+/*
+ * Take the exclusive lock `name` in directory `lockdir` (created if needed),
+ * waiting up to `timeout` seconds: ELOCK when it stays taken.  The fd is the
+ * lock; close it to release.
+ */
+int clawmd_fs_lock(int *fd_out, const char *lockdir, const char *name, double timeout,
+		   struct clawmd_err *err);
+
+/* mkdir -p for host-owned directories (state dir); refuses symlinks. */
+int clawmd_fs_mkdirs(const char *path, struct clawmd_err *err);
+
+#endif

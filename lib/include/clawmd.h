@@ -1,0 +1,220 @@
+/*
+ * clawmd.h - the whole public API of libclawmd.
+ *
+ * libclawmd owns the instruction files of container-based agent hosts: it
+ * composes each group's import-only CLAUDE.md (compose), cuts legacy layouts
+ * over (migrate), reproduces Claude Code's memory loading (render) and lints
+ * the result (check).  The clawmd command is a thin shell over this header.
+ *
+ * Calling sequence for the per-spawn job:
+ *
+ *	struct clawmd_err err = CLAWMD_ERR_INIT;
+ *	struct clawmd_layout lay;
+ *	clawmd_layout_init(&lay);
+ *	if (clawmd_layout_load(&lay, root, &err) < 0) ...
+ *	struct clawmd_compose_result res;
+ *	clawmd_compose(&res, &lay, "main", &opts, &err);
+ *	...
+ *	clawmd_compose_result_release(&res);
+ *	clawmd_layout_release(&lay);
+ *
+ * Errors: every action returns 0 or a negative enum clawmd_code and fills the
+ * caller's struct clawmd_err, which keeps the *first* error: its code, the
+ * saved errno and a message that names the file, key or path.  Predicates
+ * return bool.  The library never prints and never exits.  The one exception
+ * is memory exhaustion, which aborts (as git's xmalloc does): every caller
+ * would have to give up anyway, and the code stays readable.
+ *
+ * Ownership: structs are caller-allocated.  _init sets one up without
+ * allocating, _release frees what it holds, _free frees it and the struct.
+ * Passing NULL to _release or _free is a no-op.  Strings handed back are
+ * owned by the struct that holds them.
+ */
+#ifndef CLAWMD_H
+#define CLAWMD_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define CLAWMD_VERSION "0.1.0"
+
+/* ---- errors ------------------------------------------------------------ */
+
+/*
+ * Codes are the negated exit statuses of the command line, so the CLI maps
+ * them without a table: 2 usage, 3 invalid input, 4 filesystem or safety
+ * refusal, 5 lock timeout.
+ */
+enum clawmd_code {
+	CLAWMD_OK = 0,
+	CLAWMD_EUSAGE = -2,
+	CLAWMD_EINPUT = -3,
+	CLAWMD_EFS = -4,
+	CLAWMD_ELOCK = -5,
+};
+
+#define CLAWMD_ERR_MSG_MAX 1024
+
+struct clawmd_err {
+	int code;	/* 0 until the first error */
+	int sys_errno;	/* errno at the failure, 0 when not a system error */
+	char msg[CLAWMD_ERR_MSG_MAX];
+};
+
+#define CLAWMD_ERR_INIT {0, 0, {0}}
+
+/* Record an error unless one is already recorded; returns `code`. */
+int clawmd_err_set(struct clawmd_err *err, int code, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+/* The same, appending ": strerror(errno)" and saving errno. */
+int clawmd_err_sys(struct clawmd_err *err, int code, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+void clawmd_err_clear(struct clawmd_err *err);
+/* Exit status for a code: 0, or 2..5. */
+int clawmd_err_exit_status(int code);
+
+/* ---- growable buffer --------------------------------------------------- */
+
+/* Always NUL-terminated when ptr != NULL; len excludes the NUL. */
+struct clawmd_buf {
+	char *ptr;
+	size_t len;
+	size_t cap;
+};
+
+#define CLAWMD_BUF_INIT {NULL, 0, 0}
+
+void clawmd_buf_grow(struct clawmd_buf *buf, size_t extra);
+void clawmd_buf_put(struct clawmd_buf *buf, const void *data, size_t len);
+void clawmd_buf_puts(struct clawmd_buf *buf, const char *s);
+void clawmd_buf_putc(struct clawmd_buf *buf, char c);
+void clawmd_buf_printf(struct clawmd_buf *buf, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+void clawmd_buf_clear(struct clawmd_buf *buf);
+/* Hand the string over to the caller (never NULL) and reset the buffer. */
+char *clawmd_buf_detach(struct clawmd_buf *buf);
+void clawmd_buf_release(struct clawmd_buf *buf);
+
+/* ---- layout: where everything lives ------------------------------------ */
+
+enum clawmd_mode {
+	CLAWMD_MODE_SYMLINK = 0, /* fragments are symlinks to container paths */
+	CLAWMD_MODE_COPY,	 /* fragments are regular files with the content */
+};
+
+/* One bind mount: the container sees host path `host` at `container`. */
+struct clawmd_mount {
+	char *container;
+	char *host;
+};
+
+/*
+ * The host layout and the container's view of it.  Host paths are absolute.
+ * Defaults: base ROOT/container/CLAUDE.md, skills ROOT/skills, groups
+ * ROOT/groups, no modules, state ROOT/.clawmd; in the container the base is
+ * /app/CLAUDE.md, skills /app/skills, modules /app/src/mcp-tools and the
+ * group /workspace/agent.
+ */
+struct clawmd_layout {
+	char *root;
+	char *base;
+	char *skills;
+	char *groups;
+	char *modules;		/* NULL: no module fragments */
+	char *state;		/* host-only: locks, migration record, archive */
+	char *ct_base;
+	char *ct_skills;
+	char *ct_modules;
+	char *ct_group;
+	enum clawmd_mode mode;
+	bool import_local;	/* add @./CLAUDE.local.md to the composed entry */
+	long token_budget;	/* check: total memory budget in tokens (chars/4) */
+	double lock_timeout;	/* seconds to wait for a group's lock */
+	struct clawmd_mount *mounts; /* extra mounts from clawmd.json */
+	size_t nmounts;
+};
+
+void clawmd_layout_init(struct clawmd_layout *lay);
+/*
+ * Find ROOT (`root` if not NULL, else $CLAWMD_ROOT, else the git work tree
+ * containing the current directory), apply the defaults, then ROOT/clawmd.json
+ * when it exists.  Flags that override the file are applied by the caller
+ * afterwards with clawmd_layout_set().
+ */
+int clawmd_layout_load(struct clawmd_layout *lay, const char *root, struct clawmd_err *err);
+/*
+ * Set one key as clawmd.json would ("preset", "base", "skills", "groups",
+ * "modules", "state", "mode", "import_local", "container.base", ...).
+ * Relative host paths are taken relative to ROOT.
+ */
+int clawmd_layout_set(struct clawmd_layout *lay, const char *key, const char *value,
+		      struct clawmd_err *err);
+/*
+ * The container's mount table for group `group`, most specific first:
+ * ct_group -> groups/<group>, ct_base -> base, ct_skills -> skills,
+ * ct_modules -> modules, then the extra mounts.  The caller releases it
+ * with clawmd_mounts_free().
+ */
+int clawmd_layout_mounts(struct clawmd_mount **out, size_t *n, const struct clawmd_layout *lay,
+			 const char *group, struct clawmd_err *err);
+void clawmd_mounts_free(struct clawmd_mount *mounts, size_t n);
+/* Map a container path to the host through a mount table; NULL if unmapped. */
+char *clawmd_mounts_to_host(const struct clawmd_mount *mounts, size_t n, const char *ct_path);
+/* Map a host path back to the container view; NULL if no mount covers it. */
+char *clawmd_mounts_to_container(const struct clawmd_mount *mounts, size_t n,
+				 const char *host_path);
+void clawmd_layout_release(struct clawmd_layout *lay);
+
+/* True for names matching [A-Za-z0-9][A-Za-z0-9._-]{0,63}. */
+bool clawmd_name_valid(const char *name, size_t len);
+
+/* The groups: real directories under groups/ not starting with '.', sorted. */
+int clawmd_groups_list(char ***out, size_t *n, const struct clawmd_layout *lay,
+		       struct clawmd_err *err);
+void clawmd_strv_free(char **v, size_t n);
+
+/* ---- the group's container.json ---------------------------------------- */
+
+#define CLAWMD_CONFIG_MAX (1024 * 1024)	     /* container.json size cap */
+#define CLAWMD_INSTRUCTIONS_MAX (64 * 1024) /* inline MCP instructions cap */
+
+struct clawmd_mcp {
+	char *name;
+	char *instructions; /* NULL: the server has none, so no fragment */
+};
+
+struct clawmd_group_config {
+	bool all_skills;	/* "all", or no "skills" key */
+	char **skills;		/* the listed names, in file order */
+	size_t nskills;
+	struct clawmd_mcp *mcp; /* sorted bytewise by name */
+	size_t nmcp;
+	bool cli_disabled;	/* cli_scope == "disabled" */
+};
+
+void clawmd_config_init(struct clawmd_group_config *cfg);
+/*
+ * Parse and validate `len` bytes of container.json.  `path` is only used in
+ * messages.  Every value is hostile: names, types, sizes and encodings are
+ * checked, and the first violation is reported with its key, e.g.
+ * "groups/a/container.json: skills[2]: invalid name '../x'".  CLAWMD_EINPUT.
+ */
+int clawmd_config_parse(struct clawmd_group_config *out, const char *json, size_t len,
+			const char *path, struct clawmd_err *err);
+void clawmd_config_release(struct clawmd_group_config *cfg);
+
+/*
+ * Defuse every @path directive Claude Code would import from inline text, by
+ * wrapping it in a code span.  Returns the number of directives defused.
+ */
+size_t clawmd_defuse_imports(struct clawmd_buf *out, const char *text, size_t len);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

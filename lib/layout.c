@@ -1,0 +1,437 @@
+/* layout.c - find ROOT, apply presets, clawmd.json and flags, and build the
+ * container's mount table. */
+#include "clawmd.h"
+#include "fs.h"
+#include "git.h"
+#include "util.h"
+
+#include <cJSON.h>
+#include <dirent.h>
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <unistd.h>
+
+#define LAYOUT_JSON_MAX (256 * 1024)
+
+void clawmd_layout_init(struct clawmd_layout *lay)
+{
+	memset(lay, 0, sizeof(*lay));
+	lay->token_budget = 20000;
+	lay->lock_timeout = 30;
+}
+
+static void set_str(char **slot, char *value)
+{
+	free(*slot);
+	*slot = value;
+}
+
+static char *host_path(const struct clawmd_layout *lay, const char *v)
+{
+	return v[0] == '/' ? clawmd_xstrdup(v) : clawmd_path_join(lay->root, v);
+}
+
+static void apply_preset_default(struct clawmd_layout *lay)
+{
+	set_str(&lay->base, clawmd_path_join(lay->root, "container/CLAUDE.md"));
+	set_str(&lay->skills, clawmd_path_join(lay->root, "skills"));
+	set_str(&lay->groups, clawmd_path_join(lay->root, "groups"));
+	set_str(&lay->modules, NULL);
+	set_str(&lay->state, clawmd_path_join(lay->root, ".clawmd"));
+	set_str(&lay->ct_base, clawmd_xstrdup("/app/CLAUDE.md"));
+	set_str(&lay->ct_skills, clawmd_xstrdup("/app/skills"));
+	set_str(&lay->ct_modules, clawmd_xstrdup("/app/src/mcp-tools"));
+	set_str(&lay->ct_group, clawmd_xstrdup("/workspace/agent"));
+}
+
+/* nanoclaw keeps skills under container/ and its MCP tool modules (with
+ * their <name>.instructions.md) in the agent runner's sources. */
+static void apply_preset_nanoclaw(struct clawmd_layout *lay)
+{
+	apply_preset_default(lay);
+	set_str(&lay->skills, clawmd_path_join(lay->root, "container/skills"));
+	set_str(&lay->modules, clawmd_path_join(lay->root, "container/agent-runner/src/mcp-tools"));
+}
+
+static int parse_bool(bool *out, const char *key, const char *v, struct clawmd_err *err)
+{
+	if (!strcmp(v, "true") || !strcmp(v, "1") || !strcmp(v, "yes"))
+		*out = true;
+	else if (!strcmp(v, "false") || !strcmp(v, "0") || !strcmp(v, "no"))
+		*out = false;
+	else
+		return clawmd_err_set(err, CLAWMD_EUSAGE, "%s: expected true or false, not '%s'",
+				      key, v);
+	return 0;
+}
+
+int clawmd_layout_set(struct clawmd_layout *lay, const char *key, const char *v,
+		      struct clawmd_err *err)
+{
+	static const struct {
+		const char *key;
+		size_t off;
+		bool container;
+	} paths[] = {
+		{"base", offsetof(struct clawmd_layout, base), false},
+		{"skills", offsetof(struct clawmd_layout, skills), false},
+		{"groups", offsetof(struct clawmd_layout, groups), false},
+		{"modules", offsetof(struct clawmd_layout, modules), false},
+		{"state", offsetof(struct clawmd_layout, state), false},
+		{"container.base", offsetof(struct clawmd_layout, ct_base), true},
+		{"container.skills", offsetof(struct clawmd_layout, ct_skills), true},
+		{"container.modules", offsetof(struct clawmd_layout, ct_modules), true},
+		{"container.group", offsetof(struct clawmd_layout, ct_group), true},
+	};
+	for (size_t i = 0; i < CLAWMD_ARRAY_SIZE(paths); i++) {
+		if (strcmp(key, paths[i].key))
+			continue;
+		char **slot = (char **)((char *)lay + paths[i].off);
+		if (!*v && !strcmp(key, "modules")) {
+			set_str(slot, NULL); /* "" turns module fragments off */
+			return 0;
+		}
+		if (!*v || (paths[i].container && v[0] != '/'))
+			return clawmd_err_set(err, CLAWMD_EUSAGE, "%s: expected %s path, not '%s'",
+					      key, paths[i].container ? "an absolute" : "a", v);
+		set_str(slot, paths[i].container ? clawmd_xstrdup(v) : host_path(lay, v));
+		return 0;
+	}
+	if (!strcmp(key, "preset")) {
+		if (!strcmp(v, "default"))
+			apply_preset_default(lay);
+		else if (!strcmp(v, "nanoclaw"))
+			apply_preset_nanoclaw(lay);
+		else
+			return clawmd_err_set(err, CLAWMD_EUSAGE,
+					      "preset: unknown preset '%s' (default, nanoclaw)", v);
+		return 0;
+	}
+	if (!strcmp(key, "mode")) {
+		if (!strcmp(v, "symlink"))
+			lay->mode = CLAWMD_MODE_SYMLINK;
+		else if (!strcmp(v, "copy"))
+			lay->mode = CLAWMD_MODE_COPY;
+		else
+			return clawmd_err_set(err, CLAWMD_EUSAGE,
+					      "mode: expected 'symlink' or 'copy', not '%s'", v);
+		return 0;
+	}
+	if (!strcmp(key, "import_local"))
+		return parse_bool(&lay->import_local, key, v, err);
+	if (!strcmp(key, "token_budget") || !strcmp(key, "lock_timeout")) {
+		char *end;
+		errno = 0;
+		double d = strtod(v, &end);
+		if (errno || end == v || *end || d < 0 || d > 1e9)
+			return clawmd_err_set(err, CLAWMD_EUSAGE, "%s: expected a number, not '%s'",
+					      key, v);
+		if (key[0] == 't')
+			lay->token_budget = (long)d;
+		else
+			lay->lock_timeout = d;
+		return 0;
+	}
+	return clawmd_err_set(err, CLAWMD_EUSAGE, "unknown layout key '%s'", key);
+}
+
+/* ROOT from the git work tree that contains the current directory. */
+static char *root_from_git(struct clawmd_err *err)
+{
+	const struct clawmd_git *g = clawmd_git(err);
+	git_repository *repo = NULL;
+	if (!g)
+		return NULL;
+	if (g->git_repository_open_ext(&repo, ".", 0, NULL) < 0) {
+		clawmd_err_set(err, CLAWMD_EUSAGE,
+			       "no root: pass -C DIR, set CLAWMD_ROOT, or run inside a git work tree");
+		return NULL;
+	}
+	const char *wd = g->git_repository_workdir(repo);
+	char *root = wd ? clawmd_xstrdup(wd) : NULL;
+	if (!root)
+		clawmd_err_set(err, CLAWMD_EUSAGE, "the git repository at '%s' has no work tree; pass -C DIR",
+			       g->git_repository_path(repo));
+	g->git_repository_free(repo);
+	return root;
+}
+
+/* A JSON value as the string clawmd_layout_set() takes. */
+static int json_scalar(char *out, size_t size, const cJSON *v)
+{
+	if (cJSON_IsString(v))
+		return snprintf(out, size, "%s", v->valuestring) < (int)size ? 0 : -1;
+	if (cJSON_IsBool(v))
+		return snprintf(out, size, "%s", cJSON_IsTrue(v) ? "true" : "false"), 0;
+	if (cJSON_IsNumber(v))
+		return snprintf(out, size, "%.17g", v->valuedouble), 0;
+	return -1;
+}
+
+static int load_mounts(struct clawmd_layout *lay, const cJSON *arr, const char *file,
+		       struct clawmd_err *err)
+{
+	if (!cJSON_IsArray(arr))
+		return clawmd_err_set(err, CLAWMD_EINPUT, "%s: mounts: expected an array", file);
+	int n = cJSON_GetArraySize(arr);
+	lay->mounts = clawmd_xcalloc((size_t)n, sizeof(*lay->mounts));
+	for (int i = 0; i < n; i++) {
+		const cJSON *m = cJSON_GetArrayItem(arr, i);
+		const cJSON *c = cJSON_GetObjectItemCaseSensitive(m, "container");
+		const cJSON *h = cJSON_GetObjectItemCaseSensitive(m, "host");
+		if (!cJSON_IsString(c) || c->valuestring[0] != '/' || !cJSON_IsString(h) ||
+		    !h->valuestring[0])
+			return clawmd_err_set(err, CLAWMD_EINPUT,
+					      "%s: mounts[%d]: expected {\"container\": \"/abs\", "
+					      "\"host\": \"path\"}", file, i);
+		lay->mounts[i].container = clawmd_xstrdup(c->valuestring);
+		lay->mounts[i].host = host_path(lay, h->valuestring);
+		lay->nmounts++;
+	}
+	return 0;
+}
+
+static int load_json(struct clawmd_layout *lay, struct clawmd_err *err)
+{
+	struct clawmd_dir root = CLAWMD_DIR_INIT;
+	struct clawmd_buf buf = CLAWMD_BUF_INIT;
+	cJSON *doc = NULL;
+	char file[PATH_MAX + 16], val[4096];
+	int rc = clawmd_dir_open(&root, lay->root, err);
+	if (rc < 0)
+		return rc;
+	snprintf(file, sizeof(file), "%s/clawmd.json", lay->root);
+	rc = clawmd_fs_read(&buf, &root, "clawmd.json", LAYOUT_JSON_MAX, err);
+	if (rc != 0)
+		goto out; /* 1: no file, defaults stand */
+	doc = cJSON_ParseWithLength(buf.ptr, buf.len);
+	if (!cJSON_IsObject(doc)) {
+		rc = clawmd_err_set(err, CLAWMD_EINPUT, "%s: not a JSON object", file);
+		goto out;
+	}
+	/* The preset first, so that the other keys refine it. */
+	const cJSON *preset = cJSON_GetObjectItemCaseSensitive(doc, "preset");
+	const cJSON *item;
+	if (preset && (json_scalar(val, sizeof(val), preset) < 0 ||
+		       clawmd_layout_set(lay, "preset", val, NULL) < 0)) {
+		rc = clawmd_err_set(err, CLAWMD_EINPUT, "%s: preset: expected 'default' or 'nanoclaw'",
+				    file);
+		goto out;
+	}
+	cJSON_ArrayForEach(item, doc)
+	{
+		const char *k = item->string;
+		if (!strcmp(k, "preset"))
+			continue;
+		if (!strcmp(k, "mounts")) {
+			if ((rc = load_mounts(lay, item, file, err)) < 0)
+				goto out;
+			continue;
+		}
+		if (!strcmp(k, "container") && cJSON_IsObject(item)) {
+			const cJSON *sub;
+			cJSON_ArrayForEach(sub, item)
+			{
+				char key[64];
+				struct clawmd_err e2 = CLAWMD_ERR_INIT;
+				snprintf(key, sizeof(key), "container.%s", sub->string);
+				if (json_scalar(val, sizeof(val), sub) < 0 ||
+				    clawmd_layout_set(lay, key, val, &e2) < 0) {
+					rc = clawmd_err_set(err, CLAWMD_EINPUT, "%s: %s", file,
+							    e2.msg[0] ? e2.msg : key);
+					goto out;
+				}
+			}
+			continue;
+		}
+		if (k[0] == '$' || !strcmp(k, "comment"))
+			continue; /* "$schema", comments */
+		struct clawmd_err e2 = CLAWMD_ERR_INIT;
+		if (json_scalar(val, sizeof(val), item) < 0 ||
+		    clawmd_layout_set(lay, k, val, &e2) < 0) {
+			rc = clawmd_err_set(err, CLAWMD_EINPUT, "%s: %s", file,
+					    e2.msg[0] ? e2.msg : k);
+			goto out;
+		}
+	}
+out:
+	cJSON_Delete(doc);
+	clawmd_buf_release(&buf);
+	clawmd_dir_release(&root);
+	return rc < 0 ? rc : 0;
+}
+
+int clawmd_layout_load(struct clawmd_layout *lay, const char *root, struct clawmd_err *err)
+{
+	char *found = NULL;
+	const char *env = getenv("CLAWMD_ROOT");
+	if (root && *root)
+		found = clawmd_xstrdup(root);
+	else if (env && *env)
+		found = clawmd_xstrdup(env);
+	else if (!(found = root_from_git(err)))
+		return err->code ? err->code : CLAWMD_EUSAGE;
+	char *real = realpath(found, NULL);
+	if (!real) {
+		int rc = clawmd_err_sys(err, CLAWMD_EUSAGE, "root '%s'", found);
+		free(found);
+		return rc;
+	}
+	free(found);
+	set_str(&lay->root, real);
+	apply_preset_default(lay);
+	return load_json(lay, err);
+}
+
+void clawmd_layout_release(struct clawmd_layout *lay)
+{
+	if (!lay)
+		return;
+	char **strs[] = {&lay->root,	  &lay->base,	    &lay->skills,     &lay->groups,
+			 &lay->modules,	  &lay->state,	    &lay->ct_base,    &lay->ct_skills,
+			 &lay->ct_modules, &lay->ct_group};
+	for (size_t i = 0; i < CLAWMD_ARRAY_SIZE(strs); i++)
+		set_str(strs[i], NULL);
+	clawmd_mounts_free(lay->mounts, lay->nmounts);
+	lay->mounts = NULL;
+	lay->nmounts = 0;
+}
+
+/* ---- mount table -------------------------------------------------------- */
+
+static int mount_cmp(const void *a, const void *b)
+{
+	const struct clawmd_mount *x = a, *y = b;
+	size_t lx = strlen(x->container), ly = strlen(y->container);
+	return lx != ly ? (lx > ly ? -1 : 1) : strcmp(x->container, y->container);
+}
+
+int clawmd_layout_mounts(struct clawmd_mount **out, size_t *n, const struct clawmd_layout *lay,
+			 const char *group, struct clawmd_err *err)
+{
+	if (!clawmd_name_valid(group, strlen(group)))
+		return clawmd_err_set(err, CLAWMD_EINPUT, "invalid group name '%s'", group);
+	struct clawmd_mount *m = clawmd_xcalloc(5 + lay->nmounts, sizeof(*m));
+	size_t k = 0;
+	m[k].container = clawmd_xstrdup(lay->ct_group);
+	m[k++].host = clawmd_path_join(lay->groups, group);
+	m[k].container = clawmd_xstrdup(lay->ct_base);
+	m[k++].host = clawmd_xstrdup(lay->base);
+	m[k].container = clawmd_xstrdup(lay->ct_skills);
+	m[k++].host = clawmd_xstrdup(lay->skills);
+	if (lay->modules) {
+		m[k].container = clawmd_xstrdup(lay->ct_modules);
+		m[k++].host = clawmd_xstrdup(lay->modules);
+	}
+	for (size_t i = 0; i < lay->nmounts; i++) {
+		m[k].container = clawmd_xstrdup(lay->mounts[i].container);
+		m[k++].host = clawmd_xstrdup(lay->mounts[i].host);
+	}
+	/* Most specific (longest) container path first, as the kernel's mount
+	 * lookup resolves nested bind mounts. */
+	qsort(m, k, sizeof(*m), mount_cmp);
+	*out = m;
+	*n = k;
+	return 0;
+}
+
+void clawmd_mounts_free(struct clawmd_mount *mounts, size_t n)
+{
+	if (!mounts)
+		return;
+	for (size_t i = 0; i < n; i++) {
+		free(mounts[i].container);
+		free(mounts[i].host);
+	}
+	free(mounts);
+}
+
+/* `path` equals `prefix` or continues it with a '/': the rest, else NULL. */
+static const char *under(const char *path, const char *prefix)
+{
+	size_t n = strlen(prefix);
+	while (n > 1 && prefix[n - 1] == '/')
+		n--;
+	if (strncmp(path, prefix, n))
+		return NULL;
+	if (path[n] == '\0' || path[n] == '/')
+		return path + n;
+	return n == 1 && prefix[0] == '/' ? path + 1 : NULL;
+}
+
+static char *map_path(const struct clawmd_mount *m, size_t n, const char *path, bool to_host)
+{
+	for (size_t i = 0; i < n; i++) {
+		const char *from = to_host ? m[i].container : m[i].host;
+		const char *to = to_host ? m[i].host : m[i].container;
+		const char *rest = under(path, from);
+		if (rest)
+			return *rest ? clawmd_path_join(to, rest) : clawmd_xstrdup(to);
+	}
+	return NULL;
+}
+
+char *clawmd_mounts_to_host(const struct clawmd_mount *mounts, size_t n, const char *ct_path)
+{
+	return map_path(mounts, n, ct_path, true);
+}
+
+char *clawmd_mounts_to_container(const struct clawmd_mount *mounts, size_t n,
+				 const char *host_path)
+{
+	return map_path(mounts, n, host_path, false);
+}
+
+/* ---- names and groups --------------------------------------------------- */
+
+bool clawmd_name_valid(const char *name, size_t len)
+{
+	if (len == 0 || len > 64)
+		return false;
+	for (size_t i = 0; i < len; i++) {
+		unsigned char c = (unsigned char)name[i];
+		bool alnum = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9');
+		if (!alnum && (i == 0 || (c != '.' && c != '_' && c != '-')))
+			return false;
+	}
+	return true;
+}
+
+int clawmd_groups_list(char ***out, size_t *n, const struct clawmd_layout *lay,
+		       struct clawmd_err *err)
+{
+	struct clawmd_dir d = CLAWMD_DIR_INIT;
+	char **v = NULL;
+	size_t cap = 0, k = 0;
+	*out = NULL;
+	*n = 0;
+	int rc = clawmd_dir_open(&d, lay->groups, err);
+	if (rc < 0)
+		return rc;
+	DIR *dir = fdopendir(dup(d.fd));
+	if (!dir) {
+		rc = clawmd_err_sys(err, CLAWMD_EFS, "could not list '%s'", lay->groups);
+		goto out;
+	}
+	struct dirent *e;
+	while ((e = readdir(dir))) {
+		struct stat st;
+		size_t len = strlen(e->d_name);
+		/* Symlinks are not groups: fstatat without following them. */
+		if (e->d_name[0] == '.' || !strcmp(e->d_name, "global") ||
+		    !clawmd_name_valid(e->d_name, len) ||
+		    fstatat(d.fd, e->d_name, &st, AT_SYMLINK_NOFOLLOW) < 0 || !S_ISDIR(st.st_mode))
+			continue;
+		clawmd_xgrow(&v, &cap, k + 1, sizeof(*v));
+		v[k++] = clawmd_xstrdup(e->d_name);
+	}
+	closedir(dir);
+	if (k)
+		qsort(v, k, sizeof(*v), clawmd_strcmp_ptr);
+	*out = v;
+	*n = k;
+out:
+	clawmd_dir_release(&d);
+	return rc;
+}

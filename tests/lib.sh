@@ -1,0 +1,95 @@
+# lib.sh - the shell test library: each test script sources it, gets a fresh
+# temp directory as $T (removed at exit), and reports TAP through these:
+#
+#   expect_ok  NAME CMD...          CMD exits 0
+#   expect_fail STATUS NAME CMD...  CMD exits with STATUS
+#   expect_eq  NAME GOT WANT        strings equal
+#   expect_file NAME FILE WANT      file content equals WANT
+#   expect_grep NAME PATTERN FILE   FILE has a line matching PATTERN (ERE)
+#   check NAME CMD...               CMD (a test) is true
+#   done_testing
+#
+# Output of the last command run by expect_* is in $T/out and $T/err.
+set -u
+: "${CLAWMD:?run through make check}"
+T=$(mktemp -d "${TMPDIR:-/tmp}/clawmd-test.XXXXXX")
+trap 'rm -rf "$T"' EXIT
+_n=0
+_failed=0
+export LC_ALL=C NO_COLOR=1
+unset CLAWMD_ROOT
+
+_report() { # STATUS NAME [DIAG]
+	_n=$((_n + 1))
+	if [ "$1" = 0 ]; then
+		echo "ok $_n - $2"
+	else
+		_failed=$((_failed + 1))
+		echo "not ok $_n - $2"
+		[ -n "${3:-}" ] && printf '%s\n' "$3" | sed 's/^/#   /'
+	fi
+	return 0
+}
+
+_run() { "$@" >"$T/out" 2>"$T/err"; }
+
+expect_ok() {
+	_name=$1; shift
+	if _run "$@"; then _report 0 "$_name"
+	else _report 1 "$_name" "exit $?; stderr: $(head -c 2000 "$T/err")"; fi
+}
+
+expect_fail() {
+	_want=$1 _name=$2; shift 2
+	_run "$@"; _st=$?
+	if [ "$_st" = "$_want" ]; then _report 0 "$_name"
+	else _report 1 "$_name" "exit $_st, wanted $_want; stderr: $(head -c 2000 "$T/err")"; fi
+}
+
+expect_eq() {
+	if [ "$2" = "$3" ]; then _report 0 "$1"
+	else _report 1 "$1" "got:
+$2
+expected:
+$3"; fi
+}
+
+expect_file() {
+	if [ -f "$2" ] && [ "$(cat "$2"; echo x)" = "$3
+x" ] || { [ -f "$2" ] && [ "$(cat "$2"; echo x)" = "${3}x" ]; }; then
+		_report 0 "$1"
+	else
+		_report 1 "$1" "file $2: $(cat "$2" 2>&1 | head -c 2000)"
+	fi
+}
+
+expect_grep() {
+	if grep -Eq -- "$2" "$3"; then _report 0 "$1"
+	else _report 1 "$1" "no line matches /$2/ in $3: $(head -c 2000 "$3")"; fi
+}
+
+check() {
+	_name=$1; shift
+	if "$@"; then _report 0 "$_name"; else _report 1 "$_name"; fi
+}
+
+done_testing() {
+	echo "1..$_n"
+	[ "$_failed" = 0 ]
+	exit $?
+}
+
+# A root with the repository's shape: container/CLAUDE.md, skills/, groups/.
+make_root() { # DIR
+	mkdir -p "$1/container" "$1/skills" "$1/groups"
+	printf '# Shared base\n\nBe helpful.\n' >"$1/container/CLAUDE.md"
+}
+
+# make_skill ROOT NAME [with-instructions]
+make_skill() {
+	mkdir -p "$1/skills/$2"
+	printf -- '---\nname: %s\ndescription: test skill %s\n---\n\nDo %s.\n' "$2" "$2" "$2" \
+		>"$1/skills/$2/SKILL.md"
+	[ "${3:-yes}" = yes ] && printf 'Use %s well.\n' "$2" >"$1/skills/$2/instructions.md"
+	return 0
+}
