@@ -214,6 +214,130 @@ void clawmd_config_release(struct clawmd_group_config *cfg);
  */
 size_t clawmd_defuse_imports(struct clawmd_buf *out, const char *text, size_t len);
 
+/* ---- compose: plan, changes, apply ------------------------------------- */
+
+/*
+ * compose works in three steps, each usable on its own:
+ *  1. clawmd_plan_build: the desired state of a group, a pure function of
+ *     the layout, the sources and the group's container.json;
+ *  2. clawmd_changes_compute: the difference between the plan and the disk
+ *     (read only; this is what --dry-run and --check print);
+ *  3. clawmd_changes_apply: make the disk match, atomically per entry, with
+ *     every new file staged before anything becomes visible.
+ * clawmd_compose() runs all three under the group's lock.
+ */
+
+/* Names clawmd owns inside a group directory. */
+#define CLAWMD_ENTRY_NAME "CLAUDE.md"
+#define CLAWMD_LOCAL_NAME "CLAUDE.local.md"
+#define CLAWMD_ROLE_NAME "CLAUDE.role.md"
+#define CLAWMD_SHARED_NAME ".claude-shared.md"
+#define CLAWMD_FRAGMENTS_DIR ".claude-fragments"
+#define CLAWMD_CONFIG_NAME "container.json"
+
+/* The first line of every composed CLAUDE.md; the line ends with the digest
+ * of the rest of the file, which tells clawmd's output from a hand edit. */
+#define CLAWMD_HEADER                                                                              \
+	"<!-- Composed at spawn \xe2\x80\x94 do not edit. Edit CLAUDE.local.md for per-group "     \
+	"content. clawmd:fnv1a64="
+
+enum clawmd_ftype {
+	CLAWMD_FT_NONE = 0, /* nothing there */
+	CLAWMD_FT_FILE,
+	CLAWMD_FT_LINK,
+	CLAWMD_FT_DIR,
+	CLAWMD_FT_OTHER, /* FIFO, socket, device */
+};
+
+struct clawmd_entry {
+	char *name;		/* relative to the group dir */
+	enum clawmd_ftype type; /* CLAWMD_FT_FILE or CLAWMD_FT_LINK */
+	char *data;		/* file content, or link target */
+	size_t len;
+};
+
+struct clawmd_plan {
+	char *group;
+	struct clawmd_entry *entries; /* fragments in import order, CLAUDE.md last */
+	size_t n;
+	char **warnings; /* e.g. an unknown skill; compose prints them */
+	size_t nwarnings;
+	size_t ndefused;  /* @ directives defused in inline MCP instructions */
+};
+
+/* True when `data` is a CLAUDE.md that clawmd composed and nobody edited. */
+bool clawmd_composed_is_ours(const char *data, size_t len);
+
+void clawmd_plan_init(struct clawmd_plan *plan);
+/*
+ * Build the plan for `group`: reads ROOT/groups/<group>/container.json
+ * (without following symlinks), lists the skills and modules, and in copy
+ * mode reads the sources.  EINPUT for an invalid container.json or name,
+ * EFS for an unreadable or symlinked group directory.
+ */
+int clawmd_plan_build(struct clawmd_plan *out, const struct clawmd_layout *lay,
+		      const char *group, struct clawmd_err *err);
+void clawmd_plan_release(struct clawmd_plan *plan);
+
+enum clawmd_action {
+	CLAWMD_WRITE,	 /* create or replace a file or symlink with `want` */
+	CLAWMD_REMOVE,	 /* a stale fragment */
+	CLAWMD_PRESERVE, /* move content clawmd did not write out of the way */
+	CLAWMD_MKDIR,	 /* create .claude-fragments */
+	CLAWMD_CREATE_LOCAL, /* create an empty CLAUDE.local.md */
+};
+
+struct clawmd_change {
+	enum clawmd_action action;
+	char *name;		    /* relative to the group dir */
+	enum clawmd_ftype old_type; /* what is there now */
+	struct clawmd_buf old;	    /* its content or link target, when read */
+	const struct clawmd_entry *want; /* CLAWMD_WRITE: the plan's entry */
+	bool into_local;	    /* PRESERVE: becomes CLAUDE.local.md */
+	char *moved_to;		    /* PRESERVE, after apply: where it went */
+};
+
+struct clawmd_changes {
+	char *group;
+	struct clawmd_change *v;
+	size_t n;
+};
+
+void clawmd_changes_init(struct clawmd_changes *ch);
+/* Compare the plan with the group directory; reads only. */
+int clawmd_changes_compute(struct clawmd_changes *out, const struct clawmd_layout *lay,
+			   const struct clawmd_plan *plan, struct clawmd_err *err);
+/* Apply the changes; the caller holds the group's lock. */
+int clawmd_changes_apply(struct clawmd_changes *ch, const struct clawmd_layout *lay,
+			 struct clawmd_err *err);
+/*
+ * Describe the changes for people: a unified diff per file whose content
+ * changes (libgit2's buffer diff, paths "a/groups/<g>/<name>") and one line
+ * per symlink added, retargeted or removed and per preserved entry.
+ */
+int clawmd_changes_format(struct clawmd_buf *out, const struct clawmd_changes *ch,
+			  struct clawmd_err *err);
+/* The unified diff of one change (empty for symlink-only changes). */
+int clawmd_change_diff(struct clawmd_buf *out, const struct clawmd_change *c, const char *group,
+		       struct clawmd_err *err);
+void clawmd_changes_release(struct clawmd_changes *ch);
+
+struct clawmd_compose_opts {
+	bool dry_run; /* compute only: no lock, no write */
+};
+
+/*
+ * Lock the group (ROOT/.clawmd/locks/<group>, waiting lay->lock_timeout
+ * seconds, else ELOCK), plan, compute the changes and, unless dry_run,
+ * apply them.  The plan and changes are handed back for printing.
+ */
+int clawmd_compose(struct clawmd_plan *plan, struct clawmd_changes *changes,
+		   const struct clawmd_layout *lay, const char *group,
+		   const struct clawmd_compose_opts *opts, struct clawmd_err *err);
+/* Take a group's lock as compose does; close(*fd) releases it. */
+int clawmd_group_lock(int *fd, const struct clawmd_layout *lay, const char *group,
+		      struct clawmd_err *err);
+
 #ifdef __cplusplus
 }
 #endif
