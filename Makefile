@@ -29,7 +29,7 @@ DEP_CFLAGS  := $(shell pkg-config --cflags $(PKGS))
 DEP_LIBS    := $(shell pkg-config --libs yaml-0.1 libcjson md4c) -ldl
 
 WARN      = -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes \
-            -Wno-unused-parameter -Wvla -Wformat=2
+            -Wno-unused-parameter -Wno-missing-field-initializers -Wvla -Wformat=2
 ifdef DEVELOPER
 WARN     += -Werror -Wconversion -Wno-sign-conversion
 endif

@@ -1,8 +1,211 @@
-/* compose.c - placeholder until the subcommand lands. */
+/* compose.c - `clawmd compose`: the per-spawn job, and its drift gate. */
+#include <cJSON.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
 #include "cmd.h"
+
+static const char usage_text[] =
+	"usage: clawmd compose [options] GROUP...\n"
+	"       clawmd compose [options] --all\n"
+	"\n"
+	"Compose each group's CLAUDE.md from the shared base, its skills, modules and\n"
+	"inline MCP instructions: create the fragment symlinks (or copies), write the\n"
+	"MCP fragments and atomically write the import-only CLAUDE.md.  Nothing is\n"
+	"written when nothing changed.  A CLAUDE.md that clawmd did not write is\n"
+	"moved into CLAUDE.local.md (or aside), never lost.\n"
+	"\n"
+	"Options:\n"
+	"  -a, --all             every group under the groups directory\n"
+	"  -n, --dry-run         print what would change (unified diffs, one line per\n"
+	"                        symlink or moved entry); change nothing\n"
+	"      --check           like --dry-run, and exit 1 when anything would change\n"
+	"      --json            print the changes as one JSON document\n"
+	"  -q, --quiet           do not print warnings\n"
+	"\n" CMD_LAYOUT_HELP "\n"
+	"Exit status: 0 success (or clean, with --check), 1 drift with --check,\n"
+	"2 usage, 3 invalid input (container.json, names), 4 filesystem or safety\n"
+	"refusal (e.g. a symlinked group directory), 5 lock timeout.\n";
+
+struct compose_run {
+	bool dry_run, check, json, quiet, progress;
+	cJSON *doc;
+	struct clawmd_buf text;
+	bool drift;
+	int status; /* the first failure's exit status */
+};
+
+static const char *action_word(enum clawmd_action a)
+{
+	static const char *const words[] = {"write", "remove", "preserve", "mkdir", "create"};
+	return words[a];
+}
+
+static const char *ftype_word(enum clawmd_ftype t)
+{
+	static const char *const words[] = {"none", "file", "symlink", "directory", "other"};
+	return words[t];
+}
+
+static cJSON *changes_json(const struct clawmd_changes *ch)
+{
+	cJSON *arr = cJSON_CreateArray();
+	struct clawmd_err err = CLAWMD_ERR_INIT;
+	for (size_t i = 0; i < ch->n; i++) {
+		const struct clawmd_change *c = &ch->v[i];
+		cJSON *o = cJSON_CreateObject();
+		char *path = NULL;
+		struct clawmd_buf diff = CLAWMD_BUF_INIT;
+		if (asprintf(&path, "%s/%s", ch->path, c->name) < 0)
+			abort();
+		cJSON_AddStringToObject(o, "action", action_word(c->action));
+		cJSON_AddStringToObject(o, "path", path);
+		cJSON_AddStringToObject(o, "old_type", ftype_word(c->old_type));
+		if (c->old_type == CLAWMD_FT_LINK && c->old.ptr)
+			cJSON_AddStringToObject(o, "old_target", c->old.ptr);
+		if (c->action == CLAWMD_WRITE) {
+			cJSON_AddStringToObject(o, "type", ftype_word(c->want->type));
+			if (c->want->type == CLAWMD_FT_LINK)
+				cJSON_AddStringToObject(o, "target", c->want->data);
+		}
+		if (c->action == CLAWMD_PRESERVE)
+			cJSON_AddStringToObject(o, "moved_to", c->moved_to ? c->moved_to
+							       : c->into_local ? "CLAUDE.local.md"
+									       : "");
+		if (clawmd_change_diff(&diff, c, ch->path, &err) == 0 && diff.len)
+			cJSON_AddStringToObject(o, "diff", diff.ptr);
+		clawmd_buf_release(&diff);
+		free(path);
+		cJSON_AddItemToArray(arr, o);
+	}
+	return arr;
+}
+
+static void compose_one(struct compose_run *run, const struct clawmd_layout *lay,
+			const char *group)
+{
+	struct clawmd_err err = CLAWMD_ERR_INIT;
+	struct clawmd_plan plan;
+	struct clawmd_changes ch;
+	struct clawmd_compose_opts opts = {.dry_run = run->dry_run || run->check};
+	int rc = clawmd_compose(&plan, &ch, lay, group, &opts, &err);
+	cJSON *g = NULL;
+
+	if (run->json) {
+		g = cJSON_CreateObject();
+		cJSON_AddStringToObject(g, "group", group);
+		cJSON_AddItemToArray(cJSON_GetObjectItem(run->doc, "groups"), g);
+	}
+	if (rc < 0) {
+		if (!run->status)
+			run->status = clawmd_err_exit_status(rc);
+		if (g) {
+			cJSON *e = cJSON_AddObjectToObject(g, "error");
+			cJSON_AddNumberToObject(e, "status", clawmd_err_exit_status(rc));
+			cJSON_AddStringToObject(e, "message", err.msg);
+		}
+		fprintf(stderr, "clawmd: %s\n", err.msg);
+		goto out;
+	}
+	if (ch.n)
+		run->drift = true;
+	for (size_t i = 0; i < plan.nwarnings && !run->quiet; i++)
+		fprintf(stderr, "clawmd: warning: %s\n", plan.warnings[i]);
+	if (plan.ndefused && !run->quiet && opts.dry_run)
+		fprintf(stderr, "clawmd: warning: %s: defused %zu @ directive(s) in inline MCP "
+				"instructions\n", ch.path, plan.ndefused);
+	for (size_t i = 0; i < ch.n && !run->quiet && !opts.dry_run; i++)
+		if (ch.v[i].action == CLAWMD_PRESERVE)
+			fprintf(stderr, "clawmd: warning: %s/%s was not written by clawmd; moved to "
+					"%s/%s\n", ch.path, ch.v[i].name, ch.path, ch.v[i].moved_to);
+	if (g) {
+		cJSON_AddStringToObject(g, "path", ch.path);
+		cJSON_AddBoolToObject(g, "changed", ch.n > 0);
+		cJSON_AddItemToObject(g, "changes", changes_json(&ch));
+		cJSON *w = cJSON_AddArrayToObject(g, "warnings");
+		for (size_t i = 0; i < plan.nwarnings; i++)
+			cJSON_AddItemToArray(w, cJSON_CreateString(plan.warnings[i]));
+	} else if (opts.dry_run && (rc = clawmd_changes_format(&run->text, &ch, &err)) < 0) {
+		fprintf(stderr, "clawmd: %s\n", err.msg);
+		if (!run->status)
+			run->status = clawmd_err_exit_status(rc);
+	}
+out:
+	clawmd_changes_release(&ch);
+	clawmd_plan_release(&plan);
+}
 
 int cmd_compose(int argc, char **argv)
 {
-	fprintf(stderr, "clawmd compose: not implemented yet\n");
-	return 2;
+	static const struct option longopts[] = {
+		{"all", no_argument, NULL, 'a'},
+		{"dry-run", no_argument, NULL, 'n'},
+		{"check", no_argument, NULL, 'k'},
+		{"json", no_argument, NULL, 'j'},
+		{"quiet", no_argument, NULL, 'q'},
+		CMD_LAYOUT_LONGOPTS,
+		{NULL, 0, NULL, 0},
+	};
+	struct cmd_layout_opts lo = {0};
+	struct compose_run run = {0};
+	bool all = false;
+	int c;
+	while ((c = getopt_long(argc, argv, "+anqC:h", longopts, NULL)) != -1) {
+		if (cmd_layout_opt(&lo, c, optarg))
+			continue;
+		switch (c) {
+		case 'a': all = true; break;
+		case 'n': run.dry_run = true; break;
+		case 'k': run.check = true; break;
+		case 'j': run.json = true; break;
+		case 'q': run.quiet = true; break;
+		case 'h': fputs(usage_text, stdout); return 0;
+		default: return cmd_usage_error("compose", "unknown option");
+		}
+	}
+	if (all == (optind < argc))
+		return cmd_usage_error("compose", all ? "give GROUP names or --all, not both"
+						      : "no group given (GROUP... or --all)");
+	struct clawmd_layout lay;
+	int st = cmd_layout_open(&lay, &lo);
+	if (st)
+		return st;
+
+	char **groups = argv + optind, **listed = NULL;
+	size_t n = (size_t)(argc - optind);
+	if (all) {
+		struct clawmd_err err = CLAWMD_ERR_INIT;
+		if (clawmd_groups_list(&listed, &n, &lay, &err) < 0) {
+			clawmd_layout_release(&lay);
+			return cmd_fail(&err);
+		}
+		groups = listed;
+		run.progress = n > 100 && !run.json && isatty(2);
+	}
+	if (run.json) {
+		run.doc = cJSON_CreateObject();
+		cJSON_AddArrayToObject(run.doc, "groups");
+	}
+	for (size_t i = 0; i < n; i++) {
+		compose_one(&run, &lay, groups[i]);
+		if (run.progress && (i % 64 == 0 || i + 1 == n))
+			fprintf(stderr, "\rclawmd: composed %zu/%zu groups%s", i + 1, n,
+				i + 1 == n ? "\n" : "");
+	}
+	if (run.json) {
+		cJSON_AddBoolToObject(run.doc, "changed", run.drift);
+		char *s = cJSON_Print(run.doc);
+		puts(s);
+		free(s);
+		cJSON_Delete(run.doc);
+	} else if (run.text.len) {
+		fwrite(run.text.ptr, 1, run.text.len, stdout);
+	}
+	clawmd_buf_release(&run.text);
+	clawmd_strv_free(listed, all ? n : 0);
+	clawmd_layout_release(&lay);
+	if (run.status)
+		return run.status;
+	return run.check && run.drift ? 1 : 0;
 }

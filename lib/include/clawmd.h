@@ -209,6 +209,15 @@ int clawmd_config_parse(struct clawmd_group_config *out, const char *json, size_
 void clawmd_config_release(struct clawmd_group_config *cfg);
 
 /*
+ * Call fn for each @-import token Claude Code would follow in `text`, in
+ * document order, with the byte offset and length of the token in `text`
+ * (from the '@' to the end of the raw path) and the post-processed path.
+ * Return non-zero from fn to stop.  Returns 0, or fn's non-zero value.
+ */
+typedef int (*clawmd_import_fn)(size_t off, size_t len, const char *path, void *payload);
+int clawmd_md_imports(const char *text, size_t len, clawmd_import_fn fn, void *payload);
+
+/*
  * Defuse every @path directive Claude Code would import from inline text, by
  * wrapping it in a code span.  Returns the number of directives defused.
  */
@@ -299,6 +308,7 @@ struct clawmd_change {
 
 struct clawmd_changes {
 	char *group;
+	char *path; /* the group directory as shown: relative to ROOT when inside */
 	struct clawmd_change *v;
 	size_t n;
 };
@@ -318,7 +328,7 @@ int clawmd_changes_apply(struct clawmd_changes *ch, const struct clawmd_layout *
 int clawmd_changes_format(struct clawmd_buf *out, const struct clawmd_changes *ch,
 			  struct clawmd_err *err);
 /* The unified diff of one change (empty for symlink-only changes). */
-int clawmd_change_diff(struct clawmd_buf *out, const struct clawmd_change *c, const char *group,
+int clawmd_change_diff(struct clawmd_buf *out, const struct clawmd_change *c, const char *dir,
 		       struct clawmd_err *err);
 void clawmd_changes_release(struct clawmd_changes *ch);
 
