@@ -387,9 +387,11 @@ int clawmd_fs_lock(int *fd_out, const char *lockdir, const char *name, double ti
 		    (rc = clawmd_dir_open(&d, lockdir, err)) < 0)
 			return rc;
 	}
-	fd = openat(d.fd, name, O_RDWR | O_NOFOLLOW | O_CLOEXEC);
+	/* flock() needs no write access: read-only keeps the no-op compose
+	 * free of any open for writing. */
+	fd = openat(d.fd, name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
 	if (fd < 0 && errno == ENOENT)
-		fd = openat(d.fd, name, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0600);
+		fd = openat(d.fd, name, O_RDONLY | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0600);
 	if (fd < 0) {
 		rc = clawmd_err_sys(err, CLAWMD_EFS, "could not open lock '%s/%s'", lockdir, name);
 		goto out_dir;

@@ -1,0 +1,77 @@
+#!/bin/sh
+# compose under failure and contention: a full disk, failing fsync and
+# rename, a held lock, 200 overlapping composes, and the no-op guarantee
+# checked at the syscall level.
+. "$CLAWMD_TESTS/lib.sh"
+
+R=$T/root
+make_root "$R"
+make_skill "$R" alpha
+make_skill "$R" beta
+mkdir -p "$R/groups/g"
+G=$R/groups/g
+printf '{"skills": ["alpha"], "mcpServers": {"m": {"instructions": "first"}}}' >"$G/container.json"
+expect_ok "baseline compose" $CLAWMD compose -C "$R" g
+# Directory mtimes are left out: a staged temp that was removed again
+# still touches its directory.
+snap() { (cd "$G" && find . -mindepth 1 \( -type d -printf '%p %y %i\n' \) -o -printf '%p %y %i %T@ %s %l\n' | grep -v container.json | sort); }
+printf '{"skills": "all", "mcpServers": {"m": {"instructions": "second"}, "n": {"instructions": "new"}}}' >"$G/container.json"
+before=$(snap)
+
+if command -v strace >/dev/null 2>&1 && strace -f -o /dev/null true 2>/dev/null; then
+	inject() { # NAME SPEC STATUS
+		expect_fail "$3" "$1: exit $3" strace -f -o /dev/null -e inject="$2" $CLAWMD compose -C "$R" g
+		expect_grep "$1: message names the file" "groups/g/" "$T/err"
+		expect_eq "$1: group exactly as it was, no temp left" "$(snap)" "$before"
+	}
+	inject "full disk on write" write:error=ENOSPC:when=1 4
+	inject "full disk on the second write" write:error=ENOSPC:when=2 4
+	inject "EIO on fsync" fsync:error=EIO:when=1 4
+	inject "EIO on the last fsync" fsync:error=EIO:when=3 4
+	inject "failing symlink creation" symlinkat:error=EDQUOT:when=1 4
+	inject "failing first rename" rename,renameat,renameat2:error=ENOSPC:when=1 4
+	expect_grep "full disk reported as such" "No space left on device|Input/output|quota|Disk" "$T/err"
+	expect_ok "compose succeeds once the disk has room" $CLAWMD compose -C "$R" g
+	expect_file "new content in place" "$G/.claude-fragments/mcp-m.md" "second"
+
+	# No-op: not a single mutating syscall.
+	strace -f -o "$T/trace" -e trace=%file,%desc,flock $CLAWMD compose -C "$R" g
+	expect_eq "no-op compose: no mutating syscall" \
+		"$(grep -E '^[0-9]+ +(write|rename|renameat2?|unlink|unlinkat|symlink|symlinkat|mkdir|mkdirat|fsync|fdatasync|ftruncate|fchmod|utimensat|link|linkat|rmdir)\(|O_CREAT|O_WRONLY|O_RDWR' "$T/trace" | grep -v -E 'locks/g|/dev/(null|tty)' )" ""
+	check "no-op compose still took the lock" grep -q 'flock(.*LOCK_EX' "$T/trace"
+else
+	echo "# strace unavailable: skipping fault injection"
+	for i in $(seq 21); do _report 0 "# SKIP strace"; done
+	$CLAWMD compose -C "$R" g
+fi
+
+# A held lock makes compose wait, then give up with exit 5.
+if command -v flock >/dev/null 2>&1; then
+	mkdir -p "$R/.clawmd/locks"
+	flock "$R/.clawmd/locks/g" sleep 3 &
+	holder=$!
+	sleep 0.3
+	expect_fail 5 "held lock: exit 5 after the timeout" $CLAWMD compose -C "$R" --lock-timeout 0.3 g
+	expect_grep "lock timeout message" "timed out .* lock" "$T/err"
+	expect_ok "dry-run does not need the lock" $CLAWMD compose -C "$R" --dry-run g
+	wait $holder
+fi
+
+# 200 overlapping composes of one group, alternating modes so that each one
+# rewrites the fragments: all succeed, and the result is one whole state.
+i=0
+while [ $i -lt 200 ]; do
+	if [ $((i % 2)) = 0 ]; then m=copy; else m=symlink; fi
+	( $CLAWMD compose -C "$R" --mode $m g >/dev/null 2>"$T/err.$i"; echo $? >"$T/st.$i" ) &
+	i=$((i + 1))
+done
+wait
+expect_eq "all 200 overlapping composes succeeded" "$(cat "$T"/st.* | sort -u)" "0"
+expect_eq "no temp files left" "$(ls -A "$G" "$G/.claude-fragments" | grep -c '\.tmp$')" "0"
+if $CLAWMD compose -C "$R" --mode copy --check g >/dev/null 2>&1 ||
+   $CLAWMD compose -C "$R" --mode symlink --check g >/dev/null 2>&1; then
+	_report 0 "final state is exactly one mode's composition"
+else
+	_report 1 "final state is exactly one mode's composition"
+fi
+done_testing
