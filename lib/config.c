@@ -208,6 +208,13 @@ int clawmd_config_parse(struct clawmd_group_config *out, const char *json, size_
 		return clawmd_err_set(err, CLAWMD_EINPUT, "%s: not valid UTF-8", path);
 	const char *end = NULL;
 	doc = cJSON_ParseWithLengthOpts(json, len, &end, false);
+	/* Trailing bytes after the value are malformed too. */
+	while (doc && end < json + len && strchr(" \t\r\n", *end))
+		end++;
+	if (doc && end < json + len) {
+		cJSON_Delete(doc);
+		doc = NULL;
+	}
 	if (!doc) {
 		size_t off = end ? (size_t)(end - json) : 0, line = 1, col = 1;
 		for (size_t i = 0; i < off && i < len; i++, col++)

@@ -1,0 +1,154 @@
+/* Unit tests for the safe filesystem primitives. */
+#include "tap.h"
+#include "clawmd.h"
+#include "fs.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <sys/file.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+static char base[256];
+
+/* Two rotating buffers, so that path(a) and path(b) can be passed together. */
+static char *path(const char *name)
+{
+	static char p[2][512];
+	static int k;
+	k ^= 1;
+	snprintf(p[k], sizeof(p[k]), "%s/%s", base, name);
+	return p[k];
+}
+
+static void put(const char *name, const char *s)
+{
+	FILE *f = fopen(path(name), "w");
+	fputs(s, f);
+	fclose(f);
+}
+
+static int count_entries(void)
+{
+	int n = 0;
+	char cmd[600];
+	snprintf(cmd, sizeof(cmd), "ls -A '%s' | wc -l", base);
+	FILE *p = popen(cmd, "r");
+	if (fscanf(p, "%d", &n) != 1)
+		n = -1;
+	pclose(p);
+	return n;
+}
+
+int main(void)
+{
+	snprintf(base, sizeof(base), "%s/clawmd-fs.XXXXXX", getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
+	if (!mkdtemp(base))
+		return 1;
+	struct clawmd_err err = CLAWMD_ERR_INIT;
+	struct clawmd_dir d = CLAWMD_DIR_INIT;
+	struct clawmd_buf buf = CLAWMD_BUF_INIT;
+	mode_t t;
+
+	is(clawmd_dir_open(&d, base, &err), 0, "open a real directory");
+	symlink(base, path("link"));
+	struct clawmd_dir d2 = CLAWMD_DIR_INIT;
+	clawmd_err_clear(&err);
+	is(clawmd_dir_open(&d2, path("link"), &err), CLAWMD_EFS, "a symlinked directory is refused");
+	ok(strstr(err.msg, "is a symlink") != NULL, "refusal says why: %s", err.msg);
+	clawmd_err_clear(&err);
+	is(clawmd_dir_openat(&d2, &d, "link", true, &err), CLAWMD_EFS, "openat refuses the link too");
+	clawmd_err_clear(&err);
+	is(clawmd_dir_openat(&d2, &d, "absent", true, &err), 1, "a missing directory may be fine");
+
+	/* Atomic replace. */
+	put("f", "old");
+	struct stat st0, st1;
+	stat(path("f"), &st0);
+	is(clawmd_fs_replace_file(&d, "f", "new content", 11, &err), 0, "replace a file");
+	is(clawmd_fs_read(&buf, &d, "f", 100, &err), 0, "read it back");
+	is_str(buf.ptr, "new content", "content replaced");
+	stat(path("f"), &st1);
+	ok(st0.st_ino != st1.st_ino, "replaced by rename (new inode)");
+	is(count_entries(), 2, "no temp file left behind");
+
+	/* A staged change is invisible until committed, and gone if released. */
+	struct clawmd_stage s;
+	is(clawmd_fs_stage_file(&s, &d, "f", "staged", 6, &err), 0, "stage");
+	clawmd_fs_read(&buf, &d, "f", 100, &err);
+	is_str(buf.ptr, "new content", "target unchanged while staged");
+	ok(s.tmp[0] == '.' && strstr(s.tmp, ".tmp"), "temp name is hidden: %s", s.tmp);
+	clawmd_fs_stage_release(&s);
+	is(count_entries(), 2, "released stage leaves nothing");
+	is(clawmd_fs_stage_link(&s, &d, "l", "/app/x", &err), 0, "stage a symlink");
+	is(clawmd_fs_commit(&s, &err), 0, "commit it");
+	clawmd_fs_stage_release(&s);
+	is(clawmd_fs_readlink(&buf, &d, "l", &err), 0, "read the link");
+	is_str(buf.ptr, "/app/x", "link target");
+	clawmd_err_clear(&err);
+	is(clawmd_fs_readlink(&buf, &d, "f", &err), CLAWMD_EFS, "readlink of a file is an error");
+
+	/* Reading refuses what could be planted. */
+	put("target", "secret");
+	symlink(path("target"), path("sym"));
+	clawmd_err_clear(&err);
+	is(clawmd_fs_read(&buf, &d, "sym", 100, &err), CLAWMD_EFS, "read refuses a symlink");
+	mkfifo(path("fifo"), 0644);
+	clawmd_err_clear(&err);
+	is(clawmd_fs_read(&buf, &d, "fifo", 100, &err), CLAWMD_EFS, "read refuses a FIFO without blocking");
+	clawmd_err_clear(&err);
+	is(clawmd_fs_read(&buf, &d, "f", 5, &err), CLAWMD_EINPUT, "read caps the size");
+	ok(strstr(err.msg, "larger than 5 bytes") != NULL, "size message: %s", err.msg);
+	is(clawmd_fs_read(&buf, &d, "nothing", 5, &err), 1, "a missing file is 1");
+	is(clawmd_fs_type(&t, &d, "sym", &err), 0, "type of a link");
+	ok(t == S_IFLNK, "lstat semantics");
+
+	/* create_empty never follows a link. */
+	symlink(path("newtarget"), path("dangling"));
+	is(clawmd_fs_create_empty(&d, "dangling", &err), 1, "create_empty over a dangling link: exists");
+	ok(access(path("newtarget"), F_OK) != 0, "nothing created through the link");
+	is(clawmd_fs_create_empty(&d, "empty", &err), 0, "create_empty");
+
+	/* move_aside never replaces. */
+	char *moved = NULL;
+	is(clawmd_fs_move_aside(&moved, &d, "target", &err), 0, "move aside");
+	ok(moved && !strncmp(moved, "target.clawmd-preserved-", 24), "quarantine name: %s", moved);
+	clawmd_fs_read(&buf, &d, moved, 100, &err);
+	is_str(buf.ptr, "secret", "content kept under the new name");
+	free(moved);
+	put("a", "A");
+	put("b", "B");
+	clawmd_err_clear(&err);
+	is(clawmd_fs_rename_noreplace(&d, "a", "b", &err), CLAWMD_EFS, "rename_noreplace refuses to clobber");
+	clawmd_fs_read(&buf, &d, "b", 100, &err);
+	is_str(buf.ptr, "B", "the destination survived");
+
+	/* Locks: a second holder waits, then times out with ELOCK. */
+	int l1 = -1, l2 = -1;
+	clawmd_err_clear(&err);
+	is(clawmd_fs_lock(&l1, path("locks"), "g", 1, &err), 0, "take a lock (creating its dir)");
+	clawmd_err_clear(&err);
+	is(clawmd_fs_lock(&l2, path("locks"), "g", 0.05, &err), CLAWMD_ELOCK, "a held lock times out");
+	ok(strstr(err.msg, "timed out") != NULL, "timeout message: %s", err.msg);
+	close(l1);
+	clawmd_err_clear(&err);
+	is(clawmd_fs_lock(&l2, path("locks"), "g", 0.05, &err), 0, "free once released");
+	close(l2);
+
+	/* Errors keep the first one. */
+	struct clawmd_err e = CLAWMD_ERR_INIT;
+	clawmd_err_set(&e, CLAWMD_EINPUT, "first");
+	clawmd_err_set(&e, CLAWMD_EFS, "second");
+	is_str(e.msg, "first", "the first error wins");
+	is(clawmd_err_exit_status(CLAWMD_ELOCK), 5, "ELOCK exits 5");
+	is(clawmd_err_exit_status(CLAWMD_EUSAGE), 2, "EUSAGE exits 2");
+
+	clawmd_buf_release(&buf);
+	clawmd_dir_release(&d);
+	char cmd[600];
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", base);
+	if (system(cmd) != 0)
+		return 1;
+	return done_testing();
+}
