@@ -81,8 +81,10 @@ int cmd_layout_open(struct clawmd_layout *lay, const struct cmd_layout_opts *o)
 	for (int i = 0; rc == 0 && i < o->n; i++)
 		if (strcmp(o->keys[i], "preset"))
 			rc = clawmd_layout_set(lay, o->keys[i], o->values[i], &err);
-	if (rc < 0)
+	if (rc < 0) {
+		clawmd_layout_release(lay);
 		return cmd_fail(&err);
+	}
 	return 0;
 }
 

@@ -19,6 +19,8 @@ printf '{"skills": "all", "mcpServers": {"m": {"instructions": "second"}, "n": {
 before=$(snap)
 
 if command -v strace >/dev/null 2>&1 && strace -f -o /dev/null true 2>/dev/null; then
+	# LeakSanitizer cannot run under ptrace.
+	export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0"
 	inject() { # NAME SPEC STATUS
 		expect_fail "$3" "$1: exit $3" strace -f -o /dev/null -e inject="$2" $CLAWMD compose -C "$R" g
 		expect_grep "$1: message names the file" "groups/g/" "$T/err"
@@ -39,6 +41,7 @@ if command -v strace >/dev/null 2>&1 && strace -f -o /dev/null true 2>/dev/null;
 	expect_eq "no-op compose: no mutating syscall" \
 		"$(grep -E '^[0-9]+ +(write|rename|renameat2?|unlink|unlinkat|symlink|symlinkat|mkdir|mkdirat|fsync|fdatasync|ftruncate|fchmod|utimensat|link|linkat|rmdir)\(|O_CREAT|O_WRONLY|O_RDWR' "$T/trace" | grep -v -E 'locks/g|/dev/(null|tty)' )" ""
 	check "no-op compose still took the lock" grep -q 'flock(.*LOCK_EX' "$T/trace"
+	unset ASAN_OPTIONS
 else
 	echo "# strace unavailable: skipping fault injection"
 	for i in $(seq 21); do _report 0 "# SKIP strace"; done
