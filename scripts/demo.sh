@@ -32,8 +32,8 @@ run "$clawmd" compose $opts assistant
 run "$clawmd" compose $opts --mode copy assistant-copy
 run "$clawmd" compose $opts --check assistant
 echo "(exit $?: nothing to do, so nothing was written)"
-printf '\n$ ls -l demo/groups/assistant demo/groups/assistant/.claude-fragments\n'
-ls -l demo/groups/assistant demo/groups/assistant/.claude-fragments
+printf '\n$ ls -lA demo/groups/assistant demo/groups/assistant/.claude-fragments\n'
+ls -lA demo/groups/assistant demo/groups/assistant/.claude-fragments
 printf '\n$ cat demo/groups/assistant/CLAUDE.md\n'
 cat demo/groups/assistant/CLAUDE.md
 printf '\n$ cat demo/groups/assistant/.claude-fragments/mcp-calendar.md   # the @ directive is defused\n'
