@@ -143,52 +143,63 @@ static bool fragment_name(const char *name)
 		!strncmp(name, "mcp-", 4));
 }
 
-static int stale_fragments(struct clawmd_changes *ch, size_t *cap, const struct clawmd_dir *fd,
-			   const struct clawmd_plan *plan, struct clawmd_err *err)
+/*
+ * Entries of `d` that clawmd wrote but the plan no longer wants: stale
+ * fragments (in .claude-fragments) and, in either directory, the temps of a
+ * run that was killed between staging and committing.  Only files and
+ * symlinks: a directory under such a name is not ours and stays.
+ */
+static int leftovers(struct clawmd_changes *ch, size_t *cap, const struct clawmd_dir *d,
+		     const char *prefix, const struct clawmd_plan *plan, struct clawmd_err *err)
 {
-	int dfd = dup(fd->fd);
+	int dfd = dup(d->fd);
 	DIR *dir = dfd >= 0 ? fdopendir(dfd) : NULL;
-	char **stale = NULL;
-	size_t n = 0, scap = 0;
+	char **found = NULL;
+	size_t n = 0, fcap = 0;
 	if (!dir) {
 		if (dfd >= 0)
 			close(dfd);
-		return clawmd_err_sys(err, CLAWMD_EFS, "could not list '%s'", fd->path);
+		return clawmd_err_sys(err, CLAWMD_EFS, "could not list '%s'", d->path);
 	}
 	struct dirent *e;
 	while ((e = readdir(dir))) {
-		if (!fragment_name(e->d_name))
+		if (!clawmd_fs_is_temp_name(e->d_name) && !(*prefix && fragment_name(e->d_name)))
 			continue;
-		char *name = clawmd_xasprintf(CLAWMD_FRAGMENTS_DIR "/%s", e->d_name);
+		char *name = clawmd_xasprintf("%s%s", prefix, e->d_name);
 		if (planned(plan, name)) {
 			free(name);
 			continue;
 		}
-		clawmd_xgrow(&stale, &scap, n + 1, sizeof(*stale));
-		stale[n++] = name;
+		clawmd_xgrow(&found, &fcap, n + 1, sizeof(*found));
+		found[n++] = name;
 	}
 	closedir(dir);
 	/* Sorted, so that output and syscalls are deterministic. */
 	if (n)
-		qsort(stale, n, sizeof(*stale), clawmd_strcmp_ptr);
+		qsort(found, n, sizeof(*found), clawmd_strcmp_ptr);
 	int rc = 0;
 	for (size_t i = 0; i < n && rc == 0; i++) {
 		mode_t m;
-		if ((rc = clawmd_fs_type(&m, fd, leaf(stale[i]), err)) < 0)
+		if ((rc = clawmd_fs_type(&m, d, leaf(found[i]), err)) < 0)
 			break;
-		/* A directory in a fragment name is not ours: leave it. */
+		/* A staging directory of a killed run (only ever directly in
+		 * the group directory) is emptied of our names and removed. */
+		if (m == S_IFDIR && !*prefix && clawmd_fs_is_temp_name(found[i])) {
+			add(ch, cap, CLAWMD_REMOVE, found[i], CLAWMD_FT_DIR);
+			continue;
+		}
 		if (m != S_IFREG && m != S_IFLNK)
 			continue;
-		struct clawmd_change *c = add(ch, cap, CLAWMD_REMOVE, stale[i], ftype(m));
-		rc = m == S_IFLNK ? clawmd_fs_readlink(&c->old, fd, leaf(stale[i]), err)
-				  : clawmd_fs_read(&c->old, fd, leaf(stale[i]), OLD_MAX, err);
+		struct clawmd_change *c = add(ch, cap, CLAWMD_REMOVE, found[i], ftype(m));
+		rc = m == S_IFLNK ? clawmd_fs_readlink(&c->old, d, leaf(found[i]), err)
+				  : clawmd_fs_read(&c->old, d, leaf(found[i]), OLD_MAX, err);
 		if (rc < 0 && err->code == CLAWMD_EINPUT) {
 			clawmd_err_clear(err);
 			rc = 0;
 		}
 		rc = rc < 0 ? rc : 0;
 	}
-	clawmd_strv_free(stale, n);
+	clawmd_strv_free(found, n);
 	return rc;
 }
 
@@ -267,7 +278,10 @@ int clawmd_changes_compute(struct clawmd_changes *out, const struct clawmd_layou
 		if (rc < 0)
 			goto out;
 	}
-	if (fd.fd >= 0 && (rc = stale_fragments(out, &cap, &fd, plan, err)) < 0)
+	if ((rc = leftovers(out, &cap, &gd, "", plan, err)) < 0)
+		goto out;
+	if (fd.fd >= 0 &&
+	    (rc = leftovers(out, &cap, &fd, CLAWMD_FRAGMENTS_DIR "/", plan, err)) < 0)
 		goto out;
 	bool entry_into_local = false;
 	for (size_t i = 0; i < out->n; i++)
@@ -282,6 +296,41 @@ out:
 }
 
 /* ---- apply -------------------------------------------------------------- */
+
+/* Remove a killed run's staging directory: our names inside, then the
+ * directory if that emptied it (anything else inside is left alone). */
+static int remove_staging_dir(const struct clawmd_dir *gd, const char *name,
+			      struct clawmd_err *err)
+{
+	struct clawmd_dir sd = CLAWMD_DIR_INIT;
+	int rc = clawmd_dir_openat(&sd, gd, name, true, err);
+	if (rc != 0)
+		return rc < 0 ? rc : 0;
+	int dfd = dup(sd.fd);
+	DIR *dir = dfd >= 0 ? fdopendir(dfd) : NULL;
+	if (!dir) {
+		if (dfd >= 0)
+			close(dfd);
+		rc = clawmd_err_sys(err, CLAWMD_EFS, "could not list '%s'", sd.path);
+		goto out;
+	}
+	struct dirent *e;
+	while ((e = readdir(dir)) && rc == 0) {
+		mode_t m;
+		if (!fragment_name(e->d_name) && !clawmd_fs_is_temp_name(e->d_name))
+			continue;
+		if ((rc = clawmd_fs_type(&m, &sd, e->d_name, err)) == 0 &&
+		    (m == S_IFREG || m == S_IFLNK))
+			rc = clawmd_fs_unlink(&sd, e->d_name, err);
+	}
+	closedir(dir);
+	if (rc == 0 && unlinkat(gd->fd, name, AT_REMOVEDIR) < 0 && errno != ENOTEMPTY &&
+	    errno != EEXIST)
+		rc = clawmd_err_sys(err, CLAWMD_EFS, "could not remove '%s'", sd.path);
+out:
+	clawmd_dir_release(&sd);
+	return rc;
+}
 
 /*
  * Apply in two phases so that a failure while writing (a full disk, EIO)
@@ -394,8 +443,10 @@ int clawmd_changes_apply(struct clawmd_changes *ch, const struct clawmd_layout *
 	/* 2d, 2e. */
 	for (size_t i = 0; i < ch->n; i++) {
 		const struct clawmd_change *c = &ch->v[i];
-		if (c->action == CLAWMD_REMOVE)
-			rc = clawmd_fs_unlink(&fd, leaf(c->name), err);
+		if (c->action == CLAWMD_REMOVE && c->old_type == CLAWMD_FT_DIR)
+			rc = remove_staging_dir(&gd, c->name, err);
+		else if (c->action == CLAWMD_REMOVE)
+			rc = clawmd_fs_unlink(strchr(c->name, '/') ? &fd : &gd, leaf(c->name), err);
 		else if (c->action == CLAWMD_CREATE_LOCAL)
 			rc = clawmd_fs_create_empty(&gd, CLAWMD_LOCAL_NAME, err);
 		if (rc < 0)

@@ -82,6 +82,9 @@ int clawmd_changes_format(struct clawmd_buf *out, const struct clawmd_changes *c
 						  c->moved_to ? c->moved_to : "<name>.clawmd-preserved-*");
 			break;
 		case CLAWMD_REMOVE:
+			if (c->old_type == CLAWMD_FT_DIR)
+				clawmd_buf_printf(out, "remove %s/%s (a killed run's staging directory)\n",
+						  p, c->name);
 			if (c->old_type == CLAWMD_FT_LINK)
 				clawmd_buf_printf(out, "symlink remove %s/%s -> %s\n", p, c->name,
 						  c->old.ptr ? c->old.ptr : "");

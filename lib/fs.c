@@ -162,6 +162,18 @@ static void temp_name(char *out, size_t size, const char *name)
 	snprintf(out, size, ".%.24s.%016llx.tmp", name, (unsigned long long)r);
 }
 
+bool clawmd_fs_is_temp_name(const char *name)
+{
+	size_t len = strlen(name);
+	if (name[0] != '.' || len < 1 + 1 + 16 + 4 || strcmp(name + len - 4, ".tmp") ||
+	    name[len - 4 - 16 - 1] != '.')
+		return false;
+	for (size_t i = len - 4 - 16; i < len - 4; i++)
+		if (!strchr("0123456789abcdef", name[i]) || !name[i])
+			return false;
+	return true;
+}
+
 static int write_all(int fd, const char *p, size_t len)
 {
 	while (len) {

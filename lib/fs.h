@@ -83,6 +83,9 @@ int clawmd_fs_commit(struct clawmd_stage *st, struct clawmd_err *err);
 void clawmd_fs_stage_release(struct clawmd_stage *st);
 int clawmd_fs_sync_dir(const struct clawmd_dir *d, struct clawmd_err *err);
 
+/* True for the names stage_* gives temps: a crashed run's leftovers. */
+bool clawmd_fs_is_temp_name(const char *name);
+
 /* stage + commit + sync: the one-shot atomic replace. */
 int clawmd_fs_replace_file(const struct clawmd_dir *d, const char *name, const void *data,
 			   size_t len, struct clawmd_err *err);
