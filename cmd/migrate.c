@@ -1,8 +1,198 @@
-/* migrate.c - placeholder until the subcommand lands. */
+/* migrate.c - `clawmd migrate`: the one-shot legacy cutover. */
+#include <cJSON.h>
+#include <stdlib.h>
+#include <string.h>
+
 #include "cmd.h"
+
+static const char usage_text[] =
+	"usage: clawmd migrate [options]\n"
+	"\n"
+	"Cut a legacy layout (groups/global/CLAUDE.md, and in each group a hand-owned\n"
+	"CLAUDE.md plus a .claude-global.md symlink) over to the composed model, once,\n"
+	"losing nothing:\n"
+	"  - each group's .claude-global.md symlink is removed (a regular file of that\n"
+	"    name is kept);\n"
+	"  - a CLAUDE.md clawmd did not compose becomes CLAUDE.local.md (when that is\n"
+	"    missing or empty) or is appended to it under a marker, without the\n"
+	"    '@./.claude-global.md' line; the next compose writes the new CLAUDE.md;\n"
+	"  - what groups/global/CLAUDE.md has that the shared base lacks is appended\n"
+	"    to the base under a marker, and groups/global/ is moved to\n"
+	"    STATE/archive/global-<UTC time>/ (never deleted);\n"
+	"  - STATE/migrated.json is written last.  While it exists, migrate does\n"
+	"    nothing (run it at every host start); --force runs it again.\n"
+	"Symlinked group directories are reported and skipped.  Killed at any point,\n"
+	"a second run finishes the job without losing or duplicating anything.\n"
+	"\n"
+	"Options:\n"
+	"  -n, --dry-run         list every action per group; change nothing\n"
+	"      --json            print the plan (or the result) as one JSON document\n"
+	"  -f, --force           run even when the completion record exists\n"
+	"  -q, --quiet           print only errors and warnings\n"
+	"\n" CMD_LAYOUT_HELP "\n"
+	"Exit status: 0 success (or already migrated), 2 usage, 3 invalid input (e.g.\n"
+	"a file over the size cap), 4 filesystem or safety refusal, 5 lock timeout.\n"
+	"On an error the other groups still migrate, the record is not written, and\n"
+	"running migrate again resumes.\n";
+
+static cJSON *result_json(const struct clawmd_migrate_result *res)
+{
+	cJSON *doc = cJSON_CreateObject();
+	cJSON_AddBoolToObject(doc, "dry_run", res->dry_run);
+	cJSON_AddBoolToObject(doc, "already_migrated", res->already);
+	cJSON_AddBoolToObject(doc, "legacy_left", res->legacy_left);
+	cJSON_AddStringToObject(doc, "record", res->record ? res->record : "");
+	cJSON *g = cJSON_AddArrayToObject(doc, "groups");
+	for (size_t i = 0; i < res->ngroups; i++)
+		cJSON_AddItemToArray(g, cJSON_CreateString(res->groups[i]));
+	cJSON *arr = cJSON_AddArrayToObject(doc, "actions");
+	for (size_t i = 0; i < res->n; i++) {
+		const struct clawmd_migrate_action *a = &res->v[i];
+		cJSON *o = cJSON_CreateObject();
+		cJSON_AddStringToObject(o, "action", clawmd_migrate_step_name(a->step));
+		if (a->group)
+			cJSON_AddStringToObject(o, "group", a->group);
+		else
+			cJSON_AddNullToObject(o, "group");
+		if (a->path)
+			cJSON_AddStringToObject(o, "path", a->path);
+		if (a->dest)
+			cJSON_AddStringToObject(o, "dest", a->dest);
+		if (a->note)
+			cJSON_AddStringToObject(o, "note", a->note);
+		if (a->bytes)
+			cJSON_AddNumberToObject(o, "bytes", (double)a->bytes);
+		cJSON_AddItemToArray(arr, o);
+	}
+	return doc;
+}
+
+static void print_text(const struct clawmd_migrate_result *res, bool quiet)
+{
+	if (res->already) {
+		if (!quiet)
+			printf("already migrated (%s); nothing to do\n", res->record);
+		return;
+	}
+	if (quiet)
+		return;
+	if (res->dry_run)
+		printf("dry run: nothing is changed; a run would do this:\n");
+	/* Every group, in order, with what is done to it. */
+	for (size_t i = 0; i < res->ngroups; i++) {
+		bool any = false;
+		for (size_t j = 0; j < res->n; j++)
+			any |= res->v[j].group && !strcmp(res->v[j].group, res->groups[i]);
+		if (!any)
+			printf("%-13s groups/%s (nothing to migrate)\n", "ok", res->groups[i]);
+	}
+	for (size_t i = 0; i < res->n; i++) {
+		const struct clawmd_migrate_action *a = &res->v[i];
+		if (a->step == CLAWMD_MIGRATE_ERROR)
+			continue; /* on stderr */
+		printf("%-13s %s", clawmd_migrate_step_name(a->step), a->path ? a->path : "");
+		if (a->dest)
+			printf(" -> %s", a->dest);
+		if (a->bytes && a->step != CLAWMD_MIGRATE_WRITE_RECORD)
+			printf(" (%zu bytes)", a->bytes);
+		if (a->note)
+			printf(" (%s)", a->note);
+		printf("\n");
+	}
+}
 
 int cmd_migrate(int argc, char **argv)
 {
-	fprintf(stderr, "clawmd migrate: not implemented yet\n");
-	return 2;
+	static const struct option longopts[] = {
+		{"dry-run", no_argument, NULL, 'n'},
+		{"json", no_argument, NULL, 'j'},
+		{"force", no_argument, NULL, 'f'},
+		{"quiet", no_argument, NULL, 'q'},
+		CMD_LAYOUT_LONGOPTS,
+		{NULL, 0, NULL, 0},
+	};
+	struct cmd_layout_opts lo = {0};
+	struct clawmd_migrate_opts opts = {0};
+	bool json = false, quiet = false;
+	int c;
+	optind = 1;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, "C:nfqh", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'n':
+			opts.dry_run = true;
+			break;
+		case 'j':
+			json = true;
+			break;
+		case 'f':
+			opts.force = true;
+			break;
+		case 'q':
+			quiet = true;
+			break;
+		case 'h':
+			fputs(usage_text, stdout);
+			return 0;
+		case '?':
+			return cmd_usage_error("migrate", "unknown option '%s'", argv[optind - 1]);
+		case ':':
+			return cmd_usage_error("migrate", "option '%s' needs a value",
+					       argv[optind - 1]);
+		default:
+			if (!cmd_layout_opt(&lo, c, optarg))
+				return cmd_usage_error("migrate", "unknown option");
+		}
+	}
+	if (optind < argc)
+		return cmd_usage_error("migrate", "unexpected argument '%s'", argv[optind]);
+
+	struct clawmd_layout lay;
+	int st = cmd_layout_open(&lay, &lo);
+	if (st) {
+		clawmd_layout_release(&lay);
+		return st;
+	}
+	struct clawmd_err err = CLAWMD_ERR_INIT;
+	struct clawmd_migrate_result res;
+	int rc = clawmd_migrate(&res, &lay, &opts, &err);
+	int status = rc < 0 ? clawmd_err_exit_status(rc) : 0;
+	if (rc < 0 && !status)
+		status = 4;
+
+	/* Every failed group on stderr; the lock timeout and other whole-run
+	 * failures have no action, only err. */
+	bool printed = false;
+	for (size_t i = 0; i < res.n; i++)
+		if (res.v[i].step == CLAWMD_MIGRATE_ERROR) {
+			fprintf(stderr, "clawmd: %s\n", res.v[i].note);
+			printed = true;
+		}
+	if (rc < 0 && !printed)
+		fprintf(stderr, "clawmd: %s\n", err.msg[0] ? err.msg : "migrate failed");
+	if (rc < 0)
+		fprintf(stderr, "clawmd: migration not complete: fix the above and run clawmd "
+				"migrate again (done steps are not repeated)\n");
+	if (res.legacy_left)
+		fprintf(stderr, "clawmd: warning: %s/global exists again after the cutover; "
+				"'clawmd migrate --force' carries it over\n", lay.groups);
+
+	if (json) {
+		cJSON *doc = result_json(&res);
+		if (rc < 0) {
+			cJSON *e = cJSON_AddObjectToObject(doc, "error");
+			cJSON_AddNumberToObject(e, "status", status);
+			cJSON_AddStringToObject(e, "message", err.msg);
+		}
+		char *s = cJSON_Print(doc);
+		if (s)
+			printf("%s\n", s);
+		free(s);
+		cJSON_Delete(doc);
+	} else {
+		print_text(&res, quiet);
+	}
+	clawmd_migrate_result_release(&res);
+	clawmd_layout_release(&lay);
+	return status;
 }
