@@ -3,6 +3,107 @@
 #include "clawmd.h"
 
 #include <stdlib.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+static char root[256];
+
+static void put(const char *rel, const char *content)
+{
+	char p[512], cmd[1200];
+	snprintf(p, sizeof(p), "%s/%s", root, rel);
+	snprintf(cmd, sizeof(cmd), "mkdir -p \"$(dirname '%s')\"", p);
+	if (system(cmd) != 0)
+		abort();
+	FILE *f = fopen(p, "w");
+	fputs(content, f);
+	fclose(f);
+}
+
+/* The plan as "name type data" lines, the entry's header left out. */
+static char *plan_text(const struct clawmd_plan *plan)
+{
+	struct clawmd_buf b = CLAWMD_BUF_INIT;
+	for (size_t i = 0; i < plan->n; i++) {
+		const struct clawmd_entry *e = &plan->entries[i];
+		const char *data = e->data;
+		if (!strcmp(e->name, "CLAUDE.md"))
+			data = strchr(data, '\n') + 1;
+		clawmd_buf_printf(&b, "%s %s %s%s", e->name, e->type == CLAWMD_FT_LINK ? "->" : "=", data,
+				  e->type == CLAWMD_FT_LINK ? "\n" : "");
+	}
+	return clawmd_buf_detach(&b);
+}
+
+static void test_plan(void)
+{
+	snprintf(root, sizeof(root), "%s/clawmd-plan.XXXXXX", getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
+	if (!mkdtemp(root))
+		abort();
+	put("container/CLAUDE.md", "base\n");
+	put("skills/b/instructions.md", "B\n");
+	put("skills/a/instructions.md", "A\n");
+	put("skills/c/SKILL.md", "no fragment\n");
+	put("mods/cli.instructions.md", "cli\n");
+	put("mods/web.instructions.md", "web\n");
+	put("mods/bad name.instructions.md", "skipped\n");
+	put("groups/g/container.json",
+	    "{\"cli_scope\": \"disabled\", \"mcpServers\": {\"s\": {\"instructions\": \"use @./x.md\"}}}");
+
+	struct clawmd_err err = CLAWMD_ERR_INIT;
+	struct clawmd_layout lay;
+	struct clawmd_plan plan;
+	clawmd_layout_init(&lay);
+	is(clawmd_layout_load(&lay, root, &err), 0, "layout loads: %s", err.msg);
+	is(clawmd_layout_set(&lay, "modules", "mods", &err), 0, "modules directory");
+	is(clawmd_plan_build(&plan, &lay, "g", &err), 0, "plan builds: %s", err.msg);
+	char *got = plan_text(&plan);
+	is_str(got,
+	       ".claude-shared.md -> /app/CLAUDE.md\n"
+	       ".claude-fragments/skill-a.md -> /app/skills/a/instructions.md\n"
+	       ".claude-fragments/skill-b.md -> /app/skills/b/instructions.md\n"
+	       ".claude-fragments/module-web.md -> /app/src/mcp-tools/web.instructions.md\n"
+	       ".claude-fragments/mcp-s.md = use `@./x.md`\n"
+	       "CLAUDE.md = @./.claude-shared.md\n@./.claude-fragments/skill-a.md\n"
+	       "@./.claude-fragments/skill-b.md\n@./.claude-fragments/module-web.md\n"
+	       "@./.claude-fragments/mcp-s.md\n",
+	       "symlink plan: order, cli dropped, invalid module name skipped, defused MCP");
+	free(got);
+	ok(clawmd_composed_is_ours(plan.entries[plan.n - 1].data, plan.entries[plan.n - 1].len),
+	   "the planned entry carries a valid digest");
+	is(plan.ndefused, 1, "one directive defused");
+
+	struct clawmd_changes ch;
+	is(clawmd_changes_compute(&ch, &lay, &plan, &err), 0, "changes against an empty group");
+	is(ch.n, 8, "mkdir + 6 writes + CLAUDE.local.md");
+	is(clawmd_changes_apply(&ch, &lay, &err), 0, "apply: %s", err.msg);
+	clawmd_changes_release(&ch);
+	is(clawmd_changes_compute(&ch, &lay, &plan, &err), 0, "recompute");
+	is(ch.n, 0, "nothing left to do");
+	clawmd_changes_release(&ch);
+	clawmd_plan_release(&plan);
+
+	is(clawmd_layout_set(&lay, "mode", "copy", &err), 0, "copy mode");
+	is(clawmd_plan_build(&plan, &lay, "g", &err), 0, "copy plan builds");
+	ok(plan.entries[0].type == CLAWMD_FT_FILE && !strcmp(plan.entries[0].data, "base\n"),
+	   "copy mode: the shared base's content");
+	is(clawmd_changes_compute(&ch, &lay, &plan, &err), 0, "changes for the switch");
+	is(ch.n, 4, "the shared base and three fragments change; the entry does not");
+	clawmd_changes_release(&ch);
+	clawmd_plan_release(&plan);
+
+	clawmd_err_clear(&err);
+	is(clawmd_plan_build(&plan, &lay, "../g", &err), CLAWMD_EINPUT, "a hostile group name is refused");
+	clawmd_err_clear(&err);
+	put("groups/h/container.json", "{\"skills\": [\"a\", \"../../x\"]}");
+	is(clawmd_plan_build(&plan, &lay, "h", &err), CLAWMD_EINPUT, "a hostile skill name is refused");
+	ok(strstr(err.msg, "groups/h/container.json: skills[1]") != NULL, "named: %s", err.msg);
+	clawmd_layout_release(&lay);
+	char cmd[400];
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", root);
+	if (system(cmd) != 0)
+		abort();
+}
 
 static char *composed(const char *body)
 {
@@ -48,5 +149,6 @@ int main(void)
 	defuse("mail foo@bar.com", "mail foo@bar.com", 0, "an address is no directive");
 	defuse("a @x`y` b", "a ``@x`y` `` b", 1, "backticks inside get a longer fence");
 	defuse("no directives", "no directives", 0, "plain text unchanged");
+	test_plan();
 	return done_testing();
 }
