@@ -39,17 +39,25 @@ static void digest_hex(char out[17], const char *data, size_t len)
 	snprintf(out, 17, "%016llx", (unsigned long long)clawmd_fnv1a64(data, len));
 }
 
+/*
+ * Ours: the first line is an HTML comment ending in "clawmd:fnv1a64=<hex> -->"
+ * and the digest matches the rest of the file.  Only the digest is checked,
+ * not the wording before it, so a later release may reword the header
+ * without every group's entry looking hand-edited.
+ */
 bool clawmd_composed_is_ours(const char *data, size_t len)
 {
-	size_t hl = strlen(CLAWMD_HEADER);
+	static const char tag[] = "clawmd:fnv1a64=";
+	const size_t tl = sizeof(tag) - 1, tail = tl + 16 + 4; /* tag, hex, " -->" */
 	const char *nl = memchr(data, '\n', len);
 	char want[17];
-	/* header + 16 hex digits + " -->" + newline */
-	if (!nl || (size_t)(nl - data) != hl + 16 + 4 || memcmp(data, CLAWMD_HEADER, hl) ||
-	    memcmp(data + hl + 16, " -->", 4))
+	if (!nl || (size_t)(nl - data) < 4 + tail || memcmp(data, "<!--", 4))
+		return false;
+	const char *t = nl - tail;
+	if (memcmp(t, tag, tl) || memcmp(t + tl + 16, " -->", 4))
 		return false;
 	digest_hex(want, nl + 1, len - (size_t)(nl + 1 - data));
-	return !memcmp(data + hl, want, 16);
+	return !memcmp(t + tl, want, 16);
 }
 
 /* ---- defusing @ directives in inline instructions ----------------------- */

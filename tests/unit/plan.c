@@ -142,6 +142,10 @@ int main(void)
 	ok(!clawmd_composed_is_ours("# notes\n", 8), "a legacy file is not");
 	ok(!clawmd_composed_is_ours(s, strlen(CLAWMD_HEADER) + 5), "a truncated header is not");
 	free(s);
+	s = composed("@./b.md\n");
+	memcpy(s + 5, "Reworded", 8);
+	ok(clawmd_composed_is_ours(s, strlen(s)), "a reworded header with a valid digest is ours");
+	free(s);
 	free(more);
 
 	defuse("see @./x.md now", "see `@./x.md` now", 1, "a directive in text");
