@@ -1,0 +1,238 @@
+#!/bin/sh
+# migrate: the legacy cutover, behaviour by behaviour (issue 3, items 1-4
+# and 6): which directories are groups, what happens to each group's files,
+# groups/global carried into the base and archived, the record, the second
+# run being a no-op, --dry-run, --json, errors.
+. "$CLAWMD_TESTS/lib.sh"
+
+# A listing of everything under $1 with type, inode, mtime, size, link
+# target: equal listings mean nothing was touched, not even a timestamp.
+snap() { (cd "$1" && find . -printf '%p %y %i %T@ %s %l\n' | sort); }
+json_ok() { python3 -m json.tool "$1" >/dev/null 2>&1; }
+
+# legacy_root DIR: nanoclaw's layout before the cutover.
+legacy_root() {
+	make_root "$1"
+	G=$1/groups
+	mkdir -p "$G/global/sub" "$G/a" "$G/b" "$G/c" "$G/d" "$G/f" "$G/.hidden" "$1/outside"
+	printf '# Global\n\nBe helpful.\n\nAlways sign with -- bot.\n' >"$G/global/CLAUDE.md"
+	echo "global notes" >"$G/global/notes.txt"
+	echo "deep" >"$G/global/sub/deep.txt"
+	# a: the common case
+	printf '@./.claude-global.md\n\n# Persona A\n\nI am A.\n' >"$G/a/CLAUDE.md"
+	ln -s /workspace/global/CLAUDE.md "$G/a/.claude-global.md"
+	# b: both CLAUDE.md and CLAUDE.local.md have content
+	printf '@./.claude-global.md\n# Persona B\n' >"$G/b/CLAUDE.md"
+	printf 'B remembers things.\n' >"$G/b/CLAUDE.local.md"
+	ln -s /workspace/global/CLAUDE.md "$G/b/.claude-global.md"
+	# c: a regular file named .claude-global.md (the owner's: kept)
+	printf 'my own notes\n' >"$G/c/.claude-global.md"
+	printf '# Persona C\n@./.claude-global.md\nmore C\n' >"$G/c/CLAUDE.md"
+	# d: an empty CLAUDE.local.md, CLAUDE.md without a final newline
+	: >"$G/d/CLAUDE.local.md"
+	printf 'Persona D' >"$G/d/CLAUDE.md"
+	# f: CLAUDE.md is a symlink planted by the agent: moved aside, not read
+	echo "secret" >"$1/outside/secret"
+	ln -s ../../outside/secret "$G/f/CLAUDE.md"
+	# a dot-directory and a symlinked directory: not groups
+	printf '@./.claude-global.md\nhidden\n' >"$G/.hidden/CLAUDE.md"
+	ln -s /workspace/global/CLAUDE.md "$G/.hidden/.claude-global.md"
+	mkdir -p "$1/elsewhere"
+	printf '@./.claude-global.md\nelsewhere\n' >"$1/elsewhere/CLAUDE.md"
+	ln -s /workspace/global/CLAUDE.md "$1/elsewhere/.claude-global.md"
+	ln -s ../elsewhere "$G/linked"
+	# e: already composed by clawmd: left alone
+	mkdir -p "$G/e"
+	$CLAWMD compose -C "$1" e >/dev/null 2>&1
+}
+
+R=$T/root
+legacy_root "$R"
+cp -a "$R/groups/global" "$T/global-before"
+cp "$R/groups/e/CLAUDE.md" "$T/e-before"
+
+expect_ok "--help" $CLAWMD migrate --help
+expect_grep "--help describes --dry-run" "--dry-run" "$T/out"
+expect_fail 2 "unknown option is a usage error" $CLAWMD migrate -C "$R" --bogus
+expect_fail 2 "an argument is a usage error" $CLAWMD migrate -C "$R" a
+
+# ---- 6. --dry-run lists every action and changes nothing -----------------
+before=$(snap "$R")
+expect_ok "dry run succeeds" $CLAWMD migrate -C "$R" --dry-run
+expect_eq "dry run changed nothing (inode, mtime, size of everything)" "$(snap "$R")" "$before"
+cp "$T/out" "$T/dry.txt"
+expect_grep "dry run: a's symlink" '^remove-link +groups/a/\.claude-global\.md$' "$T/dry.txt"
+expect_grep "dry run: a moves" '^move +groups/a/CLAUDE\.md -> groups/a/CLAUDE\.local\.md' "$T/dry.txt"
+expect_grep "dry run: b appends" '^append +groups/b/CLAUDE\.md -> groups/b/CLAUDE\.local\.md' "$T/dry.txt"
+expect_grep "dry run: c keeps its regular file" '^keep +groups/c/\.claude-global\.md' "$T/dry.txt"
+expect_grep "dry run: d moves into the empty local" '^move +groups/d/CLAUDE\.md' "$T/dry.txt"
+expect_grep "dry run: e has nothing to do" '^ok +groups/e ' "$T/dry.txt"
+expect_grep "dry run: f moves the symlink aside" '^move-aside +groups/f/CLAUDE\.md' "$T/dry.txt"
+expect_grep "dry run: the symlinked directory is reported" '^skip +groups/linked .*symlink' "$T/dry.txt"
+expect_grep "dry run: global into the base" '^append-base +groups/global/CLAUDE\.md -> container/CLAUDE\.md' "$T/dry.txt"
+expect_grep "dry run: global archived" '^archive +groups/global -> \.clawmd/archive/global-' "$T/dry.txt"
+expect_grep "dry run: the record last" '^record +\.clawmd/migrated\.json$' "$T/dry.txt"
+check "dry run: the dot-directory is not mentioned" sh -c "! grep -q hidden '$T/dry.txt'"
+check "dry run: the record is the last line" sh -c "tail -n 1 '$T/dry.txt' | grep -q '^record'"
+
+expect_ok "dry run --json" $CLAWMD migrate -C "$R" --dry-run --json
+check "dry run --json parses" json_ok "$T/out"
+python3 - "$T/out" >"$T/py" 2>&1 <<'EOF'
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["dry_run"] is True and d["already_migrated"] is False, d
+assert d["groups"] == ["a", "b", "c", "d", "e", "f"], d["groups"]
+acts = [(a["action"], a.get("path")) for a in d["actions"]]
+assert ("move", "groups/a/CLAUDE.md") in acts, acts
+assert ("skip", "groups/linked") in acts, acts
+assert acts[-1] == ("record", ".clawmd/migrated.json"), acts
+print("fine")
+EOF
+expect_file "dry run --json holds the plan" "$T/py" "fine"
+expect_eq "--json dry run changed nothing either" "$(snap "$R")" "$before"
+
+# ---- the run ----------------------------------------------------------------
+expect_ok "migrate succeeds" $CLAWMD migrate -C "$R" --json
+check "the result parses as JSON" json_ok "$T/out"
+G=$R/groups
+
+# 2. per group
+check "a: legacy symlink removed" test ! -e "$G/a/.claude-global.md" -a ! -L "$G/a/.claude-global.md"
+check "a: CLAUDE.md removed (compose writes the new one)" test ! -e "$G/a/CLAUDE.md"
+expect_file "a: CLAUDE.md became CLAUDE.local.md minus the import" "$G/a/CLAUDE.local.md" \
+	"$(printf '# Persona A\n\nI am A.')"
+check "b: legacy symlink removed" test ! -L "$G/b/.claude-global.md"
+check "b: CLAUDE.md removed" test ! -e "$G/b/CLAUDE.md"
+expect_eq "b: CLAUDE.md appended under a marker, local content first" \
+	"$(sed 's/fnv1a64=[0-9a-f]*/fnv1a64=X/' "$G/b/CLAUDE.local.md")" \
+	"$(printf 'B remembers things.\n\n<!-- clawmd migrate: carried from CLAUDE.md (fnv1a64=X) -->\n# Persona B')"
+expect_file "c: the regular .claude-global.md is kept" "$G/c/.claude-global.md" "my own notes"
+expect_file "c: the import line dropped from the middle" "$G/c/CLAUDE.local.md" \
+	"$(printf '# Persona C\nmore C')"
+expect_file "d: an empty CLAUDE.local.md replaced by the persona" "$G/d/CLAUDE.local.md" "Persona D"
+check "e: the composed CLAUDE.md is untouched" cmp -s "$G/e/CLAUDE.md" "$T/e-before"
+check "f: the planted symlink is gone from CLAUDE.md" test ! -e "$G/f/CLAUDE.md" -a ! -L "$G/f/CLAUDE.md"
+check "f: moved aside as a symlink, not followed" sh -c "test -L '$G'/f/CLAUDE.md.clawmd-preserved-*"
+expect_file "f: its target is untouched" "$R/outside/secret" "secret"
+check "f: nothing was read through it" test ! -e "$G/f/CLAUDE.local.md"
+# 1. not groups
+expect_file "the dot-directory is untouched" "$G/.hidden/CLAUDE.md" "$(printf '@./.claude-global.md\nhidden')"
+check "the dot-directory keeps its symlink" test -L "$G/.hidden/.claude-global.md"
+check "the symlinked directory is not followed" test -L "$R/elsewhere/.claude-global.md"
+expect_file "the symlinked directory's target is untouched" "$R/elsewhere/CLAUDE.md" \
+	"$(printf '@./.claude-global.md\nelsewhere')"
+
+# 3. groups/global
+check "groups/global is gone from groups/" test ! -e "$G/global"
+arch=$(ls -d "$R"/.clawmd/archive/global-* 2>/dev/null)
+check "archived under the state directory, outside groups/" test -d "$arch"
+check "the archive holds every file of groups/global unchanged" diff -r "$T/global-before" "$arch"
+expect_eq "the base gets exactly the missing blocks, under a marker" \
+	"$(sed 's/fnv1a64=[0-9a-f]*/fnv1a64=X/' "$R/container/CLAUDE.md")" \
+	"$(printf '# Shared base\n\nBe helpful.\n\n<!-- clawmd migrate: carried from groups/global/CLAUDE.md (fnv1a64=X) -->\n# Global\n\nAlways sign with -- bot.')"
+
+# 4. record
+check "the completion record exists" test -f "$R/.clawmd/migrated.json"
+check "the record parses" json_ok "$R/.clawmd/migrated.json"
+expect_grep "the record lists the archive" 'archive/global-' "$R/.clawmd/migrated.json"
+check "no temp left anywhere" sh -c "! find '$R' -name '*.tmp' | grep -q ."
+
+# ---- 4. the second run changes nothing -----------------------------------
+before=$(snap "$R")
+expect_ok "second run succeeds" $CLAWMD migrate -C "$R"
+expect_grep "second run says it is done" "already migrated" "$T/out"
+expect_eq "second run: not even a timestamp changed" "$(snap "$R")" "$before"
+expect_ok "second run with --force succeeds" $CLAWMD migrate -C "$R" --force
+expect_eq "--force over a migrated tree changes nothing either" "$(snap "$R")" "$before"
+expect_ok "second run --json" $CLAWMD migrate -C "$R" --json
+check "second run --json says already_migrated" \
+	python3 -c 'import json,sys; assert json.load(open(sys.argv[1]))["already_migrated"]' "$T/out"
+
+# After migration the next compose writes the new entry and keeps the memory.
+cp "$G/a/CLAUDE.local.md" "$T/a-local"
+expect_ok "compose after migrate" $CLAWMD compose -C "$R" --all
+expect_grep "a: composed CLAUDE.md" "^@\./\.claude-shared\.md$" "$G/a/CLAUDE.md"
+check "a: the carried persona survives compose" cmp -s "$G/a/CLAUDE.local.md" "$T/a-local"
+check "compose has no preserved copies to make" sh -c "! ls '$G'/a '$G'/b '$G'/c '$G'/d | grep -q preserved"
+
+# groups/global reappearing after the cutover: reported, carried with --force
+mkdir "$G/global"
+printf 'Be helpful.\n\nNew global rule.\n' >"$G/global/CLAUDE.md"
+expect_ok "record present, groups/global again: no action" $CLAWMD migrate -C "$R"
+expect_grep "warns that groups/global is back" "global exists again" "$T/err"
+check "it is left in place without --force" test -f "$G/global/CLAUDE.md"
+expect_ok "--force carries it over" $CLAWMD migrate -C "$R" --force
+expect_eq "--force: two archives, neither clobbered" "$(ls -d "$R"/.clawmd/archive/global-* | wc -l)" "2"
+expect_eq "--force: only the new block appended" "$(grep -c 'New global rule' "$R/container/CLAUDE.md") $(grep -c 'Always sign' "$R/container/CLAUDE.md")" "1 1"
+expect_eq "the record lists both archives" "$(grep -o 'archive/global-' "$R/.clawmd/migrated.json" | wc -l)" "2"
+
+# ---- 3. global identical to (or contained in) the shared base -------------
+R2=$T/same
+make_root "$R2"
+mkdir -p "$R2/groups/global" "$R2/groups/x"
+cp "$R2/container/CLAUDE.md" "$R2/groups/global/CLAUDE.md"
+echo "extra" >"$R2/groups/global/extra.md"
+base_before=$(cd "$R2/container" && find . -printf '%p %i %T@ %s\n')
+expect_ok "global identical to the base" $CLAWMD migrate -C "$R2"
+expect_grep "reported as already in the base" '^base-has ' "$T/out"
+expect_eq "the base is not rewritten (same inode, same mtime)" \
+	"$(cd "$R2/container" && find . -printf '%p %i %T@ %s\n')" "$base_before"
+check "still archived, with its extra file" sh -c "test -f '$R2'/.clawmd/archive/global-*/extra.md"
+
+R3=$T/contained
+make_root "$R3"
+mkdir -p "$R3/groups/global"
+# Trailing blanks and blank-line runs differ; every block is in the base.
+printf '\n\nBe helpful.   \n\n\n# Shared base\n' >"$R3/groups/global/CLAUDE.md"
+cp "$R3/container/CLAUDE.md" "$T/base3"
+expect_ok "global contained in the base" $CLAWMD migrate -C "$R3"
+check "base unchanged when every block is contained" cmp -s "$R3/container/CLAUDE.md" "$T/base3"
+R4=$T/partial
+make_root "$R4"
+mkdir -p "$R4/groups/global"
+# A line of the base that is only part of a global line is not "contained".
+printf 'Be helpful.\nBe helpful to users too.\n' >"$R4/groups/global/CLAUDE.md"
+expect_ok "global block that only overlaps the base" $CLAWMD migrate -C "$R4"
+expect_grep "the whole block is carried" '^Be helpful to users too\.$' "$R4/container/CLAUDE.md"
+R5=$T/nobase
+mkdir -p "$R5/container" "$R5/groups/global"
+echo "only global" >"$R5/groups/global/CLAUDE.md"
+expect_ok "no shared base yet" $CLAWMD migrate -C "$R5"
+expect_grep "the base is created with the global content" '^only global$' "$R5/container/CLAUDE.md"
+
+# ---- errors name the path and leave the tree consistent --------------------
+R6=$T/errcase
+make_root "$R6"
+mkdir -p "$R6/groups/big" "$R6/groups/ok"
+head -c 5000000 /dev/zero | tr '\0' 'x' >"$R6/groups/big/CLAUDE.md"
+echo "ok persona" >"$R6/groups/ok/CLAUDE.md"
+cp "$R6/groups/big/CLAUDE.md" "$T/big"
+expect_fail 3 "an oversized CLAUDE.md: exit 3" $CLAWMD migrate -C "$R6"
+expect_grep "the message names the file" "groups/big/CLAUDE.md.*larger" "$T/err"
+check "the oversized file is left as it was" cmp -s "$R6/groups/big/CLAUDE.md" "$T/big"
+expect_file "the other groups still migrate" "$R6/groups/ok/CLAUDE.local.md" "ok persona"
+check "no record after an error" test ! -e "$R6/.clawmd/migrated.json"
+expect_ok "--json on error still parses" sh -c "$CLAWMD migrate -C '$R6' --json >'$T/ej' 2>/dev/null; test \$? = 3"
+check "the JSON carries the error" python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); assert d["error"]["status"]==3 and "groups/big" in d["error"]["message"]' "$T/ej"
+mv "$R6/groups/big/CLAUDE.md" "$T/big.moved"
+expect_ok "fixed: the rerun completes" $CLAWMD migrate -C "$R6"
+check "and writes the record" test -f "$R6/.clawmd/migrated.json"
+
+R7=$T/nogroups
+mkdir -p "$R7"
+expect_fail 4 "a missing groups directory: exit 4" $CLAWMD migrate -C "$R7"
+expect_grep "named in the message" "$R7/groups" "$T/err"
+
+if command -v flock >/dev/null 2>&1; then
+	R8=$T/locked
+	make_root "$R8"
+	mkdir -p "$R8/.clawmd/locks" "$R8/groups/a"
+	echo persona >"$R8/groups/a/CLAUDE.md"
+	flock "$R8/.clawmd/locks/.migrate" sleep 3 &
+	holder=$!
+	sleep 0.3
+	expect_fail 5 "another migrate holds the lock: exit 5" $CLAWMD migrate -C "$R8" --lock-timeout 0.2
+	expect_file "nothing moved meanwhile" "$R8/groups/a/CLAUDE.md" "persona"
+	wait $holder
+fi
+done_testing
