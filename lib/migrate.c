@@ -723,7 +723,16 @@ static int write_record(struct mig *m, struct clawmd_err *err)
 		rc = 0;
 		goto out; /* --force over a migrated tree: not even a new inode */
 	}
-	if ((rc = clawmd_fs_replace_file(&sd, CLAWMD_MIGRATE_RECORD, text, len, err)) < 0)
+	/* Staged by hand: when the directory cannot be synced after the
+	 * rename, the record goes again, so that a failed run never leaves a
+	 * record that a power cut could make the only durable change. */
+	struct clawmd_stage stg;
+	rc = clawmd_fs_stage_file(&stg, &sd, CLAWMD_MIGRATE_RECORD, text, len, err);
+	if (rc == 0 && (rc = clawmd_fs_commit(&stg, err)) == 0 &&
+	    (rc = clawmd_fs_sync_dir(&sd, err)) < 0)
+		unlinkat(sd.fd, CLAWMD_MIGRATE_RECORD, 0);
+	clawmd_fs_stage_release(&stg);
+	if (rc < 0)
 		goto out;
 done:
 	act(m, CLAWMD_MIGRATE_WRITE_RECORD, NULL, clawmd_xstrdup(r->record), NULL, NULL)->bytes =

@@ -1,0 +1,119 @@
+#!/bin/sh
+# migrate killed at every mutating syscall in turn (kill -9 through strace),
+# and failing with a full disk, EIO and failed renames at each one: run again,
+# it must reach exactly the state of an uninterrupted run, with nothing lost,
+# nothing appended twice and no temp left behind (issue 3, item 5).
+. "$CLAWMD_TESTS/lib.sh"
+
+if ! command -v strace >/dev/null 2>&1 || ! strace -f -o /dev/null true 2>/dev/null; then
+	echo "1..0 # SKIP strace unavailable"
+	exit 0
+fi
+export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0"
+
+S=$T/start
+make_root "$S"
+G=$S/groups
+mkdir -p "$G/global/sub" "$G/a" "$G/b" "$G/c" "$G/d" "$G/f" "$G/.dot"
+printf '# Global\n\nBe helpful.\n\nAlways sign with -- bot.\n' >"$G/global/CLAUDE.md"
+echo "global notes" >"$G/global/notes.txt"
+echo "deep" >"$G/global/sub/deep.txt"
+printf '@./.claude-global.md\n\n# Persona A\n' >"$G/a/CLAUDE.md"
+ln -s /workspace/global/CLAUDE.md "$G/a/.claude-global.md"
+printf '@./.claude-global.md\n# Persona B\n' >"$G/b/CLAUDE.md"
+printf 'B remembers.\n' >"$G/b/CLAUDE.local.md"
+ln -s /workspace/global/CLAUDE.md "$G/b/.claude-global.md"
+printf 'own file\n' >"$G/c/.claude-global.md"
+printf '# C\n@./.claude-global.md\nmore C\n' >"$G/c/CLAUDE.md"
+: >"$G/c/CLAUDE.local.md"
+printf '@./.claude-global.md\n' >"$G/d/CLAUDE.md"
+ln -s /workspace/global/CLAUDE.md "$G/d/.claude-global.md"
+ln -s /etc/hostname "$G/f/CLAUDE.md"
+printf '@./.claude-global.md\n' >"$G/.dot/CLAUDE.md"
+
+R=$T/root
+reset() { rm -rf "$R" && cp -a "$S" "$R"; }
+# Everything under ROOT with contents; the random or time-dependent parts
+# of names (archive stamps, quarantine names) normalized.
+norm() { sed -e 's/global-[0-9]\{8\}T[0-9]\{6\}Z\(-[0-9]*\)\{0,1\}/global-X/g' \
+	-e 's/clawmd-preserved-[0-9A-Za-z-]*/clawmd-preserved-X/g'; }
+state() {
+	(cd "$R" && find . -mindepth 1 \( -type l -printf '%p -> %l\n' \) -o \( -type d -printf '%p/\n' \) \
+		-o \( -type f ! -name migrated.json -exec cksum {} + \) &&
+		if [ -f .clawmd/migrated.json ]; then echo "record:"; cat .clawmd/migrated.json; fi) |
+		norm | sort
+}
+
+reset
+expect_ok "reference run" $CLAWMD migrate -C "$R" -q
+want=$(state)
+check "reference: the record exists" test -f "$R/.clawmd/migrated.json"
+check "reference: persona A carried" grep -q "Persona A" "$R/groups/a/CLAUDE.local.md"
+check "reference: global archived" sh -c "test -f '$R'/.clawmd/archive/global-*/sub/deep.txt"
+
+# One kill: strace sends SIGKILL at call number $2 of syscall $1; returns 0
+# when the run got to the end without meeting that call.
+kills=0
+bad=
+for sc in openat write fsync mkdir mkdirat rename renameat renameat2 unlink unlinkat symlinkat; do
+	n=1
+	while [ $n -le 300 ]; do
+		reset
+		strace -f -o /dev/null -e trace="$sc" -e inject="$sc:signal=KILL:when=$n" \
+			$CLAWMD migrate -C "$R" -q >/dev/null 2>&1
+		[ $? -eq 0 ] && break # ran to the end: no more calls of $sc to kill at
+		kills=$((kills + 1))
+		if ! $CLAWMD migrate -C "$R" -q >/dev/null 2>"$T/err2"; then
+			bad="$bad
+$sc#$n: rerun failed: $(cat "$T/err2")"
+		elif [ "$(state)" != "$want" ]; then
+			bad="$bad
+$sc#$n: state differs:
+$(state | diff - "$T/want" 2>/dev/null || state)"
+		fi
+		n=$((n + 1))
+	done
+done
+check "killed at $kills mutating syscalls" test "$kills" -gt 20
+expect_eq "every rerun after a kill reached the uninterrupted state" "$bad" ""
+
+# Failing syscalls: exit 4, a message naming a path, no temp left, and the
+# rerun (with the disk fixed) reaches the same state.
+fails=0
+bad=
+for spec in write:error=ENOSPC fsync:error=EIO rename,renameat,renameat2:error=ENOSPC \
+	unlinkat:error=EIO; do
+	n=1
+	while [ $n -le 100 ]; do
+		reset
+		strace -f -o /dev/null -e inject="$spec:when=$n" $CLAWMD migrate -C "$R" -q \
+			>/dev/null 2>"$T/err1"
+		st=$?
+		[ $st -eq 0 ] && break
+		fails=$((fails + 1))
+		if [ $st -ne 4 ]; then
+			bad="$bad
+$spec#$n: exit $st: $(cat "$T/err1")"
+		elif ! grep -q "'/" "$T/err1"; then
+			bad="$bad
+$spec#$n: message names no path: $(cat "$T/err1")"
+		elif [ -e "$R/.clawmd/migrated.json" ]; then
+			bad="$bad
+$spec#$n: record written despite the failure"
+		elif find "$R" -name '*.tmp' | grep -q .; then
+			bad="$bad
+$spec#$n: temp left: $(find "$R" -name '*.tmp')"
+		elif ! $CLAWMD migrate -C "$R" -q >/dev/null 2>"$T/err2"; then
+			bad="$bad
+$spec#$n: rerun failed: $(cat "$T/err2")"
+		elif [ "$(state)" != "$want" ]; then
+			bad="$bad
+$spec#$n: state differs:
+$(state)"
+		fi
+		n=$((n + 1))
+	done
+done
+check "failed $fails syscalls" test "$fails" -gt 10
+expect_eq "every failure: exit 4, path named, no record, no temp; rerun converged" "$bad" ""
+done_testing

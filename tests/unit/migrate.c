@@ -1,0 +1,83 @@
+/* migrate.c - unit tests for migrate's pure parts: what is carried out of a
+ * legacy CLAUDE.md, and which blocks of groups/global/CLAUDE.md the shared
+ * base lacks.  Cases are (input, expected) pairs, one a line of the tables. */
+#include "clawmd.h"
+#include "tap.h"
+
+static const struct {
+	const char *in, *want, *name;
+} carry_cases[] = {
+	{"@./.claude-global.md\n\n# Persona\n", "# Persona\n", "leading import and its blank line"},
+	{"@./.claude-global.md\n# Persona\n", "# Persona\n", "leading import"},
+	{"# P\n@./.claude-global.md\nmore\n", "# P\nmore\n", "import in the middle"},
+	{"# P\n\n@./.claude-global.md\n\nmore\n", "# P\n\n\nmore\n",
+	 "blank lines around a middle import are kept"},
+	{"  @./.claude-global.md \r\nx\n", "x\n", "blanks and CR around the import"},
+	{"@.claude-global.md\nx\n", "x\n", "the form without ./"},
+	{"@/workspace/agent/.claude-global.md\nx\n", "x\n", "the container path form"},
+	{"@/elsewhere/.claude-global.md\nx\n", "@/elsewhere/.claude-global.md\nx\n",
+	 "another directory's file is not the legacy import"},
+	{"see @./.claude-global.md here\n", "see @./.claude-global.md here\n",
+	 "an import inside a line is text, kept"},
+	{"@./.claude-global.md.bak\n", "@./.claude-global.md.bak\n", "a longer name is kept"},
+	{"@./.claude-global.md", "", "only the import, no newline"},
+	{"", "", "empty"},
+	{"x", "x", "no final newline stays without"},
+	{"\n\nx\n", "\n\nx\n", "leading blank lines without an import are kept"},
+};
+
+static const struct {
+	const char *global, *base, *want, *name;
+} missing_cases[] = {
+	{"# Base\n\nBe helpful.\n", "# Base\n\nBe helpful.\n", "", "identical"},
+	{"Be helpful.\n", "# Base\n\nBe helpful.\n\nMore.\n", "", "one contained block"},
+	{"Be helpful.  \r\n", "Be helpful.\n", "", "trailing blanks ignored"},
+	{"\n\n\nBe helpful.\n\n\n", "Be helpful.\n", "", "blank-line runs ignored"},
+	{"A\n\nB\n\nC\n", "B\n", "A\n\nC\n", "missing blocks in order, one blank line apart"},
+	{"Be helpful\n", "Be helpful to all.\n", "Be helpful\n", "part of a line is not contained"},
+	{"line one\nline two\n", "line one\nother\nline two\n", "line one\nline two\n",
+	 "a block is contained only as a run of whole lines"},
+	{"x\ny\n", "w\nx\ny\nz\n", "", "a run inside a longer block is contained"},
+	{"new", "", "new\n", "an empty base; the result ends with a newline"},
+	{"", "base\n", "", "an empty global"},
+	{"  keep  two  \nspaces\n", "", "  keep  two  \nspaces\n", "carried bytes are the original"},
+};
+
+int main(void)
+{
+	struct clawmd_buf out = CLAWMD_BUF_INIT;
+	for (size_t i = 0; i < sizeof(carry_cases) / sizeof(carry_cases[0]); i++) {
+		const char *in = carry_cases[i].in;
+		clawmd_migrate_carry(&out, in, strlen(in), "/workspace/agent");
+		is_str(out.ptr, carry_cases[i].want, "carry: %s", carry_cases[i].name);
+	}
+	clawmd_migrate_carry(&out, "@/workspace/agent/.claude-global.md\n", 36, NULL);
+	is_str(out.ptr, "@/workspace/agent/.claude-global.md\n",
+	       "carry: without a container path, only the relative forms are dropped");
+
+	for (size_t i = 0; i < sizeof(missing_cases) / sizeof(missing_cases[0]); i++) {
+		const char *g = missing_cases[i].global, *b = missing_cases[i].base;
+		clawmd_migrate_missing(&out, g, strlen(g), b, strlen(b));
+		is_str(out.ptr, missing_cases[i].want, "missing: %s", missing_cases[i].name);
+	}
+	/* Appending the missing blocks makes everything contained: the property
+	 * that keeps a rerun from appending twice. */
+	for (size_t i = 0; i < sizeof(missing_cases) / sizeof(missing_cases[0]); i++) {
+		const char *g = missing_cases[i].global;
+		struct clawmd_buf base = CLAWMD_BUF_INIT, again = CLAWMD_BUF_INIT;
+		clawmd_buf_puts(&base, missing_cases[i].base);
+		clawmd_migrate_missing(&out, g, strlen(g), base.ptr, base.len);
+		clawmd_buf_puts(&base, "\n<!-- marker -->\n");
+		clawmd_buf_put(&base, out.ptr, out.len);
+		clawmd_migrate_missing(&again, g, strlen(g), base.ptr, base.len);
+		is_str(again.ptr, "", "missing after appending is empty: %s", missing_cases[i].name);
+		clawmd_buf_release(&base);
+		clawmd_buf_release(&again);
+	}
+
+	is_str(clawmd_migrate_step_name(CLAWMD_MIGRATE_MOVE), "move", "step names");
+	is_str(clawmd_migrate_step_name(CLAWMD_MIGRATE_ERROR), "error", "the last step name");
+	is_str(clawmd_migrate_step_name((enum clawmd_migrate_step)99), "unknown", "out of range");
+	clawmd_buf_release(&out);
+	return done_testing();
+}
