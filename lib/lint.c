@@ -1,0 +1,1591 @@
+/* lint.c - the findings behind `clawmd check` and the per-group summary
+ * behind `clawmd status`.  Reads only; never writes, never takes a lock. */
+#include "clawmd.h"
+#include "fs.h"
+#include "git.h"
+#include "util.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <yaml.h>
+#include <fnmatch.h>
+#include <ctype.h>
+
+/* ---- the rules ---------------------------------------------------------- */
+
+/* Sorted by code.  A code never changes meaning; retired codes stay listed. */
+static const struct clawmd_lint_rule lint_rules[] = {
+	{"CM101", "import-missing", CLAWMD_SEV_ERROR,
+	 "an @ import names a file that does not exist (in the container view for groups)"},
+	{"CM102", "import-cycle", CLAWMD_SEV_WARNING,
+	 "an @ import leads back to a file already loaded"},
+	{"CM103", "import-too-deep", CLAWMD_SEV_ERROR,
+	 "an @ import is nested deeper than Claude Code's limit of 5 levels and is not loaded"},
+	{"CM104", "import-not-text", CLAWMD_SEV_ERROR,
+	 "an @ import names a file whose extension Claude Code does not load as text"},
+	{"CM105", "import-external-dropped", CLAWMD_SEV_ERROR,
+	 "an @ import resolves outside the working directory and a headless Claude Code "
+	 "(2.1.330) drops it"},
+	{"CM201", "file-too-large", CLAWMD_SEV_WARNING,
+	 "a memory file is over 40,000 characters"},
+	{"CM202", "memory-over-budget", CLAWMD_SEV_WARNING,
+	 "the memory a group loads is over the token budget (characters / 4)"},
+	{"CM301", "mcp-import-directive", CLAWMD_SEV_WARNING,
+	 "inline MCP instructions contain an @ directive (compose defuses it)"},
+	{"CM302", "config-invalid", CLAWMD_SEV_ERROR,
+	 "container.json is invalid: malformed, a bad name, a wrong type"},
+	{"CM303", "skill-unknown", CLAWMD_SEV_ERROR,
+	 "container.json selects a skill that does not exist"},
+	{"CM401", "entry-hand-edited", CLAWMD_SEV_ERROR,
+	 "the composed CLAUDE.md was edited by hand (or was never composed by clawmd)"},
+	{"CM402", "entry-stale", CLAWMD_SEV_ERROR,
+	 "compose would change the group: the composed state is stale or missing"},
+	{"CM403", "local-not-ignored", CLAWMD_SEV_WARNING,
+	 "CLAUDE.local.md is not ignored by git"},
+	{"CM501", "frontmatter-invalid", CLAWMD_SEV_ERROR,
+	 "a rule's frontmatter does not parse, so the rule loads unconditionally"},
+	{"CM502", "paths-no-match", CLAWMD_SEV_WARNING,
+	 "a rule's paths: globs match no file in the tree"},
+};
+
+const struct clawmd_lint_rule *clawmd_lint_rules(size_t *n)
+{
+	*n = CLAWMD_ARRAY_SIZE(lint_rules);
+	return lint_rules;
+}
+
+const struct clawmd_lint_rule *clawmd_lint_rule(const char *code)
+{
+	for (size_t i = 0; i < CLAWMD_ARRAY_SIZE(lint_rules); i++)
+		if (!strcmp(lint_rules[i].code, code))
+			return &lint_rules[i];
+	return NULL;
+}
+
+const char *clawmd_severity_name(enum clawmd_severity sev)
+{
+	static const char *const names[] = {"note", "warning", "error"};
+	return (unsigned)sev < CLAWMD_ARRAY_SIZE(names) ? names[sev] : "error";
+}
+
+const char *clawmd_drift_name(enum clawmd_drift drift)
+{
+	static const char *const names[] = {"clean", "would change", "hand-edited",
+					    "never composed", "invalid"};
+	return (unsigned)drift < CLAWMD_ARRAY_SIZE(names) ? names[drift] : "invalid";
+}
+
+static void clawmd_lint_add(struct clawmd_findings *out, const char *code, const char *group,
+			    const char *file, unsigned long line, unsigned long col,
+			    const char *hint, const char *fmt, ...)
+	__attribute__((format(printf, 8, 9)));
+
+static void clawmd_lint_local_ignored(struct clawmd_findings *out, const char *group,
+				      const char *dir, const char *shown);
+
+/* ---- findings ----------------------------------------------------------- */
+
+void clawmd_findings_init(struct clawmd_findings *f)
+{
+	memset(f, 0, sizeof(*f));
+}
+
+void clawmd_findings_release(struct clawmd_findings *f)
+{
+	if (!f)
+		return;
+	for (size_t i = 0; i < f->n; i++) {
+		free(f->v[i].group);
+		free(f->v[i].file);
+		free(f->v[i].message);
+		free(f->v[i].hint);
+	}
+	free(f->v);
+	clawmd_findings_init(f);
+}
+
+size_t clawmd_findings_count(const struct clawmd_findings *f, enum clawmd_severity sev)
+{
+	size_t k = 0;
+	for (size_t i = 0; i < f->n; i++)
+		k += f->v[i].rule->severity >= sev;
+	return k;
+}
+
+static void clawmd_lint_add(struct clawmd_findings *out, const char *code, const char *group,
+		     const char *file, unsigned long line, unsigned long col, const char *hint,
+		     const char *fmt, ...)
+{
+	va_list ap;
+	char *msg;
+	const struct clawmd_lint_rule *rule = clawmd_lint_rule(code);
+	if (!rule)
+		abort(); /* a typo in a code is a bug, not a finding */
+	va_start(ap, fmt);
+	if (vasprintf(&msg, fmt, ap) < 0)
+		abort();
+	va_end(ap);
+	clawmd_xgrow(&out->v, &out->cap, out->n + 1, sizeof(*out->v));
+	out->v[out->n++] = (struct clawmd_finding){
+		.rule = rule,
+		.group = group ? clawmd_xstrdup(group) : NULL,
+		.file = clawmd_xstrdup(file),
+		.line = line ? line : 1,
+		.col = col ? col : 1,
+		.message = msg,
+		.hint = clawmd_xstrdup(hint ? hint : ""),
+	};
+}
+
+static void clawmd_lint_pos(unsigned long *line, unsigned long *col, const char *text, size_t off)
+{
+	unsigned long l = 1, c = 1;
+	for (size_t i = 0; i < off && text[i]; i++, c++)
+		if (text[i] == '\n')
+			l++, c = 0;
+	*line = l;
+	*col = c;
+}
+
+static size_t clawmd_lint_chars(const char *s, size_t len)
+{
+	size_t n = 0;
+	for (size_t i = 0; i < len; i++) {
+		unsigned char c = (unsigned char)s[i];
+		if ((c & 0xC0) != 0x80)
+			n += c >= 0xF0 ? 2 : 1; /* astral characters are two UTF-16 units */
+	}
+	return n;
+}
+
+/* A path as shown in findings: relative to `base` when inside it. */
+static char *clawmd_lint_shown(const char *base, const char *path)
+{
+	size_t n = base ? strlen(base) : 0;
+	while (n > 1 && base[n - 1] == '/')
+		n--;
+	if (n && !strncmp(path, base, n) && path[n] == '/' && path[n + 1])
+		return clawmd_xstrdup(path + n + 1);
+	if (n && !strncmp(path, base, n) && !path[n])
+		return clawmd_xstrdup(".");
+	return clawmd_xstrdup(path);
+}
+
+/* Read a host file (following symlinks: host-owned) of at most `max` bytes.
+ * 0, 1 when missing or not a regular file, negative when unreadable. */
+static int clawmd_lint_read(struct clawmd_buf *out, const char *path, size_t max)
+{
+	struct stat st;
+	clawmd_buf_clear(out);
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
+	if (fd < 0)
+		return errno == ENOENT || errno == ENOTDIR || errno == ELOOP ? 1 : -1;
+	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
+		close(fd);
+		return 1;
+	}
+	for (;;) {
+		clawmd_buf_grow(out, 8192);
+		ssize_t r = read(fd, out->ptr + out->len, out->cap - out->len - 1);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r <= 0) {
+			close(fd);
+			if (!out->ptr)
+				clawmd_buf_put(out, "", 0);
+			return r < 0 ? -1 : 0;
+		}
+		out->len += (size_t)r;
+		out->ptr[out->len] = '\0';
+		if (out->len > max) {
+			close(fd);
+			return 0; /* enough to know it is too large */
+		}
+	}
+}
+
+/* ---- memory sizes ------------------------------------------------------- */
+
+#define LARGE_FILE_CHARS 40000
+#define MEMORY_READ_MAX (4 * 1024 * 1024)
+
+/* Account one loaded file: CM201 when large; its size into *total. */
+static void clawmd_lint_size(struct clawmd_findings *out, const char *group, const char *shown,
+		      const char *data, size_t len, size_t *total)
+{
+	size_t chars = clawmd_lint_chars(data, len);
+	*total += chars;
+	if (chars > LARGE_FILE_CHARS)
+		clawmd_lint_add(out, "CM201", group, shown, 1, 1,
+				"split it, or move rarely needed parts into path-scoped rules "
+				"(.claude/rules with paths:)",
+				"%s has %zu characters, over Claude Code's %d-character warning threshold",
+				shown, chars, LARGE_FILE_CHARS);
+}
+
+/* `path` is `dir` or below it. */
+static bool path_under(const char *path, const char *dir)
+{
+	size_t n = strlen(dir);
+	while (n > 1 && dir[n - 1] == '/')
+		n--;
+	return !strncmp(path, dir, n) && (path[n] == '\0' || path[n] == '/');
+}
+
+/* ---- rules: frontmatter and paths: globs -------------------------------- */
+
+/*
+ * Claude Code's frontmatter: "---", whitespace up to its last newline, then
+ * everything up to the first later "---" wherever it is.  The YAML text is
+ * [*ystart, *yend).
+ */
+static bool fm_split(const char *s, size_t len, size_t *ystart, size_t *yend, size_t *body)
+{
+	size_t i = 3, lastnl = 0;
+	if (len < 3 || memcmp(s, "---", 3))
+		return false;
+	while (i < len && isspace((unsigned char)s[i])) {
+		if (s[i] == '\n')
+			lastnl = i;
+		i++;
+	}
+	if (!lastnl)
+		return false;
+	const char *close = memmem(s + lastnl + 1, len - lastnl - 1, "---", 3);
+	if (!close)
+		return false;
+	*ystart = lastnl + 1;
+	*yend = (size_t)(close - s);
+	i = *yend + 3;
+	while (i < len && isspace((unsigned char)s[i]) && s[i] != '\n')
+		i++;
+	*body = i < len && s[i] == '\n' ? i + 1 : i;
+	return true;
+}
+
+/* Claude Code's retry: quote the value of simple "key: value" lines that
+ * hold YAML-special characters and are not quoted already. */
+static void fm_quote(struct clawmd_buf *out, const char *y, size_t len)
+{
+	size_t i = 0;
+	clawmd_buf_clear(out);
+	clawmd_buf_put(out, "", 0);
+	while (i < len) {
+		const char *nl = memchr(y + i, '\n', len - i);
+		size_t e = nl ? (size_t)(nl - y) : len, k = i;
+		while (k < e && (isalpha((unsigned char)y[k]) || y[k] == '_' || y[k] == '-'))
+			k++;
+		size_t v = k + 1;
+		while (v < e && (y[v] == ' ' || y[v] == '\t'))
+			v++;
+		bool special = false;
+		for (size_t j = v; j < e; j++)
+			special |= strchr("{}[]*&#!|>%@`", y[j]) && y[j];
+		if (k > i && k < e && y[k] == ':' && v > k + 1 && v < e && y[v] != '"' &&
+		    y[v] != '\'' && special) {
+			clawmd_buf_put(out, y + i, k + 1 - i);
+			clawmd_buf_puts(out, " \"");
+			for (size_t j = v; j < e; j++) {
+				if (y[j] == '"' || y[j] == '\\')
+					clawmd_buf_putc(out, '\\');
+				clawmd_buf_putc(out, y[j]);
+			}
+			clawmd_buf_putc(out, '"');
+		} else {
+			clawmd_buf_put(out, y + i, e - i);
+		}
+		if (nl)
+			clawmd_buf_putc(out, '\n');
+		i = e + 1;
+	}
+}
+
+struct fm {
+	yaml_document_t doc;
+	bool loaded;
+	char problem[256];
+	unsigned long pline, pcol; /* 0-based, in the YAML text */
+};
+
+/* Parse the YAML text as Claude Code would; false when it does not parse
+ * (or is not a mapping) even after the quoting retry. */
+static bool fm_parse(struct fm *fm, const char *y, size_t len)
+{
+	struct clawmd_buf q = CLAWMD_BUF_INIT;
+	memset(fm, 0, sizeof(*fm));
+	for (int attempt = 0; attempt < 2; attempt++) {
+		yaml_parser_t p;
+		const char *text = y;
+		size_t tlen = len;
+		if (attempt == 1) {
+			fm_quote(&q, y, len);
+			text = q.ptr;
+			tlen = q.len;
+		}
+		if (!yaml_parser_initialize(&p))
+			abort();
+		yaml_parser_set_input_string(&p, (const unsigned char *)text, tlen);
+		if (yaml_parser_load(&p, &fm->doc)) {
+			yaml_node_t *root = yaml_document_get_root_node(&fm->doc);
+			if (!root || root->type == YAML_MAPPING_NODE) {
+				fm->loaded = true;
+				yaml_parser_delete(&p);
+				break;
+			}
+			yaml_document_delete(&fm->doc);
+			if (attempt == 0) {
+				snprintf(fm->problem, sizeof(fm->problem), "is not a mapping");
+				fm->pline = root->start_mark.line;
+				fm->pcol = root->start_mark.column;
+			}
+		} else if (attempt == 0) {
+			snprintf(fm->problem, sizeof(fm->problem), "%s%s%s",
+				 p.problem ? p.problem : "invalid YAML", p.context ? " " : "",
+				 p.context ? p.context : "");
+			fm->pline = p.problem_mark.line;
+			fm->pcol = p.problem_mark.column;
+		}
+		yaml_parser_delete(&p);
+	}
+	clawmd_buf_release(&q);
+	return fm->loaded;
+}
+
+/* The "paths" value node of a loaded frontmatter, or NULL. */
+static yaml_node_t *fm_paths(struct fm *fm, yaml_mark_t *at)
+{
+	yaml_node_t *root = yaml_document_get_root_node(&fm->doc);
+	if (!root || root->type != YAML_MAPPING_NODE)
+		return NULL;
+	for (yaml_node_pair_t *pr = root->data.mapping.pairs.start;
+	     pr < root->data.mapping.pairs.top; pr++) {
+		yaml_node_t *k = yaml_document_get_node(&fm->doc, pr->key);
+		if (k && k->type == YAML_SCALAR_NODE && k->data.scalar.length == 5 &&
+		    !memcmp(k->data.scalar.value, "paths", 5)) {
+			*at = k->start_mark;
+			return yaml_document_get_node(&fm->doc, pr->value);
+		}
+	}
+	return NULL;
+}
+
+struct globs {
+	char **v;
+	size_t n, cap;
+};
+
+static void globs_add(struct globs *g, const char *s, size_t len)
+{
+	while (len && isspace((unsigned char)*s))
+		s++, len--;
+	while (len && isspace((unsigned char)s[len - 1]))
+		len--;
+	if (len >= 3 && !memcmp(s + len - 3, "/**", 3))
+		len -= 3;
+	if (!len || g->n >= 1024)
+		return;
+	clawmd_xgrow(&g->v, &g->cap, g->n + 1, sizeof(char *));
+	g->v[g->n++] = clawmd_xstrndup(s, len);
+}
+
+/* Brace expansion, the first group first: "a{b,c}d{e,f}". */
+static void globs_expand(struct globs *g, const char *s, size_t len, int depth)
+{
+	size_t open = len, close = len, lvl = 0;
+	for (size_t i = 0; i < len; i++) {
+		if (s[i] == '{' && lvl++ == 0)
+			open = i;
+		else if (s[i] == '}' && lvl && --lvl == 0) {
+			close = i;
+			break;
+		}
+	}
+	if (open == len || close == len || depth > 8) {
+		globs_add(g, s, len);
+		return;
+	}
+	size_t start = open + 1;
+	lvl = 0;
+	for (size_t i = open + 1; i <= close; i++) {
+		if (s[i] == '{')
+			lvl++;
+		else if (s[i] == '}' && lvl)
+			lvl--;
+		else if ((s[i] == ',' && !lvl) || i == close) {
+			/* prefix + trimmed alternative + suffix */
+			struct clawmd_buf b = CLAWMD_BUF_INIT;
+			const char *a = s + start;
+			size_t al = i - start;
+			while (al && isspace((unsigned char)*a))
+				a++, al--;
+			while (al && isspace((unsigned char)a[al - 1]))
+				al--;
+			clawmd_buf_put(&b, s, open);
+			clawmd_buf_put(&b, a, al);
+			clawmd_buf_put(&b, s + close + 1, len - close - 1);
+			globs_expand(g, b.ptr, b.len, depth + 1);
+			clawmd_buf_release(&b);
+			start = i + 1;
+		}
+	}
+}
+
+/* One paths: string: split on commas outside braces, then expand. */
+static void globs_split(struct globs *g, const char *s, size_t len)
+{
+	size_t start = 0, lvl = 0;
+	for (size_t i = 0; i <= len; i++) {
+		if (i < len && s[i] == '{')
+			lvl++;
+		else if (i < len && s[i] == '}' && lvl)
+			lvl--;
+		else if (i == len || (s[i] == ',' && !lvl)) {
+			globs_expand(g, s + start, i - start, 0);
+			start = i + 1;
+		}
+	}
+}
+
+static void globs_release(struct globs *g)
+{
+	clawmd_strv_free(g->v, g->n);
+	memset(g, 0, sizeof(*g));
+}
+
+/* Split "a/b/c" into segments (in place); returns the count. */
+static size_t segments(char *s, char **seg, size_t max)
+{
+	size_t n = 0;
+	char *p = s;
+	while (*p && n < max) {
+		while (*p == '/')
+			p++;
+		if (!*p)
+			break;
+		seg[n++] = p;
+		while (*p && *p != '/')
+			p++;
+		if (*p)
+			*p++ = '\0';
+	}
+	return n;
+}
+
+#define SEG_MAX 64
+
+static bool seg_match(char **p, size_t np, char **s, size_t ns)
+{
+	if (np == 0)
+		return ns == 0;
+	if (!strcmp(p[0], "**")) {
+		for (size_t k = 0; k <= ns; k++)
+			if (seg_match(p + 1, np - 1, s + k, ns - k))
+				return true;
+		return false;
+	}
+	if (ns == 0 || fnmatch(p[0], s[0], 0) != 0)
+		return false;
+	return seg_match(p + 1, np - 1, s + 1, ns - 1);
+}
+
+/* One gitignore pattern against a path (or a leading directory of it, since
+ * matching a directory matches everything below). */
+static bool glob_match(const char *pattern, const char *rel)
+{
+	char pbuf[PATH_MAX], sbuf[PATH_MAX];
+	char *pseg[SEG_MAX + 1], *sseg[SEG_MAX];
+	size_t plen = strlen(pattern);
+	bool dir_only = plen && pattern[plen - 1] == '/';
+	if (plen >= sizeof(pbuf) || strlen(rel) >= sizeof(sbuf))
+		return false;
+	memcpy(pbuf, pattern, plen + 1);
+	memcpy(sbuf, rel, strlen(rel) + 1);
+	/* A slash other than a trailing one anchors the pattern to the base;
+	 * without one it matches a name at any depth. */
+	bool anchored = memchr(pattern, '/', plen - dir_only) != NULL;
+	size_t np = 0;
+	if (!anchored)
+		pseg[np++] = "**";
+	np += segments(pbuf, pseg + np, SEG_MAX);
+	size_t ns = segments(sbuf, sseg, SEG_MAX);
+	for (size_t k = ns; k >= 1; k--) {
+		if (dir_only && k == ns)
+			continue;
+		if (seg_match(pseg, np, sseg, k))
+			return true;
+	}
+	return false;
+}
+
+/* The ignore package's ignores(): the last matching pattern wins. */
+static bool globs_match(const struct globs *g, const char *rel)
+{
+	bool hit = false;
+	for (size_t i = 0; i < g->n; i++) {
+		const char *p = g->v[i];
+		bool neg = p[0] == '!';
+		if (p[0] == '#')
+			continue;
+		if (neg)
+			p++;
+		else if (p[0] == '\\')
+			p++;
+		if (hit == neg && glob_match(p, rel))
+			hit = !neg;
+	}
+	return hit;
+}
+
+/* Files below `base`, relative to it (not .git; symlinked dirs not entered). */
+struct file_list {
+	char **v;
+	size_t n, cap;
+};
+
+#define TREE_FILES_MAX 200000
+#define TREE_DEPTH_MAX 32
+
+static void list_files(struct file_list *fl, const char *base, const char *rel, int depth)
+{
+	char *dir = rel ? clawmd_path_join(base, rel) : clawmd_xstrdup(base);
+	DIR *d = depth <= TREE_DEPTH_MAX ? opendir(dir) : NULL;
+	struct dirent *e;
+	while (d && (e = readdir(d)) && fl->n < TREE_FILES_MAX) {
+		struct stat st;
+		if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, "..") || !strcmp(e->d_name, ".git"))
+			continue;
+		char *r = rel ? clawmd_xasprintf("%s/%s", rel, e->d_name) : clawmd_xstrdup(e->d_name);
+		char *full = clawmd_path_join(dir, e->d_name);
+		if (lstat(full, &st) == 0 && S_ISDIR(st.st_mode)) {
+			list_files(fl, base, r, depth + 1);
+			free(r);
+		} else {
+			clawmd_xgrow(&fl->v, &fl->cap, fl->n + 1, sizeof(char *));
+			fl->v[fl->n++] = r;
+		}
+		free(full);
+	}
+	if (d)
+		closedir(d);
+	free(dir);
+}
+
+struct rules_ctx {
+	struct clawmd_findings *out;
+	const char *group;
+	const char *base;  /* globs are relative to it: the parent of .claude */
+	const char *root;  /* findings show paths relative to it */
+	struct file_list files;
+	bool listed;
+	int depth;
+};
+
+static void lint_rule_file(struct rules_ctx *rc, const char *path)
+{
+	struct clawmd_buf data = CLAWMD_BUF_INIT;
+	size_t ys, ye, body;
+	struct fm fm;
+	if (clawmd_lint_read(&data, path, MEMORY_READ_MAX) != 0 ||
+	    !fm_split(data.ptr, data.len, &ys, &ye, &body)) {
+		clawmd_buf_release(&data);
+		return;
+	}
+	char *shown = clawmd_lint_shown(rc->root, path);
+	unsigned long line, col;
+	clawmd_lint_pos(&line, &col, data.ptr, ys);
+	if (!fm_parse(&fm, data.ptr + ys, ye - ys)) {
+		clawmd_lint_add(rc->out, "CM501", rc->group, shown, line + fm.pline, fm.pcol + 1,
+				"fix the YAML between the '---' lines (quote values with special "
+				"characters); until then the rule loads everywhere, unconditionally",
+				"the frontmatter of %s does not parse: %s", shown, fm.problem);
+		goto out;
+	}
+	yaml_mark_t at = {0};
+	yaml_node_t *v = fm_paths(&fm, &at);
+	struct globs g = {0};
+	if (v && v->type == YAML_SCALAR_NODE) {
+		globs_split(&g, (const char *)v->data.scalar.value, v->data.scalar.length);
+	} else if (v && v->type == YAML_SEQUENCE_NODE) {
+		for (yaml_node_item_t *it = v->data.sequence.items.start;
+		     it < v->data.sequence.items.top; it++) {
+			yaml_node_t *s = yaml_document_get_node(&fm.doc, *it);
+			if (s && s->type == YAML_SCALAR_NODE)
+				globs_split(&g, (const char *)s->data.scalar.value, s->data.scalar.length);
+		}
+	}
+	bool all_any = g.n > 0;
+	for (size_t i = 0; i < g.n; i++)
+		all_any &= !strcmp(g.v[i], "**");
+	if (g.n && !all_any) {
+		if (!rc->listed) {
+			list_files(&rc->files, rc->base, NULL, 0);
+			rc->listed = true;
+		}
+		bool any = false;
+		for (size_t i = 0; i < rc->files.n && !any; i++)
+			any = globs_match(&g, rc->files.v[i]);
+		if (!any) {
+			struct clawmd_buf list = CLAWMD_BUF_INIT;
+			for (size_t i = 0; i < g.n; i++)
+				clawmd_buf_printf(&list, "%s'%s'", i ? ", " : "", g.v[i]);
+			char *bshown = clawmd_lint_shown(rc->root, rc->base);
+			clawmd_lint_add(rc->out, "CM502", rc->group, shown, line + at.line,
+					at.column + 1,
+					"fix the globs (gitignore syntax, relative to the directory that holds "
+					".claude), or delete the rule if its files are gone",
+					"the paths: globs of %s (%s) match no file under %s", shown, list.ptr,
+					bshown);
+			free(bshown);
+			clawmd_buf_release(&list);
+		}
+	}
+	globs_release(&g);
+	yaml_document_delete(&fm.doc);
+out:
+	free(shown);
+	clawmd_buf_release(&data);
+}
+
+static int name_cmp(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+static void lint_rules_walk(struct rules_ctx *rc, const char *dir)
+{
+	DIR *d = rc->depth <= 16 ? opendir(dir) : NULL;
+	struct dirent *e;
+	char **names = NULL;
+	size_t n = 0, cap = 0;
+	while (d && (e = readdir(d))) {
+		if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
+			continue;
+		clawmd_xgrow(&names, &cap, n + 1, sizeof(char *));
+		names[n++] = clawmd_xstrdup(e->d_name);
+	}
+	if (d)
+		closedir(d);
+	if (n)
+		qsort(names, n, sizeof(char *), name_cmp);
+	for (size_t i = 0; i < n; i++) {
+		char *p = clawmd_path_join(dir, names[i]);
+		struct stat st;
+		size_t l = strlen(names[i]);
+		if (stat(p, &st) == 0 && S_ISDIR(st.st_mode)) {
+			rc->depth++;
+			lint_rules_walk(rc, p);
+			rc->depth--;
+		} else if (stat(p, &st) == 0 && S_ISREG(st.st_mode) && l > 3 &&
+			   !strcmp(names[i] + l - 3, ".md")) {
+			lint_rule_file(rc, p);
+		}
+		free(p);
+	}
+	clawmd_strv_free(names, n);
+}
+
+/* CM501, CM502 for the rules under `base`/.claude/rules. */
+static void lint_rules_dir(struct clawmd_findings *out, const char *group, const char *base,
+			   const char *root)
+{
+	struct rules_ctx rc = {out, group, base, root, {0}, false, 0};
+	char *dir = clawmd_path_join(base, ".claude/rules");
+	lint_rules_walk(&rc, dir);
+	free(dir);
+	clawmd_strv_free(rc.files.v, rc.files.n);
+}
+
+/* ---- imports: what Claude Code would load ------------------------------- */
+
+/*
+ * A small loader for lint: from the top-level files of the working
+ * directory, follow @ imports as Claude Code does (relative to the importing
+ * file, depth-limited, cycle-safe, text extensions only, external imports
+ * gated) and report every import it would not load.  For a group the paths
+ * are container paths, mapped to the host through the mount table, and a
+ * symlink whose target is absolute points into the container's namespace.
+ */
+
+#define IMPORT_DEPTH_MAX 5
+
+static const char *const text_exts[] = {
+	"md", "txt", "text", "json", "yaml", "yml", "toml", "xml", "csv", "html", "htm", "css",
+	"scss", "sass", "less", "js", "ts", "tsx", "jsx", "mjs", "cjs", "mts", "cts", "py", "pyi",
+	"pyw", "rb", "erb", "rake", "go", "rs", "java", "kt", "kts", "scala", "c", "cpp", "cc",
+	"cxx", "h", "hpp", "hxx", "cs", "swift", "sh", "bash", "zsh", "fish", "ps1", "bat", "cmd",
+	"env", "ini", "cfg", "conf", "config", "properties", "sql", "graphql", "gql", "proto",
+	"vue", "svelte", "astro", "ejs", "hbs", "pug", "jade", "php", "pl", "pm", "lua", "r",
+	"dart", "ex", "exs", "erl", "hrl", "clj", "cljs", "cljc", "edn", "hs", "lhs", "elm", "ml",
+	"mli", "f", "f90", "f95", "for", "cmake", "make", "makefile", "gradle", "sbt", "rst",
+	"adoc", "asciidoc", "org", "tex", "latex", "lock", "log", "diff", "patch",
+};
+
+/* Node's extname, lower-cased, against the whitelist; no extension passes. */
+static bool is_text_path(const char *path)
+{
+	const char *base = strrchr(path, '/');
+	base = base ? base + 1 : path;
+	const char *dot = strrchr(base, '.');
+	if (!dot || dot == base)
+		return true;
+	char ext[16];
+	size_t n = strlen(dot + 1);
+	if (n == 0 || n >= sizeof(ext))
+		return false;
+	for (size_t i = 0; i <= n; i++)
+		ext[i] = (char)tolower((unsigned char)dot[1 + i]);
+	for (size_t i = 0; i < CLAWMD_ARRAY_SIZE(text_exts); i++)
+		if (!strcmp(ext, text_exts[i]))
+			return true;
+	return false;
+}
+
+/* Lexically normalize an absolute path: "//", ".", "..". */
+static char *path_normalize(const char *path)
+{
+	char *buf = clawmd_xstrdup(path), *seg[256];
+	size_t n = 0;
+	char *p = buf;
+	while (*p) {
+		while (*p == '/')
+			p++;
+		if (!*p)
+			break;
+		char *s = p;
+		while (*p && *p != '/')
+			p++;
+		if (*p)
+			*p++ = '\0';
+		if (!strcmp(s, "."))
+			continue;
+		if (!strcmp(s, "..")) {
+			if (n)
+				n--;
+			continue;
+		}
+		if (n < CLAWMD_ARRAY_SIZE(seg))
+			seg[n++] = s;
+	}
+	struct clawmd_buf out = CLAWMD_BUF_INIT;
+	for (size_t i = 0; i < n; i++)
+		clawmd_buf_printf(&out, "/%s", seg[i]);
+	if (!n)
+		clawmd_buf_puts(&out, "/");
+	free(buf);
+	return clawmd_buf_detach(&out);
+}
+
+static char *dir_of(const char *path)
+{
+	const char *s = strrchr(path, '/');
+	return s && s != path ? clawmd_xstrndup(path, (size_t)(s - path)) : clawmd_xstrdup("/");
+}
+
+struct loader {
+	struct clawmd_findings *out;
+	const char *group;
+	const char *root;	 /* findings relative to it (host) */
+	const char *cwd;	 /* the agent's working directory, in the view */
+	const char *home;	 /* for @~/, in the view; NULL: none */
+	const struct clawmd_mount *mounts; /* NULL: the host view */
+	size_t nmounts;
+	bool approve_external;
+	char **seen;		 /* S: view paths (and resolved ones) processed */
+	size_t nseen, capseen;
+	const char *chain[IMPORT_DEPTH_MAX + 1]; /* the files being processed */
+	int depth;
+	size_t chars;
+	const char *import;	 /* the import being followed, as written */
+};
+
+/* A view path for messages: container paths as they are, host paths
+ * relative to ROOT (or the linted directory). */
+static char *display(struct loader *L, const char *vpath)
+{
+	return L->mounts ? clawmd_xstrdup(vpath) : clawmd_lint_shown(L->root, vpath);
+}
+
+static bool seen_has(struct loader *L, const char *p)
+{
+	for (size_t i = 0; i < L->nseen; i++)
+		if (!strcmp(L->seen[i], p))
+			return true;
+	return false;
+}
+
+static void seen_add(struct loader *L, const char *p)
+{
+	if (seen_has(L, p) || L->nseen >= 100000)
+		return;
+	clawmd_xgrow(&L->seen, &L->capseen, L->nseen + 1, sizeof(char *));
+	L->seen[L->nseen++] = clawmd_xstrdup(p);
+}
+
+/* The host path of a view path (NULL: not reachable). */
+static char *to_host(struct loader *L, const char *vpath)
+{
+	if (!L->mounts)
+		return clawmd_xstrdup(vpath);
+	return clawmd_mounts_to_host(L->mounts, L->nmounts, vpath);
+}
+
+/*
+ * The resolved ("real") view path: symlinks followed.  On the host this is
+ * realpath(); in the container, each symlink met is read on the host and
+ * its target taken in the container's namespace.  NULL when a component is
+ * missing (the resolved path is then the path itself).
+ */
+static char *view_realpath(struct loader *L, const char *vpath)
+{
+	if (!L->mounts)
+		return realpath(vpath, NULL);
+	char *cur = path_normalize(vpath);
+	for (int hops = 0; hops < 16; hops++) {
+		/* Find the first symlinked component, walking from the top. */
+		bool changed = false;
+		size_t len = strlen(cur);
+		for (size_t i = 1; i <= len && !changed; i++) {
+			if (i < len && cur[i] != '/')
+				continue;
+			char *prefix = clawmd_xstrndup(cur, i);
+			char *host = to_host(L, prefix);
+			struct stat st;
+			char target[PATH_MAX];
+			ssize_t tl;
+			if (!host && i < len) {
+				/* A directory above the mount points, e.g. /workspace. */
+				free(prefix);
+				continue;
+			}
+			if (host && lstat(host, &st) == 0 && S_ISLNK(st.st_mode) &&
+			    (tl = readlink(host, target, sizeof(target) - 1)) > 0) {
+				target[tl] = '\0';
+				char *dir = dir_of(prefix);
+				char *joined = target[0] == '/'
+						       ? clawmd_xasprintf("%s%s", target, cur + i)
+						       : clawmd_xasprintf("%s/%s%s", dir, target, cur + i);
+				free(cur);
+				cur = path_normalize(joined);
+				free(joined);
+				free(dir);
+				changed = true;
+			} else if (!host || lstat(host, &st) < 0) {
+				free(prefix);
+				free(host);
+				free(cur);
+				return NULL;
+			}
+			free(prefix);
+			free(host);
+		}
+		if (!changed)
+			return cur;
+	}
+	free(cur);
+	return NULL;
+}
+
+/* Shown path of a view path: the host path relative to ROOT. */
+static char *shown_of(struct loader *L, const char *vpath)
+{
+	char *host = to_host(L, vpath);
+	char *s = clawmd_lint_shown(L->root, host ? host : vpath);
+	free(host);
+	return s;
+}
+
+struct import_site {
+	struct loader *L;
+	const char *file;	/* the importing file, view path */
+	const char *text;	/* its content */
+	size_t base_off;	/* the scanned text starts here in the file */
+	char **paths;		/* de-duplicated within the file */
+	size_t *offs;
+	size_t n, cap, capo;
+};
+
+static int collect_import(size_t off, size_t len, const char *path, void *payload)
+{
+	struct import_site *s = payload;
+	char *own = NULL;
+	if (!*path && len > 1) {
+		/* A scanner that reports tokens only: post-process the token as
+		 * Claude Code does (cut at '#', unescape backslash-space). */
+		struct clawmd_buf b = CLAWMD_BUF_INIT;
+		const char *t = s->text + s->base_off + off + 1;
+		for (size_t i = 0; i + 1 < len && t[i] != '#'; i++) {
+			if (t[i] == '\\' && i + 2 < len && t[i + 1] == ' ')
+				i++;
+			clawmd_buf_putc(&b, t[i]);
+		}
+		own = clawmd_buf_detach(&b);
+		path = own;
+	}
+	if (!*path || s->n >= 4096) {
+		free(own);
+		return 0;
+	}
+	for (size_t i = 0; i < s->n; i++)
+		if (!strcmp(s->paths[i], path)) {
+			free(own);
+			return 0;
+		}
+	clawmd_xgrow(&s->paths, &s->cap, s->n + 1, sizeof(char *));
+	clawmd_xgrow(&s->offs, &s->capo, s->n + 1, sizeof(size_t));
+	s->paths[s->n] = clawmd_xstrdup(path);
+	s->offs[s->n++] = s->base_off + off;
+	free(own);
+	return 0;
+}
+
+static void load_file(struct loader *L, const char *vpath, const char *parent, size_t at);
+
+static void report(struct loader *L, const char *code, const char *parent, size_t at,
+		   const char *hint, const char *fmt, const char *a, const char *b)
+    __attribute__((format(printf, 6, 0)));
+
+/* A finding at the import site `at` (byte offset) in the parent file. */
+static void report(struct loader *L, const char *code, const char *parent, size_t at,
+		   const char *hint, const char *fmt, const char *a, const char *b)
+{
+	struct clawmd_buf data = CLAWMD_BUF_INIT;
+	unsigned long line = 1, col = 1;
+	char *host = to_host(L, parent);
+	if (host && clawmd_lint_read(&data, host, MEMORY_READ_MAX) == 0 && at <= data.len)
+		clawmd_lint_pos(&line, &col, data.ptr, at);
+	char *shown = shown_of(L, parent);
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wformat-nonliteral"
+	clawmd_lint_add(L->out, code, L->group, shown, line, col, hint, fmt, a, b);
+#pragma GCC diagnostic pop
+	free(shown);
+	free(host);
+	clawmd_buf_release(&data);
+}
+
+static void follow_imports(struct loader *L, const char *vpath, const char *resolved,
+			   const char *text, size_t len)
+{
+	size_t ys, ye, body = 0;
+	if (fm_split(text, len, &ys, &ye, &body) == false)
+		body = 0;
+	struct import_site s = {.L = L, .file = vpath, .text = text, .base_off = body};
+	clawmd_md_imports(text + body, len - body, collect_import, &s);
+	char *dir = dir_of(resolved ? resolved : vpath);
+	for (size_t i = 0; i < s.n; i++) {
+		const char *p = s.paths[i];
+		char *abs;
+		if (p[0] == '~' && (p[1] == '/' || !p[1])) {
+			if (!L->home)
+				continue;
+			abs = clawmd_xasprintf("%s%s", L->home, p + 1);
+		} else if (p[0] == '/') {
+			abs = clawmd_xstrdup(p);
+		} else {
+			abs = clawmd_xasprintf("%s/%s", dir, p);
+		}
+		char *norm = path_normalize(abs);
+		free(abs);
+		/* The external gate: the path as resolved, then (2.1.330) its
+		 * real path, must be inside the working directory. */
+		char *real = view_realpath(L, norm);
+		bool external = !path_under(norm, L->cwd) || (real && !path_under(real, L->cwd));
+		if (external && !L->approve_external)
+			report(L, "CM105", vpath, s.offs[i],
+			       L->mounts ? "compose with --mode copy (or \"mode\": \"copy\" in clawmd.json) "
+					   "so fragments are regular files inside the agent's directory, or "
+					   "approve external includes for the project"
+					 : "move the file inside the directory, or approve external includes "
+					   "for the project",
+			       "@%s resolves to %s, outside the working directory: Claude Code "
+			       "2.1.330 drops it in headless runs unless external includes are approved",
+			       p, real ? real : norm);
+		/* Follow it anyway, as an approved run would, to lint what it loads. */
+		L->chain[L->depth] = vpath;
+		L->depth++;
+		L->import = p;
+		load_file(L, norm, vpath, s.offs[i]);
+		L->depth--;
+		free(real);
+		free(norm);
+	}
+	free(dir);
+	clawmd_strv_free(s.paths, s.n);
+	free(s.offs);
+}
+
+/* Process one file as processMemoryFile does.  `parent` NULL: top level. */
+static void load_file(struct loader *L, const char *vpath, const char *parent, size_t at)
+{
+	struct clawmd_buf data = CLAWMD_BUF_INIT;
+	char *real = NULL, *host = NULL, *disp = display(L, vpath);
+	const char *imp = L->import ? L->import : vpath;
+	if (seen_has(L, vpath)) {
+		for (int i = 0; parent && i < L->depth; i++)
+			if (!strcmp(L->chain[i], vpath)) {
+				report(L, "CM102", parent, at,
+				       "remove one of the imports; Claude Code loads each file once, so the "
+				       "cycle only hides the order",
+				       "@%s leads back to %s, which is already being loaded (a cycle)", imp,
+				       disp);
+				break;
+			}
+		goto out;
+	}
+	if (L->depth >= IMPORT_DEPTH_MAX) {
+		report(L, "CM103", parent, at,
+		       "import the file from a shallower level; Claude Code follows at most 5 levels "
+		       "and silently skips deeper ones",
+		       "@%s (%s) is 5 imports deep, past Claude Code's limit, and is not loaded", imp,
+		       disp);
+		goto out;
+	}
+	seen_add(L, vpath);
+	real = view_realpath(L, vpath);
+	if (real)
+		seen_add(L, real);
+	host = to_host(L, real ? real : vpath);
+	int rc = host ? clawmd_lint_read(&data, host, MEMORY_READ_MAX) : 1;
+	if (rc != 0) {
+		if (parent)
+			report(L, "CM101", parent, at,
+			       L->mounts ? "create the file, fix the path, or add a mount for it "
+					   "(\"mounts\" in clawmd.json); paths are resolved as the "
+					   "container sees them"
+					 : "create the file or fix the path",
+			       "@%s: %s does not exist (or is not a readable file), so nothing is loaded",
+			       imp, disp);
+		goto out;
+	}
+	if (parent && !is_text_path(vpath)) {
+		report(L, "CM104", parent, at,
+		       "import a text file (.md, .txt, ...) or convert the content",
+		       "@%s: %s does not have a text extension, so Claude Code skips it", imp, disp);
+		goto out;
+	}
+	char *shown = shown_of(L, vpath);
+	clawmd_lint_size(L->out, L->group, shown, data.ptr, data.len, &L->chars);
+	free(shown);
+	follow_imports(L, vpath, real, data.ptr, data.len);
+out:
+	free(disp);
+	free(real);
+	free(host);
+	clawmd_buf_release(&data);
+}
+
+/* The unconditional rules of a .claude/rules dir (view path), sorted. */
+static void load_rules(struct loader *L, const char *vdir, int depth)
+{
+	char *hdir = to_host(L, vdir);
+	DIR *d = hdir && depth < 16 ? opendir(hdir) : NULL;
+	struct dirent *e;
+	char **names = NULL;
+	size_t n = 0, cap = 0;
+	while (d && (e = readdir(d))) {
+		if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
+			continue;
+		clawmd_xgrow(&names, &cap, n + 1, sizeof(char *));
+		names[n++] = clawmd_xstrdup(e->d_name);
+	}
+	if (d)
+		closedir(d);
+	if (n)
+		qsort(names, n, sizeof(char *), name_cmp);
+	for (size_t i = 0; i < n; i++) {
+		char *v = clawmd_xasprintf("%s/%s", vdir, names[i]);
+		char *h = to_host(L, v);
+		struct stat st;
+		size_t l = strlen(names[i]);
+		if (h && stat(h, &st) == 0 && S_ISDIR(st.st_mode)) {
+			load_rules(L, v, depth + 1);
+		} else if (h && stat(h, &st) == 0 && S_ISREG(st.st_mode) && l > 3 &&
+			   !strcmp(names[i] + l - 3, ".md")) {
+			struct clawmd_buf data = CLAWMD_BUF_INIT;
+			size_t ys, ye, body;
+			struct fm fm;
+			yaml_mark_t mk;
+			bool conditional = false;
+			if (clawmd_lint_read(&data, h, MEMORY_READ_MAX) == 0 &&
+			    fm_split(data.ptr, data.len, &ys, &ye, &body) &&
+			    fm_parse(&fm, data.ptr + ys, ye - ys)) {
+				yaml_node_t *pv = fm_paths(&fm, &mk);
+				conditional = pv && !(pv->type == YAML_SCALAR_NODE &&
+						      (!pv->data.scalar.length ||
+						       !strcmp((char *)pv->data.scalar.value, "null") ||
+						       !strcmp((char *)pv->data.scalar.value, "~")));
+				yaml_document_delete(&fm.doc);
+			}
+			clawmd_buf_release(&data);
+			if (!conditional)
+				load_file(L, v, NULL, 0);
+		}
+		free(v);
+		free(h);
+	}
+	clawmd_strv_free(names, n);
+	free(hdir);
+}
+
+/* The startup load at the working directory: CLAUDE.md, .claude/CLAUDE.md,
+ * the unconditional rules, CLAUDE.local.md (ancestors are not linted). */
+static void load_cwd(struct loader *L)
+{
+	static const char *const top[] = {"CLAUDE.md", ".claude/CLAUDE.md"};
+	for (size_t i = 0; i < CLAWMD_ARRAY_SIZE(top); i++) {
+		char *v = clawmd_xasprintf("%s/%s", L->cwd, top[i]);
+		load_file(L, v, NULL, 0);
+		free(v);
+	}
+	char *rules = clawmd_xasprintf("%s/.claude/rules", L->cwd);
+	load_rules(L, rules, 0);
+	free(rules);
+	char *local = clawmd_xasprintf("%s/%s", L->cwd, CLAWMD_LOCAL_NAME);
+	load_file(L, local, NULL, 0);
+	free(local);
+}
+
+static void loader_release(struct loader *L)
+{
+	clawmd_strv_free(L->seen, L->nseen);
+	L->seen = NULL;
+	L->nseen = L->capseen = 0;
+}
+
+/* ---- a tree ------------------------------------------------------------- */
+
+/* Every directory below `dir` that holds .claude/rules, for nested memory. */
+static void lint_tree_rules(struct clawmd_findings *out, const char *dir, const char *root,
+			    int depth)
+{
+	char *rules = clawmd_path_join(dir, ".claude/rules");
+	struct stat st;
+	if (stat(rules, &st) == 0 && S_ISDIR(st.st_mode))
+		lint_rules_dir(out, NULL, dir, root);
+	free(rules);
+	DIR *d = depth < 12 ? opendir(dir) : NULL;
+	struct dirent *e;
+	while (d && (e = readdir(d))) {
+		if (e->d_name[0] == '.' || !strcmp(e->d_name, "node_modules"))
+			continue;
+		char *p = clawmd_path_join(dir, e->d_name);
+		if (lstat(p, &st) == 0 && S_ISDIR(st.st_mode))
+			lint_tree_rules(out, p, root, depth + 1);
+		free(p);
+	}
+	if (d)
+		closedir(d);
+}
+
+int clawmd_lint_tree(struct clawmd_findings *out, const char *dir,
+		     const struct clawmd_lint_opts *opts, struct clawmd_err *err)
+{
+	struct stat st;
+	char *real = realpath(dir, NULL);
+	if (!real || stat(real, &st) < 0 || !S_ISDIR(st.st_mode)) {
+		int e = errno;
+		free(real);
+		errno = real ? ENOTDIR : e;
+		return clawmd_err_sys(err, CLAWMD_EINPUT, "could not open directory '%s'", dir);
+	}
+	struct loader L = {
+		.out = out,
+		.root = real,
+		.cwd = real,
+		.home = getenv("HOME"),
+		.approve_external = opts && opts->approve_external,
+	};
+	load_cwd(&L);
+	loader_release(&L);
+	lint_tree_rules(out, real, real, 0);
+	char *local = clawmd_path_join(real, CLAWMD_LOCAL_NAME);
+	if (lstat(local, &st) == 0)
+		clawmd_lint_local_ignored(out, NULL, real, CLAWMD_LOCAL_NAME);
+	free(local);
+	free(real);
+	return 0;
+}
+
+/* ---- a group ------------------------------------------------------------ */
+
+struct group_ctx {
+	struct clawmd_findings *out;
+	const struct clawmd_layout *lay;
+	const struct clawmd_lint_opts *opts;
+	const char *group;
+	char *gpath;	  /* host path of the group */
+	char *gshown;	  /* as shown: relative to ROOT */
+	char *cfg_shown;  /* container.json as shown */
+	char *entry_shown;
+	struct clawmd_buf cfg_text;
+	struct clawmd_group_config cfg;
+	bool cfg_ok;
+	struct clawmd_plan plan;
+	bool planned;
+	enum clawmd_drift drift;
+	size_t memory_chars;
+};
+
+/* The byte offset of the JSON string "s" in `json`, or 0. */
+static size_t json_find_string(const char *json, const char *s)
+{
+	char *q = clawmd_xasprintf("\"%s\"", s);
+	const char *p = strstr(json, q);
+	free(q);
+	return p ? (size_t)(p - json) + 1 : 0;
+}
+
+static void lint_config(struct group_ctx *g, struct clawmd_err *err)
+{
+	struct clawmd_err perr = CLAWMD_ERR_INIT;
+	struct clawmd_dir gd = CLAWMD_DIR_INIT;
+	int rc;
+	clawmd_config_init(&g->cfg);
+	if (clawmd_dir_open(&gd, g->gpath, err) < 0)
+		return;
+	rc = clawmd_fs_read(&g->cfg_text, &gd, CLAWMD_CONFIG_NAME, CLAWMD_CONFIG_MAX, &perr);
+	clawmd_dir_release(&gd);
+	if (rc == 1) { /* no container.json: all defaults */
+		g->cfg.all_skills = true;
+		g->cfg_ok = true;
+		clawmd_buf_clear(&g->cfg_text);
+		clawmd_buf_put(&g->cfg_text, "", 0);
+		return;
+	}
+	if (rc == 0)
+		rc = clawmd_config_parse(&g->cfg, g->cfg_text.ptr, g->cfg_text.len, g->cfg_shown,
+					 &perr);
+	if (rc == 0) {
+		g->cfg_ok = true;
+		return;
+	}
+	/* The message names the file first; findings carry it separately. */
+	const char *msg = perr.msg;
+	unsigned long line = 1, col = 1;
+	size_t sl = strlen(g->cfg_shown);
+	if (!strncmp(msg, g->cfg_shown, sl)) {
+		msg += sl;
+		if (sscanf(msg, ":%lu:%lu:", &line, &col) != 2)
+			line = col = 1;
+		while (*msg == ':' || (*msg >= '0' && *msg <= '9'))
+			msg++;
+		while (*msg == ' ')
+			msg++;
+	}
+	clawmd_lint_add(g->out, "CM302", g->group, g->cfg_shown, line, col,
+			"fix container.json: names match [A-Za-z0-9][A-Za-z0-9._-]{0,63}, \"skills\" is "
+			"\"all\" or an array of names, instructions are strings; compose refuses "
+			"the group until then",
+			"%s", msg);
+}
+
+/* CM303: every listed skill must be a directory under the skills dir. */
+static void lint_skills(struct group_ctx *g)
+{
+	if (!g->cfg_ok || g->cfg.all_skills)
+		return;
+	for (size_t i = 0; i < g->cfg.nskills; i++) {
+		char *dir = clawmd_path_join(g->lay->skills, g->cfg.skills[i]);
+		struct stat st;
+		if (stat(dir, &st) < 0 || !S_ISDIR(st.st_mode)) {
+			unsigned long line, col;
+			clawmd_lint_pos(&line, &col, g->cfg_text.ptr,
+					json_find_string(g->cfg_text.ptr, g->cfg.skills[i]));
+			char *shown = clawmd_lint_shown(g->lay->root, dir);
+			clawmd_lint_add(g->out, "CM303", g->group, g->cfg_shown, line, col,
+					"remove it from \"skills\", or add the skill's directory",
+					"skill '%s' is selected but %s does not exist",
+					g->cfg.skills[i], shown);
+			free(shown);
+		}
+		free(dir);
+	}
+}
+
+struct directive_ctx {
+	struct group_ctx *g;
+	const struct clawmd_mcp *m;
+	unsigned long line, col;
+};
+
+static int report_directive(size_t off, size_t len, const char *path, void *payload)
+{
+	struct directive_ctx *d = payload;
+	unsigned long iline, icol;
+	clawmd_lint_pos(&iline, &icol, d->m->instructions, off);
+	int shown_len = len > 200 ? 200 : (int)len;
+	clawmd_lint_add(d->g->out, "CM301", d->g->group, d->g->cfg_shown, d->line, d->col,
+			"drop the '@' or write the path in backticks; compose writes the directive "
+			"inside a code span so the model reads it but nothing is imported",
+			"mcpServers.%s.instructions (line %lu, column %lu) has the @ directive "
+			"'%.*s', which Claude Code would import",
+			d->m->name, iline, icol, shown_len, d->m->instructions + off);
+	return 0;
+}
+
+/* CM301: @ directives in inline MCP instructions.  The location is the
+ * server's key in container.json (the instructions are an escaped JSON
+ * string, so the line inside them is given in the message). */
+static void lint_mcp(struct group_ctx *g)
+{
+	if (!g->cfg_ok)
+		return;
+	for (size_t i = 0; i < g->cfg.nmcp; i++) {
+		const struct clawmd_mcp *m = &g->cfg.mcp[i];
+		if (!m->instructions)
+			continue;
+		struct directive_ctx d = {g, m, 1, 1};
+		clawmd_lint_pos(&d.line, &d.col, g->cfg_text.ptr,
+				json_find_string(g->cfg_text.ptr, m->name));
+		clawmd_md_imports(m->instructions, strlen(m->instructions), report_directive, &d);
+	}
+}
+
+/* CM401, CM402: compare the plan with the disk, as compose --check does. */
+static int lint_drift(struct group_ctx *g, struct clawmd_err *err)
+{
+	struct clawmd_changes ch;
+	clawmd_changes_init(&ch);
+	int rc = clawmd_changes_compute(&ch, g->lay, &g->plan, err);
+	if (rc < 0)
+		return rc;
+	/* A hand-edited entry shows as a PRESERVE of CLAUDE.md (then its WRITE). */
+	const struct clawmd_change *entry = NULL;
+	for (size_t i = 0; i < ch.n; i++)
+		if (!strcmp(ch.v[i].name, CLAWMD_ENTRY_NAME) &&
+		    (!entry || ch.v[i].action == CLAWMD_PRESERVE))
+			entry = &ch.v[i];
+	if (!ch.n) {
+		g->drift = CLAWMD_DRIFT_CLEAN;
+	} else if (entry && entry->action != CLAWMD_PRESERVE && entry->old_type == CLAWMD_FT_NONE) {
+		g->drift = CLAWMD_DRIFT_NEVER;
+		clawmd_lint_add(g->out, "CM402", g->group, g->entry_shown, 1, 1,
+				"run 'clawmd compose GROUP' (the container runner does it at every spawn)",
+				"%s has never been composed", g->gshown);
+	} else if (entry && (entry->action == CLAWMD_PRESERVE ||
+			     !clawmd_composed_is_ours(entry->old.ptr ? entry->old.ptr : "",
+						      entry->old.len))) {
+		g->drift = CLAWMD_DRIFT_HAND_EDITED;
+		clawmd_lint_add(g->out, "CM401", g->group, g->entry_shown, 1, 1,
+				"put per-group content in CLAUDE.local.md; the next compose moves this "
+				"file's content there (or aside) and rewrites CLAUDE.md",
+				"%s was not written by clawmd (edited by hand, or a legacy file)",
+				g->entry_shown);
+	} else {
+		g->drift = CLAWMD_DRIFT_CHANGE;
+		struct clawmd_buf names = CLAWMD_BUF_INIT;
+		for (size_t i = 0; i < ch.n && i < 8; i++)
+			clawmd_buf_printf(&names, "%s%s", i ? ", " : "", ch.v[i].name);
+		if (ch.n > 8)
+			clawmd_buf_printf(&names, ", and %zu more", ch.n - 8);
+		clawmd_lint_add(g->out, "CM402", g->group, g->entry_shown, 1, 1,
+				"run 'clawmd compose GROUP'; 'clawmd compose --dry-run GROUP' shows the diff",
+				"%s is stale: compose would change %s", g->gshown, names.ptr);
+		clawmd_buf_release(&names);
+	}
+	clawmd_changes_release(&ch);
+	return 0;
+}
+
+/* What the container loads at startup, through the mount table: CM101-CM105
+ * and CM201, and the memory size for the budget. */
+static void lint_memory(struct group_ctx *g)
+{
+	struct clawmd_mount *mounts = NULL;
+	size_t nmounts = 0;
+	struct clawmd_err merr = CLAWMD_ERR_INIT;
+	if (clawmd_layout_mounts(&mounts, &nmounts, g->lay, g->group, &merr) < 0)
+		return;
+	struct loader L = {
+		.out = g->out,
+		.group = g->group,
+		.root = g->lay->root,
+		.cwd = g->lay->ct_group,
+		.mounts = mounts,
+		.nmounts = nmounts,
+		.approve_external = g->opts->approve_external,
+	};
+	load_cwd(&L);
+	g->memory_chars = L.chars;
+	loader_release(&L);
+	clawmd_mounts_free(mounts, nmounts);
+}
+
+static void lint_budget(struct group_ctx *g)
+{
+	long budget = g->lay->token_budget;
+	size_t tokens = (g->memory_chars + 3) / 4;
+	if (budget > 0 && tokens > (size_t)budget)
+		clawmd_lint_add(g->out, "CM202", g->group, g->entry_shown, 1, 1,
+				"drop skills the group does not use (\"skills\" in container.json), trim "
+				"CLAUDE.local.md, or raise \"token_budget\" in clawmd.json",
+				"%s loads about %zu tokens of memory (%zu characters / 4), over the budget of "
+				"%ld",
+				g->gshown, tokens, g->memory_chars, budget);
+}
+
+/* CM403: CLAUDE.local.md is per-group, agent-written memory; committing it
+ * publishes whatever the agent wrote.  Only when the group is in a work tree. */
+static void clawmd_lint_local_ignored(struct clawmd_findings *out, const char *group, const char *dir,
+			       const char *shown)
+{
+	struct clawmd_err gerr = CLAWMD_ERR_INIT;
+	const struct clawmd_git *git = clawmd_git(&gerr);
+	git_repository *repo = NULL;
+	char *rdir = NULL, *rwd = NULL;
+	if (!git || git->git_repository_open_ext(&repo, dir, 0, NULL) < 0)
+		return;
+	const char *wd = git->git_repository_workdir(repo);
+	if (!wd || !(rdir = realpath(dir, NULL)) || !(rwd = realpath(wd, NULL)))
+		goto out;
+	if (!path_under(rdir, rwd))
+		goto out;
+	const char *rest = rdir + strlen(rwd);
+	while (*rest == '/')
+		rest++;
+	char *rel = *rest ? clawmd_xasprintf("%s/%s", rest, CLAWMD_LOCAL_NAME)
+			  : clawmd_xstrdup(CLAWMD_LOCAL_NAME);
+	int ignored = 0;
+	if (git->git_ignore_path_is_ignored(&ignored, repo, rel) == 0 && !ignored)
+		clawmd_lint_add(out, "CM403", group, shown, 1, 1,
+				"add 'CLAUDE.local.md' to .gitignore (per-group memory is written by the "
+				"agent and is not for the repository)",
+				"%s is not ignored by git", rel);
+	free(rel);
+out:
+	free(rdir);
+	free(rwd);
+	git->git_repository_free(repo);
+}
+
+static void group_ctx_release(struct group_ctx *g)
+{
+	free(g->gpath);
+	free(g->gshown);
+	free(g->cfg_shown);
+	free(g->entry_shown);
+	clawmd_buf_release(&g->cfg_text);
+	clawmd_config_release(&g->cfg);
+	clawmd_plan_release(&g->plan);
+}
+
+static int lint_group(struct group_ctx *g, struct clawmd_findings *out,
+		      const struct clawmd_layout *lay, const char *group,
+		      const struct clawmd_lint_opts *opts, struct clawmd_err *err)
+{
+	static const struct clawmd_lint_opts defaults = {0};
+	struct stat st;
+	int rc;
+	memset(g, 0, sizeof(*g));
+	clawmd_config_init(&g->cfg);
+	clawmd_plan_init(&g->plan);
+	g->out = out;
+	g->lay = lay;
+	g->opts = opts ? opts : &defaults;
+	g->group = group;
+	g->drift = CLAWMD_DRIFT_INVALID;
+	if (!clawmd_name_valid(group, strlen(group)))
+		return clawmd_err_set(err, CLAWMD_EINPUT,
+				      "invalid group name '%s' (names match [A-Za-z0-9][A-Za-z0-9._-]{0,63})",
+				      group);
+	g->gpath = clawmd_path_join(lay->groups, group);
+	g->gshown = clawmd_lint_shown(lay->root, g->gpath);
+	g->cfg_shown = clawmd_xasprintf("%s/%s", g->gshown, CLAWMD_CONFIG_NAME);
+	g->entry_shown = clawmd_xasprintf("%s/%s", g->gshown, CLAWMD_ENTRY_NAME);
+	if (lstat(g->gpath, &st) < 0)
+		return clawmd_err_sys(err, CLAWMD_EFS, "could not open group '%s'", g->gshown);
+	if (!S_ISDIR(st.st_mode))
+		return clawmd_err_set(err, CLAWMD_EFS, "group '%s' is not a directory (a symlink?)",
+				      g->gshown);
+
+	lint_config(g, err);
+	if (err->code)
+		return err->code;
+	lint_skills(g);
+	lint_mcp(g);
+	if (g->cfg_ok) {
+		if ((rc = clawmd_plan_build(&g->plan, lay, group, err)) < 0)
+			return rc;
+		g->planned = true;
+		if ((rc = lint_drift(g, err)) < 0)
+			return rc;
+	}
+	lint_memory(g);
+	lint_budget(g);
+	char *local = clawmd_path_join(g->gshown, CLAWMD_LOCAL_NAME);
+	clawmd_lint_local_ignored(out, group, g->gpath, local);
+	free(local);
+	lint_rules_dir(out, group, g->gpath, lay->root);
+	return 0;
+}
+
+int clawmd_lint_group(struct clawmd_findings *out, const struct clawmd_layout *lay,
+		      const char *group, const struct clawmd_lint_opts *opts,
+		      struct clawmd_err *err)
+{
+	struct group_ctx g;
+	int rc = lint_group(&g, out, lay, group, opts, err);
+	group_ctx_release(&g);
+	return rc;
+}
+
+/* ---- status ------------------------------------------------------------- */
+
+void clawmd_group_status_init(struct clawmd_group_status *st)
+{
+	memset(st, 0, sizeof(*st));
+}
+
+void clawmd_group_status_release(struct clawmd_group_status *st)
+{
+	if (!st)
+		return;
+	free(st->group);
+	clawmd_strv_free(st->skills, st->nskills);
+	clawmd_strv_free(st->fragments, st->nfragments);
+	clawmd_group_status_init(st);
+}
+
+int clawmd_group_status_get(struct clawmd_group_status *out, const struct clawmd_layout *lay,
+			    const char *group, const struct clawmd_lint_opts *opts,
+			    struct clawmd_err *err)
+{
+	struct clawmd_findings f;
+	struct group_ctx g;
+	clawmd_group_status_init(out);
+	clawmd_findings_init(&f);
+	int rc = lint_group(&g, &f, lay, group, opts, err);
+	out->group = clawmd_xstrdup(group);
+	if (rc < 0)
+		goto out;
+	out->drift = g.drift;
+	out->all_skills = g.cfg_ok && g.cfg.all_skills;
+	out->memory_chars = g.memory_chars;
+	out->tokens = (g.memory_chars + 3) / 4;
+	out->nfindings = f.n;
+	out->nerrors = clawmd_findings_count(&f, CLAWMD_SEV_ERROR);
+	if (g.planned) {
+		size_t cap = 0, scap = 0;
+		static const char skill_prefix[] = CLAWMD_FRAGMENTS_DIR "/skill-";
+		for (size_t i = 0; i + 1 < g.plan.n; i++) {
+			const char *name = g.plan.entries[i].name;
+			clawmd_xgrow(&out->fragments, &cap, out->nfragments + 1, sizeof(char *));
+			out->fragments[out->nfragments++] = clawmd_xstrdup(name);
+			if (!strncmp(name, skill_prefix, sizeof(skill_prefix) - 1)) {
+				const char *s = name + sizeof(skill_prefix) - 1;
+				clawmd_xgrow(&out->skills, &scap, out->nskills + 1, sizeof(char *));
+				out->skills[out->nskills++] = clawmd_xstrndup(s, strlen(s) - 3);
+			}
+		}
+	}
+out:
+	group_ctx_release(&g);
+	clawmd_findings_release(&f);
+	return rc;
+}
