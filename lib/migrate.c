@@ -46,6 +46,7 @@ struct mig {
 	const struct clawmd_migrate_opts *opts;
 	struct clawmd_migrate_result *res;
 	size_t cap;
+	bool dirty; /* the current directory has unsynced renames or unlinks */
 };
 
 static const char *const step_names[] = {
@@ -308,6 +309,7 @@ static int clean_temps(struct mig *m, const struct clawmd_dir *d, const char *gr
 			continue;
 		if ((rc = clawmd_fs_unlink(d, n, err)) < 0)
 			break;
+		m->dirty = true;
 		act(m, CLAWMD_MIGRATE_REMOVE_TEMP, group, shown2(m->lay, d->path, n), NULL,
 		    "left by an interrupted run");
 	}
@@ -363,6 +365,7 @@ static int aside(struct mig *m, const struct clawmd_dir *gd, const char *group, 
 			free(note);
 			return rc;
 		}
+		m->dirty = true;
 	}
 	act(m, CLAWMD_MIGRATE_MOVE_ASIDE, group, shown2(m->lay, gd->path, name),
 	    to ? shown2(m->lay, gd->path, to) : NULL, note);
@@ -449,9 +452,9 @@ remove:
 					    "clawmd migrate again", gd->path, CLAWMD_ENTRY_NAME);
 			goto out;
 		}
-		if ((rc = clawmd_fs_unlink(gd, CLAWMD_ENTRY_NAME, err)) < 0 ||
-		    (rc = clawmd_fs_sync_dir(gd, err)) < 0)
+		if ((rc = clawmd_fs_unlink(gd, CLAWMD_ENTRY_NAME, err)) < 0)
 			goto out;
+		m->dirty = true; /* the caller syncs the directory once */
 	}
 out:
 	free(epath);
@@ -474,6 +477,7 @@ static int migrate_group(struct mig *m, const struct clawmd_dir *groups, const c
 
 	if (!dry && (rc = clawmd_group_lock(&lock, lay, group, err)) < 0)
 		return rc;
+	m->dirty = false;
 	if ((rc = clawmd_dir_openat(&gd, groups, group, false, err)) < 0)
 		goto out;
 	if (!dry && (rc = clean_temps(m, &gd, group, CLAWMD_LOCAL_NAME, err)) < 0)
@@ -483,9 +487,9 @@ static int migrate_group(struct mig *m, const struct clawmd_dir *groups, const c
 	if ((rc = clawmd_fs_type(&t, &gd, CLAWMD_LEGACY_LINK_NAME, err)) < 0)
 		goto out;
 	if (t == S_IFLNK) {
-		if (!dry && ((rc = clawmd_fs_unlink(&gd, CLAWMD_LEGACY_LINK_NAME, err)) < 0 ||
-			     (rc = clawmd_fs_sync_dir(&gd, err)) < 0))
+		if (!dry && (rc = clawmd_fs_unlink(&gd, CLAWMD_LEGACY_LINK_NAME, err)) < 0)
 			goto out;
+		m->dirty = true;
 		act(m, CLAWMD_MIGRATE_REMOVE_LINK, group,
 		    shown2(lay, gd.path, CLAWMD_LEGACY_LINK_NAME), NULL, NULL);
 	} else if (t) {
@@ -507,6 +511,11 @@ static int migrate_group(struct mig *m, const struct clawmd_dir *groups, const c
 		if (rc == 0 && !clawmd_composed_is_ours(entry.ptr, entry.len))
 			rc = carry_entry(m, &gd, group, &entry, &est, err);
 	}
+	/* One directory sync for the removals: each is redone by a rerun if a
+	 * crash loses it, and a removed source's content was made durable
+	 * (file and directory synced) before the source went. */
+	if (rc >= 0 && !dry && m->dirty)
+		rc = clawmd_fs_sync_dir(&gd, err);
 out:
 	clawmd_buf_release(&entry);
 	clawmd_dir_release(&gd);
