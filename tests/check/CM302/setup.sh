@@ -1,0 +1,2 @@
+#!/bin/sh
+# Nothing to compose: container.json is invalid.

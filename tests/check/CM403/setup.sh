@@ -1,0 +1,4 @@
+#!/bin/sh
+# Compose the group (then, below, break it).
+"$CLAWMD" compose -q -C . main
+git init -q . && git add container skills
