@@ -218,6 +218,28 @@ mv "$R6/groups/big/CLAUDE.md" "$T/big.moved"
 expect_ok "fixed: the rerun completes" $CLAWMD migrate -C "$R6"
 check "and writes the record" test -f "$R6/.clawmd/migrated.json"
 
+# ---- hostile group contents: nothing is followed or read through ---------
+R9=$T/hostile
+make_root "$R9"
+mkdir -p "$R9/groups/h" "$R9/groups/p" "$R9/outside/realglobal"
+echo "outside memory" >"$R9/outside/mem"
+printf 'H persona\n' >"$R9/groups/h/CLAUDE.md"
+ln -s ../../outside/mem "$R9/groups/h/CLAUDE.local.md"
+mkfifo "$R9/groups/p/CLAUDE.md"
+mkdir "$R9/groups/p/.claude-global.md"
+echo "real global" >"$R9/outside/realglobal/CLAUDE.md"
+ln -s ../outside/realglobal "$R9/groups/global"
+expect_ok "hostile tree migrates (no hang on a FIFO)" timeout 20 $CLAWMD migrate -C "$R9"
+expect_file "a symlinked CLAUDE.local.md's target is untouched" "$R9/outside/mem" "outside memory"
+check "the symlinked CLAUDE.local.md is moved aside" sh -c "test -L '$R9'/groups/h/CLAUDE.local.md.clawmd-preserved-*"
+expect_file "the persona goes into a fresh CLAUDE.local.md" "$R9/groups/h/CLAUDE.local.md" "H persona"
+check "a FIFO CLAUDE.md is moved aside, not opened" sh -c "test -p '$R9'/groups/p/CLAUDE.md.clawmd-preserved-*"
+check "a directory named .claude-global.md is kept" test -d "$R9/groups/p/.claude-global.md"
+expect_grep "a symlinked groups/global is reported" '^skip +groups/global .*symlink' "$T/out"
+check "a symlinked groups/global is left in place" test -L "$R9/groups/global"
+expect_file "and its target is neither archived nor carried" "$R9/outside/realglobal/CLAUDE.md" "real global"
+check "the base did not get the symlinked global's text" sh -c "! grep -q 'real global' '$R9/container/CLAUDE.md'"
+
 R7=$T/nogroups
 mkdir -p "$R7"
 expect_fail 4 "a missing groups directory: exit 4" $CLAWMD migrate -C "$R7"
