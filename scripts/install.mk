@@ -1,0 +1,47 @@
+# install.mk - `make install` and `make uninstall`, included by the Makefile.
+#
+#   make install PREFIX=/usr/local DESTDIR=
+#
+# Installs the command, the static library and its public header, clawmd.pc,
+# the man pages and the bash completion.  Every directory can be overridden
+# (BINDIR, LIBDIR, INCLUDEDIR, MANDIR, PKGCONFIGDIR, BASHCOMPDIR).  DESTDIR is
+# prepended to every path and never recorded in clawmd.pc, as packagers expect.
+
+BINDIR       ?= $(PREFIX)/bin
+LIBDIR       ?= $(PREFIX)/lib
+INCLUDEDIR   ?= $(PREFIX)/include
+MANDIR       ?= $(PREFIX)/share/man
+PKGCONFIGDIR ?= $(LIBDIR)/pkgconfig
+BASHCOMPDIR  ?= $(PREFIX)/share/bash-completion/completions
+INSTALL      ?= install
+
+MAN_PAGES    := $(sort $(wildcard doc/man/*.1))
+VERSION      := $(shell sed -n 's/^\#define CLAWMD_VERSION "\(.*\)"/\1/p' lib/include/clawmd.h)
+# Only a static library is built, so its dependencies go in Libs: a plain
+# `pkg-config --libs clawmd` links.  libgit2 is dlopen()ed, never linked.
+PC_LIBS      := $(shell pkg-config --libs yaml-0.1 libcjson md4c) -ldl
+
+$(BUILD)/clawmd.pc: scripts/clawmd.pc.in lib/include/clawmd.h scripts/install.mk
+	@mkdir -p $(@D)
+	sed -e 's|@PREFIX@|$(PREFIX)|g' -e 's|@LIBDIR@|$(LIBDIR)|g' \
+	    -e 's|@INCLUDEDIR@|$(INCLUDEDIR)|g' -e 's|@VERSION@|$(VERSION)|g' \
+	    -e 's|@PC_LIBS@|$(PC_LIBS)|g' scripts/clawmd.pc.in >$@.tmp
+	mv $@.tmp $@
+
+install: all $(BUILD)/clawmd.pc
+	$(INSTALL) -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(LIBDIR) $(DESTDIR)$(INCLUDEDIR) \
+		$(DESTDIR)$(PKGCONFIGDIR) $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(BASHCOMPDIR)
+	$(INSTALL) -m 755 $(BUILD)/clawmd $(DESTDIR)$(BINDIR)/clawmd
+	$(INSTALL) -m 644 $(BUILD)/libclawmd.a $(DESTDIR)$(LIBDIR)/libclawmd.a
+	$(INSTALL) -m 644 lib/include/clawmd.h $(DESTDIR)$(INCLUDEDIR)/clawmd.h
+	$(INSTALL) -m 644 $(BUILD)/clawmd.pc $(DESTDIR)$(PKGCONFIGDIR)/clawmd.pc
+	$(INSTALL) -m 644 $(MAN_PAGES) $(DESTDIR)$(MANDIR)/man1/
+	$(INSTALL) -m 644 contrib/clawmd.bash-completion $(DESTDIR)$(BASHCOMPDIR)/clawmd
+
+uninstall:
+	rm -f $(DESTDIR)$(BINDIR)/clawmd $(DESTDIR)$(LIBDIR)/libclawmd.a \
+		$(DESTDIR)$(INCLUDEDIR)/clawmd.h $(DESTDIR)$(PKGCONFIGDIR)/clawmd.pc \
+		$(DESTDIR)$(BASHCOMPDIR)/clawmd \
+		$(addprefix $(DESTDIR)$(MANDIR)/man1/,$(notdir $(MAN_PAGES)))
+
+.PHONY: install uninstall

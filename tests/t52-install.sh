@@ -1,0 +1,80 @@
+#!/bin/sh
+# make install / uninstall with PREFIX and DESTDIR: the binary, the library and
+# its header, clawmd.pc (a program compiles and links through pkg-config), the
+# man pages and the bash completion.
+. "$CLAWMD_TESTS/lib.sh"
+
+D=$T/dest
+M="make --no-print-directory -C $CLAWMD_SRC BUILD=$CLAWMD_BUILD PREFIX=/opt/clawmd DESTDIR=$D"
+# Under `make check` the second run uses the sanitizer build: install that
+# one as it was built, never rebuilding it with other flags.
+san=
+if nm "$CLAWMD_BUILD/libclawmd.a" 2>/dev/null | grep -q __asan; then
+	san=-fsanitize=address,undefined
+	M="$M SANITIZE=address,undefined"
+fi
+expect_ok "make install PREFIX=/opt/clawmd DESTDIR=..." $M install
+P=$D/opt/clawmd
+check "the binary" test -x "$P/bin/clawmd"
+check "the library" test -f "$P/lib/libclawmd.a"
+check "the public header" cmp -s "$P/include/clawmd.h" "$CLAWMD_SRC/lib/include/clawmd.h"
+check "clawmd.pc" test -f "$P/lib/pkgconfig/clawmd.pc"
+for page in clawmd clawmd-compose clawmd-migrate clawmd-render clawmd-check clawmd-status; do
+	check "man page $page.1" test -f "$P/share/man/man1/$page.1"
+done
+check "bash completion" test -f "$P/share/bash-completion/completions/clawmd"
+check "nothing outside DESTDIR/PREFIX" sh -c "test \"\$(ls '$D')\" = opt"
+expect_grep "clawmd.pc records PREFIX, not DESTDIR" '^prefix=/opt/clawmd$' "$P/lib/pkgconfig/clawmd.pc"
+check "DESTDIR is never recorded" sh -c "! grep -q '$D' '$P/lib/pkgconfig/clawmd.pc'"
+
+expect_ok "the installed binary runs" "$P/bin/clawmd" --version
+expect_grep "and reports its version" '^clawmd [0-9]' "$T/out"
+command -v man >/dev/null || echo "# man is not installed; formatting skipped" >&2
+command -v man >/dev/null && expect_ok "man pages format without warnings" sh -c "
+	for f in '$P'/share/man/man1/*.1; do
+		w=\$(LC_ALL=C MANWIDTH=80 man --warnings -l \"\$f\" 2>&1 >/dev/null) || exit 1
+		[ -z \"\$w\" ] || { echo \"\$f: \$w\" >&2; exit 1; }
+	done"
+expect_ok "the completion is valid bash" bash -n "$P/share/bash-completion/completions/clawmd"
+expect_ok "the completion completes subcommands" bash -c "
+	. '$P/share/bash-completion/completions/clawmd'
+	COMP_WORDS=(clawmd ch); COMP_CWORD=1; _clawmd
+	[ \"\${COMPREPLY[*]}\" = check ]"
+
+# pkg-config, seen through DESTDIR by rewriting the prefix (as a packager's
+# sysroot would); a small program compiles and links against the library.
+PC=$T/pc
+mkdir -p "$PC"
+sed "s|^prefix=.*|prefix=$P|; s|^libdir=.*|libdir=$P/lib|; s|^includedir=.*|includedir=$P/include|" \
+	"$P/lib/pkgconfig/clawmd.pc" >"$PC/clawmd.pc"
+expect_ok "pkg-config --cflags --libs clawmd" env PKG_CONFIG_PATH="$PC" pkg-config --cflags --libs clawmd
+flags=$(cat "$T/out")
+expect_grep "the cflags name the include directory" "-I$P/include" "$T/out"
+expect_grep "the libs name the library" "-lclawmd" "$T/out"
+cat >"$T/prog.c" <<'C'
+#include <clawmd.h>
+#include <stdio.h>
+#include <string.h>
+
+int main(void)
+{
+	size_t n;
+	const struct clawmd_lint_rule *rules = clawmd_lint_rules(&n);
+	struct clawmd_group_config cfg;
+	struct clawmd_err err = CLAWMD_ERR_INIT;
+	const char json[] = "{\"skills\": [\"a\", \"../x\"]}";
+	int rc = clawmd_config_parse(&cfg, json, strlen(json), "container.json", &err);
+	printf("%s %zu %d %s\n", CLAWMD_VERSION, n, clawmd_err_exit_status(rc), rules[0].code);
+	clawmd_config_release(&cfg);
+	return clawmd_name_valid("main", 4) ? 0 : 1;
+}
+C
+# The sanitizer build's library needs the sanitizer runtime ($san).
+expect_ok "a program compiles and links with pkg-config's flags" \
+	sh -c "cc $san -o '$T/prog' '$T/prog.c' $flags"
+expect_ok "and runs" "$T/prog"
+expect_grep "calling the library" '^[0-9.]+ 15 3 CM101$' "$T/out"
+
+expect_ok "make uninstall" $M uninstall
+check "uninstall removes every file" sh -c "test -z \"\$(find '$D' -type f -o -type l)\""
+done_testing
