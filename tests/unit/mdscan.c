@@ -1,0 +1,194 @@
+/* Unit tests for the Markdown import scanner: cases in tests/unit/mdscan.txt. */
+#include "mdscan.h"
+#include "tap.h"
+#include "util.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+
+static char *slurp(const char *path, size_t *n)
+{
+	FILE *f = fopen(path, "rb");
+	if (!f)
+		return NULL;
+	struct clawmd_buf b = CLAWMD_BUF_INIT;
+	char chunk[4096];
+	size_t k;
+	while ((k = fread(chunk, 1, sizeof(chunk), f)) > 0)
+		clawmd_buf_put(&b, chunk, k);
+	fclose(f);
+	*n = b.len;
+	return clawmd_buf_detach(&b);
+}
+
+static void unescape(struct clawmd_buf *b)
+{
+	struct clawmd_buf o = CLAWMD_BUF_INIT;
+	clawmd_buf_put(&o, "", 0);
+	for (size_t i = 0; i < b->len; i++) {
+		if (!strncmp(b->ptr + i, "<CR>", 4)) {
+			clawmd_buf_putc(&o, '\r');
+			i += 3;
+		} else if (!strncmp(b->ptr + i, "<NBSP>", 6)) {
+			clawmd_buf_puts(&o, "\xc2\xa0");
+			i += 5;
+		} else {
+			clawmd_buf_putc(&o, b->ptr[i]);
+		}
+	}
+	clawmd_buf_release(b);
+	*b = o;
+}
+
+struct seen {
+	const char *text;
+	size_t end;
+	int bad;
+	int n;
+};
+
+static int check_token(size_t off, size_t len, const char *path, void *payload)
+{
+	struct seen *s = payload;
+	if (s->text[off] != '@' || off < s->end || len < 2)
+		s->bad++;
+	s->end = off + len;
+	s->n++;
+	return 0;
+}
+
+static void run_case(const char *name, struct clawmd_buf *in, struct clawmd_buf *want)
+{
+	unescape(in);
+	struct clawmd_md_scan s;
+	clawmd_md_scan_init(&s);
+	clawmd_md_scan(&s, in->ptr, in->len, true);
+	struct clawmd_buf got = CLAWMD_BUF_INIT;
+	clawmd_buf_put(&got, "", 0);
+	for (size_t i = 0; i < s.n; i++) {
+		bool dup = false;
+		for (size_t j = 0; j < i && !dup; j++)
+			dup = s.v[j].in_code == s.v[i].in_code && !strcmp(s.v[j].path, s.v[i].path);
+		if (!dup)
+			clawmd_buf_printf(&got, "%s%s\n", s.v[i].in_code ? "code " : "", s.v[i].path);
+	}
+	is_str(got.ptr, want->ptr, "scan: %s", name);
+	struct seen sn = {in->ptr, 0, 0, 0};
+	clawmd_md_imports(in->ptr, in->len, check_token, &sn);
+	ok(!sn.bad, "offsets point at '@', in order, no overlap: %s", name);
+	clawmd_buf_release(&got);
+	clawmd_md_scan_release(&s);
+}
+
+static void data_cases(void)
+{
+	const char *srcdir = getenv("CLAWMD_SRC");
+	char *path = clawmd_xasprintf("%s/tests/unit/mdscan.txt", srcdir ? srcdir : ".");
+	size_t n;
+	char *data = slurp(path, &n);
+	ok(data != NULL, "read %s", path);
+	if (!data) {
+		free(path);
+		return;
+	}
+	struct clawmd_buf in = CLAWMD_BUF_INIT, want = CLAWMD_BUF_INIT;
+	char *name = NULL;
+	int part = 0; /* 0 before a case, 1 input, 2 imports */
+	int cases = 0;
+	for (char *line = data; line && *line;) {
+		char *nl = strchr(line, '\n');
+		size_t ll = nl ? (size_t)(nl - line) : strlen(line);
+		if (!strncmp(line, "=== ", 4)) {
+			if (name) {
+				run_case(name, &in, &want);
+				cases++;
+			}
+			free(name);
+			name = clawmd_xstrndup(line + 4, ll - 4);
+			clawmd_buf_clear(&in);
+			clawmd_buf_put(&in, "", 0);
+			clawmd_buf_clear(&want);
+			clawmd_buf_put(&want, "", 0);
+			part = 1;
+		} else if (part == 1 && !strncmp(line, "--- imports", 11)) {
+			part = 2;
+		} else if (part == 1) {
+			clawmd_buf_put(&in, line, ll + (nl ? 1 : 0));
+		} else if (part == 2) {
+			clawmd_buf_put(&want, line, ll);
+			clawmd_buf_putc(&want, '\n');
+		}
+		line = nl ? nl + 1 : NULL;
+	}
+	if (name) {
+		run_case(name, &in, &want);
+		cases++;
+	}
+	ok(cases >= 30, "%d cases", cases);
+	free(name);
+	free(data);
+	free(path);
+	clawmd_buf_release(&in);
+	clawmd_buf_release(&want);
+}
+
+static void strip(const char *in, const char *want, const char *name)
+{
+	struct clawmd_buf out = CLAWMD_BUF_INIT;
+	clawmd_md_strip_comments(&out, in, strlen(in));
+	is_str(out.ptr, want, "strip: %s", name);
+	clawmd_buf_release(&out);
+}
+
+static int stop_at_first(size_t off, size_t len, const char *path, void *payload)
+{
+	*(size_t *)payload = off;
+	return 7;
+}
+
+static void trim(const char *in, const char *want, const char *name)
+{
+	size_t a, b;
+	clawmd_js_trim(in, strlen(in), &a, &b);
+	char *got = clawmd_xstrndup(in + a, b - a);
+	is_str(got, want, "trim: %s", name);
+	free(got);
+}
+
+int main(void)
+{
+	data_cases();
+
+	/* offsets into the caller's text */
+	size_t off = 0;
+	const char *t = "# T\n\nx *y* @./z.md\n";
+	is(clawmd_md_imports(t, strlen(t), stop_at_first, &off), 7, "fn's value stops the scan");
+	is(off, 11, "offset of the token");
+	const char *nonul = "@./a.md"; /* md4c gets (pointer, size) only */
+	off = 99;
+	is(clawmd_md_imports(nonul, 3, stop_at_first, &off), 7, "length is honoured");
+	is(clawmd_md_imports("", 0, stop_at_first, &off), 0, "empty text");
+
+	/* §6.2 */
+	strip("no comment\r\n", "no comment\r\n", "no <!-- keeps CRLF");
+	strip("<!-- a -->\nText\r\n", "Text\n", "CRLF rewritten when a comment is present");
+	strip("<!-- n --> text\n", " text\n", "residue keeps its leading space");
+	strip("<!-- a -->\n\n\nB\n", "B\n", "following blank lines go with it");
+	strip("<!-->\nB\n", "<!-->\nB\n", "<!--> kept");
+	strip("<!--->\nB\n", "<!--->\nB\n", "<!---> kept");
+	strip("<!---->\nB\n", "B\n", "<!----> removed");
+	strip("A\n<!-- x -->\nB\n", "A\nB\n", "interrupts a paragraph");
+	strip("A <!-- x --> B\n", "A <!-- x --> B\n", "inline comment kept");
+	strip("    <!-- x -->\n", "    <!-- x -->\n", "indented 4: code");
+	strip("   <!-- x -->\nB\n", "B\n", "indented 3: a block");
+	strip("```\n<!-- x -->\n```\n", "```\n<!-- x -->\n```\n", "in a fence: kept");
+	strip("<!-- open\nB\n", "<!-- open\nB\n", "unclosed kept verbatim");
+	strip("<!-- a\nb -->tail\nC\n", "tail\nC\n", "multi-line, residue to end of line");
+	strip("> <!-- x -->\n", "> <!-- x -->\n", "nested in a quote: kept");
+	strip("<!-- a --><!-- b -->\n", "", "two comments, nothing left");
+
+	trim(" \t\xef\xbb\xbfx y\xc2\xa0\r\n", "x y", "BOM, NBSP, CR");
+	trim("\xe2\x80\x83", "", "em space only");
+	trim("a\xe2\x80\x8b", "a\xe2\x80\x8b", "zero-width space is not whitespace");
+	return done_testing();
+}
