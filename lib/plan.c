@@ -65,8 +65,10 @@ bool clawmd_composed_is_ours(const char *data, size_t len)
 struct defuse_state {
 	struct clawmd_buf *out;
 	const char *text;
-	size_t done; /* bytes of text already copied */
+	size_t done;  /* bytes of text already copied */
 	size_t count;
+	size_t ticks; /* fence length: longer than any backtick run in the text */
+	size_t len;
 };
 
 /* Longest run of backticks in s[0, len). */
@@ -83,7 +85,9 @@ static size_t max_ticks(const char *s, size_t len)
 
 /*
  * Wrap one directive in a code span.  The fence is one backtick longer than
- * any run inside, and there is no padding space after the opening fence:
+ * any run in the whole text, so it can never pair with a backtick elsewhere
+ * (which could turn other text into a new import), and there is no padding
+ * space after the opening fence:
  * Claude Code's scanner takes '@' only at the start of a text token or
  * after whitespace, and even in a tight list item (where it scans the raw
  * text, backticks included) the '@' then follows a backtick.  A directive
@@ -94,7 +98,7 @@ static int defuse_one(size_t off, size_t len, const char *path, void *payload)
 {
 	struct defuse_state *st = payload;
 	const char *tok = st->text + off;
-	size_t ticks = max_ticks(tok, len) + 1;
+	size_t ticks = st->ticks;
 	clawmd_buf_put(st->out, st->text + st->done, off - st->done);
 	for (size_t i = 0; i < ticks; i++)
 		clawmd_buf_putc(st->out, '`');
@@ -103,31 +107,17 @@ static int defuse_one(size_t off, size_t len, const char *path, void *payload)
 		clawmd_buf_putc(st->out, ' ');
 	for (size_t i = 0; i < ticks; i++)
 		clawmd_buf_putc(st->out, '`');
+	/* A backtick right after would lengthen the closing fence. */
+	if (off + len < st->len && st->text[off + len] == '`')
+		clawmd_buf_putc(st->out, ' ');
 	st->done = off + len;
 	st->count++;
 	return 0;
 }
 
-/* TEMPORARY until lib/mdscan.c lands: every whitespace-led '@' token. */
-__attribute__((weak)) int clawmd_md_imports(const char *text, size_t len, clawmd_import_fn fn,
-					    void *payload)
-{
-	for (size_t i = 0; i < len; i++) {
-		if (text[i] != '@' || (i && !strchr(" \t\n\r", text[i - 1])))
-			continue;
-		size_t e = i + 1;
-		while (e < len && !strchr(" \t\n\r", text[e]))
-			e++;
-		if (e > i + 1 && fn(i, e - i, "", payload))
-			return 1;
-		i = e;
-	}
-	return 0;
-}
-
 size_t clawmd_defuse_imports(struct clawmd_buf *out, const char *text, size_t len)
 {
-	struct defuse_state st = {out, text, 0, 0};
+	struct defuse_state st = {out, text, 0, 0, max_ticks(text, len) + 1, len};
 	clawmd_buf_clear(out);
 	clawmd_buf_put(out, "", 0);
 	clawmd_md_imports(text, len, defuse_one, &st);

@@ -117,12 +117,22 @@ static char *composed(const char *body)
 	return s;
 }
 
+static int count_import(size_t off, size_t len, const char *path, void *payload)
+{
+	(*(size_t *)payload)++;
+	return 0;
+}
+
+/* want NULL: only check that nothing importable is left. */
 static void defuse(const char *in, const char *want, size_t nwant, const char *name)
 {
 	struct clawmd_buf out = CLAWMD_BUF_INIT;
-	size_t n = clawmd_defuse_imports(&out, in, strlen(in));
-	is_str(out.ptr, want, "defuse: %s", name);
+	size_t n = clawmd_defuse_imports(&out, in, strlen(in)), left = 0;
+	if (want)
+		is_str(out.ptr, want, "defuse: %s", name);
 	is(n, nwant, "defuse count: %s", name);
+	clawmd_md_imports(out.ptr, out.len, count_import, &left);
+	is(left, 0, "defuse: %s: nothing importable is left", name);
 	clawmd_buf_release(&out);
 }
 
@@ -151,7 +161,15 @@ int main(void)
 	defuse("see @./x.md now", "see `@./x.md` now", 1, "a directive in text");
 	defuse("@~/secrets.md", "`@~/secrets.md`", 1, "at the start");
 	defuse("mail foo@bar.com", "mail foo@bar.com", 0, "an address is no directive");
-	defuse("a @x`y` b", "a ``@x`y` `` b", 1, "backticks inside get a longer fence");
+	defuse("a @x`y` b", "a ``@x`` `y` b", 1, "a code span right after the directive");
+	defuse("x ` y @/etc/p z ``", "x ` y ```@/etc/p``` z ``", 1,
+	       "the fence cannot pair with backticks elsewhere");
+	defuse("a ` b @/etc/passwd c `` `", NULL, 0, "inside a code span closed by the last backtick");
+	defuse("```\n@./in-code.md\n```\n", "```\n@./in-code.md\n```\n", 0,
+	       "a fenced code block is left alone");
+	defuse("- see ` @./x.md `\n- two\n", NULL, 1, "tight list item code span (imported by Claude Code)");
+	defuse("see\xc2\xa0@/etc/passwd", NULL, 1, "after a no-break space");
+	defuse("@a @b @a", "`@a` `@b` `@a`", 3, "every occurrence");
 	defuse("no directives", "no directives", 0, "plain text unchanged");
 	test_plan();
 	return done_testing();
