@@ -1,0 +1,41 @@
+/*
+ * frontmatter.h - Claude Code's frontmatter handling for memory files and
+ * the `paths:` globs of rules (private to the library).
+ *
+ *	struct clawmd_frontmatter fm;
+ *	clawmd_frontmatter_parse(&fm, text, len);
+ *	body = text + fm.body;             // what is left after the block
+ *	if (fm.nglobs) ... conditional rule ...
+ *	clawmd_frontmatter_release(&fm);
+ *
+ * The block is removed whenever the regex matches, even when its YAML does
+ * not parse (then the file counts as unconditional).  Memory exhaustion
+ * aborts; nothing else fails.
+ */
+#ifndef CLAWMD_FRONTMATTER_H
+#define CLAWMD_FRONTMATTER_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+/* YAML larger than this is not handed to libyaml (treated as invalid). */
+#define CLAWMD_FRONTMATTER_MAX (256u * 1024)
+
+struct clawmd_frontmatter {
+	bool block;	/* the text starts with a frontmatter block */
+	size_t body;	/* offset of the content after it (0 when none) */
+	bool yaml_ok;	/* the block parsed as a YAML mapping (maybe on retry) */
+	char **globs;	/* the rule's patterns; NULL: unconditional */
+	size_t nglobs;
+};
+
+void clawmd_frontmatter_parse(struct clawmd_frontmatter *out, const char *text, size_t len);
+void clawmd_frontmatter_release(struct clawmd_frontmatter *fm);
+
+/*
+ * The globs of one `paths:` string, appended to *v: split on commas outside
+ * braces, trimmed, brace-expanded, trailing slash-star-star removed, empties dropped.
+ */
+void clawmd_paths_split(char ***v, size_t *n, const char *s);
+
+#endif
