@@ -5,11 +5,15 @@
 . "$CLAWMD_TESTS/lib.sh"
 
 D=$T/dest
-M="make --no-print-directory -C $CLAWMD_SRC BUILD=$CLAWMD_BUILD PREFIX=/opt/clawmd DESTDIR=$D"
+# Install from a private copy of the build directory: `make install` builds
+# `all` first, and whatever it might rebuild must not replace the binary the
+# other tests are running.
+cp -a "$CLAWMD_BUILD" "$T/build"
+M="make --no-print-directory -C $CLAWMD_SRC BUILD=$T/build PREFIX=/opt/clawmd DESTDIR=$D"
 # Under `make check` the second run uses the sanitizer build: install that
 # one as it was built, never rebuilding it with other flags.
 san=
-if nm "$CLAWMD_BUILD/libclawmd.a" 2>/dev/null | grep -q __asan; then
+if nm "$T/build/libclawmd.a" 2>/dev/null | grep -q __asan; then
 	san=-fsanitize=address,undefined
 	M="$M SANITIZE=address,undefined"
 fi
