@@ -5,6 +5,9 @@
 # run being a no-op, --dry-run, --json, errors.
 . "$CLAWMD_TESTS/lib.sh"
 
+# A private copy of the binary: the loop runs long, and a shared build
+# directory may be relinking $CLAWMD meanwhile.
+cp "$CLAWMD" "$T/clawmd" && CLAWMD=$T/clawmd
 # A listing of everything under $1 with type, inode, mtime, size, link
 # target: equal listings mean nothing was touched, not even a timestamp.
 snap() { (cd "$1" && find . -printf '%p %y %i %T@ %s %l\n' | sort); }
