@@ -1,7 +1,9 @@
 /* lint.c - the findings behind `clawmd check` and the per-group summary
  * behind `clawmd status`.  Reads only; never writes, never takes a lock. */
 #include "clawmd.h"
+#include "frontmatter.h"
 #include "fs.h"
+#include "match.h"
 #include "git.h"
 #include "util.h"
 
@@ -375,173 +377,6 @@ static yaml_node_t *fm_paths(struct fm *fm, yaml_mark_t *at)
 	return NULL;
 }
 
-struct globs {
-	char **v;
-	size_t n, cap;
-};
-
-static void globs_add(struct globs *g, const char *s, size_t len)
-{
-	while (len && isspace((unsigned char)*s))
-		s++, len--;
-	while (len && isspace((unsigned char)s[len - 1]))
-		len--;
-	if (len >= 3 && !memcmp(s + len - 3, "/**", 3))
-		len -= 3;
-	if (!len || g->n >= 1024)
-		return;
-	clawmd_xgrow(&g->v, &g->cap, g->n + 1, sizeof(char *));
-	g->v[g->n++] = clawmd_xstrndup(s, len);
-}
-
-/* Brace expansion, the first group first: "a{b,c}d{e,f}". */
-static void globs_expand(struct globs *g, const char *s, size_t len, int depth)
-{
-	size_t open = len, close = len, lvl = 0;
-	for (size_t i = 0; i < len; i++) {
-		if (s[i] == '{' && lvl++ == 0)
-			open = i;
-		else if (s[i] == '}' && lvl && --lvl == 0) {
-			close = i;
-			break;
-		}
-	}
-	if (open == len || close == len || depth > 8) {
-		globs_add(g, s, len);
-		return;
-	}
-	size_t start = open + 1;
-	lvl = 0;
-	for (size_t i = open + 1; i <= close; i++) {
-		if (s[i] == '{')
-			lvl++;
-		else if (s[i] == '}' && lvl)
-			lvl--;
-		else if ((s[i] == ',' && !lvl) || i == close) {
-			/* prefix + trimmed alternative + suffix */
-			struct clawmd_buf b = CLAWMD_BUF_INIT;
-			const char *a = s + start;
-			size_t al = i - start;
-			while (al && isspace((unsigned char)*a))
-				a++, al--;
-			while (al && isspace((unsigned char)a[al - 1]))
-				al--;
-			clawmd_buf_put(&b, s, open);
-			clawmd_buf_put(&b, a, al);
-			clawmd_buf_put(&b, s + close + 1, len - close - 1);
-			globs_expand(g, b.ptr, b.len, depth + 1);
-			clawmd_buf_release(&b);
-			start = i + 1;
-		}
-	}
-}
-
-/* One paths: string: split on commas outside braces, then expand. */
-static void globs_split(struct globs *g, const char *s, size_t len)
-{
-	size_t start = 0, lvl = 0;
-	for (size_t i = 0; i <= len; i++) {
-		if (i < len && s[i] == '{')
-			lvl++;
-		else if (i < len && s[i] == '}' && lvl)
-			lvl--;
-		else if (i == len || (s[i] == ',' && !lvl)) {
-			globs_expand(g, s + start, i - start, 0);
-			start = i + 1;
-		}
-	}
-}
-
-static void globs_release(struct globs *g)
-{
-	clawmd_strv_free(g->v, g->n);
-	memset(g, 0, sizeof(*g));
-}
-
-/* Split "a/b/c" into segments (in place); returns the count. */
-static size_t segments(char *s, char **seg, size_t max)
-{
-	size_t n = 0;
-	char *p = s;
-	while (*p && n < max) {
-		while (*p == '/')
-			p++;
-		if (!*p)
-			break;
-		seg[n++] = p;
-		while (*p && *p != '/')
-			p++;
-		if (*p)
-			*p++ = '\0';
-	}
-	return n;
-}
-
-#define SEG_MAX 64
-
-static bool seg_match(char **p, size_t np, char **s, size_t ns)
-{
-	if (np == 0)
-		return ns == 0;
-	if (!strcmp(p[0], "**")) {
-		for (size_t k = 0; k <= ns; k++)
-			if (seg_match(p + 1, np - 1, s + k, ns - k))
-				return true;
-		return false;
-	}
-	if (ns == 0 || fnmatch(p[0], s[0], 0) != 0)
-		return false;
-	return seg_match(p + 1, np - 1, s + 1, ns - 1);
-}
-
-/* One gitignore pattern against a path (or a leading directory of it, since
- * matching a directory matches everything below). */
-static bool glob_match(const char *pattern, const char *rel)
-{
-	char pbuf[PATH_MAX], sbuf[PATH_MAX];
-	char *pseg[SEG_MAX + 1], *sseg[SEG_MAX];
-	size_t plen = strlen(pattern);
-	bool dir_only = plen && pattern[plen - 1] == '/';
-	if (plen >= sizeof(pbuf) || strlen(rel) >= sizeof(sbuf))
-		return false;
-	memcpy(pbuf, pattern, plen + 1);
-	memcpy(sbuf, rel, strlen(rel) + 1);
-	/* A slash other than a trailing one anchors the pattern to the base;
-	 * without one it matches a name at any depth. */
-	bool anchored = memchr(pattern, '/', plen - dir_only) != NULL;
-	size_t np = 0;
-	if (!anchored)
-		pseg[np++] = "**";
-	np += segments(pbuf, pseg + np, SEG_MAX);
-	size_t ns = segments(sbuf, sseg, SEG_MAX);
-	for (size_t k = ns; k >= 1; k--) {
-		if (dir_only && k == ns)
-			continue;
-		if (seg_match(pseg, np, sseg, k))
-			return true;
-	}
-	return false;
-}
-
-/* The ignore package's ignores(): the last matching pattern wins. */
-static bool globs_match(const struct globs *g, const char *rel)
-{
-	bool hit = false;
-	for (size_t i = 0; i < g->n; i++) {
-		const char *p = g->v[i];
-		bool neg = p[0] == '!';
-		if (p[0] == '#')
-			continue;
-		if (neg)
-			p++;
-		else if (p[0] == '\\')
-			p++;
-		if (hit == neg && glob_match(p, rel))
-			hit = !neg;
-	}
-	return hit;
-}
-
 /* Files below `base`, relative to it (not .git; symlinked dirs not entered). */
 struct file_list {
 	char **v;
@@ -589,6 +424,7 @@ struct rules_ctx {
 static void lint_rule_file(struct rules_ctx *rc, const char *path)
 {
 	struct clawmd_buf data = CLAWMD_BUF_INIT;
+	struct clawmd_frontmatter cf;
 	size_t ys, ye, body;
 	struct fm fm;
 	if (clawmd_lint_read(&data, path, MEMORY_READ_MAX) != 0 ||
@@ -596,44 +432,37 @@ static void lint_rule_file(struct rules_ctx *rc, const char *path)
 		clawmd_buf_release(&data);
 		return;
 	}
+	/* The loader's own frontmatter code decides; the local parse only
+	 * locates the problem and the paths: key for the finding. */
+	clawmd_frontmatter_parse(&cf, data.ptr, data.len);
+	bool parsed = fm_parse(&fm, data.ptr + ys, ye - ys);
 	char *shown = clawmd_lint_shown(rc->root, path);
 	unsigned long line, col;
 	clawmd_lint_pos(&line, &col, data.ptr, ys);
-	if (!fm_parse(&fm, data.ptr + ys, ye - ys)) {
-		clawmd_lint_add(rc->out, "CM501", rc->group, shown, line + fm.pline, fm.pcol + 1,
+	if (cf.block && !cf.yaml_ok) {
+		clawmd_lint_add(rc->out, "CM501", rc->group, shown, parsed ? line : line + fm.pline,
+				parsed ? 1 : fm.pcol + 1,
 				"fix the YAML between the '---' lines (quote values with special "
 				"characters); until then the rule loads everywhere, unconditionally",
-				"the frontmatter of %s does not parse: %s", shown, fm.problem);
+				"the frontmatter of %s does not parse: %s", shown,
+				parsed || !fm.problem[0] ? "invalid YAML" : fm.problem);
 		goto out;
 	}
-	yaml_mark_t at = {0};
-	yaml_node_t *v = fm_paths(&fm, &at);
-	struct globs g = {0};
-	if (v && v->type == YAML_SCALAR_NODE) {
-		globs_split(&g, (const char *)v->data.scalar.value, v->data.scalar.length);
-	} else if (v && v->type == YAML_SEQUENCE_NODE) {
-		for (yaml_node_item_t *it = v->data.sequence.items.start;
-		     it < v->data.sequence.items.top; it++) {
-			yaml_node_t *s = yaml_document_get_node(&fm.doc, *it);
-			if (s && s->type == YAML_SCALAR_NODE)
-				globs_split(&g, (const char *)s->data.scalar.value, s->data.scalar.length);
-		}
-	}
-	bool all_any = g.n > 0;
-	for (size_t i = 0; i < g.n; i++)
-		all_any &= !strcmp(g.v[i], "**");
-	if (g.n && !all_any) {
+	if (cf.nglobs) {
+		yaml_mark_t at = {0};
+		if (parsed)
+			fm_paths(&fm, &at);
 		if (!rc->listed) {
 			list_files(&rc->files, rc->base, NULL, 0);
 			rc->listed = true;
 		}
 		bool any = false;
 		for (size_t i = 0; i < rc->files.n && !any; i++)
-			any = globs_match(&g, rc->files.v[i]);
+			any = clawmd_globs_match(cf.globs, cf.nglobs, rc->files.v[i]);
 		if (!any) {
 			struct clawmd_buf list = CLAWMD_BUF_INIT;
-			for (size_t i = 0; i < g.n; i++)
-				clawmd_buf_printf(&list, "%s'%s'", i ? ", " : "", g.v[i]);
+			for (size_t i = 0; i < cf.nglobs; i++)
+				clawmd_buf_printf(&list, "%s'%s'", i ? ", " : "", cf.globs[i]);
 			char *bshown = clawmd_lint_shown(rc->root, rc->base);
 			clawmd_lint_add(rc->out, "CM502", rc->group, shown, line + at.line,
 					at.column + 1,
@@ -645,9 +474,10 @@ static void lint_rule_file(struct rules_ctx *rc, const char *path)
 			clawmd_buf_release(&list);
 		}
 	}
-	globs_release(&g);
-	yaml_document_delete(&fm.doc);
 out:
+	if (parsed)
+		yaml_document_delete(&fm.doc);
+	clawmd_frontmatter_release(&cf);
 	free(shown);
 	clawmd_buf_release(&data);
 }
@@ -972,9 +802,10 @@ static void report(struct loader *L, const char *code, const char *parent, size_
 static void follow_imports(struct loader *L, const char *vpath, const char *resolved,
 			   const char *text, size_t len)
 {
-	size_t ys, ye, body = 0;
-	if (fm_split(text, len, &ys, &ye, &body) == false)
-		body = 0;
+	struct clawmd_frontmatter cf;
+	clawmd_frontmatter_parse(&cf, text, len);
+	size_t body = cf.body;
+	clawmd_frontmatter_release(&cf);
 	struct import_site s = {.L = L, .file = vpath, .text = text, .base_off = body};
 	clawmd_md_imports(text + body, len - body, collect_import, &s);
 	char *dir = dir_of(resolved ? resolved : vpath);
@@ -1108,19 +939,12 @@ static void load_rules(struct loader *L, const char *vdir, int depth)
 		} else if (h && stat(h, &st) == 0 && S_ISREG(st.st_mode) && l > 3 &&
 			   !strcmp(names[i] + l - 3, ".md")) {
 			struct clawmd_buf data = CLAWMD_BUF_INIT;
-			size_t ys, ye, body;
-			struct fm fm;
-			yaml_mark_t mk;
+			struct clawmd_frontmatter cf;
 			bool conditional = false;
-			if (clawmd_lint_read(&data, h, MEMORY_READ_MAX) == 0 &&
-			    fm_split(data.ptr, data.len, &ys, &ye, &body) &&
-			    fm_parse(&fm, data.ptr + ys, ye - ys)) {
-				yaml_node_t *pv = fm_paths(&fm, &mk);
-				conditional = pv && !(pv->type == YAML_SCALAR_NODE &&
-						      (!pv->data.scalar.length ||
-						       !strcmp((char *)pv->data.scalar.value, "null") ||
-						       !strcmp((char *)pv->data.scalar.value, "~")));
-				yaml_document_delete(&fm.doc);
+			if (clawmd_lint_read(&data, h, MEMORY_READ_MAX) == 0) {
+				clawmd_frontmatter_parse(&cf, data.ptr, data.len);
+				conditional = cf.nglobs > 0;
+				clawmd_frontmatter_release(&cf);
 			}
 			clawmd_buf_release(&data);
 			if (!conditional)
