@@ -349,6 +349,57 @@ static int rename_between(const struct clawmd_dir *from, const char *fname,
 			      fname, to->path, tname);
 }
 
+/*
+ * Give the staged temp `tmp` the owner and permission bits of `like`: the
+ * carried file stays the agent's to write when the host runs migrate as
+ * root.  Why through an fd: the directory is the agent's, so the name is
+ * opened without following a symlink, and the fd is checked to be a file
+ * we created (ours, one link) before it is changed.
+ */
+static int copy_owner(const struct clawmd_dir *d, const char *tmp, const struct stat *like,
+		      struct clawmd_err *err)
+{
+	struct stat st;
+	int rc = 0;
+	int fd = openat(d->fd, tmp, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK);
+	if (fd < 0)
+		return clawmd_err_sys(err, CLAWMD_EFS, "could not open '%s/%s'", d->path, tmp);
+	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) || st.st_nlink != 1 ||
+	    st.st_uid != geteuid()) {
+		rc = clawmd_err_set(err, CLAWMD_EFS, "'%s/%s' was replaced while being written",
+				    d->path, tmp);
+		goto out_close;
+	}
+	if ((st.st_uid != like->st_uid || st.st_gid != like->st_gid) && geteuid() == 0 &&
+	    fchown(fd, like->st_uid, like->st_gid) < 0) {
+		rc = clawmd_err_sys(err, CLAWMD_EFS, "could not change the owner of '%s/%s'",
+				    d->path, tmp);
+		goto out_close;
+	}
+	if ((st.st_mode & 0777) != (like->st_mode & 0777) && fchmod(fd, like->st_mode & 0777) < 0)
+		rc = clawmd_err_sys(err, CLAWMD_EFS, "could not change the mode of '%s/%s'", d->path,
+				    tmp);
+out_close:
+	close(fd);
+	return rc;
+}
+
+/* clawmd_fs_replace_file, with the owner and mode of `like` (when not NULL). */
+static int replace_like(const struct clawmd_dir *d, const char *name, const void *data,
+			size_t len, const struct stat *like, struct clawmd_err *err)
+{
+	struct clawmd_stage st;
+	int rc = clawmd_fs_stage_file(&st, d, name, data, len, err);
+	if (rc == 0 && like)
+		rc = copy_owner(d, st.tmp, like, err);
+	if (rc == 0)
+		rc = clawmd_fs_commit(&st, err);
+	if (rc == 0)
+		rc = clawmd_fs_sync_dir(d, err);
+	clawmd_fs_stage_release(&st);
+	return rc;
+}
+
 /* ---- one group ------------------------------------------------------------ */
 
 /* Move a wrong-type entry aside (never read through it). */
@@ -413,8 +464,10 @@ static int carry_entry(struct mig *m, const struct clawmd_dir *gd, const char *g
 			goto out;
 		lt = 0;
 	}
+	struct stat lst;
 	if (lt == S_IFREG &&
-	    (rc = clawmd_fs_read(&local, gd, CLAWMD_LOCAL_NAME, CLAWMD_MIGRATE_FILE_MAX, err)) < 0)
+	    ((rc = ident(&lst, gd, CLAWMD_LOCAL_NAME, err)) < 0 ||
+	     (rc = clawmd_fs_read(&local, gd, CLAWMD_LOCAL_NAME, CLAWMD_MIGRATE_FILE_MAX, err)) < 0))
 		goto out;
 
 	if (local.len && ((local.len == carried.len && !memcmp(local.ptr, carried.ptr, local.len)) ||
@@ -435,7 +488,9 @@ static int carry_entry(struct mig *m, const struct clawmd_dir *gd, const char *g
 	}
 	a->bytes = carried.len;
 	epath = lpath = NULL;
-	if (!dry && (rc = clawmd_fs_replace_file(gd, CLAWMD_LOCAL_NAME, out.ptr, out.len, err)) < 0)
+	/* The memory keeps the owner and mode of the file it grows from. */
+	if (!dry && (rc = replace_like(gd, CLAWMD_LOCAL_NAME, out.ptr, out.len,
+				       lt == S_IFREG ? &lst : est, err)) < 0)
 		goto out;
 
 remove:
@@ -567,6 +622,8 @@ static int carry_global(struct mig *m, const struct clawmd_dir *glob, struct cla
 		goto out;
 	if (!dry && (rc = clean_temps(m, &bd, CLAWMD_LEGACY_GLOBAL, bname, err)) < 0)
 		goto out;
+	struct stat bst;
+	bool have_base = fstatat(bd.fd, bname, &bst, AT_SYMLINK_NOFOLLOW) == 0;
 	if ((rc = clawmd_fs_read(&base, &bd, bname, CLAWMD_MIGRATE_FILE_MAX, err)) < 0)
 		goto out;
 	rc = 0;
@@ -584,7 +641,7 @@ static int carry_global(struct mig *m, const struct clawmd_dir *glob, struct cla
 	gpath = bpath = NULL;
 	appended(&out, &base, "groups/global/CLAUDE.md", miss.ptr, miss.len, g.ptr, g.len);
 	if (!dry)
-		rc = clawmd_fs_replace_file(&bd, bname, out.ptr, out.len, err);
+		rc = replace_like(&bd, bname, out.ptr, out.len, have_base ? &bst : NULL, err);
 out:
 	free(gpath);
 	free(bpath);

@@ -243,6 +243,25 @@ check "a symlinked groups/global is left in place" test -L "$R9/groups/global"
 expect_file "and its target is neither archived nor carried" "$R9/outside/realglobal/CLAUDE.md" "real global"
 check "the base did not get the symlinked global's text" sh -c "! grep -q 'real global' '$R9/container/CLAUDE.md'"
 
+# ---- the carried memory stays the agent's: owner and mode kept ----------
+if [ "$(id -u)" = 0 ]; then
+	R10=$T/owner
+	make_root "$R10"
+	mkdir -p "$R10/groups/m" "$R10/groups/n"
+	echo "M persona" >"$R10/groups/m/CLAUDE.md"
+	chown 1234:2345 "$R10/groups/m/CLAUDE.md" && chmod 0600 "$R10/groups/m/CLAUDE.md"
+	echo "N persona" >"$R10/groups/n/CLAUDE.md"
+	echo "N memory" >"$R10/groups/n/CLAUDE.local.md"
+	chown 1234:2345 "$R10/groups/n/CLAUDE.local.md" && chmod 0660 "$R10/groups/n/CLAUDE.local.md"
+	expect_ok "migrate as root" $CLAWMD migrate -C "$R10"
+	expect_eq "moved: CLAUDE.local.md has CLAUDE.md's owner and mode" \
+		"$(stat -c '%u:%g %a' "$R10/groups/m/CLAUDE.local.md")" "1234:2345 600"
+	expect_eq "appended: CLAUDE.local.md keeps its owner and mode" \
+		"$(stat -c '%u:%g %a' "$R10/groups/n/CLAUDE.local.md")" "1234:2345 660"
+else
+	for i in 1 2 3; do _report 0 "# SKIP not root: ownership is kept only when root"; done
+fi
+
 R7=$T/nogroups
 mkdir -p "$R7"
 expect_fail 4 "a missing groups directory: exit 4" $CLAWMD migrate -C "$R7"
