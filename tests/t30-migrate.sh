@@ -267,16 +267,36 @@ mkdir -p "$R7"
 expect_fail 4 "a missing groups directory: exit 4" $CLAWMD migrate -C "$R7"
 expect_grep "named in the message" "$R7/groups" "$T/err"
 
+# hold LOCKFILE: take the lock in the background until release() is called;
+# returns once it is held (no sleeping on a guess).
+hold() {
+	rm -f "$T/release"
+	flock "$1" sh -c 'while [ ! -e "$0" ]; do sleep 0.05; done' "$T/release" &
+	holder=$!
+	while flock -n "$1" true; do sleep 0.05; done
+}
+release() { touch "$T/release"; wait $holder; }
 if command -v flock >/dev/null 2>&1; then
 	R8=$T/locked
 	make_root "$R8"
 	mkdir -p "$R8/.clawmd/locks" "$R8/groups/a"
 	echo persona >"$R8/groups/a/CLAUDE.md"
-	flock "$R8/.clawmd/locks/.migrate" sleep 3 &
-	holder=$!
-	sleep 0.3
+	hold "$R8/.clawmd/locks/.migrate"
 	expect_fail 5 "another migrate holds the lock: exit 5" $CLAWMD migrate -C "$R8" --lock-timeout 0.2
 	expect_file "nothing moved meanwhile" "$R8/groups/a/CLAUDE.md" "persona"
-	wait $holder
+	release
+	# A compose holding one group's lock: that group waits, then fails
+	# with 5; the others migrate; no record, so the next start resumes.
+	mkdir -p "$R8/groups/b"
+	echo "b persona" >"$R8/groups/b/CLAUDE.md"
+	hold "$R8/.clawmd/locks/a"
+	expect_fail 5 "a group's lock held: exit 5" $CLAWMD migrate -C "$R8" --lock-timeout 0.2
+	expect_grep "the message names the lock" "locks/a" "$T/err"
+	expect_file "the locked group is untouched" "$R8/groups/a/CLAUDE.md" "persona"
+	expect_file "the other group migrated" "$R8/groups/b/CLAUDE.local.md" "b persona"
+	check "no record while a group is left" test ! -e "$R8/.clawmd/migrated.json"
+	release
+	expect_ok "with the lock free, the rerun completes" $CLAWMD migrate -C "$R8"
+	expect_file "the locked group migrated" "$R8/groups/a/CLAUDE.local.md" "persona"
 fi
 done_testing
