@@ -4,6 +4,90 @@
 #include "clawmd.h"
 #include "tap.h"
 
+#include <stdio.h>
+#include <stdlib.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+static void put(const char *dir, const char *name, const char *text)
+{
+	char path[4096];
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	FILE *f = fopen(path, "w");
+	if (!f)
+		abort();
+	fputs(text, f);
+	fclose(f);
+}
+
+static void rm_rf(const char *dir)
+{
+	char cmd[8192];
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
+	if (system(cmd) != 0)
+		printf("# could not remove %s\n", dir);
+}
+
+/* The library call over a small tree: the result lists the plan in order,
+ * the record comes last, and the second call sees the record. */
+static void api_run(void)
+{
+	char root[] = "/tmp/clawmd-unit-migrate.XXXXXX";
+	if (!mkdtemp(root))
+		abort();
+	char dir[4096];
+	snprintf(dir, sizeof(dir), "%s/container", root);
+	mkdir(dir, 0755);
+	snprintf(dir, sizeof(dir), "%s/groups", root);
+	mkdir(dir, 0755);
+	snprintf(dir, sizeof(dir), "%s/groups/a", root);
+	mkdir(dir, 0755);
+	put(dir, "CLAUDE.md", "@./.claude-global.md\nA\n");
+	snprintf(dir, sizeof(dir), "%s/groups/a/.claude-global.md", root);
+	if (symlink("/workspace/global/CLAUDE.md", dir) < 0)
+		abort();
+	snprintf(dir, sizeof(dir), "%s/groups/global", root);
+	mkdir(dir, 0755);
+	put(dir, "CLAUDE.md", "G\n");
+	snprintf(dir, sizeof(dir), "%s/container", root);
+	put(dir, "CLAUDE.md", "B\n");
+
+	struct clawmd_err err = CLAWMD_ERR_INIT;
+	struct clawmd_layout lay;
+	struct clawmd_migrate_result res;
+	struct clawmd_migrate_opts opts = {.dry_run = true};
+	clawmd_layout_init(&lay);
+	is(clawmd_layout_load(&lay, root, &err), 0, "api: layout loads");
+	is(clawmd_migrate(&res, &lay, &opts, &err), 0, "api: dry run");
+	ok(res.dry_run && !res.already, "api: a dry run, not yet migrated");
+	is(res.ngroups, 1, "api: one group");
+	is(res.n, 5, "api: link, move, append-base, archive, record");
+	if (res.n == 5) {
+		is(res.v[0].step, CLAWMD_MIGRATE_REMOVE_LINK, "api: the link first");
+		is(res.v[1].step, CLAWMD_MIGRATE_MOVE, "api: then the move");
+		is(res.v[1].bytes, 2, "api: 'A\\n' carried");
+		is_str(res.v[1].dest, "groups/a/CLAUDE.local.md", "api: paths relative to ROOT");
+		is(res.v[2].step, CLAWMD_MIGRATE_APPEND_BASE, "api: global into the base");
+		is(res.v[3].step, CLAWMD_MIGRATE_ARCHIVE_DIR, "api: then archived");
+		is(res.v[4].step, CLAWMD_MIGRATE_WRITE_RECORD, "api: the record last");
+		ok(res.v[4].group == NULL, "api: the record belongs to no group");
+	}
+	clawmd_migrate_result_release(&res);
+	snprintf(dir, sizeof(dir), "%s/groups/a/CLAUDE.md", root);
+	ok(access(dir, F_OK) == 0, "api: the dry run moved nothing");
+
+	opts.dry_run = false;
+	is(clawmd_migrate(&res, &lay, &opts, &err), 0, "api: the run");
+	clawmd_migrate_result_release(&res);
+	ok(access(dir, F_OK) != 0, "api: CLAUDE.md carried away");
+	is(clawmd_migrate(&res, &lay, &opts, &err), 0, "api: the second run");
+	ok(res.already && res.n == 0, "api: the second run sees the record and does nothing");
+	clawmd_migrate_result_release(&res);
+	clawmd_migrate_result_release(NULL);
+	clawmd_layout_release(&lay);
+	rm_rf(root);
+}
+
 static const struct {
 	const char *in, *want, *name;
 } carry_cases[] = {
@@ -79,5 +163,6 @@ int main(void)
 	is_str(clawmd_migrate_step_name(CLAWMD_MIGRATE_ERROR), "error", "the last step name");
 	is_str(clawmd_migrate_step_name((enum clawmd_migrate_step)99), "unknown", "out of range");
 	clawmd_buf_release(&out);
+	api_run();
 	return done_testing();
 }
