@@ -1,0 +1,997 @@
+/*
+ * memory.c - Claude Code's memory loading (getMemoryFiles, processMemoryFile,
+ * the .claude/rules traversal, nested memory), over a small filesystem view.
+ *
+ * The view: every path the loader handles is a path as the agent sees it.
+ * On the host that is the identity.  In group mode it is the container's
+ * view: a path is mapped to the host through the mount table, and realpath
+ * is computed component by component, reading each symlink and resolving
+ * its target again in the container's view (a fragment link pointing at
+ * /app/skills/x/instructions.md must land on the skills mount, not on the
+ * host's /app).
+ *
+ * Section numbers (§) refer to claude-code-memory.md.
+ */
+#include "clawmd.h"
+#include "frontmatter.h"
+#include "git.h"
+#include "match.h"
+#include "mdscan.h"
+#include "util.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#define MAX_INCLUDE_DEPTH 5
+#define FILE_MAX (4u * 1024 * 1024) /* 2.1.330 skips files over 4 MiB */
+#define MAX_LINKS 40
+
+/* ---- paths -------------------------------------------------------------- */
+
+/* POSIX path.normalize for absolute paths: no ".", "..", "//" or trailing /. */
+static char *path_norm(const char *p)
+{
+	size_t len = strlen(p);
+	char *out = clawmd_xmalloc(len + 2);
+	size_t n = 0;
+	out[n++] = '/';
+	for (const char *a = p; *a;) {
+		while (*a == '/')
+			a++;
+		const char *e = a;
+		while (*e && *e != '/')
+			e++;
+		size_t sl = (size_t)(e - a);
+		if (sl == 0)
+			break;
+		if (sl == 1 && a[0] == '.') {
+			/* nothing */
+		} else if (sl == 2 && a[0] == '.' && a[1] == '.') {
+			while (n > 1 && out[n - 1] != '/')
+				n--;
+			if (n > 1)
+				n--;
+		} else {
+			if (n > 1)
+				out[n++] = '/';
+			memcpy(out + n, a, sl);
+			n += sl;
+		}
+		a = e;
+	}
+	out[n] = '\0';
+	return out;
+}
+
+static char *path_resolve(const char *base, const char *rel)
+{
+	if (rel[0] == '/')
+		return path_norm(rel);
+	char *j = clawmd_xasprintf("%s/%s", base, rel);
+	char *r = path_norm(j);
+	free(j);
+	return r;
+}
+
+static char *path_dir(const char *p)
+{
+	const char *sl = strrchr(p, '/');
+	if (!sl || sl == p)
+		return clawmd_xstrdup("/");
+	return clawmd_xstrndup(p, (size_t)(sl - p));
+}
+
+static bool path_under(const char *p, const char *dir)
+{
+	size_t n = strlen(dir);
+	if (!strcmp(dir, "/"))
+		return true;
+	return !strncmp(p, dir, n) && (p[n] == '\0' || p[n] == '/');
+}
+
+/* ---- the filesystem view ------------------------------------------------ */
+
+struct view {
+	const struct clawmd_mount *m;
+	size_t n;
+};
+
+static char *to_host(const struct view *v, const char *p)
+{
+	return v->m ? clawmd_mounts_to_host(v->m, v->n, p) : clawmd_xstrdup(p);
+}
+
+/* realpath in the view, or NULL (missing, broken link, loop, unmapped). */
+static char *view_realpath(const struct view *v, const char *p)
+{
+	if (!v->m) {
+		char *r = realpath(p, NULL);
+		if (!r)
+			return NULL;
+		char *c = clawmd_xstrdup(r);
+		free(r);
+		return c;
+	}
+	/* the components still to walk, as one string */
+	char *todo = path_norm(p);
+	char *res = clawmd_xstrdup("/");
+	int links = 0;
+	char *out = NULL;
+	const char *a = todo;
+	for (;;) {
+		while (*a == '/')
+			a++;
+		if (!*a) {
+			out = res;
+			res = NULL;
+			break;
+		}
+		const char *e = strchr(a, '/');
+		size_t cl = e ? (size_t)(e - a) : strlen(a);
+		char *comp = clawmd_xstrndup(a, cl);
+		a += cl;
+		char *cand = path_resolve(res, comp);
+		free(comp);
+		char *h = to_host(v, cand);
+		struct stat st;
+		if (!h || lstat(h, &st) < 0) {
+			free(h);
+			free(cand);
+			break;
+		}
+		if (S_ISLNK(st.st_mode)) {
+			char buf[PATH_MAX];
+			ssize_t k = readlink(h, buf, sizeof(buf) - 1);
+			free(h);
+			if (k < 0 || ++links > MAX_LINKS) {
+				free(cand);
+				break;
+			}
+			buf[k] = '\0';
+			char *next = clawmd_xasprintf("%s/%s", buf, a);
+			free(todo);
+			todo = next;
+			a = todo;
+			if (buf[0] == '/') {
+				free(res);
+				res = clawmd_xstrdup("/");
+			}
+			free(cand);
+			continue;
+		}
+		free(h);
+		free(res);
+		res = cand;
+	}
+	free(res);
+	free(todo);
+	return out;
+}
+
+/* The host path of a view path with every symlink resolved, or NULL. */
+static char *view_host_real(const struct view *v, const char *p, char **real)
+{
+	char *r = view_realpath(v, p);
+	if (!r)
+		return NULL;
+	char *h = to_host(v, r);
+	if (real)
+		*real = r;
+	else
+		free(r);
+	return h;
+}
+
+/* Read a regular file; -errno otherwise (EISDIR for directories). */
+static int view_read(const struct view *v, const char *p, struct clawmd_buf *out)
+{
+	char *h = view_host_real(v, p, NULL);
+	if (!h)
+		return -ENOENT;
+	int fd = open(h, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOFOLLOW);
+	free(h);
+	if (fd < 0)
+		return -errno;
+	struct stat st;
+	int rc = 0;
+	if (fstat(fd, &st) < 0)
+		rc = -errno;
+	else if (S_ISDIR(st.st_mode))
+		rc = -EISDIR;
+	else if (!S_ISREG(st.st_mode))
+		rc = -ENODEV;
+	else if ((unsigned long long)st.st_size > FILE_MAX)
+		rc = -EFBIG;
+	char chunk[65536];
+	while (rc == 0) {
+		ssize_t k = read(fd, chunk, sizeof(chunk));
+		if (k < 0 && errno == EINTR)
+			continue;
+		if (k < 0)
+			rc = -errno;
+		else if (k == 0)
+			break;
+		else if (out->len + (size_t)k > FILE_MAX)
+			rc = -EFBIG;
+		else
+			clawmd_buf_put(out, chunk, (size_t)k);
+	}
+	close(fd);
+	return rc;
+}
+
+/* 'd' directory, 'f' regular file, 'o' other, 0 missing (links followed). */
+static char view_kind(const struct view *v, const char *p)
+{
+	char *h = view_host_real(v, p, NULL);
+	struct stat st;
+	char k = 0;
+	if (h && stat(h, &st) == 0)
+		k = S_ISDIR(st.st_mode) ? 'd' : S_ISREG(st.st_mode) ? 'f' : 'o';
+	free(h);
+	return k;
+}
+
+static bool view_exists_nofollow(const struct view *v, const char *p, bool *is_dir)
+{
+	char *dir = path_dir(p);
+	char *rd = view_realpath(v, dir);
+	free(dir);
+	if (!rd)
+		return false;
+	const char *base = strrchr(p, '/') + 1;
+	char *full = path_resolve(rd, base);
+	char *h = to_host(v, full);
+	struct stat st;
+	bool ok = h && lstat(h, &st) == 0;
+	if (ok && is_dir)
+		*is_dir = S_ISDIR(st.st_mode);
+	free(h);
+	free(full);
+	free(rd);
+	return ok;
+}
+
+/* Names in a directory, sorted bytewise (see §5.1.4); NULL if unreadable. */
+static char **view_list(const struct view *v, const char *p, size_t *n)
+{
+	char *h = view_host_real(v, p, NULL);
+	DIR *d = h ? opendir(h) : NULL;
+	free(h);
+	if (!d)
+		return NULL;
+	char **names = NULL;
+	size_t cap = 0;
+	*n = 0;
+	struct dirent *de;
+	while ((de = readdir(d))) {
+		if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
+			continue;
+		clawmd_xgrow(&names, &cap, *n + 1, sizeof(char *));
+		names[(*n)++] = clawmd_xstrdup(de->d_name);
+	}
+	closedir(d);
+	if (*n)
+		qsort(names, *n, sizeof(char *), clawmd_strcmp_ptr);
+	if (!names)
+		names = clawmd_xcalloc(1, sizeof(char *));
+	return names;
+}
+
+/* ---- the text extension whitelist (§8) ---------------------------------- */
+
+static const char *const text_exts[] = {
+	".md", ".txt", ".text", ".json", ".yaml", ".yml", ".toml", ".xml", ".csv", ".html",
+	".htm", ".css", ".scss", ".sass", ".less", ".js", ".ts", ".tsx", ".jsx", ".mjs", ".cjs",
+	".mts", ".cts", ".py", ".pyi", ".pyw", ".rb", ".erb", ".rake", ".go", ".rs", ".java",
+	".kt", ".kts", ".scala", ".c", ".cpp", ".cc", ".cxx", ".h", ".hpp", ".hxx", ".cs",
+	".swift", ".sh", ".bash", ".zsh", ".fish", ".ps1", ".bat", ".cmd", ".env", ".ini",
+	".cfg", ".conf", ".config", ".properties", ".sql", ".graphql", ".gql", ".proto", ".vue",
+	".svelte", ".astro", ".ejs", ".hbs", ".pug", ".jade", ".php", ".pl", ".pm", ".lua", ".r",
+	".R", ".dart", ".ex", ".exs", ".erl", ".hrl", ".clj", ".cljs", ".cljc", ".edn", ".hs",
+	".lhs", ".elm", ".ml", ".mli", ".f", ".f90", ".f95", ".for", ".cmake", ".make",
+	".makefile", ".gradle", ".sbt", ".rst", ".adoc", ".asciidoc", ".org", ".tex", ".latex",
+	".lock", ".log", ".diff", ".patch",
+};
+
+bool clawmd_text_extension(const char *path)
+{
+	const char *base = strrchr(path, '/');
+	base = base ? base + 1 : path;
+	const char *dot = strrchr(base, '.');
+	if (!dot || dot == base) /* Node's extname: none, or a dotfile */
+		return true;
+	char ext[64];
+	size_t n = strlen(dot);
+	if (n >= sizeof(ext))
+		return false;
+	for (size_t i = 0; i <= n; i++)
+		ext[i] = (char)((dot[i] >= 'A' && dot[i] <= 'Z') ? dot[i] + 32 : dot[i]);
+	for (size_t i = 0; i < CLAWMD_ARRAY_SIZE(text_exts); i++)
+		if (!strcmp(ext, text_exts[i]))
+			return true;
+	return false;
+}
+
+/* ---- the loader state --------------------------------------------------- */
+
+struct set {
+	char **v;
+	size_t n, cap;
+};
+
+static bool set_has(const struct set *s, const char *p)
+{
+	for (size_t i = 0; i < s->n; i++)
+		if (!strcmp(s->v[i], p))
+			return true;
+	return false;
+}
+
+static void set_add(struct set *s, const char *p)
+{
+	if (set_has(s, p))
+		return;
+	clawmd_xgrow(&s->v, &s->cap, s->n + 1, sizeof(char *));
+	s->v[s->n++] = clawmd_xstrdup(p);
+}
+
+static void set_release(struct set *s)
+{
+	clawmd_strv_free(s->v, s->n);
+	memset(s, 0, sizeof(*s));
+}
+
+struct loader {
+	const struct clawmd_memory_opts *o;
+	struct view view;
+	struct clawmd_memory *m;
+	struct set seen;  /* S: processed paths */
+	char *cwd;	  /* originalCwd, realpath'd */
+	char *home;	  /* for @~/ */
+	bool approve;	  /* external includes approved (or forced) */
+	bool record;	  /* record imports (not during the forced pass) */
+	const char *chain[MAX_INCLUDE_DEPTH + 1];
+};
+
+/* A file list under construction: one processMemoryFile result. */
+struct flist {
+	struct clawmd_mem_file *v;
+	size_t n, cap;
+};
+
+static void file_release(struct clawmd_mem_file *f)
+{
+	free(f->path);
+	free(f->parent);
+	free(f->content);
+	clawmd_strv_free(f->globs, f->nglobs);
+}
+
+static void flist_push(struct flist *l, struct clawmd_mem_file *f)
+{
+	clawmd_xgrow(&l->v, &l->cap, l->n + 1, sizeof(l->v[0]));
+	l->v[l->n++] = *f;
+}
+
+static void record_import(struct loader *L, const char *from, const char *raw, const char *path,
+			  enum clawmd_import_status st)
+{
+	if (!L->record)
+		return;
+	struct clawmd_memory *m = L->m;
+	clawmd_xgrow(&m->imports, &m->capimports, m->nimports + 1, sizeof(m->imports[0]));
+	m->imports[m->nimports++] = (struct clawmd_mem_import){
+		clawmd_xstrdup(from), clawmd_xstrdup(raw), clawmd_xstrdup(path), st};
+}
+
+/* "Is inside originalCwd" (§3.8): lower-cased, /private/{var,tmp} folded. */
+static char *fold(const char *p)
+{
+	const char *q = p;
+	if (!strncmp(q, "/private/var", 12) && (q[12] == '/' || !q[12]))
+		q += 8;
+	else if (!strncmp(q, "/private/tmp", 12) && (q[12] == '/' || !q[12]))
+		q += 8;
+	char *s = clawmd_xstrdup(q);
+	for (char *c = s; *c; c++)
+		if (*c >= 'A' && *c <= 'Z')
+			*c = (char)(*c + 32);
+	return s;
+}
+
+static bool inside_cwd(const struct loader *L, const char *p)
+{
+	char *a = fold(p), *b = fold(L->cwd);
+	bool in = path_under(a, b);
+	free(a);
+	free(b);
+	return in;
+}
+
+/* Resolve an include path against the including file's directory (§3.6). */
+static char *resolve_include(const struct loader *L, const char *raw, const char *dir)
+{
+	size_t a, b;
+	clawmd_js_trim(raw, strlen(raw), &a, &b);
+	char *p = clawmd_xstrndup(raw + a, b - a);
+	char *r;
+	if (!strcmp(p, "~") || !strncmp(p, "~/", 2)) {
+		char *j = clawmd_xasprintf("%s/%s", L->home ? L->home : "/", p + 1);
+		r = path_norm(j);
+		free(j);
+	} else {
+		r = path_resolve(dir, p);
+	}
+	free(p);
+	return r;
+}
+
+/*
+ * processMemoryFile (§4).  Appends what it emits to `out`; returns the
+ * status an import of `path` gets.
+ */
+static enum clawmd_import_status process_file(struct loader *L, struct flist *out,
+					      const char *path, enum clawmd_mem_type type,
+					      bool include_external, int depth,
+					      const char *parent)
+{
+	char *np = path_norm(path);
+	enum clawmd_import_status st = CLAWMD_IMPORT_LOADED;
+	if (set_has(&L->seen, np)) {
+		st = CLAWMD_IMPORT_DUPLICATE;
+		for (int i = 0; i < depth && i <= MAX_INCLUDE_DEPTH; i++)
+			if (L->chain[i] && !strcmp(L->chain[i], np))
+				st = CLAWMD_IMPORT_CYCLE;
+		free(np);
+		return st;
+	}
+	if (depth >= MAX_INCLUDE_DEPTH) {
+		free(np);
+		return CLAWMD_IMPORT_TOO_DEEP;
+	}
+	char *rp = view_realpath(&L->view, np);
+	if (!rp)
+		rp = clawmd_xstrdup(np);
+	/* 2.1.330: a file whose realpath was processed is not loaded again. */
+	if (!L->o->legacy_2_1_88 && set_has(&L->seen, rp)) {
+		free(np);
+		free(rp);
+		return CLAWMD_IMPORT_DUPLICATE;
+	}
+	set_add(&L->seen, np);
+	if (strcmp(rp, np))
+		set_add(&L->seen, rp);
+
+	struct clawmd_buf raw = CLAWMD_BUF_INIT;
+	clawmd_buf_put(&raw, "", 0);
+	if (view_read(&L->view, np, &raw) < 0) {
+		st = CLAWMD_IMPORT_MISSING;
+		goto out;
+	}
+	if (!clawmd_text_extension(np)) {
+		st = CLAWMD_IMPORT_NOT_TEXT;
+		goto out;
+	}
+	struct clawmd_frontmatter fm;
+	clawmd_frontmatter_parse(&fm, raw.ptr, raw.len);
+	const char *body = raw.ptr + fm.body;
+	size_t blen = raw.len - fm.body;
+	struct clawmd_buf content = CLAWMD_BUF_INIT;
+	clawmd_md_strip_comments(&content, body, blen);
+	size_t ta, tb;
+	clawmd_js_trim(content.ptr, content.len, &ta, &tb);
+	if (ta >= tb) {
+		clawmd_buf_release(&content);
+		clawmd_frontmatter_release(&fm);
+		st = CLAWMD_IMPORT_EMPTY;
+		goto out;
+	}
+	struct clawmd_mem_file f = {0};
+	f.type = type;
+	f.path = clawmd_xstrdup(path);
+	f.parent = parent ? clawmd_xstrdup(parent) : NULL;
+	f.size = raw.len;
+	f.len = content.len;
+	f.content = clawmd_buf_detach(&content);
+	f.globs = fm.globs;
+	f.nglobs = fm.nglobs;
+	f.depth = depth;
+	fm.globs = NULL;
+	fm.nglobs = 0;
+	clawmd_frontmatter_release(&fm);
+	flist_push(out, &f);
+
+	/* The includes, resolved against the realpath's directory (§3.6). */
+	struct clawmd_md_scan scan;
+	clawmd_md_scan_init(&scan);
+	clawmd_md_scan(&scan, body, blen, L->record);
+	char *dir = path_dir(rp);
+	struct set mine = {0};
+	L->chain[depth] = np;
+	for (size_t i = 0; i < scan.n; i++) {
+		char *inc = resolve_include(L, scan.v[i].path, dir);
+		if (scan.v[i].in_code) {
+			record_import(L, path, scan.v[i].path, inc, CLAWMD_IMPORT_INSIDE_CODE);
+		} else if (!set_has(&mine, inc)) {
+			set_add(&mine, inc);
+			enum clawmd_import_status ist;
+			bool external = !inside_cwd(L, inc);
+			if (!external && !L->o->legacy_2_1_88) {
+				/* 2.1.330: the realpath must stay inside too (§14.5) */
+				char *irp = view_realpath(&L->view, inc);
+				external = irp && !inside_cwd(L, irp);
+				free(irp);
+			}
+			if (external && !include_external) {
+				ist = CLAWMD_IMPORT_EXTERNAL;
+			} else {
+				ist = process_file(L, out, inc, type, include_external, depth + 1,
+						   path);
+			}
+			record_import(L, path, scan.v[i].path, inc, ist);
+		}
+		free(inc);
+	}
+	L->chain[depth] = NULL;
+	set_release(&mine);
+	free(dir);
+	clawmd_md_scan_release(&scan);
+out:
+	clawmd_buf_release(&raw);
+	free(np);
+	free(rp);
+	return st;
+}
+
+enum rules_mode { RULES_UNCONDITIONAL, RULES_CONDITIONAL };
+
+/* The .claude/rules traversal (§5.1). */
+static void rules_walk(struct loader *L, struct flist *out, const char *dir,
+		       enum clawmd_mem_type type, bool include_external, struct set *visited)
+{
+	char *rd = view_realpath(&L->view, dir);
+	if (!rd)
+		return;
+	if (set_has(visited, dir) || set_has(visited, rd)) {
+		free(rd);
+		return;
+	}
+	set_add(visited, dir);
+	set_add(visited, rd);
+	size_t n;
+	char **names = view_list(&L->view, rd, &n);
+	for (size_t i = 0; names && i < n; i++) {
+		char *entry = path_resolve(rd, names[i]);
+		char *erp = view_realpath(&L->view, entry);
+		char kind = view_kind(&L->view, entry);
+		size_t nl = strlen(names[i]);
+		if (kind == 'd') {
+			rules_walk(L, out, entry, type, include_external, visited);
+		} else if (kind == 'f' && nl >= 3 && !strcmp(names[i] + nl - 3, ".md")) {
+			process_file(L, out, erp ? erp : entry, type, include_external, 0, NULL);
+		}
+		free(erp);
+		free(entry);
+	}
+	clawmd_strv_free(names, names ? n : 0);
+	free(rd);
+}
+
+/* processMdRules: unconditional keeps files without globs, conditional those with. */
+static void rules(struct loader *L, struct flist *out, const char *dir, enum clawmd_mem_type type,
+		  bool include_external, enum rules_mode mode)
+{
+	struct flist all = {0};
+	struct set visited = {0};
+	rules_walk(L, &all, dir, type, include_external, &visited);
+	set_release(&visited);
+	for (size_t i = 0; i < all.n; i++) {
+		bool cond = all.v[i].nglobs > 0;
+		if (cond == (mode == RULES_CONDITIONAL)) {
+			flist_push(out, &all.v[i]);
+		} else {
+			if (mode == RULES_UNCONDITIONAL && L->record) {
+				for (size_t k = 0; k < L->m->nimports; k++)
+					if (!strcmp(L->m->imports[k].path, all.v[i].path) &&
+					    L->m->imports[k].status == CLAWMD_IMPORT_LOADED)
+						L->m->imports[k].status = CLAWMD_IMPORT_CONDITIONAL;
+			}
+			file_release(&all.v[i]);
+		}
+	}
+	free(all.v);
+}
+
+/* ---- nested git worktree (§2.8) ----------------------------------------- */
+
+/*
+ * The directories of the walk that skip their project files: inside the
+ * main repository's work tree but outside the nested worktree the cwd is
+ * in.  libgit2 validates the gitdir and commondir links.  Returns the two
+ * roots in the view, or false when there is no nested worktree.
+ */
+static bool nested_worktree(const struct loader *L, char **git_root, char **canonical)
+{
+	/* Only a .git *file* can make a worktree: look before loading libgit2. */
+	char *d = clawmd_xstrdup(L->cwd);
+	bool found = false, is_dir = false;
+	for (;;) {
+		char *g = path_resolve(d, ".git");
+		found = view_exists_nofollow(&L->view, g, &is_dir);
+		free(g);
+		if (found || !strcmp(d, "/"))
+			break;
+		char *p = path_dir(d);
+		free(d);
+		d = p;
+	}
+	if (!found || is_dir) {
+		free(d);
+		return false;
+	}
+	struct clawmd_err err = CLAWMD_ERR_INIT;
+	const struct clawmd_git *git = clawmd_git(&err);
+	char *host = to_host(&L->view, d);
+	git_repository *repo = NULL;
+	bool ok = false;
+	if (git && host &&
+	    git->git_repository_open_ext(&repo, host, GIT_REPOSITORY_OPEN_NO_SEARCH, NULL) == 0 &&
+	    git->git_repository_is_worktree(repo) == 1) {
+		const char *common = git->git_repository_commondir(repo);
+		char *c = path_norm(common);	   /* <main>/.git */
+		char *main_host = path_dir(c);	   /* <main> */
+		char *main_view = L->view.m ? clawmd_mounts_to_container(L->view.m, L->view.n, main_host)
+					    : clawmd_xstrdup(main_host);
+		char *main_real = main_view ? view_realpath(&L->view, main_view) : NULL;
+		char *root_real = view_realpath(&L->view, d);
+		if (main_real && root_real && strcmp(main_real, root_real) &&
+		    path_under(root_real, main_real)) {
+			*git_root = root_real;
+			*canonical = main_real;
+			root_real = main_real = NULL;
+			ok = true;
+		}
+		free(c);
+		free(main_host);
+		free(main_view);
+		free(main_real);
+		free(root_real);
+	}
+	if (repo)
+		git->git_repository_free(repo);
+	free(host);
+	free(d);
+	return ok;
+}
+
+/* ---- getMemoryFiles ----------------------------------------------------- */
+
+static void loader_init(struct loader *L, struct clawmd_memory *m, const struct clawmd_memory_opts *o,
+			char *cwd, bool approve, bool record)
+{
+	memset(L, 0, sizeof(*L));
+	L->o = o;
+	L->view = (struct view){o->mounts, o->nmounts};
+	L->m = m;
+	L->cwd = cwd;
+	L->home = o->home ? path_norm(o->home) : NULL;
+	L->approve = approve;
+	L->record = record;
+}
+
+static void loader_release(struct loader *L)
+{
+	set_release(&L->seen);
+	free(L->home);
+}
+
+/* Directories of the walk, top down: just below / to the cwd (§2.2). */
+static char **walk_dirs(const char *cwd, size_t *n)
+{
+	size_t k = 0;
+	for (const char *c = cwd; *c; c++)
+		k += *c == '/';
+	char **v = clawmd_xcalloc(k + 1, sizeof(char *));
+	*n = 0;
+	if (!strcmp(cwd, "/"))
+		return v;
+	for (const char *c = cwd + 1;; c++) {
+		if (*c == '/' || !*c)
+			v[(*n)++] = clawmd_xstrndup(cwd, (size_t)(c - cwd));
+		if (!*c)
+			break;
+	}
+	return v;
+}
+
+static void startup(struct loader *L, struct flist *out)
+{
+	const struct clawmd_memory_opts *o = L->o;
+	const char *managed = o->managed_dir ? o->managed_dir : "/etc/claude-code";
+	char *mfile = path_resolve(managed, "CLAUDE.md");
+	char *mrules = path_resolve(managed, ".claude/rules");
+	process_file(L, out, mfile, CLAWMD_MEM_MANAGED, L->approve, 0, NULL);
+	rules(L, out, mrules, CLAWMD_MEM_MANAGED, L->approve, RULES_UNCONDITIONAL);
+	free(mfile);
+	free(mrules);
+	if (!o->no_user && L->home) {
+		char *ufile = path_resolve(L->home, ".claude/CLAUDE.md");
+		char *urules = path_resolve(L->home, ".claude/rules");
+		process_file(L, out, ufile, CLAWMD_MEM_USER, true, 0, NULL);
+		rules(L, out, urules, CLAWMD_MEM_USER, true, RULES_UNCONDITIONAL);
+		free(ufile);
+		free(urules);
+	}
+	char *git_root = NULL, *canonical = NULL;
+	bool nested = !o->no_project && nested_worktree(L, &git_root, &canonical);
+	size_t nd;
+	char **dirs = walk_dirs(L->cwd, &nd);
+	for (size_t i = 0; i < nd; i++) {
+		const char *d = dirs[i];
+		bool skip = nested && path_under(d, canonical) && !path_under(d, git_root);
+		if (!o->no_project && !skip) {
+			char *a = path_resolve(d, "CLAUDE.md");
+			char *b = path_resolve(d, ".claude/CLAUDE.md");
+			char *r = path_resolve(d, ".claude/rules");
+			process_file(L, out, a, CLAWMD_MEM_PROJECT, L->approve, 0, NULL);
+			process_file(L, out, b, CLAWMD_MEM_PROJECT, L->approve, 0, NULL);
+			rules(L, out, r, CLAWMD_MEM_PROJECT, L->approve, RULES_UNCONDITIONAL);
+			free(a);
+			free(b);
+			free(r);
+		}
+		if (!o->no_local) {
+			char *l = path_resolve(d, "CLAUDE.local.md");
+			process_file(L, out, l, CLAWMD_MEM_LOCAL, L->approve, 0, NULL);
+			free(l);
+		}
+	}
+	clawmd_strv_free(dirs, nd);
+	free(git_root);
+	free(canonical);
+}
+
+/* Conditional rules under `rules_dir` that match the target, globs taken
+ * relative to `base` (§7.4, §11). */
+static void matching_rules(struct loader *L, struct flist *out, const char *rules_dir,
+			   const char *base, enum clawmd_mem_type type, bool include_external,
+			   const char *target)
+{
+	struct flist cond = {0};
+	rules(L, &cond, rules_dir, type, include_external, RULES_CONDITIONAL);
+	for (size_t i = 0; i < cond.n; i++) {
+		const char *rel = NULL;
+		if (path_under(target, base) && strcmp(target, base))
+			rel = target + strlen(base) + (strcmp(base, "/") ? 1 : 0);
+		if (rel && clawmd_globs_match(cond.v[i].globs, cond.v[i].nglobs, rel))
+			flist_push(out, &cond.v[i]);
+		else
+			file_release(&cond.v[i]);
+	}
+	free(cond.v);
+}
+
+/* Nested memory for a first read of the target (§11). */
+static void nested(struct loader *L, struct flist *out, const char *target)
+{
+	const struct clawmd_memory_opts *o = L->o;
+	if (!path_under(target, L->cwd) || !strcmp(target, L->cwd))
+		return;
+	const char *managed = o->managed_dir ? o->managed_dir : "/etc/claude-code";
+	char *mrules = path_resolve(managed, ".claude/rules");
+	matching_rules(L, out, mrules, L->cwd, CLAWMD_MEM_MANAGED, L->approve, target);
+	free(mrules);
+	if (!o->no_user && L->home) {
+		char *urules = path_resolve(L->home, ".claude/rules");
+		matching_rules(L, out, urules, L->cwd, CLAWMD_MEM_USER, true, target);
+		free(urules);
+	}
+	/* directories strictly below the cwd down to the target's directory */
+	char *tdir = path_dir(target);
+	size_t nd;
+	char **dirs = walk_dirs(tdir, &nd);
+	for (size_t i = 0; i < nd; i++) {
+		const char *d = dirs[i];
+		if (!path_under(d, L->cwd) || !strcmp(d, L->cwd))
+			continue;
+		char *r = path_resolve(d, ".claude/rules");
+		if (!o->no_project) {
+			char *a = path_resolve(d, "CLAUDE.md");
+			char *b = path_resolve(d, ".claude/CLAUDE.md");
+			process_file(L, out, a, CLAWMD_MEM_PROJECT, false, 0, NULL);
+			process_file(L, out, b, CLAWMD_MEM_PROJECT, false, 0, NULL);
+			free(a);
+			free(b);
+		}
+		if (!o->no_local) {
+			char *l = path_resolve(d, "CLAUDE.local.md");
+			process_file(L, out, l, CLAWMD_MEM_LOCAL, false, 0, NULL);
+			free(l);
+		}
+		if (!o->no_project) {
+			rules(L, out, r, CLAWMD_MEM_PROJECT, false, RULES_UNCONDITIONAL);
+			matching_rules(L, out, r, d, CLAWMD_MEM_PROJECT, false, target);
+		}
+		free(r);
+	}
+	clawmd_strv_free(dirs, nd);
+	free(tdir);
+	/* the walk's own directories: their conditional rules */
+	dirs = walk_dirs(L->cwd, &nd);
+	for (size_t i = 0; i < nd && !o->no_project; i++) {
+		char *r = path_resolve(dirs[i], ".claude/rules");
+		matching_rules(L, out, r, dirs[i], CLAWMD_MEM_PROJECT, L->approve, target);
+		free(r);
+	}
+	clawmd_strv_free(dirs, nd);
+}
+
+void clawmd_memory_init(struct clawmd_memory *m)
+{
+	memset(m, 0, sizeof(*m));
+}
+
+int clawmd_memory_load(struct clawmd_memory *out, const struct clawmd_memory_opts *o,
+		       struct clawmd_err *err)
+{
+	struct view view = {o->mounts, o->nmounts};
+	const char *cwd_arg = o->cwd ? o->cwd : ".";
+	char *abs;
+	if (cwd_arg[0] == '/' || view.m) {
+		abs = path_norm(cwd_arg);
+	} else {
+		char *here = getcwd(NULL, 0);
+		if (!here)
+			return clawmd_err_sys(err, CLAWMD_EFS, "could not get the current directory");
+		abs = path_resolve(here, cwd_arg);
+		free(here);
+	}
+	char *cwd = view_realpath(&view, abs);
+	if (!cwd || view_kind(&view, cwd) != 'd') {
+		clawmd_err_set(err, CLAWMD_EFS, "could not open the working directory '%s'",
+			       cwd_arg);
+		free(abs);
+		free(cwd);
+		return CLAWMD_EFS;
+	}
+	free(abs);
+	out->cwd = cwd;
+
+	struct loader L;
+	struct flist files = {0};
+	/* --home and --managed-dir are taken relative to the process on the host */
+	struct clawmd_memory_opts oo = *o;
+	char *home_abs = NULL, *managed_abs = NULL;
+	if (!view.m) {
+		char *here = getcwd(NULL, 0);
+		if (here && o->home)
+			oo.home = home_abs = path_resolve(here, o->home);
+		if (here && o->managed_dir)
+			oo.managed_dir = managed_abs = path_resolve(here, o->managed_dir);
+		free(here);
+	}
+	o = &oo;
+	loader_init(&L, out, o, cwd, o->approve_external, true);
+	if (o->target) {
+		/* Nested memory starts a processed set of its own: conditional
+		 * rules were processed (and dropped) at startup, yet attach. */
+		char *t = L.view.m || o->target[0] == '/' ? path_norm(o->target)
+							   : path_resolve(cwd, o->target);
+		nested(&L, &files, t);
+		free(t);
+	} else {
+		startup(&L, &files);
+	}
+	loader_release(&L);
+	out->files = files.v;
+	out->nfiles = files.n;
+	out->capfiles = files.cap;
+
+	if (!o->target) {
+		/* getExternalClaudeMdIncludes runs on a forced load (§3.10). */
+		struct clawmd_memory forced;
+		clawmd_memory_init(&forced);
+		struct flist ff = {0};
+		loader_init(&L, &forced, o, cwd, true, false);
+		startup(&L, &ff);
+		loader_release(&L);
+		size_t cap = 0;
+		for (size_t i = 0; i < ff.n; i++) {
+			struct clawmd_mem_file *f = &ff.v[i];
+			L.cwd = cwd;
+			if (f->parent && f->type != CLAWMD_MEM_USER && !inside_cwd(&L, f->path)) {
+				clawmd_xgrow(&out->external, &cap, out->nexternal + 1, sizeof(char *));
+				out->external[out->nexternal++] = clawmd_xstrdup(f->path);
+			}
+			file_release(f);
+		}
+		free(ff.v);
+	}
+	free(home_abs);
+	free(managed_abs);
+	return 0;
+}
+
+const char *clawmd_mem_type_name(enum clawmd_mem_type type)
+{
+	static const char *const names[] = {"Managed", "User", "Project", "Local"};
+	return (unsigned)type < CLAWMD_ARRAY_SIZE(names) ? names[type] : "?";
+}
+
+const char *clawmd_import_status_name(enum clawmd_import_status st)
+{
+	static const char *const names[] = {
+		"loaded",   "empty",	"missing",     "cycle",	      "duplicate",
+		"too deep", "not text", "external and not approved", "conditional", "inside code",
+	};
+	return (unsigned)st < CLAWMD_ARRAY_SIZE(names) ? names[st] : "?";
+}
+
+#define MEMORY_INSTRUCTION_PROMPT                                                                  \
+	"Codebase and user instructions are shown below. Be sure to adhere to these "             \
+	"instructions. IMPORTANT: These instructions OVERRIDE any default behavior and you MUST " \
+	"follow them exactly as written."
+
+static const char *description(enum clawmd_mem_type t, bool legacy)
+{
+	switch (t) {
+	case CLAWMD_MEM_PROJECT:
+		return " (project instructions, checked into the codebase)";
+	case CLAWMD_MEM_LOCAL:
+		return " (user's private project instructions, not checked in)";
+	case CLAWMD_MEM_MANAGED:
+		if (!legacy)
+			return " (organization-managed policy instructions)";
+		/* fall through */
+	default:
+		return " (user's private global instructions for all projects)";
+	}
+}
+
+void clawmd_memory_text(struct clawmd_buf *out, const struct clawmd_memory *m,
+			const struct clawmd_memory_opts *o)
+{
+	clawmd_buf_clear(out);
+	clawmd_buf_put(out, "", 0);
+	if (o->target) {
+		/* Attachments: no description, content untrimmed (§11.2). */
+		for (size_t i = 0; i < m->nfiles; i++)
+			clawmd_buf_printf(out, "%s<system-reminder>\nContents of %s:\n\n%s\n</system-reminder>",
+					  i ? "\n" : "", m->files[i].path, m->files[i].content);
+		return;
+	}
+	for (size_t i = 0; i < m->nfiles; i++) {
+		const struct clawmd_mem_file *f = &m->files[i];
+		size_t a, b;
+		clawmd_js_trim(f->content, f->len, &a, &b);
+		if (a >= b)
+			continue;
+		clawmd_buf_puts(out, out->len ? "\n\n" : MEMORY_INSTRUCTION_PROMPT "\n\n");
+		clawmd_buf_printf(out, "Contents of %s%s:\n\n", f->path,
+				  description(f->type, o->legacy_2_1_88));
+		clawmd_buf_put(out, f->content + a, b - a);
+	}
+}
+
+void clawmd_memory_release(struct clawmd_memory *m)
+{
+	if (!m)
+		return;
+	for (size_t i = 0; i < m->nfiles; i++)
+		file_release(&m->files[i]);
+	free(m->files);
+	for (size_t i = 0; i < m->nimports; i++) {
+		free(m->imports[i].from);
+		free(m->imports[i].raw);
+		free(m->imports[i].path);
+	}
+	free(m->imports);
+	clawmd_strv_free(m->external, m->nexternal);
+	free(m->cwd);
+	memset(m, 0, sizeof(*m));
+}
