@@ -565,6 +565,10 @@ static int strip_span(MD_SPANTYPE type, void *detail, void *payload)
 static int strip_text(MD_TEXTTYPE type, const MD_CHAR *p, MD_SIZE size, void *payload)
 {
 	struct strip *s = payload;
+	/* md4c does not always stop at once when a callback returns non-zero
+	 * (it may go on with the next block), so only the first one counts. */
+	if (s->found != SIZE_MAX)
+		return 1;
 	/* depth 2: DOC > HTML.  The first callback is the block's first line. */
 	if (type != MD_TEXT_HTML || s->depth != 2 || p < s->src || p >= s->src + s->len)
 		return 0;

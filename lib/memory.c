@@ -105,6 +105,15 @@ static char *to_host(const struct view *v, const char *p)
 	return v->m ? clawmd_mounts_to_host(v->m, v->n, p) : clawmd_xstrdup(p);
 }
 
+/* In the container, the directories above mount points exist (empty). */
+static bool mount_ancestor(const struct view *v, const char *p)
+{
+	for (size_t i = 0; v->m && i < v->n; i++)
+		if (path_under(v->m[i].container, p) && strcmp(v->m[i].container, p))
+			return true;
+	return false;
+}
+
 /* realpath in the view, or NULL (missing, broken link, loop, unmapped). */
 static char *view_realpath(const struct view *v, const char *p)
 {
@@ -138,6 +147,11 @@ static char *view_realpath(const struct view *v, const char *p)
 		free(comp);
 		char *h = to_host(v, cand);
 		struct stat st;
+		if (!h && mount_ancestor(v, cand)) {
+			free(res);
+			res = cand;
+			continue;
+		}
 		if (!h || lstat(h, &st) < 0) {
 			free(h);
 			free(cand);
@@ -227,7 +241,13 @@ static int view_read(const struct view *v, const char *p, struct clawmd_buf *out
 /* 'd' directory, 'f' regular file, 'o' other, 0 missing (links followed). */
 static char view_kind(const struct view *v, const char *p)
 {
-	char *h = view_host_real(v, p, NULL);
+	char *r = view_realpath(v, p);
+	if (r && mount_ancestor(v, r)) {
+		free(r);
+		return 'd';
+	}
+	char *h = r ? to_host(v, r) : NULL;
+	free(r);
 	struct stat st;
 	char k = 0;
 	if (h && stat(h, &st) == 0)
@@ -378,15 +398,17 @@ static void flist_push(struct flist *l, struct clawmd_mem_file *f)
 	l->v[l->n++] = *f;
 }
 
-static void record_import(struct loader *L, const char *from, const char *raw, const char *path,
-			  enum clawmd_import_status st)
+/* Record an import in document order; returns its index (SIZE_MAX: not recording). */
+static size_t record_import(struct loader *L, const char *from, const char *raw, const char *path,
+			    enum clawmd_import_status st)
 {
 	if (!L->record)
-		return;
+		return SIZE_MAX;
 	struct clawmd_memory *m = L->m;
 	clawmd_xgrow(&m->imports, &m->capimports, m->nimports + 1, sizeof(m->imports[0]));
-	m->imports[m->nimports++] = (struct clawmd_mem_import){
+	m->imports[m->nimports] = (struct clawmd_mem_import){
 		clawmd_xstrdup(from), clawmd_xstrdup(raw), clawmd_xstrdup(path), st};
+	return m->nimports++;
 }
 
 /* "Is inside originalCwd" (§3.8): lower-cased, /private/{var,tmp} folded. */
@@ -520,6 +542,7 @@ static enum clawmd_import_status process_file(struct loader *L, struct flist *ou
 		} else if (!set_has(&mine, inc)) {
 			set_add(&mine, inc);
 			enum clawmd_import_status ist;
+			size_t slot = record_import(L, path, scan.v[i].path, inc, CLAWMD_IMPORT_LOADED);
 			bool external = !inside_cwd(L, inc);
 			if (!external && !L->o->legacy_2_1_88) {
 				/* 2.1.330: the realpath must stay inside too (§14.5) */
@@ -533,7 +556,8 @@ static enum clawmd_import_status process_file(struct loader *L, struct flist *ou
 				ist = process_file(L, out, inc, type, include_external, depth + 1,
 						   path);
 			}
-			record_import(L, path, scan.v[i].path, inc, ist);
+			if (slot != SIZE_MAX)
+				L->m->imports[slot].status = ist;
 		}
 		free(inc);
 	}
@@ -762,8 +786,14 @@ static void matching_rules(struct loader *L, struct flist *out, const char *rule
 			   const char *base, enum clawmd_mem_type type, bool include_external,
 			   const char *target)
 {
+	/* A processed set of its own: the unconditional pass over the same
+	 * directory has processed (and dropped) these rules already. */
 	struct flist cond = {0};
+	struct set saved = L->seen;
+	memset(&L->seen, 0, sizeof(L->seen));
 	rules(L, &cond, rules_dir, type, include_external, RULES_CONDITIONAL);
+	set_release(&L->seen);
+	L->seen = saved;
 	for (size_t i = 0; i < cond.n; i++) {
 		const char *rel = NULL;
 		if (path_under(target, base) && strcmp(target, base))

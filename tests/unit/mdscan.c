@@ -186,6 +186,8 @@ int main(void)
 	strip("<!-- a\nb -->tail\nC\n", "tail\nC\n", "multi-line, residue to end of line");
 	strip("> <!-- x -->\n", "> <!-- x -->\n", "nested in a quote: kept");
 	strip("<!-- a --><!-- b -->\n", "", "two comments, nothing left");
+	strip("<!-- a --> x\n<!-- b -->\n\nkept\n\n<!-->\n", " x\nkept\n\n<!-->\n",
+	      "consecutive comment lines, a later <!-->");
 
 	trim(" \t\xef\xbb\xbfx y\xc2\xa0\r\n", "x y", "BOM, NBSP, CR");
 	trim("\xe2\x80\x83", "", "em space only");

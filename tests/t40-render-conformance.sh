@@ -1,0 +1,44 @@
+#!/bin/sh
+# The render conformance suite: one directory per case under tests/render/.
+#
+#   tree/      the input tree, copied into a fresh temp directory (ROOT)
+#   setup.sh   optional: run in ROOT with $ROOT set (symlinks, git repos)
+#   args       the flags of `clawmd render`, one line, shell words;
+#              @ROOT@ stands for ROOT
+#   expected   the exact output, with @ROOT@ for ROOT
+#
+# Every case passes --managed-dir and --home inside ROOT, so nothing depends
+# on /etc/claude-code or $HOME.  CLAWMD_RENDER_BLESS=1 writes `expected`
+# from the current output instead (review the diff before committing).
+. "$CLAWMD_TESTS/lib.sh"
+cases_dir="$CLAWMD_TESTS/render"
+for dir in "$cases_dir"/*/; do
+	name=$(basename "$dir")
+	root=$(cd "$T" && mkdir "$name" && cd "$name" && pwd -P)
+	cp -R "$dir/tree/." "$root/"
+	find "$root" -name .keep -delete
+	if [ -f "$dir/setup.sh" ]; then
+		(cd "$root" && ROOT=$root sh "$dir/setup.sh") >"$T/setup.out" 2>&1 ||
+			{ _report 1 "$name: setup" "$(cat "$T/setup.out")"; continue; }
+	fi
+	args=$(sed "s|@ROOT@|$root|g" "$dir/args")
+	eval "set -- $args"
+	(cd "$root" && "$CLAWMD" render "$@") >"$T/got" 2>"$T/err"
+	st=$?
+	sed "s|$root|@ROOT@|g" "$T/got" >"$T/got.sub"
+	# sed adds a final newline the output may not have: compare raw bytes
+	if [ "$(tail -c1 "$T/got" | od -An -c | tr -d ' ')" != '\n' ] && [ -s "$T/got" ]; then
+		printf '%s' "$(cat "$T/got.sub")" >"$T/got.sub2"
+		mv "$T/got.sub2" "$T/got.sub"
+	fi
+	if [ "${CLAWMD_RENDER_BLESS:-}" = 1 ]; then
+		cp "$T/got.sub" "$dir/expected"
+	fi
+	if [ "$st" = 0 ] && cmp -s "$T/got.sub" "$dir/expected"; then
+		_report 0 "$name"
+	else
+		_report 1 "$name" "exit $st; $(head -c 500 "$T/err")
+$(diff "$dir/expected" "$T/got.sub" | head -40)"
+	fi
+done
+done_testing
