@@ -1,0 +1,2 @@
+set -e
+ln -s ../shared/T.md p/CLAUDE.md
