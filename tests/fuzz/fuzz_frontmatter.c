@@ -1,0 +1,19 @@
+/* libFuzzer target: frontmatter strip, YAML and paths: globs, and matching. */
+#include "clawmd.h"
+#include "frontmatter.h"
+#include "match.h"
+
+#include <stdint.h>
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	struct clawmd_frontmatter fm;
+	clawmd_frontmatter_parse(&fm, (const char *)data, size);
+	if (fm.body > size)
+		__builtin_trap();
+	if (fm.nglobs)
+		clawmd_globs_match(fm.globs, fm.nglobs, "src/app/main.ts");
+	clawmd_frontmatter_release(&fm);
+	return 0;
+}
