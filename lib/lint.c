@@ -534,452 +534,180 @@ static void lint_rules_dir(struct clawmd_findings *out, const char *group, const
 /* ---- imports: what Claude Code would load ------------------------------- */
 
 /*
- * A small loader for lint: from the top-level files of the working
- * directory, follow @ imports as Claude Code does (relative to the importing
- * file, depth-limited, cycle-safe, text extensions only, external imports
- * gated) and report every import it would not load.  For a group the paths
- * are container paths, mapped to the host through the mount table, and a
- * symlink whose target is absolute points into the container's namespace.
+ * The loader is render's (clawmd_memory_load): the same walk, import
+ * resolution, depth limit, dedup and external gate, in the container view
+ * for a group.  Lint runs it twice: as the host is configured, to see which
+ * imports the external gate drops (CM105), then with external includes
+ * approved, to reach and lint everything below them too, as a run that
+ * approves them would load it.  Import findings are placed at the '@' of
+ * the import in the importing file.
  */
 
-#define IMPORT_DEPTH_MAX 5
-
-static const char *const text_exts[] = {
-	"md", "txt", "text", "json", "yaml", "yml", "toml", "xml", "csv", "html", "htm", "css",
-	"scss", "sass", "less", "js", "ts", "tsx", "jsx", "mjs", "cjs", "mts", "cts", "py", "pyi",
-	"pyw", "rb", "erb", "rake", "go", "rs", "java", "kt", "kts", "scala", "c", "cpp", "cc",
-	"cxx", "h", "hpp", "hxx", "cs", "swift", "sh", "bash", "zsh", "fish", "ps1", "bat", "cmd",
-	"env", "ini", "cfg", "conf", "config", "properties", "sql", "graphql", "gql", "proto",
-	"vue", "svelte", "astro", "ejs", "hbs", "pug", "jade", "php", "pl", "pm", "lua", "r",
-	"dart", "ex", "exs", "erl", "hrl", "clj", "cljs", "cljc", "edn", "hs", "lhs", "elm", "ml",
-	"mli", "f", "f90", "f95", "for", "cmake", "make", "makefile", "gradle", "sbt", "rst",
-	"adoc", "asciidoc", "org", "tex", "latex", "lock", "log", "diff", "patch",
-};
-
-/* Node's extname, lower-cased, against the whitelist; no extension passes. */
-static bool is_text_path(const char *path)
-{
-	const char *base = strrchr(path, '/');
-	base = base ? base + 1 : path;
-	const char *dot = strrchr(base, '.');
-	if (!dot || dot == base)
-		return true;
-	char ext[16];
-	size_t n = strlen(dot + 1);
-	if (n == 0 || n >= sizeof(ext))
-		return false;
-	for (size_t i = 0; i <= n; i++)
-		ext[i] = (char)tolower((unsigned char)dot[1 + i]);
-	for (size_t i = 0; i < CLAWMD_ARRAY_SIZE(text_exts); i++)
-		if (!strcmp(ext, text_exts[i]))
-			return true;
-	return false;
-}
-
-/* Lexically normalize an absolute path: "//", ".", "..". */
-static char *path_normalize(const char *path)
-{
-	char *buf = clawmd_xstrdup(path), *seg[256];
-	size_t n = 0;
-	char *p = buf;
-	while (*p) {
-		while (*p == '/')
-			p++;
-		if (!*p)
-			break;
-		char *s = p;
-		while (*p && *p != '/')
-			p++;
-		if (*p)
-			*p++ = '\0';
-		if (!strcmp(s, "."))
-			continue;
-		if (!strcmp(s, "..")) {
-			if (n)
-				n--;
-			continue;
-		}
-		if (n < CLAWMD_ARRAY_SIZE(seg))
-			seg[n++] = s;
-	}
-	struct clawmd_buf out = CLAWMD_BUF_INIT;
-	for (size_t i = 0; i < n; i++)
-		clawmd_buf_printf(&out, "/%s", seg[i]);
-	if (!n)
-		clawmd_buf_puts(&out, "/");
-	free(buf);
-	return clawmd_buf_detach(&out);
-}
-
-static char *dir_of(const char *path)
-{
-	const char *s = strrchr(path, '/');
-	return s && s != path ? clawmd_xstrndup(path, (size_t)(s - path)) : clawmd_xstrdup("/");
-}
-
-struct loader {
+struct view {
 	struct clawmd_findings *out;
 	const char *group;
-	const char *root;	 /* findings relative to it (host) */
-	const char *cwd;	 /* the agent's working directory, in the view */
-	const char *home;	 /* for @~/, in the view; NULL: none */
+	const char *root;  /* findings are shown relative to it (host paths) */
+	const char *limit; /* only files below it (view paths); NULL: all */
 	const struct clawmd_mount *mounts; /* NULL: the host view */
 	size_t nmounts;
-	bool approve_external;
-	char **seen;		 /* S: view paths (and resolved ones) processed */
-	size_t nseen, capseen;
-	const char *chain[IMPORT_DEPTH_MAX + 1]; /* the files being processed */
-	int depth;
-	size_t chars;
-	const char *import;	 /* the import being followed, as written */
 };
+
+static char *to_host(const struct view *V, const char *vpath)
+{
+	if (!V->mounts)
+		return clawmd_xstrdup(vpath);
+	return clawmd_mounts_to_host(V->mounts, V->nmounts, vpath);
+}
 
 /* A view path for messages: container paths as they are, host paths
  * relative to ROOT (or the linted directory). */
-static char *display(struct loader *L, const char *vpath)
+static char *display(const struct view *V, const char *vpath)
 {
-	return L->mounts ? clawmd_xstrdup(vpath) : clawmd_lint_shown(L->root, vpath);
+	return V->mounts ? clawmd_xstrdup(vpath) : clawmd_lint_shown(V->root, vpath);
 }
 
-static bool seen_has(struct loader *L, const char *p)
+/* The file as shown in findings: its host path relative to ROOT. */
+static char *shown_of(const struct view *V, const char *vpath)
 {
-	for (size_t i = 0; i < L->nseen; i++)
-		if (!strcmp(L->seen[i], p))
-			return true;
-	return false;
-}
-
-static void seen_add(struct loader *L, const char *p)
-{
-	if (seen_has(L, p) || L->nseen >= 100000)
-		return;
-	clawmd_xgrow(&L->seen, &L->capseen, L->nseen + 1, sizeof(char *));
-	L->seen[L->nseen++] = clawmd_xstrdup(p);
-}
-
-/* The host path of a view path (NULL: not reachable). */
-static char *to_host(struct loader *L, const char *vpath)
-{
-	if (!L->mounts)
-		return clawmd_xstrdup(vpath);
-	return clawmd_mounts_to_host(L->mounts, L->nmounts, vpath);
-}
-
-/*
- * The resolved ("real") view path: symlinks followed.  On the host this is
- * realpath(); in the container, each symlink met is read on the host and
- * its target taken in the container's namespace.  NULL when a component is
- * missing (the resolved path is then the path itself).
- */
-static char *view_realpath(struct loader *L, const char *vpath)
-{
-	if (!L->mounts)
-		return realpath(vpath, NULL);
-	char *cur = path_normalize(vpath);
-	for (int hops = 0; hops < 16; hops++) {
-		/* Find the first symlinked component, walking from the top. */
-		bool changed = false;
-		size_t len = strlen(cur);
-		for (size_t i = 1; i <= len && !changed; i++) {
-			if (i < len && cur[i] != '/')
-				continue;
-			char *prefix = clawmd_xstrndup(cur, i);
-			char *host = to_host(L, prefix);
-			struct stat st;
-			char target[PATH_MAX];
-			ssize_t tl;
-			if (!host && i < len) {
-				/* A directory above the mount points, e.g. /workspace. */
-				free(prefix);
-				continue;
-			}
-			if (host && lstat(host, &st) == 0 && S_ISLNK(st.st_mode) &&
-			    (tl = readlink(host, target, sizeof(target) - 1)) > 0) {
-				target[tl] = '\0';
-				char *dir = dir_of(prefix);
-				char *joined = target[0] == '/'
-						       ? clawmd_xasprintf("%s%s", target, cur + i)
-						       : clawmd_xasprintf("%s/%s%s", dir, target, cur + i);
-				free(cur);
-				cur = path_normalize(joined);
-				free(joined);
-				free(dir);
-				changed = true;
-			} else if (!host || lstat(host, &st) < 0) {
-				free(prefix);
-				free(host);
-				free(cur);
-				return NULL;
-			}
-			free(prefix);
-			free(host);
-		}
-		if (!changed)
-			return cur;
-	}
-	free(cur);
-	return NULL;
-}
-
-/* Shown path of a view path: the host path relative to ROOT. */
-static char *shown_of(struct loader *L, const char *vpath)
-{
-	char *host = to_host(L, vpath);
-	char *s = clawmd_lint_shown(L->root, host ? host : vpath);
+	char *host = to_host(V, vpath);
+	char *s = clawmd_lint_shown(V->root, host ? host : vpath);
 	free(host);
 	return s;
 }
 
-struct import_site {
-	struct loader *L;
-	const char *file;	/* the importing file, view path */
-	const char *text;	/* its content */
-	size_t base_off;	/* the scanned text starts here in the file */
-	char **paths;		/* de-duplicated within the file */
-	size_t *offs;
-	size_t n, cap, capo;
-};
-
-static int collect_import(size_t off, size_t len, const char *path, void *payload)
+static bool in_limit(const struct view *V, const char *vpath)
 {
-	struct import_site *s = payload;
-	char *own = NULL;
-	if (!*path && len > 1) {
-		/* A scanner that reports tokens only: post-process the token as
-		 * Claude Code does (cut at '#', unescape backslash-space). */
-		struct clawmd_buf b = CLAWMD_BUF_INIT;
-		const char *t = s->text + s->base_off + off + 1;
-		for (size_t i = 0; i + 1 < len && t[i] != '#'; i++) {
-			if (t[i] == '\\' && i + 2 < len && t[i + 1] == ' ')
-				i++;
-			clawmd_buf_putc(&b, t[i]);
-		}
-		own = clawmd_buf_detach(&b);
-		path = own;
-	}
-	if (!*path || s->n >= 4096) {
-		free(own);
-		return 0;
-	}
-	for (size_t i = 0; i < s->n; i++)
-		if (!strcmp(s->paths[i], path)) {
-			free(own);
-			return 0;
-		}
-	clawmd_xgrow(&s->paths, &s->cap, s->n + 1, sizeof(char *));
-	clawmd_xgrow(&s->offs, &s->capo, s->n + 1, sizeof(size_t));
-	s->paths[s->n] = clawmd_xstrdup(path);
-	s->offs[s->n++] = s->base_off + off;
-	free(own);
-	return 0;
+	return !V->limit || path_under(vpath, V->limit);
 }
 
-static void load_file(struct loader *L, const char *vpath, const char *parent, size_t at);
-
-static void report(struct loader *L, const char *code, const char *parent, size_t at,
-		   const char *hint, const char *fmt, const char *a, const char *b)
-    __attribute__((format(printf, 6, 0)));
-
-/* A finding at the import site `at` (byte offset) in the parent file. */
-static void report(struct loader *L, const char *code, const char *parent, size_t at,
-		   const char *hint, const char *fmt, const char *a, const char *b)
+/* The position of the import "@raw" in the host file behind `from`: the
+ * first occurrence that starts the text or follows whitespace. */
+static void import_pos(const struct view *V, const char *from, const char *raw,
+		       unsigned long *line, unsigned long *col)
 {
 	struct clawmd_buf data = CLAWMD_BUF_INIT;
-	unsigned long line = 1, col = 1;
-	char *host = to_host(L, parent);
-	if (host && clawmd_lint_read(&data, host, MEMORY_READ_MAX) == 0 && at <= data.len)
-		clawmd_lint_pos(&line, &col, data.ptr, at);
-	char *shown = shown_of(L, parent);
+	char *host = to_host(V, from);
+	*line = *col = 1;
+	if (host && clawmd_lint_read(&data, host, MEMORY_READ_MAX) == 0) {
+		char *tok = clawmd_xasprintf("@%s", raw);
+		const char *p = data.ptr;
+		while ((p = strstr(p, tok)) && p != data.ptr && !isspace((unsigned char)p[-1]))
+			p++;
+		if (p)
+			clawmd_lint_pos(line, col, data.ptr, (size_t)(p - data.ptr));
+		free(tok);
+	}
+	free(host);
+	clawmd_buf_release(&data);
+}
+
+static void report_import(const struct view *V, const struct clawmd_mem_import *imp)
+{
+	const char *code, *hint, *fmt;
+	switch (imp->status) {
+	case CLAWMD_IMPORT_MISSING:
+		code = "CM101";
+		hint = V->mounts ? "create the file, fix the path, or add a mount for it (\"mounts\" in "
+				   "clawmd.json); paths are resolved as the container sees them"
+				 : "create the file or fix the path";
+		fmt = "@%s: %s does not exist (or is not a readable file), so nothing is loaded";
+		break;
+	case CLAWMD_IMPORT_CYCLE:
+		code = "CM102";
+		hint = "remove one of the imports; Claude Code loads each file once, so the cycle "
+		       "only hides the order";
+		fmt = "@%s leads back to %s, which is already being loaded (a cycle)";
+		break;
+	case CLAWMD_IMPORT_TOO_DEEP:
+		code = "CM103";
+		hint = "import the file from a shallower level; Claude Code follows at most 5 levels "
+		       "and silently skips deeper ones";
+		fmt = "@%s (%s) is 5 imports deep, past Claude Code's limit, and is not loaded";
+		break;
+	case CLAWMD_IMPORT_NOT_TEXT:
+		code = "CM104";
+		hint = "import a text file (.md, .txt, ...) or convert the content";
+		fmt = "@%s: %s does not have a text extension, so Claude Code skips it";
+		break;
+	case CLAWMD_IMPORT_EXTERNAL:
+		code = "CM105";
+		hint = V->mounts ? "compose with --mode copy (or \"mode\": \"copy\" in clawmd.json) so "
+				   "fragments are regular files inside the agent's directory, or approve "
+				   "external includes for the project"
+				 : "move the file inside the directory, or approve external includes for "
+				   "the project";
+		fmt = "@%s resolves to %s, outside the working directory: Claude Code 2.1.330 drops "
+		      "it in headless runs unless external includes are approved";
+		break;
+	default:
+		return;
+	}
+	unsigned long line, col;
+	import_pos(V, imp->from, imp->raw, &line, &col);
+	char *file = shown_of(V, imp->from);
+	char *disp = display(V, imp->path);
+	char *host = to_host(V, imp->path), target[PATH_MAX];
+	ssize_t tl;
+	if (imp->status == CLAWMD_IMPORT_EXTERNAL && host &&
+	    (tl = readlink(host, target, sizeof(target) - 1)) > 0) {
+		/* A symlink (a fragment): show where it leads. */
+		target[tl] = '\0';
+		free(disp);
+		disp = clawmd_xstrdup(target);
+		fmt = "@%s is a symlink to %s, outside the working directory: Claude Code 2.1.330 "
+		      "drops it in headless runs unless external includes are approved";
+	}
+	free(host);
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wformat-nonliteral"
-	clawmd_lint_add(L->out, code, L->group, shown, line, col, hint, fmt, a, b);
+	clawmd_lint_add(V->out, code, V->group, file, line, col, hint, fmt, imp->raw, disp);
 #pragma GCC diagnostic pop
-	free(shown);
-	free(host);
-	clawmd_buf_release(&data);
-}
-
-static void follow_imports(struct loader *L, const char *vpath, const char *resolved,
-			   const char *text, size_t len)
-{
-	struct clawmd_frontmatter cf;
-	clawmd_frontmatter_parse(&cf, text, len);
-	size_t body = cf.body;
-	clawmd_frontmatter_release(&cf);
-	struct import_site s = {.L = L, .file = vpath, .text = text, .base_off = body};
-	clawmd_md_imports(text + body, len - body, collect_import, &s);
-	char *dir = dir_of(resolved ? resolved : vpath);
-	for (size_t i = 0; i < s.n; i++) {
-		const char *p = s.paths[i];
-		char *abs;
-		if (p[0] == '~' && (p[1] == '/' || !p[1])) {
-			if (!L->home)
-				continue;
-			abs = clawmd_xasprintf("%s%s", L->home, p + 1);
-		} else if (p[0] == '/') {
-			abs = clawmd_xstrdup(p);
-		} else {
-			abs = clawmd_xasprintf("%s/%s", dir, p);
-		}
-		char *norm = path_normalize(abs);
-		free(abs);
-		/* The external gate: the path as resolved, then (2.1.330) its
-		 * real path, must be inside the working directory. */
-		char *real = view_realpath(L, norm);
-		bool external = !path_under(norm, L->cwd) || (real && !path_under(real, L->cwd));
-		if (external && !L->approve_external)
-			report(L, "CM105", vpath, s.offs[i],
-			       L->mounts ? "compose with --mode copy (or \"mode\": \"copy\" in clawmd.json) "
-					   "so fragments are regular files inside the agent's directory, or "
-					   "approve external includes for the project"
-					 : "move the file inside the directory, or approve external includes "
-					   "for the project",
-			       "@%s resolves to %s, outside the working directory: Claude Code "
-			       "2.1.330 drops it in headless runs unless external includes are approved",
-			       p, real ? real : norm);
-		/* Follow it anyway, as an approved run would, to lint what it loads. */
-		L->chain[L->depth] = vpath;
-		L->depth++;
-		L->import = p;
-		load_file(L, norm, vpath, s.offs[i]);
-		L->depth--;
-		free(real);
-		free(norm);
-	}
-	free(dir);
-	clawmd_strv_free(s.paths, s.n);
-	free(s.offs);
-}
-
-/* Process one file as processMemoryFile does.  `parent` NULL: top level. */
-static void load_file(struct loader *L, const char *vpath, const char *parent, size_t at)
-{
-	struct clawmd_buf data = CLAWMD_BUF_INIT;
-	char *real = NULL, *host = NULL, *disp = display(L, vpath);
-	const char *imp = L->import ? L->import : vpath;
-	if (seen_has(L, vpath)) {
-		for (int i = 0; parent && i < L->depth; i++)
-			if (!strcmp(L->chain[i], vpath)) {
-				report(L, "CM102", parent, at,
-				       "remove one of the imports; Claude Code loads each file once, so the "
-				       "cycle only hides the order",
-				       "@%s leads back to %s, which is already being loaded (a cycle)", imp,
-				       disp);
-				break;
-			}
-		goto out;
-	}
-	if (L->depth >= IMPORT_DEPTH_MAX) {
-		report(L, "CM103", parent, at,
-		       "import the file from a shallower level; Claude Code follows at most 5 levels "
-		       "and silently skips deeper ones",
-		       "@%s (%s) is 5 imports deep, past Claude Code's limit, and is not loaded", imp,
-		       disp);
-		goto out;
-	}
-	seen_add(L, vpath);
-	real = view_realpath(L, vpath);
-	if (real)
-		seen_add(L, real);
-	host = to_host(L, real ? real : vpath);
-	int rc = host ? clawmd_lint_read(&data, host, MEMORY_READ_MAX) : 1;
-	if (rc != 0) {
-		if (parent)
-			report(L, "CM101", parent, at,
-			       L->mounts ? "create the file, fix the path, or add a mount for it "
-					   "(\"mounts\" in clawmd.json); paths are resolved as the "
-					   "container sees them"
-					 : "create the file or fix the path",
-			       "@%s: %s does not exist (or is not a readable file), so nothing is loaded",
-			       imp, disp);
-		goto out;
-	}
-	if (parent && !is_text_path(vpath)) {
-		report(L, "CM104", parent, at,
-		       "import a text file (.md, .txt, ...) or convert the content",
-		       "@%s: %s does not have a text extension, so Claude Code skips it", imp, disp);
-		goto out;
-	}
-	char *shown = shown_of(L, vpath);
-	clawmd_lint_size(L->out, L->group, shown, data.ptr, data.len, &L->chars);
-	free(shown);
-	follow_imports(L, vpath, real, data.ptr, data.len);
-out:
 	free(disp);
-	free(real);
-	free(host);
-	clawmd_buf_release(&data);
+	free(file);
 }
 
-/* The unconditional rules of a .claude/rules dir (view path), sorted. */
-static void load_rules(struct loader *L, const char *vdir, int depth)
+/*
+ * Lint what loads at `o->cwd`; the size of every loaded file (CM201) and
+ * their total in *chars.  EFS/EINPUT only when the loader cannot start.
+ */
+static int lint_loaded(const struct view *V, const struct clawmd_memory_opts *base,
+		       size_t *chars, struct clawmd_err *err)
 {
-	char *hdir = to_host(L, vdir);
-	DIR *d = hdir && depth < 16 ? opendir(hdir) : NULL;
-	struct dirent *e;
-	char **names = NULL;
-	size_t n = 0, cap = 0;
-	while (d && (e = readdir(d))) {
-		if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
-			continue;
-		clawmd_xgrow(&names, &cap, n + 1, sizeof(char *));
-		names[n++] = clawmd_xstrdup(e->d_name);
-	}
-	if (d)
-		closedir(d);
-	if (n)
-		qsort(names, n, sizeof(char *), name_cmp);
-	for (size_t i = 0; i < n; i++) {
-		char *v = clawmd_xasprintf("%s/%s", vdir, names[i]);
-		char *h = to_host(L, v);
-		struct stat st;
-		size_t l = strlen(names[i]);
-		if (h && stat(h, &st) == 0 && S_ISDIR(st.st_mode)) {
-			load_rules(L, v, depth + 1);
-		} else if (h && stat(h, &st) == 0 && S_ISREG(st.st_mode) && l > 3 &&
-			   !strcmp(names[i] + l - 3, ".md")) {
-			struct clawmd_buf data = CLAWMD_BUF_INIT;
-			struct clawmd_frontmatter cf;
-			bool conditional = false;
-			if (clawmd_lint_read(&data, h, MEMORY_READ_MAX) == 0) {
-				clawmd_frontmatter_parse(&cf, data.ptr, data.len);
-				conditional = cf.nglobs > 0;
-				clawmd_frontmatter_release(&cf);
-			}
-			clawmd_buf_release(&data);
-			if (!conditional)
-				load_file(L, v, NULL, 0);
+	struct clawmd_memory m;
+	struct clawmd_memory_opts o = *base;
+	int rc;
+	*chars = 0;
+	if (!base->approve_external) {
+		clawmd_memory_init(&m);
+		if ((rc = clawmd_memory_load(&m, &o, err)) < 0) {
+			clawmd_memory_release(&m);
+			return rc;
 		}
-		free(v);
-		free(h);
+		for (size_t i = 0; i < m.nimports; i++)
+			if (m.imports[i].status == CLAWMD_IMPORT_EXTERNAL &&
+			    in_limit(V, m.imports[i].from))
+				report_import(V, &m.imports[i]);
+		clawmd_memory_release(&m);
 	}
-	clawmd_strv_free(names, n);
-	free(hdir);
-}
-
-/* The startup load at the working directory: CLAUDE.md, .claude/CLAUDE.md,
- * the unconditional rules, CLAUDE.local.md (ancestors are not linted). */
-static void load_cwd(struct loader *L)
-{
-	static const char *const top[] = {"CLAUDE.md", ".claude/CLAUDE.md"};
-	for (size_t i = 0; i < CLAWMD_ARRAY_SIZE(top); i++) {
-		char *v = clawmd_xasprintf("%s/%s", L->cwd, top[i]);
-		load_file(L, v, NULL, 0);
-		free(v);
+	o.approve_external = true;
+	clawmd_memory_init(&m);
+	if ((rc = clawmd_memory_load(&m, &o, err)) < 0) {
+		clawmd_memory_release(&m);
+		return rc;
 	}
-	char *rules = clawmd_xasprintf("%s/.claude/rules", L->cwd);
-	load_rules(L, rules, 0);
-	free(rules);
-	char *local = clawmd_xasprintf("%s/%s", L->cwd, CLAWMD_LOCAL_NAME);
-	load_file(L, local, NULL, 0);
-	free(local);
-}
-
-static void loader_release(struct loader *L)
-{
-	clawmd_strv_free(L->seen, L->nseen);
-	L->seen = NULL;
-	L->nseen = L->capseen = 0;
+	for (size_t i = 0; i < m.nimports; i++)
+		if (m.imports[i].status != CLAWMD_IMPORT_EXTERNAL && in_limit(V, m.imports[i].from))
+			report_import(V, &m.imports[i]);
+	for (size_t i = 0; i < m.nfiles; i++) {
+		const struct clawmd_mem_file *f = &m.files[i];
+		if (!in_limit(V, f->path))
+			continue;
+		char *shown = shown_of(V, f->path);
+		clawmd_lint_size(V->out, V->group, shown, f->content, f->len, chars);
+		free(shown);
+	}
+	clawmd_memory_release(&m);
+	return 0;
 }
 
 /* ---- a tree ------------------------------------------------------------- */
@@ -1018,22 +746,23 @@ int clawmd_lint_tree(struct clawmd_findings *out, const char *dir,
 		errno = real ? ENOTDIR : e;
 		return clawmd_err_sys(err, CLAWMD_EINPUT, "could not open directory '%s'", dir);
 	}
-	struct loader L = {
-		.out = out,
-		.root = real,
+	/* The tree only: no user tier, and nothing above DIR is reported. */
+	struct view V = {.out = out, .root = real, .limit = real};
+	struct clawmd_memory_opts mo = {
 		.cwd = real,
-		.home = getenv("HOME"),
 		.approve_external = opts && opts->approve_external,
 	};
-	load_cwd(&L);
-	loader_release(&L);
-	lint_tree_rules(out, real, real, 0);
-	char *local = clawmd_path_join(real, CLAWMD_LOCAL_NAME);
-	if (lstat(local, &st) == 0)
-		clawmd_lint_local_ignored(out, NULL, real, CLAWMD_LOCAL_NAME);
-	free(local);
+	size_t chars;
+	int rc = lint_loaded(&V, &mo, &chars, err);
+	if (rc == 0) {
+		lint_tree_rules(out, real, real, 0);
+		char *local = clawmd_path_join(real, CLAWMD_LOCAL_NAME);
+		if (lstat(local, &st) == 0)
+			clawmd_lint_local_ignored(out, NULL, real, CLAWMD_LOCAL_NAME);
+		free(local);
+	}
 	free(real);
-	return 0;
+	return rc;
 }
 
 /* ---- a group ------------------------------------------------------------ */
@@ -1219,26 +948,29 @@ static int lint_drift(struct group_ctx *g, struct clawmd_err *err)
 
 /* What the container loads at startup, through the mount table: CM101-CM105
  * and CM201, and the memory size for the budget. */
-static void lint_memory(struct group_ctx *g)
+static int lint_memory(struct group_ctx *g, struct clawmd_err *err)
 {
 	struct clawmd_mount *mounts = NULL;
 	size_t nmounts = 0;
-	struct clawmd_err merr = CLAWMD_ERR_INIT;
-	if (clawmd_layout_mounts(&mounts, &nmounts, g->lay, g->group, &merr) < 0)
-		return;
-	struct loader L = {
+	int rc = clawmd_layout_mounts(&mounts, &nmounts, g->lay, g->group, err);
+	if (rc < 0)
+		return rc;
+	struct view V = {
 		.out = g->out,
 		.group = g->group,
 		.root = g->lay->root,
-		.cwd = g->lay->ct_group,
 		.mounts = mounts,
 		.nmounts = nmounts,
-		.approve_external = g->opts->approve_external,
 	};
-	load_cwd(&L);
-	g->memory_chars = L.chars;
-	loader_release(&L);
+	struct clawmd_memory_opts mo = {
+		.cwd = g->lay->ct_group,
+		.approve_external = g->opts->approve_external,
+		.mounts = mounts,
+		.nmounts = nmounts,
+	};
+	rc = lint_loaded(&V, &mo, &g->memory_chars, err);
 	clawmd_mounts_free(mounts, nmounts);
+	return rc;
 }
 
 static void lint_budget(struct group_ctx *g)
@@ -1340,7 +1072,8 @@ static int lint_group(struct group_ctx *g, struct clawmd_findings *out,
 		if ((rc = lint_drift(g, err)) < 0)
 			return rc;
 	}
-	lint_memory(g);
+	if ((rc = lint_memory(g, err)) < 0)
+		return rc;
 	lint_budget(g);
 	char *local = clawmd_path_join(g->gshown, CLAWMD_LOCAL_NAME);
 	clawmd_lint_local_ignored(out, group, g->gpath, local);
