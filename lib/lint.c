@@ -16,7 +16,6 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include <yaml.h>
-#include <fnmatch.h>
 #include <ctype.h>
 
 /* ---- the rules ---------------------------------------------------------- */
