@@ -67,8 +67,45 @@ static cJSON *result_json(const struct clawmd_migrate_result *res)
 	return doc;
 }
 
-static void print_text(const struct clawmd_migrate_result *res, bool quiet)
+static void print_action(const struct clawmd_migrate_action *a)
 {
+	printf("%-13s %s", clawmd_migrate_step_name(a->step), a->path ? a->path : "");
+	if (a->dest)
+		printf(" -> %s", a->dest);
+	if (a->bytes && a->step != CLAWMD_MIGRATE_WRITE_RECORD)
+		printf(" (%zu bytes)", a->bytes);
+	if (a->note)
+		printf(" (%s)", a->note);
+	printf("\n");
+}
+
+/* Actions of `group` (NULL: those of no group), errors aside (on stderr);
+ * returns how many. */
+static size_t print_group(const struct clawmd_migrate_result *res, const char *group,
+			  bool skips)
+{
+	size_t k = 0;
+	for (size_t i = 0; i < res->n; i++) {
+		const struct clawmd_migrate_action *a = &res->v[i];
+		bool mine = group ? a->group && !strcmp(a->group, group) : !a->group;
+		if (!mine || (a->step == CLAWMD_MIGRATE_SKIP) != skips)
+			continue;
+		k++;
+		if (a->step != CLAWMD_MIGRATE_ERROR)
+			print_action(a);
+	}
+	return k;
+}
+
+/* What was skipped, then group by group (a line for a group with nothing
+ * to do), then groups/global, then the record. */
+static void print_text(const struct clawmd_migrate_result *res, const struct clawmd_layout *lay,
+		       bool quiet)
+{
+	size_t rl = strlen(lay->root);
+	const char *gdir = lay->groups;
+	if (!strncmp(gdir, lay->root, rl) && gdir[rl] == '/')
+		gdir += rl + 1;
 	if (res->already) {
 		if (!quiet)
 			printf("already migrated (%s); nothing to do\n", res->record);
@@ -78,27 +115,12 @@ static void print_text(const struct clawmd_migrate_result *res, bool quiet)
 		return;
 	if (res->dry_run)
 		printf("dry run: nothing is changed; a run would do this:\n");
-	/* Every group, in order, with what is done to it. */
-	for (size_t i = 0; i < res->ngroups; i++) {
-		bool any = false;
-		for (size_t j = 0; j < res->n; j++)
-			any |= res->v[j].group && !strcmp(res->v[j].group, res->groups[i]);
-		if (!any)
-			printf("%-13s groups/%s (nothing to migrate)\n", "ok", res->groups[i]);
-	}
-	for (size_t i = 0; i < res->n; i++) {
-		const struct clawmd_migrate_action *a = &res->v[i];
-		if (a->step == CLAWMD_MIGRATE_ERROR)
-			continue; /* on stderr */
-		printf("%-13s %s", clawmd_migrate_step_name(a->step), a->path ? a->path : "");
-		if (a->dest)
-			printf(" -> %s", a->dest);
-		if (a->bytes && a->step != CLAWMD_MIGRATE_WRITE_RECORD)
-			printf(" (%zu bytes)", a->bytes);
-		if (a->note)
-			printf(" (%s)", a->note);
-		printf("\n");
-	}
+	print_group(res, NULL, true);
+	for (size_t i = 0; i < res->ngroups; i++)
+		if (!print_group(res, res->groups[i], false))
+			printf("%-13s %s/%s (nothing to migrate)\n", "ok", gdir, res->groups[i]);
+	print_group(res, "global", false);
+	print_group(res, NULL, false);
 }
 
 int cmd_migrate(int argc, char **argv)
@@ -190,7 +212,7 @@ int cmd_migrate(int argc, char **argv)
 		free(s);
 		cJSON_Delete(doc);
 	} else {
-		print_text(&res, quiet);
+		print_text(&res, &lay, quiet);
 	}
 	clawmd_migrate_result_release(&res);
 	clawmd_layout_release(&lay);
