@@ -12,9 +12,10 @@
  *  - CLAUDE.md -> CLAUDE.local.md: (1) the new CLAUDE.local.md is staged,
  *    fsynced and renamed in (clawmd_fs_replace_file), the directory fsynced;
  *    (2) only then is CLAUDE.md removed.  Killed between (1) and (2), the
- *    next run finds CLAUDE.local.md equal to the carried text, or holding
- *    the marker with the carried text's digest, and goes straight to (2):
- *    nothing is appended twice.
+ *    next run finds every block of the carried text in CLAUDE.local.md as
+ *    whole lines (even if the agent wrote more since), or the marker with
+ *    the carried text's digest, and goes straight to (2): nothing is
+ *    appended twice.
  *  - groups/global/CLAUDE.md -> base: the same replace; the next run finds
  *    every block already in the base (or the marker), appends nothing.
  *  - groups/global/ -> archive: one renameat2(RENAME_NOREPLACE); absent
@@ -470,14 +471,22 @@ static int carry_entry(struct mig *m, const struct clawmd_dir *gd, const char *g
 	     (rc = clawmd_fs_read(&local, gd, CLAWMD_LOCAL_NAME, CLAWMD_MIGRATE_FILE_MAX, err)) < 0))
 		goto out;
 
-	if (local.len && ((local.len == carried.len && !memcmp(local.ptr, carried.ptr, local.len)) ||
-			  has_marker(&local, CLAWMD_ENTRY_NAME, carried.ptr, carried.len))) {
-		/* An interrupted run got this far already. */
+	/*
+	 * Already there: the marker of this very text, or every block of it
+	 * as whole lines (the rule groups/global uses against the base).  An
+	 * interrupted run got this far, even if the agent has written to its
+	 * memory since; appending again would only duplicate.
+	 */
+	clawmd_migrate_missing(&out, carried.ptr, carried.len, local.ptr ? local.ptr : "",
+			       local.len);
+	if (local.len &&
+	    (!out.len || has_marker(&local, CLAWMD_ENTRY_NAME, carried.ptr, carried.len))) {
 		act(m, CLAWMD_MIGRATE_REMOVE_ENTRY, group, epath, lpath,
-		    "already carried into " CLAWMD_LOCAL_NAME);
+		    "already in " CLAWMD_LOCAL_NAME);
 		epath = lpath = NULL;
 		goto remove;
 	}
+	clawmd_buf_clear(&out);
 	if (!local.len) {
 		a = act(m, CLAWMD_MIGRATE_MOVE, group, epath, lpath, NULL);
 		clawmd_buf_put(&out, carried.ptr, carried.len);

@@ -243,6 +243,20 @@ check "a symlinked groups/global is left in place" test -L "$R9/groups/global"
 expect_file "and its target is neither archived nor carried" "$R9/outside/realglobal/CLAUDE.md" "real global"
 check "the base did not get the symlinked global's text" sh -c "! grep -q 'real global' '$R9/container/CLAUDE.md'"
 
+# ---- CLAUDE.md already in CLAUDE.local.md: removed, nothing appended -------
+R11=$T/already
+make_root "$R11"
+mkdir -p "$R11/groups/k"
+printf '@./.claude-global.md\n\n# Persona K\nBe K.\n' >"$R11/groups/k/CLAUDE.md"
+# What a killed run leaves after writing CLAUDE.local.md, plus what the
+# agent wrote to its memory before the rerun.
+printf '# Persona K\nBe K.\n\nThe agent remembered this.\n' >"$R11/groups/k/CLAUDE.local.md"
+cp "$R11/groups/k/CLAUDE.local.md" "$T/k-local"
+expect_ok "CLAUDE.md whose blocks are all in CLAUDE.local.md" $CLAWMD migrate -C "$R11"
+expect_grep "reported as already there" '^remove-entry +groups/k/CLAUDE\.md .*already in CLAUDE\.local\.md' "$T/out"
+check "CLAUDE.md removed" test ! -e "$R11/groups/k/CLAUDE.md"
+check "CLAUDE.local.md untouched, nothing appended twice" cmp -s "$R11/groups/k/CLAUDE.local.md" "$T/k-local"
+
 # ---- the carried memory stays the agent's: owner and mode kept ----------
 if [ "$(id -u)" = 0 ]; then
 	R10=$T/owner
