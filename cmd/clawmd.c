@@ -43,9 +43,18 @@ int main(int argc, char **argv)
 		printf("clawmd %s\n", CLAWMD_VERSION);
 		return 0;
 	}
-	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
-		if (!strcmp(name, commands[i].name))
-			return commands[i].fn(argc - 1, argv + 1);
+	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++) {
+		if (strcmp(name, commands[i].name))
+			continue;
+		int st = commands[i].fn(argc - 1, argv + 1);
+		/* Output cut short (a full disk, a closed pipe) must not pass
+		 * for a clean --check. */
+		if (fflush(stdout) != 0 || ferror(stdout)) {
+			fprintf(stderr, "clawmd: could not write the output\n");
+			return st ? st : 4;
+		}
+		return st;
+	}
 	fprintf(stderr, "clawmd: '%s' is not a command\n", name);
 	usage(stderr);
 	return 2;
@@ -61,11 +70,13 @@ bool cmd_layout_opt(struct cmd_layout_opts *o, int opt, const char *arg)
 	}
 	if (opt < OPT_LAYOUT || opt >= OPT_LAYOUT + (int)(sizeof(keys) / sizeof(keys[0])))
 		return false;
-	if (o->n < (int)(sizeof(o->keys) / sizeof(o->keys[0]))) {
-		o->keys[o->n] = keys[opt - OPT_LAYOUT];
-		o->values[o->n] = arg ? arg : "true";
-		o->n++;
+	if (o->n == (int)(sizeof(o->keys) / sizeof(o->keys[0]))) {
+		fprintf(stderr, "clawmd: too many layout options\n");
+		exit(2);
 	}
+	o->keys[o->n] = keys[opt - OPT_LAYOUT];
+	o->values[o->n] = arg ? arg : "true";
+	o->n++;
 	return true;
 }
 

@@ -62,8 +62,8 @@ enum {
 
 struct cmd_layout_opts {
 	const char *root;
-	const char *keys[16];
-	const char *values[16];
+	const char *keys[64];
+	const char *values[64];
 	int n;
 };
 

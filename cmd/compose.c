@@ -116,9 +116,12 @@ static void compose_one(struct compose_run *run, const struct clawmd_layout *lay
 		fprintf(stderr, "clawmd: warning: %s: defused %zu @ directive(s) in inline MCP "
 				"instructions\n", ch.path, plan.ndefused);
 	for (size_t i = 0; i < ch.n && !run->quiet && !opts.dry_run; i++)
-		if (ch.v[i].action == CLAWMD_PRESERVE)
-			fprintf(stderr, "clawmd: warning: %s/%s was not written by clawmd; moved to "
-					"%s/%s\n", ch.path, ch.v[i].name, ch.path, ch.v[i].moved_to);
+		if (ch.v[i].moved_to)
+			fprintf(stderr, "clawmd: warning: %s/%s %s; moved to %s/%s\n", ch.path,
+				ch.v[i].name,
+				ch.v[i].action == CLAWMD_PRESERVE ? "was not written by clawmd"
+								  : "was edited while compose ran",
+				ch.path, ch.v[i].moved_to);
 	if (g) {
 		cJSON_AddStringToObject(g, "path", ch.path);
 		cJSON_AddBoolToObject(g, "changed", ch.n > 0);

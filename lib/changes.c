@@ -12,8 +12,11 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-/* What we read of an existing entry to compare it or show a diff. */
-#define OLD_MAX (4 * 1024 * 1024 + 1)
+/* The most of an existing CLAUDE.md read to tell whether it is ours and
+ * to carry it into CLAUDE.local.md; a larger one is moved aside unread. */
+#define ENTRY_MAX (1024 * 1024)
+/* The most of an old fragment read to show its diff. */
+#define SHOW_MAX (64 * 1024)
 
 void clawmd_changes_init(struct clawmd_changes *ch)
 {
@@ -28,6 +31,7 @@ void clawmd_changes_release(struct clawmd_changes *ch)
 		free(ch->v[i].name);
 		free(ch->v[i].moved_to);
 		clawmd_buf_release(&ch->v[i].old);
+		clawmd_buf_release(&ch->v[i].carry);
 	}
 	free(ch->v);
 	free(ch->group);
@@ -71,11 +75,48 @@ static const char *leaf(const char *name)
 }
 
 /*
+ * The text a hand-edited or legacy CLAUDE.md carries into CLAUDE.local.md:
+ * all of it, except clawmd's own header line and import lines when it was
+ * composed once (carrying those would import every fragment twice).
+ */
+static void carry_text(struct clawmd_buf *out, const char *data, size_t len)
+{
+	static const char *const ours[] = {"@./" CLAWMD_SHARED_NAME, "@./" CLAWMD_FRAGMENTS_DIR "/",
+					   "@./" CLAWMD_ROLE_NAME, "@./" CLAWMD_LOCAL_NAME};
+	const char *end = data + len, *nl = memchr(data, '\n', len);
+	bool composed = nl && len > 4 && !memcmp(data, "<!--", 4) &&
+			memmem(data, (size_t)(nl - data), "clawmd:fnv1a64=", 15);
+	const char *p = composed ? nl + 1 : data;
+	clawmd_buf_clear(out);
+	while (p < end) {
+		const char *e = memchr(p, '\n', (size_t)(end - p));
+		size_t l = e ? (size_t)(e - p) : (size_t)(end - p);
+		bool skip = false;
+		for (size_t i = 0; composed && i < CLAWMD_ARRAY_SIZE(ours); i++) {
+			size_t ol = strlen(ours[i]);
+			skip |= l >= ol && !memcmp(p, ours[i], ol) &&
+				(ours[i][ol - 1] == '/' || l == ol);
+		}
+		if (!skip)
+			clawmd_buf_put(out, p, e ? l + 1 : l);
+		p += e ? l + 1 : l;
+	}
+	for (size_t i = 0; i < out->len; i++)
+		if (!strchr(" \t\r\n", out->ptr[i]))
+			return;
+	clawmd_buf_clear(out); /* nothing but whitespace: nothing to carry */
+}
+
+/*
  * Compare one wanted entry with what is in `d`.  An entry of the wrong type
  * that clawmd cannot have written (a directory, a FIFO, or a symlink where
  * CLAUDE.md belongs) is preserved first; a file or symlink in a fragment
  * name is ours in either mode and simply replaced, which is how switching
  * between symlink and copy mode converges.
+ *
+ * Reads are bounded by what the answer needs, never by what the agent put
+ * there: a fragment larger than both the wanted content and what a diff
+ * is worth showing differs, full stop.
  */
 static int compare_entry(struct clawmd_changes *ch, size_t *cap, const struct clawmd_dir *d,
 			 const struct clawmd_entry *want, bool is_entry, bool local_free,
@@ -88,26 +129,34 @@ static int compare_entry(struct clawmd_changes *ch, size_t *cap, const struct cl
 	enum clawmd_ftype t = ftype(m);
 	struct clawmd_change *c;
 	struct clawmd_buf old = CLAWMD_BUF_INIT;
+	bool unread = false;
 
-	if (t == CLAWMD_FT_FILE) {
-		rc = clawmd_fs_read(&old, d, leaf(want->name), OLD_MAX, err);
+	if (t == CLAWMD_FT_FILE && (is_entry || want->type == CLAWMD_FT_FILE)) {
+		size_t max = is_entry ? ENTRY_MAX : want->len > SHOW_MAX ? want->len : SHOW_MAX;
+		rc = clawmd_fs_read(&old, d, leaf(want->name), max, err);
 		if (rc < 0 && err->code == CLAWMD_EINPUT) {
-			clawmd_err_clear(err); /* too large to show: differs anyway */
-			clawmd_buf_clear(&old);
+			clawmd_err_clear(err); /* larger than wanted: differs */
+			clawmd_buf_release(&old);
+			unread = true;
 			rc = 0;
 		}
 		if (rc < 0)
 			goto out;
-		if (is_entry && !clawmd_composed_is_ours(old.ptr, old.len)) {
+		if (is_entry && (unread || !clawmd_composed_is_ours(old.ptr, old.len))) {
 			c = add(ch, cap, CLAWMD_PRESERVE, want->name, t);
-			c->into_local = local_free;
+			c->old_unread = unread;
+			c->into_local = local_free && !unread;
+			if (c->into_local)
+				carry_text(&c->carry, old.ptr, old.len);
 			c->old = old;
 			old = (struct clawmd_buf)CLAWMD_BUF_INIT;
 			t = CLAWMD_FT_NONE;
-		} else if (want->type == CLAWMD_FT_FILE && old.len == want->len &&
+		} else if (!unread && want->type == CLAWMD_FT_FILE && old.len == want->len &&
 			   !memcmp(old.ptr, want->data, want->len)) {
 			goto out; /* unchanged */
 		}
+	} else if (t == CLAWMD_FT_FILE) {
+		unread = true; /* a file where a symlink is wanted: its content does not matter */
 	} else if (t == CLAWMD_FT_LINK && !is_entry) {
 		if ((rc = clawmd_fs_readlink(&old, d, leaf(want->name), err)) < 0)
 			goto out;
@@ -120,6 +169,7 @@ static int compare_entry(struct clawmd_changes *ch, size_t *cap, const struct cl
 	c = add(ch, cap, CLAWMD_WRITE, want->name, t);
 	c->want = want;
 	c->old = old;
+	c->old_unread = unread;
 	old = (struct clawmd_buf)CLAWMD_BUF_INIT;
 out:
 	clawmd_buf_release(&old);
@@ -149,6 +199,25 @@ static bool fragment_name(const char *name)
  * run that was killed between staging and committing.  Only files and
  * symlinks: a directory under such a name is not ours and stays.
  */
+/*
+ * A killed run's temp: a temp name (fs.c) staged for a name clawmd owns in
+ * this directory.  Temp names keep 24 bytes of the name, so a fragment's is
+ * matched by its prefix.  Anybody else's ".x.<hex>.tmp" is left alone.
+ */
+static bool our_temp(const char *name, bool in_fragments)
+{
+	char buf[32];
+	const char *base = clawmd_fs_temp_of(buf, name);
+	if (!base)
+		return false;
+	if (in_fragments)
+		return (strlen(base) == 24 || fragment_name(base)) &&
+		       (!strncmp(base, "skill-", 6) || !strncmp(base, "module-", 7) ||
+			!strncmp(base, "mcp-", 4));
+	return !strcmp(base, CLAWMD_ENTRY_NAME) || !strcmp(base, CLAWMD_SHARED_NAME) ||
+	       !strcmp(base, CLAWMD_FRAGMENTS_DIR) || !strcmp(base, CLAWMD_LOCAL_NAME);
+}
+
 static int leftovers(struct clawmd_changes *ch, size_t *cap, const struct clawmd_dir *d,
 		     const char *prefix, const struct clawmd_plan *plan, struct clawmd_err *err)
 {
@@ -163,7 +232,7 @@ static int leftovers(struct clawmd_changes *ch, size_t *cap, const struct clawmd
 	}
 	struct dirent *e;
 	while ((e = readdir(dir))) {
-		if (!clawmd_fs_is_temp_name(e->d_name) && !(*prefix && fragment_name(e->d_name)))
+		if (!our_temp(e->d_name, *prefix) && !(*prefix && fragment_name(e->d_name)))
 			continue;
 		char *name = clawmd_xasprintf("%s%s", prefix, e->d_name);
 		if (planned(plan, name)) {
@@ -184,19 +253,21 @@ static int leftovers(struct clawmd_changes *ch, size_t *cap, const struct clawmd
 			break;
 		/* A staging directory of a killed run (only ever directly in
 		 * the group directory) is emptied of our names and removed. */
-		if (m == S_IFDIR && !*prefix && clawmd_fs_is_temp_name(found[i])) {
+		char buf[32];
+		if (m == S_IFDIR && !*prefix &&
+		    !strcmp(clawmd_fs_temp_of(buf, found[i]), CLAWMD_FRAGMENTS_DIR)) {
 			add(ch, cap, CLAWMD_REMOVE, found[i], CLAWMD_FT_DIR);
 			continue;
 		}
 		if (m != S_IFREG && m != S_IFLNK)
 			continue;
+		/* Only a link's target is read; a file's content is not needed
+		 * to remove it, and reading it would let the agent make each
+		 * spawn read gigabytes through hard links. */
 		struct clawmd_change *c = add(ch, cap, CLAWMD_REMOVE, found[i], ftype(m));
-		rc = m == S_IFLNK ? clawmd_fs_readlink(&c->old, d, leaf(found[i]), err)
-				  : clawmd_fs_read(&c->old, d, leaf(found[i]), OLD_MAX, err);
-		if (rc < 0 && err->code == CLAWMD_EINPUT) {
-			clawmd_err_clear(err);
-			rc = 0;
-		}
+		c->old_unread = m == S_IFREG;
+		if (m == S_IFLNK)
+			rc = clawmd_fs_readlink(&c->old, d, leaf(found[i]), err);
 		rc = rc < 0 ? rc : 0;
 	}
 	clawmd_strv_free(found, n);
@@ -223,14 +294,9 @@ static int local_state(bool *missing, bool *free_for_entry, const struct clawmd_
 
 static char *shown_path(const struct clawmd_layout *lay, const char *group)
 {
-	size_t rl = strlen(lay->root);
-	char *abs = clawmd_path_join(lay->groups, group);
-	if (!strncmp(abs, lay->root, rl) && abs[rl] == '/') {
-		char *rel = clawmd_xstrdup(abs + rl + 1);
-		free(abs);
-		return rel;
-	}
-	return abs;
+	char *abs = clawmd_path_join(lay->groups, group), *shown = clawmd_layout_shown(lay, abs);
+	free(abs);
+	return shown;
 }
 
 int clawmd_changes_compute(struct clawmd_changes *out, const struct clawmd_layout *lay,
@@ -285,7 +351,8 @@ int clawmd_changes_compute(struct clawmd_changes *out, const struct clawmd_layou
 		goto out;
 	bool entry_into_local = false;
 	for (size_t i = 0; i < out->n; i++)
-		entry_into_local |= out->v[i].action == CLAWMD_PRESERVE && out->v[i].into_local;
+		entry_into_local |= out->v[i].action == CLAWMD_PRESERVE && out->v[i].into_local &&
+				    out->v[i].carry.len;
 	if (local_missing && !entry_into_local)
 		add(out, &cap, CLAWMD_CREATE_LOCAL, CLAWMD_LOCAL_NAME, CLAWMD_FT_NONE);
 out:
@@ -297,8 +364,85 @@ out:
 
 /* ---- apply -------------------------------------------------------------- */
 
+/*
+ * Carry a hand-written entry's text into CLAUDE.local.md, which compute saw
+ * missing or empty.  The agent may have written it since, so:
+ *  1. missing: rename with RENAME_NOREPLACE, which fails if it appeared;
+ *  2. present: swap it out with RENAME_EXCHANGE and look at what came out;
+ *     if that is not an empty regular file after all, swap back.
+ * Returns 0 when carried, 1 when CLAUDE.local.md turned out to hold
+ * content (the caller then moves the entry aside instead).
+ */
+static int commit_local(const struct clawmd_dir *gd, struct clawmd_stage *st,
+			struct clawmd_err *err)
+{
+	if (renameat2(gd->fd, st->tmp, gd->fd, CLAWMD_LOCAL_NAME, RENAME_NOREPLACE) == 0) {
+		st->pending = false;
+		return clawmd_fs_own_like_dir(gd, CLAWMD_LOCAL_NAME, err);
+	}
+	if (errno != EEXIST)
+		return clawmd_err_sys(err, CLAWMD_EFS, "could not write '%s/" CLAWMD_LOCAL_NAME "'",
+				      gd->path);
+	if (renameat2(gd->fd, st->tmp, gd->fd, CLAWMD_LOCAL_NAME, RENAME_EXCHANGE) < 0)
+		return clawmd_err_sys(err, CLAWMD_EFS, "could not write '%s/" CLAWMD_LOCAL_NAME "'",
+				      gd->path);
+	struct stat was;
+	if (fstatat(gd->fd, st->tmp, &was, AT_SYMLINK_NOFOLLOW) == 0 && S_ISREG(was.st_mode) &&
+	    was.st_size == 0) {
+		unlinkat(gd->fd, st->tmp, 0); /* the empty file it replaced */
+		st->pending = false;
+		return clawmd_fs_own_like_dir(gd, CLAWMD_LOCAL_NAME, err);
+	}
+	if (renameat2(gd->fd, st->tmp, gd->fd, CLAWMD_LOCAL_NAME, RENAME_EXCHANGE) < 0)
+		return clawmd_err_sys(err, CLAWMD_EFS, "could not restore '%s/" CLAWMD_LOCAL_NAME "'",
+				      gd->path);
+	return 1;
+}
+
+/*
+ * Put the new CLAUDE.md in place.  Compute decided what was there may be
+ * replaced (`expect`: its content, or NULL when it was moved aside), but
+ * the agent may have edited it since.  So swap instead of renaming over:
+ *  1. RENAME_EXCHANGE: the new entry takes the name in one step, and the
+ *     old one lands at the temp name, where nothing can be lost;
+ *  2. if it is exactly what compute saw, remove it; otherwise move it aside.
+ * When nothing is there, RENAME_NOREPLACE, so a file created meanwhile is
+ * swapped (and checked) instead of overwritten.
+ */
+static int commit_entry(const struct clawmd_dir *gd, struct clawmd_stage *st,
+			const struct clawmd_buf *expect, char **preserved, struct clawmd_err *err)
+{
+	for (int tries = 0;; tries++) {
+		if (renameat2(gd->fd, st->tmp, gd->fd, st->name, RENAME_EXCHANGE) == 0)
+			break;
+		if (errno == EINVAL) /* no RENAME_EXCHANGE here: a plain rename */
+			return clawmd_fs_commit(st, err);
+		if (errno == ENOENT && tries < 2) {
+			if (renameat2(gd->fd, st->tmp, gd->fd, st->name, RENAME_NOREPLACE) == 0) {
+				st->pending = false;
+				return 0;
+			}
+			if (errno == EEXIST)
+				continue;
+		}
+		return clawmd_err_sys(err, CLAWMD_EFS, "could not rename '%s/%s' to '%s/%s'",
+				      gd->path, st->tmp, gd->path, st->name);
+	}
+	st->pending = false; /* the temp name now holds the old entry */
+	struct clawmd_buf was = CLAWMD_BUF_INIT;
+	struct clawmd_err scratch = CLAWMD_ERR_INIT;
+	int rc = clawmd_fs_read(&was, gd, st->tmp, ENTRY_MAX, &scratch);
+	if (rc == 0 && expect && was.len == expect->len && !memcmp(was.ptr, expect->ptr, was.len))
+		rc = clawmd_fs_unlink(gd, st->tmp, err);
+	else
+		rc = clawmd_fs_move_aside_as(preserved, gd, st->tmp, CLAWMD_ENTRY_NAME, err);
+	clawmd_buf_release(&was);
+	return rc;
+}
+
 /* Remove a killed run's staging directory: our names inside, then the
- * directory if that emptied it (anything else inside is left alone). */
+ * directory.  Anything else inside is not ours: the directory is then
+ * moved aside with it, so it is not reported as drift forever. */
 static int remove_staging_dir(const struct clawmd_dir *gd, const char *name,
 			      struct clawmd_err *err)
 {
@@ -317,16 +461,21 @@ static int remove_staging_dir(const struct clawmd_dir *gd, const char *name,
 	struct dirent *e;
 	while ((e = readdir(dir)) && rc == 0) {
 		mode_t m;
-		if (!fragment_name(e->d_name) && !clawmd_fs_is_temp_name(e->d_name))
+		if (!fragment_name(e->d_name) && !our_temp(e->d_name, true))
 			continue;
 		if ((rc = clawmd_fs_type(&m, &sd, e->d_name, err)) == 0 &&
 		    (m == S_IFREG || m == S_IFLNK))
 			rc = clawmd_fs_unlink(&sd, e->d_name, err);
 	}
 	closedir(dir);
-	if (rc == 0 && unlinkat(gd->fd, name, AT_REMOVEDIR) < 0 && errno != ENOTEMPTY &&
-	    errno != EEXIST)
-		rc = clawmd_err_sys(err, CLAWMD_EFS, "could not remove '%s'", sd.path);
+	if (rc == 0 && unlinkat(gd->fd, name, AT_REMOVEDIR) < 0) {
+		char *moved = NULL;
+		if (errno == ENOTEMPTY || errno == EEXIST)
+			rc = clawmd_fs_move_aside(&moved, gd, name, err);
+		else
+			rc = clawmd_err_sys(err, CLAWMD_EFS, "could not remove '%s'", sd.path);
+		free(moved);
+	}
 out:
 	clawmd_dir_release(&sd);
 	return rc;
@@ -388,6 +537,12 @@ int clawmd_changes_apply(struct clawmd_changes *ch, const struct clawmd_layout *
 	}
 	for (size_t i = 0; i < ch->n; i++) {
 		const struct clawmd_change *c = &ch->v[i];
+		if (c->action == CLAWMD_PRESERVE && c->into_local && c->carry.len) {
+			rc = clawmd_fs_stage_file(&st[i], &gd, CLAWMD_LOCAL_NAME, c->carry.ptr,
+						  c->carry.len, err);
+			if (rc < 0)
+				goto out;
+		}
 		if (c->action != CLAWMD_WRITE)
 			continue;
 		const struct clawmd_dir *d = strchr(c->name, '/') ? &fd : &gd;
@@ -420,24 +575,36 @@ int clawmd_changes_apply(struct clawmd_changes *ch, const struct clawmd_layout *
 			goto out;
 		tmpdir[0] = '\0';
 	}
-	/* 2c. The entry. */
+	/* 2c. The entry: carry or move aside what clawmd did not write, then
+	 * swap the new one in. */
+	const struct clawmd_buf *expect = NULL;
 	for (size_t i = 0; i < ch->n; i++) {
 		struct clawmd_change *c = &ch->v[i];
 		if (strcmp(c->name, CLAWMD_ENTRY_NAME))
 			continue;
-		if (c->action == CLAWMD_PRESERVE && c->into_local) {
-			if (renameat(gd.fd, CLAWMD_ENTRY_NAME, gd.fd, CLAWMD_LOCAL_NAME) < 0) {
-				rc = clawmd_err_sys(err, CLAWMD_EFS, "could not move '%s/%s' to '%s/%s'",
-						    gd.path, CLAWMD_ENTRY_NAME, gd.path,
-						    CLAWMD_LOCAL_NAME);
+		if (c->action == CLAWMD_PRESERVE && c->into_local && c->carry.len) {
+			if ((rc = commit_local(&gd, &st[i], err)) < 0)
 				goto out;
+			if (rc == 0) {
+				c->moved_to = clawmd_xstrdup(CLAWMD_LOCAL_NAME);
+				expect = &c->old;
+				continue;
 			}
-			c->moved_to = clawmd_xstrdup(CLAWMD_LOCAL_NAME);
+			c->into_local = false; /* CLAUDE.local.md filled meanwhile */
+		}
+		if (c->action == CLAWMD_PRESERVE && c->into_local) {
+			expect = &c->old; /* only clawmd's own lines: nothing to carry */
 		} else if (c->action == CLAWMD_PRESERVE) {
 			if ((rc = clawmd_fs_move_aside(&c->moved_to, &gd, c->name, err)) < 0)
 				goto out;
-		} else if (c->action == CLAWMD_WRITE && (rc = clawmd_fs_commit(&st[i], err)) < 0) {
-			goto out;
+		} else if (c->action == CLAWMD_WRITE) {
+			if (c->old_type == CLAWMD_FT_FILE && !c->old_unread)
+				expect = &c->old;
+			char *preserved = NULL;
+			rc = commit_entry(&gd, &st[i], expect, &preserved, err);
+			c->moved_to = preserved; /* edited while we worked: kept, and said */
+			if (rc < 0)
+				goto out;
 		}
 	}
 	/* 2d, 2e. */
@@ -447,8 +614,9 @@ int clawmd_changes_apply(struct clawmd_changes *ch, const struct clawmd_layout *
 			rc = remove_staging_dir(&gd, c->name, err);
 		else if (c->action == CLAWMD_REMOVE)
 			rc = clawmd_fs_unlink(strchr(c->name, '/') ? &fd : &gd, leaf(c->name), err);
-		else if (c->action == CLAWMD_CREATE_LOCAL)
-			rc = clawmd_fs_create_empty(&gd, CLAWMD_LOCAL_NAME, err);
+		else if (c->action == CLAWMD_CREATE_LOCAL &&
+			 (rc = clawmd_fs_create_empty(&gd, CLAWMD_LOCAL_NAME, err)) == 0)
+			rc = clawmd_fs_own_like_dir(&gd, CLAWMD_LOCAL_NAME, err);
 		if (rc < 0)
 			goto out;
 		rc = 0;

@@ -45,7 +45,8 @@ static const char *quote(char *out, size_t size, const char *s, size_t len)
 	return out;
 }
 
-static bool utf8_valid(const unsigned char *s, size_t len)
+/* Length of the valid UTF-8 prefix of s: len when all of it is valid. */
+static size_t utf8_valid_prefix(const unsigned char *s, size_t len)
 {
 	size_t i = 0;
 	while (i < len) {
@@ -65,20 +66,36 @@ static bool utf8_valid(const unsigned char *s, size_t len)
 			n = 3;
 			cp = c & 0x07;
 		} else {
-			return false;
+			return i;
 		}
 		for (size_t k = 1; k <= n; k++) {
 			if (i + k >= len || (s[i + k] & 0xc0) != 0x80)
-				return false;
+				return i;
 			cp = (cp << 6) | (s[i + k] & 0x3f);
 		}
 		/* Overlong forms, surrogates and values past U+10FFFF. */
 		if ((n == 1 && cp < 0x80) || (n == 2 && cp < 0x800) || (n == 3 && cp < 0x10000) ||
 		    (cp >= 0xd800 && cp <= 0xdfff) || cp > 0x10ffff)
-			return false;
+			return i;
 		i += n + 1;
 	}
-	return true;
+	return len;
+}
+
+static bool utf8_valid(const unsigned char *s, size_t len)
+{
+	return utf8_valid_prefix(s, len) == len;
+}
+
+/* "path:LINE:COL" of byte `off`, for errors that come before any key. */
+static int err_at(struct clawmd_err *err, const char *path, const char *json, size_t off,
+		  const char *what)
+{
+	size_t line = 1, col = 1;
+	for (size_t i = 0; i < off; i++, col++)
+		if (json[i] == '\n')
+			line++, col = 0;
+	return clawmd_err_set(err, CLAWMD_EINPUT, "%s:%zu:%zu: %s", path, line, col, what);
 }
 
 static int mcp_cmp(const void *a, const void *b)
@@ -87,16 +104,19 @@ static int mcp_cmp(const void *a, const void *b)
 }
 
 /* cJSON stops strings at NUL; a "\u0000" escape would silently cut a name.
- * Refuse any document carrying one, naming where. */
-static bool has_nul_escape(const char *json, size_t len)
+ * The offset of the first such escape (or raw NUL), or len when none. */
+static size_t nul_at(const char *json, size_t len)
 {
-	for (size_t i = 0; i + 5 < len; i++)
+	for (size_t i = 0; i < len; i++) {
+		if (json[i] == '\0')
+			return i;
 		if (json[i] == '\\') {
-			if (!memcmp(json + i + 1, "u0000", 5))
-				return true;
+			if (i + 5 < len && !memcmp(json + i + 1, "u0000", 5))
+				return i;
 			i++; /* skip the escaped character (e.g. "\\\\u0000") */
 		}
-	return false;
+	}
+	return len;
 }
 
 static int parse_skills(struct clawmd_group_config *cfg, const cJSON *v, const char *path,
@@ -202,10 +222,11 @@ int clawmd_config_parse(struct clawmd_group_config *out, const char *json, size_
 	if (len > CLAWMD_CONFIG_MAX)
 		return clawmd_err_set(err, CLAWMD_EINPUT, "%s: larger than %d bytes", path,
 				      CLAWMD_CONFIG_MAX);
-	if (memchr(json, '\0', len) || has_nul_escape(json, len))
-		return clawmd_err_set(err, CLAWMD_EINPUT, "%s: contains a NUL character", path);
-	if (!utf8_valid((const unsigned char *)json, len))
-		return clawmd_err_set(err, CLAWMD_EINPUT, "%s: not valid UTF-8", path);
+	size_t at = nul_at(json, len);
+	if (at < len)
+		return err_at(err, path, json, at, "contains a NUL character");
+	if ((at = utf8_valid_prefix((const unsigned char *)json, len)) < len)
+		return err_at(err, path, json, at, "not valid UTF-8");
 	const char *end = NULL;
 	doc = cJSON_ParseWithLengthOpts(json, len, &end, false);
 	/* Trailing bytes after the value are malformed too. */

@@ -22,20 +22,31 @@ static const char *type_word(enum clawmd_ftype t)
 	}
 }
 
+/* Names and link targets found on disk are the agent's: print them so that
+ * no byte can forge a line or drive a terminal. */
+static const char *safe(struct clawmd_buf *tmp, const char *s)
+{
+	clawmd_buf_clear(tmp);
+	clawmd_buf_put(tmp, "", 0);
+	for (; s && *s; s++) {
+		unsigned char c = (unsigned char)*s;
+		if (c >= 0x20 && c < 0x7f && c != '\\')
+			clawmd_buf_putc(tmp, (char)c);
+		else
+			clawmd_buf_printf(tmp, "\\x%02x", c);
+	}
+	return tmp->ptr;
+}
+
 int clawmd_change_diff(struct clawmd_buf *out, const struct clawmd_change *c, const char *dir,
 		       struct clawmd_err *err)
 {
-	/* Content diffs: a file written over a file or nothing, or a file
-	 * removed.  Symlink changes are described in one line instead. */
-	bool old_file = c->old_type == CLAWMD_FT_FILE || c->old_type == CLAWMD_FT_NONE;
-	const char *new_data = NULL;
-	size_t new_len = 0;
-	if (c->action == CLAWMD_WRITE && c->want->type == CLAWMD_FT_FILE && old_file) {
-		new_data = c->want->data;
-		new_len = c->want->len;
-	} else if (!(c->action == CLAWMD_REMOVE && c->old_type == CLAWMD_FT_FILE)) {
+	/* Content diffs: a file written over a file (whose content was read)
+	 * or over nothing.  Everything else is described in one line. */
+	bool old_known = c->old_type == CLAWMD_FT_NONE ||
+			 (c->old_type == CLAWMD_FT_FILE && !c->old_unread);
+	if (c->action != CLAWMD_WRITE || c->want->type != CLAWMD_FT_FILE || !old_known)
 		return 0;
-	}
 	const struct clawmd_git *g = clawmd_git(err);
 	if (!g)
 		return err->code;
@@ -46,7 +57,7 @@ int clawmd_change_diff(struct clawmd_buf *out, const struct clawmd_change *c, co
 	bool had_old = c->old_type == CLAWMD_FT_FILE;
 	int rc = 0;
 	if (g->git_patch_from_buffers(&patch, had_old ? c->old.ptr : NULL, had_old ? c->old.len : 0,
-				      a, new_data, new_len, new_data ? a : NULL, &opts) < 0 ||
+				      a, c->want->data, c->want->len, a, &opts) < 0 ||
 	    g->git_patch_to_buf(&buf, patch) < 0) {
 		rc = clawmd_err_set(err, CLAWMD_EFS, "could not diff '%s': %s", a,
 				    clawmd_git_errmsg(g));
@@ -62,51 +73,58 @@ int clawmd_change_diff(struct clawmd_buf *out, const struct clawmd_change *c, co
 int clawmd_changes_format(struct clawmd_buf *out, const struct clawmd_changes *ch,
 			  struct clawmd_err *err)
 {
-	for (size_t i = 0; i < ch->n; i++) {
+	struct clawmd_buf n = CLAWMD_BUF_INIT, t = CLAWMD_BUF_INIT, o = CLAWMD_BUF_INIT;
+	int rc = 0;
+	for (size_t i = 0; i < ch->n && rc == 0; i++) {
 		const struct clawmd_change *c = &ch->v[i];
-		const char *p = ch->path;
+		const char *p = ch->path, *name = safe(&n, c->name), *old = safe(&o, c->old.ptr);
 		switch (c->action) {
 		case CLAWMD_MKDIR:
-			clawmd_buf_printf(out, "mkdir %s/%s\n", p, c->name);
+			clawmd_buf_printf(out, "mkdir %s/%s\n", p, name);
 			break;
 		case CLAWMD_CREATE_LOCAL:
-			clawmd_buf_printf(out, "create %s/%s (empty)\n", p, c->name);
+			clawmd_buf_printf(out, "create %s/%s (empty)\n", p, name);
 			break;
 		case CLAWMD_PRESERVE:
-			if (c->into_local)
+			if (c->into_local && !c->carry.len)
+				clawmd_buf_printf(out, "replace %s/%s (edited, but only clawmd's own lines)\n",
+						  p, name);
+			else if (c->into_local)
 				clawmd_buf_printf(out, "preserve %s/%s -> %s/%s (not written by clawmd)\n",
-						  p, c->name, p, c->moved_to ? c->moved_to : CLAWMD_LOCAL_NAME);
+						  p, name, p, c->moved_to ? safe(&t, c->moved_to) : CLAWMD_LOCAL_NAME);
 			else
-				clawmd_buf_printf(out, "preserve %s/%s (%s) -> %s/%s\n", p, c->name,
+				clawmd_buf_printf(out, "preserve %s/%s (%s) -> %s/%s\n", p, name,
 						  type_word(c->old_type), p,
-						  c->moved_to ? c->moved_to : "<name>.clawmd-preserved-*");
+						  c->moved_to ? safe(&t, c->moved_to) : "<name>.clawmd-preserved-*");
 			break;
 		case CLAWMD_REMOVE:
 			if (c->old_type == CLAWMD_FT_DIR)
 				clawmd_buf_printf(out, "remove %s/%s (a killed run's staging directory)\n",
-						  p, c->name);
-			if (c->old_type == CLAWMD_FT_LINK)
-				clawmd_buf_printf(out, "symlink remove %s/%s -> %s\n", p, c->name,
-						  c->old.ptr ? c->old.ptr : "");
+						  p, name);
+			else if (c->old_type == CLAWMD_FT_LINK)
+				clawmd_buf_printf(out, "symlink remove %s/%s -> %s\n", p, name, old);
+			else
+				clawmd_buf_printf(out, "remove %s/%s\n", p, name);
 			break;
 		case CLAWMD_WRITE:
-			if (c->want->type != CLAWMD_FT_LINK && c->old_type == CLAWMD_FT_LINK)
-				clawmd_buf_printf(out, "symlink remove %s/%s -> %s (replaced by a file)\n",
-						  p, c->name, c->old.ptr);
-			if (c->want->type != CLAWMD_FT_LINK)
-				break;
-			if (c->old_type == CLAWMD_FT_LINK)
-				clawmd_buf_printf(out, "symlink retarget %s/%s: %s -> %s\n", p, c->name,
-						  c->old.ptr, c->want->data);
-			else
-				clawmd_buf_printf(out, "symlink add %s/%s -> %s%s\n", p, c->name,
-						  c->want->data,
+			if (c->old_type == CLAWMD_FT_LINK && c->want->type == CLAWMD_FT_LINK)
+				clawmd_buf_printf(out, "symlink retarget %s/%s: %s -> %s\n", p, name, old,
+						  c->want->data);
+			else if (c->want->type == CLAWMD_FT_LINK)
+				clawmd_buf_printf(out, "symlink add %s/%s -> %s%s\n", p, name, c->want->data,
 						  c->old_type == CLAWMD_FT_FILE ? " (replaces a file)" : "");
+			else if (c->old_type == CLAWMD_FT_LINK)
+				clawmd_buf_printf(out, "symlink remove %s/%s -> %s (replaced by a file)\n",
+						  p, name, old);
+			else if (c->old_unread)
+				clawmd_buf_printf(out, "rewrite %s/%s (previous content larger, not shown)\n",
+						  p, name);
+			rc = clawmd_change_diff(out, c, p, err);
 			break;
 		}
-		int rc = clawmd_change_diff(out, c, p, err);
-		if (rc < 0)
-			return rc;
 	}
-	return 0;
+	clawmd_buf_release(&n);
+	clawmd_buf_release(&t);
+	clawmd_buf_release(&o);
+	return rc;
 }

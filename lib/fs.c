@@ -29,11 +29,15 @@ int clawmd_dir_open(struct clawmd_dir *out, const char *path, struct clawmd_err 
 int clawmd_dir_openat(struct clawmd_dir *out, const struct clawmd_dir *parent, const char *name,
 		      bool missing_ok, struct clawmd_err *err)
 {
-	out->path = NULL;
+	out->path = clawmd_xasprintf("%s/%s", shown(parent, name));
 	out->fd = openat(parent->fd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 	if (out->fd < 0) {
 		if (errno == ENOENT && missing_ok)
-			return 1;
+			return 1; /* path stays set for messages; release as usual */
+		int saved = errno;
+		free(out->path);
+		out->path = NULL;
+		errno = saved;
 		if (errno == ELOOP || errno == ENOTDIR)
 			return clawmd_err_set(err, CLAWMD_EFS,
 					      "'%s/%s' is a symlink or not a directory; refusing it",
@@ -41,7 +45,6 @@ int clawmd_dir_openat(struct clawmd_dir *out, const struct clawmd_dir *parent, c
 		return clawmd_err_sys(err, CLAWMD_EFS, "could not open directory '%s/%s'",
 				      shown(parent, name));
 	}
-	out->path = clawmd_xasprintf("%s/%s", shown(parent, name));
 	return 0;
 }
 
@@ -162,16 +165,20 @@ static void temp_name(char *out, size_t size, const char *name)
 	snprintf(out, size, ".%.24s.%016llx.tmp", name, (unsigned long long)r);
 }
 
-bool clawmd_fs_is_temp_name(const char *name)
+const char *clawmd_fs_temp_of(char out[32], const char *name)
 {
 	size_t len = strlen(name);
-	if (name[0] != '.' || len < 1 + 1 + 16 + 4 || strcmp(name + len - 4, ".tmp") ||
-	    name[len - 4 - 16 - 1] != '.')
-		return false;
+	/* ".<base>.<16 hex>.tmp" */
+	if (name[0] != '.' || len < 1 + 1 + 1 + 16 + 4 || len > 1 + 24 + 1 + 16 + 4 ||
+	    strcmp(name + len - 4, ".tmp") || name[len - 4 - 16 - 1] != '.')
+		return NULL;
 	for (size_t i = len - 4 - 16; i < len - 4; i++)
-		if (!strchr("0123456789abcdef", name[i]) || !name[i])
-			return false;
-	return true;
+		if (!((name[i] >= '0' && name[i] <= '9') || (name[i] >= 'a' && name[i] <= 'f')))
+			return NULL;
+	size_t blen = len - 1 - 1 - 16 - 4;
+	memcpy(out, name + 1, blen);
+	out[blen] = '\0';
+	return out;
 }
 
 static int write_all(int fd, const char *p, size_t len)
@@ -314,19 +321,30 @@ int clawmd_fs_rename_noreplace(const struct clawmd_dir *d, const char *from, con
 {
 	if (renameat2(d->fd, from, d->fd, to, RENAME_NOREPLACE) == 0)
 		return 0;
-	if (errno != EINVAL && errno != ENOSYS)
-		return clawmd_err_sys(err, CLAWMD_EFS, "could not rename '%s/%s' to '%s/%s'",
-				      shown(d, from), shown(d, to));
-	/* No RENAME_NOREPLACE on this filesystem: link+unlink never replaces
-	 * either (link fails with EEXIST), but does not work for directories. */
-	if (linkat(d->fd, from, d->fd, to, 0) < 0 || unlinkat(d->fd, from, 0) < 0)
-		return clawmd_err_sys(err, CLAWMD_EFS, "could not rename '%s/%s' to '%s/%s'",
-				      shown(d, from), shown(d, to));
-	return 0;
+	return clawmd_err_sys(err, CLAWMD_EFS, "could not rename '%s/%s' to '%s/%s'",
+			      shown(d, from), shown(d, to));
 }
 
 int clawmd_fs_move_aside(char **newname, const struct clawmd_dir *d, const char *name,
 			 struct clawmd_err *err)
+{
+	return clawmd_fs_move_aside_as(newname, d, name, name, err);
+}
+
+int clawmd_fs_own_like_dir(const struct clawmd_dir *d, const char *name, struct clawmd_err *err)
+{
+	struct stat st;
+	if (geteuid() != 0)
+		return 0;
+	if (fstat(d->fd, &st) < 0 ||
+	    fchownat(d->fd, name, st.st_uid, st.st_gid, AT_SYMLINK_NOFOLLOW) < 0)
+		return clawmd_err_sys(err, CLAWMD_EFS, "could not give '%s/%s' its directory's owner",
+				      shown(d, name));
+	return 0;
+}
+
+int clawmd_fs_move_aside_as(char **newname, const struct clawmd_dir *d, const char *name,
+			    const char *as, struct clawmd_err *err)
 {
 	char stamp[32], rnd[32];
 	time_t now = time(NULL);
@@ -336,7 +354,7 @@ int clawmd_fs_move_aside(char **newname, const struct clawmd_dir *d, const char 
 	*newname = NULL;
 	for (int tries = 0; tries < 8; tries++) {
 		temp_name(rnd, sizeof(rnd), "");
-		char *to = clawmd_xasprintf("%s.clawmd-preserved-%s-%.6s", name, stamp, rnd + 2);
+		char *to = clawmd_xasprintf("%s.clawmd-preserved-%s-%.6s", as, stamp, rnd + 2);
 		if (renameat2(d->fd, name, d->fd, to, RENAME_NOREPLACE) == 0) {
 			*newname = to;
 			return 0;
@@ -421,7 +439,7 @@ int clawmd_fs_lock(int *fd_out, const char *lockdir, const char *name, double ti
 				(double)(now.tv_nsec - start.tv_nsec) / 1e9;
 		if (waited >= timeout) {
 			rc = clawmd_err_set(err, CLAWMD_ELOCK,
-					    "timed out after %.0fs waiting for lock '%s/%s'; another "
+					    "timed out after %gs waiting for lock '%s/%s'; another "
 					    "clawmd holds it", timeout, lockdir, name);
 			goto out_close;
 		}

@@ -43,7 +43,8 @@ struct clawmd_dir {
 /* Open `path` (absolute or relative to the cwd), refusing a symlink.  EFS. */
 int clawmd_dir_open(struct clawmd_dir *out, const char *path, struct clawmd_err *err);
 /* Open directory `name` inside `parent` without following a symlink.  When
- * nothing is there and `missing_ok`, returns 1 with out->fd == -1. */
+ * nothing is there and `missing_ok`, returns 1 with out->fd == -1 (and the
+ * path set, so release it as after success). */
 int clawmd_dir_openat(struct clawmd_dir *out, const struct clawmd_dir *parent, const char *name,
 		      bool missing_ok, struct clawmd_err *err);
 void clawmd_dir_release(struct clawmd_dir *d);
@@ -83,8 +84,10 @@ int clawmd_fs_commit(struct clawmd_stage *st, struct clawmd_err *err);
 void clawmd_fs_stage_release(struct clawmd_stage *st);
 int clawmd_fs_sync_dir(const struct clawmd_dir *d, struct clawmd_err *err);
 
-/* True for the names stage_* gives temps: a crashed run's leftovers. */
-bool clawmd_fs_is_temp_name(const char *name);
+/* The name a temp of `name` was staged for (cut to 24 bytes, as temp names
+ * are), or NULL when `name` is not a temp name.  Callers match it against
+ * the names they own to find a killed run's leftovers. */
+const char *clawmd_fs_temp_of(char out[32], const char *name);
 
 /* stage + commit + sync: the one-shot atomic replace. */
 int clawmd_fs_replace_file(const struct clawmd_dir *d, const char *name, const void *data,
@@ -101,7 +104,17 @@ int clawmd_fs_create_empty(const struct clawmd_dir *d, const char *name, struct 
  */
 int clawmd_fs_move_aside(char **newname, const struct clawmd_dir *d, const char *name,
 			 struct clawmd_err *err);
-/* Rename `from` to `to` in `d`, failing (EFS) if `to` exists. */
+/* The same, naming the quarantine after `as` instead of `name`. */
+int clawmd_fs_move_aside_as(char **newname, const struct clawmd_dir *d, const char *name,
+			    const char *as, struct clawmd_err *err);
+/*
+ * Give `name` in `d` the owner of `d` itself, when running as root: files
+ * clawmd creates for the agent (CLAUDE.local.md) must stay writable by it.
+ * A no-op for other users.
+ */
+int clawmd_fs_own_like_dir(const struct clawmd_dir *d, const char *name, struct clawmd_err *err);
+/* Rename `from` to `to` in `d`, failing (EFS) if `to` exists.  Needs
+ * RENAME_NOREPLACE (Linux 3.15; ext4, xfs, btrfs, tmpfs, overlayfs). */
 int clawmd_fs_rename_noreplace(const struct clawmd_dir *d, const char *from, const char *to,
 			       struct clawmd_err *err);
 /* Remove a file or symlink (never a directory); absent is fine. */

@@ -175,6 +175,8 @@ static int load_mounts(struct clawmd_layout *lay, const cJSON *arr, const char *
 {
 	if (!cJSON_IsArray(arr))
 		return clawmd_err_set(err, CLAWMD_EINPUT, "%s: mounts: expected an array", file);
+	if (lay->mounts)
+		return clawmd_err_set(err, CLAWMD_EINPUT, "%s: mounts: given twice", file);
 	int n = cJSON_GetArraySize(arr);
 	lay->mounts = clawmd_xcalloc((size_t)n, sizeof(*lay->mounts));
 	for (int i = 0; i < n; i++) {
@@ -297,6 +299,14 @@ void clawmd_layout_release(struct clawmd_layout *lay)
 	clawmd_mounts_free(lay->mounts, lay->nmounts);
 	lay->mounts = NULL;
 	lay->nmounts = 0;
+}
+
+char *clawmd_layout_shown(const struct clawmd_layout *lay, const char *path)
+{
+	size_t rl = strlen(lay->root);
+	if (!strncmp(path, lay->root, rl) && path[rl] == '/')
+		return clawmd_xstrdup(path + rl + 1);
+	return clawmd_xstrdup(path);
 }
 
 /* ---- mount table -------------------------------------------------------- */

@@ -5,10 +5,13 @@
 #include "util.h"
 
 #include <dirent.h>
+#include <errno.h>
 #include <fcntl.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <linux/openat2.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #define SOURCE_MAX (4 * 1024 * 1024) /* a shared base or skill fragment */
@@ -149,14 +152,55 @@ static void add_entry(struct clawmd_plan *plan, size_t *cap, char *name, enum cl
 
 /* Read a host-owned source file (the shared base, a skill or module
  * fragment) for copy mode.  Host-owned, so symlinks are followed. */
-static int read_source(char **data, size_t *len, const char *path, struct clawmd_err *err)
+/*
+ * Open `rel` beneath the directory `root` the way the container sees it
+ * through its bind mount: a symlink inside may not lead out of the mount
+ * (in the container it could not reach the host's files either), so copy
+ * mode never copies a host file the container could not read.
+ */
+static int open_beneath(const char *root, const char *rel, struct clawmd_err *err)
+{
+	int dfd = open(root, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (dfd < 0)
+		return clawmd_err_sys(err, CLAWMD_EINPUT, "could not open source directory '%s'", root);
+	struct open_how how = {.flags = O_RDONLY | O_CLOEXEC | O_NONBLOCK,
+			       .resolve = RESOLVE_BENEATH | RESOLVE_NO_MAGICLINKS};
+	int fd = (int)syscall(SYS_openat2, dfd, rel, &how, sizeof(how));
+	if (fd < 0 && errno == ENOSYS) {
+		/* Kernels before 5.6: resolve, then check the prefix. */
+		char *full = clawmd_path_join(root, rel), *rp = realpath(full, NULL);
+		char *rr = realpath(root, NULL);
+		size_t n = rr ? strlen(rr) : 0;
+		errno = EXDEV;
+		if (rp && rr && !strncmp(rp, rr, n) && rp[n] == '/')
+			fd = open(rp, how.flags);
+		free(full);
+		free(rp);
+		free(rr);
+	}
+	int saved = errno;
+	close(dfd);
+	errno = saved;
+	if (fd < 0 && errno == EXDEV)
+		clawmd_err_set(err, CLAWMD_EINPUT, "source '%s/%s' leads outside '%s'; refusing to copy it",
+			       root, rel, root);
+	else if (fd < 0)
+		clawmd_err_sys(err, CLAWMD_EINPUT, "could not read source '%s/%s'", root, rel);
+	return fd;
+}
+
+/* Read a source for copy mode: `rel` beneath `root`, or the file `rel`
+ * itself when root is NULL (the shared base, a mount of its own). */
+static int read_source(char **data, size_t *len, const char *root, const char *rel,
+		       struct clawmd_err *err)
 {
 	struct clawmd_buf buf = CLAWMD_BUF_INIT;
 	int rc = 0;
-	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+	const char *path = rel;
+	int fd = root ? open_beneath(root, rel, err) : open(rel, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
 	struct stat st;
 	if (fd < 0)
-		return clawmd_err_sys(err, CLAWMD_EINPUT, "could not read source '%s'", path);
+		return root ? err->code : clawmd_err_sys(err, CLAWMD_EINPUT, "could not read source '%s'", path);
 	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) || st.st_size > SOURCE_MAX) {
 		rc = clawmd_err_set(err, CLAWMD_EINPUT,
 				    "source '%s' is not a regular file of at most %d bytes", path,
@@ -245,7 +289,8 @@ static char *module_fragment(const char *dir, const char *name)
 /* One fragment taken from a host source: a symlink to its container path,
  * or in copy mode a regular file with its content. */
 static int add_source(struct clawmd_plan *plan, size_t *cap, const struct clawmd_layout *lay,
-		      char *name, const char *host, const char *ct, struct clawmd_err *err)
+		      char *name, const char *root, const char *host, const char *ct,
+		      struct clawmd_err *err)
 {
 	if (lay->mode == CLAWMD_MODE_SYMLINK) {
 		add_entry(plan, cap, name, CLAWMD_FT_LINK, clawmd_xstrdup(ct), strlen(ct));
@@ -253,7 +298,7 @@ static int add_source(struct clawmd_plan *plan, size_t *cap, const struct clawmd
 	}
 	char *data = NULL;
 	size_t len = 0;
-	int rc = read_source(&data, &len, host, err);
+	int rc = read_source(&data, &len, root, host, err);
 	if (rc < 0) {
 		free(name);
 		return rc;
@@ -273,9 +318,11 @@ static int read_group_config(struct clawmd_group_config *cfg, const struct clawm
 	clawmd_config_init(cfg);
 	if (rc < 0)
 		goto out;
+	free(gd.path);
+	gd.path = clawmd_layout_shown(lay, gpath);
 	rc = clawmd_fs_read(&buf, &gd, CLAWMD_CONFIG_NAME, CLAWMD_CONFIG_MAX, err);
 	if (rc == 0) {
-		char *shown = clawmd_path_join(gpath, CLAWMD_CONFIG_NAME);
+		char *shown = clawmd_path_join(gd.path, CLAWMD_CONFIG_NAME);
 		rc = clawmd_config_parse(cfg, buf.ptr, buf.len, shown, err);
 		free(shown);
 	} else if (rc == CLAWMD_EFS) {
@@ -319,7 +366,7 @@ int clawmd_plan_build(struct clawmd_plan *out, const struct clawmd_layout *lay,
 				    lay->base);
 		goto out;
 	}
-	if ((rc = add_source(out, &cap, lay, clawmd_xstrdup(CLAWMD_SHARED_NAME), lay->base,
+	if ((rc = add_source(out, &cap, lay, clawmd_xstrdup(CLAWMD_SHARED_NAME), NULL, lay->base,
 			     lay->ct_base, err)) < 0)
 		goto out;
 	clawmd_buf_puts(&body, "@./" CLAWMD_SHARED_NAME "\n");
@@ -344,11 +391,11 @@ int clawmd_plan_build(struct clawmd_plan *out, const struct clawmd_layout *lay,
 		qsort(skills, nskills, sizeof(*skills), clawmd_strcmp_ptr);
 	}
 	for (size_t i = 0; i < nskills; i++) {
-		char *host = clawmd_xasprintf("%s/%s/instructions.md", lay->skills, skills[i]);
+		char *host = clawmd_xasprintf("%s/instructions.md", skills[i]);
 		char *ct = clawmd_xasprintf("%s/%s/instructions.md", lay->ct_skills, skills[i]);
 		char *name = clawmd_xasprintf(CLAWMD_FRAGMENTS_DIR "/skill-%s.md", skills[i]);
 		clawmd_buf_printf(&body, "@./%s\n", name);
-		rc = add_source(out, &cap, lay, name, host, ct, err);
+		rc = add_source(out, &cap, lay, name, lay->skills, host, ct, err);
 		free(host);
 		free(ct);
 		if (rc < 0)
@@ -361,11 +408,11 @@ int clawmd_plan_build(struct clawmd_plan *out, const struct clawmd_layout *lay,
 	for (size_t i = 0; i < nmodules; i++) {
 		if (cfg.cli_disabled && (!strcmp(modules[i], "cli") || !strcmp(modules[i], "scheduling")))
 			continue;
-		char *host = clawmd_xasprintf("%s/%s.instructions.md", lay->modules, modules[i]);
+		char *host = clawmd_xasprintf("%s.instructions.md", modules[i]);
 		char *ct = clawmd_xasprintf("%s/%s.instructions.md", lay->ct_modules, modules[i]);
 		char *name = clawmd_xasprintf(CLAWMD_FRAGMENTS_DIR "/module-%s.md", modules[i]);
 		clawmd_buf_printf(&body, "@./%s\n", name);
-		rc = add_source(out, &cap, lay, name, host, ct, err);
+		rc = add_source(out, &cap, lay, name, lay->modules, host, ct, err);
 		free(host);
 		free(ct);
 		if (rc < 0)

@@ -29,7 +29,7 @@ bad "too long skill" "{\"skills\": [\"$(printf 'a%.0s' $(seq 65))\"]}" "skills\[
 bad "non-string skill" '{"skills": ["a", 7]}' "skills\[1\]: expected a string"
 bad "skills wrong type" '{"skills": {"a": 1}}' "skills: expected \"all\" or an array"
 bad "skills other string" '{"skills": "some"}' "skills: expected \"all\""
-bad "NUL escape" '{"skills": ["a\u0000b"]}' "container.json: contains a NUL"
+bad "NUL escape" '{"skills": ["a\u0000b"]}' "groups/g/container.json:1:15: contains a NUL"
 bad "traversal server" '{"mcpServers": {"../x": {"instructions": "x"}}}' "mcpServers: invalid server name '\.\./x'"
 bad "server not object" '{"mcpServers": {"x": "y"}}' "mcpServers.x: expected an object"
 bad "mcpServers not object" '{"mcpServers": []}' "mcpServers: expected an object"

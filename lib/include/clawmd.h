@@ -10,12 +10,15 @@
  *
  *	struct clawmd_err err = CLAWMD_ERR_INIT;
  *	struct clawmd_layout lay;
+ *	struct clawmd_plan plan;
+ *	struct clawmd_changes changes;
+ *	struct clawmd_compose_opts opts = {0};
  *	clawmd_layout_init(&lay);
- *	if (clawmd_layout_load(&lay, root, &err) < 0) ...
- *	struct clawmd_compose_result res;
- *	clawmd_compose(&res, &lay, "main", &opts, &err);
- *	...
- *	clawmd_compose_result_release(&res);
+ *	if (clawmd_layout_load(&lay, root, &err) < 0 ||
+ *	    clawmd_compose(&plan, &changes, &lay, "main", &opts, &err) < 0)
+ *		... err.msg names the file, key or path; err.code is the status ...
+ *	clawmd_changes_release(&changes);
+ *	clawmd_plan_release(&plan);
  *	clawmd_layout_release(&lay);
  *
  * Errors: every action returns 0 or a negative enum clawmd_code and fills the
@@ -169,6 +172,8 @@ char *clawmd_mounts_to_host(const struct clawmd_mount *mounts, size_t n, const c
 char *clawmd_mounts_to_container(const struct clawmd_mount *mounts, size_t n,
 				 const char *host_path);
 void clawmd_layout_release(struct clawmd_layout *lay);
+/* `path` as messages show it: relative to ROOT when inside it (caller frees). */
+char *clawmd_layout_shown(const struct clawmd_layout *lay, const char *path);
 
 /* True for names matching [A-Za-z0-9][A-Za-z0-9._-]{0,63}. */
 bool clawmd_name_valid(const char *name, size_t len);
@@ -302,8 +307,14 @@ struct clawmd_change {
 	enum clawmd_ftype old_type; /* what is there now */
 	struct clawmd_buf old;	    /* its content or link target, when read */
 	const struct clawmd_entry *want; /* CLAWMD_WRITE: the plan's entry */
-	bool into_local;	    /* PRESERVE: becomes CLAUDE.local.md */
-	char *moved_to;		    /* PRESERVE, after apply: where it went */
+	bool old_unread;	    /* a file whose content was not read (too large, or
+				       nothing needs it): no diff is shown */
+	bool into_local;	    /* PRESERVE: carried into CLAUDE.local.md */
+	struct clawmd_buf carry;    /* PRESERVE into_local: the text carried over (the
+				       entry without clawmd's header and imports) */
+	char *moved_to;		    /* PRESERVE, after apply: where it went; WRITE of
+				       CLAUDE.md: where an edit made while compose ran
+				       went */
 };
 
 struct clawmd_changes {

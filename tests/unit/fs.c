@@ -61,6 +61,8 @@ int main(void)
 	is(clawmd_dir_openat(&d2, &d, "link", true, &err), CLAWMD_EFS, "openat refuses the link too");
 	clawmd_err_clear(&err);
 	is(clawmd_dir_openat(&d2, &d, "absent", true, &err), 1, "a missing directory may be fine");
+	ok(d2.fd == -1 && d2.path && strstr(d2.path, "/absent"), "its path is kept for messages");
+	clawmd_dir_release(&d2);
 
 	/* Atomic replace. */
 	put("f", "old");
