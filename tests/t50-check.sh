@@ -127,7 +127,16 @@ expect_ok "a clean SARIF log has an empty results array" perl -MJSON::PP -e '
 	local $/; my $d = decode_json(<STDIN>);
 	ref $d->{runs}[0]{results} eq "ARRAY" && !@{$d->{runs}[0]{results}} or die' <"$T/sarif"
 
-# Colour: never with NO_COLOR or when not a terminal (here: a file).
+# Colour: only on a terminal, never with NO_COLOR; hints by default on one.
 run_tree "$CLAWMD_TESTS/check/CM303"
-check "no escapes in a file" sh -c "! grep -q \"$(printf '\033')\" '$T/out'"
+esc=$(printf '\033')
+check "no escapes in a file" sh -c "! grep -q '$esc' '$T/out'"
+if command -v script >/dev/null; then
+	env -u NO_COLOR script -qec "'$CLAWMD' check -C '$W' main" /dev/null >"$T/tty" 2>&1
+	expect_grep "colour on a terminal" "$esc\[1;31merror$esc\[0m: " "$T/tty"
+	expect_grep "hints on a terminal" '^    hint: ' "$T/tty"
+	NO_COLOR=1 script -qec "'$CLAWMD' check -C '$W' main" /dev/null >"$T/tty" 2>&1
+	check "no colour with NO_COLOR, even on a terminal" sh -c "! grep -q '$esc' '$T/tty'"
+	expect_grep "NO_COLOR: still the finding" 'error: skill .ghost.' "$T/tty"
+fi
 done_testing

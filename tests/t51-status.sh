@@ -64,6 +64,15 @@ expect_ok "the estimate grew by the notes (4,100 characters)" perl -MJSON::PP -e
 	local $/; my $d = decode_json(<STDIN>);
 	$d->{groups}[0]{memory_chars} > 4100 or die "$d->{groups}[0]{memory_chars}\n"' <"$T/json"
 
+# Colour only on a terminal and never with NO_COLOR.
+if command -v script >/dev/null; then
+	esc=$(printf '\033')
+	env -u NO_COLOR script -qec "'$CLAWMD' status -C '$R' clean hand" /dev/null >"$T/tty" 2>&1
+	expect_grep "the state is coloured on a terminal" "^clean +$esc\[32mclean" "$T/tty"
+	NO_COLOR=1 script -qec "'$CLAWMD' status -C '$R' clean hand" /dev/null >"$T/tty" 2>&1
+	check "no colour with NO_COLOR" sh -c "! grep -q '$esc' '$T/tty'"
+fi
+
 expect_fail 3 "a missing group: exit 3" "$CLAWMD" status -C "$R" nosuch
 expect_grep "the message names it" nosuch "$T/err"
 expect_fail 2 "unknown option: exit 2" "$CLAWMD" status -C "$R" --bogus
