@@ -863,27 +863,86 @@ static void lint_skills(struct group_ctx *g)
 struct directive_ctx {
 	struct group_ctx *g;
 	const struct clawmd_mcp *m;
-	unsigned long line, col;
+	size_t value;	/* offset of the instructions' string literal, or 0 */
 };
+
+static size_t hex4(const char *s, unsigned *cp)
+{
+	*cp = 0;
+	for (int i = 0; i < 4; i++) {
+		char c = s[i];
+		unsigned v = c >= '0' && c <= '9' ? (unsigned)(c - '0')
+			     : c >= 'a' && c <= 'f' ? (unsigned)(c - 'a' + 10)
+			     : c >= 'A' && c <= 'F' ? (unsigned)(c - 'A' + 10) : 16;
+		if (v == 16)
+			return 0;
+		*cp = *cp * 16 + v;
+	}
+	return 4;
+}
+
+/*
+ * The byte offset in the JSON text of decoded byte `off` of the string
+ * literal at `lit` (its opening quote): walk the escapes, counting what
+ * each decodes to in UTF-8.
+ */
+static size_t json_raw_offset(const char *json, size_t lit, size_t off)
+{
+	size_t i = lit + 1, dec = 0;
+	unsigned cp, lo;
+	while (json[i] && json[i] != '"' && dec < off) {
+		if (json[i] != '\\') {
+			i++, dec++;
+			continue;
+		}
+		if (json[i + 1] != 'u' || !hex4(json + i + 2, &cp)) {
+			i += 2, dec++;
+			continue;
+		}
+		if (cp >= 0xD800 && cp < 0xDC00 && json[i + 6] == '\\' && json[i + 7] == 'u' &&
+		    hex4(json + i + 8, &lo) && lo >= 0xDC00 && lo < 0xE000) {
+			i += 12, dec += 4;
+			continue;
+		}
+		i += 6, dec += cp < 0x80 ? 1 : cp < 0x800 ? 2 : 3;
+	}
+	return i;
+}
+
+/* The offset of the opening quote of server `name`'s "instructions" value. */
+static size_t json_instructions(const char *json, const char *name)
+{
+	size_t k = json_find_string(json, name);
+	const char *p = k ? strstr(json + k, "\"instructions\"") : NULL;
+	if (!p)
+		return 0;
+	p += strlen("\"instructions\"");
+	while (*p && (isspace((unsigned char)*p) || *p == ':'))
+		p++;
+	return *p == '"' ? (size_t)(p - json) : 0;
+}
 
 static int report_directive(size_t off, size_t len, const char *path, void *payload)
 {
 	struct directive_ctx *d = payload;
-	unsigned long iline, icol;
-	clawmd_lint_pos(&iline, &icol, d->m->instructions, off);
+	const char *json = d->g->cfg_text.ptr;
+	unsigned long line, col;
+	if (d->value)
+		clawmd_lint_pos(&line, &col, json, json_raw_offset(json, d->value, off));
+	else
+		clawmd_lint_pos(&line, &col, json, json_find_string(json, d->m->name));
 	int shown_len = len > 200 ? 200 : (int)len;
-	clawmd_lint_add(d->g->out, "CM301", d->g->group, d->g->cfg_shown, d->line, d->col,
+	clawmd_lint_add(d->g->out, "CM301", d->g->group, d->g->cfg_shown, line, col,
 			"drop the '@' or write the path in backticks; compose writes the directive "
 			"inside a code span so the model reads it but nothing is imported",
-			"mcpServers.%s.instructions (line %lu, column %lu) has the @ directive "
-			"'%.*s', which Claude Code would import",
-			d->m->name, iline, icol, shown_len, d->m->instructions + off);
+			"mcpServers.%s.instructions has the @ directive '%.*s', which Claude Code "
+			"would import",
+			d->m->name, shown_len, d->m->instructions + off);
 	return 0;
 }
 
-/* CM301: @ directives in inline MCP instructions.  The location is the
- * server's key in container.json (the instructions are an escaped JSON
- * string, so the line inside them is given in the message). */
+/* CM301: @ directives in inline MCP instructions, located at the directive
+ * inside the JSON string (escapes accounted for). */
 static void lint_mcp(struct group_ctx *g)
 {
 	if (!g->cfg_ok)
@@ -892,9 +951,7 @@ static void lint_mcp(struct group_ctx *g)
 		const struct clawmd_mcp *m = &g->cfg.mcp[i];
 		if (!m->instructions)
 			continue;
-		struct directive_ctx d = {g, m, 1, 1};
-		clawmd_lint_pos(&d.line, &d.col, g->cfg_text.ptr,
-				json_find_string(g->cfg_text.ptr, m->name));
+		struct directive_ctx d = {g, m, json_instructions(g->cfg_text.ptr, m->name)};
 		clawmd_md_imports(m->instructions, strlen(m->instructions), report_directive, &d);
 	}
 }
