@@ -830,6 +830,24 @@ static void lint_config(struct group_ctx *g, struct clawmd_err *err)
 		while (*msg == ' ')
 			msg++;
 	}
+	if (line == 1 && col == 1 && g->cfg_text.ptr && !memchr(g->cfg_text.ptr, '\0', g->cfg_text.len)) {
+		/* Point at the offending value ("... '../x'"), else at the key the
+		 * message starts with ("skills[2]: ..."). */
+		const char *q = strchr(msg, '\'');
+		const char *qe = q ? strchr(q + 1, '\'') : NULL;
+		size_t kl = strcspn(msg, "[.: ");
+		char *tok = qe && qe > q + 1 ? clawmd_xstrndup(q + 1, (size_t)(qe - q - 1))
+					   : clawmd_xstrndup(msg, kl);
+		size_t at = tok[0] ? json_find_string(g->cfg_text.ptr, tok) : 0;
+		if (!at && qe) {
+			free(tok);
+			tok = clawmd_xstrndup(msg, kl);
+			at = tok[0] ? json_find_string(g->cfg_text.ptr, tok) : 0;
+		}
+		if (at)
+			clawmd_lint_pos(&line, &col, g->cfg_text.ptr, at - 1);
+		free(tok);
+	}
 	clawmd_lint_add(g->out, "CM302", g->group, g->cfg_shown, line, col,
 			"fix container.json: names match [A-Za-z0-9][A-Za-z0-9._-]{0,63}, \"skills\" is "
 			"\"all\" or an array of names, instructions are strings; compose refuses "
