@@ -385,16 +385,31 @@ out_close:
 	return rc;
 }
 
-/* clawmd_fs_replace_file, with the owner and mode of `like` (when not NULL). */
+/*
+ * clawmd_fs_replace_file, with the owner and mode of `like` (when not NULL),
+ * replacing only what was read: `was` is the target's identity when it was
+ * read, NULL when it was absent.  Something written there meanwhile (the
+ * agent's memory, say) is never replaced: an error, and a rerun reads it.
+ */
 static int replace_like(const struct clawmd_dir *d, const char *name, const void *data,
-			size_t len, const struct stat *like, struct clawmd_err *err)
+			size_t len, const struct stat *like, const struct stat *was,
+			struct clawmd_err *err)
 {
 	struct clawmd_stage st;
+	struct stat now;
 	int rc = clawmd_fs_stage_file(&st, d, name, data, len, err);
 	if (rc == 0 && like)
 		rc = copy_owner(d, st.tmp, like, err);
-	if (rc == 0)
-		rc = clawmd_fs_commit(&st, err);
+	if (rc == 0 && was) {
+		if ((rc = ident(&now, d, name, err)) == 0 && !same_file(&now, was))
+			rc = clawmd_err_set(err, CLAWMD_EFS,
+					    "'%s/%s' changed while it was being migrated; run "
+					    "clawmd migrate again", d->path, name);
+		if (rc == 0)
+			rc = clawmd_fs_commit(&st, err);
+	} else if (rc == 0 && (rc = clawmd_fs_rename_noreplace(d, st.tmp, name, err)) == 0) {
+		st.pending = false;
+	}
 	if (rc == 0)
 		rc = clawmd_fs_sync_dir(d, err);
 	clawmd_fs_stage_release(&st);
@@ -499,7 +514,8 @@ static int carry_entry(struct mig *m, const struct clawmd_dir *gd, const char *g
 	epath = lpath = NULL;
 	/* The memory keeps the owner and mode of the file it grows from. */
 	if (!dry && (rc = replace_like(gd, CLAWMD_LOCAL_NAME, out.ptr, out.len,
-				       lt == S_IFREG ? &lst : est, err)) < 0)
+				       lt == S_IFREG ? &lst : est, lt == S_IFREG ? &lst : NULL,
+				       err)) < 0)
 		goto out;
 
 remove:
@@ -650,7 +666,8 @@ static int carry_global(struct mig *m, const struct clawmd_dir *glob, struct cla
 	gpath = bpath = NULL;
 	appended(&out, &base, "groups/global/CLAUDE.md", miss.ptr, miss.len, g.ptr, g.len);
 	if (!dry)
-		rc = replace_like(&bd, bname, out.ptr, out.len, have_base ? &bst : NULL, err);
+		rc = replace_like(&bd, bname, out.ptr, out.len, have_base ? &bst : NULL,
+				  have_base ? &bst : NULL, err);
 out:
 	free(gpath);
 	free(bpath);

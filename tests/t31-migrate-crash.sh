@@ -119,4 +119,45 @@ $(state)"
 done
 check "failed $fails syscalls" test "$fails" -gt 10
 expect_eq "every failure: exit 4, path named, no record, no temp; rerun converged" "$bad" ""
+
+# The agent writing its memory while migrate writes it: stop migrate at its
+# first fsync (the staged CLAUDE.local.md, before the rename), write, let it
+# go on.  The agent's write must survive and CLAUDE.md must stay until a
+# rerun carries it.
+race() { # NAME SETUP-LOCAL(yes/no)
+	RR=$T/race-$1
+	rm -rf "$RR"
+	make_root "$RR"
+	mkdir -p "$RR/groups/a"
+	echo persona >"$RR/groups/a/CLAUDE.md"
+	[ "$2" = yes ] && echo memory >"$RR/groups/a/CLAUDE.local.md"
+	strace -o /dev/null -e trace=fsync -e inject=fsync:signal=SIGSTOP:when=1 \
+		$CLAWMD migrate -C "$RR" -q >/dev/null 2>"$T/race.err" &
+	spid=$!
+	child=
+	tries=0
+	while [ $tries -lt 2400 ]; do # a bound against a hang, not a timing
+		child=$(pgrep -P $spid | head -n 1)
+		[ -n "$child" ] && grep -q '^State:[[:space:]]*[tT]' /proc/$child/status 2>/dev/null && break
+		sleep 0.05
+		tries=$((tries + 1))
+	done
+	echo "agent wrote" >>"$RR/groups/a/CLAUDE.local.md"
+	kill -CONT "$child"
+	wait $spid
+	expect_eq "$1: the run stopped with exit 4" "$?" 4
+	expect_grep "$1: the message names CLAUDE.local.md" "groups/a/CLAUDE.local.md" "$T/race.err"
+	expect_file "$1: the agent's memory is intact" "$RR/groups/a/CLAUDE.local.md" \
+		"$( [ "$2" = yes ] && echo memory; echo "agent wrote")"
+	expect_file "$1: CLAUDE.md is still there" "$RR/groups/a/CLAUDE.md" "persona"
+	check "$1: no temp, no record" sh -c "! ls -A '$RR/groups/a' | grep -q tmp && test ! -e '$RR/.clawmd/migrated.json'"
+	expect_ok "$1: the rerun completes" $CLAWMD migrate -C "$RR" -q
+	expect_eq "$1: memory, then the persona under a marker" \
+		"$(sed 's/fnv1a64=[0-9a-f]*/X/' "$RR/groups/a/CLAUDE.local.md")" \
+		"$( [ "$2" = yes ] && echo memory; printf 'agent wrote\n\n<!-- clawmd migrate: carried from CLAUDE.md (X) -->\npersona')"
+}
+if command -v pgrep >/dev/null 2>&1; then
+	race append yes
+	race move no
+fi
 done_testing
