@@ -198,6 +198,7 @@ int cmd_render(int argc, char **argv)
 	}
 	struct clawmd_memory m;
 	clawmd_memory_init(&m);
+	o.list_external = !strcmp(format, "json");
 	int rc = clawmd_memory_load(&m, &o, &err);
 	int status = 0;
 	if (rc < 0) {

@@ -95,10 +95,63 @@ static bool path_under(const char *p, const char *dir)
 
 /* ---- the filesystem view ------------------------------------------------ */
 
+/* Resolved paths, so that a tree of N files costs N lstat()s instead of
+ * N times the walk of every component: key -> realpath (NULL: none). */
+struct rp_cache {
+	char **key;
+	char **val;
+	size_t cap, n; /* cap a power of two; n < cap / 2 */
+};
+
 struct view {
 	const struct clawmd_mount *m;
 	size_t n;
+	struct rp_cache *cache; /* NULL: no caching */
 };
+
+static size_t cache_slot(const struct rp_cache *c, const char *key)
+{
+	size_t i = (size_t)clawmd_fnv1a64(key, strlen(key)) & (c->cap - 1);
+	while (c->key[i] && strcmp(c->key[i], key))
+		i = (i + 1) & (c->cap - 1);
+	return i;
+}
+
+static void cache_put(struct rp_cache *c, const char *key, const char *val)
+{
+	if (2 * (c->n + 1) > c->cap) {
+		struct rp_cache bigger = {NULL, NULL, c->cap ? c->cap * 2 : 256, 0};
+		bigger.key = clawmd_xcalloc(bigger.cap, sizeof(char *));
+		bigger.val = clawmd_xcalloc(bigger.cap, sizeof(char *));
+		for (size_t i = 0; i < c->cap; i++)
+			if (c->key[i]) {
+				size_t j = cache_slot(&bigger, c->key[i]);
+				bigger.key[j] = c->key[i];
+				bigger.val[j] = c->val[i];
+				bigger.n++;
+			}
+		free(c->key);
+		free(c->val);
+		*c = bigger;
+	}
+	size_t i = cache_slot(c, key);
+	if (c->key[i])
+		return;
+	c->key[i] = clawmd_xstrdup(key);
+	c->val[i] = val ? clawmd_xstrdup(val) : NULL;
+	c->n++;
+}
+
+static void cache_release(struct rp_cache *c)
+{
+	for (size_t i = 0; i < c->cap; i++) {
+		free(c->key[i]);
+		free(c->val[i]);
+	}
+	free(c->key);
+	free(c->val);
+	memset(c, 0, sizeof(*c));
+}
 
 static char *to_host(const struct view *v, const char *p)
 {
@@ -114,8 +167,8 @@ static bool mount_ancestor(const struct view *v, const char *p)
 	return false;
 }
 
-/* realpath in the view, or NULL (missing, broken link, loop, unmapped). */
-static char *view_realpath(const struct view *v, const char *p)
+/* realpath in the view by walking every component (see view_realpath). */
+static char *view_realpath_walk(const struct view *v, const char *p)
 {
 	if (!v->m) {
 		char *r = realpath(p, NULL);
@@ -184,6 +237,48 @@ static char *view_realpath(const struct view *v, const char *p)
 	free(res);
 	free(todo);
 	return out;
+}
+
+/*
+ * realpath in the view, or NULL (missing, broken link, loop, unmapped).
+ * The parent directory's realpath comes from the cache, so only the last
+ * component is looked at, unless it is a symlink (then the full walk).
+ */
+static char *view_realpath(const struct view *v, const char *p)
+{
+	if (!v->cache)
+		return view_realpath_walk(v, p);
+	char *np = path_norm(p);
+	if (!strcmp(np, "/"))
+		return np;
+	size_t slot = v->cache->cap ? cache_slot(v->cache, np) : 0;
+	if (v->cache->cap && v->cache->key[slot]) {
+		const char *hit = v->cache->val[slot];
+		free(np);
+		return hit ? clawmd_xstrdup(hit) : NULL;
+	}
+	char *dir = path_dir(np), *res = NULL;
+	char *rdir = view_realpath(v, dir);
+	if (rdir) {
+		char *cand = path_resolve(rdir, strrchr(np, '/') + 1);
+		char *h = to_host(v, cand);
+		struct stat st;
+		if (!h)
+			res = mount_ancestor(v, cand) ? clawmd_xstrdup(cand) : NULL;
+		else if (lstat(h, &st) < 0)
+			res = NULL;
+		else if (S_ISLNK(st.st_mode))
+			res = view_realpath_walk(v, cand);
+		else
+			res = clawmd_xstrdup(cand);
+		free(h);
+		free(cand);
+	}
+	cache_put(v->cache, np, res);
+	free(rdir);
+	free(dir);
+	free(np);
+	return res;
 }
 
 /* The host path of a view path with every symlink resolved, or NULL. */
@@ -696,11 +791,11 @@ static bool nested_worktree(const struct loader *L, char **git_root, char **cano
 /* ---- getMemoryFiles ----------------------------------------------------- */
 
 static void loader_init(struct loader *L, struct clawmd_memory *m, const struct clawmd_memory_opts *o,
-			char *cwd, bool approve, bool record)
+			struct rp_cache *cache, char *cwd, bool approve, bool record)
 {
 	memset(L, 0, sizeof(*L));
 	L->o = o;
-	L->view = (struct view){o->mounts, o->nmounts};
+	L->view = (struct view){o->mounts, o->nmounts, cache};
 	L->m = m;
 	L->cwd = cwd;
 	L->home = o->home ? path_norm(o->home) : NULL;
@@ -869,7 +964,8 @@ void clawmd_memory_init(struct clawmd_memory *m)
 int clawmd_memory_load(struct clawmd_memory *out, const struct clawmd_memory_opts *o,
 		       struct clawmd_err *err)
 {
-	struct view view = {o->mounts, o->nmounts};
+	struct rp_cache cache = {0};
+	struct view view = {o->mounts, o->nmounts, &cache};
 	const char *cwd_arg = o->cwd ? o->cwd : ".";
 	char *abs;
 	if (cwd_arg[0] == '/' || view.m) {
@@ -887,6 +983,7 @@ int clawmd_memory_load(struct clawmd_memory *out, const struct clawmd_memory_opt
 			       cwd_arg);
 		free(abs);
 		free(cwd);
+		cache_release(&cache);
 		return CLAWMD_EFS;
 	}
 	free(abs);
@@ -906,7 +1003,7 @@ int clawmd_memory_load(struct clawmd_memory *out, const struct clawmd_memory_opt
 		free(here);
 	}
 	o = &oo;
-	loader_init(&L, out, o, cwd, o->approve_external, true);
+	loader_init(&L, out, o, &cache, cwd, o->approve_external, true);
 	if (o->target) {
 		/* Nested memory starts a processed set of its own: conditional
 		 * rules were processed (and dropped) at startup, yet attach. */
@@ -922,12 +1019,12 @@ int clawmd_memory_load(struct clawmd_memory *out, const struct clawmd_memory_opt
 	out->nfiles = files.n;
 	out->capfiles = files.cap;
 
-	if (!o->target) {
+	if (!o->target && o->list_external) {
 		/* getExternalClaudeMdIncludes runs on a forced load (§3.10). */
 		struct clawmd_memory forced;
 		clawmd_memory_init(&forced);
 		struct flist ff = {0};
-		loader_init(&L, &forced, o, cwd, true, false);
+		loader_init(&L, &forced, o, &cache, cwd, true, false);
 		startup(&L, &ff);
 		loader_release(&L);
 		size_t cap = 0;
@@ -944,6 +1041,7 @@ int clawmd_memory_load(struct clawmd_memory *out, const struct clawmd_memory_opt
 	}
 	free(home_abs);
 	free(managed_abs);
+	cache_release(&cache);
 	return 0;
 }
 

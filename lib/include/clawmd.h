@@ -671,6 +671,8 @@ struct clawmd_memory_opts {
 	const char *target;	 /* nested memory for a first read of this file */
 	const struct clawmd_mount *mounts; /* group mode: container view */
 	size_t nmounts;
+	bool list_external;	 /* also fill clawmd_memory.external (a second,
+				    forced load: only json output needs it) */
 };
 
 void clawmd_memory_init(struct clawmd_memory *m);
