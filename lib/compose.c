@@ -28,6 +28,18 @@ int clawmd_compose(struct clawmd_plan *plan, struct clawmd_changes *changes,
 	int lock = -1, rc;
 	clawmd_plan_init(plan);
 	clawmd_changes_init(changes);
+	/* Refuse a missing or symlinked group before making its lock file. */
+	if (!clawmd_name_valid(group, strlen(group)))
+		return clawmd_err_set(err, CLAWMD_EINPUT,
+				      "invalid group name '%s' (names match [A-Za-z0-9][A-Za-z0-9._-]{0,63})",
+				      group);
+	char *gpath = clawmd_path_join(lay->groups, group);
+	struct clawmd_dir gd = CLAWMD_DIR_INIT;
+	rc = clawmd_dir_open(&gd, gpath, err);
+	clawmd_dir_release(&gd);
+	free(gpath);
+	if (rc < 0)
+		return rc;
 	if (!opts->dry_run && (rc = clawmd_group_lock(&lock, lay, group, err)) < 0)
 		return rc;
 	if ((rc = clawmd_plan_build(plan, lay, group, err)) < 0)

@@ -61,6 +61,8 @@ expect_fail 4 "symlinked group directory refused" $CLAWMD compose -C "$R" evil
 expect_grep "refusal names the directory" "groups/evil' is a symlink" "$T/err"
 check "nothing written through it" test -z "$(ls -A "$T/victim")"
 expect_fail 4 "missing group" $CLAWMD compose -C "$R" nosuch
+check "no lock file made for a missing group" test ! -e "$R/.clawmd/locks/nosuch"
+check "no lock file made for a symlinked group" test ! -e "$R/.clawmd/locks/evil"
 
 # Planted symlinks in clawmd-owned names are moved aside, never followed.
 echo "precious" >"$T/target.md"
