@@ -1,0 +1,2 @@
+set -e
+ln -s ../shared/main.md p/CLAUDE.md
