@@ -123,13 +123,26 @@ static int compare_entry(struct clawmd_changes *ch, size_t *cap, const struct cl
 			 struct clawmd_err *err)
 {
 	mode_t m;
-	int rc = clawmd_fs_type(&m, d, leaf(want->name), err);
-	if (rc < 0)
-		return rc;
-	enum clawmd_ftype t = ftype(m);
 	struct clawmd_change *c;
 	struct clawmd_buf old = CLAWMD_BUF_INIT;
 	bool unread = false;
+	int rc;
+	/* The common case first: a wanted symlink that is already right costs
+	 * one readlinkat() (a no-op compose checks every fragment). */
+	if (want->type == CLAWMD_FT_LINK) {
+		struct clawmd_err scratch = CLAWMD_ERR_INIT;
+		if (clawmd_fs_readlink(&old, d, leaf(want->name), &scratch) == 0 &&
+		    !strcmp(old.ptr, want->data)) {
+			clawmd_buf_release(&old);
+			return 0;
+		}
+		clawmd_buf_clear(&old);
+	}
+	if ((rc = clawmd_fs_type(&m, d, leaf(want->name), err)) < 0) {
+		clawmd_buf_release(&old);
+		return rc;
+	}
+	enum clawmd_ftype t = ftype(m);
 
 	if (t == CLAWMD_FT_FILE && (is_entry || want->type == CLAWMD_FT_FILE)) {
 		size_t max = is_entry ? ENTRY_MAX : want->len > SHOW_MAX ? want->len : SHOW_MAX;

@@ -239,9 +239,16 @@ static bool is_file(const char *path)
 	return stat(path, &st) == 0 && S_ISREG(st.st_mode);
 }
 
+static bool is_file_at(int dfd, const char *name)
+{
+	struct stat st;
+	return fstatat(dfd, name, &st, 0) == 0 && S_ISREG(st.st_mode);
+}
+
 /* Sorted names of the entries of `dir` for which `keep` returns a name
- * (allocated); a missing directory is an empty list. */
-static char **list_dir(size_t *n, const char *dir, char *(*keep)(const char *dir, const char *name))
+ * (allocated); a missing directory is an empty list.  `keep` looks
+ * relative to the directory's fd: one path walk for the whole listing. */
+static char **list_dir(size_t *n, const char *dir, char *(*keep)(int dfd, const char *name))
 {
 	char **v = NULL;
 	size_t cap = 0;
@@ -251,7 +258,7 @@ static char **list_dir(size_t *n, const char *dir, char *(*keep)(const char *dir
 		return NULL;
 	struct dirent *e;
 	while ((e = readdir(d))) {
-		char *name = keep(dir, e->d_name);
+		char *name = keep(dirfd(d), e->d_name);
 		if (!name)
 			continue;
 		clawmd_xgrow(&v, &cap, *n + 1, sizeof(*v));
@@ -264,26 +271,22 @@ static char **list_dir(size_t *n, const char *dir, char *(*keep)(const char *dir
 }
 
 /* A skill "ships a fragment" when <skills>/<name>/instructions.md exists. */
-static char *skill_with_fragment(const char *dir, const char *name)
+static char *skill_with_fragment(int dfd, const char *name)
 {
 	if (name[0] == '.' || !clawmd_name_valid(name, strlen(name)))
 		return NULL;
-	char *p = clawmd_xasprintf("%s/%s/instructions.md", dir, name);
-	bool ok = is_file(p);
-	free(p);
-	return ok ? clawmd_xstrdup(name) : NULL;
+	char p[128];
+	snprintf(p, sizeof(p), "%s/instructions.md", name);
+	return is_file_at(dfd, p) ? clawmd_xstrdup(name) : NULL;
 }
 
-static char *module_fragment(const char *dir, const char *name)
+static char *module_fragment(int dfd, const char *name)
 {
 	static const char suffix[] = ".instructions.md";
 	size_t len = strlen(name), sl = sizeof(suffix) - 1;
 	if (len <= sl || strcmp(name + len - sl, suffix) || !clawmd_name_valid(name, len - sl))
 		return NULL;
-	char *p = clawmd_path_join(dir, name);
-	bool ok = is_file(p);
-	free(p);
-	return ok ? clawmd_xstrndup(name, len - sl) : NULL;
+	return is_file_at(dfd, name) ? clawmd_xstrndup(name, len - sl) : NULL;
 }
 
 /* One fragment taken from a host source: a symlink to its container path,
@@ -378,16 +381,17 @@ int clawmd_plan_build(struct clawmd_plan *out, const struct clawmd_layout *lay,
 		skills = list_dir(&nskills, lay->skills, skill_with_fragment);
 	} else {
 		skills = clawmd_xcalloc(cfg.nskills, sizeof(char *));
+		int sfd = open(lay->skills, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 		for (size_t i = 0; i < cfg.nskills; i++) {
-			char *dir = clawmd_path_join(lay->skills, cfg.skills[i]);
 			struct stat st;
-			if (stat(dir, &st) < 0 || !S_ISDIR(st.st_mode))
-				warn(out, "groups/%s/container.json: skills: unknown skill '%s' (no %s)",
-				     group, cfg.skills[i], dir);
-			else if ((skills[nskills] = skill_with_fragment(lay->skills, cfg.skills[i])))
+			if (sfd < 0 || fstatat(sfd, cfg.skills[i], &st, 0) < 0 || !S_ISDIR(st.st_mode))
+				warn(out, "groups/%s/container.json: skills: unknown skill '%s' (no %s/%s)",
+				     group, cfg.skills[i], lay->skills, cfg.skills[i]);
+			else if ((skills[nskills] = skill_with_fragment(sfd, cfg.skills[i])))
 				nskills++;
-			free(dir);
 		}
+		if (sfd >= 0)
+			close(sfd);
 		qsort(skills, nskills, sizeof(*skills), clawmd_strcmp_ptr);
 	}
 	for (size_t i = 0; i < nskills; i++) {

@@ -11,22 +11,11 @@ src=$(cd "$(dirname "$0")/.." && pwd)
 work=$(mktemp -d "${TMPDIR:-/tmp}/clawmd-bench.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 
-# mean seconds of a command: hyperfine when present, else a timed loop
-mean() { # RUNS CMD...
-	runs=$1; shift
-	if command -v hyperfine >/dev/null 2>&1; then
-		hyperfine -N --warmup 20 --runs "$runs" --export-csv "$work/h.csv" "$*" >/dev/null 2>&1 &&
-			awk -F, 'NR == 2 { print $2 }' "$work/h.csv" && return
-	fi
-	start=$(date +%s%N)
-	i=0
-	while [ $i -lt "$runs" ]; do "$@" >/dev/null; i=$((i + 1)); done
-	echo "$start $(date +%s%N) $runs" | awk '{ printf "%.9f\n", ($2 - $1) / 1e9 / $3 }'
-}
 ms() { awk -v s="$1" 'BEGIN { printf "%8.3f ms", s * 1000 }'; }
 
 printf 'int main(void) { return 0; }\n' >"$work/true.c"
 ${CC:-cc} -O2 -o "$work/true" "$work/true.c"
+${CC:-cc} -O2 -o "$work/spawn" "$src/bench/spawn.c"
 
 R=$work/root
 mkdir -p "$R/container" "$R/skills" "$R/groups/g"
@@ -46,12 +35,16 @@ done
 echo "{\"skills\": \"all\", \"mcpServers\": {$servers}}" >"$R/groups/g/container.json"
 "$clawmd" compose -C "$R" g
 
-t_true=$(mean 500 "$work/true")
-t_noop=$(mean 500 "$clawmd" compose -C "$R" g)
-echo "per-spawn compose (whole process, mean of 500 runs)"
-printf '  trivial C program       %s   1.00x\n' "$(ms "$t_true")"
-printf '  no-op compose 50+10     %s   %sx  (target: within 2x)\n' "$(ms "$t_noop")" \
-	"$(awk -v a="$t_noop" -v b="$t_true" 'BEGIN { printf "%.2f", a / b }')"
+# Interleaved runs, medians: a drifting load on the machine cannot favour
+# either side (bench/spawn.c).
+set -- $("$work/spawn" 1000 -- "$work/true" -- "$clawmd" compose -C "$R" g)
+echo "per-spawn compose (whole process, median of 1000 interleaved runs)"
+printf '  trivial C program       %s   1.00x\n' "$(ms "$1")"
+printf '  no-op compose 50+10     %s   %sx  (target: within 2x)\n' "$(ms "$2")" "$3"
+cp -a "$R/groups/g" "$R/groups/c"
+"$clawmd" compose -C "$R" --mode copy c
+set -- $("$work/spawn" 300 -- "$work/true" -- "$clawmd" compose -C "$R" --mode copy c)
+printf '  no-op compose, copy     %s   %sx\n' "$(ms "$2")" "$3"
 
 # 10,000 groups.
 A=$work/fleet
