@@ -16,7 +16,9 @@
  * trailing one is anchored at the base, one without matches a name at any
  * depth; a trailing slash matches directories only; "**" spans any number
  * of directories; a matching directory makes everything below it match
- * (and nothing below an ignored directory can be re-included).
+ * (and nothing below an ignored directory can be re-included).  node-ignore
+ * is case-insensitive by default (ignorecase: true) and Claude Code calls
+ * ignore() without options, so matching folds case (FNM_CASEFOLD).
  */
 #include "clawmd.h"
 #include "match.h"
@@ -89,7 +91,7 @@ static bool seg_match(char *const *ps, size_t np, char *const *xs, size_t nx)
 				return true;
 		return false;
 	}
-	return nx && fnmatch(ps[0], xs[0], 0) == 0 && seg_match(ps + 1, np - 1, xs + 1, nx - 1);
+	return nx && fnmatch(ps[0], xs[0], FNM_CASEFOLD) == 0 && seg_match(ps + 1, np - 1, xs + 1, nx - 1);
 }
 
 bool clawmd_globs_match(char *const *globs, size_t n, const char *rel)

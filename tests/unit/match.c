@@ -39,6 +39,10 @@ static const struct {
 	{"*.ts", "../x.ts", false},
 	{"*.ts", "/abs/x.ts", false},
 	{"**", "any/thing", true},
+	{"*.TS", "app/main.ts", true}, /* ignore() defaults to ignorecase: true */
+	{"SRC", "src/a.c", true},
+	{"App/X/Main.ts", "app/x/main.TS", true},
+	{"[A-C].c", "b.c", true},
 };
 
 int main(void)
