@@ -310,6 +310,23 @@ static int add_source(struct clawmd_plan *plan, size_t *cap, const struct clawmd
 	return 0;
 }
 
+/* A skill or module fragment, "<kind>-<item>.md", from <item><suffix> in
+ * `root` (seen at the same place under `ct_root`), and its import line. */
+static int add_fragment(struct clawmd_plan *plan, size_t *cap, struct clawmd_buf *body,
+			const struct clawmd_layout *lay, const char *kind, const char *item,
+			const char *root, const char *ct_root, const char *suffix,
+			struct clawmd_err *err)
+{
+	char *rel = clawmd_xasprintf("%s%s", item, suffix);
+	char *ct = clawmd_path_join(ct_root, rel);
+	char *name = clawmd_xasprintf(CLAWMD_FRAGMENTS_DIR "/%s-%s.md", kind, item);
+	clawmd_buf_printf(body, "@./%s\n", name);
+	int rc = add_source(plan, cap, lay, name, root, rel, ct, err);
+	free(rel);
+	free(ct);
+	return rc;
+}
+
 static int read_group_config(struct clawmd_group_config *cfg, const struct clawmd_layout *lay,
 			     const char *group, bool *role, struct clawmd_err *err)
 {
@@ -394,34 +411,21 @@ int clawmd_plan_build(struct clawmd_plan *out, const struct clawmd_layout *lay,
 			close(sfd);
 		qsort(skills, nskills, sizeof(*skills), clawmd_strcmp_ptr);
 	}
-	for (size_t i = 0; i < nskills; i++) {
-		char *host = clawmd_xasprintf("%s/instructions.md", skills[i]);
-		char *ct = clawmd_xasprintf("%s/%s/instructions.md", lay->ct_skills, skills[i]);
-		char *name = clawmd_xasprintf(CLAWMD_FRAGMENTS_DIR "/skill-%s.md", skills[i]);
-		clawmd_buf_printf(&body, "@./%s\n", name);
-		rc = add_source(out, &cap, lay, name, lay->skills, host, ct, err);
-		free(host);
-		free(ct);
-		if (rc < 0)
-			goto out;
-	}
+	for (size_t i = 0; i < nskills && rc == 0; i++)
+		rc = add_fragment(out, &cap, &body, lay, "skill", skills[i], lay->skills, lay->ct_skills,
+				  "/instructions.md", err);
+	if (rc < 0)
+		goto out;
 
 	/* 3. Modules; cli_scope "disabled" drops the cli and scheduling ones. */
 	if (lay->modules)
 		modules = list_dir(&nmodules, lay->modules, module_fragment);
-	for (size_t i = 0; i < nmodules; i++) {
-		if (cfg.cli_disabled && (!strcmp(modules[i], "cli") || !strcmp(modules[i], "scheduling")))
-			continue;
-		char *host = clawmd_xasprintf("%s.instructions.md", modules[i]);
-		char *ct = clawmd_xasprintf("%s/%s.instructions.md", lay->ct_modules, modules[i]);
-		char *name = clawmd_xasprintf(CLAWMD_FRAGMENTS_DIR "/module-%s.md", modules[i]);
-		clawmd_buf_printf(&body, "@./%s\n", name);
-		rc = add_source(out, &cap, lay, name, lay->modules, host, ct, err);
-		free(host);
-		free(ct);
-		if (rc < 0)
-			goto out;
-	}
+	for (size_t i = 0; i < nmodules && rc == 0; i++)
+		if (!cfg.cli_disabled || (strcmp(modules[i], "cli") && strcmp(modules[i], "scheduling")))
+			rc = add_fragment(out, &cap, &body, lay, "module", modules[i], lay->modules,
+					  lay->ct_modules, ".instructions.md", err);
+	if (rc < 0)
+		goto out;
 
 	/* 4. Inline MCP instructions (already sorted), defused. */
 	for (size_t i = 0; i < cfg.nmcp; i++) {
