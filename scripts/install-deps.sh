@@ -5,7 +5,8 @@
 #
 # Usage: scripts/install-deps.sh [build|test|bench]
 #   build  the four libraries and pkg-config (default)
-#   test   build + what `make check` uses (strace, clang for the fuzzers)
+#   test   build + what `make check` uses (strace for fault injection, clang
+#          for the fuzzers, perl for prove, python3 and git in some tests)
 #   bench  test + hyperfine
 set -eu
 
@@ -13,8 +14,8 @@ what=${1:-build}
 pkgs="pkg-config libgit2-dev libyaml-dev libcjson-dev libmd4c-dev gcc make"
 case $what in
 build) ;;
-test) pkgs="$pkgs strace clang perl" ;;
-bench) pkgs="$pkgs strace clang perl hyperfine" ;;
+test) pkgs="$pkgs strace clang perl python3 git" ;;
+bench) pkgs="$pkgs strace clang perl python3 git hyperfine" ;;
 *) echo "usage: $0 [build|test|bench]" >&2; exit 2 ;;
 esac
 
