@@ -541,12 +541,14 @@ struct strip {
 	size_t len;
 	size_t depth;
 	size_t found; /* offset of a top-level comment block's first line, or SIZE_MAX */
+	bool first;   /* the next text callback is an HTML block's first line */
 };
 
 static int strip_enter(MD_BLOCKTYPE type, void *detail, void *payload)
 {
 	struct strip *s = payload;
 	s->depth++;
+	s->first = type == MD_BLOCK_HTML;
 	return 0;
 }
 
@@ -569,8 +571,16 @@ static int strip_text(MD_TEXTTYPE type, const MD_CHAR *p, MD_SIZE size, void *pa
 	 * (it may go on with the next block), so only the first one counts. */
 	if (s->found != SIZE_MAX)
 		return 1;
-	/* depth 2: DOC > HTML.  The first callback is the block's first line. */
-	if (type != MD_TEXT_HTML || s->depth != 2 || p < s->src || p >= s->src + s->len)
+	/* depth 2: DOC > HTML.  Only the block's first line (its first
+	 * callback) can start a comment token: a comment line inside a <div>
+	 * block is part of that block's raw text, which is kept. */
+	/* md4c hands an indented block's indentation over from a buffer of
+	 * its own first: only a callback from the source counts. */
+	if (p < s->src || p >= s->src + s->len)
+		return 0;
+	bool first = s->first;
+	s->first = false;
+	if (type != MD_TEXT_HTML || !first || s->depth != 2)
 		return 0;
 	size_t a = (size_t)(p - s->src);
 	while (a > 0 && s->src[a - 1] != '\n')
@@ -638,7 +648,7 @@ void clawmd_md_strip_comments(struct clawmd_buf *out, const char *text, size_t l
 		/* Parse what is left from a block boundary: md4c's extent of an
 		 * HTML block may differ from marked's (<!--> ends at once in
 		 * marked), so each comment block restarts the parse after it. */
-		struct strip st = {s + pos, n - pos, 0, SIZE_MAX};
+		struct strip st = {s + pos, n - pos, 0, SIZE_MAX, false};
 		md_parse(s + pos, (MD_SIZE)(n - pos), &parser, &st);
 		if (st.found == SIZE_MAX)
 			break;

@@ -185,6 +185,11 @@ int main(void)
 	strip("<!-- open\nB\n", "<!-- open\nB\n", "unclosed kept verbatim");
 	strip("<!-- a\nb -->tail\nC\n", "tail\nC\n", "multi-line, residue to end of line");
 	strip("> <!-- x -->\n", "> <!-- x -->\n", "nested in a quote: kept");
+	strip("<div>\n<!-- x -->\n</div>\n", "<div>\n<!-- x -->\n</div>\n",
+	      "a comment line inside a <div> block: kept");
+	strip("<div>\n   <!-- x -->\n</div>\n\n<!-- y -->\nB\n", "<div>\n   <!-- x -->\n</div>\n\nB\n",
+	      "inside a <div> block kept, the next block removed");
+	strip("- <!-- x -->\n", "- <!-- x -->\n", "nested in a list item: kept");
 	strip("<!-- a --><!-- b -->\n", "", "two comments, nothing left");
 	strip("<!-- a --> x\n<!-- b -->\n\nkept\n\n<!-->\n", " x\nkept\n\n<!-->\n",
 	      "consecutive comment lines, a later <!-->");
