@@ -333,6 +333,77 @@ static int view_read(const struct view *v, const char *p, struct clawmd_buf *out
 	return rc;
 }
 
+/*
+ * Claude Code reads memory files as UTF-8 strings (readFile(p, 'utf-8')):
+ * every maximal ill-formed subsequence becomes U+FFFD, as the WHATWG
+ * decoder that Node uses does.  `in` is replaced when it is not valid.
+ */
+static void utf8_sanitize(struct clawmd_buf *in)
+{
+	const unsigned char *s = (const unsigned char *)in->ptr;
+	size_t n = in->len, i = 0;
+	while (i < n && s[i] < 0x80)
+		i++;
+	struct clawmd_buf out = CLAWMD_BUF_INIT;
+	bool bad = false;
+	clawmd_buf_put(&out, "", 0);
+	while (i < n) {
+		unsigned char b = s[i];
+		size_t need;
+		unsigned char lo = 0x80, hi = 0xbf;
+		if (b < 0x80)
+			need = 0;
+		else if (b >= 0xc2 && b <= 0xdf)
+			need = 1;
+		else if (b >= 0xe0 && b <= 0xef) {
+			need = 2;
+			if (b == 0xe0)
+				lo = 0xa0;
+			else if (b == 0xed)
+				hi = 0x9f;
+		} else if (b >= 0xf0 && b <= 0xf4) {
+			need = 3;
+			if (b == 0xf0)
+				lo = 0x90;
+			else if (b == 0xf4)
+				hi = 0x8f;
+		} else {
+			bad = true;
+			clawmd_buf_put(&out, "\xef\xbf\xbd", 3);
+			i++;
+			continue;
+		}
+		size_t j = i + 1;
+		bool ok = true;
+		for (size_t k = 0; k < need; k++, j++) {
+			unsigned char l = k ? 0x80 : lo, h = k ? 0xbf : hi;
+			if (j >= n || s[j] < l || s[j] > h) {
+				ok = false;
+				break;
+			}
+		}
+		if (ok) {
+			clawmd_buf_put(&out, s + i, j - i);
+		} else {
+			/* the offending byte is not consumed: it starts anew */
+			bad = true;
+			clawmd_buf_put(&out, "\xef\xbf\xbd", 3);
+		}
+		i = j;
+	}
+	if (bad) {
+		size_t ascii = 0;
+		while (ascii < n && s[ascii] < 0x80)
+			ascii++;
+		struct clawmd_buf all = CLAWMD_BUF_INIT;
+		clawmd_buf_put(&all, s, ascii);
+		clawmd_buf_put(&all, out.ptr, out.len);
+		clawmd_buf_release(in);
+		*in = all;
+	}
+	clawmd_buf_release(&out);
+}
+
 /* 'd' directory, 'f' regular file, 'o' other, 0 missing (links followed). */
 static char view_kind(const struct view *v, const char *p)
 {
@@ -594,6 +665,8 @@ static enum clawmd_import_status process_file(struct loader *L, struct flist *ou
 		st = CLAWMD_IMPORT_NOT_TEXT;
 		goto out;
 	}
+	size_t raw_size = raw.len;
+	utf8_sanitize(&raw);
 	struct clawmd_frontmatter fm;
 	clawmd_frontmatter_parse(&fm, raw.ptr, raw.len);
 	const char *body = raw.ptr + fm.body;
@@ -612,7 +685,7 @@ static enum clawmd_import_status process_file(struct loader *L, struct flist *ou
 	f.type = type;
 	f.path = clawmd_xstrdup(path);
 	f.parent = parent ? clawmd_xstrdup(parent) : NULL;
-	f.size = raw.len;
+	f.size = raw_size;
 	f.len = content.len;
 	f.content = clawmd_buf_detach(&content);
 	f.globs = fm.globs;
