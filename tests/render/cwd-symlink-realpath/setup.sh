@@ -1,0 +1,3 @@
+set -e
+mkdir q
+ln -s ../p q/lp
