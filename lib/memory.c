@@ -1161,9 +1161,13 @@ void clawmd_memory_text(struct clawmd_buf *out, const struct clawmd_memory *m,
 	clawmd_buf_put(out, "", 0);
 	if (o->target) {
 		/* Attachments: no description, content untrimmed (§11.2). */
-		for (size_t i = 0; i < m->nfiles; i++)
-			clawmd_buf_printf(out, "%s<system-reminder>\nContents of %s:\n\n%s\n</system-reminder>",
-					  i ? "\n" : "", m->files[i].path, m->files[i].content);
+		for (size_t i = 0; i < m->nfiles; i++) {
+			/* the content may hold NUL bytes: put it by length */
+			clawmd_buf_printf(out, "%s<system-reminder>\nContents of %s:\n\n",
+					  i ? "\n" : "", m->files[i].path);
+			clawmd_buf_put(out, m->files[i].content, m->files[i].len);
+			clawmd_buf_puts(out, "\n</system-reminder>");
+		}
 		return;
 	}
 	for (size_t i = 0; i < m->nfiles; i++) {
