@@ -47,3 +47,13 @@ if "$clawmd" render --help >/dev/null 2>&1; then
 	echo "Symlinked fragments point outside /workspace/agent, so a headless agent drops"
 	echo "them unless external includes are approved; copy mode loads everywhere."
 fi
+if "$clawmd" check --help >/dev/null 2>&1; then
+	# The mode is a setting of the whole root (clawmd.json); the demo keeps
+	# one group per mode, so each is checked with its own.
+	printf '\n$ clawmd check assistant   # the lint says the same\n'
+	"$clawmd" check $opts assistant || true
+	printf '\n$ clawmd check --mode copy assistant-copy\n'
+	"$clawmd" check $opts --mode copy assistant-copy || true
+	printf '\n$ clawmd status --mode copy assistant-copy\n'
+	"$clawmd" status $opts --mode copy assistant-copy
+fi
