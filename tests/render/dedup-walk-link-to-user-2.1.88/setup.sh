@@ -1,0 +1,2 @@
+set -e
+ln -s ../home/.claude/CLAUDE.md p/CLAUDE.md
