@@ -14,8 +14,8 @@ what=${1:-build}
 pkgs="pkg-config libgit2-dev libyaml-dev libcjson-dev libmd4c-dev gcc make"
 case $what in
 build) ;;
-test) pkgs="$pkgs strace clang libclang-rt-dev perl python3 git" ;;
-bench) pkgs="$pkgs strace clang libclang-rt-dev perl python3 git hyperfine" ;;
+test) pkgs="$pkgs strace procps clang libclang-rt-dev perl python3 git" ;;
+bench) pkgs="$pkgs strace procps clang libclang-rt-dev perl python3 git hyperfine" ;;
 *) echo "usage: $0 [build|test|bench]" >&2; exit 2 ;;
 esac
 

@@ -93,3 +93,34 @@ make_skill() {
 	[ "${3:-yes}" = yes ] && printf 'Use %s well.\n' "$2" >"$1/skills/$2/instructions.md"
 	return 0
 }
+
+# Stop CMD at its first call of SYSCALL (strace injects SIGSTOP there), so a
+# test can act "while it works"; resume_stopped lets it go on and returns its
+# exit status.  strace's log tells when the stop really happened (/proc's
+# state cannot tell a group stop from the tracing stops at every syscall),
+# and every wait is bounded: a stopped process is never left behind.
+start_stopped() { # SYSCALL CMD...
+	_sc=$1
+	shift
+	: >"$T/stop.trace"
+	strace -o "$T/stop.trace" -e trace="$_sc" -e inject="$_sc:signal=SIGSTOP:when=1" \
+		"$@" >"$T/out" 2>"$T/err" &
+	_spid=$!
+	_i=0
+	while [ $_i -lt 2400 ] && ! grep -q 'stopped by SIGSTOP' "$T/stop.trace"; do
+		sleep 0.05
+		_i=$((_i + 1))
+	done
+	_child=$(pgrep -P $_spid | head -n 1)
+}
+
+resume_stopped() {
+	_i=0
+	while kill -0 $_spid 2>/dev/null && [ $_i -lt 600 ]; do
+		[ -n "$_child" ] && kill -CONT "$_child" 2>/dev/null
+		sleep 0.05
+		_i=$((_i + 1))
+	done
+	kill -9 $_spid $_child 2>/dev/null
+	wait $_spid
+}

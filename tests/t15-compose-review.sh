@@ -73,16 +73,16 @@ check "no raw escape byte in the output" sh -c "! grep -q \"$(printf '\033')\" '
 $CLAWMD compose -C "$R" g
 
 # Races with apply: edits made while compose works are never lost.
-if command -v strace >/dev/null 2>&1 && strace -f -o /dev/null true 2>/dev/null; then
+if command -v strace >/dev/null 2>&1 && strace -f -o /dev/null true 2>/dev/null &&
+	command -v pgrep >/dev/null 2>&1; then
 	export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0"
 	printf '{"mcpServers": {"m": {"instructions": "new"}}}' >"$G/container.json"
-	# compose stalls 1 s in its first fsync (staging); meanwhile the agent
-	# edits CLAUDE.md, which compose saw as its own, stale output.
-	strace -f -o /dev/null -e inject=fsync:delay_enter=1000000:when=1 $CLAWMD compose -C "$R" g 2>"$T/err" &
-	pid=$!
-	sleep 0.4
+	# compose is stopped at its first fsync (staging, after it compared);
+	# meanwhile the agent edits CLAUDE.md, which compose saw as its own,
+	# stale output.
+	start_stopped fsync $CLAWMD compose -C "$R" g
 	echo "agent wrote this meanwhile" >>"$G/CLAUDE.md"
-	wait $pid
+	resume_stopped
 	expect_eq "racing compose succeeded" "$?" 0
 	check "the racing edit was preserved" sh -c "grep -rlq 'agent wrote this meanwhile' '$G' && ! grep -q 'agent wrote' '$G/CLAUDE.md'"
 	expect_grep "and the warning says where" "moved to groups/g/CLAUDE.md.clawmd-preserved-" "$T/err"
@@ -92,11 +92,10 @@ if command -v strace >/dev/null 2>&1 && strace -f -o /dev/null true 2>/dev/null;
 	rm -f "$G"/CLAUDE.md.clawmd-preserved-*
 	: >"$G/CLAUDE.local.md"
 	echo "legacy text" >"$G/CLAUDE.md"
-	strace -f -o /dev/null -e inject=fsync:delay_enter=1000000:when=1 $CLAWMD compose -C "$R" g 2>"$T/err" &
-	pid=$!
-	sleep 0.4
+	start_stopped fsync $CLAWMD compose -C "$R" g
 	echo "fresh memory" >"$G/CLAUDE.local.md"
-	wait $pid
+	resume_stopped
+	expect_eq "that compose succeeded too" "$?" 0
 	expect_file "the agent's new memory survives" "$G/CLAUDE.local.md" "fresh memory"
 	check "the legacy text survives elsewhere" sh -c "grep -rlq 'legacy text' '$G'"
 	unset ASAN_OPTIONS

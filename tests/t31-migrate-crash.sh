@@ -131,22 +131,11 @@ race() { # NAME SETUP-LOCAL(yes/no)
 	mkdir -p "$RR/groups/a"
 	echo persona >"$RR/groups/a/CLAUDE.md"
 	[ "$2" = yes ] && echo memory >"$RR/groups/a/CLAUDE.local.md"
-	strace -o /dev/null -e trace=fsync -e inject=fsync:signal=SIGSTOP:when=1 \
-		$CLAWMD migrate -C "$RR" -q >/dev/null 2>"$T/race.err" &
-	spid=$!
-	child=
-	tries=0
-	while [ $tries -lt 2400 ]; do # a bound against a hang, not a timing
-		child=$(pgrep -P $spid | head -n 1)
-		[ -n "$child" ] && grep -q '^State:[[:space:]]*[tT]' /proc/$child/status 2>/dev/null && break
-		sleep 0.05
-		tries=$((tries + 1))
-	done
+	start_stopped fsync $CLAWMD migrate -C "$RR" -q
 	echo "agent wrote" >>"$RR/groups/a/CLAUDE.local.md"
-	kill -CONT "$child"
-	wait $spid
+	resume_stopped
 	expect_eq "$1: the run stopped with exit 4" "$?" 4
-	expect_grep "$1: the message names CLAUDE.local.md" "groups/a/CLAUDE.local.md" "$T/race.err"
+	expect_grep "$1: the message names CLAUDE.local.md" "groups/a/CLAUDE.local.md" "$T/err"
 	expect_file "$1: the agent's memory is intact" "$RR/groups/a/CLAUDE.local.md" \
 		"$( [ "$2" = yes ] && echo memory; echo "agent wrote")"
 	expect_file "$1: CLAUDE.md is still there" "$RR/groups/a/CLAUDE.md" "persona"
