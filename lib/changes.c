@@ -138,6 +138,16 @@ static int compare_entry(struct clawmd_changes *ch, size_t *cap, const struct cl
 		}
 		clawmd_buf_clear(&old);
 	}
+	/* Likewise a wanted file that is already right: one read. */
+	if (want->type == CLAWMD_FT_FILE && !is_entry) {
+		struct clawmd_err scratch = CLAWMD_ERR_INIT;
+		if (clawmd_fs_read(&old, d, leaf(want->name), want->len, &scratch) == 0 &&
+		    old.len == want->len && !memcmp(old.ptr, want->data, want->len)) {
+			clawmd_buf_release(&old);
+			return 0;
+		}
+		clawmd_buf_clear(&old);
+	}
 	if ((rc = clawmd_fs_type(&m, d, leaf(want->name), err)) < 0) {
 		clawmd_buf_release(&old);
 		return rc;

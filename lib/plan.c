@@ -158,18 +158,26 @@ static void add_entry(struct clawmd_plan *plan, size_t *cap, char *name, enum cl
  * (in the container it could not reach the host's files either), so copy
  * mode never copies a host file the container could not read.
  */
-static int open_beneath(const char *root, const char *rel, struct clawmd_err *err)
+/* A source directory: its path for messages, and its fd once opened. */
+struct source_dir {
+	const char *path;
+	int fd;
+};
+
+static int open_beneath(struct source_dir *root, const char *rel, struct clawmd_err *err)
 {
-	int dfd = open(root, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	if (dfd < 0)
-		return clawmd_err_sys(err, CLAWMD_EINPUT, "could not open source directory '%s'", root);
+	if (root->fd < 0 &&
+	    (root->fd = open(root->path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)) < 0)
+		return clawmd_err_sys(err, CLAWMD_EINPUT, "could not open source directory '%s'",
+				      root->path);
+	int dfd = root->fd;
 	struct open_how how = {.flags = O_RDONLY | O_CLOEXEC | O_NONBLOCK,
 			       .resolve = RESOLVE_BENEATH | RESOLVE_NO_MAGICLINKS};
 	int fd = (int)syscall(SYS_openat2, dfd, rel, &how, sizeof(how));
 	if (fd < 0 && errno == ENOSYS) {
 		/* Kernels before 5.6: resolve, then check the prefix. */
-		char *full = clawmd_path_join(root, rel), *rp = realpath(full, NULL);
-		char *rr = realpath(root, NULL);
+		char *full = clawmd_path_join(root->path, rel), *rp = realpath(full, NULL);
+		char *rr = realpath(root->path, NULL);
 		size_t n = rr ? strlen(rr) : 0;
 		errno = EXDEV;
 		if (rp && rr && !strncmp(rp, rr, n) && rp[n] == '/')
@@ -178,20 +186,17 @@ static int open_beneath(const char *root, const char *rel, struct clawmd_err *er
 		free(rp);
 		free(rr);
 	}
-	int saved = errno;
-	close(dfd);
-	errno = saved;
 	if (fd < 0 && errno == EXDEV)
 		clawmd_err_set(err, CLAWMD_EINPUT, "source '%s/%s' leads outside '%s'; refusing to copy it",
-			       root, rel, root);
+			       root->path, rel, root->path);
 	else if (fd < 0)
-		clawmd_err_sys(err, CLAWMD_EINPUT, "could not read source '%s/%s'", root, rel);
+		clawmd_err_sys(err, CLAWMD_EINPUT, "could not read source '%s/%s'", root->path, rel);
 	return fd;
 }
 
 /* Read a source for copy mode: `rel` beneath `root`, or the file `rel`
  * itself when root is NULL (the shared base, a mount of its own). */
-static int read_source(char **data, size_t *len, const char *root, const char *rel,
+static int read_source(char **data, size_t *len, struct source_dir *root, const char *rel,
 		       struct clawmd_err *err)
 {
 	struct clawmd_buf buf = CLAWMD_BUF_INIT;
@@ -292,7 +297,7 @@ static char *module_fragment(int dfd, const char *name)
 /* One fragment taken from a host source: a symlink to its container path,
  * or in copy mode a regular file with its content. */
 static int add_source(struct clawmd_plan *plan, size_t *cap, const struct clawmd_layout *lay,
-		      char *name, const char *root, const char *host, const char *ct,
+		      char *name, struct source_dir *root, const char *host, const char *ct,
 		      struct clawmd_err *err)
 {
 	if (lay->mode == CLAWMD_MODE_SYMLINK) {
@@ -314,7 +319,7 @@ static int add_source(struct clawmd_plan *plan, size_t *cap, const struct clawmd
  * `root` (seen at the same place under `ct_root`), and its import line. */
 static int add_fragment(struct clawmd_plan *plan, size_t *cap, struct clawmd_buf *body,
 			const struct clawmd_layout *lay, const char *kind, const char *item,
-			const char *root, const char *ct_root, const char *suffix,
+			struct source_dir *root, const char *ct_root, const char *suffix,
 			struct clawmd_err *err)
 {
 	char *rel = clawmd_xasprintf("%s%s", item, suffix);
@@ -369,6 +374,8 @@ int clawmd_plan_build(struct clawmd_plan *out, const struct clawmd_layout *lay,
 	size_t nskills = 0, nmodules = 0, cap = 0;
 	bool role = false;
 	int rc;
+	/* Opened on first use, once for all the fragments they hold. */
+	struct source_dir skills_dir = {lay->skills, -1}, modules_dir = {lay->modules, -1};
 
 	clawmd_plan_init(out);
 	if (!clawmd_name_valid(group, strlen(group)))
@@ -412,8 +419,8 @@ int clawmd_plan_build(struct clawmd_plan *out, const struct clawmd_layout *lay,
 		qsort(skills, nskills, sizeof(*skills), clawmd_strcmp_ptr);
 	}
 	for (size_t i = 0; i < nskills && rc == 0; i++)
-		rc = add_fragment(out, &cap, &body, lay, "skill", skills[i], lay->skills, lay->ct_skills,
-				  "/instructions.md", err);
+		rc = add_fragment(out, &cap, &body, lay, "skill", skills[i], &skills_dir,
+				  lay->ct_skills, "/instructions.md", err);
 	if (rc < 0)
 		goto out;
 
@@ -422,7 +429,7 @@ int clawmd_plan_build(struct clawmd_plan *out, const struct clawmd_layout *lay,
 		modules = list_dir(&nmodules, lay->modules, module_fragment);
 	for (size_t i = 0; i < nmodules && rc == 0; i++)
 		if (!cfg.cli_disabled || (strcmp(modules[i], "cli") && strcmp(modules[i], "scheduling")))
-			rc = add_fragment(out, &cap, &body, lay, "module", modules[i], lay->modules,
+			rc = add_fragment(out, &cap, &body, lay, "module", modules[i], &modules_dir,
 					  lay->ct_modules, ".instructions.md", err);
 	if (rc < 0)
 		goto out;
@@ -455,6 +462,10 @@ int clawmd_plan_build(struct clawmd_plan *out, const struct clawmd_layout *lay,
 	add_entry(out, &cap, clawmd_xstrdup(CLAWMD_ENTRY_NAME), CLAWMD_FT_FILE,
 		  clawmd_buf_detach(&tmp), len);
 out:
+	if (skills_dir.fd >= 0)
+		close(skills_dir.fd);
+	if (modules_dir.fd >= 0)
+		close(modules_dir.fd);
 	clawmd_strv_free(skills, nskills);
 	clawmd_strv_free(modules, nmodules);
 	clawmd_config_release(&cfg);
