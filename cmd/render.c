@@ -25,7 +25,9 @@ static const char usage_text[] =
 	"  -g, --group GROUP         render inside GROUP's container: cwd is the\n"
 	"                            container's group directory, paths are container\n"
 	"                            paths, files are reached through the mount table\n"
-	"\n" CMD_LAYOUT_HELP;
+	"\n" CMD_LAYOUT_HELP "\n"
+	"Exit status: 0 success (also when nothing loads), 2 usage, 3 invalid input\n"
+	"(a group name, clawmd.json), 4 the working directory cannot be opened.\n";
 
 enum {
 	O_CWD = 0x200,
