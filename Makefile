@@ -61,7 +61,7 @@ $(BUILD)/libclawmd.a: $(LIB_OBJ)
 $(BUILD)/clawmd: $(CMD_OBJ) $(BUILD)/libclawmd.a
 	$(CC) $(ALL_LDFLAGS) -o $@ $(CMD_OBJ) $(BUILD)/libclawmd.a $(DEP_LIBS)
 
-$(BUILD)/tests/%.t: tests/unit/%.c $(BUILD)/libclawmd.a tests/tap.h
+$(BUILD)/tests/%.t: tests/unit/%.c $(BUILD)/libclawmd.a tests/tap.h tests/testutil.h
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) -Itests $(ALL_LDFLAGS) -o $@ $< $(BUILD)/libclawmd.a $(DEP_LIBS)
 

@@ -3,25 +3,10 @@
  * "error STATUS <text the message must contain>". */
 #include "tap.h"
 #include "clawmd.h"
+#include "testutil.h"
 
 #include <dirent.h>
 #include <stdlib.h>
-
-static char *slurp(const char *path, size_t *len)
-{
-	FILE *f = fopen(path, "rb");
-	if (!f)
-		return NULL;
-	struct clawmd_buf b = CLAWMD_BUF_INIT;
-	char tmp[4096];
-	size_t n;
-	while ((n = fread(tmp, 1, sizeof(tmp), f)) > 0)
-		clawmd_buf_put(&b, tmp, n);
-	fclose(f);
-	clawmd_buf_put(&b, "", 0);
-	*len = b.len;
-	return clawmd_buf_detach(&b);
-}
 
 static void describe(struct clawmd_buf *out, const struct clawmd_group_config *cfg)
 {
@@ -63,11 +48,11 @@ int main(void)
 
 	for (size_t i = 0; i < n; i++) {
 		char path[4200];
-		size_t jlen, elen;
+		size_t jlen = 0, elen = 0;
 		snprintf(path, sizeof(path), "%s/%s.json", dir, names[i]);
-		char *json = slurp(path, &jlen);
+		char *json = test_slurp(path, &jlen);
 		snprintf(path, sizeof(path), "%s/%s.expect", dir, names[i]);
-		char *expect = slurp(path, &elen);
+		char *expect = test_slurp(path, &elen);
 		if (!json || !expect) {
 			ok(0, "%s: readable case", names[i]);
 			continue;

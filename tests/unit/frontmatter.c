@@ -2,32 +2,17 @@
 #include "clawmd.h"
 #include "frontmatter.h"
 #include "tap.h"
+#include "testutil.h"
 #include "util.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 
-static void unescape(struct clawmd_buf *b)
-{
-	struct clawmd_buf o = CLAWMD_BUF_INIT;
-	clawmd_buf_put(&o, "", 0);
-	for (size_t i = 0; i < b->len; i++) {
-		if (!strncmp(b->ptr + i, "<CR>", 4)) {
-			clawmd_buf_putc(&o, '\r');
-			i += 3;
-		} else {
-			clawmd_buf_putc(&o, b->ptr[i]);
-		}
-	}
-	clawmd_buf_release(b);
-	*b = o;
-}
-
 static void run_case(const char *name, struct clawmd_buf *in, struct clawmd_buf *body,
 		     struct clawmd_buf *globs)
 {
-	unescape(in);
-	unescape(body);
+	test_unescape(in);
+	test_unescape(body);
 	struct clawmd_frontmatter fm;
 	clawmd_frontmatter_parse(&fm, in->ptr, in->len);
 	is_str(in->ptr + fm.body, body->ptr, "body: %s", name);

@@ -1,6 +1,7 @@
 /* Unit tests for the lint API: the rule table, and findings on small trees
  * (frontmatter positions, globs, the import walk, UTF-16 sizes). */
 #include "tap.h"
+#include "testutil.h"
 #include "clawmd.h"
 
 #include <stdlib.h>
@@ -9,16 +10,9 @@
 
 static char root[256];
 
-static void put(const char *rel, const char *content)
+static void put_root(const char *rel, const char *content)
 {
-	char p[512], cmd[1200];
-	snprintf(p, sizeof(p), "%s/%s", root, rel);
-	snprintf(cmd, sizeof(cmd), "mkdir -p \"$(dirname '%s')\"", p);
-	if (system(cmd) != 0)
-		abort();
-	FILE *f = fopen(p, "w");
-	fputs(content, f);
-	fclose(f);
+	test_put(root, rel, content);
 }
 
 /* The findings as "CODE file:line:col" lines. */
@@ -75,19 +69,19 @@ static void test_tree(void)
 	is_str(got, "", "an empty tree has no findings");
 	free(got);
 
-	put("CLAUDE.md", "# P\n\nSee @./a.md and `@./code.md`.\n\n```\n@./fenced.md\n```\n");
-	put("a.md", "---\nx: 1\n---\n\n@./nope.md\n");
+	put_root("CLAUDE.md", "# P\n\nSee @./a.md and `@./code.md`.\n\n```\n@./fenced.md\n```\n");
+	put_root("a.md", "---\nx: 1\n---\n\n@./nope.md\n");
 	got = lint();
 	is_str(got, "CM101 a.md:5:1\n",
 	       "imports in code are not imports; positions count the frontmatter");
 	free(got);
 
 	reset();
-	put(".claude/rules/a.md", "---\npaths: \"src/*.c\"\n---\nC rules.\n");
-	put(".claude/rules/b.md", "---\npaths:\n  - docs\n---\nDoc rules.\n");
-	put(".claude/rules/c.md", "---\nname: x\n  bad: y\n---\nBroken.\n");
-	put(".claude/rules/d.md", "---\npaths: *.md\n---\nQuoted on retry, like Claude Code.\n");
-	put("docs/guide/intro.md", "Intro.\n");
+	put_root(".claude/rules/a.md", "---\npaths: \"src/*.c\"\n---\nC rules.\n");
+	put_root(".claude/rules/b.md", "---\npaths:\n  - docs\n---\nDoc rules.\n");
+	put_root(".claude/rules/c.md", "---\nname: x\n  bad: y\n---\nBroken.\n");
+	put_root(".claude/rules/d.md", "---\npaths: *.md\n---\nQuoted on retry, like Claude Code.\n");
+	put_root("docs/guide/intro.md", "Intro.\n");
 	got = lint();
 	is_str(got, "CM502 .claude/rules/a.md:2:1\nCM501 .claude/rules/c.md:3:6\n",
 	       "globs (a directory matches what is below it), frontmatter errors located");
@@ -98,7 +92,7 @@ static void test_tree(void)
 	struct clawmd_buf big = CLAWMD_BUF_INIT;
 	for (int i = 0; i < 20001; i++)
 		clawmd_buf_puts(&big, "\xf0\x9f\x98\x80");
-	put("CLAUDE.md", big.ptr);
+	put_root("CLAUDE.md", big.ptr);
 	got = lint();
 	is_str(got, "CM201 CLAUDE.md:1:1\n", "sizes count UTF-16 units, as Claude Code does");
 	free(got);

@@ -1,44 +1,11 @@
 /* Unit tests for the Markdown import scanner: cases in tests/unit/mdscan.txt. */
 #include "mdscan.h"
 #include "tap.h"
+#include "testutil.h"
 #include "util.h"
 
 #include <stdio.h>
 #include <stdlib.h>
-
-static char *slurp(const char *path, size_t *n)
-{
-	FILE *f = fopen(path, "rb");
-	if (!f)
-		return NULL;
-	struct clawmd_buf b = CLAWMD_BUF_INIT;
-	char chunk[4096];
-	size_t k;
-	while ((k = fread(chunk, 1, sizeof(chunk), f)) > 0)
-		clawmd_buf_put(&b, chunk, k);
-	fclose(f);
-	*n = b.len;
-	return clawmd_buf_detach(&b);
-}
-
-static void unescape(struct clawmd_buf *b)
-{
-	struct clawmd_buf o = CLAWMD_BUF_INIT;
-	clawmd_buf_put(&o, "", 0);
-	for (size_t i = 0; i < b->len; i++) {
-		if (!strncmp(b->ptr + i, "<CR>", 4)) {
-			clawmd_buf_putc(&o, '\r');
-			i += 3;
-		} else if (!strncmp(b->ptr + i, "<NBSP>", 6)) {
-			clawmd_buf_puts(&o, "\xc2\xa0");
-			i += 5;
-		} else {
-			clawmd_buf_putc(&o, b->ptr[i]);
-		}
-	}
-	clawmd_buf_release(b);
-	*b = o;
-}
 
 struct seen {
 	const char *text;
@@ -59,7 +26,7 @@ static int check_token(size_t off, size_t len, const char *path, void *payload)
 
 static void run_case(const char *name, struct clawmd_buf *in, struct clawmd_buf *want)
 {
-	unescape(in);
+	test_unescape(in);
 	struct clawmd_md_scan s;
 	clawmd_md_scan_init(&s);
 	clawmd_md_scan(&s, in->ptr, in->len, true);
@@ -85,7 +52,7 @@ static void data_cases(void)
 	const char *srcdir = getenv("CLAWMD_SRC");
 	char *path = clawmd_xasprintf("%s/tests/unit/mdscan.txt", srcdir ? srcdir : ".");
 	size_t n;
-	char *data = slurp(path, &n);
+	char *data = test_slurp(path, &n);
 	ok(data != NULL, "read %s", path);
 	if (!data) {
 		free(path);

@@ -1,5 +1,6 @@
 /* Unit tests for the composed header digest and @ defusing. */
 #include "tap.h"
+#include "testutil.h"
 #include "clawmd.h"
 
 #include <stdlib.h>
@@ -8,16 +9,9 @@
 
 static char root[256];
 
-static void put(const char *rel, const char *content)
+static void put_root(const char *rel, const char *content)
 {
-	char p[512], cmd[1200];
-	snprintf(p, sizeof(p), "%s/%s", root, rel);
-	snprintf(cmd, sizeof(cmd), "mkdir -p \"$(dirname '%s')\"", p);
-	if (system(cmd) != 0)
-		abort();
-	FILE *f = fopen(p, "w");
-	fputs(content, f);
-	fclose(f);
+	test_put(root, rel, content);
 }
 
 /* The plan as "name type data" lines, the entry's header left out. */
@@ -40,14 +34,14 @@ static void test_plan(void)
 	snprintf(root, sizeof(root), "%s/clawmd-plan.XXXXXX", getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
 	if (!mkdtemp(root))
 		abort();
-	put("container/CLAUDE.md", "base\n");
-	put("skills/b/instructions.md", "B\n");
-	put("skills/a/instructions.md", "A\n");
-	put("skills/c/SKILL.md", "no fragment\n");
-	put("mods/cli.instructions.md", "cli\n");
-	put("mods/web.instructions.md", "web\n");
-	put("mods/bad name.instructions.md", "skipped\n");
-	put("groups/g/container.json",
+	put_root("container/CLAUDE.md", "base\n");
+	put_root("skills/b/instructions.md", "B\n");
+	put_root("skills/a/instructions.md", "A\n");
+	put_root("skills/c/SKILL.md", "no fragment\n");
+	put_root("mods/cli.instructions.md", "cli\n");
+	put_root("mods/web.instructions.md", "web\n");
+	put_root("mods/bad name.instructions.md", "skipped\n");
+	put_root("groups/g/container.json",
 	    "{\"cli_scope\": \"disabled\", \"mcpServers\": {\"s\": {\"instructions\": \"use @./x.md\"}}}");
 
 	struct clawmd_err err = CLAWMD_ERR_INIT;
@@ -95,7 +89,7 @@ static void test_plan(void)
 	clawmd_err_clear(&err);
 	is(clawmd_plan_build(&plan, &lay, "../g", &err), CLAWMD_EINPUT, "a hostile group name is refused");
 	clawmd_err_clear(&err);
-	put("groups/h/container.json", "{\"skills\": [\"a\", \"../../x\"]}");
+	put_root("groups/h/container.json", "{\"skills\": [\"a\", \"../../x\"]}");
 	is(clawmd_plan_build(&plan, &lay, "h", &err), CLAWMD_EINPUT, "a hostile skill name is refused");
 	ok(strstr(err.msg, "groups/h/container.json: skills[1]") != NULL, "named: %s", err.msg);
 	clawmd_layout_release(&lay);

@@ -1,0 +1,67 @@
+/*
+ * testutil.h - what the C unit tests share besides TAP: reading a case
+ * file, writing a file (making its directories), and the escapes case
+ * files use for bytes an editor would lose (<CR>, <NBSP>).
+ */
+#ifndef CLAWMD_TESTUTIL_H
+#define CLAWMD_TESTUTIL_H
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "clawmd.h"
+
+/* The whole file, NUL-terminated, or NULL. */
+static inline char *test_slurp(const char *path, size_t *len)
+{
+	FILE *f = fopen(path, "rb");
+	if (!f)
+		return NULL;
+	struct clawmd_buf b = CLAWMD_BUF_INIT;
+	char chunk[4096];
+	size_t n;
+	clawmd_buf_put(&b, "", 0);
+	while ((n = fread(chunk, 1, sizeof(chunk), f)) > 0)
+		clawmd_buf_put(&b, chunk, n);
+	fclose(f);
+	*len = b.len;
+	return clawmd_buf_detach(&b);
+}
+
+/* Write `content` to dir/rel, making the directories on the way. */
+static inline void test_put(const char *dir, const char *rel, const char *content)
+{
+	char p[1024], cmd[2200];
+	snprintf(p, sizeof(p), "%s/%s", dir, rel);
+	snprintf(cmd, sizeof(cmd), "mkdir -p \"$(dirname '%s')\"", p);
+	if (system(cmd) != 0)
+		abort();
+	FILE *f = fopen(p, "w");
+	if (!f)
+		abort();
+	fputs(content, f);
+	fclose(f);
+}
+
+/* Replace <CR> with a carriage return and <NBSP> with U+00A0. */
+static inline void test_unescape(struct clawmd_buf *b)
+{
+	struct clawmd_buf o = CLAWMD_BUF_INIT;
+	clawmd_buf_put(&o, "", 0);
+	for (size_t i = 0; i < b->len; i++) {
+		if (!strncmp(b->ptr + i, "<CR>", 4)) {
+			clawmd_buf_putc(&o, '\r');
+			i += 3;
+		} else if (!strncmp(b->ptr + i, "<NBSP>", 6)) {
+			clawmd_buf_puts(&o, "\xc2\xa0");
+			i += 5;
+		} else {
+			clawmd_buf_putc(&o, b->ptr[i]);
+		}
+	}
+	clawmd_buf_release(b);
+	*b = o;
+}
+
+#endif
