@@ -1,6 +1,9 @@
 /* compose.c - `clawmd compose`: the per-spawn job, and its drift gate. */
 #include <cJSON.h>
+#include <dirent.h>
+#include <fcntl.h>
 #include <stdlib.h>
+#include <sys/stat.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -139,6 +142,22 @@ out:
 	clawmd_plan_release(&plan);
 }
 
+/* --all takes real directories only; say which symlinks it passed over,
+ * since naming one as GROUP is refused (exit 4). */
+static void warn_symlinked_groups(const struct clawmd_layout *lay)
+{
+	DIR *d = opendir(lay->groups);
+	struct dirent *e;
+	struct stat st;
+	while (d && (e = readdir(d)))
+		if (e->d_name[0] != '.' && fstatat(dirfd(d), e->d_name, &st, AT_SYMLINK_NOFOLLOW) == 0 &&
+		    S_ISLNK(st.st_mode) && clawmd_name_valid(e->d_name, strlen(e->d_name)))
+			fprintf(stderr, "clawmd: warning: skipped '%s/%s': a symlinked group directory\n",
+				lay->groups, e->d_name);
+	if (d)
+		closedir(d);
+}
+
 int cmd_compose(int argc, char **argv)
 {
 	static const struct option longopts[] = {
@@ -185,6 +204,8 @@ int cmd_compose(int argc, char **argv)
 		}
 		groups = listed;
 		run.progress = n > 100 && !run.json && isatty(2);
+		if (!run.quiet)
+			warn_symlinked_groups(&lay);
 	}
 	if (run.json) {
 		run.doc = cJSON_CreateObject();

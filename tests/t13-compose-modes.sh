@@ -59,7 +59,12 @@ if command -v git >/dev/null 2>&1; then
 fi
 
 # --all: real directories only, never dot-directories or global.
+mkdir -p "$T/elsewhere"
+ln -s "$T/elsewhere" "$R/groups/linked"
 expect_ok "--all" $CLAWMD compose -C "$R" --all
+expect_grep "--all names the symlinked group it skipped" "skipped '.*/groups/linked': a symlinked group directory" "$T/err"
+check "--all wrote nothing through it" test -z "$(ls -A "$T/elsewhere")"
+rm "$R/groups/linked"
 check "--all composed h" test -f "$R/groups/h/CLAUDE.md"
 check "--all skipped .hidden" test ! -e "$R/groups/.hidden/CLAUDE.md"
 check "--all skipped global" test ! -e "$R/groups/global/CLAUDE.md"
