@@ -12,6 +12,7 @@
 #include "mdscan.h"
 #include "util.h"
 
+#include <stdio.h>
 #include <yaml.h>
 
 /* ---- the block ---------------------------------------------------------- */
@@ -144,7 +145,10 @@ static bool plain_not_string(const yaml_node_t *node)
 	return plain_is_null(node);
 }
 
-static bool parse_yaml(const char *s, size_t len, struct clawmd_frontmatter *out)
+/* Parse; on the first attempt, a failure is recorded for diagnostics.
+ * The retry's quoting keeps every line and every key where it was, so
+ * the paths: key's position holds for the original text too. */
+static bool parse_yaml(const char *s, size_t len, struct clawmd_frontmatter *out, bool first)
 {
 	yaml_parser_t parser;
 	yaml_document_t doc;
@@ -152,11 +156,23 @@ static bool parse_yaml(const char *s, size_t len, struct clawmd_frontmatter *out
 		return false;
 	yaml_parser_set_input_string(&parser, (const unsigned char *)s, len);
 	bool ok = yaml_parser_load(&parser, &doc);
+	if (!ok && first) {
+		snprintf(out->problem, sizeof(out->problem), "%s%s%s",
+			 parser.problem ? parser.problem : "invalid YAML", parser.context ? " " : "",
+			 parser.context ? parser.context : "");
+		out->problem_line = parser.problem_mark.line;
+		out->problem_col = parser.problem_mark.column;
+	}
 	yaml_parser_delete(&parser);
 	if (!ok)
 		return false;
 	yaml_node_t *root = yaml_document_get_root_node(&doc);
 	if (!root || root->type != YAML_MAPPING_NODE) {
+		if (root && first) {
+			snprintf(out->problem, sizeof(out->problem), "is not a mapping");
+			out->problem_line = root->start_mark.line;
+			out->problem_col = root->start_mark.column;
+		}
 		yaml_document_delete(&doc);
 		return root == NULL; /* an empty document is {} */
 	}
@@ -164,8 +180,12 @@ static bool parse_yaml(const char *s, size_t len, struct clawmd_frontmatter *out
 	for (yaml_node_pair_t *p = root->data.mapping.pairs.start; p < root->data.mapping.pairs.top;
 	     p++) {
 		yaml_node_t *k = yaml_document_get_node(&doc, p->key);
-		if (k && k->type == YAML_SCALAR_NODE && !strcmp((char *)k->data.scalar.value, "paths"))
+		if (k && k->type == YAML_SCALAR_NODE && !strcmp((char *)k->data.scalar.value, "paths")) {
 			paths = yaml_document_get_node(&doc, p->value);
+			out->has_paths = true;
+			out->paths_line = k->start_mark.line;
+			out->paths_col = k->start_mark.column;
+		}
 	}
 	char **v = NULL;
 	size_t n = 0;
@@ -264,15 +284,19 @@ void clawmd_frontmatter_parse(struct clawmd_frontmatter *out, const char *text, 
 	/* \s* is greedy and \n? optional: all the whitespace goes */
 	out->block = true;
 	out->body = end;
+	out->yaml = cap0;
 	size_t ylen = cap1 - cap0;
-	if (ylen > CLAWMD_FRONTMATTER_MAX)
+	if (ylen > CLAWMD_FRONTMATTER_MAX) {
+		snprintf(out->problem, sizeof(out->problem), "is larger than %u bytes",
+			 CLAWMD_FRONTMATTER_MAX);
 		return;
-	if (parse_yaml(text + cap0, ylen, out)) {
+	}
+	if (parse_yaml(text + cap0, ylen, out, true)) {
 		out->yaml_ok = true;
 		return;
 	}
 	char *q = quote_values(text + cap0, ylen);
-	out->yaml_ok = parse_yaml(q, strlen(q), out);
+	out->yaml_ok = parse_yaml(q, strlen(q), out, false);
 	free(q);
 }
 

@@ -24,9 +24,16 @@
 struct clawmd_frontmatter {
 	bool block;	/* the text starts with a frontmatter block */
 	size_t body;	/* offset of the content after it (0 when none) */
+	size_t yaml;	/* offset of the block's YAML text */
 	bool yaml_ok;	/* the block parsed as a YAML mapping (maybe on retry) */
 	char **globs;	/* the rule's patterns; NULL: unconditional */
 	size_t nglobs;
+	/* For diagnostics (check): lines and columns are 0-based, in the YAML
+	 * text.  `problem` is why the first parse failed ("" when it did not). */
+	char problem[160];
+	unsigned long problem_line, problem_col;
+	bool has_paths; /* a paths: key, at paths_line:paths_col */
+	unsigned long paths_line, paths_col;
 };
 
 void clawmd_frontmatter_parse(struct clawmd_frontmatter *out, const char *text, size_t len);

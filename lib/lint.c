@@ -15,7 +15,6 @@
 #include <stdio.h>
 #include <sys/stat.h>
 #include <unistd.h>
-#include <yaml.h>
 #include <ctype.h>
 
 /* ---- the rules ---------------------------------------------------------- */
@@ -241,141 +240,6 @@ static bool path_under(const char *path, const char *dir)
 
 /* ---- rules: frontmatter and paths: globs -------------------------------- */
 
-/*
- * Claude Code's frontmatter: "---", whitespace up to its last newline, then
- * everything up to the first later "---" wherever it is.  The YAML text is
- * [*ystart, *yend).
- */
-static bool fm_split(const char *s, size_t len, size_t *ystart, size_t *yend, size_t *body)
-{
-	size_t i = 3, lastnl = 0;
-	if (len < 3 || memcmp(s, "---", 3))
-		return false;
-	while (i < len && isspace((unsigned char)s[i])) {
-		if (s[i] == '\n')
-			lastnl = i;
-		i++;
-	}
-	if (!lastnl)
-		return false;
-	const char *close = memmem(s + lastnl + 1, len - lastnl - 1, "---", 3);
-	if (!close)
-		return false;
-	*ystart = lastnl + 1;
-	*yend = (size_t)(close - s);
-	i = *yend + 3;
-	while (i < len && isspace((unsigned char)s[i]) && s[i] != '\n')
-		i++;
-	*body = i < len && s[i] == '\n' ? i + 1 : i;
-	return true;
-}
-
-/* Claude Code's retry: quote the value of simple "key: value" lines that
- * hold YAML-special characters and are not quoted already. */
-static void fm_quote(struct clawmd_buf *out, const char *y, size_t len)
-{
-	size_t i = 0;
-	clawmd_buf_clear(out);
-	clawmd_buf_put(out, "", 0);
-	while (i < len) {
-		const char *nl = memchr(y + i, '\n', len - i);
-		size_t e = nl ? (size_t)(nl - y) : len, k = i;
-		while (k < e && (isalpha((unsigned char)y[k]) || y[k] == '_' || y[k] == '-'))
-			k++;
-		size_t v = k + 1;
-		while (v < e && (y[v] == ' ' || y[v] == '\t'))
-			v++;
-		bool special = false;
-		for (size_t j = v; j < e; j++)
-			special |= strchr("{}[]*&#!|>%@`", y[j]) && y[j];
-		if (k > i && k < e && y[k] == ':' && v > k + 1 && v < e && y[v] != '"' &&
-		    y[v] != '\'' && special) {
-			clawmd_buf_put(out, y + i, k + 1 - i);
-			clawmd_buf_puts(out, " \"");
-			for (size_t j = v; j < e; j++) {
-				if (y[j] == '"' || y[j] == '\\')
-					clawmd_buf_putc(out, '\\');
-				clawmd_buf_putc(out, y[j]);
-			}
-			clawmd_buf_putc(out, '"');
-		} else {
-			clawmd_buf_put(out, y + i, e - i);
-		}
-		if (nl)
-			clawmd_buf_putc(out, '\n');
-		i = e + 1;
-	}
-}
-
-struct fm {
-	yaml_document_t doc;
-	bool loaded;
-	char problem[256];
-	unsigned long pline, pcol; /* 0-based, in the YAML text */
-};
-
-/* Parse the YAML text as Claude Code would; false when it does not parse
- * (or is not a mapping) even after the quoting retry. */
-static bool fm_parse(struct fm *fm, const char *y, size_t len)
-{
-	struct clawmd_buf q = CLAWMD_BUF_INIT;
-	memset(fm, 0, sizeof(*fm));
-	for (int attempt = 0; attempt < 2; attempt++) {
-		yaml_parser_t p;
-		const char *text = y;
-		size_t tlen = len;
-		if (attempt == 1) {
-			fm_quote(&q, y, len);
-			text = q.ptr;
-			tlen = q.len;
-		}
-		if (!yaml_parser_initialize(&p))
-			abort();
-		yaml_parser_set_input_string(&p, (const unsigned char *)text, tlen);
-		if (yaml_parser_load(&p, &fm->doc)) {
-			yaml_node_t *root = yaml_document_get_root_node(&fm->doc);
-			if (!root || root->type == YAML_MAPPING_NODE) {
-				fm->loaded = true;
-				yaml_parser_delete(&p);
-				break;
-			}
-			yaml_document_delete(&fm->doc);
-			if (attempt == 0) {
-				snprintf(fm->problem, sizeof(fm->problem), "is not a mapping");
-				fm->pline = root->start_mark.line;
-				fm->pcol = root->start_mark.column;
-			}
-		} else if (attempt == 0) {
-			snprintf(fm->problem, sizeof(fm->problem), "%s%s%s",
-				 p.problem ? p.problem : "invalid YAML", p.context ? " " : "",
-				 p.context ? p.context : "");
-			fm->pline = p.problem_mark.line;
-			fm->pcol = p.problem_mark.column;
-		}
-		yaml_parser_delete(&p);
-	}
-	clawmd_buf_release(&q);
-	return fm->loaded;
-}
-
-/* The "paths" value node of a loaded frontmatter, or NULL. */
-static yaml_node_t *fm_paths(struct fm *fm, yaml_mark_t *at)
-{
-	yaml_node_t *root = yaml_document_get_root_node(&fm->doc);
-	if (!root || root->type != YAML_MAPPING_NODE)
-		return NULL;
-	for (yaml_node_pair_t *pr = root->data.mapping.pairs.start;
-	     pr < root->data.mapping.pairs.top; pr++) {
-		yaml_node_t *k = yaml_document_get_node(&fm->doc, pr->key);
-		if (k && k->type == YAML_SCALAR_NODE && k->data.scalar.length == 5 &&
-		    !memcmp(k->data.scalar.value, "paths", 5)) {
-			*at = k->start_mark;
-			return yaml_document_get_node(&fm->doc, pr->value);
-		}
-	}
-	return NULL;
-}
-
 /* Files below `base`, relative to it (not .git; symlinked dirs not entered). */
 struct file_list {
 	char **v;
@@ -424,33 +288,27 @@ static void lint_rule_file(struct rules_ctx *rc, const char *path)
 {
 	struct clawmd_buf data = CLAWMD_BUF_INIT;
 	struct clawmd_frontmatter cf;
-	size_t ys, ye, body;
-	struct fm fm;
-	if (clawmd_lint_read(&data, path, MEMORY_READ_MAX) != 0 ||
-	    !fm_split(data.ptr, data.len, &ys, &ye, &body)) {
+	if (clawmd_lint_read(&data, path, MEMORY_READ_MAX) != 0) {
 		clawmd_buf_release(&data);
 		return;
 	}
-	/* The loader's own frontmatter code decides; the local parse only
-	 * locates the problem and the paths: key for the finding. */
+	/* The loader's frontmatter code decides, and says where. */
 	clawmd_frontmatter_parse(&cf, data.ptr, data.len);
-	bool parsed = fm_parse(&fm, data.ptr + ys, ye - ys);
+	if (!cf.block)
+		goto out_data;
 	char *shown = clawmd_lint_shown(rc->root, path);
 	unsigned long line, col;
-	clawmd_lint_pos(&line, &col, data.ptr, ys);
-	if (cf.block && !cf.yaml_ok) {
-		clawmd_lint_add(rc->out, "CM501", rc->group, shown, parsed ? line : line + fm.pline,
-				parsed ? 1 : fm.pcol + 1,
+	clawmd_lint_pos(&line, &col, data.ptr, cf.yaml);
+	if (!cf.yaml_ok) {
+		clawmd_lint_add(rc->out, "CM501", rc->group, shown, line + cf.problem_line,
+				cf.problem_col + 1,
 				"fix the YAML between the '---' lines (quote values with special "
 				"characters); until then the rule loads everywhere, unconditionally",
 				"the frontmatter of %s does not parse: %s", shown,
-				parsed || !fm.problem[0] ? "invalid YAML" : fm.problem);
+				cf.problem[0] ? cf.problem : "invalid YAML");
 		goto out;
 	}
 	if (cf.nglobs) {
-		yaml_mark_t at = {0};
-		if (parsed)
-			fm_paths(&fm, &at);
 		if (!rc->listed) {
 			list_files(&rc->files, rc->base, NULL, 0);
 			rc->listed = true;
@@ -463,8 +321,8 @@ static void lint_rule_file(struct rules_ctx *rc, const char *path)
 			for (size_t i = 0; i < cf.nglobs; i++)
 				clawmd_buf_printf(&list, "%s'%s'", i ? ", " : "", cf.globs[i]);
 			char *bshown = clawmd_lint_shown(rc->root, rc->base);
-			clawmd_lint_add(rc->out, "CM502", rc->group, shown, line + at.line,
-					at.column + 1,
+			clawmd_lint_add(rc->out, "CM502", rc->group, shown, line + cf.paths_line,
+					cf.paths_col + 1,
 					"fix the globs (gitignore syntax, relative to the directory that holds "
 					".claude), or delete the rule if its files are gone",
 					"the paths: globs of %s (%s) match no file under %s", shown, list.ptr,
@@ -474,10 +332,9 @@ static void lint_rule_file(struct rules_ctx *rc, const char *path)
 		}
 	}
 out:
-	if (parsed)
-		yaml_document_delete(&fm.doc);
-	clawmd_frontmatter_release(&cf);
 	free(shown);
+out_data:
+	clawmd_frontmatter_release(&cf);
 	clawmd_buf_release(&data);
 }
 
