@@ -84,18 +84,10 @@ void clawmd_migrate_result_release(struct clawmd_migrate_result *res)
 }
 
 /* A path as shown: relative to ROOT when inside it. */
-static char *shown(const struct clawmd_layout *lay, const char *abs)
-{
-	size_t n = strlen(lay->root);
-	if (!strncmp(abs, lay->root, n) && abs[n] == '/')
-		return clawmd_xstrdup(abs + n + 1);
-	return clawmd_xstrdup(abs);
-}
-
 static char *shown2(const struct clawmd_layout *lay, const char *dir, const char *name)
 {
 	char *p = clawmd_path_join(dir, name);
-	char *s = shown(lay, p);
+	char *s = clawmd_layout_shown(lay, p);
 	free(p);
 	return s;
 }
@@ -625,7 +617,7 @@ static int carry_global(struct mig *m, const struct clawmd_dir *glob, struct cla
 	struct clawmd_buf g = CLAWMD_BUF_INIT, base = CLAWMD_BUF_INIT, miss = CLAWMD_BUF_INIT,
 			  out = CLAWMD_BUF_INIT;
 	char *gpath = shown2(lay, glob->path, CLAWMD_ENTRY_NAME);
-	char *bpath = shown(lay, lay->base);
+	char *bpath = clawmd_layout_shown(lay, lay->base);
 	char *bdir = clawmd_xstrdup(lay->base);
 	char *slash = strrchr(bdir, '/');
 	const char *bname = slash + 1;
@@ -718,7 +710,7 @@ static int archive_global(struct mig *m, const struct clawmd_dir *groups, struct
 		goto out;
 done:
 	act(m, CLAWMD_MIGRATE_ARCHIVE_DIR, CLAWMD_LEGACY_GLOBAL, shown2(lay, groups->path, "global"),
-	    shown(lay, to), "archived, never deleted; no container mounts it");
+	    clawmd_layout_shown(lay, to), "archived, never deleted; no container mounts it");
 out:
 	free(to);
 	free(stamp);
@@ -939,7 +931,7 @@ int clawmd_migrate(struct clawmd_migrate_result *out, const struct clawmd_layout
 	out->dry_run = opts->dry_run;
 	{
 		char *rec = clawmd_path_join(lay->state, CLAWMD_MIGRATE_RECORD);
-		out->record = shown(lay, rec);
+		out->record = clawmd_layout_shown(lay, rec);
 		free(rec);
 	}
 	/* The common case, every host start after the first: one stat. */
