@@ -85,6 +85,31 @@ if perl -MJSON::PP -e1 2>/dev/null; then
 		"1,h,3,diff"
 fi
 
+# The mount table is configurable: container paths in clawmd.json become
+# the fragments' targets, and render --group reads through every mount.
+M=$T/mounted
+make_root "$M"
+make_skill "$M" alpha
+mkdir -p "$M/groups/g" "$M/extra"
+echo "extra notes" >"$M/extra/notes.md"
+cat >"$M/clawmd.json" <<'J'
+{"container": {"base": "/opt/base.md", "skills": "/opt/skills", "group": "/home/agent"},
+ "mounts": [{"container": "/srv/extra", "host": "extra"}]}
+J
+echo "@/srv/extra/notes.md" >"$M/groups/g/CLAUDE.local.md"
+expect_ok "compose with a configured mount table" $CLAWMD compose -C "$M" g
+expect_eq "the base links to the configured container path" "$(readlink "$M/groups/g/.claude-shared.md")" /opt/base.md
+expect_eq "skills link under the configured container path" \
+	"$(readlink "$M/groups/g/.claude-fragments/skill-alpha.md")" /opt/skills/alpha/instructions.md
+expect_ok "render --group through the configured mounts" \
+	$CLAWMD render -C "$M" --group g --approve-external --format files --home "$T/nohome" --managed-dir "$T/nomanaged"
+expect_grep "the group is seen at the configured path" "^Local	/home/agent/CLAUDE.local.md	-$" "$T/out"
+expect_grep "the shared base loads through its mount" "^Project	/home/agent/.claude-shared.md	/home/agent/CLAUDE.md$" "$T/out"
+expect_grep "an extra mount serves an import" "^Local	/srv/extra/notes.md	/home/agent/CLAUDE.local.md$" "$T/out"
+printf '{"mounts": [{"container": "relative", "host": "x"}]}' >"$M/clawmd.json"
+expect_fail 3 "a relative container path in mounts is invalid" $CLAWMD compose -C "$M" g
+expect_grep "the error names mounts[0]" "clawmd.json: mounts\[0\]" "$T/err"
+
 # The nanoclaw preset: skills in container/skills, modules in the agent runner.
 N=$T/nano
 mkdir -p "$N/container/skills/web" "$N/container/agent-runner/src/mcp-tools" "$N/groups/main"
