@@ -20,6 +20,7 @@ void clawmd_layout_init(struct clawmd_layout *lay)
 	memset(lay, 0, sizeof(*lay));
 	lay->token_budget = 20000;
 	lay->lock_timeout = 30;
+	lay->claude = clawmd_release_default;
 }
 
 static void set_str(char **slot, char *value)
@@ -121,6 +122,10 @@ int clawmd_layout_set(struct clawmd_layout *lay, const char *key, const char *v,
 	}
 	if (!strcmp(key, "import_local"))
 		return parse_bool(&lay->import_local, key, v, err);
+	if (!strcmp(key, "approve_external"))
+		return parse_bool(&lay->approve_external, key, v, err);
+	if (!strcmp(key, "claude_version"))
+		return clawmd_release_parse(&lay->claude, v, err);
 	if (!strcmp(key, "token_budget") || !strcmp(key, "lock_timeout")) {
 		char *end;
 		errno = 0;

@@ -103,6 +103,31 @@ void clawmd_buf_clear(struct clawmd_buf *buf);
 char *clawmd_buf_detach(struct clawmd_buf *buf);
 void clawmd_buf_release(struct clawmd_buf *buf);
 
+/* ---- Claude Code releases --------------------------------------------- */
+
+/*
+ * The agents' Claude Code release decides how memory loads
+ * (claude-code-memory.md section 15): releases up to 2.1.112 are JavaScript
+ * builds that list .claude/rules sorted; 2.1.113 and later are native builds
+ * that list them in raw readdir(3) order; 2.1.232 and later also drop an
+ * import, or a rules entry, whose realpath leaves the project unless external
+ * includes are approved (so symlinked fragments vanish).
+ */
+struct clawmd_release {
+	unsigned major, minor, patch;
+};
+
+/* The newest release whose rules clawmd knows: the default claude_version. */
+extern const struct clawmd_release clawmd_release_default;
+/* Parse "2.1.330" (or "latest"); EUSAGE naming claude_version otherwise. */
+int clawmd_release_parse(struct clawmd_release *out, const char *text, struct clawmd_err *err);
+int clawmd_release_cmp(const struct clawmd_release *a, const struct clawmd_release *b);
+/* 2.1.113 and later: the native build (raw readdir order for rules). */
+bool clawmd_release_native(const struct clawmd_release *r);
+/* 2.1.232 and later: imports and rules whose realpath leaves the project are
+ * dropped unless external includes are approved. */
+bool clawmd_release_realpath_gate(const struct clawmd_release *r);
+
 /* ---- layout: where everything lives ------------------------------------ */
 
 enum clawmd_mode {
@@ -136,6 +161,9 @@ struct clawmd_layout {
 	char *ct_group;
 	enum clawmd_mode mode;
 	bool import_local;	/* add @./CLAUDE.local.md to the composed entry */
+	struct clawmd_release claude; /* the agents' Claude Code ("claude_version") */
+	bool approve_external;	/* the host approved external includes for the
+				   agents' project ("approve_external") */
 	long token_budget;	/* check: total memory budget in tokens (chars/4) */
 	double lock_timeout;	/* seconds to wait for a group's lock */
 	struct clawmd_mount *mounts; /* extra mounts from clawmd.json */

@@ -1,0 +1,41 @@
+/* Unit tests for Claude Code release parsing and boundaries (lib/release.c). */
+#include "clawmd.h"
+#include "tap.h"
+
+static bool parse(struct clawmd_release *r, const char *s)
+{
+	struct clawmd_err err = CLAWMD_ERR_INIT;
+	return clawmd_release_parse(r, s, &err) == 0;
+}
+
+int main(void)
+{
+	static const struct {
+		const char *v;
+		bool native, gate;
+	} cases[] = {
+		{"2.1.88", false, false},  {"2.1.112", false, false}, {"2.1.113", true, false},
+		{"2.1.128", true, false},  {"2.1.231", true, false},  {"2.1.232", true, true},
+		{"2.1.330", true, true},   {"2.2.0", true, true},     {"3.0.0", true, true},
+		{"1.0.999", false, false}, {"latest", true, true},
+	};
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct clawmd_release r;
+		ok(parse(&r, cases[i].v), "parses %s", cases[i].v);
+		is(clawmd_release_native(&r), cases[i].native, "%s native", cases[i].v);
+		is(clawmd_release_realpath_gate(&r), cases[i].gate, "%s realpath gate", cases[i].v);
+	}
+	static const char *bad[] = {"", "2", "2.1", "2.1.", "2.1.x", "v2.1.3", "2.1.3 ", "2..3",
+				    "-1.2.3", "2.1.3.4", "99999999999.1.1"};
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		struct clawmd_release r;
+		struct clawmd_err err = CLAWMD_ERR_INIT;
+		is(clawmd_release_parse(&r, bad[i], &err), CLAWMD_EUSAGE, "rejects '%s'", bad[i]);
+		ok(strstr(err.msg, "claude_version") != NULL, "names the key for '%s'", bad[i]);
+	}
+	struct clawmd_release a, b;
+	parse(&a, "2.1.99");
+	parse(&b, "2.1.100");
+	ok(clawmd_release_cmp(&a, &b) < 0, "2.1.99 < 2.1.100 (numeric, not text)");
+	done_testing();
+}
