@@ -11,7 +11,7 @@ static const char usage_text[] =
 	"\n"
 	"Print the memory string Claude Code builds at session start, byte for byte:\n"
 	"managed, user, project and local CLAUDE.md files, .claude/rules, and their\n"
-	"@-imports, as the current release (2.1.330) loads them.\n"
+	"@-imports, as the configured Claude Code release loads them.\n"
 	"\n"
 	"Options:\n"
 	"      --cwd DIR             the directory Claude Code starts in (default: .)\n"
@@ -21,11 +21,19 @@ static const char usage_text[] =
 	"      --setting-sources L   comma list of user,project,local (default: all)\n"
 	"      --target FILE         instead: the nested memory a first read of FILE adds\n"
 	"      --format F            text (default), files (TYPE<TAB>PATH<TAB>PARENT) or json\n"
-	"      --claude-version V    2.1.330 (default) or 2.1.88\n"
+	"      --claude-version V    the agents' Claude Code release, any X.Y.Z or 'latest'\n"
+	"                            (default: claude_version from clawmd.json with --group,\n"
+	"                            else 2.1.330): rules sorted up to 2.1.112, in readdir(3)\n"
+	"                            order from 2.1.113; realpath gate from 2.1.232\n"
 	"  -g, --group GROUP         render inside GROUP's container: cwd is the\n"
 	"                            container's group directory, paths are container\n"
 	"                            paths, files are reached through the mount table\n"
 	"\n" CMD_LAYOUT_HELP "\n"
+	"In --format files, PATH and PARENT are escaped: a backslash, a control byte\n"
+	"or DEL is written as \\\\, \\n, \\t, \\r or \\xHH, so one line is one file.\n"
+	"Reading is bounded: files over 4 MiB are skipped (as Claude Code skips them),\n"
+	"at most 64 MiB and 50,000 files per load; only regular files are opened.\n"
+	"\n"
 	"Exit status: 0 success (also when nothing loads), 2 usage, 3 invalid input\n"
 	"(a group name, clawmd.json), 4 the working directory cannot be opened.\n";
 
@@ -39,6 +47,27 @@ enum {
 	O_FORMAT,
 	O_VERSION,
 };
+
+/* An agent-controlled string on one line: \\, \n, \t, \r, \xHH for the
+ * other control bytes and DEL; everything else (UTF-8 too) as is. */
+static void put_escaped(const char *s)
+{
+	for (; *s; s++) {
+		unsigned char c = (unsigned char)*s;
+		if (c == '\\')
+			fputs("\\\\", stdout);
+		else if (c == '\n')
+			fputs("\\n", stdout);
+		else if (c == '\t')
+			fputs("\\t", stdout);
+		else if (c == '\r')
+			fputs("\\r", stdout);
+		else if (c < 0x20 || c == 0x7f)
+			printf("\\x%02x", c);
+		else
+			putchar(c);
+	}
+}
 
 static cJSON *json_files(const struct clawmd_memory *m, bool target)
 {
@@ -60,7 +89,12 @@ static cJSON *json_files(const struct clawmd_memory *m, bool target)
 			} else {
 				cJSON_AddNullToObject(o, "globs");
 			}
-			cJSON_AddStringToObject(o, "text", f->content);
+			/* the attachment as Claude Code sends it */
+			struct clawmd_buf t = CLAWMD_BUF_INIT;
+			clawmd_buf_printf(&t, "Contents of %s:\n\n", f->path);
+			clawmd_buf_put(&t, f->content, f->len);
+			cJSON_AddStringToObject(o, "text", t.ptr);
+			clawmd_buf_release(&t);
 		} else {
 			/* chars in UTF-16 code units, as Claude Code counts them */
 			size_t chars = 0;
@@ -128,7 +162,7 @@ int cmd_render(int argc, char **argv)
 	struct clawmd_memory_opts o = {0};
 	struct cmd_layout_opts lo = {0};
 	const char *format = "text", *group = NULL;
-	bool home_set = false;
+	bool home_set = false, version_set = false;
 	int c;
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "hC:g:", longopts, NULL)) != -1) {
@@ -140,12 +174,16 @@ int cmd_render(int argc, char **argv)
 		case O_TARGET: o.target = optarg; break;
 		case O_FORMAT: format = optarg; break;
 		case 'g': group = optarg; break;
-		case O_VERSION:
-			if (!strcmp(optarg, "2.1.88"))
-				o.legacy_2_1_88 = true;
-			else if (strcmp(optarg, "2.1.330"))
-				return cmd_usage_error("render", "unknown --claude-version '%s' (2.1.330 or 2.1.88)", optarg);
+		case O_VERSION: {
+			struct clawmd_err verr = CLAWMD_ERR_INIT;
+			if (clawmd_release_parse(&o.release, optarg, &verr) < 0)
+				return cmd_usage_error("render",
+						       "--claude-version: expected a release such as "
+						       "2.1.330 or 'latest', not '%s'",
+						       optarg);
+			version_set = true;
 			break;
+		}
 		case O_SOURCES: {
 			o.no_user = !strstr(optarg, "user");
 			o.no_project = !strstr(optarg, "project");
@@ -197,6 +235,9 @@ int cmd_render(int argc, char **argv)
 		o.nmounts = nmounts;
 		if (!o.cwd)
 			o.cwd = lay.ct_group;
+		if (!version_set)
+			o.release = lay.claude;
+		o.approve_external = o.approve_external || lay.approve_external;
 	}
 	struct clawmd_memory m;
 	clawmd_memory_init(&m);
@@ -208,9 +249,13 @@ int cmd_render(int argc, char **argv)
 	} else if (!strcmp(format, "json")) {
 		status = print_json(&m, &o);
 	} else if (!strcmp(format, "files")) {
-		for (size_t i = 0; i < m.nfiles; i++)
-			printf("%s\t%s\t%s\n", clawmd_mem_type_name(m.files[i].type), m.files[i].path,
-			       m.files[i].parent ? m.files[i].parent : "-");
+		for (size_t i = 0; i < m.nfiles; i++) {
+			printf("%s\t", clawmd_mem_type_name(m.files[i].type));
+			put_escaped(m.files[i].path);
+			putchar('\t');
+			put_escaped(m.files[i].parent ? m.files[i].parent : "-");
+			putchar('\n');
+		}
 	} else {
 		struct clawmd_buf s = CLAWMD_BUF_INIT;
 		clawmd_memory_text(&s, &m, &o);

@@ -895,7 +895,8 @@ static int lint_memory(struct group_ctx *g, struct clawmd_err *err)
 	};
 	struct clawmd_memory_opts mo = {
 		.cwd = g->lay->ct_group,
-		.approve_external = g->opts->approve_external,
+		.approve_external = g->opts->approve_external || g->lay->approve_external,
+		.release = g->lay->claude,
 		.mounts = mounts,
 		.nmounts = nmounts,
 	};

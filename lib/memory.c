@@ -14,15 +14,16 @@
  */
 #include "clawmd.h"
 #include "frontmatter.h"
-#include "git.h"
 #include "match.h"
 #include "mdscan.h"
 #include "util.h"
+#include "view.h"
 
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <stdio.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -95,243 +96,76 @@ static bool path_under(const char *p, const char *dir)
 
 /* ---- the filesystem view ------------------------------------------------ */
 
-/* Resolved paths, so that a tree of N files costs N lstat()s instead of
- * N times the walk of every component: key -> realpath (NULL: none). */
-struct rp_cache {
-	char **key;
-	char **val;
-	size_t cap, n; /* cap a power of two; n < cap / 2 */
-};
+/*
+ * Every read goes through view.c's resolver: a container path walked
+ * through the mount table with directory fds (the identity on the host).
+ * The loader is bounded: a file over FILE_MAX is skipped unread (as Claude
+ * Code skips it), and one load reads at most LOAD_BYTES_MAX bytes, tries
+ * at most LOAD_FILES_MAX paths and lists at most LOAD_ENTRIES_MAX rules
+ * entries (RULES_DIR_MAX per directory); past a bound, the rest is skipped
+ * as missing.
+ */
+#define LOAD_BYTES_MAX (64u * 1024 * 1024)
+#define LOAD_FILES_MAX 50000u
+#define LOAD_ENTRIES_MAX 200000u
+#define RULES_DIR_MAX 65536u
 
 struct view {
-	const struct clawmd_mount *m;
-	size_t n;
-	struct rp_cache *cache; /* NULL: no caching */
+	struct clawmd_view v;
+	size_t bytes, files, entries; /* spent in this load */
 };
 
-static size_t cache_slot(const struct rp_cache *c, const char *key)
+static char *view_realpath(struct view *v, const char *p)
 {
-	size_t i = (size_t)clawmd_fnv1a64(key, strlen(key)) & (c->cap - 1);
-	while (c->key[i] && strcmp(c->key[i], key))
-		i = (i + 1) & (c->cap - 1);
-	return i;
+	return clawmd_view_realpath(&v->v, p);
 }
 
-static void cache_put(struct rp_cache *c, const char *key, const char *val)
+static char view_kind(struct view *v, const char *p)
 {
-	if (2 * (c->n + 1) > c->cap) {
-		struct rp_cache bigger = {NULL, NULL, c->cap ? c->cap * 2 : 256, 0};
-		bigger.key = clawmd_xcalloc(bigger.cap, sizeof(char *));
-		bigger.val = clawmd_xcalloc(bigger.cap, sizeof(char *));
-		for (size_t i = 0; i < c->cap; i++)
-			if (c->key[i]) {
-				size_t j = cache_slot(&bigger, c->key[i]);
-				bigger.key[j] = c->key[i];
-				bigger.val[j] = c->val[i];
-				bigger.n++;
-			}
-		free(c->key);
-		free(c->val);
-		*c = bigger;
-	}
-	size_t i = cache_slot(c, key);
-	if (c->key[i])
-		return;
-	c->key[i] = clawmd_xstrdup(key);
-	c->val[i] = val ? clawmd_xstrdup(val) : NULL;
-	c->n++;
-}
-
-static void cache_release(struct rp_cache *c)
-{
-	for (size_t i = 0; i < c->cap; i++) {
-		free(c->key[i]);
-		free(c->val[i]);
-	}
-	free(c->key);
-	free(c->val);
-	memset(c, 0, sizeof(*c));
-}
-
-static char *to_host(const struct view *v, const char *p)
-{
-	return v->m ? clawmd_mounts_to_host(v->m, v->n, p) : clawmd_xstrdup(p);
-}
-
-/* In the container, the directories above mount points exist (empty). */
-static bool mount_ancestor(const struct view *v, const char *p)
-{
-	for (size_t i = 0; v->m && i < v->n; i++)
-		if (path_under(v->m[i].container, p) && strcmp(v->m[i].container, p))
-			return true;
-	return false;
-}
-
-/* realpath in the view by walking every component (see view_realpath). */
-static char *view_realpath_walk(const struct view *v, const char *p)
-{
-	if (!v->m) {
-		char *r = realpath(p, NULL);
-		if (!r)
-			return NULL;
-		char *c = clawmd_xstrdup(r);
-		free(r);
-		return c;
-	}
-	/* the components still to walk, as one string */
-	char *todo = path_norm(p);
-	char *res = clawmd_xstrdup("/");
-	int links = 0;
-	char *out = NULL;
-	const char *a = todo;
-	for (;;) {
-		while (*a == '/')
-			a++;
-		if (!*a) {
-			out = res;
-			res = NULL;
-			break;
-		}
-		const char *e = strchr(a, '/');
-		size_t cl = e ? (size_t)(e - a) : strlen(a);
-		char *comp = clawmd_xstrndup(a, cl);
-		a += cl;
-		char *cand = path_resolve(res, comp);
-		free(comp);
-		char *h = to_host(v, cand);
-		struct stat st;
-		if (!h && mount_ancestor(v, cand)) {
-			free(res);
-			res = cand;
-			continue;
-		}
-		if (!h || lstat(h, &st) < 0) {
-			free(h);
-			free(cand);
-			break;
-		}
-		if (S_ISLNK(st.st_mode)) {
-			char buf[PATH_MAX];
-			ssize_t k = readlink(h, buf, sizeof(buf) - 1);
-			free(h);
-			if (k < 0 || ++links > MAX_LINKS) {
-				free(cand);
-				break;
-			}
-			buf[k] = '\0';
-			char *next = clawmd_xasprintf("%s/%s", buf, a);
-			free(todo);
-			todo = next;
-			a = todo;
-			if (buf[0] == '/') {
-				free(res);
-				res = clawmd_xstrdup("/");
-			}
-			free(cand);
-			continue;
-		}
-		free(h);
-		free(res);
-		res = cand;
-	}
-	free(res);
-	free(todo);
-	return out;
-}
-
-/*
- * realpath in the view, or NULL (missing, broken link, loop, unmapped).
- * The parent directory's realpath comes from the cache, so only the last
- * component is looked at, unless it is a symlink (then the full walk).
- */
-static char *view_realpath(const struct view *v, const char *p)
-{
-	if (!v->cache)
-		return view_realpath_walk(v, p);
-	char *np = path_norm(p);
-	if (!strcmp(np, "/"))
-		return np;
-	size_t slot = v->cache->cap ? cache_slot(v->cache, np) : 0;
-	if (v->cache->cap && v->cache->key[slot]) {
-		const char *hit = v->cache->val[slot];
-		free(np);
-		return hit ? clawmd_xstrdup(hit) : NULL;
-	}
-	char *dir = path_dir(np), *res = NULL;
-	char *rdir = view_realpath(v, dir);
-	if (rdir) {
-		char *cand = path_resolve(rdir, strrchr(np, '/') + 1);
-		char *h = to_host(v, cand);
-		struct stat st;
-		if (!h)
-			res = mount_ancestor(v, cand) ? clawmd_xstrdup(cand) : NULL;
-		else if (lstat(h, &st) < 0)
-			res = NULL;
-		else if (S_ISLNK(st.st_mode))
-			res = view_realpath_walk(v, cand);
-		else
-			res = clawmd_xstrdup(cand);
-		free(h);
-		free(cand);
-	}
-	cache_put(v->cache, np, res);
-	free(rdir);
-	free(dir);
-	free(np);
-	return res;
-}
-
-/* The host path of a view path with every symlink resolved, or NULL. */
-static char *view_host_real(const struct view *v, const char *p, char **real)
-{
-	char *r = view_realpath(v, p);
-	if (!r)
-		return NULL;
-	char *h = to_host(v, r);
-	if (real)
-		*real = r;
-	else
-		free(r);
-	return h;
+	return clawmd_view_kind(&v->v, p);
 }
 
 /* Read a regular file; -errno otherwise (EISDIR for directories). */
-static int view_read(const struct view *v, const char *p, struct clawmd_buf *out)
+static int view_read(struct view *v, const char *p, struct clawmd_buf *out)
 {
-	char *h = view_host_real(v, p, NULL);
-	if (!h)
-		return -ENOENT;
-	int fd = open(h, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOFOLLOW);
-	free(h);
-	if (fd < 0)
-		return -errno;
-	struct stat st;
-	int rc = 0;
-	if (fstat(fd, &st) < 0)
-		rc = -errno;
-	else if (S_ISDIR(st.st_mode))
-		rc = -EISDIR;
-	else if (!S_ISREG(st.st_mode))
-		rc = -ENODEV;
-	else if ((unsigned long long)st.st_size > FILE_MAX)
-		rc = -EFBIG;
-	char chunk[65536];
-	while (rc == 0) {
-		ssize_t k = read(fd, chunk, sizeof(chunk));
-		if (k < 0 && errno == EINTR)
-			continue;
-		if (k < 0)
-			rc = -errno;
-		else if (k == 0)
-			break;
-		else if (out->len + (size_t)k > FILE_MAX)
-			rc = -EFBIG;
-		else
-			clawmd_buf_put(out, chunk, (size_t)k);
-	}
-	close(fd);
+	if (v->bytes >= LOAD_BYTES_MAX)
+		return -EFBIG;
+	size_t max = LOAD_BYTES_MAX - v->bytes < FILE_MAX ? LOAD_BYTES_MAX - v->bytes : FILE_MAX;
+	size_t before = out->len;
+	int rc = clawmd_view_read(&v->v, p, out, max, NULL);
+	v->bytes += out->len - before;
 	return rc;
 }
+
+static bool view_exists_nofollow(struct view *v, const char *p, bool *is_dir)
+{
+	struct stat st;
+	if (!clawmd_view_lexists(&v->v, p, &st))
+		return false;
+	if (is_dir)
+		*is_dir = S_ISDIR(st.st_mode);
+	return true;
+}
+
+/* Names in a directory in readdir(3) order, sorted bytewise for the
+ * JavaScript releases (§5.1.4, §15); NULL if unreadable or over a bound. */
+static char **view_list(struct view *v, const char *p, bool sorted, size_t *n, dev_t *dev,
+			ino_t *ino)
+{
+	char **names;
+	bool truncated;
+	if (v->entries >= LOAD_ENTRIES_MAX)
+		return NULL;
+	size_t max = LOAD_ENTRIES_MAX - v->entries < RULES_DIR_MAX ? LOAD_ENTRIES_MAX - v->entries
+								  : RULES_DIR_MAX;
+	if (clawmd_view_list(&v->v, p, max, &names, n, &truncated, dev, ino) < 0)
+		return NULL;
+	v->entries += *n;
+	if (sorted && *n)
+		qsort(names, *n, sizeof(char *), clawmd_strcmp_ptr);
+	return names;
+}
+
 
 /*
  * Claude Code reads memory files as UTF-8 strings (readFile(p, 'utf-8')):
@@ -404,70 +238,6 @@ static void utf8_sanitize(struct clawmd_buf *in)
 	clawmd_buf_release(&out);
 }
 
-/* 'd' directory, 'f' regular file, 'o' other, 0 missing (links followed). */
-static char view_kind(const struct view *v, const char *p)
-{
-	char *r = view_realpath(v, p);
-	if (r && mount_ancestor(v, r)) {
-		free(r);
-		return 'd';
-	}
-	char *h = r ? to_host(v, r) : NULL;
-	free(r);
-	struct stat st;
-	char k = 0;
-	if (h && stat(h, &st) == 0)
-		k = S_ISDIR(st.st_mode) ? 'd' : S_ISREG(st.st_mode) ? 'f' : 'o';
-	free(h);
-	return k;
-}
-
-static bool view_exists_nofollow(const struct view *v, const char *p, bool *is_dir)
-{
-	char *dir = path_dir(p);
-	char *rd = view_realpath(v, dir);
-	free(dir);
-	if (!rd)
-		return false;
-	const char *base = strrchr(p, '/') + 1;
-	char *full = path_resolve(rd, base);
-	char *h = to_host(v, full);
-	struct stat st;
-	bool ok = h && lstat(h, &st) == 0;
-	if (ok && is_dir)
-		*is_dir = S_ISDIR(st.st_mode);
-	free(h);
-	free(full);
-	free(rd);
-	return ok;
-}
-
-/* Names in a directory, sorted bytewise (see §5.1.4); NULL if unreadable. */
-static char **view_list(const struct view *v, const char *p, size_t *n)
-{
-	char *h = view_host_real(v, p, NULL);
-	DIR *d = h ? opendir(h) : NULL;
-	free(h);
-	if (!d)
-		return NULL;
-	char **names = NULL;
-	size_t cap = 0;
-	*n = 0;
-	struct dirent *de;
-	while ((de = readdir(d))) {
-		if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
-			continue;
-		clawmd_xgrow(&names, &cap, *n + 1, sizeof(char *));
-		names[(*n)++] = clawmd_xstrdup(de->d_name);
-	}
-	closedir(d);
-	if (*n)
-		qsort(names, *n, sizeof(char *), clawmd_strcmp_ptr);
-	if (!names)
-		names = clawmd_xcalloc(1, sizeof(char *));
-	return names;
-}
-
 /* ---- the text extension whitelist (§8) ---------------------------------- */
 
 static const char *const text_exts[] = {
@@ -505,30 +275,50 @@ bool clawmd_text_extension(const char *path)
 
 /* ---- the loader state --------------------------------------------------- */
 
+/* A set of strings: open addressing, so that N paths cost O(N), not O(N^2). */
 struct set {
-	char **v;
+	char **v; /* cap slots, NULL when free; cap a power of two */
 	size_t n, cap;
 };
 
+static size_t set_slot(const struct set *s, const char *p)
+{
+	size_t i = (size_t)clawmd_fnv1a64(p, strlen(p)) & (s->cap - 1);
+	while (s->v[i] && strcmp(s->v[i], p))
+		i = (i + 1) & (s->cap - 1);
+	return i;
+}
+
 static bool set_has(const struct set *s, const char *p)
 {
-	for (size_t i = 0; i < s->n; i++)
-		if (!strcmp(s->v[i], p))
-			return true;
-	return false;
+	return s->cap && s->v[set_slot(s, p)];
 }
 
 static void set_add(struct set *s, const char *p)
 {
-	if (set_has(s, p))
+	if (2 * (s->n + 1) > s->cap) {
+		struct set bigger = {NULL, 0, s->cap ? s->cap * 2 : 64};
+		bigger.v = clawmd_xcalloc(bigger.cap, sizeof(char *));
+		for (size_t i = 0; i < s->cap; i++)
+			if (s->v[i]) {
+				bigger.v[set_slot(&bigger, s->v[i])] = s->v[i];
+				bigger.n++;
+			}
+		free(s->v);
+		*s = bigger;
+	}
+	size_t i = set_slot(s, p);
+	if (s->v[i])
 		return;
-	clawmd_xgrow(&s->v, &s->cap, s->n + 1, sizeof(char *));
-	s->v[s->n++] = clawmd_xstrdup(p);
+	s->v[i] = clawmd_xstrdup(p);
+	s->n++;
 }
 
 static void set_release(struct set *s)
 {
-	clawmd_strv_free(s->v, s->n);
+	for (size_t i = 0; i < s->cap; i++)
+		free(s->v[i]);
+	free(s->v);
 	memset(s, 0, sizeof(*s));
 }
 
@@ -537,6 +327,8 @@ struct loader {
 	struct view view;
 	struct clawmd_memory *m;
 	struct set seen;  /* S: processed paths */
+	bool native;	  /* 2.1.113 on: readdir order, realpath dedup */
+	bool gate;	  /* 2.1.232 on: the realpath gate (imports and rules) */
 	char *cwd;	  /* originalCwd, realpath'd */
 	char *home;	  /* for @~/ */
 	bool approve;	  /* external includes approved (or forced) */
@@ -642,11 +434,16 @@ static enum clawmd_import_status process_file(struct loader *L, struct flist *ou
 		free(np);
 		return CLAWMD_IMPORT_TOO_DEEP;
 	}
+	if (++L->view.files > LOAD_FILES_MAX) {
+		free(np);
+		return CLAWMD_IMPORT_MISSING; /* past the bound: skipped */
+	}
 	char *rp = view_realpath(&L->view, np);
 	if (!rp)
 		rp = clawmd_xstrdup(np);
-	/* 2.1.330: a file whose realpath was processed is not loaded again. */
-	if (!L->o->legacy_2_1_88 && set_has(&L->seen, rp)) {
+	/* Native releases: a file whose realpath was processed is not loaded
+	 * again (§14.2, seen in 2.1.330, assumed from 2.1.113). */
+	if (L->native && set_has(&L->seen, rp)) {
 		free(np);
 		free(rp);
 		return CLAWMD_IMPORT_DUPLICATE;
@@ -712,8 +509,8 @@ static enum clawmd_import_status process_file(struct loader *L, struct flist *ou
 			enum clawmd_import_status ist;
 			size_t slot = record_import(L, path, scan.v[i].path, inc, CLAWMD_IMPORT_LOADED);
 			bool external = !inside_cwd(L, inc);
-			if (!external && !L->o->legacy_2_1_88) {
-				/* 2.1.330: the realpath must stay inside too (§14.5) */
+			if (!external && L->gate) {
+				/* 2.1.232 on: the realpath must stay inside too (§14.5, §15) */
 				char *irp = view_realpath(&L->view, inc);
 				external = irp && !inside_cwd(L, irp);
 				free(irp);
@@ -742,35 +539,61 @@ out:
 
 enum rules_mode { RULES_UNCONDITIONAL, RULES_CONDITIONAL };
 
-/* The .claude/rules traversal (§5.1). */
+/*
+ * The .claude/rules traversal (§5.1).  A directory is entered once per
+ * traversal (by path, realpath and device/inode: four links to "." cost
+ * four lookups), at most RULES_DEPTH_MAX deep; the entries are bounded by
+ * view_list.  From 2.1.232, an entry whose realpath leaves the project is
+ * dropped unless external includes are approved (§15).
+ */
+#define RULES_DEPTH_MAX 32
+
 static void rules_walk(struct loader *L, struct flist *out, const char *dir,
-		       enum clawmd_mem_type type, bool include_external, struct set *visited)
+		       enum clawmd_mem_type type, bool include_external, struct set *visited,
+		       int depth)
 {
 	char *rd = view_realpath(&L->view, dir);
-	if (!rd)
-		return;
-	if (set_has(visited, dir) || set_has(visited, rd)) {
-		free(rd);
-		return;
-	}
+	if (!rd || depth > RULES_DEPTH_MAX)
+		goto out;
+	if (L->gate && !include_external && strcmp(rd, dir) && !inside_cwd(L, rd))
+		goto out;
+	if (set_has(visited, dir) || set_has(visited, rd))
+		goto out;
 	set_add(visited, dir);
 	set_add(visited, rd);
 	size_t n;
-	char **names = view_list(&L->view, rd, &n);
-	for (size_t i = 0; names && i < n; i++) {
+	dev_t dev;
+	ino_t ino;
+	char **names = view_list(&L->view, rd, !L->native, &n, &dev, &ino);
+	if (!names)
+		goto out;
+	char id[64];
+	snprintf(id, sizeof(id), "\x01%llu:%llu", (unsigned long long)dev,
+		 (unsigned long long)ino);
+	if (set_has(visited, id)) {
+		clawmd_strv_free(names, n);
+		goto out;
+	}
+	set_add(visited, id);
+	for (size_t i = 0; i < n; i++) {
 		char *entry = path_resolve(rd, names[i]);
 		char *erp = view_realpath(&L->view, entry);
-		char kind = view_kind(&L->view, entry);
+		char kind = erp ? view_kind(&L->view, erp) : 0;
 		size_t nl = strlen(names[i]);
-		if (kind == 'd') {
-			rules_walk(L, out, entry, type, include_external, visited);
+		bool gated = L->gate && !include_external && erp && strcmp(erp, entry) &&
+			     !inside_cwd(L, erp);
+		if (gated) {
+			/* a rule (or a directory of rules) linked outside */
+		} else if (kind == 'd') {
+			rules_walk(L, out, entry, type, include_external, visited, depth + 1);
 		} else if (kind == 'f' && nl >= 3 && !strcmp(names[i] + nl - 3, ".md")) {
-			process_file(L, out, erp ? erp : entry, type, include_external, 0, NULL);
+			process_file(L, out, erp, type, include_external, 0, NULL);
 		}
 		free(erp);
 		free(entry);
 	}
-	clawmd_strv_free(names, names ? n : 0);
+	clawmd_strv_free(names, n);
+out:
 	free(rd);
 }
 
@@ -780,22 +603,25 @@ static void rules(struct loader *L, struct flist *out, const char *dir, enum cla
 {
 	struct flist all = {0};
 	struct set visited = {0};
-	rules_walk(L, &all, dir, type, include_external, &visited);
+	rules_walk(L, &all, dir, type, include_external, &visited, 0);
 	set_release(&visited);
+	struct set dropped = {0};
 	for (size_t i = 0; i < all.n; i++) {
 		bool cond = all.v[i].nglobs > 0;
 		if (cond == (mode == RULES_CONDITIONAL)) {
 			flist_push(out, &all.v[i]);
 		} else {
-			if (mode == RULES_UNCONDITIONAL && L->record) {
-				for (size_t k = 0; k < L->m->nimports; k++)
-					if (!strcmp(L->m->imports[k].path, all.v[i].path) &&
-					    L->m->imports[k].status == CLAWMD_IMPORT_LOADED)
-						L->m->imports[k].status = CLAWMD_IMPORT_CONDITIONAL;
-			}
+			if (mode == RULES_UNCONDITIONAL && L->record)
+				set_add(&dropped, all.v[i].path);
 			file_release(&all.v[i]);
 		}
 	}
+	/* the imports of what was dropped: loaded, then dropped as conditional */
+	for (size_t k = 0; dropped.n && k < L->m->nimports; k++)
+		if (L->m->imports[k].status == CLAWMD_IMPORT_LOADED &&
+		    set_has(&dropped, L->m->imports[k].path))
+			L->m->imports[k].status = CLAWMD_IMPORT_CONDITIONAL;
+	set_release(&dropped);
 	free(all.v);
 }
 
@@ -804,14 +630,38 @@ static void rules(struct loader *L, struct flist *out, const char *dir, enum cla
 /*
  * The directories of the walk that skip their project files: inside the
  * main repository's work tree but outside the nested worktree the cwd is
- * in.  libgit2 validates the gitdir and commondir links.  Returns the two
- * roots in the view, or false when there is no nested worktree.
+ * in.  Read as Claude Code reads it, through the view, never by libgit2:
+ * the `.git` file's "gitdir:", that directory's `commondir`, both links
+ * validated (the gitdir is <commondir>/worktrees/<name>, and its `gitdir`
+ * file leads back to <git root>/.git).  Returns the two roots in the view,
+ * or false when there is no nested worktree.
  */
-static bool nested_worktree(const struct loader *L, char **git_root, char **canonical)
+#define GIT_LINK_MAX 4096u
+
+/* The first line of a small regular file, trimmed; NULL otherwise. */
+static char *git_link(struct loader *L, const char *path)
 {
-	/* Only a .git *file* can make a worktree: look before loading libgit2. */
+	struct clawmd_buf b = CLAWMD_BUF_INIT;
+	char *line = NULL;
+	clawmd_buf_put(&b, "", 0);
+	if (clawmd_view_read(&L->view.v, path, &b, GIT_LINK_MAX, NULL) == 0 &&
+	    !memchr(b.ptr, '\0', b.len)) {
+		size_t e = strcspn(b.ptr, "\r\n"), a = 0;
+		while (a < e && (b.ptr[a] == ' ' || b.ptr[a] == '\t'))
+			a++;
+		while (e > a && (b.ptr[e - 1] == ' ' || b.ptr[e - 1] == '\t'))
+			e--;
+		if (e > a)
+			line = clawmd_xstrndup(b.ptr + a, e - a);
+	}
+	clawmd_buf_release(&b);
+	return line;
+}
+
+static bool nested_worktree(struct loader *L, char **git_root, char **canonical)
+{
 	char *d = clawmd_xstrdup(L->cwd);
-	bool found = false, is_dir = false;
+	bool found = false, is_dir = false, ok = false;
 	for (;;) {
 		char *g = path_resolve(d, ".git");
 		found = view_exists_nofollow(&L->view, g, &is_dir);
@@ -826,37 +676,66 @@ static bool nested_worktree(const struct loader *L, char **git_root, char **cano
 		free(d);
 		return false;
 	}
-	struct clawmd_err err = CLAWMD_ERR_INIT;
-	const struct clawmd_git *git = clawmd_git(&err);
-	char *host = to_host(&L->view, d);
-	git_repository *repo = NULL;
-	bool ok = false;
-	if (git && host &&
-	    git->git_repository_open_ext(&repo, host, GIT_REPOSITORY_OPEN_NO_SEARCH, NULL) == 0 &&
-	    git->git_repository_is_worktree(repo) == 1) {
-		const char *common = git->git_repository_commondir(repo);
-		char *c = path_norm(common);	   /* <main>/.git */
-		char *main_host = path_dir(c);	   /* <main> */
-		char *main_view = L->view.m ? clawmd_mounts_to_container(L->view.m, L->view.n, main_host)
-					    : clawmd_xstrdup(main_host);
-		char *main_real = main_view ? view_realpath(&L->view, main_view) : NULL;
-		char *root_real = view_realpath(&L->view, d);
-		if (main_real && root_real && strcmp(main_real, root_real) &&
-		    path_under(root_real, main_real)) {
-			*git_root = root_real;
-			*canonical = main_real;
-			root_real = main_real = NULL;
-			ok = true;
-		}
-		free(c);
-		free(main_host);
-		free(main_view);
-		free(main_real);
-		free(root_real);
+	char *dotgit = path_resolve(d, ".git");
+	char *line = git_link(L, dotgit);
+	char *gitdir = NULL, *common = NULL, *back = NULL, *cfile = NULL, *bfile = NULL;
+	char *rgit = NULL, *rcommon = NULL, *rback = NULL, *rroot = NULL, *want = NULL;
+	if (!line || strncmp(line, "gitdir:", 7))
+		goto out;
+	size_t skip = 7;
+	while (line[skip] == ' ' || line[skip] == '\t')
+		skip++;
+	if (!line[skip])
+		goto out;
+	gitdir = path_resolve(d, line + skip);
+	cfile = path_resolve(gitdir, "commondir");
+	bfile = path_resolve(gitdir, "gitdir");
+	char *c = git_link(L, cfile), *bk = git_link(L, bfile);
+	if (c)
+		common = path_resolve(gitdir, c);
+	if (bk)
+		back = path_resolve(gitdir, bk);
+	free(c);
+	free(bk);
+	if (!common || !back)
+		goto out;
+	rgit = view_realpath(&L->view, gitdir);
+	rcommon = view_realpath(&L->view, common);
+	rback = view_realpath(&L->view, back);
+	rroot = view_realpath(&L->view, d);
+	if (!rgit || !rcommon || !rback || !rroot)
+		goto out;
+	/* the gitdir is <commondir>/worktrees/<name> */
+	char *wt = path_resolve(rcommon, "worktrees");
+	char *gparent = path_dir(rgit);
+	bool in_common = !strcmp(wt, gparent);
+	free(wt);
+	free(gparent);
+	/* and <gitdir>/gitdir leads back to <git root>/.git */
+	want = path_resolve(rroot, ".git");
+	if (!in_common || strcmp(rback, want))
+		goto out;
+	char *main_root = path_dir(rcommon);
+	if (strcmp(main_root, rroot) && path_under(rroot, main_root)) {
+		*git_root = rroot;
+		*canonical = main_root;
+		rroot = main_root = NULL;
+		ok = true;
 	}
-	if (repo)
-		git->git_repository_free(repo);
-	free(host);
+	free(main_root);
+out:
+	free(line);
+	free(dotgit);
+	free(gitdir);
+	free(common);
+	free(back);
+	free(cfile);
+	free(bfile);
+	free(rgit);
+	free(rcommon);
+	free(rback);
+	free(rroot);
+	free(want);
 	free(d);
 	return ok;
 }
@@ -864,11 +743,16 @@ static bool nested_worktree(const struct loader *L, char **git_root, char **cano
 /* ---- getMemoryFiles ----------------------------------------------------- */
 
 static void loader_init(struct loader *L, struct clawmd_memory *m, const struct clawmd_memory_opts *o,
-			struct rp_cache *cache, char *cwd, bool approve, bool record)
+			char *cwd, bool approve, bool record)
 {
 	memset(L, 0, sizeof(*L));
 	L->o = o;
-	L->view = (struct view){o->mounts, o->nmounts, cache};
+	L->view.v = (struct clawmd_view){o->mounts, o->nmounts};
+	struct clawmd_release rel = o->release;
+	if (!rel.major && !rel.minor && !rel.patch)
+		rel = clawmd_release_default;
+	L->native = clawmd_release_native(&rel);
+	L->gate = clawmd_release_realpath_gate(&rel);
 	L->m = m;
 	L->cwd = cwd;
 	L->home = o->home ? path_norm(o->home) : NULL;
@@ -1037,11 +921,10 @@ void clawmd_memory_init(struct clawmd_memory *m)
 int clawmd_memory_load(struct clawmd_memory *out, const struct clawmd_memory_opts *o,
 		       struct clawmd_err *err)
 {
-	struct rp_cache cache = {0};
-	struct view view = {o->mounts, o->nmounts, &cache};
+	struct view view = {{o->mounts, o->nmounts}, 0, 0, 0};
 	const char *cwd_arg = o->cwd ? o->cwd : ".";
 	char *abs;
-	if (cwd_arg[0] == '/' || view.m) {
+	if (cwd_arg[0] == '/' || view.v.m) {
 		abs = path_norm(cwd_arg);
 	} else {
 		char *here = getcwd(NULL, 0);
@@ -1056,7 +939,6 @@ int clawmd_memory_load(struct clawmd_memory *out, const struct clawmd_memory_opt
 			       cwd_arg);
 		free(abs);
 		free(cwd);
-		cache_release(&cache);
 		return CLAWMD_EFS;
 	}
 	free(abs);
@@ -1067,7 +949,7 @@ int clawmd_memory_load(struct clawmd_memory *out, const struct clawmd_memory_opt
 	/* --home and --managed-dir are taken relative to the process on the host */
 	struct clawmd_memory_opts oo = *o;
 	char *home_abs = NULL, *managed_abs = NULL;
-	if (!view.m) {
+	if (!view.v.m) {
 		char *here = getcwd(NULL, 0);
 		if (here && o->home)
 			oo.home = home_abs = path_resolve(here, o->home);
@@ -1076,11 +958,11 @@ int clawmd_memory_load(struct clawmd_memory *out, const struct clawmd_memory_opt
 		free(here);
 	}
 	o = &oo;
-	loader_init(&L, out, o, &cache, cwd, o->approve_external, true);
+	loader_init(&L, out, o, cwd, o->approve_external, true);
 	if (o->target) {
 		/* Nested memory starts a processed set of its own: conditional
 		 * rules were processed (and dropped) at startup, yet attach. */
-		char *t = L.view.m || o->target[0] == '/' ? path_norm(o->target)
+		char *t = L.view.v.m || o->target[0] == '/' ? path_norm(o->target)
 							   : path_resolve(cwd, o->target);
 		nested(&L, &files, t);
 		free(t);
@@ -1097,7 +979,7 @@ int clawmd_memory_load(struct clawmd_memory *out, const struct clawmd_memory_opt
 		struct clawmd_memory forced;
 		clawmd_memory_init(&forced);
 		struct flist ff = {0};
-		loader_init(&L, &forced, o, &cache, cwd, true, false);
+		loader_init(&L, &forced, o, cwd, true, false);
 		startup(&L, &ff);
 		loader_release(&L);
 		size_t cap = 0;
@@ -1114,7 +996,6 @@ int clawmd_memory_load(struct clawmd_memory *out, const struct clawmd_memory_opt
 	}
 	free(home_abs);
 	free(managed_abs);
-	cache_release(&cache);
 	return 0;
 }
 
@@ -1157,6 +1038,10 @@ static const char *description(enum clawmd_mem_type t, bool legacy)
 void clawmd_memory_text(struct clawmd_buf *out, const struct clawmd_memory *m,
 			const struct clawmd_memory_opts *o)
 {
+	struct clawmd_release rel = o->release;
+	if (!rel.major && !rel.minor && !rel.patch)
+		rel = clawmd_release_default;
+	bool native = clawmd_release_native(&rel);
 	clawmd_buf_clear(out);
 	clawmd_buf_put(out, "", 0);
 	if (o->target) {
@@ -1178,7 +1063,7 @@ void clawmd_memory_text(struct clawmd_buf *out, const struct clawmd_memory *m,
 			continue;
 		clawmd_buf_puts(out, out->len ? "\n\n" : MEMORY_INSTRUCTION_PROMPT "\n\n");
 		clawmd_buf_printf(out, "Contents of %s%s:\n\n", f->path,
-				  description(f->type, o->legacy_2_1_88));
+				  description(f->type, !native));
 		clawmd_buf_put(out, f->content + a, b - a);
 	}
 }

@@ -6,6 +6,11 @@
 #   args       the flags of `clawmd render`, one line, shell words;
 #              @ROOT@ stands for ROOT
 #   expected   the exact output, with @ROOT@ for ROOT
+#   expected.sh instead of expected: run in ROOT after setup.sh, prints the
+#              expected output (for raw readdir(3) order, which depends on
+#              the filesystem: `readdir DIR` prints DIR's names in the order
+#              the kernel returns them)
+#   claude-version  optional: the release to render for (--claude-version)
 #
 # Every case passes --managed-dir and --home inside ROOT, so nothing depends
 # on /etc/claude-code or $HOME.  CLAWMD_RENDER_BLESS=1 writes `expected`
@@ -23,6 +28,15 @@ for dir in "$cases_dir"/*/; do
 	fi
 	args=$(sed "s|@ROOT@|$root|g" "$dir/args")
 	eval "set -- $args"
+	[ -f "$dir/claude-version" ] && set -- "$@" --claude-version "$(cat "$dir/claude-version")"
+	expected=$dir/expected
+	if [ -f "$dir/expected.sh" ]; then
+		(cd "$root" && ROOT=$root PATH="$CLAWMD_TESTS/render:$PATH" sh "$dir/expected.sh") \
+			>"$T/exp.raw" 2>"$T/setup.out" ||
+			{ _report 1 "$name: expected.sh" "$(cat "$T/setup.out")"; continue; }
+		sed "s|$root|@ROOT@|g" "$T/exp.raw" >"$T/expected"
+		expected=$T/expected
+	fi
 	(cd "$root" && "$CLAWMD" render "$@") >"$T/got" 2>"$T/err"
 	st=$?
 	sed "s|$root|@ROOT@|g" "$T/got" >"$T/got.sub"
@@ -31,14 +45,14 @@ for dir in "$cases_dir"/*/; do
 		printf '%s' "$(cat "$T/got.sub")" >"$T/got.sub2"
 		mv "$T/got.sub2" "$T/got.sub"
 	fi
-	if [ "${CLAWMD_RENDER_BLESS:-}" = 1 ]; then
+	if [ "${CLAWMD_RENDER_BLESS:-}" = 1 ] && [ ! -f "$dir/expected.sh" ]; then
 		cp "$T/got.sub" "$dir/expected"
 	fi
-	if [ "$st" = 0 ] && cmp -s "$T/got.sub" "$dir/expected"; then
+	if [ "$st" = 0 ] && cmp -s "$T/got.sub" "$expected"; then
 		_report 0 "$name"
 	else
 		_report 1 "$name" "exit $st; $(head -c 500 "$T/err")
-$(diff "$dir/expected" "$T/got.sub" | head -40)"
+$(diff "$expected" "$T/got.sub" | head -40)"
 	fi
 done
 done_testing

@@ -621,8 +621,9 @@ void clawmd_group_status_release(struct clawmd_group_status *st);
  * user file and rules, then the walk from just below / down to the realpath
  * of the working directory (CLAUDE.md, .claude/CLAUDE.md, .claude/rules,
  * CLAUDE.local.md per directory), each file followed by its @-imports,
- * depth-first.  It follows the current release (2.1.330) unless
- * opts.legacy_2_1_88 is set:
+ * depth-first, as opts.release loads it (section 15 of that file: rules
+ * sorted up to 2.1.112, in readdir(3) order from 2.1.113; the realpath gate
+ * on imports and symlinked rules from 2.1.232):
  *
  *	struct clawmd_memory_opts o = {.cwd = ".", .home = getenv("HOME")};
  *	struct clawmd_memory m;
@@ -638,6 +639,13 @@ void clawmd_group_status_release(struct clawmd_group_status *st);
  * reached through the mount table, and symlink targets are resolved in the
  * container's view.  Missing, unreadable or odd files are never errors:
  * they are what Claude Code skips silently, and their imports say why.
+ *
+ * Every file is reached through one fd-based resolver (the container view:
+ * no host path string is opened after resolution), only regular files are
+ * opened for reading, and a load is bounded: files over 4 MiB are skipped
+ * unread (as Claude Code skips them), at most 64 MiB are read, 50,000 paths
+ * tried and 200,000 rules entries listed (65,536 per directory, 32 levels
+ * deep); past a bound the rest is skipped as missing.
  */
 
 enum clawmd_mem_type {
@@ -695,7 +703,8 @@ struct clawmd_memory_opts {
 	const char *managed_dir; /* default /etc/claude-code */
 	bool approve_external;	 /* hasClaudeMdExternalIncludesApproved */
 	bool no_user, no_project, no_local; /* setting sources left out */
-	bool legacy_2_1_88;	 /* 2.1.88: no realpath dedup or gate, old text */
+	struct clawmd_release release; /* the agents' Claude Code; zero: the
+					  default (clawmd_release_default) */
 	const char *target;	 /* nested memory for a first read of this file */
 	const struct clawmd_mount *mounts; /* group mode: container view */
 	size_t nmounts;

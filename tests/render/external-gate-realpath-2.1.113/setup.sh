@@ -1,0 +1,2 @@
+set -e
+ln -s ../outside.md p/link.md
