@@ -54,14 +54,20 @@ static char *trimmed(const char *s, size_t len)
 	return clawmd_xstrndup(s + a, b - a);
 }
 
-/* /^([^{]*)\{([^}]+)\}(.*)$/ expanded recursively, alternatives trimmed. */
-static void expand_braces(char ***v, size_t *n, size_t *cap, const char *p)
+/*
+ * /^([^{]*)\{([^}]+)\}(.*)$/ expanded recursively, alternatives trimmed,
+ * until *n reaches CLAWMD_PATHS_MAX: 26 groups of {a,b} would otherwise be
+ * 2^26 patterns.  False when it stopped there.
+ */
+static bool expand_braces(char ***v, size_t *n, size_t *cap, const char *p)
 {
+	if (*n >= CLAWMD_PATHS_MAX)
+		return false;
 	const char *o = strchr(p, '{');
 	const char *c = o ? strchr(o + 1, '}') : NULL;
 	if (!o || !c || c == o + 1) {
 		push_str(v, n, cap, clawmd_xstrdup(p));
-		return;
+		return true;
 	}
 	const char *alt = o + 1;
 	for (;;) {
@@ -70,17 +76,21 @@ static void expand_braces(char ***v, size_t *n, size_t *cap, const char *p)
 			end = c;
 		char *part = trimmed(alt, (size_t)(end - alt));
 		char *combined = clawmd_xasprintf("%.*s%s%s", (int)(o - p), p, part, c + 1);
-		expand_braces(v, n, cap, combined);
+		bool all = expand_braces(v, n, cap, combined);
 		free(combined);
 		free(part);
+		if (!all)
+			return false;
 		if (end == c)
 			break;
 		alt = end + 1;
 	}
+	return true;
 }
 
-void clawmd_paths_split(char ***v, size_t *n, const char *s)
+bool clawmd_paths_split(char ***v, size_t *n, const char *s)
 {
+	bool capped = false;
 	size_t cap = *n;
 	size_t len = strlen(s), start = 0;
 	int depth = 0;
@@ -98,7 +108,7 @@ void clawmd_paths_split(char ***v, size_t *n, const char *s)
 			continue;
 		}
 		size_t first = *n;
-		expand_braces(v, n, &cap, part);
+		capped = !expand_braces(v, n, &cap, part) || capped;
 		free(part);
 		/* a trailing slash-star-star goes: src matches what src/(**) does */
 		size_t k = first;
@@ -114,6 +124,7 @@ void clawmd_paths_split(char ***v, size_t *n, const char *s)
 		}
 		*n = k;
 	}
+	return !capped;
 }
 
 /* ---- YAML --------------------------------------------------------------- */
@@ -190,13 +201,14 @@ static bool parse_yaml(const char *s, size_t len, struct clawmd_frontmatter *out
 	char **v = NULL;
 	size_t n = 0;
 	if (paths && paths->type == YAML_SCALAR_NODE && !plain_not_string(paths)) {
-		clawmd_paths_split(&v, &n, (const char *)paths->data.scalar.value);
+		out->globs_capped = !clawmd_paths_split(&v, &n, (const char *)paths->data.scalar.value);
 	} else if (paths && paths->type == YAML_SEQUENCE_NODE) {
 		for (yaml_node_item_t *it = paths->data.sequence.items.start;
 		     it < paths->data.sequence.items.top; it++) {
 			yaml_node_t *e = yaml_document_get_node(&doc, *it);
 			if (e && e->type == YAML_SCALAR_NODE && !plain_is_null(e))
-				clawmd_paths_split(&v, &n, (const char *)e->data.scalar.value);
+				out->globs_capped = !clawmd_paths_split(&v, &n, (const char *)e->data.scalar.value) ||
+						    out->globs_capped;
 		}
 	}
 	yaml_document_delete(&doc);

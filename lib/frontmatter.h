@@ -20,6 +20,8 @@
 
 /* YAML larger than this is not handed to libyaml (treated as invalid). */
 #define CLAWMD_FRONTMATTER_MAX (256u * 1024)
+/* A rule keeps at most this many patterns: brace expansion stops there. */
+#define CLAWMD_PATHS_MAX 256u
 
 struct clawmd_frontmatter {
 	bool block;	/* the text starts with a frontmatter block */
@@ -33,6 +35,7 @@ struct clawmd_frontmatter {
 	char problem[160];
 	unsigned long problem_line, problem_col;
 	bool has_paths; /* a paths: key, at paths_line:paths_col */
+	bool globs_capped; /* more than CLAWMD_PATHS_MAX patterns: the rest dropped */
 	unsigned long paths_line, paths_col;
 };
 
@@ -41,8 +44,9 @@ void clawmd_frontmatter_release(struct clawmd_frontmatter *fm);
 
 /*
  * The globs of one `paths:` string, appended to *v: split on commas outside
- * braces, trimmed, brace-expanded, trailing slash-star-star removed, empties dropped.
+ * braces, trimmed, brace-expanded, trailing slash-star-star removed, empties
+ * dropped.  False when *n reached CLAWMD_PATHS_MAX and the rest was dropped.
  */
-void clawmd_paths_split(char ***v, size_t *n, const char *s);
+bool clawmd_paths_split(char ***v, size_t *n, const char *s);
 
 #endif

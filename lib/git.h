@@ -25,6 +25,8 @@
 	X(git_repository_is_worktree)                                                              \
 	X(git_repository_free)                                                                     \
 	X(git_ignore_path_is_ignored)                                                              \
+	X(git_ignore_add_rule)                                                                     \
+	X(git_repository_set_workdir)                                                              \
 	X(git_patch_from_buffers)                                                                  \
 	X(git_patch_to_buf)                                                                        \
 	X(git_patch_free)                                                                          \

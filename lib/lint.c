@@ -6,6 +6,7 @@
 #include "match.h"
 #include "git.h"
 #include "util.h"
+#include "view.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -52,6 +53,8 @@ static const struct clawmd_lint_rule lint_rules[] = {
 	 "a rule's frontmatter does not parse, so the rule loads unconditionally"},
 	{"CM502", "paths-no-match", CLAWMD_SEV_WARNING,
 	 "a rule's paths: globs match no file in the tree"},
+	{"CM503", "paths-too-many", CLAWMD_SEV_WARNING,
+	 "a rule's paths: expand to more than 256 patterns (braces); the rest are not matched"},
 };
 
 const struct clawmd_lint_rule *clawmd_lint_rules(size_t *n)
@@ -87,7 +90,7 @@ static void clawmd_lint_add(struct clawmd_findings *out, const char *code, const
 	__attribute__((format(printf, 8, 9)));
 
 static void clawmd_lint_local_ignored(struct clawmd_findings *out, const char *group,
-				      const char *dir, const char *shown);
+				      const char *repo_dir, const char *dir, const char *shown);
 
 /* ---- findings ----------------------------------------------------------- */
 
@@ -177,39 +180,6 @@ static char *clawmd_lint_shown(const char *base, const char *path)
 	return clawmd_xstrdup(path);
 }
 
-/* Read a host file (following symlinks: host-owned) of at most `max` bytes.
- * 0, 1 when missing or not a regular file, negative when unreadable. */
-static int clawmd_lint_read(struct clawmd_buf *out, const char *path, size_t max)
-{
-	struct stat st;
-	clawmd_buf_clear(out);
-	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
-	if (fd < 0)
-		return errno == ENOENT || errno == ENOTDIR || errno == ELOOP ? 1 : -1;
-	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
-		close(fd);
-		return 1;
-	}
-	for (;;) {
-		clawmd_buf_grow(out, 8192);
-		ssize_t r = read(fd, out->ptr + out->len, out->cap - out->len - 1);
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r <= 0) {
-			close(fd);
-			if (!out->ptr)
-				clawmd_buf_put(out, "", 0);
-			return r < 0 ? -1 : 0;
-		}
-		out->len += (size_t)r;
-		out->ptr[out->len] = '\0';
-		if (out->len > max) {
-			close(fd);
-			return 0; /* enough to know it is too large */
-		}
-	}
-}
-
 /* ---- memory sizes ------------------------------------------------------- */
 
 #define LARGE_FILE_CHARS 40000
@@ -240,6 +210,14 @@ static bool path_under(const char *path, const char *dir)
 
 /* ---- rules: frontmatter and paths: globs -------------------------------- */
 
+/*
+ * The rules are reached through the same resolver as the loader's (view.c):
+ * in a group, container paths walked through the mount table with directory
+ * fds; on the host, the identity view.  The walk is bounded (RULES_DEPTH_MAX
+ * levels, RULES_ENTRIES_MAX entries, RULES_DIRS_MAX directories) and enters
+ * a directory once (device and inode), so links to "." cannot multiply it.
+ */
+
 /* Files below `base`, relative to it (not .git; symlinked dirs not entered). */
 struct file_list {
 	char **v;
@@ -248,47 +226,81 @@ struct file_list {
 
 #define TREE_FILES_MAX 200000
 #define TREE_DEPTH_MAX 32
+#define RULES_DEPTH_MAX 16
+#define RULES_ENTRIES_MAX 100000
+#define RULES_DIRS_MAX 4096
 
-static void list_files(struct file_list *fl, const char *base, const char *rel, int depth)
+/* Walk the directory open at `dfd` (taken over), never following links. */
+static void list_files_at(struct file_list *fl, int dfd, const char *rel, int depth)
 {
-	char *dir = rel ? clawmd_path_join(base, rel) : clawmd_xstrdup(base);
-	DIR *d = depth <= TREE_DEPTH_MAX ? opendir(dir) : NULL;
+	DIR *d = depth <= TREE_DEPTH_MAX ? fdopendir(dfd) : NULL;
+	if (!d) {
+		close(dfd);
+		return;
+	}
 	struct dirent *e;
-	while (d && (e = readdir(d)) && fl->n < TREE_FILES_MAX) {
+	while ((e = readdir(d)) && fl->n < TREE_FILES_MAX) {
 		struct stat st;
 		if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, "..") || !strcmp(e->d_name, ".git"))
 			continue;
 		char *r = rel ? clawmd_xasprintf("%s/%s", rel, e->d_name) : clawmd_xstrdup(e->d_name);
-		char *full = clawmd_path_join(dir, e->d_name);
-		if (lstat(full, &st) == 0 && S_ISDIR(st.st_mode)) {
-			list_files(fl, base, r, depth + 1);
+		if (fstatat(dirfd(d), e->d_name, &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISDIR(st.st_mode)) {
+			int sub = openat(dirfd(d), e->d_name,
+					 O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_NOCTTY | O_CLOEXEC);
+			if (sub >= 0)
+				list_files_at(fl, sub, r, depth + 1);
 			free(r);
 		} else {
 			clawmd_xgrow(&fl->v, &fl->cap, fl->n + 1, sizeof(char *));
 			fl->v[fl->n++] = r;
 		}
-		free(full);
 	}
-	if (d)
-		closedir(d);
-	free(dir);
+	closedir(d);
+}
+
+static void list_files(struct file_list *fl, const struct clawmd_view *v, const char *base)
+{
+	struct clawmd_view_node nd;
+	if (clawmd_view_resolve(&nd, v, base, true) < 0)
+		return;
+	int dfd = nd.fd >= 0 && S_ISDIR(nd.st.st_mode)
+			  ? openat(nd.fd, ".", O_RDONLY | O_DIRECTORY | O_NOCTTY | O_CLOEXEC)
+			  : -1;
+	clawmd_view_node_release(&nd);
+	if (dfd >= 0)
+		list_files_at(fl, dfd, NULL, 0);
 }
 
 struct rules_ctx {
 	struct clawmd_findings *out;
 	const char *group;
-	const char *base;  /* globs are relative to it: the parent of .claude */
-	const char *root;  /* findings show paths relative to it */
+	const struct clawmd_view *view;
+	const char *base;  /* globs are relative to it: the parent of .claude (view) */
+	const char *root;  /* findings show host paths relative to it */
 	struct file_list files;
 	bool listed;
 	int depth;
+	size_t entries;
+	struct { dev_t dev; ino_t ino; } dirs[RULES_DIRS_MAX];
+	size_t ndirs;
 };
+
+/* A view path as findings show it: its host path relative to ROOT (for
+ * display only: nothing is opened by it). */
+static char *rules_shown(const struct rules_ctx *rc, const char *vpath)
+{
+	char *host = rc->view->m ? clawmd_mounts_to_host(rc->view->m, rc->view->n, vpath) : NULL;
+	char *s = clawmd_lint_shown(rc->root, host ? host : vpath);
+	free(host);
+	return s;
+}
 
 static void lint_rule_file(struct rules_ctx *rc, const char *path)
 {
 	struct clawmd_buf data = CLAWMD_BUF_INIT;
 	struct clawmd_frontmatter cf;
-	if (clawmd_lint_read(&data, path, MEMORY_READ_MAX) != 0) {
+	clawmd_buf_put(&data, "", 0);
+	if (clawmd_view_read(rc->view, path, &data, MEMORY_READ_MAX, NULL) != 0) {
 		clawmd_buf_release(&data);
 		return;
 	}
@@ -296,7 +308,7 @@ static void lint_rule_file(struct rules_ctx *rc, const char *path)
 	clawmd_frontmatter_parse(&cf, data.ptr, data.len);
 	if (!cf.block)
 		goto out_data;
-	char *shown = clawmd_lint_shown(rc->root, path);
+	char *shown = rules_shown(rc, path);
 	unsigned long line, col;
 	clawmd_lint_pos(&line, &col, data.ptr, cf.yaml);
 	if (!cf.yaml_ok) {
@@ -308,9 +320,17 @@ static void lint_rule_file(struct rules_ctx *rc, const char *path)
 				cf.problem[0] ? cf.problem : "invalid YAML");
 		goto out;
 	}
+	if (cf.globs_capped)
+		clawmd_lint_add(rc->out, "CM503", rc->group, shown, line + cf.paths_line,
+				cf.paths_col + 1,
+				"write fewer alternatives in braces, or split the rule; clawmd matches "
+				"only the first expansions",
+				"the paths: globs of %s expand to more than %u patterns (brace "
+				"expansion); only the first %u are matched",
+				shown, CLAWMD_PATHS_MAX, CLAWMD_PATHS_MAX);
 	if (cf.nglobs) {
 		if (!rc->listed) {
-			list_files(&rc->files, rc->base, NULL, 0);
+			list_files(&rc->files, rc->view, rc->base);
 			rc->listed = true;
 		}
 		bool any = false;
@@ -318,9 +338,11 @@ static void lint_rule_file(struct rules_ctx *rc, const char *path)
 			any = clawmd_globs_match(cf.globs, cf.nglobs, rc->files.v[i]);
 		if (!any) {
 			struct clawmd_buf list = CLAWMD_BUF_INIT;
-			for (size_t i = 0; i < cf.nglobs; i++)
+			for (size_t i = 0; i < cf.nglobs && i < 16; i++)
 				clawmd_buf_printf(&list, "%s'%s'", i ? ", " : "", cf.globs[i]);
-			char *bshown = clawmd_lint_shown(rc->root, rc->base);
+			if (cf.nglobs > 16)
+				clawmd_buf_printf(&list, ", and %zu more", cf.nglobs - 16);
+			char *bshown = rules_shown(rc, rc->base);
 			clawmd_lint_add(rc->out, "CM502", rc->group, shown, line + cf.paths_line,
 					cf.paths_col + 1,
 					"fix the globs (gitignore syntax, relative to the directory that holds "
@@ -338,37 +360,38 @@ out_data:
 	clawmd_buf_release(&data);
 }
 
-static int name_cmp(const void *a, const void *b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
 static void lint_rules_walk(struct rules_ctx *rc, const char *dir)
 {
-	DIR *d = rc->depth <= 16 ? opendir(dir) : NULL;
-	struct dirent *e;
-	char **names = NULL;
-	size_t n = 0, cap = 0;
-	while (d && (e = readdir(d))) {
-		if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
-			continue;
-		clawmd_xgrow(&names, &cap, n + 1, sizeof(char *));
-		names[n++] = clawmd_xstrdup(e->d_name);
-	}
-	if (d)
-		closedir(d);
-	if (n)
-		qsort(names, n, sizeof(char *), name_cmp);
+	char **names;
+	size_t n;
+	bool truncated;
+	dev_t dev;
+	ino_t ino;
+	if (rc->depth > RULES_DEPTH_MAX || rc->entries >= RULES_ENTRIES_MAX ||
+	    rc->ndirs >= RULES_DIRS_MAX)
+		return;
+	if (clawmd_view_list(rc->view, dir, RULES_ENTRIES_MAX - rc->entries, &names, &n, &truncated,
+			     &dev, &ino) < 0)
+		return;
+	for (size_t i = 0; i < rc->ndirs; i++)
+		if (rc->dirs[i].dev == dev && rc->dirs[i].ino == ino) {
+			clawmd_strv_free(names, n);
+			return; /* entered already: a loop, or two links to one directory */
+		}
+	rc->dirs[rc->ndirs].dev = dev;
+	rc->dirs[rc->ndirs++].ino = ino;
+	rc->entries += n;
+	if (n) /* findings in a stable order */
+		qsort(names, n, sizeof(char *), clawmd_strcmp_ptr);
 	for (size_t i = 0; i < n; i++) {
 		char *p = clawmd_path_join(dir, names[i]);
-		struct stat st;
 		size_t l = strlen(names[i]);
-		if (stat(p, &st) == 0 && S_ISDIR(st.st_mode)) {
+		char kind = clawmd_view_kind(rc->view, p);
+		if (kind == 'd') {
 			rc->depth++;
 			lint_rules_walk(rc, p);
 			rc->depth--;
-		} else if (stat(p, &st) == 0 && S_ISREG(st.st_mode) && l > 3 &&
-			   !strcmp(names[i] + l - 3, ".md")) {
+		} else if (kind == 'f' && l > 3 && !strcmp(names[i] + l - 3, ".md")) {
 			lint_rule_file(rc, p);
 		}
 		free(p);
@@ -376,15 +399,21 @@ static void lint_rules_walk(struct rules_ctx *rc, const char *dir)
 	clawmd_strv_free(names, n);
 }
 
-/* CM501, CM502 for the rules under `base`/.claude/rules. */
-static void lint_rules_dir(struct clawmd_findings *out, const char *group, const char *base,
-			   const char *root)
+/* CM501, CM502, CM503 for the rules under `base`/.claude/rules (a view path). */
+static void lint_rules_dir(struct clawmd_findings *out, const char *group,
+			   const struct clawmd_view *view, const char *base, const char *root)
 {
-	struct rules_ctx rc = {out, group, base, root, {0}, false, 0};
+	struct rules_ctx *rc = clawmd_xcalloc(1, sizeof(*rc));
+	rc->out = out;
+	rc->group = group;
+	rc->view = view;
+	rc->base = base;
+	rc->root = root;
 	char *dir = clawmd_path_join(base, ".claude/rules");
-	lint_rules_walk(&rc, dir);
+	lint_rules_walk(rc, dir);
 	free(dir);
-	clawmd_strv_free(rc.files.v, rc.files.n);
+	clawmd_strv_free(rc->files.v, rc->files.n);
+	free(rc);
 }
 
 /* ---- imports: what Claude Code would load ------------------------------- */
@@ -406,8 +435,20 @@ struct view {
 	const char *limit; /* only files below it (view paths); NULL: all */
 	const struct clawmd_mount *mounts; /* NULL: the host view */
 	size_t nmounts;
+	struct pos_cache *pos; /* the file import_pos read last */
 };
 
+/* import_pos reads each importing file once, and scans it once, so that
+ * N imports in one file cost O(size + N), not O(size * N). */
+struct pos_cache {
+	char *file;
+	struct clawmd_buf data;
+	int rc;
+	size_t from; /* where the previous import was found */
+};
+
+/* A view path mapped to its host path: for messages only, never opened
+ * (reads go through view.c). */
 static char *to_host(const struct view *V, const char *vpath)
 {
 	if (!V->mounts)
@@ -436,25 +477,42 @@ static bool in_limit(const struct view *V, const char *vpath)
 	return !V->limit || path_under(vpath, V->limit);
 }
 
-/* The position of the import "@raw" in the host file behind `from`: the
- * first occurrence that starts the text or follows whitespace. */
+/* The position of the import "@raw" in the file behind `from` (read
+ * through the view): the next occurrence, from the previous import's, that
+ * starts the text or follows whitespace. */
 static void import_pos(const struct view *V, const char *from, const char *raw,
 		       unsigned long *line, unsigned long *col)
 {
-	struct clawmd_buf data = CLAWMD_BUF_INIT;
-	char *host = to_host(V, from);
+	struct pos_cache *pc = V->pos;
 	*line = *col = 1;
-	if (host && clawmd_lint_read(&data, host, MEMORY_READ_MAX) == 0) {
-		char *tok = clawmd_xasprintf("@%s", raw);
-		const char *p = data.ptr;
-		while ((p = strstr(p, tok)) && p != data.ptr && !isspace((unsigned char)p[-1]))
-			p++;
-		if (p)
-			clawmd_lint_pos(line, col, data.ptr, (size_t)(p - data.ptr));
-		free(tok);
+	if (!pc)
+		return;
+	if (!pc->file || strcmp(pc->file, from)) {
+		struct clawmd_view cv = {V->mounts, V->nmounts};
+		free(pc->file);
+		pc->file = clawmd_xstrdup(from);
+		clawmd_buf_clear(&pc->data);
+		clawmd_buf_put(&pc->data, "", 0);
+		pc->rc = clawmd_view_read(&cv, from, &pc->data, MEMORY_READ_MAX, NULL);
+		pc->from = 0;
 	}
-	free(host);
-	clawmd_buf_release(&data);
+	if (pc->rc < 0)
+		return;
+	char *tok = clawmd_xasprintf("@%s", raw);
+	const char *base = pc->data.ptr;
+	for (int pass = 0; pass < 2; pass++) {
+		const char *p = base + (pass ? 0 : pc->from);
+		while ((p = strstr(p, tok)) && p != base && !isspace((unsigned char)p[-1]))
+			p++;
+		if (p) {
+			pc->from = (size_t)(p - base) + 1;
+			clawmd_lint_pos(line, col, base, (size_t)(p - base));
+			break;
+		}
+		if (!pc->from)
+			break;
+	}
+	free(tok);
 }
 
 static void report_import(const struct view *V, const struct clawmd_mem_import *imp)
@@ -502,18 +560,16 @@ static void report_import(const struct view *V, const struct clawmd_mem_import *
 	import_pos(V, imp->from, imp->raw, &line, &col);
 	char *file = shown_of(V, imp->from);
 	char *disp = display(V, imp->path);
-	char *host = to_host(V, imp->path), target[PATH_MAX];
-	ssize_t tl;
-	if (imp->status == CLAWMD_IMPORT_EXTERNAL && host &&
-	    (tl = readlink(host, target, sizeof(target) - 1)) > 0) {
+	struct clawmd_view cv = {V->mounts, V->nmounts};
+	char *target = NULL;
+	if (imp->status == CLAWMD_IMPORT_EXTERNAL &&
+	    clawmd_view_readlink(&cv, imp->path, &target) == 0) {
 		/* A symlink (a fragment): show where it leads. */
-		target[tl] = '\0';
 		free(disp);
-		disp = clawmd_xstrdup(target);
+		disp = target;
 		fmt = "@%s is a symlink to %s, outside the working directory: Claude Code 2.1.330 "
 		      "drops it in headless runs unless external includes are approved";
 	}
-	free(host);
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wformat-nonliteral"
 	clawmd_lint_add(V->out, code, V->group, file, line, col, hint, fmt, imp->raw, disp);
@@ -526,9 +582,13 @@ static void report_import(const struct view *V, const struct clawmd_mem_import *
  * Lint what loads at `o->cwd`; the size of every loaded file (CM201) and
  * their total in *chars.  EFS/EINPUT only when the loader cannot start.
  */
-static int lint_loaded(const struct view *V, const struct clawmd_memory_opts *base,
+static int lint_loaded(const struct view *VV, const struct clawmd_memory_opts *base,
 		       size_t *chars, struct clawmd_err *err)
 {
+	struct pos_cache pc = {NULL, CLAWMD_BUF_INIT, 0, 0};
+	struct view view = *VV;
+	const struct view *V = &view;
+	view.pos = &pc;
 	struct clawmd_memory m;
 	struct clawmd_memory_opts o = *base;
 	int rc;
@@ -537,7 +597,7 @@ static int lint_loaded(const struct view *V, const struct clawmd_memory_opts *ba
 		clawmd_memory_init(&m);
 		if ((rc = clawmd_memory_load(&m, &o, err)) < 0) {
 			clawmd_memory_release(&m);
-			return rc;
+			goto out;
 		}
 		for (size_t i = 0; i < m.nimports; i++)
 			if (m.imports[i].status == CLAWMD_IMPORT_EXTERNAL &&
@@ -549,7 +609,7 @@ static int lint_loaded(const struct view *V, const struct clawmd_memory_opts *ba
 	clawmd_memory_init(&m);
 	if ((rc = clawmd_memory_load(&m, &o, err)) < 0) {
 		clawmd_memory_release(&m);
-		return rc;
+		goto out;
 	}
 	for (size_t i = 0; i < m.nimports; i++)
 		if (m.imports[i].status != CLAWMD_IMPORT_EXTERNAL && in_limit(V, m.imports[i].from))
@@ -563,7 +623,11 @@ static int lint_loaded(const struct view *V, const struct clawmd_memory_opts *ba
 		free(shown);
 	}
 	clawmd_memory_release(&m);
-	return 0;
+	rc = 0;
+out:
+	free(pc.file);
+	clawmd_buf_release(&pc.data);
+	return rc;
 }
 
 /* ---- a tree ------------------------------------------------------------- */
@@ -574,8 +638,9 @@ static void lint_tree_rules(struct clawmd_findings *out, const char *dir, const 
 {
 	char *rules = clawmd_path_join(dir, ".claude/rules");
 	struct stat st;
+	static const struct clawmd_view host = {NULL, 0};
 	if (stat(rules, &st) == 0 && S_ISDIR(st.st_mode))
-		lint_rules_dir(out, NULL, dir, root);
+		lint_rules_dir(out, NULL, &host, dir, root);
 	free(rules);
 	DIR *d = depth < 12 ? opendir(dir) : NULL;
 	struct dirent *e;
@@ -614,7 +679,7 @@ int clawmd_lint_tree(struct clawmd_findings *out, const char *dir,
 		lint_tree_rules(out, real, real, 0);
 		char *local = clawmd_path_join(real, CLAWMD_LOCAL_NAME);
 		if (lstat(local, &st) == 0)
-			clawmd_lint_local_ignored(out, NULL, real, CLAWMD_LOCAL_NAME);
+			clawmd_lint_local_ignored(out, NULL, real, real, CLAWMD_LOCAL_NAME);
 		free(local);
 	}
 	free(real);
@@ -905,6 +970,21 @@ static int lint_memory(struct group_ctx *g, struct clawmd_err *err)
 	return rc;
 }
 
+/* CM501-CM503 for the group's rules, as the container sees them. */
+static int lint_group_rules(struct group_ctx *g)
+{
+	struct clawmd_mount *mounts = NULL;
+	size_t nmounts = 0;
+	struct clawmd_err err = CLAWMD_ERR_INIT;
+	int rc = clawmd_layout_mounts(&mounts, &nmounts, g->lay, g->group, &err);
+	if (rc < 0)
+		return 0; /* lint_memory reported it */
+	struct clawmd_view v = {mounts, nmounts};
+	lint_rules_dir(g->out, g->group, &v, g->lay->ct_group, g->lay->root);
+	clawmd_mounts_free(mounts, nmounts);
+	return 0;
+}
+
 static void lint_budget(struct group_ctx *g)
 {
 	long budget = g->lay->token_budget;
@@ -918,16 +998,87 @@ static void lint_budget(struct group_ctx *g)
 				g->gshown, tokens, g->memory_chars, budget);
 }
 
-/* CM403: CLAUDE.local.md is per-group, agent-written memory; committing it
- * publishes whatever the agent wrote.  Only when the group is in a work tree. */
-static void clawmd_lint_local_ignored(struct clawmd_findings *out, const char *group, const char *dir,
-			       const char *shown)
+/*
+ * CM403: CLAUDE.local.md is per-group, agent-written memory; committing it
+ * publishes whatever the agent wrote.  Only when `dir` is in the work tree
+ * of the repository found from `repo_dir` (ROOT for a group: a repository
+ * the agent made inside its group is never opened).
+ *
+ * libgit2 must not read anything in the group: a FIFO .gitignore would
+ * hang it, a symlinked one would read a host file.  So clawmd reads the
+ * .gitignore files from the work tree's top down to `dir` itself (O_NOFOLLOW,
+ * O_NONBLOCK, regular files only, bounded; git does not follow a symlinked
+ * .gitignore either), turns each into rules relative to the top (a pattern
+ * without an inner slash matches below its directory: "d/" + "**" + "/p";
+ * with one, it is anchored there: "d/p"), and hands them to libgit2 as
+ * in-memory rules, with libgit2's work tree pointed at the git directory,
+ * where no .gitignore is.  info/exclude and core.excludesFile still apply.
+ */
+#define IGNORE_FILE_MAX (1024 * 1024)
+
+static void ignore_rules(struct clawmd_buf *out, const char *text, const char *rel)
+{
+	for (const char *l = text; *l;) {
+		size_t n = strcspn(l, "\n");
+		char *line = clawmd_xstrndup(l, n);
+		l += n + (l[n] == '\n');
+		const char *p = line;
+		bool neg = *p == '!';
+		p += neg;
+		size_t pl = strlen(p);
+		if (!pl || line[0] == '#' || !*rel) {
+			if (pl && line[0] != '#')
+				clawmd_buf_printf(out, "%s\n", line);
+			free(line);
+			continue;
+		}
+		/* an inner slash anchors the pattern to its directory */
+		bool anchored = false;
+		for (size_t i = 0; i + 1 < pl; i++)
+			anchored = anchored || p[i] == '/';
+		clawmd_buf_puts(out, neg ? "!" : "");
+		for (const char *c = rel; *c; c++) {
+			if (strchr("*?[]\\!#", *c))
+				clawmd_buf_putc(out, '\\');
+			clawmd_buf_putc(out, *c);
+		}
+		clawmd_buf_printf(out, "%s%s\n", anchored ? "/" : "/**/", p + (p[0] == '/'));
+		free(line);
+	}
+}
+
+static void ignore_file(struct clawmd_buf *rules, const char *top, const char *rel)
+{
+	char *path = *rel ? clawmd_xasprintf("%s/%s/.gitignore", top, rel)
+			  : clawmd_xasprintf("%s/.gitignore", top);
+	int fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+	free(path);
+	struct stat st;
+	if (fd < 0)
+		return;
+	if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size <= IGNORE_FILE_MAX) {
+		struct clawmd_buf b = CLAWMD_BUF_INIT;
+		char chunk[8192];
+		ssize_t k;
+		clawmd_buf_put(&b, "", 0);
+		while (b.len <= IGNORE_FILE_MAX && (k = read(fd, chunk, sizeof(chunk))) > 0)
+			clawmd_buf_put(&b, chunk, (size_t)k);
+		if (b.len <= IGNORE_FILE_MAX && !memchr(b.ptr, '\0', b.len))
+			ignore_rules(rules, b.ptr, rel);
+		clawmd_buf_release(&b);
+	}
+	close(fd);
+}
+
+static void clawmd_lint_local_ignored(struct clawmd_findings *out, const char *group,
+				      const char *repo_dir, const char *dir, const char *shown)
 {
 	struct clawmd_err gerr = CLAWMD_ERR_INIT;
 	const struct clawmd_git *git = clawmd_git(&gerr);
 	git_repository *repo = NULL;
-	char *rdir = NULL, *rwd = NULL;
-	if (!git || git->git_repository_open_ext(&repo, dir, 0, NULL) < 0)
+	char *rdir = NULL, *rwd = NULL, *rel = NULL;
+	struct clawmd_buf rules = CLAWMD_BUF_INIT;
+	if (!git || git->git_repository_open_ext(&repo, repo_dir, 0, NULL) < 0)
 		return;
 	const char *wd = git->git_repository_workdir(repo);
 	if (!wd || !(rdir = realpath(dir, NULL)) || !(rwd = realpath(wd, NULL)))
@@ -937,16 +1088,28 @@ static void clawmd_lint_local_ignored(struct clawmd_findings *out, const char *g
 	const char *rest = rdir + strlen(rwd);
 	while (*rest == '/')
 		rest++;
-	char *rel = *rest ? clawmd_xasprintf("%s/%s", rest, CLAWMD_LOCAL_NAME)
-			  : clawmd_xstrdup(CLAWMD_LOCAL_NAME);
+	/* the .gitignore files from the top down to dir */
+	clawmd_buf_put(&rules, "", 0);
+	ignore_file(&rules, rwd, "");
+	for (const char *c = rest; *c; c++)
+		if (c[1] == '/' || !c[1]) {
+			char *sub = clawmd_xstrndup(rest, (size_t)(c - rest + 1));
+			ignore_file(&rules, rwd, sub);
+			free(sub);
+		}
+	rel = *rest ? clawmd_xasprintf("%s/%s", rest, CLAWMD_LOCAL_NAME)
+		    : clawmd_xstrdup(CLAWMD_LOCAL_NAME);
 	int ignored = 0;
-	if (git->git_ignore_path_is_ignored(&ignored, repo, rel) == 0 && !ignored)
+	if (git->git_repository_set_workdir(repo, git->git_repository_path(repo), 0) == 0 &&
+	    (!rules.len || git->git_ignore_add_rule(repo, rules.ptr) == 0) &&
+	    git->git_ignore_path_is_ignored(&ignored, repo, rel) == 0 && !ignored)
 		clawmd_lint_add(out, "CM403", group, shown, 1, 1,
 				"add 'CLAUDE.local.md' to .gitignore (per-group memory is written by the "
 				"agent and is not for the repository)",
 				"%s is not ignored by git", rel);
-	free(rel);
 out:
+	clawmd_buf_release(&rules);
+	free(rel);
 	free(rdir);
 	free(rwd);
 	git->git_repository_free(repo);
@@ -1008,9 +1171,10 @@ static int lint_group(struct group_ctx *g, struct clawmd_findings *out,
 		return rc;
 	lint_budget(g);
 	char *local = clawmd_path_join(g->gshown, CLAWMD_LOCAL_NAME);
-	clawmd_lint_local_ignored(out, group, g->gpath, local);
+	clawmd_lint_local_ignored(out, group, lay->root, g->gpath, local);
 	free(local);
-	lint_rules_dir(out, group, g->gpath, lay->root);
+	if ((rc = lint_group_rules(g)) < 0)
+		return rc;
 	return 0;
 }
 
