@@ -125,14 +125,15 @@ static char view_kind(struct view *v, const char *p)
 	return clawmd_view_kind(&v->v, p);
 }
 
-/* Read a regular file; -errno otherwise (EISDIR for directories). */
-static int view_read(struct view *v, const char *p, struct clawmd_buf *out)
+/* Read the regular file `nd` resolved to; -errno otherwise (EISDIR for
+ * directories, EFBIG over 4 MiB or past the load's bytes). */
+static int view_read(struct view *v, const struct clawmd_view_node *nd, struct clawmd_buf *out)
 {
 	if (v->bytes >= LOAD_BYTES_MAX)
 		return -EFBIG;
 	size_t max = LOAD_BYTES_MAX - v->bytes < FILE_MAX ? LOAD_BYTES_MAX - v->bytes : FILE_MAX;
 	size_t before = out->len;
-	int rc = clawmd_view_read(&v->v, p, out, max, NULL);
+	int rc = clawmd_view_read_node(nd, out, max);
 	v->bytes += out->len - before;
 	return rc;
 }
@@ -438,14 +439,17 @@ static enum clawmd_import_status process_file(struct loader *L, struct flist *ou
 		free(np);
 		return CLAWMD_IMPORT_MISSING; /* past the bound: skipped */
 	}
-	char *rp = view_realpath(&L->view, np);
-	if (!rp)
-		rp = clawmd_xstrdup(np);
+	/* One resolution: the realpath recorded is the file then read. */
+	struct clawmd_view_node nd;
+	bool resolved = clawmd_view_resolve(&nd, &L->view.v, np, true) == 0;
+	char *rp = resolved ? clawmd_xstrdup(nd.real) : clawmd_xstrdup(np);
 	/* Native releases: a file whose realpath was processed is not loaded
 	 * again (§14.2, seen in 2.1.330, assumed from 2.1.113). */
 	if (L->native && set_has(&L->seen, rp)) {
 		free(np);
 		free(rp);
+		if (resolved)
+			clawmd_view_node_release(&nd);
 		return CLAWMD_IMPORT_DUPLICATE;
 	}
 	set_add(&L->seen, np);
@@ -454,7 +458,10 @@ static enum clawmd_import_status process_file(struct loader *L, struct flist *ou
 
 	struct clawmd_buf raw = CLAWMD_BUF_INIT;
 	clawmd_buf_put(&raw, "", 0);
-	if (view_read(&L->view, np, &raw) < 0) {
+	int rrc = resolved ? view_read(&L->view, &nd, &raw) : -ENOENT;
+	if (resolved)
+		clawmd_view_node_release(&nd);
+	if (rrc < 0) {
 		st = CLAWMD_IMPORT_MISSING;
 		goto out;
 	}
@@ -577,8 +584,14 @@ static void rules_walk(struct loader *L, struct flist *out, const char *dir,
 	set_add(visited, id);
 	for (size_t i = 0; i < n; i++) {
 		char *entry = path_resolve(rd, names[i]);
-		char *erp = view_realpath(&L->view, entry);
-		char kind = erp ? view_kind(&L->view, erp) : 0;
+		struct clawmd_view_node nd;
+		char *erp = NULL, kind = 0;
+		if (clawmd_view_resolve(&nd, &L->view.v, entry, true) == 0) {
+			erp = nd.real;
+			nd.real = NULL;
+			kind = S_ISDIR(nd.st.st_mode) ? 'd' : S_ISREG(nd.st.st_mode) ? 'f' : 'o';
+			clawmd_view_node_release(&nd);
+		}
 		size_t nl = strlen(names[i]);
 		bool gated = L->gate && !include_external && erp && strcmp(erp, entry) &&
 			     !inside_cwd(L, erp);

@@ -336,6 +336,41 @@ static int reopen(const struct clawmd_view_node *nd)
 	return fd;
 }
 
+static int read_fd(int fd, struct clawmd_buf *out, size_t max)
+{
+	char chunk[65536];
+	size_t got = 0;
+	for (;;) {
+		ssize_t k = read(fd, chunk, sizeof(chunk));
+		if (k < 0 && errno == EINTR)
+			continue;
+		if (k < 0)
+			return errno == EAGAIN ? -ENODEV : -errno;
+		if (k == 0)
+			return 0;
+		if (got + (size_t)k > max)
+			return -EFBIG; /* it grew */
+		clawmd_buf_put(out, chunk, (size_t)k);
+		got += (size_t)k;
+	}
+}
+
+int clawmd_view_read_node(const struct clawmd_view_node *nd, struct clawmd_buf *out, size_t max)
+{
+	int fd;
+	if (S_ISDIR(nd->st.st_mode))
+		return -EISDIR;
+	if (!S_ISREG(nd->st.st_mode))
+		return -ENODEV;
+	if ((unsigned long long)nd->st.st_size > max)
+		return -EFBIG;
+	if ((fd = reopen(nd)) < 0)
+		return fd == -EAGAIN ? -ENOENT : fd;
+	int rc = read_fd(fd, out, max);
+	close(fd);
+	return rc;
+}
+
 int clawmd_view_read(const struct clawmd_view *v, const char *path, struct clawmd_buf *out,
 		     size_t max, char **real)
 {
@@ -358,25 +393,7 @@ int clawmd_view_read(const struct clawmd_view *v, const char *path, struct clawm
 	}
 	if (rc < 0)
 		goto out;
-	char chunk[65536];
-	size_t got = 0;
-	for (;;) {
-		ssize_t k = read(fd, chunk, sizeof(chunk));
-		if (k < 0 && errno == EINTR)
-			continue;
-		if (k < 0) {
-			rc = errno == EAGAIN ? -ENODEV : -errno;
-			break;
-		}
-		if (k == 0)
-			break;
-		if (got + (size_t)k > max) {
-			rc = -EFBIG; /* it grew */
-			break;
-		}
-		clawmd_buf_put(out, chunk, (size_t)k);
-		got += (size_t)k;
-	}
+	rc = read_fd(fd, out, max);
 	close(fd);
 	if (rc == 0 && real) {
 		*real = nd.real;

@@ -75,6 +75,10 @@ bool clawmd_view_lexists(const struct clawmd_view *v, const char *path, struct s
 int clawmd_view_read(const struct clawmd_view *v, const char *path, struct clawmd_buf *out,
 		     size_t max, char **real);
 
+/* The same for a node resolved already (the inode it resolved to). */
+int clawmd_view_read_node(const struct clawmd_view_node *node, struct clawmd_buf *out,
+			  size_t max);
+
 /*
  * The names in a directory (no "." or ".."), in the order the kernel's
  * readdir returns them, at most `max` (*truncated set when more).  *dev,

@@ -1,0 +1,3 @@
+#!/bin/sh
+# Compose the group (then, below, break it).
+"$CLAWMD" compose -q -C . main
