@@ -372,6 +372,22 @@ int clawmd_changes_compute(struct clawmd_changes *out, const struct clawmd_layou
 	if (fd.fd >= 0 &&
 	    (rc = leftovers(out, &cap, &fd, CLAWMD_FRAGMENTS_DIR "/", plan, err)) < 0)
 		goto out;
+	/* A legacy entry carried into CLAUDE.local.md loses its import of the
+	 * legacy .claude-global.md (gone after the cutover), as in migrate. */
+	for (size_t i = 0; i < out->n; i++) {
+		struct clawmd_change *c = &out->v[i];
+		if (c->action == CLAWMD_PRESERVE && c->into_local && c->carry.len) {
+			struct clawmd_buf kept = CLAWMD_BUF_INIT;
+			clawmd_migrate_carry(&kept, c->carry.ptr, c->carry.len, lay->ct_group);
+			size_t k = 0;
+			while (k < kept.len && strchr(" \t\r\n", kept.ptr[k]))
+				k++;
+			if (k == kept.len)
+				clawmd_buf_clear(&kept); /* nothing else: nothing to carry */
+			clawmd_buf_release(&c->carry);
+			c->carry = kept;
+		}
+	}
 	bool entry_into_local = false;
 	for (size_t i = 0; i < out->n; i++)
 		entry_into_local |= out->v[i].action == CLAWMD_PRESERVE && out->v[i].into_local &&
@@ -659,4 +675,12 @@ out_free:
 	free(st);
 	free(gpath);
 	return rc < 0 ? rc : 0;
+}
+
+bool clawmd_changes_drift(const struct clawmd_changes *ch)
+{
+	for (size_t i = 0; i < ch->n; i++)
+		if (ch->v[i].action != CLAWMD_CREATE_LOCAL)
+			return true;
+	return false;
 }

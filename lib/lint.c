@@ -845,7 +845,7 @@ static int lint_drift(struct group_ctx *g, struct clawmd_err *err)
 		if (!strcmp(ch.v[i].name, CLAWMD_ENTRY_NAME) &&
 		    (!entry || ch.v[i].action == CLAWMD_PRESERVE))
 			entry = &ch.v[i];
-	if (!ch.n) {
+	if (!clawmd_changes_drift(&ch)) {
 		g->drift = CLAWMD_DRIFT_CLEAN;
 	} else if (entry && entry->action != CLAWMD_PRESERVE && entry->old_type == CLAWMD_FT_NONE) {
 		g->drift = CLAWMD_DRIFT_NEVER;
@@ -895,10 +895,15 @@ static int lint_memory(struct group_ctx *g, struct clawmd_err *err)
 	};
 	struct clawmd_memory_opts mo = {
 		.cwd = g->lay->ct_group,
-		.approve_external = g->opts->approve_external,
+		.approve_external = g->opts->approve_external || g->lay->approve_external,
 		.mounts = mounts,
 		.nmounts = nmounts,
 	};
+	/* The host's setting sources decide what loads natively (nanoclaw
+	 * leaves out local: CLAUDE.local.md only loads when imported). */
+	mo.no_user = g->lay->no_user;
+	mo.no_project = g->lay->no_project;
+	mo.no_local = g->lay->no_local;
 	rc = lint_loaded(&V, &mo, &g->memory_chars, err);
 	clawmd_mounts_free(mounts, nmounts);
 	return rc;

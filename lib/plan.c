@@ -42,14 +42,54 @@ static void digest_hex(char out[17], const char *data, size_t len)
 	snprintf(out, 17, "%016llx", (unsigned long long)clawmd_fnv1a64(data, len));
 }
 
+/* nanoclaw's own composer (src/claude-md-compose.ts) writes this header. */
+#define NANOCLAW_HEADER                                                                            \
+	"<!-- Composed at spawn \xe2\x80\x94 do not edit. Edit CLAUDE.local.md for per-group "     \
+	"content. -->"
+
+/*
+ * An entry written by nanoclaw's composer: its exact header line, then only
+ * "@./.claude-shared.md" and "@./.claude-fragments/<name>.md" lines, with or
+ * without a final newline.  It holds nothing but imports of what compose
+ * writes anyway, so a host cutting over from nanoclaw's composer gets it
+ * replaced as a composed entry: nothing carried into CLAUDE.local.md (that
+ * would import every fragment twice), nothing preserved.  Anything else on
+ * any line (a hand edit) makes it not nanoclaw's.
+ */
+static bool nanoclaw_composed(const char *data, size_t len)
+{
+	static const char shared[] = "@./" CLAWMD_SHARED_NAME;
+	static const char frag[] = "@./" CLAWMD_FRAGMENTS_DIR "/";
+	const size_t hl = sizeof(NANOCLAW_HEADER) - 1, sl = sizeof(shared) - 1,
+		     fl = sizeof(frag) - 1;
+	if (len < hl + 1 || memcmp(data, NANOCLAW_HEADER, hl) || data[hl] != '\n')
+		return false;
+	const char *p = data + hl + 1, *end = data + len;
+	while (p < end) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		size_t l = nl ? (size_t)(nl - p) : (size_t)(end - p);
+		bool ok = (l == sl && !memcmp(p, shared, sl)) ||
+			  (l > fl + 3 && !memcmp(p, frag, fl) && !memcmp(p + l - 3, ".md", 3) &&
+			   !memchr(p + fl, '/', l - fl) && !memchr(p + fl, ' ', l - fl) &&
+			   !memchr(p + fl, '\r', l - fl));
+		if (!ok)
+			return false;
+		p += nl ? l + 1 : l;
+	}
+	return true;
+}
+
 /*
  * Ours: the first line is an HTML comment ending in "clawmd:fnv1a64=<hex> -->"
  * and the digest matches the rest of the file.  Only the digest is checked,
  * not the wording before it, so a later release may reword the header
- * without every group's entry looking hand-edited.
+ * without every group's entry looking hand-edited.  An entry written by
+ * nanoclaw's own composer counts as ours too (see nanoclaw_composed).
  */
 bool clawmd_composed_is_ours(const char *data, size_t len)
 {
+	if (nanoclaw_composed(data, len))
+		return true;
 	static const char tag[] = "clawmd:fnv1a64=";
 	const size_t tl = sizeof(tag) - 1, tail = tl + 16 + 4; /* tag, hex, " -->" */
 	const char *nl = memchr(data, '\n', len);
@@ -332,6 +372,38 @@ static int add_fragment(struct clawmd_plan *plan, size_t *cap, struct clawmd_buf
 	return rc;
 }
 
+/*
+ * Warnings about the layout rather than the group.  They are the same text
+ * for every group, so a caller composing many groups prints each once
+ * (compose --all says it once per run).
+ */
+static void layout_warnings(struct clawmd_plan *plan, const struct clawmd_layout *lay)
+{
+	struct stat st;
+	/* Claude Code 2.1.232 and later drop an import whose realpath leaves
+	 * the working directory unless external includes were approved: every
+	 * symlinked fragment (claude-code-memory.md section 15). */
+	if (lay->mode == CLAWMD_MODE_SYMLINK && clawmd_release_realpath_gate(&lay->claude) &&
+	    !lay->approve_external)
+		warn(plan, "symlink mode: Claude Code %u.%u.%u (claude_version) silently drops the "
+			   "symlinked shared base and skill and module fragments unless external "
+			   "includes are approved; set \"mode\": \"copy\" in clawmd.json (or "
+			   "\"approve_external\": true if the host approves them)",
+		     lay->claude.major, lay->claude.minor, lay->claude.patch);
+	/* nanoclaw's tree without the preset: only the shared base would be
+	 * composed, silently. */
+	char *nano = clawmd_path_join(lay->root, "container/skills");
+	if (stat(lay->skills, &st) < 0 && stat(nano, &st) == 0 && S_ISDIR(st.st_mode)) {
+		char *shown = clawmd_layout_shown(lay, lay->skills);
+		warn(plan, "no skills directory '%s', but 'container/skills' exists: this looks "
+			   "like a nanoclaw tree; compose with --preset nanoclaw (or \"preset\": "
+			   "\"nanoclaw\" in clawmd.json)",
+		     shown);
+		free(shown);
+	}
+	free(nano);
+}
+
 static int read_group_config(struct clawmd_group_config *cfg, const struct clawmd_layout *lay,
 			     const char *group, bool *role, struct clawmd_err *err)
 {
@@ -385,6 +457,7 @@ int clawmd_plan_build(struct clawmd_plan *out, const struct clawmd_layout *lay,
 	out->group = clawmd_xstrdup(group);
 	if ((rc = read_group_config(&cfg, lay, group, &role, err)) < 0)
 		goto out;
+	layout_warnings(out, lay);
 
 	/* 1. The shared base. */
 	if (!is_file(lay->base)) {
@@ -424,11 +497,12 @@ int clawmd_plan_build(struct clawmd_plan *out, const struct clawmd_layout *lay,
 	if (rc < 0)
 		goto out;
 
-	/* 3. Modules; cli_scope "disabled" drops the cli and scheduling ones. */
+	/* 3. Modules; cli_scope "disabled" drops the cli one only (nanoclaw's
+	 * composer keeps scheduling: its tools do not go through the CLI). */
 	if (lay->modules)
 		modules = list_dir(&nmodules, lay->modules, module_fragment);
 	for (size_t i = 0; i < nmodules && rc == 0; i++)
-		if (!cfg.cli_disabled || (strcmp(modules[i], "cli") && strcmp(modules[i], "scheduling")))
+		if (!cfg.cli_disabled || strcmp(modules[i], "cli"))
 			rc = add_fragment(out, &cap, &body, lay, "module", modules[i], &modules_dir,
 					  lay->ct_modules, ".instructions.md", err);
 	if (rc < 0)

@@ -166,8 +166,15 @@ struct clawmd_layout {
 				   agents' project ("approve_external") */
 	long token_budget;	/* check: total memory budget in tokens (chars/4) */
 	double lock_timeout;	/* seconds to wait for a group's lock */
-	struct clawmd_mount *mounts; /* extra mounts from clawmd.json */
+	struct clawmd_mount *mounts; /* extra mounts: the preset's, then clawmd.json's */
 	size_t nmounts;
+	size_t npreset_mounts;	/* the first ones came with the preset */
+	/* The setting sources the agents' host passes ("setting_sources", e.g.
+	 * "project,user" for nanoclaw's agent runner): a source left out is not
+	 * loaded natively (no_local: CLAUDE.local.md is not read unless the
+	 * composed entry imports it, see import_local).  render --group and
+	 * check load memory with them. */
+	bool no_user, no_project, no_local;
 };
 
 void clawmd_layout_init(struct clawmd_layout *lay);
@@ -307,7 +314,10 @@ struct clawmd_plan {
 	size_t ndefused;  /* @ directives defused in inline MCP instructions */
 };
 
-/* True when `data` is a CLAUDE.md that clawmd composed and nobody edited. */
+/* True when `data` is a CLAUDE.md that clawmd composed and nobody edited,
+ * or one that nanoclaw's own composer wrote (its header, then only
+ * @./.claude-shared.md and @./.claude-fragments/NAME.md lines): either is
+ * replaced without carrying or preserving anything. */
 bool clawmd_composed_is_ours(const char *data, size_t len);
 
 void clawmd_plan_init(struct clawmd_plan *plan);
@@ -353,6 +363,10 @@ struct clawmd_changes {
 };
 
 void clawmd_changes_init(struct clawmd_changes *ch);
+/* Drift for a gate (compose --check, check's CM402): any change except
+ * creating the missing empty CLAUDE.local.md, which a fresh clone where it
+ * is gitignored always lacks. */
+bool clawmd_changes_drift(const struct clawmd_changes *ch);
 /* Compare the plan with the group directory; reads only. */
 int clawmd_changes_compute(struct clawmd_changes *out, const struct clawmd_layout *lay,
 			   const struct clawmd_plan *plan, struct clawmd_err *err);
