@@ -406,7 +406,43 @@ struct view {
 	const char *limit; /* only files below it (view paths); NULL: all */
 	const struct clawmd_mount *mounts; /* NULL: the host view */
 	size_t nmounts;
+	const struct clawmd_plan *plan; /* a group's plan: findings in what compose
+					   wrote point at the source instead */
+	const char *gpath;	/* the group's host directory */
 };
+
+/*
+ * The host file a group file comes from: a copied fragment's source, a file
+ * inside a copied fragment directory, a symlinked fragment's target (through
+ * the mount table); else the file itself.  Findings point there, since the
+ * copy is compose's output and the fix belongs in the source.  Takes `host`.
+ */
+static char *source_of(const struct view *V, char *host)
+{
+	size_t gl = V->gpath ? strlen(V->gpath) : 0;
+	if (!V->plan || !host || strncmp(host, V->gpath, gl) || host[gl] != '/')
+		return host;
+	const char *rel = host + gl + 1;
+	for (size_t i = 0; i < V->plan->n; i++) {
+		const struct clawmd_entry *e = &V->plan->entries[i];
+		size_t nl = strlen(e->name);
+		char *src = NULL;
+		if (e->type == CLAWMD_FT_DIR && e->source && !strncmp(rel, e->name, nl) &&
+		    rel[nl] == '/')
+			src = clawmd_path_join(e->source, rel + nl + 1);
+		else if (strcmp(rel, e->name))
+			continue;
+		else if (e->source)
+			src = clawmd_xstrdup(e->source);
+		else if (e->type == CLAWMD_FT_LINK)
+			src = clawmd_mounts_to_host(V->mounts, V->nmounts, e->data);
+		if (src) {
+			free(host);
+			return src;
+		}
+	}
+	return host;
+}
 
 static char *to_host(const struct view *V, const char *vpath)
 {
@@ -425,7 +461,7 @@ static char *display(const struct view *V, const char *vpath)
 /* The file as shown in findings: its host path relative to ROOT. */
 static char *shown_of(const struct view *V, const char *vpath)
 {
-	char *host = to_host(V, vpath);
+	char *host = source_of(V, to_host(V, vpath));
 	char *s = clawmd_lint_shown(V->root, host ? host : vpath);
 	free(host);
 	return s;
@@ -442,7 +478,7 @@ static void import_pos(const struct view *V, const char *from, const char *raw,
 		       unsigned long *line, unsigned long *col)
 {
 	struct clawmd_buf data = CLAWMD_BUF_INIT;
-	char *host = to_host(V, from);
+	char *host = source_of(V, to_host(V, from));
 	*line = *col = 1;
 	if (host && clawmd_lint_read(&data, host, MEMORY_READ_MAX) == 0) {
 		char *tok = clawmd_xasprintf("@%s", raw);
@@ -501,6 +537,16 @@ static void report_import(const struct view *V, const struct clawmd_mem_import *
 	unsigned long line, col;
 	import_pos(V, imp->from, imp->raw, &line, &col);
 	char *file = shown_of(V, imp->from);
+	/* In a copied fragment (copy mode), only imports that stay inside its
+	 * skill or module directory come along. */
+	char *fhost = to_host(V, imp->from);
+	bool copied = fhost && strstr(fhost, "/" CLAWMD_FRAGMENTS_DIR "/") && V->plan &&
+		      !strstr(file, "/" CLAWMD_FRAGMENTS_DIR "/");
+	free(fhost);
+	if (copied && imp->status == CLAWMD_IMPORT_MISSING)
+		hint = "the fragment is copied into the group (copy mode) with the files it imports "
+		       "from inside its skill or module directory: keep the file there, or fix the "
+		       "path";
 	char *disp = display(V, imp->path);
 	char *host = to_host(V, imp->path), target[PATH_MAX];
 	ssize_t tl;
@@ -892,6 +938,8 @@ static int lint_memory(struct group_ctx *g, struct clawmd_err *err)
 		.root = g->lay->root,
 		.mounts = mounts,
 		.nmounts = nmounts,
+		.plan = g->planned ? &g->plan : NULL,
+		.gpath = g->gpath,
 	};
 	struct clawmd_memory_opts mo = {
 		.cwd = g->lay->ct_group,
@@ -1067,13 +1115,17 @@ int clawmd_group_status_get(struct clawmd_group_status *out, const struct clawmd
 		size_t cap = 0, scap = 0;
 		static const char skill_prefix[] = CLAWMD_FRAGMENTS_DIR "/skill-";
 		for (size_t i = 0; i + 1 < g.plan.n; i++) {
-			const char *name = g.plan.entries[i].name;
+			const struct clawmd_entry *e = &g.plan.entries[i];
+			const char *name = e->name;
+			bool dir = e->type == CLAWMD_FT_DIR;
 			clawmd_xgrow(&out->fragments, &cap, out->nfragments + 1, sizeof(char *));
-			out->fragments[out->nfragments++] = clawmd_xstrdup(name);
+			/* A copied fragment directory: the entry imports its first file. */
+			out->fragments[out->nfragments++] =
+				dir ? clawmd_xasprintf("%s/%s", name, e->files[0].name) : clawmd_xstrdup(name);
 			if (!strncmp(name, skill_prefix, sizeof(skill_prefix) - 1)) {
 				const char *s = name + sizeof(skill_prefix) - 1;
 				clawmd_xgrow(&out->skills, &scap, out->nskills + 1, sizeof(char *));
-				out->skills[out->nskills++] = clawmd_xstrndup(s, strlen(s) - 3);
+				out->skills[out->nskills++] = clawmd_xstrndup(s, strlen(s) - (dir ? 0 : 3));
 			}
 		}
 	}

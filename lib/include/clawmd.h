@@ -300,9 +300,16 @@ enum clawmd_ftype {
 
 struct clawmd_entry {
 	char *name;		/* relative to the group dir */
-	enum clawmd_ftype type; /* CLAWMD_FT_FILE or CLAWMD_FT_LINK */
+	enum clawmd_ftype type; /* CLAWMD_FT_FILE, CLAWMD_FT_LINK, or CLAWMD_FT_DIR */
 	char *data;		/* file content, or link target */
 	size_t len;
+	char *source;		/* copy mode: the host file it was copied from */
+	/* CLAWMD_FT_DIR (copy mode, a fragment with relative imports): the
+	 * directory's files, names relative to it, the fragment itself first,
+	 * then the files it imports from inside its skill or module
+	 * directory, at the same relative paths. */
+	struct clawmd_entry *files;
+	size_t nfiles;
 };
 
 struct clawmd_plan {
