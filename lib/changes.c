@@ -359,6 +359,7 @@ static int stale_fragdirs(struct clawmd_changes *ch, size_t *cap, const struct c
 			close(dfd);
 		return clawmd_err_sys(err, CLAWMD_EFS, "could not list '%s'", d->path);
 	}
+	rewinddir(dir); /* the dup shares the offset leftovers() left at the end */
 	struct dirent *e;
 	while ((e = readdir(dir))) {
 		char buf[32];

@@ -543,7 +543,13 @@ static void report_import(const struct view *V, const struct clawmd_mem_import *
 	bool copied = fhost && strstr(fhost, "/" CLAWMD_FRAGMENTS_DIR "/") && V->plan &&
 		      !strstr(file, "/" CLAWMD_FRAGMENTS_DIR "/");
 	free(fhost);
-	if (copied && imp->status == CLAWMD_IMPORT_MISSING)
+	if (copied && imp->status == CLAWMD_IMPORT_MISSING && !clawmd_text_extension(imp->path)) {
+		/* Not copied because Claude Code would not load it anyway:
+		 * say so as through the symlink. */
+		code = "CM104";
+		hint = "import a text file (.md, .txt, ...) or convert the content";
+		fmt = "@%s: %s does not have a text extension, so Claude Code skips it";
+	} else if (copied && imp->status == CLAWMD_IMPORT_MISSING)
 		hint = "the fragment is copied into the group (copy mode) with the files it imports "
 		       "from inside its skill or module directory: keep the file there, or fix the "
 		       "path";
