@@ -267,6 +267,7 @@ int cmd_check(int argc, char **argv)
 		if (listing)
 			groups = listed;
 		bool progress = listing && n > 100 && !quiet && isatty(2);
+		opts.approve_external |= lay.approve_external; /* clawmd.json's */
 		for (size_t i = 0; i < n; i++) {
 			clawmd_err_clear(&err);
 			if (clawmd_lint_group(&f, &lay, groups[i], &opts, &err) < 0) {

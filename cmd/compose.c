@@ -38,7 +38,21 @@ struct compose_run {
 	struct clawmd_buf text;
 	bool drift;
 	int status; /* the first failure's exit status */
+	char **said; /* warnings printed so far: a layout warning, the same for */
+	size_t nsaid; /* every group, is printed once per run */
 };
+
+static bool said_before(struct compose_run *run, const char *w)
+{
+	for (size_t i = 0; i < run->nsaid; i++)
+		if (!strcmp(run->said[i], w))
+			return true;
+	run->said = realloc(run->said, (run->nsaid + 1) * sizeof(char *));
+	if (!run->said || !(run->said[run->nsaid] = strdup(w)))
+		abort();
+	run->nsaid++;
+	return false;
+}
 
 static const char *action_word(enum clawmd_action a)
 {
@@ -112,10 +126,11 @@ static void compose_one(struct compose_run *run, const struct clawmd_layout *lay
 		fprintf(stderr, "clawmd: %s\n", err.msg);
 		goto out;
 	}
-	if (ch.n)
+	if (clawmd_changes_drift(&ch))
 		run->drift = true;
 	for (size_t i = 0; i < plan.nwarnings && !run->quiet; i++)
-		fprintf(stderr, "clawmd: warning: %s\n", plan.warnings[i]);
+		if (!said_before(run, plan.warnings[i]))
+			fprintf(stderr, "clawmd: warning: %s\n", plan.warnings[i]);
 	if (plan.ndefused && !run->quiet && opts.dry_run)
 		fprintf(stderr, "clawmd: warning: %s: defused %zu @ directive(s) in inline MCP "
 				"instructions\n", ch.path, plan.ndefused);
@@ -228,6 +243,7 @@ int cmd_compose(int argc, char **argv)
 		fwrite(run.text.ptr, 1, run.text.len, stdout);
 	}
 	clawmd_buf_release(&run.text);
+	clawmd_strv_free(run.said, run.nsaid);
 	clawmd_strv_free(listed, all ? n : 0);
 	clawmd_layout_release(&lay);
 	if (run.status)

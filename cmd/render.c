@@ -162,7 +162,7 @@ int cmd_render(int argc, char **argv)
 	struct clawmd_memory_opts o = {0};
 	struct cmd_layout_opts lo = {0};
 	const char *format = "text", *group = NULL;
-	bool home_set = false, version_set = false;
+	bool home_set = false, version_set = false, sources_set = false;
 	int c;
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "hC:g:", longopts, NULL)) != -1) {
@@ -185,6 +185,7 @@ int cmd_render(int argc, char **argv)
 			break;
 		}
 		case O_SOURCES: {
+			sources_set = true;
 			o.no_user = !strstr(optarg, "user");
 			o.no_project = !strstr(optarg, "project");
 			o.no_local = !strstr(optarg, "local");
@@ -237,7 +238,13 @@ int cmd_render(int argc, char **argv)
 			o.cwd = lay.ct_group;
 		if (!version_set)
 			o.release = lay.claude;
-		o.approve_external = o.approve_external || lay.approve_external;
+		/* clawmd.json's approval and setting sources, unless flags say. */
+		o.approve_external |= lay.approve_external;
+		if (!sources_set) {
+			o.no_user = lay.no_user;
+			o.no_project = lay.no_project;
+			o.no_local = lay.no_local;
+		}
 	}
 	struct clawmd_memory m;
 	clawmd_memory_init(&m);

@@ -1,6 +1,7 @@
 /* changes.c - compare a plan with a group directory, and apply the
  * difference without ever losing content or following a planted link. */
 #include "clawmd.h"
+#include "fragdir.h"
 #include "fs.h"
 #include "util.h"
 
@@ -322,6 +323,67 @@ static char *shown_path(const struct clawmd_layout *lay, const char *group)
 	return shown;
 }
 
+/* A copied fragment's directory (copy mode, relative imports): rewritten
+ * whole when anything in it differs; anything else at its name is moved
+ * aside first. */
+static int compare_fragdir(struct clawmd_changes *ch, size_t *cap, const struct clawmd_dir *d,
+			   const struct clawmd_entry *want, struct clawmd_err *err)
+{
+	mode_t m;
+	int rc = clawmd_fs_type(&m, d, leaf(want->name), err);
+	if (rc < 0)
+		return rc;
+	if (m == S_IFDIR && clawmd_fragdir_same(d, leaf(want->name), want))
+		return 0;
+	if (m && m != S_IFDIR) {
+		add(ch, cap, CLAWMD_PRESERVE, want->name, ftype(m));
+		m = 0;
+	}
+	struct clawmd_change *c = add(ch, cap, CLAWMD_WRITE, want->name, ftype(m));
+	c->want = want;
+	c->old_unread = m != 0;
+	return 0;
+}
+
+/* Fragment directories no longer planned (a skill dropped, a switch to
+ * symlink mode, imports removed) and a killed run's staging directories. */
+static int stale_fragdirs(struct clawmd_changes *ch, size_t *cap, const struct clawmd_dir *d,
+			  const struct clawmd_plan *plan, struct clawmd_err *err)
+{
+	int dfd = dup(d->fd);
+	DIR *dir = dfd >= 0 ? fdopendir(dfd) : NULL;
+	char **found = NULL;
+	size_t n = 0, fcap = 0;
+	if (!dir) {
+		if (dfd >= 0)
+			close(dfd);
+		return clawmd_err_sys(err, CLAWMD_EFS, "could not list '%s'", d->path);
+	}
+	rewinddir(dir); /* the dup shares the offset leftovers() left at the end */
+	struct dirent *e;
+	while ((e = readdir(dir))) {
+		char buf[32];
+		struct stat st;
+		if ((!clawmd_fragdir_name(e->d_name) && !clawmd_fragdir_temp_of(buf, e->d_name)) ||
+		    fstatat(d->fd, e->d_name, &st, AT_SYMLINK_NOFOLLOW) < 0 || !S_ISDIR(st.st_mode))
+			continue;
+		char *name = clawmd_xasprintf(CLAWMD_FRAGMENTS_DIR "/%s", e->d_name);
+		if (planned(plan, name)) {
+			free(name);
+			continue;
+		}
+		clawmd_xgrow(&found, &fcap, n + 1, sizeof(*found));
+		found[n++] = name;
+	}
+	closedir(dir);
+	if (n)
+		qsort(found, n, sizeof(*found), clawmd_strcmp_ptr);
+	for (size_t i = 0; i < n; i++)
+		add(ch, cap, CLAWMD_REMOVE, found[i], CLAWMD_FT_DIR)->old_unread = true;
+	clawmd_strv_free(found, n);
+	return 0;
+}
+
 int clawmd_changes_compute(struct clawmd_changes *out, const struct clawmd_layout *lay,
 			   const struct clawmd_plan *plan, struct clawmd_err *err)
 {
@@ -363,7 +425,10 @@ int clawmd_changes_compute(struct clawmd_changes *out, const struct clawmd_layou
 			add(out, &cap, CLAWMD_WRITE, e->name, CLAWMD_FT_NONE)->want = e;
 			continue;
 		}
-		rc = compare_entry(out, &cap, in_frag ? &fd : &gd, e, is_entry, local_free, err);
+		if (e->type == CLAWMD_FT_DIR)
+			rc = compare_fragdir(out, &cap, &fd, e, err);
+		else
+			rc = compare_entry(out, &cap, in_frag ? &fd : &gd, e, is_entry, local_free, err);
 		if (rc < 0)
 			goto out;
 	}
@@ -372,6 +437,24 @@ int clawmd_changes_compute(struct clawmd_changes *out, const struct clawmd_layou
 	if (fd.fd >= 0 &&
 	    (rc = leftovers(out, &cap, &fd, CLAWMD_FRAGMENTS_DIR "/", plan, err)) < 0)
 		goto out;
+	if (fd.fd >= 0 && (rc = stale_fragdirs(out, &cap, &fd, plan, err)) < 0)
+		goto out;
+	/* A legacy entry carried into CLAUDE.local.md loses its import of the
+	 * legacy .claude-global.md (gone after the cutover), as in migrate. */
+	for (size_t i = 0; i < out->n; i++) {
+		struct clawmd_change *c = &out->v[i];
+		if (c->action == CLAWMD_PRESERVE && c->into_local && c->carry.len) {
+			struct clawmd_buf kept = CLAWMD_BUF_INIT;
+			clawmd_migrate_carry(&kept, c->carry.ptr, c->carry.len, lay->ct_group);
+			size_t k = 0;
+			while (k < kept.len && strchr(" \t\r\n", kept.ptr[k]))
+				k++;
+			if (k == kept.len)
+				clawmd_buf_clear(&kept); /* nothing else: nothing to carry */
+			clawmd_buf_release(&c->carry);
+			c->carry = kept;
+		}
+	}
 	bool entry_into_local = false;
 	for (size_t i = 0; i < out->n; i++)
 		entry_into_local |= out->v[i].action == CLAWMD_PRESERVE && out->v[i].into_local &&
@@ -524,6 +607,7 @@ int clawmd_changes_apply(struct clawmd_changes *ch, const struct clawmd_layout *
 {
 	struct clawmd_dir gd = CLAWMD_DIR_INIT, fd = CLAWMD_DIR_INIT;
 	struct clawmd_stage *st = clawmd_xcalloc(ch->n, sizeof(*st));
+	char (*dtmp)[64] = clawmd_xcalloc(ch->n, sizeof(*dtmp)); /* staged fragment dirs */
 	char tmpdir[64] = "";
 	bool mkdir_frag = false;
 	char *gpath = clawmd_path_join(lay->groups, ch->group);
@@ -569,6 +653,11 @@ int clawmd_changes_apply(struct clawmd_changes *ch, const struct clawmd_layout *
 		if (c->action != CLAWMD_WRITE)
 			continue;
 		const struct clawmd_dir *d = strchr(c->name, '/') ? &fd : &gd;
+		if (c->want->type == CLAWMD_FT_DIR) {
+			if ((rc = clawmd_fragdir_stage(dtmp[i], &fd, leaf(c->name), c->want, err)) < 0)
+				goto out;
+			continue;
+		}
 		rc = c->want->type == CLAWMD_FT_LINK
 			     ? clawmd_fs_stage_link(&st[i], d, leaf(c->name), c->want->data, err)
 			     : clawmd_fs_stage_file(&st[i], d, leaf(c->name), c->want->data,
@@ -587,10 +676,18 @@ int clawmd_changes_apply(struct clawmd_changes *ch, const struct clawmd_layout *
 			goto out;
 	}
 	/* 2b. Fragments and the shared base; then the new directory. */
-	for (size_t i = 0; i < ch->n; i++)
-		if (ch->v[i].action == CLAWMD_WRITE && strcmp(ch->v[i].name, CLAWMD_ENTRY_NAME) &&
-		    (rc = clawmd_fs_commit(&st[i], err)) < 0)
+	for (size_t i = 0; i < ch->n; i++) {
+		if (ch->v[i].action != CLAWMD_WRITE || !strcmp(ch->v[i].name, CLAWMD_ENTRY_NAME))
+			continue;
+		if (ch->v[i].want->type == CLAWMD_FT_DIR) {
+			rc = clawmd_fragdir_commit(&fd, dtmp[i], leaf(ch->v[i].name), err);
+			dtmp[i][0] = '\0';
+		} else {
+			rc = clawmd_fs_commit(&st[i], err);
+		}
+		if (rc < 0)
 			goto out;
+	}
 	if (mkdir_frag) {
 		if ((rc = clawmd_fs_sync_dir(&fd, err)) < 0)
 			goto out;
@@ -633,7 +730,9 @@ int clawmd_changes_apply(struct clawmd_changes *ch, const struct clawmd_layout *
 	/* 2d, 2e. */
 	for (size_t i = 0; i < ch->n; i++) {
 		const struct clawmd_change *c = &ch->v[i];
-		if (c->action == CLAWMD_REMOVE && c->old_type == CLAWMD_FT_DIR)
+		if (c->action == CLAWMD_REMOVE && c->old_type == CLAWMD_FT_DIR && strchr(c->name, '/'))
+			rc = clawmd_fragdir_remove(&fd, leaf(c->name), err);
+		else if (c->action == CLAWMD_REMOVE && c->old_type == CLAWMD_FT_DIR)
 			rc = remove_staging_dir(&gd, c->name, err);
 		else if (c->action == CLAWMD_REMOVE)
 			rc = clawmd_fs_unlink(strchr(c->name, '/') ? &fd : &gd, leaf(c->name), err);
@@ -648,15 +747,27 @@ int clawmd_changes_apply(struct clawmd_changes *ch, const struct clawmd_layout *
 		goto out;
 	rc = clawmd_fs_sync_dir(&gd, err);
 out:
-	for (size_t i = 0; i < ch->n; i++)
+	for (size_t i = 0; i < ch->n; i++) {
 		if (st[i].name)
 			clawmd_fs_stage_release(&st[i]);
+		if (dtmp[i][0])
+			clawmd_fragdir_unstage(&fd, dtmp[i]);
+	}
 	if (tmpdir[0]) /* staged temps are gone now, so the directory is empty */
 		unlinkat(gd.fd, tmpdir, AT_REMOVEDIR);
 	clawmd_dir_release(&fd);
 	clawmd_dir_release(&gd);
 out_free:
 	free(st);
+	free(dtmp);
 	free(gpath);
 	return rc < 0 ? rc : 0;
+}
+
+bool clawmd_changes_drift(const struct clawmd_changes *ch)
+{
+	for (size_t i = 0; i < ch->n; i++)
+		if (ch->v[i].action != CLAWMD_CREATE_LOCAL)
+			return true;
+	return false;
 }

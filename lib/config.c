@@ -207,7 +207,10 @@ static int parse_mcp(struct clawmd_group_config *cfg, const cJSON *v, const char
 			return clawmd_err_set(err, CLAWMD_EINPUT,
 					      "%s: mcpServers.%s.instructions: not valid UTF-8", path,
 					      name);
-		m->instructions = clawmd_xstrdup(ins->valuestring);
+		/* "" is no instructions, as nanoclaw's composer reads it: no
+		 * fragment, rather than an empty file imported for nothing. */
+		if (len)
+			m->instructions = clawmd_xstrdup(ins->valuestring);
 	}
 	qsort(cfg->mcp, cfg->nmcp, sizeof(*cfg->mcp), mcp_cmp);
 	return 0;

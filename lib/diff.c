@@ -98,7 +98,10 @@ int clawmd_changes_format(struct clawmd_buf *out, const struct clawmd_changes *c
 						  c->moved_to ? safe(&t, c->moved_to) : "<name>.clawmd-preserved-*");
 			break;
 		case CLAWMD_REMOVE:
-			if (c->old_type == CLAWMD_FT_DIR)
+			if (c->old_type == CLAWMD_FT_DIR && strchr(c->name, '/'))
+				clawmd_buf_printf(out, "remove %s/%s (a fragment directory no longer "
+						  "composed)\n", p, name);
+			else if (c->old_type == CLAWMD_FT_DIR)
 				clawmd_buf_printf(out, "remove %s/%s (a killed run's staging directory)\n",
 						  p, name);
 			else if (c->old_type == CLAWMD_FT_LINK)
@@ -107,6 +110,16 @@ int clawmd_changes_format(struct clawmd_buf *out, const struct clawmd_changes *c
 				clawmd_buf_printf(out, "remove %s/%s\n", p, name);
 			break;
 		case CLAWMD_WRITE:
+			if (c->want->type == CLAWMD_FT_DIR) {
+				/* A copied fragment with the files it imports. */
+				clawmd_buf_printf(out, "%s %s/%s/ (the fragment and %zu file(s) it "
+						  "imports)\n", c->old_type == CLAWMD_FT_DIR ? "rewrite"
+											: "write",
+						  p, name, c->want->nfiles - 1);
+				for (size_t k = 0; k < c->want->nfiles; k++)
+					clawmd_buf_printf(out, "  %s\n", safe(&t, c->want->files[k].name));
+				break;
+			}
 			if (c->old_type == CLAWMD_FT_LINK && c->want->type == CLAWMD_FT_LINK)
 				clawmd_buf_printf(out, "symlink retarget %s/%s: %s -> %s\n", p, name, old,
 						  c->want->data);

@@ -21,6 +21,7 @@ void clawmd_layout_init(struct clawmd_layout *lay)
 	lay->token_budget = 20000;
 	lay->lock_timeout = 30;
 	lay->claude = clawmd_release_default;
+	lay->mode = CLAWMD_MODE_COPY; /* loads in every release, no approval needed */
 }
 
 static void set_str(char **slot, char *value)
@@ -34,8 +35,26 @@ static char *host_path(const struct clawmd_layout *lay, const char *v)
 	return v[0] == '/' ? clawmd_xstrdup(v) : clawmd_path_join(lay->root, v);
 }
 
+/* Drop the mounts the previous preset added (clawmd.json's stay). */
+static void drop_preset_mounts(struct clawmd_layout *lay)
+{
+	size_t k = lay->npreset_mounts;
+	if (!k)
+		return;
+	for (size_t i = 0; i < k; i++) {
+		free(lay->mounts[i].container);
+		free(lay->mounts[i].host);
+	}
+	memmove(lay->mounts, lay->mounts + k, (lay->nmounts - k) * sizeof(*lay->mounts));
+	lay->nmounts -= k;
+	lay->npreset_mounts = 0;
+}
+
 static void apply_preset_default(struct clawmd_layout *lay)
 {
+	drop_preset_mounts(lay);
+	lay->import_local = false;
+	lay->no_user = lay->no_project = lay->no_local = false;
 	set_str(&lay->base, clawmd_path_join(lay->root, "container/CLAUDE.md"));
 	set_str(&lay->skills, clawmd_path_join(lay->root, "skills"));
 	set_str(&lay->groups, clawmd_path_join(lay->root, "groups"));
@@ -47,13 +66,55 @@ static void apply_preset_default(struct clawmd_layout *lay)
 	set_str(&lay->ct_group, clawmd_xstrdup("/workspace/agent"));
 }
 
-/* nanoclaw keeps skills under container/ and its MCP tool modules (with
- * their <name>.instructions.md) in the agent runner's sources. */
+/*
+ * nanoclaw as it runs (its src/container-runner.ts and agent runner):
+ *  - skills in container/skills, mounted at /app/skills;
+ *  - the agent runner's sources, container/agent-runner/src, mounted at
+ *    /app/src, so its MCP tool modules (with their <name>.instructions.md)
+ *    are seen at /app/src/mcp-tools: the mount table carries that mount;
+ *  - the runner starts the SDK with settingSources ['project', 'user'], so
+ *    Claude Code does not read CLAUDE.local.md by itself: the composed
+ *    entry imports it (import_local), and render and check load without
+ *    the local source.
+ */
 static void apply_preset_nanoclaw(struct clawmd_layout *lay)
 {
 	apply_preset_default(lay);
 	set_str(&lay->skills, clawmd_path_join(lay->root, "container/skills"));
 	set_str(&lay->modules, clawmd_path_join(lay->root, "container/agent-runner/src/mcp-tools"));
+	lay->import_local = true;
+	lay->no_local = true;
+	lay->mounts = clawmd_xrealloc(lay->mounts, (lay->nmounts + 1) * sizeof(*lay->mounts));
+	memmove(lay->mounts + 1, lay->mounts, lay->nmounts * sizeof(*lay->mounts));
+	lay->mounts[0].container = clawmd_xstrdup("/app/src");
+	lay->mounts[0].host = clawmd_path_join(lay->root, "container/agent-runner/src");
+	lay->nmounts++;
+	lay->npreset_mounts = 1;
+}
+
+/* "project,user" (any order, any subset of user, project, local). */
+static int parse_sources(struct clawmd_layout *lay, const char *v, struct clawmd_err *err)
+{
+	bool user = false, project = false, local = false;
+	const char *p = v;
+	while (*p) {
+		size_t n = strcspn(p, ",");
+		if (n == 4 && !strncmp(p, "user", 4))
+			user = true;
+		else if (n == 7 && !strncmp(p, "project", 7))
+			project = true;
+		else if (n == 5 && !strncmp(p, "local", 5))
+			local = true;
+		else
+			return clawmd_err_set(err, CLAWMD_EUSAGE,
+					      "setting_sources: expected a list of user, project, "
+					      "local, not '%s'", v);
+		p += n + (p[n] == ',');
+	}
+	lay->no_user = !user;
+	lay->no_project = !project;
+	lay->no_local = !local;
+	return 0;
 }
 
 static int parse_bool(bool *out, const char *key, const char *v, struct clawmd_err *err)
@@ -120,6 +181,8 @@ int clawmd_layout_set(struct clawmd_layout *lay, const char *key, const char *v,
 					      "mode: expected 'symlink' or 'copy', not '%s'", v);
 		return 0;
 	}
+	if (!strcmp(key, "setting_sources"))
+		return parse_sources(lay, v, err);
 	if (!strcmp(key, "import_local"))
 		return parse_bool(&lay->import_local, key, v, err);
 	if (!strcmp(key, "approve_external"))
@@ -180,10 +243,10 @@ static int load_mounts(struct clawmd_layout *lay, const cJSON *arr, const char *
 {
 	if (!cJSON_IsArray(arr))
 		return clawmd_err_set(err, CLAWMD_EINPUT, "%s: mounts: expected an array", file);
-	if (lay->mounts)
+	if (lay->nmounts > lay->npreset_mounts)
 		return clawmd_err_set(err, CLAWMD_EINPUT, "%s: mounts: given twice", file);
 	int n = cJSON_GetArraySize(arr);
-	lay->mounts = clawmd_xcalloc((size_t)n, sizeof(*lay->mounts));
+	lay->mounts = clawmd_xrealloc(lay->mounts, (lay->nmounts + (size_t)n) * sizeof(*lay->mounts));
 	for (int i = 0; i < n; i++) {
 		const cJSON *m = cJSON_GetArrayItem(arr, i);
 		const cJSON *c = cJSON_GetObjectItemCaseSensitive(m, "container");
@@ -193,8 +256,8 @@ static int load_mounts(struct clawmd_layout *lay, const cJSON *arr, const char *
 			return clawmd_err_set(err, CLAWMD_EINPUT,
 					      "%s: mounts[%d]: expected {\"container\": \"/abs\", "
 					      "\"host\": \"path\"}", file, i);
-		lay->mounts[i].container = clawmd_xstrdup(c->valuestring);
-		lay->mounts[i].host = host_path(lay, h->valuestring);
+		lay->mounts[lay->nmounts].container = clawmd_xstrdup(c->valuestring);
+		lay->mounts[lay->nmounts].host = host_path(lay, h->valuestring);
 		lay->nmounts++;
 	}
 	return 0;
@@ -255,6 +318,23 @@ static int load_json(struct clawmd_layout *lay, struct clawmd_err *err)
 		}
 		if (k[0] == '$' || !strcmp(k, "comment"))
 			continue; /* "$schema", comments */
+		if (!strcmp(k, "setting_sources") && cJSON_IsArray(item)) {
+			/* ["project", "user"], as the SDK's settingSources is written */
+			const cJSON *src;
+			struct clawmd_buf list = CLAWMD_BUF_INIT;
+			struct clawmd_err e2 = CLAWMD_ERR_INIT;
+			clawmd_buf_put(&list, "", 0);
+			cJSON_ArrayForEach(src, item)
+				clawmd_buf_printf(&list, "%s%s", list.len ? "," : "",
+						  cJSON_IsString(src) ? src->valuestring : "?");
+			rc = clawmd_layout_set(lay, k, list.ptr, &e2);
+			clawmd_buf_release(&list);
+			if (rc < 0) {
+				rc = clawmd_err_set(err, CLAWMD_EINPUT, "%s: %s", file, e2.msg);
+				goto out;
+			}
+			continue;
+		}
 		struct clawmd_err e2 = CLAWMD_ERR_INIT;
 		if (json_scalar(val, sizeof(val), item) < 0 ||
 		    clawmd_layout_set(lay, k, val, &e2) < 0) {
@@ -303,7 +383,7 @@ void clawmd_layout_release(struct clawmd_layout *lay)
 		set_str(strs[i], NULL);
 	clawmd_mounts_free(lay->mounts, lay->nmounts);
 	lay->mounts = NULL;
-	lay->nmounts = 0;
+	lay->nmounts = lay->npreset_mounts = 0;
 }
 
 char *clawmd_layout_shown(const struct clawmd_layout *lay, const char *path)

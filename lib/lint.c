@@ -436,6 +436,9 @@ struct view {
 	const struct clawmd_mount *mounts; /* NULL: the host view */
 	size_t nmounts;
 	struct pos_cache *pos; /* the file import_pos read last */
+	const struct clawmd_plan *plan; /* a group's plan: findings in what compose
+					   wrote point at the source instead */
+	const char *gpath;	/* the group's host directory */
 };
 
 /* import_pos reads each importing file once, and scans it once, so that
@@ -446,6 +449,39 @@ struct pos_cache {
 	int rc;
 	size_t from; /* where the previous import was found */
 };
+
+/*
+ * The host file a group file comes from: a copied fragment's source, a file
+ * inside a copied fragment directory, a symlinked fragment's target (through
+ * the mount table); else the file itself.  Findings point there, since the
+ * copy is compose's output and the fix belongs in the source.  Takes `host`.
+ */
+static char *source_of(const struct view *V, char *host)
+{
+	size_t gl = V->gpath ? strlen(V->gpath) : 0;
+	if (!V->plan || !host || strncmp(host, V->gpath, gl) || host[gl] != '/')
+		return host;
+	const char *rel = host + gl + 1;
+	for (size_t i = 0; i < V->plan->n; i++) {
+		const struct clawmd_entry *e = &V->plan->entries[i];
+		size_t nl = strlen(e->name);
+		char *src = NULL;
+		if (e->type == CLAWMD_FT_DIR && e->source && !strncmp(rel, e->name, nl) &&
+		    rel[nl] == '/')
+			src = clawmd_path_join(e->source, rel + nl + 1);
+		else if (strcmp(rel, e->name))
+			continue;
+		else if (e->source)
+			src = clawmd_xstrdup(e->source);
+		else if (e->type == CLAWMD_FT_LINK)
+			src = clawmd_mounts_to_host(V->mounts, V->nmounts, e->data);
+		if (src) {
+			free(host);
+			return src;
+		}
+	}
+	return host;
+}
 
 /* A view path mapped to its host path: for messages only, never opened
  * (reads go through view.c). */
@@ -466,7 +502,7 @@ static char *display(const struct view *V, const char *vpath)
 /* The file as shown in findings: its host path relative to ROOT. */
 static char *shown_of(const struct view *V, const char *vpath)
 {
-	char *host = to_host(V, vpath);
+	char *host = source_of(V, to_host(V, vpath));
 	char *s = clawmd_lint_shown(V->root, host ? host : vpath);
 	free(host);
 	return s;
@@ -559,6 +595,22 @@ static void report_import(const struct view *V, const struct clawmd_mem_import *
 	unsigned long line, col;
 	import_pos(V, imp->from, imp->raw, &line, &col);
 	char *file = shown_of(V, imp->from);
+	/* In a copied fragment (copy mode), only imports that stay inside its
+	 * skill or module directory come along. */
+	char *fhost = to_host(V, imp->from);
+	bool copied = fhost && strstr(fhost, "/" CLAWMD_FRAGMENTS_DIR "/") && V->plan &&
+		      !strstr(file, "/" CLAWMD_FRAGMENTS_DIR "/");
+	free(fhost);
+	if (copied && imp->status == CLAWMD_IMPORT_MISSING && !clawmd_text_extension(imp->path)) {
+		/* Not copied because Claude Code would not load it anyway:
+		 * say so as through the symlink. */
+		code = "CM104";
+		hint = "import a text file (.md, .txt, ...) or convert the content";
+		fmt = "@%s: %s does not have a text extension, so Claude Code skips it";
+	} else if (copied && imp->status == CLAWMD_IMPORT_MISSING)
+		hint = "the fragment is copied into the group (copy mode) with the files it imports "
+		       "from inside its skill or module directory: keep the file there, or fix the "
+		       "path";
 	char *disp = display(V, imp->path);
 	struct clawmd_view cv = {V->mounts, V->nmounts};
 	char *target = NULL;
@@ -910,7 +962,7 @@ static int lint_drift(struct group_ctx *g, struct clawmd_err *err)
 		if (!strcmp(ch.v[i].name, CLAWMD_ENTRY_NAME) &&
 		    (!entry || ch.v[i].action == CLAWMD_PRESERVE))
 			entry = &ch.v[i];
-	if (!ch.n) {
+	if (!clawmd_changes_drift(&ch)) {
 		g->drift = CLAWMD_DRIFT_CLEAN;
 	} else if (entry && entry->action != CLAWMD_PRESERVE && entry->old_type == CLAWMD_FT_NONE) {
 		g->drift = CLAWMD_DRIFT_NEVER;
@@ -957,6 +1009,8 @@ static int lint_memory(struct group_ctx *g, struct clawmd_err *err)
 		.root = g->lay->root,
 		.mounts = mounts,
 		.nmounts = nmounts,
+		.plan = g->planned ? &g->plan : NULL,
+		.gpath = g->gpath,
 	};
 	struct clawmd_memory_opts mo = {
 		.cwd = g->lay->ct_group,
@@ -965,6 +1019,11 @@ static int lint_memory(struct group_ctx *g, struct clawmd_err *err)
 		.mounts = mounts,
 		.nmounts = nmounts,
 	};
+	/* The host's setting sources decide what loads natively (nanoclaw
+	 * leaves out local: CLAUDE.local.md only loads when imported). */
+	mo.no_user = g->lay->no_user;
+	mo.no_project = g->lay->no_project;
+	mo.no_local = g->lay->no_local;
 	rc = lint_loaded(&V, &mo, &g->memory_chars, err);
 	clawmd_mounts_free(mounts, nmounts);
 	return rc;
@@ -1227,13 +1286,17 @@ int clawmd_group_status_get(struct clawmd_group_status *out, const struct clawmd
 		size_t cap = 0, scap = 0;
 		static const char skill_prefix[] = CLAWMD_FRAGMENTS_DIR "/skill-";
 		for (size_t i = 0; i + 1 < g.plan.n; i++) {
-			const char *name = g.plan.entries[i].name;
+			const struct clawmd_entry *e = &g.plan.entries[i];
+			const char *name = e->name;
+			bool dir = e->type == CLAWMD_FT_DIR;
 			clawmd_xgrow(&out->fragments, &cap, out->nfragments + 1, sizeof(char *));
-			out->fragments[out->nfragments++] = clawmd_xstrdup(name);
+			/* A copied fragment directory: the entry imports its first file. */
+			out->fragments[out->nfragments++] =
+				dir ? clawmd_xasprintf("%s/%s", name, e->files[0].name) : clawmd_xstrdup(name);
 			if (!strncmp(name, skill_prefix, sizeof(skill_prefix) - 1)) {
 				const char *s = name + sizeof(skill_prefix) - 1;
 				clawmd_xgrow(&out->skills, &scap, out->nskills + 1, sizeof(char *));
-				out->skills[out->nskills++] = clawmd_xstrndup(s, strlen(s) - 3);
+				out->skills[out->nskills++] = clawmd_xstrndup(s, strlen(s) - (dir ? 0 : 3));
 			}
 		}
 	}

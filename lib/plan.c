@@ -26,8 +26,16 @@ void clawmd_plan_release(struct clawmd_plan *plan)
 	if (!plan)
 		return;
 	for (size_t i = 0; i < plan->n; i++) {
-		free(plan->entries[i].name);
-		free(plan->entries[i].data);
+		struct clawmd_entry *e = &plan->entries[i];
+		for (size_t k = 0; k < e->nfiles; k++) {
+			free(e->files[k].name);
+			free(e->files[k].data);
+			free(e->files[k].source);
+		}
+		free(e->files);
+		free(e->name);
+		free(e->data);
+		free(e->source);
 	}
 	free(plan->entries);
 	clawmd_strv_free(plan->warnings, plan->nwarnings);
@@ -42,14 +50,54 @@ static void digest_hex(char out[17], const char *data, size_t len)
 	snprintf(out, 17, "%016llx", (unsigned long long)clawmd_fnv1a64(data, len));
 }
 
+/* nanoclaw's own composer (src/claude-md-compose.ts) writes this header. */
+#define NANOCLAW_HEADER                                                                            \
+	"<!-- Composed at spawn \xe2\x80\x94 do not edit. Edit CLAUDE.local.md for per-group "     \
+	"content. -->"
+
+/*
+ * An entry written by nanoclaw's composer: its exact header line, then only
+ * "@./.claude-shared.md" and "@./.claude-fragments/<name>.md" lines, with or
+ * without a final newline.  It holds nothing but imports of what compose
+ * writes anyway, so a host cutting over from nanoclaw's composer gets it
+ * replaced as a composed entry: nothing carried into CLAUDE.local.md (that
+ * would import every fragment twice), nothing preserved.  Anything else on
+ * any line (a hand edit) makes it not nanoclaw's.
+ */
+static bool nanoclaw_composed(const char *data, size_t len)
+{
+	static const char shared[] = "@./" CLAWMD_SHARED_NAME;
+	static const char frag[] = "@./" CLAWMD_FRAGMENTS_DIR "/";
+	const size_t hl = sizeof(NANOCLAW_HEADER) - 1, sl = sizeof(shared) - 1,
+		     fl = sizeof(frag) - 1;
+	if (len < hl + 1 || memcmp(data, NANOCLAW_HEADER, hl) || data[hl] != '\n')
+		return false;
+	const char *p = data + hl + 1, *end = data + len;
+	while (p < end) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		size_t l = nl ? (size_t)(nl - p) : (size_t)(end - p);
+		bool ok = (l == sl && !memcmp(p, shared, sl)) ||
+			  (l > fl + 3 && !memcmp(p, frag, fl) && !memcmp(p + l - 3, ".md", 3) &&
+			   !memchr(p + fl, '/', l - fl) && !memchr(p + fl, ' ', l - fl) &&
+			   !memchr(p + fl, '\r', l - fl));
+		if (!ok)
+			return false;
+		p += nl ? l + 1 : l;
+	}
+	return true;
+}
+
 /*
  * Ours: the first line is an HTML comment ending in "clawmd:fnv1a64=<hex> -->"
  * and the digest matches the rest of the file.  Only the digest is checked,
  * not the wording before it, so a later release may reword the header
- * without every group's entry looking hand-edited.
+ * without every group's entry looking hand-edited.  An entry written by
+ * nanoclaw's own composer counts as ours too (see nanoclaw_composed).
  */
 bool clawmd_composed_is_ours(const char *data, size_t len)
 {
+	if (nanoclaw_composed(data, len))
+		return true;
 	static const char tag[] = "clawmd:fnv1a64=";
 	const size_t tl = sizeof(tag) - 1, tail = tl + 16 + 4; /* tag, hex, " -->" */
 	const char *nl = memchr(data, '\n', len);
@@ -312,7 +360,198 @@ static int add_source(struct clawmd_plan *plan, size_t *cap, const struct clawmd
 		return rc;
 	}
 	add_entry(plan, cap, name, CLAWMD_FT_FILE, data, len);
+	plan->entries[plan->n - 1].source = root ? clawmd_path_join(root->path, host)
+						 : clawmd_xstrdup(host);
 	return 0;
+}
+
+/* ---- copy mode: a fragment's relative imports ---------------------------- */
+
+/*
+ * Through a symlink (with external includes approved), Claude Code resolves
+ * a fragment's relative imports against the directory of the fragment's
+ * realpath: /app/skills/<skill>/ in the container, so "@./details.md" loads
+ * the skill's details.md.  A copy of the fragment at
+ * .claude-fragments/skill-<skill>.md would resolve it against
+ * .claude-fragments/ instead, and the import would silently load nothing.
+ *
+ * Two ways out: rewrite the imports in the copy, or copy the files beside
+ * it.  Rewriting changes the text the model reads (the memory string holds
+ * the fragment's content, import lines included), so clawmd copies: a
+ * fragment with a relative import that stays inside its skill directory
+ * (or, for a module, the modules directory) becomes the directory
+ * .claude-fragments/<kind>-<item>/ holding the fragment under its own name
+ * and every file it imports from inside that directory, recursively, at the
+ * same relative paths.  The entry imports the fragment there
+ * (@./.claude-fragments/skill-<skill>/instructions.md), so each relative
+ * import resolves to the copy of the file it names, and Claude Code loads
+ * the same contents in the same order, byte for byte, in every release and
+ * without approval (every realpath stays inside the working directory).
+ * Only the paths shown in "Contents of PATH" differ, as they differ for
+ * every copied fragment: the group's copy instead of the /app source.
+ *
+ * Bounds, as the loader has them: text extensions only (Claude Code skips
+ * the others in both modes), three levels below the fragment (deeper
+ * files are past the loader's depth limit of 5 from CLAUDE.md), 64 files
+ * and 4 MiB per fragment.  Imports that leave the directory, absolute and
+ * ~/ imports are left alone: they resolve the same way, or fail the same
+ * way, in both modes (check reports them at the source).  A file that
+ * cannot be read beneath the mount (missing, a symlink leading out) is not
+ * copied, as the container could not read it either.
+ */
+#define CLOSURE_FILES_MAX 64
+#define CLOSURE_BYTES_MAX (4 * 1024 * 1024)
+#define CLOSURE_LEVELS 3
+
+struct closure {
+	struct source_dir *root;
+	const char *dir;	/* the item's directory under root ("" for modules) */
+	struct clawmd_entry *files; /* names relative to dir; [0] is the fragment */
+	size_t n, cap, bytes;
+	size_t cur;		/* the file being scanned */
+	bool any;		/* a relative import stays inside dir */
+};
+
+/* `base`'s directory joined with `rel`, with "." and ".." resolved; NULL
+ * when it climbs out of the item's directory or names the directory. */
+static char *closure_resolve(const char *base, const char *rel)
+{
+	struct clawmd_buf b = CLAWMD_BUF_INIT;
+	const char *slash = strrchr(base, '/');
+	if (slash)
+		clawmd_buf_put(&b, base, (size_t)(slash - base));
+	clawmd_buf_putc(&b, '/');
+	clawmd_buf_puts(&b, rel);
+	/* Normalise in place: components separated by '/'. */
+	char *out = clawmd_xcalloc(1, b.len + 1);
+	size_t o = 0;
+	for (char *p = b.ptr; *p;) {
+		size_t n = strcspn(p, "/");
+		if ((n == 1 && p[0] == '.') || n == 0) {
+			/* nothing */
+		} else if (n == 2 && p[0] == '.' && p[1] == '.') {
+			if (!o) {
+				free(out);
+				clawmd_buf_release(&b);
+				return NULL;
+			}
+			while (o && out[o - 1] != '/')
+				o--;
+			if (o)
+				o--; /* the separator */
+		} else {
+			if (o)
+				out[o++] = '/';
+			memcpy(out + o, p, n);
+			o += n;
+		}
+		p += n + (p[n] == '/');
+	}
+	out[o] = '\0';
+	clawmd_buf_release(&b);
+	if (!o || o > 1024) {
+		free(out);
+		return NULL;
+	}
+	return out;
+}
+
+static int closure_import(size_t off, size_t len, const char *path, void *payload)
+{
+	struct closure *c = payload;
+	const char *p = path;
+	size_t pl = strlen(p);
+	while (*p == ' ' || *p == '\t')
+		p++, pl--;
+	while (pl && (p[pl - 1] == ' ' || p[pl - 1] == '\t'))
+		pl--;
+	if (!pl || p[0] == '/' || p[0] == '~')
+		return 0;
+	char *rel = clawmd_xstrndup(p, pl);
+	char *name = closure_resolve(c->files[c->cur].name, rel);
+	free(rel);
+	if (!name)
+		return 0;
+	c->any = true;
+	bool have = false;
+	for (size_t i = 0; i < c->n && !have; i++)
+		have = !strcmp(c->files[i].name, name);
+	if (have || !clawmd_text_extension(name) || c->n >= CLOSURE_FILES_MAX) {
+		free(name);
+		return 0;
+	}
+	struct clawmd_err scratch = CLAWMD_ERR_INIT;
+	char *src = *c->dir ? clawmd_xasprintf("%s/%s", c->dir, name) : clawmd_xstrdup(name);
+	char *data = NULL;
+	size_t dlen = 0;
+	if (read_source(&data, &dlen, c->root, src, &scratch) < 0 ||
+	    c->bytes + dlen > CLOSURE_BYTES_MAX) {
+		free(data);
+		free(src);
+		free(name);
+		return 0;
+	}
+	c->bytes += dlen;
+	clawmd_xgrow(&c->files, &c->cap, c->n + 1, sizeof(*c->files));
+	c->files[c->n++] = (struct clawmd_entry){.name = name, .type = CLAWMD_FT_FILE,
+						 .data = data, .len = dlen,
+						 .source = clawmd_path_join(c->root->path, src)};
+	free(src);
+	return 0;
+}
+
+/*
+ * Copy mode: the fragment `rel` (beneath root) alone, as a regular file
+ * named `name`, or with its closure as the directory `dirname` (see
+ * above).  The import line for the entry goes into *line.
+ */
+static int add_copied_fragment(struct clawmd_plan *plan, size_t *cap, char **line,
+			       struct source_dir *root, const char *rel, const char *name,
+			       const char *dirname, struct clawmd_err *err)
+{
+	const char *slash = strrchr(rel, '/');
+	char *dir = slash ? clawmd_xstrndup(rel, (size_t)(slash - rel)) : clawmd_xstrdup("");
+	struct closure c = {.root = root, .dir = dir};
+	char *data = NULL;
+	size_t len = 0;
+	int rc = read_source(&data, &len, root, rel, err);
+	if (rc < 0)
+		goto out;
+	clawmd_xgrow(&c.files, &c.cap, 1, sizeof(*c.files));
+	c.files[c.n++] = (struct clawmd_entry){.name = clawmd_xstrdup(slash ? slash + 1 : rel),
+					       .type = CLAWMD_FT_FILE, .data = data, .len = len,
+					       .source = clawmd_path_join(root->path, rel)};
+	c.bytes = len;
+	/* Breadth first, level by level: files[lo, hi) are one level.  The
+	 * files of the last level are copied but not scanned: what they
+	 * import would be past the loader's depth limit. */
+	for (size_t level = 0, lo = 0, hi = 1; level < CLOSURE_LEVELS && lo < hi; level++) {
+		for (c.cur = lo; c.cur < hi; c.cur++)
+			clawmd_md_imports(c.files[c.cur].data, c.files[c.cur].len, closure_import, &c);
+		lo = hi;
+		hi = c.n;
+	}
+	if (!c.any) {
+		struct clawmd_entry *f = &c.files[0];
+		add_entry(plan, cap, clawmd_xstrdup(name), CLAWMD_FT_FILE, f->data, f->len);
+		plan->entries[plan->n - 1].source = f->source;
+		free(f->name);
+		c.n = 0;
+		*line = clawmd_xasprintf("@./%s\n", name);
+		goto out;
+	}
+	add_entry(plan, cap, clawmd_xstrdup(dirname), CLAWMD_FT_DIR, NULL, 0);
+	plan->entries[plan->n - 1].source = *dir ? clawmd_path_join(root->path, dir)
+						 : clawmd_xstrdup(root->path);
+	plan->entries[plan->n - 1].files = c.files;
+	plan->entries[plan->n - 1].nfiles = c.n;
+	*line = clawmd_xasprintf("@./%s/%s\n", dirname, c.files[0].name);
+	c.files = NULL;
+	c.n = 0;
+out:
+	free(c.files);
+	free(dir);
+	return rc;
 }
 
 /* A skill or module fragment, "<kind>-<item>.md", from <item><suffix> in
@@ -325,11 +564,59 @@ static int add_fragment(struct clawmd_plan *plan, size_t *cap, struct clawmd_buf
 	char *rel = clawmd_xasprintf("%s%s", item, suffix);
 	char *ct = clawmd_path_join(ct_root, rel);
 	char *name = clawmd_xasprintf(CLAWMD_FRAGMENTS_DIR "/%s-%s.md", kind, item);
-	clawmd_buf_printf(body, "@./%s\n", name);
-	int rc = add_source(plan, cap, lay, name, root, rel, ct, err);
+	int rc;
+	if (lay->mode == CLAWMD_MODE_COPY) {
+		char *dirname = clawmd_xasprintf(CLAWMD_FRAGMENTS_DIR "/%s-%s", kind, item), *line = NULL;
+		if (root->fd < 0 &&
+		    (root->fd = open(root->path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)) < 0)
+			rc = clawmd_err_sys(err, CLAWMD_EINPUT, "could not open source directory '%s'",
+					    root->path);
+		else
+			rc = add_copied_fragment(plan, cap, &line, root, rel, name, dirname, err);
+		if (line)
+			clawmd_buf_puts(body, line);
+		free(line);
+		free(dirname);
+		free(name);
+	} else {
+		clawmd_buf_printf(body, "@./%s\n", name);
+		rc = add_source(plan, cap, lay, name, root, rel, ct, err);
+	}
 	free(rel);
 	free(ct);
 	return rc;
+}
+
+/*
+ * Warnings about the layout rather than the group.  They are the same text
+ * for every group, so a caller composing many groups prints each once
+ * (compose --all says it once per run).
+ */
+static void layout_warnings(struct clawmd_plan *plan, const struct clawmd_layout *lay)
+{
+	struct stat st;
+	/* Claude Code 2.1.232 and later drop an import whose realpath leaves
+	 * the working directory unless external includes were approved: every
+	 * symlinked fragment (claude-code-memory.md section 15). */
+	if (lay->mode == CLAWMD_MODE_SYMLINK && clawmd_release_realpath_gate(&lay->claude) &&
+	    !lay->approve_external)
+		warn(plan, "symlink mode: Claude Code %u.%u.%u (claude_version) silently drops the "
+			   "symlinked shared base and skill and module fragments unless external "
+			   "includes are approved; set \"mode\": \"copy\" in clawmd.json (or "
+			   "\"approve_external\": true if the host approves them)",
+		     lay->claude.major, lay->claude.minor, lay->claude.patch);
+	/* nanoclaw's tree without the preset: only the shared base would be
+	 * composed, silently. */
+	char *nano = clawmd_path_join(lay->root, "container/skills");
+	if (stat(lay->skills, &st) < 0 && stat(nano, &st) == 0 && S_ISDIR(st.st_mode)) {
+		char *shown = clawmd_layout_shown(lay, lay->skills);
+		warn(plan, "no skills directory '%s', but 'container/skills' exists: this looks "
+			   "like a nanoclaw tree; compose with --preset nanoclaw (or \"preset\": "
+			   "\"nanoclaw\" in clawmd.json)",
+		     shown);
+		free(shown);
+	}
+	free(nano);
 }
 
 static int read_group_config(struct clawmd_group_config *cfg, const struct clawmd_layout *lay,
@@ -385,6 +672,7 @@ int clawmd_plan_build(struct clawmd_plan *out, const struct clawmd_layout *lay,
 	out->group = clawmd_xstrdup(group);
 	if ((rc = read_group_config(&cfg, lay, group, &role, err)) < 0)
 		goto out;
+	layout_warnings(out, lay);
 
 	/* 1. The shared base. */
 	if (!is_file(lay->base)) {
@@ -424,11 +712,12 @@ int clawmd_plan_build(struct clawmd_plan *out, const struct clawmd_layout *lay,
 	if (rc < 0)
 		goto out;
 
-	/* 3. Modules; cli_scope "disabled" drops the cli and scheduling ones. */
+	/* 3. Modules; cli_scope "disabled" drops the cli one only (nanoclaw's
+	 * composer keeps scheduling: its tools do not go through the CLI). */
 	if (lay->modules)
 		modules = list_dir(&nmodules, lay->modules, module_fragment);
 	for (size_t i = 0; i < nmodules && rc == 0; i++)
-		if (!cfg.cli_disabled || (strcmp(modules[i], "cli") && strcmp(modules[i], "scheduling")))
+		if (!cfg.cli_disabled || strcmp(modules[i], "cli"))
 			rc = add_fragment(out, &cap, &body, lay, "module", modules[i], &modules_dir,
 					  lay->ct_modules, ".instructions.md", err);
 	if (rc < 0)

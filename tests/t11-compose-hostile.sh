@@ -6,6 +6,8 @@
 
 R=$T/root
 make_root "$R"
+# These cases are about the symlink layout; copy mode (the default) is in t13.
+printf '{"mode": "symlink"}\n' >"$R/clawmd.json"
 make_skill "$R" alpha
 mkdir -p "$R/groups/g"
 G=$R/groups/g

@@ -6,6 +6,8 @@
 
 R=$T/root
 make_root "$R"
+# These cases are about the symlink layout; copy mode (the default) is in t13.
+printf '{"mode": "symlink"}\n' >"$R/clawmd.json"
 make_skill "$R" alpha
 make_skill "$R" beta
 mkdir -p "$R/groups/g"
@@ -37,7 +39,7 @@ if command -v strace >/dev/null 2>&1 && strace -f -o /dev/null true 2>/dev/null;
 	expect_file "new content in place" "$G/.claude-fragments/mcp-m.md" "second"
 
 	# No-op: not a single mutating syscall.
-	strace -f -o "$T/trace" -e trace=%file,%desc,flock $CLAWMD compose -C "$R" g
+	strace -f -o "$T/trace" -e trace=%file,%desc,flock $CLAWMD compose -q -C "$R" g
 	expect_eq "no-op compose: no mutating syscall" \
 		"$(grep -E '^[0-9]+ +(write|rename|renameat2?|unlink|unlinkat|symlink|symlinkat|mkdir|mkdirat|fsync|fdatasync|ftruncate|fchmod|utimensat|link|linkat|rmdir)\(|O_CREAT|O_WRONLY|O_RDWR' "$T/trace" | grep -v -E 'locks/g|/dev/(null|tty)' )" ""
 	check "no-op compose still took the lock" grep -q 'flock(.*LOCK_EX' "$T/trace"

@@ -11,7 +11,7 @@ mkdir -p "$R/groups/g" "$R/groups/h" "$R/groups/.hidden" "$R/groups/global"
 G=$R/groups/g
 printf '{"mcpServers": {"m": {"instructions": "mcp text"}}}' >"$G/container.json"
 
-expect_ok "compose in copy mode" $CLAWMD compose -C "$R" --mode copy g
+expect_ok "compose in the default mode (copy)" $CLAWMD compose -C "$R" g
 check "shared base is a regular file" test -f "$G/.claude-shared.md" -a ! -L "$G/.claude-shared.md"
 expect_eq "shared base copy has the source's content" "$(cat "$G/.claude-shared.md")" "$(cat "$R/container/CLAUDE.md")"
 check "skill fragment is a regular file" test -f "$G/.claude-fragments/skill-alpha.md" -a ! -L "$G/.claude-fragments/skill-alpha.md"
@@ -23,14 +23,14 @@ expect_grep "drift shows a unified diff of the copy" '^\+# Shared base v2' "$T/o
 expect_ok "recompose picks the change up" $CLAWMD compose -C "$R" --mode copy g
 expect_file "copy updated" "$G/.claude-shared.md" "# Shared base v2"
 
-expect_fail 1 "switching to symlink mode is drift" $CLAWMD compose -C "$R" --check g
+expect_fail 1 "switching to symlink mode is drift" $CLAWMD compose -C "$R" --mode symlink --check g
 expect_grep "dry-run names the new symlink" '^symlink add groups/g/.claude-shared.md -> /app/CLAUDE.md \(replaces a file\)$' "$T/out"
-expect_ok "switch copy -> symlink" $CLAWMD compose -C "$R" g
+expect_ok "switch copy -> symlink" $CLAWMD compose -C "$R" --mode symlink g
 check "shared base is a symlink again" test -L "$G/.claude-shared.md"
 check "skill fragment is a symlink again" test -L "$G/.claude-fragments/skill-beta.md"
-expect_ok "symlink mode converged" $CLAWMD compose -C "$R" --check g
-expect_ok "switch symlink -> copy" $CLAWMD compose -C "$R" --mode copy g
-expect_ok "copy mode converged" $CLAWMD compose -C "$R" --mode copy --check g
+expect_ok "symlink mode converged" $CLAWMD compose -C "$R" --mode symlink --check g
+expect_ok "switch symlink -> copy" $CLAWMD compose -C "$R" g
+expect_ok "copy mode converged" $CLAWMD compose -C "$R" --check g
 check "no preserved leftovers from switching" sh -c "! ls -A '$G' '$G/.claude-fragments' | grep -q preserved"
 
 # clawmd.json sets the mode and paths; flags override it.
@@ -97,7 +97,7 @@ cat >"$M/clawmd.json" <<'J'
  "mounts": [{"container": "/srv/extra", "host": "extra"}]}
 J
 echo "@/srv/extra/notes.md" >"$M/groups/g/CLAUDE.local.md"
-expect_ok "compose with a configured mount table" $CLAWMD compose -C "$M" g
+expect_ok "compose with a configured mount table" $CLAWMD compose -C "$M" --mode symlink g
 expect_eq "the base links to the configured container path" "$(readlink "$M/groups/g/.claude-shared.md")" /opt/base.md
 expect_eq "skills link under the configured container path" \
 	"$(readlink "$M/groups/g/.claude-fragments/skill-alpha.md")" /opt/skills/alpha/instructions.md
@@ -116,10 +116,10 @@ mkdir -p "$N/container/skills/web" "$N/container/agent-runner/src/mcp-tools" "$N
 echo base >"$N/container/CLAUDE.md"
 echo web >"$N/container/skills/web/instructions.md"
 echo cli >"$N/container/agent-runner/src/mcp-tools/cli.instructions.md"
-expect_ok "nanoclaw preset" $CLAWMD compose -C "$N" --preset nanoclaw main
+expect_ok "nanoclaw preset" $CLAWMD compose -C "$N" --preset nanoclaw --mode symlink main
 expect_eq "preset skill path" "$(readlink "$N/groups/main/.claude-fragments/skill-web.md")" /app/skills/web/instructions.md
 expect_eq "preset module path" "$(readlink "$N/groups/main/.claude-fragments/module-cli.md")" /app/src/mcp-tools/cli.instructions.md
-printf '{"preset": "nanoclaw"}' >"$N/clawmd.json"
+printf '{"preset": "nanoclaw", "mode": "symlink"}' >"$N/clawmd.json"
 expect_ok "preset from clawmd.json" $CLAWMD compose -C "$N" --check main
 rm "$N/container/CLAUDE.md"
 expect_fail 3 "missing shared base is invalid input" $CLAWMD compose -C "$N" main

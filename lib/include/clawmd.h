@@ -166,8 +166,15 @@ struct clawmd_layout {
 				   agents' project ("approve_external") */
 	long token_budget;	/* check: total memory budget in tokens (chars/4) */
 	double lock_timeout;	/* seconds to wait for a group's lock */
-	struct clawmd_mount *mounts; /* extra mounts from clawmd.json */
+	struct clawmd_mount *mounts; /* extra mounts: the preset's, then clawmd.json's */
 	size_t nmounts;
+	size_t npreset_mounts;	/* the first ones came with the preset */
+	/* The setting sources the agents' host passes ("setting_sources", e.g.
+	 * "project,user" for nanoclaw's agent runner): a source left out is not
+	 * loaded natively (no_local: CLAUDE.local.md is not read unless the
+	 * composed entry imports it, see import_local).  render --group and
+	 * check load memory with them. */
+	bool no_user, no_project, no_local;
 };
 
 void clawmd_layout_init(struct clawmd_layout *lay);
@@ -293,9 +300,16 @@ enum clawmd_ftype {
 
 struct clawmd_entry {
 	char *name;		/* relative to the group dir */
-	enum clawmd_ftype type; /* CLAWMD_FT_FILE or CLAWMD_FT_LINK */
+	enum clawmd_ftype type; /* CLAWMD_FT_FILE, CLAWMD_FT_LINK, or CLAWMD_FT_DIR */
 	char *data;		/* file content, or link target */
 	size_t len;
+	char *source;		/* copy mode: the host file it was copied from */
+	/* CLAWMD_FT_DIR (copy mode, a fragment with relative imports): the
+	 * directory's files, names relative to it, the fragment itself first,
+	 * then the files it imports from inside its skill or module
+	 * directory, at the same relative paths. */
+	struct clawmd_entry *files;
+	size_t nfiles;
 };
 
 struct clawmd_plan {
@@ -307,7 +321,10 @@ struct clawmd_plan {
 	size_t ndefused;  /* @ directives defused in inline MCP instructions */
 };
 
-/* True when `data` is a CLAUDE.md that clawmd composed and nobody edited. */
+/* True when `data` is a CLAUDE.md that clawmd composed and nobody edited,
+ * or one that nanoclaw's own composer wrote (its header, then only
+ * @./.claude-shared.md and @./.claude-fragments/NAME.md lines): either is
+ * replaced without carrying or preserving anything. */
 bool clawmd_composed_is_ours(const char *data, size_t len);
 
 void clawmd_plan_init(struct clawmd_plan *plan);
@@ -353,6 +370,10 @@ struct clawmd_changes {
 };
 
 void clawmd_changes_init(struct clawmd_changes *ch);
+/* Drift for a gate (compose --check, check's CM402): any change except
+ * creating the missing empty CLAUDE.local.md, which a fresh clone where it
+ * is gitignored always lacks. */
+bool clawmd_changes_drift(const struct clawmd_changes *ch);
 /* Compare the plan with the group directory; reads only. */
 int clawmd_changes_compute(struct clawmd_changes *out, const struct clawmd_layout *lay,
 			   const struct clawmd_plan *plan, struct clawmd_err *err);

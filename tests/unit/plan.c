@@ -50,6 +50,8 @@ static void test_plan(void)
 	clawmd_layout_init(&lay);
 	is(clawmd_layout_load(&lay, root, &err), 0, "layout loads: %s", err.msg);
 	is(clawmd_layout_set(&lay, "modules", "mods", &err), 0, "modules directory");
+	is(lay.mode, CLAWMD_MODE_COPY, "copy is the default mode");
+	is(clawmd_layout_set(&lay, "mode", "symlink", &err), 0, "symlink mode");
 	is(clawmd_plan_build(&plan, &lay, "g", &err), 0, "plan builds: %s", err.msg);
 	char *got = plan_text(&plan);
 	is_str(got,

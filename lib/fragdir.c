@@ -1,0 +1,306 @@
+/* fragdir.c - copy mode's fragment directories inside .claude-fragments:
+ * compare, stage whole, swap in, remove (see fragdir.h). */
+#include "fragdir.h"
+#include "util.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <sys/random.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#define TREE_DEPTH_MAX 16	 /* directory levels inside one fragment directory */
+#define TREE_ENTRIES_MAX 10000	 /* entries removed before moving aside instead */
+#define COMPARE_SLACK 64	 /* entries beyond the wanted ones: differs */
+
+static const char preserved_tag[] = ".clawmd-preserved-";
+
+bool clawmd_fragdir_name(const char *name)
+{
+	const char *rest = !strncmp(name, "skill-", 6) ? name + 6
+			   : !strncmp(name, "module-", 7) ? name + 7 : NULL;
+	return rest && clawmd_name_valid(rest, strlen(rest)) && !strstr(name, preserved_tag);
+}
+
+const char *clawmd_fragdir_temp_of(char out[32], const char *name)
+{
+	const char *base = clawmd_fs_temp_of(out, name);
+	if (!base || (strncmp(base, "skill-", 6) && strncmp(base, "module-", 7)))
+		return NULL;
+	return base;
+}
+
+/* ---- compare ------------------------------------------------------------ */
+
+static const struct clawmd_entry *want_file(const struct clawmd_entry *want, const char *rel)
+{
+	for (size_t i = 0; i < want->nfiles; i++)
+		if (!strcmp(want->files[i].name, rel))
+			return &want->files[i];
+	return NULL;
+}
+
+static bool want_dir(const struct clawmd_entry *want, const char *rel)
+{
+	size_t n = strlen(rel);
+	for (size_t i = 0; i < want->nfiles; i++)
+		if (!strncmp(want->files[i].name, rel, n) && want->files[i].name[n] == '/')
+			return true;
+	return false;
+}
+
+static bool same_content(int dfd, const char *name, const struct clawmd_entry *f)
+{
+	int fd = openat(dfd, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+	struct stat st;
+	bool same = false;
+	if (fd < 0)
+		return false;
+	if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && (size_t)st.st_size == f->len) {
+		char *buf = clawmd_xmalloc(f->len + 1);
+		size_t got = 0;
+		ssize_t r;
+		while (got <= f->len && (r = read(fd, buf + got, f->len + 1 - got)) > 0)
+			got += (size_t)r;
+		same = got == f->len && !memcmp(buf, f->data, f->len);
+		free(buf);
+	}
+	close(fd);
+	return same;
+}
+
+/* Every entry of the directory dfd (at `prefix` inside the fragment
+ * directory) is wanted and equal; *files counts the files seen. */
+static bool same_tree(int dfd, const struct clawmd_entry *want, const char *prefix, int depth,
+		      size_t *files, size_t *entries)
+{
+	int dup_fd = dup(dfd);
+	DIR *d = dup_fd >= 0 ? fdopendir(dup_fd) : NULL;
+	struct dirent *e;
+	bool same = d != NULL;
+	if (!d && dup_fd >= 0)
+		close(dup_fd);
+	while (same && (e = readdir(d))) {
+		if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
+			continue;
+		if (++*entries > want->nfiles + COMPARE_SLACK)
+			same = false;
+		char *rel = *prefix ? clawmd_xasprintf("%s/%s", prefix, e->d_name)
+				    : clawmd_xstrdup(e->d_name);
+		struct stat st;
+		const struct clawmd_entry *f;
+		if (!same || fstatat(dfd, e->d_name, &st, AT_SYMLINK_NOFOLLOW) < 0) {
+			same = false;
+		} else if (S_ISDIR(st.st_mode)) {
+			int sub = depth < TREE_DEPTH_MAX && want_dir(want, rel)
+					  ? openat(dfd, e->d_name,
+						   O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
+					  : -1;
+			same = sub >= 0 && same_tree(sub, want, rel, depth + 1, files, entries);
+			if (sub >= 0)
+				close(sub);
+		} else if (S_ISREG(st.st_mode) && (f = want_file(want, rel))) {
+			same = same_content(dfd, e->d_name, f);
+			++*files;
+		} else {
+			same = false;
+		}
+		free(rel);
+	}
+	if (d)
+		closedir(d);
+	return same;
+}
+
+bool clawmd_fragdir_same(const struct clawmd_dir *frag, const char *name,
+			 const struct clawmd_entry *want)
+{
+	int fd = openat(frag->fd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	size_t files = 0, entries = 0;
+	if (fd < 0)
+		return false;
+	bool same = same_tree(fd, want, "", 0, &files, &entries) && files == want->nfiles;
+	close(fd);
+	return same;
+}
+
+/* ---- remove ------------------------------------------------------------- */
+
+/* Remove `name` in dfd without following anything: 0, or -1 when it could
+ * not be removed whole (past the bounds, or a failure). */
+static int rm_tree(int dfd, const char *name, int depth, size_t *budget)
+{
+	if (unlinkat(dfd, name, 0) == 0 || errno == ENOENT)
+		return 0;
+	if (errno != EISDIR && errno != EPERM)
+		return -1;
+	if (depth > TREE_DEPTH_MAX)
+		return -1;
+	int sub = openat(dfd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	int sub2 = sub >= 0 ? dup(sub) : -1;
+	DIR *d = sub2 >= 0 ? fdopendir(sub2) : NULL;
+	int rc = d ? 0 : -1;
+	if (!d && sub2 >= 0)
+		close(sub2);
+	struct dirent *e;
+	while (rc == 0 && d && (e = readdir(d))) {
+		if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
+			continue;
+		if (!*budget)
+			rc = -1;
+		else
+			--*budget, rc = rm_tree(sub, e->d_name, depth + 1, budget);
+	}
+	if (d)
+		closedir(d);
+	if (sub >= 0)
+		close(sub);
+	if (rc == 0 && unlinkat(dfd, name, AT_REMOVEDIR) < 0)
+		rc = -1;
+	return rc;
+}
+
+int clawmd_fragdir_remove(const struct clawmd_dir *frag, const char *name, struct clawmd_err *err)
+{
+	size_t budget = TREE_ENTRIES_MAX;
+	if (rm_tree(frag->fd, name, 0, &budget) == 0)
+		return 0;
+	/* Too big, too deep or not removable: out of the way, kept. */
+	char *moved = NULL;
+	int rc = clawmd_fs_move_aside(&moved, frag, name, err);
+	free(moved);
+	return rc;
+}
+
+void clawmd_fragdir_unstage(const struct clawmd_dir *frag, const char *tmp)
+{
+	size_t budget = TREE_ENTRIES_MAX;
+	int saved = errno;
+	rm_tree(frag->fd, tmp, 0, &budget);
+	errno = saved;
+}
+
+/* ---- stage and commit --------------------------------------------------- */
+
+static int write_file(int dfd, const char *name, const char *data, size_t len)
+{
+	int fd = openat(dfd, name, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
+	if (fd < 0)
+		return -1;
+	int failed = 0;
+	while (len && !failed) {
+		ssize_t n = write(fd, data, len);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			failed = 1;
+		else
+			data += n, len -= (size_t)n;
+	}
+	failed |= fsync(fd) < 0;
+	int saved = errno;
+	if (close(fd) < 0 && !failed)
+		return -1;
+	errno = saved;
+	return failed ? -1 : 0;
+}
+
+/* The directory for `rel`'s parent inside `top`, made as needed; each
+ * component is made by us and opened without following a link (the agent
+ * could see the staging name and plant one). */
+static int parent_dir(int top, const char *rel, const char **leaf)
+{
+	int dfd = dup(top);
+	const char *p = rel, *slash;
+	while (dfd >= 0 && (slash = strchr(p, '/'))) {
+		char *comp = clawmd_xstrndup(p, (size_t)(slash - p));
+		if (mkdirat(dfd, comp, 0755) < 0 && errno != EEXIST) {
+			close(dfd);
+			dfd = -1;
+		} else {
+			int next = openat(dfd, comp, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+			close(dfd);
+			dfd = next;
+		}
+		free(comp);
+		p = slash + 1;
+	}
+	*leaf = p;
+	return dfd;
+}
+
+int clawmd_fragdir_stage(char tmp[64], const struct clawmd_dir *frag, const char *name,
+			 const struct clawmd_entry *want, struct clawmd_err *err)
+{
+	for (int tries = 0;; tries++) {
+		uint64_t r;
+		if (getrandom(&r, sizeof(r), 0) != sizeof(r)) {
+			struct timespec ts;
+			clock_gettime(CLOCK_REALTIME, &ts);
+			r = clawmd_fnv1a64(&ts, sizeof(ts)) ^ ((uint64_t)getpid() << 32);
+		}
+		snprintf(tmp, 64, ".%.24s.%016llx.tmp", name, (unsigned long long)r);
+		if (mkdirat(frag->fd, tmp, 0755) == 0)
+			break;
+		if (errno != EEXIST || tries >= 8) {
+			int rc = clawmd_err_sys(err, CLAWMD_EFS, "could not create '%s/%s'",
+						frag->path, tmp);
+			tmp[0] = '\0';
+			return rc;
+		}
+	}
+	int top = openat(frag->fd, tmp, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	int rc = top < 0 ? -1 : 0;
+	for (size_t i = 0; rc == 0 && i < want->nfiles; i++) {
+		const char *leaf;
+		int dfd = parent_dir(top, want->files[i].name, &leaf);
+		rc = dfd < 0 ? -1 : write_file(dfd, leaf, want->files[i].data, want->files[i].len);
+		if (rc == 0 && dfd != top && fsync(dfd) < 0 && errno != EINVAL)
+			rc = -1;
+		if (dfd >= 0)
+			close(dfd);
+		if (rc < 0)
+			clawmd_err_sys(err, CLAWMD_EFS, "could not write '%s/%s/%s'", frag->path, tmp,
+				       want->files[i].name);
+	}
+	if (rc == 0 && fsync(top) < 0 && errno != EINVAL) {
+		rc = -1;
+		clawmd_err_sys(err, CLAWMD_EFS, "could not sync '%s/%s'", frag->path, tmp);
+	} else if (top < 0) {
+		clawmd_err_sys(err, CLAWMD_EFS, "could not open '%s/%s'", frag->path, tmp);
+	}
+	if (top >= 0)
+		close(top);
+	if (rc < 0) {
+		clawmd_fragdir_unstage(frag, tmp);
+		tmp[0] = '\0';
+		return err->code ? err->code : CLAWMD_EFS;
+	}
+	return 0;
+}
+
+/*
+ * 1. Nothing there: RENAME_NOREPLACE, so something made meanwhile is not
+ *    replaced unseen.
+ * 2. Something there: RENAME_EXCHANGE, so the name is never missing (the
+ *    current CLAUDE.md may import files in it), then remove what came out.
+ */
+int clawmd_fragdir_commit(const struct clawmd_dir *frag, const char *tmp, const char *name,
+			  struct clawmd_err *err)
+{
+	for (int tries = 0; tries < 3; tries++) {
+		if (renameat2(frag->fd, tmp, frag->fd, name, RENAME_NOREPLACE) == 0)
+			return 0;
+		if (errno != EEXIST)
+			break;
+		if (renameat2(frag->fd, tmp, frag->fd, name, RENAME_EXCHANGE) == 0)
+			return clawmd_fragdir_remove(frag, tmp, err);
+		if (errno != ENOENT)
+			break;
+	}
+	return clawmd_err_sys(err, CLAWMD_EFS, "could not rename '%s/%s' to '%s/%s'", frag->path, tmp,
+			      frag->path, name);
+}
