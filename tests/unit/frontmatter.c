@@ -88,5 +88,34 @@ int main(void)
 	ok(!fm.nglobs && !fm.yaml_ok, "oversized block not parsed");
 	clawmd_frontmatter_release(&fm);
 	free(s);
+
+	/* the brace cap: 26 groups of {a,b} would be 2^26 patterns */
+	struct clawmd_buf bomb = CLAWMD_BUF_INIT;
+	clawmd_buf_puts(&bomb, "---\npaths: \"");
+	for (int i = 0; i < 26; i++)
+		clawmd_buf_puts(&bomb, "{a,b}");
+	clawmd_buf_puts(&bomb, ".c\"\n---\nB");
+	clawmd_frontmatter_parse(&fm, bomb.ptr, bomb.len);
+	ok(fm.nglobs == CLAWMD_PATHS_MAX && fm.globs_capped, "26 brace groups: %zu patterns, capped",
+	   fm.nglobs);
+	is_str(fm.nglobs ? fm.globs[0] : "", "aaaaaaaaaaaaaaaaaaaaaaaaaa.c", "the first expansion kept");
+	clawmd_frontmatter_release(&fm);
+	clawmd_buf_release(&bomb);
+	/* a list of many plain patterns is capped too */
+	clawmd_buf_puts(&bomb, "---\npaths:\n");
+	for (int i = 0; i < 300; i++)
+		clawmd_buf_printf(&bomb, "  - p%d\n", i);
+	clawmd_buf_puts(&bomb, "---\nB");
+	clawmd_frontmatter_parse(&fm, bomb.ptr, bomb.len);
+	ok(fm.nglobs == CLAWMD_PATHS_MAX && fm.globs_capped, "300 listed patterns: capped at %zu",
+	   fm.nglobs);
+	clawmd_frontmatter_release(&fm);
+	clawmd_buf_release(&bomb);
+	/* under the cap: not flagged */
+	clawmd_buf_puts(&bomb, "---\npaths: \"{a,b}{c,d}{e,f}\"\n---\nB");
+	clawmd_frontmatter_parse(&fm, bomb.ptr, bomb.len);
+	ok(fm.nglobs == 8 && !fm.globs_capped, "8 expansions: not capped");
+	clawmd_frontmatter_release(&fm);
+	clawmd_buf_release(&bomb);
 	return done_testing();
 }
