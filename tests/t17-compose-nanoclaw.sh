@@ -93,6 +93,11 @@ for nl in yes no; do
 	check "nothing preserved ($nl)" sh -c "! ls -A '$G' | grep -q preserved"
 	expect_grep "the entry is clawmd's now ($nl)" 'clawmd:fnv1a64=' "$G/CLAUDE.md"
 done
+{ echo "$hdr"; echo "@./.claude-shared.md"; echo "@./.claude-fragments/skill-web.md"; } >"$G/CLAUDE.md"
+expect_ok "migrate leaves nanoclaw's entry to compose" $CLAWMD migrate -C "$N" --quiet
+expect_eq "nothing carried by migrate" "$(cat "$G/CLAUDE.local.md")" ""
+expect_ok "compose replaces it after migrate" $CLAWMD compose -C "$N" main
+check "no preserved copy after migrate and compose" sh -c "! ls -A '$G' | grep -q preserved"
 { echo "$hdr"; echo "@./.claude-shared.md"; echo "Always answer in French."; } >"$G/CLAUDE.md"
 expect_ok "a hand-edited nanoclaw entry" $CLAWMD compose -C "$N" main
 expect_file "is carried, edit and all" "$G/CLAUDE.local.md" "$hdr
