@@ -55,7 +55,7 @@ enum {
 	"      --groups DIR      groups directory (default ROOT/groups)\n"                        \
 	"      --modules DIR     module fragments directory (default: none)\n"                    \
 	"      --state DIR       host-only state: locks, records (default ROOT/.clawmd)\n"        \
-	"      --mode MODE       fragments as 'symlink' (default) or 'copy'\n"                    \
+	"      --mode MODE       fragments as 'copy' (default) or 'symlink'\n"                    \
 	"      --lock-timeout S  seconds to wait for a group's lock (default 30)\n"               \
 	"      --import-local    also import CLAUDE.local.md from the composed entry\n"           \
 	"  -h, --help            this help\n"

@@ -22,7 +22,10 @@ bool clawmd_fragdir_name(const char *name)
 {
 	const char *rest = !strncmp(name, "skill-", 6) ? name + 6
 			   : !strncmp(name, "module-", 7) ? name + 7 : NULL;
-	return rest && clawmd_name_valid(rest, strlen(rest)) && !strstr(name, preserved_tag);
+	size_t n = strlen(name);
+	/* Not a fragment's name ("skill-x.md"): a directory there is not ours. */
+	return rest && clawmd_name_valid(rest, strlen(rest)) && !strstr(name, preserved_tag) &&
+	       !(n > 3 && !strcmp(name + n - 3, ".md"));
 }
 
 const char *clawmd_fragdir_temp_of(char out[32], const char *name)

@@ -581,13 +581,13 @@ static void report_import(const struct view *V, const struct clawmd_mem_import *
 		break;
 	case CLAWMD_IMPORT_EXTERNAL:
 		code = "CM105";
-		hint = V->mounts ? "compose with --mode copy (or \"mode\": \"copy\" in clawmd.json) so "
-				   "fragments are regular files inside the agent's directory, or approve "
-				   "external includes for the project"
+		hint = V->mounts ? "use copy mode (the default; \"mode\": \"copy\" in clawmd.json) so "
+				   "fragments are regular files inside the agent's directory, or, when the "
+				   "host approves external includes, say so (\"approve_external\": true)"
 				 : "move the file inside the directory, or approve external includes for "
 				   "the project";
-		fmt = "@%s resolves to %s, outside the working directory: Claude Code 2.1.330 drops "
-		      "it in headless runs unless external includes are approved";
+		fmt = "@%s resolves to %s, outside the working directory: Claude Code drops it in "
+		      "headless runs unless external includes are approved";
 		break;
 	default:
 		return;
@@ -619,8 +619,8 @@ static void report_import(const struct view *V, const struct clawmd_mem_import *
 		/* A symlink (a fragment): show where it leads. */
 		free(disp);
 		disp = target;
-		fmt = "@%s is a symlink to %s, outside the working directory: Claude Code 2.1.330 "
-		      "drops it in headless runs unless external includes are approved";
+		fmt = "@%s is a symlink to %s, outside the working directory: Claude Code 2.1.232 "
+		      "and later drop it in headless runs unless external includes are approved";
 	}
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wformat-nonliteral"

@@ -531,11 +531,19 @@ static int add_copied_fragment(struct clawmd_plan *plan, size_t *cap, char **lin
 		lo = hi;
 		hi = c.n;
 	}
-	if (!c.any) {
+	/* An item named "*.md" would give a directory the name of another
+	 * item's fragment file: it keeps the single copy. */
+	size_t dl = strlen(dirname);
+	if (!c.any || (dl > 3 && !strcmp(dirname + dl - 3, ".md"))) {
 		struct clawmd_entry *f = &c.files[0];
 		add_entry(plan, cap, clawmd_xstrdup(name), CLAWMD_FT_FILE, f->data, f->len);
 		plan->entries[plan->n - 1].source = f->source;
 		free(f->name);
+		for (size_t i = 1; i < c.n; i++) {
+			free(c.files[i].name);
+			free(c.files[i].data);
+			free(c.files[i].source);
+		}
 		c.n = 0;
 		*line = clawmd_xasprintf("@./%s\n", name);
 		goto out;

@@ -93,6 +93,11 @@ for nl in yes no; do
 	check "nothing preserved ($nl)" sh -c "! ls -A '$G' | grep -q preserved"
 	expect_grep "the entry is clawmd's now ($nl)" 'clawmd:fnv1a64=' "$G/CLAUDE.md"
 done
+{ echo "$hdr"; echo "@./.claude-shared.md"; echo "@./.claude-fragments/skill-web.md"; } >"$G/CLAUDE.md"
+expect_ok "migrate leaves nanoclaw's entry to compose" $CLAWMD migrate -C "$N" --quiet
+expect_eq "nothing carried by migrate" "$(cat "$G/CLAUDE.local.md")" ""
+expect_ok "compose replaces it after migrate" $CLAWMD compose -C "$N" main
+check "no preserved copy after migrate and compose" sh -c "! ls -A '$G' | grep -q preserved"
 { echo "$hdr"; echo "@./.claude-shared.md"; echo "Always answer in French."; } >"$G/CLAUDE.md"
 expect_ok "a hand-edited nanoclaw entry" $CLAWMD compose -C "$N" main
 expect_file "is carried, edit and all" "$G/CLAUDE.local.md" "$hdr
@@ -191,4 +196,20 @@ if command -v git >/dev/null 2>&1; then
 	( cd "$T/clone" && PATH=$T/bin:$PATH sh "$T/ci.sh" ) >"$T/out" 2>&1
 	expect_eq "and fails on a change to what the agent loads" "$?" 1
 fi
+# make demo: both modes load under the default claude_version, and check is
+# clean for the default mode (run on a copy of the tree it reads).
+D=$T/demo-tree
+mkdir -p "$D/scripts"
+cp -R "$CLAWMD_SRC/container" "$CLAWMD_SRC/skills" "$D/"
+cp "$CLAWMD_SRC/scripts/demo.sh" "$D/scripts/"
+sh "$D/scripts/demo.sh" "$CLAWMD" >"$T/demo.out" 2>&1
+expect_eq "the demo runs" "$?" 0
+sed -n '/render --group assistant --format files/,/^$/p' "$T/demo.out" >"$T/copy.files"
+sed -n '/--approve-external --format files/,/^$/p' "$T/demo.out" >"$T/sym.files"
+expect_grep "copy mode loads the shared base" '^Project	/workspace/agent/.claude-shared.md	' "$T/copy.files"
+expect_grep "copy mode loads a skill with its import" '/skill-web-research/sources.md	' "$T/copy.files"
+expect_grep "symlink mode (approved) loads the shared base" '^Project	/workspace/agent/.claude-shared.md	' "$T/sym.files"
+expect_eq "both load the same number of files" "$(grep -c '^Project' "$T/copy.files")" "$(grep -c '^Project' "$T/sym.files")"
+expect_grep "check is clean for the default mode" '^\(exit 0, and no finding at all\)$' "$T/demo.out"
+expect_eq "the symlink warning is said once" "$(grep -c 'warning: symlink mode' "$T/demo.out")" 1
 done_testing

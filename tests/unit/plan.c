@@ -154,6 +154,29 @@ int main(void)
 	free(s);
 	free(more);
 
+	/* nanoclaw's own composer: its header, then only its import lines. */
+#define NC "<!-- Composed at spawn \xe2\x80\x94 do not edit. Edit CLAUDE.local.md for per-group content. -->\n"
+	static const struct {
+		const char *text;
+		bool ours;
+		const char *name;
+	} nc[] = {
+		{NC "@./.claude-shared.md\n@./.claude-fragments/skill-a.md\n@./.claude-fragments/mcp-x.md\n", true,
+		 "nanoclaw's entry is a composed entry"},
+		{NC "@./.claude-shared.md\n@./.claude-fragments/module-core.md", true, "without a final newline"},
+		{NC "@./.claude-shared.md\n", true, "the shared base alone"},
+		{NC "@./.claude-shared.md\nAnswer in French.\n", false, "a hand-added line is an edit"},
+		{NC "@./.claude-shared.md\n\n", false, "a blank line is an edit"},
+		{NC "@./.claude-shared.md\n@./.claude-fragments/../x.md\n", false, "a path leaving the fragments"},
+		{NC "@./.claude-fragments/skill-a.txt\n", false, "a fragment that is not .md"},
+		{NC "@./CLAUDE.local.md\n", false, "an import nanoclaw never writes"},
+		{"<!-- Composed at spawn -->\n@./.claude-shared.md\n", false, "another header"},
+		{NC, true, "the header alone (nothing to carry)"},
+	};
+	for (size_t i = 0; i < sizeof(nc) / sizeof(nc[0]); i++) {
+		is(clawmd_composed_is_ours(nc[i].text, strlen(nc[i].text)), nc[i].ours, "%s", nc[i].name);
+	}
+
 	defuse("see @./x.md now", "see `@./x.md` now", 1, "a directive in text");
 	defuse("@~/secrets.md", "`@~/secrets.md`", 1, "at the start");
 	defuse("mail foo@bar.com", "mail foo@bar.com", 0, "an address is no directive");
