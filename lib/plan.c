@@ -95,7 +95,11 @@ static size_t max_ticks(const char *s, size_t len)
  * after whitespace, and even in a tight list item (where it scans the raw
  * text, backticks included) the '@' then follows a backtick.  A directive
  * ending in a backtick gets a space before the closing fence, as CommonMark
- * requires; the '@' side stays unpadded.
+ * requires; the '@' side stays unpadded.  A backtick right before or after
+ * the directive gets a space between it and the fence: touching, it would
+ * lengthen the fence, which then pairs with nothing, and an earlier code
+ * span that backtick closed would open up again (issue 9, item 7:
+ * "` @Y`@u" revived "@Y").
  */
 static int defuse_one(size_t off, size_t len, const char *path, void *payload)
 {
@@ -103,6 +107,8 @@ static int defuse_one(size_t off, size_t len, const char *path, void *payload)
 	const char *tok = st->text + off;
 	size_t ticks = st->ticks;
 	clawmd_buf_put(st->out, st->text + st->done, off - st->done);
+	if (off > 0 && st->text[off - 1] == '`')
+		clawmd_buf_putc(st->out, ' ');
 	for (size_t i = 0; i < ticks; i++)
 		clawmd_buf_putc(st->out, '`');
 	clawmd_buf_put(st->out, tok, len);
@@ -110,7 +116,6 @@ static int defuse_one(size_t off, size_t len, const char *path, void *payload)
 		clawmd_buf_putc(st->out, ' ');
 	for (size_t i = 0; i < ticks; i++)
 		clawmd_buf_putc(st->out, '`');
-	/* A backtick right after would lengthen the closing fence. */
 	if (off + len < st->len && st->text[off + len] == '`')
 		clawmd_buf_putc(st->out, ' ');
 	st->done = off + len;
@@ -118,14 +123,73 @@ static int defuse_one(size_t off, size_t len, const char *path, void *payload)
 	return 0;
 }
 
-size_t clawmd_defuse_imports(struct clawmd_buf *out, const char *text, size_t len)
+/* The stronger form: a backslash right before the '@'.  Outside code it
+ * makes the '@' an escape, which Claude Code's lexer never scans; in raw
+ * text (a tight list item, an HTML comment's residue) the '@' then follows
+ * a backslash, not whitespace.  An even run of backslashes before the '@'
+ * escaped itself, so one more always leaves the '@' escaped. */
+static int escape_one(size_t off, size_t len, const char *path, void *payload)
+{
+	struct defuse_state *st = payload;
+	clawmd_buf_put(st->out, st->text + st->done, off - st->done);
+	clawmd_buf_putc(st->out, '\\');
+	st->done = off;
+	st->count++;
+	return 0;
+}
+
+static int count_one(size_t off, size_t len, const char *path, void *payload)
+{
+	(*(size_t *)payload)++;
+	return 0;
+}
+
+/* Live imports in `out`, by the scanner Claude Code's rules use. */
+static size_t live_imports(const struct clawmd_buf *out)
+{
+	size_t n = 0;
+	clawmd_md_imports(out->ptr, out->len, count_one, &n);
+	return n;
+}
+
+static size_t defuse_with(struct clawmd_buf *out, const char *text, size_t len,
+			  clawmd_import_fn fn)
 {
 	struct defuse_state st = {out, text, 0, 0, max_ticks(text, len) + 1, len};
 	clawmd_buf_clear(out);
 	clawmd_buf_put(out, "", 0);
-	clawmd_md_imports(text, len, defuse_one, &st);
+	clawmd_md_imports(text, len, fn, &st);
 	clawmd_buf_put(out, text + st.done, len - st.done);
 	return st.count;
+}
+
+/*
+ * Defusing is checked, not assumed: the output is scanned again with the
+ * same scanner, and must hold no live import.  Three forms, each tried
+ * only when the one before left something live:
+ *  1. code spans, which read best;
+ *  2. a backslash before each '@';
+ *  3. no '@' left at all ("&#64;", which Claude Code's lexer does not
+ *     decode): the scanner's pattern needs the byte '@', so this one
+ *     cannot fail.
+ */
+size_t clawmd_defuse_imports(struct clawmd_buf *out, const char *text, size_t len)
+{
+	size_t count = defuse_with(out, text, len, defuse_one);
+	if (!count || !live_imports(out))
+		return count;
+	defuse_with(out, text, len, escape_one);
+	if (!live_imports(out))
+		return count;
+	clawmd_buf_clear(out);
+	clawmd_buf_put(out, "", 0);
+	for (size_t i = 0; i < len; i++) {
+		if (text[i] == '@')
+			clawmd_buf_puts(out, "&#64;");
+		else
+			clawmd_buf_putc(out, text[i]);
+	}
+	return count;
 }
 
 /* ---- sources ------------------------------------------------------------ */
