@@ -25,7 +25,10 @@
  *  - the record: replaced atomically, last; its content has no timestamp,
  *    so a --force run over a migrated tree rewrites nothing.
  *  - temps a killed run left behind (".CLAUDE.local.md.<hex>.tmp" and the
- *    like, the names clawmd_fs_stage_file makes) are removed on the next run.
+ *    like, the names clawmd_fs_stage_file makes) are removed on the next run
+ *    when they hold what was staged (the digest in the name); anything else
+ *    under such a name (a compose killed mid-swap leaves the agent's file
+ *    there) is moved aside, never unlinked.
  */
 #include "clawmd.h"
 #include "fs.h"
@@ -309,11 +312,22 @@ static int clean_temps(struct mig *m, const struct clawmd_dir *d, const char *gr
 			break;
 		if (t != S_IFREG)
 			continue;
-		if ((rc = clawmd_fs_unlink(d, n, err)) < 0)
+		/* Removed only when it holds what was staged there; a compose
+		 * killed in a swap leaves the agent's CLAUDE.local.md under such
+		 * a name, and that is moved aside instead, never unlinked. */
+		char *kept = NULL;
+		if (!m->opts->dry_run &&
+		    (rc = clawmd_fs_remove_own(&kept, d, n, name, NULL, NULL, err)) < 0)
 			break;
 		m->dirty = true;
-		act(m, CLAWMD_MIGRATE_REMOVE_TEMP, group, shown2(m->lay, d->path, n), NULL,
-		    "left by an interrupted run");
+		if (kept)
+			act(m, CLAWMD_MIGRATE_MOVE_ASIDE, group, shown2(m->lay, d->path, n),
+			    shown2(m->lay, d->path, kept),
+			    "a temp name holding content clawmd did not stage: kept");
+		else
+			act(m, CLAWMD_MIGRATE_REMOVE_TEMP, group, shown2(m->lay, d->path, n), NULL,
+			    "left by an interrupted run");
+		free(kept);
 	}
 	closedir(dir);
 	return rc;
