@@ -425,10 +425,12 @@ out:
  *     name holds the agent's file, not ours: it is never unlinked unless
  *     it is still empty (clawmd_fs_remove_own, which keeps anything
  *     written meanwhile under a preserved name);
- *  3. not empty after all: swap back.  If that fails (the agent renamed
- *     the new CLAUDE.local.md away: ENOENT), its old content goes back to
- *     the name with RENAME_NOREPLACE, or when the name was taken again,
- *     aside to a preserved name, reported through *kept.
+ *  3. not empty after all: swap back, and remove what comes out only if
+ *     it is the staged text (the agent may have put a new file there).
+ *     If the swap back fails (the agent renamed the new CLAUDE.local.md
+ *     away: ENOENT), the old content goes back to the name with
+ *     RENAME_NOREPLACE, or when the name was taken again, aside to a
+ *     preserved name.  What is kept aside is reported through *kept.
  * Returns 0 when carried, 1 when CLAUDE.local.md turned out to hold
  * content (the caller then moves the entry aside instead).
  */
@@ -462,8 +464,10 @@ static int commit_local(const struct clawmd_dir *gd, struct clawmd_stage *st, ch
 		return rc;
 	}
 	if (renameat2(gd->fd, st->tmp, gd->fd, CLAWMD_LOCAL_NAME, RENAME_EXCHANGE) == 0) {
-		st->pending = true; /* ours again: the release removes it */
-		return 1;
+		/* Normally our staged text is back at the temp name; but if the
+		 * agent replaced CLAUDE.local.md meanwhile, its new file is. */
+		int rc = clawmd_fs_remove_own(kept, gd, st->tmp, CLAWMD_LOCAL_NAME, NULL, NULL, err);
+		return rc < 0 ? rc : 1;
 	}
 	int saved = errno;
 	if (saved == ENOENT &&

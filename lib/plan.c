@@ -123,19 +123,25 @@ static int defuse_one(size_t off, size_t len, const char *path, void *payload)
 	return 0;
 }
 
-/* The stronger form: a backslash right before the '@'.  Outside code it
- * makes the '@' an escape, which Claude Code's lexer never scans; in raw
- * text (a tight list item, an HTML comment's residue) the '@' then follows
- * a backslash, not whitespace.  An even run of backslashes before the '@'
- * escaped itself, so one more always leaves the '@' escaped. */
-static int escape_one(size_t off, size_t len, const char *path, void *payload)
+/*
+ * The stronger form: a backslash before every '@' that is not already
+ * escaped, i.e. not preceded by an odd run of backslashes.  Then every '@'
+ * follows a backslash, so a raw scan (a tight list item, an HTML comment's
+ * residue) never matches, and in inline text every '@' ends an odd run, so
+ * it is an escape, which Claude Code's lexer does not scan.  Inside code
+ * the backslash shows, which is why this is not the first choice.
+ */
+static void escape_all(struct clawmd_buf *out, const char *text, size_t len)
 {
-	struct defuse_state *st = payload;
-	clawmd_buf_put(st->out, st->text + st->done, off - st->done);
-	clawmd_buf_putc(st->out, '\\');
-	st->done = off;
-	st->count++;
-	return 0;
+	size_t run = 0;
+	clawmd_buf_clear(out);
+	clawmd_buf_put(out, "", 0);
+	for (size_t i = 0; i < len; i++) {
+		if (text[i] == '@' && run % 2 == 0)
+			clawmd_buf_putc(out, '\\');
+		run = text[i] == '\\' ? run + 1 : 0;
+		clawmd_buf_putc(out, text[i]);
+	}
 }
 
 static int count_one(size_t off, size_t len, const char *path, void *payload)
@@ -168,7 +174,7 @@ static size_t defuse_with(struct clawmd_buf *out, const char *text, size_t len,
  * same scanner, and must hold no live import.  Three forms, each tried
  * only when the one before left something live:
  *  1. code spans, which read best;
- *  2. a backslash before each '@';
+ *  2. a backslash before each '@' not yet escaped;
  *  3. no '@' left at all ("&#64;", which Claude Code's lexer does not
  *     decode): the scanner's pattern needs the byte '@', so this one
  *     cannot fail.
@@ -178,7 +184,7 @@ size_t clawmd_defuse_imports(struct clawmd_buf *out, const char *text, size_t le
 	size_t count = defuse_with(out, text, len, defuse_one);
 	if (!count || !live_imports(out))
 		return count;
-	defuse_with(out, text, len, escape_one);
+	escape_all(out, text, len);
 	if (!live_imports(out))
 		return count;
 	clawmd_buf_clear(out);
