@@ -162,4 +162,23 @@ if command -v pgrep >/dev/null 2>&1; then
 	race append yes
 	race move no
 fi
+# Issue 9, item 12: a temp name that holds the agent's file (what a compose
+# killed mid-swap leaves) is not migrate's leftover: moved aside, not
+# removed.  One that holds what was staged (its digest) is removed.
+RT=$T/temps
+rm -rf "$RT"
+make_root "$RT"
+mkdir -p "$RT/groups/a"
+echo persona >"$RT/groups/a/CLAUDE.md"
+echo "agent notes" >"$RT/groups/a/.CLAUDE.local.md.0123456789abcdef.tmp"
+echo "staged text" >"$T/staged"
+own=$(staged_temp CLAUDE.local.md "$T/staged")
+cp "$T/staged" "$RT/groups/a/$own"
+expect_ok "migrate with leftover temps" $CLAWMD migrate -C "$RT"
+check "the temp holding what was staged is removed" test ! -e "$RT/groups/a/$own"
+expect_grep "and reported as such" "^remove-temp +groups/a/$own" "$T/out"
+check "the temp holding the agent's file is moved aside, content intact" \
+	sh -c "grep -qx 'agent notes' '$RT'/groups/a/CLAUDE.local.md.clawmd-preserved-*"
+expect_grep "and reported as a move-aside" '^move-aside +groups/a/\.CLAUDE\.local\.md\.0123456789abcdef\.tmp -> groups/a/CLAUDE\.local\.md\.clawmd-preserved-' "$T/out"
+expect_file "the persona is carried as usual" "$RT/groups/a/CLAUDE.local.md" "persona"
 done_testing
