@@ -5,6 +5,9 @@
 
 #include "cmd.h"
 
+/* Exit status: the run completed, but some groups failed (listed). */
+#define CMD_MIGRATE_PARTIAL 6
+
 static const char usage_text[] =
 	"usage: clawmd migrate [options]\n"
 	"\n"
@@ -30,10 +33,19 @@ static const char usage_text[] =
 	"  -f, --force           run even when the completion record exists\n"
 	"  -q, --quiet           print only errors and warnings\n"
 	"\n" CMD_LAYOUT_HELP "\n"
-	"Exit status: 0 success (or already migrated), 2 usage, 3 invalid input (e.g.\n"
-	"a file over the size cap), 4 filesystem or safety refusal, 5 lock timeout.\n"
-	"On an error the other groups still migrate, the record is not written, and\n"
-	"running migrate again resumes.\n";
+	"One bad group (a file over the 4 MiB cap, which is never read; its lock\n"
+	"held too long) is reported and skipped: the other groups migrate, and the\n"
+	"record is written with the failed groups in its \"failed\" list.  The next\n"
+	"run retries just those; a record without failed groups means nothing to do.\n"
+	"\n"
+	"Exit status:\n"
+	"  0  migrated (or already migrated)\n"
+	"  6  migrated, except the groups listed on stderr and in the record; the\n"
+	"     host may start (those groups keep their files as they were)\n"
+	"  2  usage\n"
+	"  3, 4, 5  nothing completed: invalid input, a filesystem or safety refusal\n"
+	"     (e.g. the state directory cannot be written), the migrate lock held;\n"
+	"     no record is written and the next run starts over\n";
 
 static cJSON *result_json(const struct clawmd_migrate_result *res)
 {
@@ -45,6 +57,16 @@ static cJSON *result_json(const struct clawmd_migrate_result *res)
 	cJSON *g = cJSON_AddArrayToObject(doc, "groups");
 	for (size_t i = 0; i < res->ngroups; i++)
 		cJSON_AddItemToArray(g, cJSON_CreateString(res->groups[i]));
+	cJSON *f = cJSON_AddArrayToObject(doc, "failed");
+	for (size_t i = 0; i < res->n; i++) {
+		const struct clawmd_migrate_action *a = &res->v[i];
+		if (a->step != CLAWMD_MIGRATE_ERROR)
+			continue;
+		cJSON *o = cJSON_CreateObject();
+		cJSON_AddStringToObject(o, "group", a->group ? a->group : "");
+		cJSON_AddStringToObject(o, "message", a->note ? a->note : "");
+		cJSON_AddItemToArray(f, o);
+	}
 	cJSON *arr = cJSON_AddArrayToObject(doc, "actions");
 	for (size_t i = 0; i < res->n; i++) {
 		const struct clawmd_migrate_action *a = &res->v[i];
@@ -178,23 +200,23 @@ int cmd_migrate(int argc, char **argv)
 	struct clawmd_err err = CLAWMD_ERR_INIT;
 	struct clawmd_migrate_result res;
 	int rc = clawmd_migrate(&res, &lay, &opts, &err);
-	int status = rc < 0 ? clawmd_err_exit_status(rc) : 0;
+	int status = rc < 0 ? clawmd_err_exit_status(rc) : res.nfailed ? CMD_MIGRATE_PARTIAL : 0;
 	if (rc < 0 && !status)
 		status = 4;
 
-	/* Every failed group on stderr; the lock timeout and other whole-run
-	 * failures have no action, only err. */
-	bool printed = false;
+	/* Every failed group on stderr, then the whole-run failure (the lock,
+	 * the record), which has no action, only err. */
 	for (size_t i = 0; i < res.n; i++)
-		if (res.v[i].step == CLAWMD_MIGRATE_ERROR) {
-			fprintf(stderr, "clawmd: %s\n", res.v[i].note);
-			printed = true;
-		}
-	if (rc < 0 && !printed)
+		if (res.v[i].step == CLAWMD_MIGRATE_ERROR)
+			fprintf(stderr, "clawmd: %s: %s\n", res.v[i].group, res.v[i].note);
+	if (rc < 0)
 		fprintf(stderr, "clawmd: %s\n", err.msg[0] ? err.msg : "migrate failed");
 	if (rc < 0)
 		fprintf(stderr, "clawmd: migration not complete: fix the above and run clawmd "
 				"migrate again (done steps are not repeated)\n");
+	else if (res.nfailed && !opts.dry_run)
+		fprintf(stderr, "clawmd: migrated all but %zu group(s); %s lists them and the "
+				"next run retries them\n", res.nfailed, res.record);
 	if (res.legacy_left)
 		fprintf(stderr, "clawmd: warning: %s/global exists again after the cutover; "
 				"'clawmd migrate --force' carries it over\n", lay.groups);

@@ -242,6 +242,27 @@ static bool our_temp(const char *name, bool in_fragments)
 	       !strcmp(base, CLAWMD_FRAGMENTS_DIR) || !strcmp(base, CLAWMD_LOCAL_NAME);
 }
 
+/* A leftover CLAUDE.md temp that is an unedited composed entry is
+ * clawmd's own output, whatever the digest in its name says: that is what
+ * a swap that was killed leaves there in the common case. */
+static bool composed_ours(const char *data, size_t len, void *payload)
+{
+	return clawmd_composed_is_ours(data, len);
+}
+
+static clawmd_fs_ours_fn ours_for(const char *temp)
+{
+	char buf[32];
+	const char *base = clawmd_fs_temp_of(buf, temp);
+	return base && !strcmp(base, CLAWMD_ENTRY_NAME) ? composed_ours : NULL;
+}
+
+/* Whether the leftover temp `name` would be removed (nothing changed). */
+static bool leftover_ours(const struct clawmd_dir *d, const char *name)
+{
+	return clawmd_fs_is_own(d, name, ours_for(name), NULL);
+}
+
 static int leftovers(struct clawmd_changes *ch, size_t *cap, const struct clawmd_dir *d,
 		     const char *prefix, const struct clawmd_plan *plan, struct clawmd_err *err)
 {
@@ -285,9 +306,17 @@ static int leftovers(struct clawmd_changes *ch, size_t *cap, const struct clawmd
 		}
 		if (m != S_IFREG && m != S_IFLNK)
 			continue;
-		/* Only a link's target is read; a file's content is not needed
-		 * to remove it, and reading it would let the agent make each
-		 * spawn read gigabytes through hard links. */
+		/* A temp is removed only when it holds what clawmd staged (or
+		 * another provably own content, see leftover_ours); after a
+		 * swap that a kill interrupted, it holds the agent's file, which
+		 * is moved aside instead.  Apply checks again when it acts.  The
+		 * check reads at most CLAWMD_FS_STAGED_MAX, once: what is not
+		 * ours is moved aside, so no spawn reads it again. */
+		bool temp = clawmd_fs_temp_of(buf, leaf(found[i])) != NULL;
+		if (temp && !leftover_ours(d, leaf(found[i]))) {
+			add(ch, cap, CLAWMD_PRESERVE, found[i], ftype(m))->old_unread = true;
+			continue;
+		}
 		struct clawmd_change *c = add(ch, cap, CLAWMD_REMOVE, found[i], ftype(m));
 		c->old_unread = m == S_IFREG;
 		if (m == S_IFLNK)
@@ -472,16 +501,31 @@ out:
 
 /*
  * Carry a hand-written entry's text into CLAUDE.local.md, which compute saw
- * missing or empty.  The agent may have written it since, so:
+ * missing or empty.  The agent may have written it since, and may rename
+ * it at any moment, so:
  *  1. missing: rename with RENAME_NOREPLACE, which fails if it appeared;
- *  2. present: swap it out with RENAME_EXCHANGE and look at what came out;
- *     if that is not an empty regular file after all, swap back.
+ *  2. present: swap it out with RENAME_EXCHANGE.  From then on the temp
+ *     name holds the agent's file, not ours: it is never unlinked unless
+ *     it is still empty (clawmd_fs_remove_own, which keeps anything
+ *     written meanwhile under a preserved name);
+ *  3. not empty after all: swap back, and remove what comes out only if
+ *     it is the staged text (the agent may have put a new file there).
+ *     If the swap back fails (the agent renamed the new CLAUDE.local.md
+ *     away: ENOENT), the old content goes back to the name with
+ *     RENAME_NOREPLACE, or when the name was taken again, aside to a
+ *     preserved name.  What is kept aside is reported through *kept.
  * Returns 0 when carried, 1 when CLAUDE.local.md turned out to hold
  * content (the caller then moves the entry aside instead).
  */
-static int commit_local(const struct clawmd_dir *gd, struct clawmd_stage *st,
+static bool empty_only(const char *data, size_t len, void *payload)
+{
+	return len == 0;
+}
+
+static int commit_local(const struct clawmd_dir *gd, struct clawmd_stage *st, char **kept,
 			struct clawmd_err *err)
 {
+	*kept = NULL;
 	if (renameat2(gd->fd, st->tmp, gd->fd, CLAWMD_LOCAL_NAME, RENAME_NOREPLACE) == 0) {
 		st->pending = false;
 		return clawmd_fs_own_like_dir(gd, CLAWMD_LOCAL_NAME, err);
@@ -492,16 +536,29 @@ static int commit_local(const struct clawmd_dir *gd, struct clawmd_stage *st,
 	if (renameat2(gd->fd, st->tmp, gd->fd, CLAWMD_LOCAL_NAME, RENAME_EXCHANGE) < 0)
 		return clawmd_err_sys(err, CLAWMD_EFS, "could not write '%s/" CLAWMD_LOCAL_NAME "'",
 				      gd->path);
+	st->pending = false; /* the temp name now holds what was CLAUDE.local.md */
 	struct stat was;
 	if (fstatat(gd->fd, st->tmp, &was, AT_SYMLINK_NOFOLLOW) == 0 && S_ISREG(was.st_mode) &&
 	    was.st_size == 0) {
-		unlinkat(gd->fd, st->tmp, 0); /* the empty file it replaced */
-		st->pending = false;
-		return clawmd_fs_own_like_dir(gd, CLAWMD_LOCAL_NAME, err);
+		int rc = clawmd_fs_remove_own(kept, gd, st->tmp, CLAWMD_LOCAL_NAME, empty_only, NULL,
+					      err);
+		if (rc == 0)
+			rc = clawmd_fs_own_like_dir(gd, CLAWMD_LOCAL_NAME, err);
+		return rc;
 	}
-	if (renameat2(gd->fd, st->tmp, gd->fd, CLAWMD_LOCAL_NAME, RENAME_EXCHANGE) < 0)
-		return clawmd_err_sys(err, CLAWMD_EFS, "could not restore '%s/" CLAWMD_LOCAL_NAME "'",
-				      gd->path);
+	if (renameat2(gd->fd, st->tmp, gd->fd, CLAWMD_LOCAL_NAME, RENAME_EXCHANGE) == 0) {
+		/* Normally our staged text is back at the temp name; but if the
+		 * agent replaced CLAUDE.local.md meanwhile, its new file is. */
+		int rc = clawmd_fs_remove_own(kept, gd, st->tmp, CLAWMD_LOCAL_NAME, NULL, NULL, err);
+		return rc < 0 ? rc : 1;
+	}
+	int saved = errno;
+	if (saved == ENOENT &&
+	    renameat2(gd->fd, st->tmp, gd->fd, CLAWMD_LOCAL_NAME, RENAME_NOREPLACE) == 0)
+		return 1;
+	if (clawmd_fs_move_aside_as(kept, gd, st->tmp, CLAWMD_LOCAL_NAME, err) < 0)
+		return err->code; /* left at the temp name; the next compose keeps it */
+	errno = saved;
 	return 1;
 }
 
@@ -511,10 +568,23 @@ static int commit_local(const struct clawmd_dir *gd, struct clawmd_stage *st,
  * the agent may have edited it since.  So swap instead of renaming over:
  *  1. RENAME_EXCHANGE: the new entry takes the name in one step, and the
  *     old one lands at the temp name, where nothing can be lost;
- *  2. if it is exactly what compute saw, remove it; otherwise move it aside.
+ *  2. it is removed only if it is exactly what compute saw or an unedited
+ *     composed entry (clawmd_fs_remove_own); otherwise it is moved aside.
  * When nothing is there, RENAME_NOREPLACE, so a file created meanwhile is
  * swapped (and checked) instead of overwritten.
  */
+struct entry_expect {
+	const struct clawmd_buf *expect;
+};
+
+static bool entry_ours(const char *data, size_t len, void *payload)
+{
+	const struct entry_expect *e = payload;
+	if (e->expect && len == e->expect->len && !memcmp(data, e->expect->ptr, len))
+		return true;
+	return clawmd_composed_is_ours(data, len);
+}
+
 static int commit_entry(const struct clawmd_dir *gd, struct clawmd_stage *st,
 			const struct clawmd_buf *expect, char **preserved, struct clawmd_err *err)
 {
@@ -535,15 +605,8 @@ static int commit_entry(const struct clawmd_dir *gd, struct clawmd_stage *st,
 				      gd->path, st->tmp, gd->path, st->name);
 	}
 	st->pending = false; /* the temp name now holds the old entry */
-	struct clawmd_buf was = CLAWMD_BUF_INIT;
-	struct clawmd_err scratch = CLAWMD_ERR_INIT;
-	int rc = clawmd_fs_read(&was, gd, st->tmp, ENTRY_MAX, &scratch);
-	if (rc == 0 && expect && was.len == expect->len && !memcmp(was.ptr, expect->ptr, was.len))
-		rc = clawmd_fs_unlink(gd, st->tmp, err);
-	else
-		rc = clawmd_fs_move_aside_as(preserved, gd, st->tmp, CLAWMD_ENTRY_NAME, err);
-	clawmd_buf_release(&was);
-	return rc;
+	struct entry_expect e = {expect};
+	return clawmd_fs_remove_own(preserved, gd, st->tmp, CLAWMD_ENTRY_NAME, entry_ours, &e, err);
 }
 
 /* Remove a killed run's staging directory: our names inside, then the
@@ -587,6 +650,28 @@ out:
 	return rc;
 }
 
+/* Content a swap kept aside while applying, for the report. */
+struct kept {
+	const char *name;
+	char *moved_to;
+};
+
+static void report_kept(struct kept **v, size_t *n, const char *name, char *moved_to)
+{
+	*v = clawmd_xrealloc(*v, (*n + 1) * sizeof(**v));
+	(*v)[(*n)++] = (struct kept){name, moved_to};
+}
+
+/* A name moved aside inside the fragments directory is shown with it. */
+static void in_dir(char **moved_to, const char *name)
+{
+	if (*moved_to && strchr(name, '/')) {
+		char *p = clawmd_xasprintf(CLAWMD_FRAGMENTS_DIR "/%s", *moved_to);
+		free(*moved_to);
+		*moved_to = p;
+	}
+}
+
 /*
  * Apply in two phases so that a failure while writing (a full disk, EIO)
  * leaves the group exactly as it was:
@@ -608,6 +693,9 @@ int clawmd_changes_apply(struct clawmd_changes *ch, const struct clawmd_layout *
 	struct clawmd_dir gd = CLAWMD_DIR_INIT, fd = CLAWMD_DIR_INIT;
 	struct clawmd_stage *st = clawmd_xcalloc(ch->n, sizeof(*st));
 	char (*dtmp)[64] = clawmd_xcalloc(ch->n, sizeof(*dtmp)); /* staged fragment dirs */
+	const size_t nstaged = ch->n;
+	struct kept *keeps = NULL;
+	size_t nkeeps = 0;
 	char tmpdir[64] = "";
 	bool mkdir_frag = false;
 	char *gpath = clawmd_path_join(lay->groups, ch->group);
@@ -672,8 +760,14 @@ int clawmd_changes_apply(struct clawmd_changes *ch, const struct clawmd_layout *
 		if (c->action != CLAWMD_PRESERVE || !strcmp(c->name, CLAWMD_ENTRY_NAME))
 			continue;
 		const struct clawmd_dir *d = strchr(c->name, '/') ? &fd : &gd;
-		if ((rc = clawmd_fs_move_aside(&c->moved_to, d, leaf(c->name), err)) < 0)
+		/* A leftover temp that is not ours goes aside under the name it
+		 * was staged for: "CLAUDE.local.md.clawmd-preserved-...". */
+		char tb[32];
+		const char *as = clawmd_fs_temp_of(tb, leaf(c->name));
+		if ((rc = clawmd_fs_move_aside_as(&c->moved_to, d, leaf(c->name),
+						  as ? as : leaf(c->name), err)) < 0)
 			goto out;
+		in_dir(&c->moved_to, c->name);
 	}
 	/* 2b. Fragments and the shared base; then the new directory. */
 	for (size_t i = 0; i < ch->n; i++) {
@@ -703,7 +797,11 @@ int clawmd_changes_apply(struct clawmd_changes *ch, const struct clawmd_layout *
 		if (strcmp(c->name, CLAWMD_ENTRY_NAME))
 			continue;
 		if (c->action == CLAWMD_PRESERVE && c->into_local && c->carry.len) {
-			if ((rc = commit_local(&gd, &st[i], err)) < 0)
+			char *kept = NULL;
+			rc = commit_local(&gd, &st[i], &kept, err);
+			if (kept) /* CLAUDE.local.md's content, moved aside: say so */
+				report_kept(&keeps, &nkeeps, CLAWMD_LOCAL_NAME, kept);
+			if (rc < 0)
 				goto out;
 			if (rc == 0) {
 				c->moved_to = clawmd_xstrdup(CLAWMD_LOCAL_NAME);
@@ -729,12 +827,24 @@ int clawmd_changes_apply(struct clawmd_changes *ch, const struct clawmd_layout *
 	}
 	/* 2d, 2e. */
 	for (size_t i = 0; i < ch->n; i++) {
-		const struct clawmd_change *c = &ch->v[i];
+		struct clawmd_change *c = &ch->v[i];
+		char tb[32];
 		if (c->action == CLAWMD_REMOVE && c->old_type == CLAWMD_FT_DIR && strchr(c->name, '/'))
 			rc = clawmd_fragdir_remove(&fd, leaf(c->name), err);
 		else if (c->action == CLAWMD_REMOVE && c->old_type == CLAWMD_FT_DIR)
 			rc = remove_staging_dir(&gd, c->name, err);
-		else if (c->action == CLAWMD_REMOVE)
+		else if (c->action == CLAWMD_REMOVE && clawmd_fs_temp_of(tb, leaf(c->name))) {
+			/* Compute judged it ours; judged again now, as it goes. */
+			char *kept = NULL;
+			rc = clawmd_fs_remove_own(&kept, strchr(c->name, '/') ? &fd : &gd,
+						  leaf(c->name), tb, ours_for(leaf(c->name)), NULL,
+						  err);
+			if (kept) {
+				c->action = CLAWMD_PRESERVE;
+				c->moved_to = kept;
+				in_dir(&c->moved_to, c->name);
+			}
+		} else if (c->action == CLAWMD_REMOVE)
 			rc = clawmd_fs_unlink(strchr(c->name, '/') ? &fd : &gd, leaf(c->name), err);
 		else if (c->action == CLAWMD_CREATE_LOCAL &&
 			 (rc = clawmd_fs_create_empty(&gd, CLAWMD_LOCAL_NAME, err)) == 0)
@@ -747,12 +857,20 @@ int clawmd_changes_apply(struct clawmd_changes *ch, const struct clawmd_layout *
 		goto out;
 	rc = clawmd_fs_sync_dir(&gd, err);
 out:
-	for (size_t i = 0; i < ch->n; i++) {
+	for (size_t i = 0; i < nstaged; i++) {
 		if (st[i].name)
 			clawmd_fs_stage_release(&st[i]);
 		if (dtmp[i][0])
 			clawmd_fragdir_unstage(&fd, dtmp[i]);
 	}
+	/* What a failed or undone swap kept aside, reported as preserved. */
+	for (size_t i = 0; i < nkeeps; i++) {
+		size_t cap = ch->n;
+		struct clawmd_change *c = add(ch, &cap, CLAWMD_PRESERVE, keeps[i].name, CLAWMD_FT_FILE);
+		c->old_unread = true;
+		c->moved_to = keeps[i].moved_to;
+	}
+	free(keeps);
 	if (tmpdir[0]) /* staged temps are gone now, so the directory is empty */
 		unlinkat(gd.fd, tmpdir, AT_REMOVEDIR);
 	clawmd_dir_release(&fd);

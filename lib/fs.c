@@ -152,9 +152,21 @@ int clawmd_fs_readlink(struct clawmd_buf *out, const struct clawmd_dir *d, const
 	return 0;
 }
 
-/* A temp name no other process can predict: ".<name>.<16 hex>.tmp", cut short
- * for long names.  The leading dot keeps it out of globs and listings. */
-static void temp_name(char *out, size_t size, const char *name)
+/*
+ * A temp name: ".<name>.<8 hex random><8 hex digest>.tmp", the name cut
+ * short when long.  The leading dot keeps it out of globs and listings.
+ * The random half makes it unpredictable; the digest half is the low 32
+ * bits of the FNV-1a digest of what is staged (a file's content, a link's
+ * target), so a temp found later (a killed run's, or one a failed swap
+ * left) is removed only when it still holds what clawmd staged there: after
+ * a RENAME_EXCHANGE the temp name holds the agent's file instead.
+ */
+static uint32_t digest32(const void *data, size_t len)
+{
+	return (uint32_t)clawmd_fnv1a64(data, len);
+}
+
+static void temp_name(char *out, size_t size, const char *name, const void *data, size_t len)
 {
 	uint64_t r;
 	if (getrandom(&r, sizeof(r), 0) != sizeof(r)) {
@@ -162,7 +174,8 @@ static void temp_name(char *out, size_t size, const char *name)
 		clock_gettime(CLOCK_REALTIME, &ts);
 		r = clawmd_fnv1a64(&ts, sizeof(ts)) ^ ((uint64_t)getpid() << 32);
 	}
-	snprintf(out, size, ".%.24s.%016llx.tmp", name, (unsigned long long)r);
+	snprintf(out, size, ".%.24s.%08x%08x.tmp", name, (unsigned)(r & 0xffffffffu),
+		 (unsigned)digest32(data, len));
 }
 
 const char *clawmd_fs_temp_of(char out[32], const char *name)
@@ -179,6 +192,22 @@ const char *clawmd_fs_temp_of(char out[32], const char *name)
 	memcpy(out, name + 1, blen);
 	out[blen] = '\0';
 	return out;
+}
+
+/* Whether `data` is what the temp `name` was staged with (its digest half
+ * matches).  Nothing is lost with an empty file either. */
+static bool staged_content(const char *name, const void *data, size_t len)
+{
+	char buf[32];
+	size_t nl = strlen(name);
+	if (!len)
+		return true;
+	if (!clawmd_fs_temp_of(buf, name))
+		return false;
+	char hex[9];
+	memcpy(hex, name + nl - 4 - 8, 8);
+	hex[8] = '\0';
+	return strtoul(hex, NULL, 16) == digest32(data, len);
 }
 
 static int write_all(int fd, const char *p, size_t len)
@@ -211,7 +240,7 @@ int clawmd_fs_stage_file(struct clawmd_stage *st, const struct clawmd_dir *d, co
 	st->name = clawmd_xstrdup(name);
 	st->pending = false;
 	for (int tries = 0;; tries++) {
-		temp_name(st->tmp, sizeof(st->tmp), name);
+		temp_name(st->tmp, sizeof(st->tmp), name, data, len);
 		int fd = openat(d->fd, st->tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
 				0644);
 		if (fd < 0) {
@@ -248,7 +277,7 @@ int clawmd_fs_stage_link(struct clawmd_stage *st, const struct clawmd_dir *d, co
 	st->name = clawmd_xstrdup(name);
 	st->pending = false;
 	for (int tries = 0;; tries++) {
-		temp_name(st->tmp, sizeof(st->tmp), name);
+		temp_name(st->tmp, sizeof(st->tmp), name, target, strlen(target));
 		if (symlinkat(target, d->fd, st->tmp) == 0)
 			break;
 		if (errno == EEXIST && tries < 8)
@@ -269,13 +298,21 @@ int clawmd_fs_commit(struct clawmd_stage *st, struct clawmd_err *err)
 	return 0;
 }
 
+/*
+ * Only a temp that still holds what was staged is removed: a caller may
+ * have lost track (a swap it could not undo), and then the content under
+ * the temp name is somebody else's.  That stays where it is; the next
+ * compose finds it as a leftover, moves it aside and reports it.
+ */
 void clawmd_fs_stage_release(struct clawmd_stage *st)
 {
 	if (!st)
 		return;
 	if (st->pending) {
 		int saved = errno;
-		unlinkat(st->dir->fd, st->tmp, 0);
+		char *kept = NULL;
+		clawmd_fs_remove_own(&kept, st->dir, st->tmp, NULL, NULL, NULL, NULL);
+		free(kept);
 		errno = saved;
 	}
 	st->pending = false;
@@ -343,18 +380,24 @@ int clawmd_fs_own_like_dir(const struct clawmd_dir *d, const char *name, struct 
 	return 0;
 }
 
-int clawmd_fs_move_aside_as(char **newname, const struct clawmd_dir *d, const char *name,
-			    const char *as, struct clawmd_err *err)
+/* "<as>.clawmd-preserved-<UTC time>-<random>" */
+static char *preserved_name(const char *as)
 {
 	char stamp[32], rnd[32];
 	time_t now = time(NULL);
 	struct tm tm;
 	gmtime_r(&now, &tm);
 	strftime(stamp, sizeof(stamp), "%Y%m%dT%H%M%SZ", &tm);
+	temp_name(rnd, sizeof(rnd), "", "", 0);
+	return clawmd_xasprintf("%s.clawmd-preserved-%s-%.6s", as, stamp, rnd + 2);
+}
+
+int clawmd_fs_move_aside_as(char **newname, const struct clawmd_dir *d, const char *name,
+			    const char *as, struct clawmd_err *err)
+{
 	*newname = NULL;
 	for (int tries = 0; tries < 8; tries++) {
-		temp_name(rnd, sizeof(rnd), "");
-		char *to = clawmd_xasprintf("%s.clawmd-preserved-%s-%.6s", as, stamp, rnd + 2);
+		char *to = preserved_name(as);
 		if (renameat2(d->fd, name, d->fd, to, RENAME_NOREPLACE) == 0) {
 			*newname = to;
 			return 0;
@@ -454,5 +497,154 @@ out_close:
 		close(fd);
 out_dir:
 	clawmd_dir_release(&d);
+	return rc;
+}
+
+/* Copy what is left in `fd` (a file just unlinked, written to meanwhile)
+ * into a fresh preserved file named after `as`; bounded. */
+static int copy_out(char **newname, const struct clawmd_dir *d, int fd, const char *as,
+		    struct clawmd_err *err)
+{
+	struct clawmd_buf b = CLAWMD_BUF_INIT;
+	int rc = 0, out = -1;
+	for (;;) {
+		clawmd_buf_grow(&b, 65536);
+		ssize_t n = pread(fd, b.ptr + b.len, b.cap - b.len - 1, (off_t)b.len);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0 || b.len + (size_t)n > CLAWMD_FS_STAGED_MAX)
+			break;
+		b.len += (size_t)n;
+	}
+	for (int tries = 0; tries < 8 && out < 0; tries++) {
+		free(*newname);
+		*newname = preserved_name(as);
+		out = openat(d->fd, *newname, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
+			     0600);
+		if (out < 0 && errno != EEXIST)
+			break;
+	}
+	if (out < 0 || write_all(out, b.ptr ? b.ptr : "", b.len) < 0 || fsync(out) < 0)
+		rc = clawmd_err_sys(err, CLAWMD_EFS, "could not keep what was written to '%s/%s'",
+				    d->path, as);
+	if (out >= 0 && close(out) < 0 && rc == 0)
+		rc = clawmd_err_sys(err, CLAWMD_EFS, "could not keep what was written to '%s/%s'",
+				    d->path, as);
+	clawmd_buf_release(&b);
+	return rc;
+}
+
+enum verdict { GONE, OWN_LINK, OWN_FILE, FOREIGN };
+
+/* Judge what `name` holds; for OWN_FILE, *fdp is left open on it, with its
+ * stat and the bytes read. */
+static enum verdict judge(int *fdp, struct stat *st, size_t *len, const struct clawmd_dir *d,
+			  const char *name, clawmd_fs_ours_fn ours, void *payload)
+{
+	struct clawmd_buf b = CLAWMD_BUF_INIT;
+	enum verdict v = FOREIGN;
+	*fdp = -1;
+	int fd = openat(d->fd, name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
+	if (fd < 0 && errno == ENOENT)
+		return GONE;
+	if (fd < 0 && errno == ELOOP) {
+		char target[4096];
+		ssize_t n = readlinkat(d->fd, name, target, sizeof(target));
+		return n > 0 && (size_t)n < sizeof(target) && staged_content(name, target, (size_t)n)
+			       ? OWN_LINK
+			       : FOREIGN;
+	}
+	/* Never read: what is not a regular file, what is larger than clawmd
+	 * ever stages, and what has other hard links (a staged temp has
+	 * none), so planted links to one big file cost a stat each. */
+	if (fd < 0 || fstat(fd, st) < 0 || !S_ISREG(st->st_mode) || st->st_nlink != 1 ||
+	    (uintmax_t)st->st_size > CLAWMD_FS_STAGED_MAX)
+		goto out;
+	for (;;) {
+		clawmd_buf_grow(&b, 65536);
+		ssize_t n = read(fd, b.ptr + b.len, b.cap - b.len - 1);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			goto out;
+		if (n == 0)
+			break;
+		b.len += (size_t)n;
+		if (b.len > CLAWMD_FS_STAGED_MAX)
+			goto out;
+	}
+	if (staged_content(name, b.ptr, b.len) || (ours && ours(b.ptr ? b.ptr : "", b.len, payload))) {
+		v = OWN_FILE;
+		*len = b.len;
+		*fdp = fd;
+		fd = -1;
+	}
+out:
+	if (fd >= 0)
+		close(fd);
+	clawmd_buf_release(&b);
+	return v;
+}
+
+bool clawmd_fs_is_own(const struct clawmd_dir *d, const char *name, clawmd_fs_ours_fn ours,
+		      void *payload)
+{
+	struct stat st;
+	size_t len;
+	int fd;
+	enum verdict v = judge(&fd, &st, &len, d, name, ours, payload);
+	if (fd >= 0)
+		close(fd);
+	return v != FOREIGN;
+}
+
+/*
+ * Remove `name` only when what it holds is provably clawmd's own; move
+ * anything else aside.  Why each step:
+ *  1. open without following and read through that fd (bounded): the
+ *     verdict is about one inode, not about whatever the name means later;
+ *  2. ours: empty, or the digest in its temp name matches, or `ours` says
+ *     so (e.g. an unedited composed CLAUDE.md); a symlink: its target's
+ *     digest.  A non-regular file or one over CLAWMD_FS_STAGED_MAX is not
+ *     ours and is not read;
+ *  3. before unlinking, the name must still lead to the inode that was
+ *     read; after, the fd shows whether it was written in between: if so,
+ *     what was written is copied out under a preserved name, not lost.
+ */
+int clawmd_fs_remove_own(char **preserved, const struct clawmd_dir *d, const char *name,
+			 const char *as, clawmd_fs_ours_fn ours, void *payload,
+			 struct clawmd_err *err)
+{
+	struct stat st, now;
+	size_t len = 0;
+	int fd, rc = 0;
+	*preserved = NULL;
+	switch (judge(&fd, &st, &len, d, name, ours, payload)) {
+	case GONE:
+		return 0;
+	case OWN_LINK:
+		if (unlinkat(d->fd, name, 0) < 0 && errno != ENOENT)
+			return clawmd_err_sys(err, CLAWMD_EFS, "could not remove '%s/%s'",
+					      shown(d, name));
+		return 0;
+	case FOREIGN:
+		/* Not provably ours: kept, under a preserved name when asked. */
+		return as ? clawmd_fs_move_aside_as(preserved, d, name, as, err) : 0;
+	case OWN_FILE:
+		break;
+	}
+	if (fstatat(d->fd, name, &now, AT_SYMLINK_NOFOLLOW) < 0 || now.st_dev != st.st_dev ||
+	    now.st_ino != st.st_ino) {
+		rc = as ? clawmd_fs_move_aside_as(preserved, d, name, as, err) : 0;
+		if (rc < 0 && errno == ENOENT)
+			rc = 0; /* gone meanwhile */
+	} else if (unlinkat(d->fd, name, 0) < 0 && errno != ENOENT) {
+		rc = clawmd_err_sys(err, CLAWMD_EFS, "could not remove '%s/%s'", shown(d, name));
+	} else if (fstat(fd, &now) == 0 &&
+		   (now.st_size != (off_t)len || now.st_mtim.tv_sec != st.st_mtim.tv_sec ||
+		    now.st_mtim.tv_nsec != st.st_mtim.tv_nsec)) {
+		rc = copy_out(preserved, d, fd, as ? as : name, err);
+	}
+	close(fd);
 	return rc;
 }

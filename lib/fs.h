@@ -80,7 +80,8 @@ int clawmd_fs_stage_link(struct clawmd_stage *st, const struct clawmd_dir *d, co
 			 const char *target, struct clawmd_err *err);
 /* Rename the staged temp over the target.  No directory fsync. */
 int clawmd_fs_commit(struct clawmd_stage *st, struct clawmd_err *err);
-/* Remove the temp if it was not committed, free the stage. */
+/* Remove the temp if it was not committed and still holds what was staged
+ * (never anything a swap put there), free the stage. */
 void clawmd_fs_stage_release(struct clawmd_stage *st);
 int clawmd_fs_sync_dir(const struct clawmd_dir *d, struct clawmd_err *err);
 
@@ -88,6 +89,31 @@ int clawmd_fs_sync_dir(const struct clawmd_dir *d, struct clawmd_err *err);
  * are), or NULL when `name` is not a temp name.  Callers match it against
  * the names they own to find a killed run's leftovers. */
 const char *clawmd_fs_temp_of(char out[32], const char *name);
+
+/* The most clawmd ever stages in one file (a 4 MiB source, a carried
+ * CLAUDE.local.md of two 4 MiB halves): a larger leftover is not its own. */
+#define CLAWMD_FS_STAGED_MAX (16 * 1024 * 1024)
+
+/* Whether `data` (what a leftover holds) is clawmd's own output. */
+typedef bool (*clawmd_fs_ours_fn)(const char *data, size_t len, void *payload);
+
+/*
+ * Remove `name` in `d` only when its content is provably clawmd's own: an
+ * empty file, a temp that still holds what was staged under it (the digest
+ * in its name), or what `ours` (may be NULL) accepts.  Anything else is
+ * moved aside to "<as>.clawmd-preserved-<time>-<random>", returned in
+ * *preserved (caller frees), or left in place when `as` is NULL.  If the
+ * file is written between the check and the unlink, what was written is
+ * copied to such a preserved name.  Returns 0 (also when nothing is there),
+ * or EFS.  `err` may be NULL.
+ */
+int clawmd_fs_remove_own(char **preserved, const struct clawmd_dir *d, const char *name,
+			 const char *as, clawmd_fs_ours_fn ours, void *payload,
+			 struct clawmd_err *err);
+
+/* The same verdict, changing nothing: whether `name` would be removed. */
+bool clawmd_fs_is_own(const struct clawmd_dir *d, const char *name, clawmd_fs_ours_fn ours,
+		      void *payload);
 
 /* stage + commit + sync: the one-shot atomic replace. */
 int clawmd_fs_replace_file(const struct clawmd_dir *d, const char *name, const void *data,

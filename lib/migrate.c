@@ -25,7 +25,10 @@
  *  - the record: replaced atomically, last; its content has no timestamp,
  *    so a --force run over a migrated tree rewrites nothing.
  *  - temps a killed run left behind (".CLAUDE.local.md.<hex>.tmp" and the
- *    like, the names clawmd_fs_stage_file makes) are removed on the next run.
+ *    like, the names clawmd_fs_stage_file makes) are removed on the next run
+ *    when they hold what was staged (the digest in the name); anything else
+ *    under such a name (a compose killed mid-swap leaves the agent's file
+ *    there) is moved aside, never unlinked.
  */
 #include "clawmd.h"
 #include "fs.h"
@@ -42,12 +45,20 @@
 
 #define MIGRATE_LOCK ".migrate" /* a group name never starts with '.' */
 
+/* What an earlier run's record says. */
+struct record {
+	bool found;
+	char **groups, **failed;
+	size_t ngroups, nfailed;
+};
+
 struct mig {
 	const struct clawmd_layout *lay;
 	const struct clawmd_migrate_opts *opts;
 	struct clawmd_migrate_result *res;
 	size_t cap;
 	bool dirty; /* the current directory has unsynced renames or unlinks */
+	struct record rec;
 };
 
 static const char *const step_names[] = {
@@ -79,6 +90,7 @@ void clawmd_migrate_result_release(struct clawmd_migrate_result *res)
 	}
 	free(res->v);
 	free(res->record);
+	clawmd_strv_free(res->failed, res->nfailed);
 	clawmd_strv_free(res->groups, res->ngroups);
 	clawmd_migrate_result_init(res);
 }
@@ -300,11 +312,22 @@ static int clean_temps(struct mig *m, const struct clawmd_dir *d, const char *gr
 			break;
 		if (t != S_IFREG)
 			continue;
-		if ((rc = clawmd_fs_unlink(d, n, err)) < 0)
+		/* Removed only when it holds what was staged there; a compose
+		 * killed in a swap leaves the agent's CLAUDE.local.md under such
+		 * a name, and that is moved aside instead, never unlinked. */
+		char *kept = NULL;
+		if (!m->opts->dry_run &&
+		    (rc = clawmd_fs_remove_own(&kept, d, n, name, NULL, NULL, err)) < 0)
 			break;
 		m->dirty = true;
-		act(m, CLAWMD_MIGRATE_REMOVE_TEMP, group, shown2(m->lay, d->path, n), NULL,
-		    "left by an interrupted run");
+		if (kept)
+			act(m, CLAWMD_MIGRATE_MOVE_ASIDE, group, shown2(m->lay, d->path, n),
+			    shown2(m->lay, d->path, kept),
+			    "a temp name holding content clawmd did not stage: kept");
+		else
+			act(m, CLAWMD_MIGRATE_REMOVE_TEMP, group, shown2(m->lay, d->path, n), NULL,
+			    "left by an interrupted run");
+		free(kept);
 	}
 	closedir(dir);
 	return rc;
@@ -627,9 +650,13 @@ static int carry_global(struct mig *m, const struct clawmd_dir *glob, struct cla
 	if ((rc = clawmd_fs_type(&t, glob, CLAWMD_ENTRY_NAME, err)) < 0)
 		goto out;
 	if (t != S_IFREG) {
+		/* act() takes gpath over: it is not freed again below. */
 		if (t)
 			act(m, CLAWMD_MIGRATE_KEEP, CLAWMD_LEGACY_GLOBAL, gpath, NULL,
 			    "not a regular file: archived as it is, not read");
+		else
+			free(gpath);
+		gpath = NULL;
 		goto out;
 	}
 	if ((rc = clawmd_fs_read(&g, glob, CLAWMD_ENTRY_NAME, CLAWMD_MIGRATE_FILE_MAX, err)) < 0)
@@ -785,8 +812,22 @@ static int write_record(struct mig *m, struct clawmd_err *err)
 	cJSON *doc = cJSON_CreateObject();
 	cJSON_AddNumberToObject(doc, "clawmd_migrate", 1);
 	cJSON *g = cJSON_AddArrayToObject(doc, "groups");
-	for (size_t i = 0; i < r->ngroups; i++)
-		cJSON_AddItemToArray(g, cJSON_CreateString(r->groups[i]));
+	/* A retry ran only the failed groups: the examined ones stay those of
+	 * the run that examined them. */
+	char **groups = r->retry ? m->rec.groups : r->groups;
+	size_t ngroups = r->retry ? m->rec.ngroups : r->ngroups;
+	for (size_t i = 0; i < ngroups; i++)
+		cJSON_AddItemToArray(g, cJSON_CreateString(groups[i]));
+	/* Failed groups with why; a later run retries them. */
+	cJSON *f = cJSON_AddArrayToObject(doc, "failed");
+	for (size_t i = 0; i < r->n; i++) {
+		if (r->v[i].step != CLAWMD_MIGRATE_ERROR)
+			continue;
+		cJSON *o = cJSON_CreateObject();
+		cJSON_AddStringToObject(o, "group", r->v[i].group);
+		cJSON_AddStringToObject(o, "error", r->v[i].note ? r->v[i].note : "");
+		cJSON_AddItemToArray(f, o);
+	}
 	cJSON_AddItemToObject(doc, "archives", archives_json(lay));
 	char *text = cJSON_Print(doc);
 	cJSON_Delete(doc);
@@ -829,15 +870,65 @@ out:
 	return rc;
 }
 
-static bool record_exists(const struct clawmd_layout *lay)
+static void record_release(struct record *rec)
+{
+	clawmd_strv_free(rec->groups, rec->ngroups);
+	clawmd_strv_free(rec->failed, rec->nfailed);
+	memset(rec, 0, sizeof(*rec));
+}
+
+/* The strings of `arr` (or of each element's `key`, for objects). */
+static char **json_names(size_t *n, const cJSON *arr, const char *key)
+{
+	char **v = NULL;
+	size_t cap = 0;
+	const cJSON *it;
+	*n = 0;
+	cJSON_ArrayForEach(it, arr) {
+		const cJSON *s = key ? cJSON_GetObjectItemCaseSensitive(it, key) : it;
+		if (!cJSON_IsString(s))
+			continue;
+		clawmd_xgrow(&v, &cap, *n + 1, sizeof(*v));
+		v[(*n)++] = clawmd_xstrdup(s->valuestring);
+	}
+	return v;
+}
+
+/*
+ * Read the record, if there is one.  The state directory is the host's,
+ * but the read is bounded all the same.  A record that cannot be read or
+ * parsed still counts as done (it was written only at the end of a run),
+ * with nothing to retry.
+ */
+static void record_read(struct record *rec, const struct clawmd_layout *lay)
 {
 	struct clawmd_dir sd = CLAWMD_DIR_INIT;
+	struct clawmd_buf b = CLAWMD_BUF_INIT;
 	mode_t t = 0;
+	record_release(rec);
 	if (clawmd_dir_open(&sd, lay->state, NULL) < 0)
-		return false;
+		return;
 	clawmd_fs_type(&t, &sd, CLAWMD_MIGRATE_RECORD, NULL);
+	rec->found = t == S_IFREG;
+	if (rec->found && clawmd_fs_read(&b, &sd, CLAWMD_MIGRATE_RECORD, CLAWMD_MIGRATE_FILE_MAX,
+					 NULL) == 0) {
+		cJSON *doc = cJSON_ParseWithLength(b.ptr, b.len);
+		rec->groups = json_names(&rec->ngroups, cJSON_GetObjectItemCaseSensitive(doc, "groups"),
+					 NULL);
+		rec->failed = json_names(&rec->nfailed,
+					 cJSON_GetObjectItemCaseSensitive(doc, "failed"), "group");
+		cJSON_Delete(doc);
+	}
+	clawmd_buf_release(&b);
 	clawmd_dir_release(&sd);
-	return t == S_IFREG;
+}
+
+static bool listed(char *const *v, size_t n, const char *name)
+{
+	for (size_t i = 0; i < n; i++)
+		if (!strcmp(v[i], name))
+			return true;
+	return false;
 }
 
 /* ---- the whole run ----------------------------------------------------------- */
@@ -909,13 +1000,12 @@ static int list_groups(struct mig *m, const struct clawmd_dir *groups, bool *glo
 }
 
 /* A group failed: say so in the result, keep going. */
-static void group_failed(struct mig *m, const char *group, const struct clawmd_err *e1,
-			 struct clawmd_err *err)
+static void group_failed(struct mig *m, const char *group, const struct clawmd_err *e1)
 {
+	struct clawmd_migrate_result *r = m->res;
 	act(m, CLAWMD_MIGRATE_ERROR, group, NULL, NULL, e1->msg);
-	if (!err->code) {
-		*err = *e1;
-	}
+	r->failed = clawmd_xrealloc(r->failed, (r->nfailed + 1) * sizeof(*r->failed));
+	r->failed[r->nfailed++] = clawmd_xstrdup(group);
 }
 
 int clawmd_migrate(struct clawmd_migrate_result *out, const struct clawmd_layout *lay,
@@ -925,7 +1015,7 @@ int clawmd_migrate(struct clawmd_migrate_result *out, const struct clawmd_layout
 	struct clawmd_dir groups = CLAWMD_DIR_INIT;
 	struct clawmd_err e1 = CLAWMD_ERR_INIT;
 	bool global = false;
-	int lock = -1, rc = 0, first = 0;
+	int lock = -1, rc = 0;
 
 	clawmd_migrate_result_init(out);
 	out->dry_run = opts->dry_run;
@@ -934,44 +1024,56 @@ int clawmd_migrate(struct clawmd_migrate_result *out, const struct clawmd_layout
 		out->record = clawmd_layout_shown(lay, rec);
 		free(rec);
 	}
-	/* The common case, every host start after the first: one stat. */
-	if (!opts->force && record_exists(lay))
-		goto already;
+	/* The common case, every host start after the first: a stat and a
+	 * small read.  A record with failed groups means: retry those. */
+	if (!opts->force) {
+		record_read(&m.rec, lay);
+		if (m.rec.found && !m.rec.nfailed)
+			goto already;
+	}
 	if (!opts->dry_run) {
 		char *ldir = clawmd_path_join(lay->state, "locks");
 		rc = clawmd_fs_lock(&lock, ldir, MIGRATE_LOCK, lay->lock_timeout, err);
 		free(ldir);
 		if (rc < 0)
-			return rc;
+			goto out;
 		/* Another migrate may have finished while we waited. */
-		if (!opts->force && record_exists(lay))
-			goto already;
+		if (!opts->force) {
+			record_read(&m.rec, lay);
+			if (m.rec.found && !m.rec.nfailed)
+				goto already;
+		}
 	}
+	out->retry = m.rec.found;
 	if ((rc = clawmd_dir_open(&groups, lay->groups, err)) < 0)
 		goto out;
 	if ((rc = list_groups(&m, &groups, &global, err)) < 0)
 		goto out;
+	if (out->retry) {
+		/* Only the groups the record lists as failed; one that is gone
+		 * since has nothing left to migrate. */
+		size_t k = 0;
+		for (size_t i = 0; i < out->ngroups; i++) {
+			if (listed(m.rec.failed, m.rec.nfailed, out->groups[i]))
+				out->groups[k++] = out->groups[i];
+			else
+				free(out->groups[i]);
+		}
+		out->ngroups = k;
+		global = global && listed(m.rec.failed, m.rec.nfailed, CLAWMD_LEGACY_GLOBAL);
+	}
 	for (size_t i = 0; i < out->ngroups; i++) {
 		clawmd_err_clear(&e1);
-		if (migrate_group(&m, &groups, out->groups[i], &e1) < 0) {
-			group_failed(&m, out->groups[i], &e1, err);
-			if (!first)
-				first = e1.code;
-		}
+		if (migrate_group(&m, &groups, out->groups[i], &e1) < 0)
+			group_failed(&m, out->groups[i], &e1);
 	}
 	if (global) {
 		clawmd_err_clear(&e1);
-		if (migrate_global(&m, &groups, &e1) < 0) {
-			group_failed(&m, CLAWMD_LEGACY_GLOBAL, &e1, err);
-			if (!first)
-				first = e1.code;
-		}
+		if (migrate_global(&m, &groups, &e1) < 0)
+			group_failed(&m, CLAWMD_LEGACY_GLOBAL, &e1);
 	}
-	/* The record only after everything else succeeded (and is durable). */
-	if (first) {
-		rc = first;
-		goto out;
-	}
+	/* The record after every group was attempted, listing the failed
+	 * ones: one bad group must not keep the fleet from completing. */
 	rc = write_record(&m, err);
 	goto out;
 already:
@@ -986,6 +1088,7 @@ already:
 	}
 	rc = 0;
 out:
+	record_release(&m.rec);
 	clawmd_dir_release(&groups);
 	if (lock >= 0)
 		close(lock);

@@ -143,7 +143,11 @@ static size_t max_ticks(const char *s, size_t len)
  * after whitespace, and even in a tight list item (where it scans the raw
  * text, backticks included) the '@' then follows a backtick.  A directive
  * ending in a backtick gets a space before the closing fence, as CommonMark
- * requires; the '@' side stays unpadded.
+ * requires; the '@' side stays unpadded.  A backtick right before or after
+ * the directive gets a space between it and the fence: touching, it would
+ * lengthen the fence, which then pairs with nothing, and an earlier code
+ * span that backtick closed would open up again (issue 9, item 7:
+ * "` @Y`@u" revived "@Y").
  */
 static int defuse_one(size_t off, size_t len, const char *path, void *payload)
 {
@@ -151,6 +155,8 @@ static int defuse_one(size_t off, size_t len, const char *path, void *payload)
 	const char *tok = st->text + off;
 	size_t ticks = st->ticks;
 	clawmd_buf_put(st->out, st->text + st->done, off - st->done);
+	if (off > 0 && st->text[off - 1] == '`')
+		clawmd_buf_putc(st->out, ' ');
 	for (size_t i = 0; i < ticks; i++)
 		clawmd_buf_putc(st->out, '`');
 	clawmd_buf_put(st->out, tok, len);
@@ -158,7 +164,6 @@ static int defuse_one(size_t off, size_t len, const char *path, void *payload)
 		clawmd_buf_putc(st->out, ' ');
 	for (size_t i = 0; i < ticks; i++)
 		clawmd_buf_putc(st->out, '`');
-	/* A backtick right after would lengthen the closing fence. */
 	if (off + len < st->len && st->text[off + len] == '`')
 		clawmd_buf_putc(st->out, ' ');
 	st->done = off + len;
@@ -166,14 +171,79 @@ static int defuse_one(size_t off, size_t len, const char *path, void *payload)
 	return 0;
 }
 
-size_t clawmd_defuse_imports(struct clawmd_buf *out, const char *text, size_t len)
+/*
+ * The stronger form: a backslash before every '@' that is not already
+ * escaped, i.e. not preceded by an odd run of backslashes.  Then every '@'
+ * follows a backslash, so a raw scan (a tight list item, an HTML comment's
+ * residue) never matches, and in inline text every '@' ends an odd run, so
+ * it is an escape, which Claude Code's lexer does not scan.  Inside code
+ * the backslash shows, which is why this is not the first choice.
+ */
+static void escape_all(struct clawmd_buf *out, const char *text, size_t len)
+{
+	size_t run = 0;
+	clawmd_buf_clear(out);
+	clawmd_buf_put(out, "", 0);
+	for (size_t i = 0; i < len; i++) {
+		if (text[i] == '@' && run % 2 == 0)
+			clawmd_buf_putc(out, '\\');
+		run = text[i] == '\\' ? run + 1 : 0;
+		clawmd_buf_putc(out, text[i]);
+	}
+}
+
+static int count_one(size_t off, size_t len, const char *path, void *payload)
+{
+	(*(size_t *)payload)++;
+	return 0;
+}
+
+/* Live imports in `out`, by the scanner Claude Code's rules use. */
+static size_t live_imports(const struct clawmd_buf *out)
+{
+	size_t n = 0;
+	clawmd_md_imports(out->ptr, out->len, count_one, &n);
+	return n;
+}
+
+static size_t defuse_with(struct clawmd_buf *out, const char *text, size_t len,
+			  clawmd_import_fn fn)
 {
 	struct defuse_state st = {out, text, 0, 0, max_ticks(text, len) + 1, len};
 	clawmd_buf_clear(out);
 	clawmd_buf_put(out, "", 0);
-	clawmd_md_imports(text, len, defuse_one, &st);
+	clawmd_md_imports(text, len, fn, &st);
 	clawmd_buf_put(out, text + st.done, len - st.done);
 	return st.count;
+}
+
+/*
+ * Defusing is checked, not assumed: the output is scanned again with the
+ * same scanner, and must hold no live import.  Three forms, each tried
+ * only when the one before left something live:
+ *  1. code spans, which read best;
+ *  2. a backslash before each '@' not yet escaped;
+ *  3. no '@' left at all ("&#64;", which Claude Code's lexer does not
+ *     decode): the scanner's pattern needs the byte '@', so this one
+ *     cannot fail.
+ */
+size_t clawmd_defuse_imports(struct clawmd_buf *out, const char *text, size_t len)
+{
+	size_t count = defuse_with(out, text, len, defuse_one);
+	if (!count || !live_imports(out))
+		return count;
+	escape_all(out, text, len);
+	if (!live_imports(out))
+		return count;
+	clawmd_buf_clear(out);
+	clawmd_buf_put(out, "", 0);
+	for (size_t i = 0; i < len; i++) {
+		if (text[i] == '@')
+			clawmd_buf_puts(out, "&#64;");
+		else
+			clawmd_buf_putc(out, text[i]);
+	}
+	return count;
 }
 
 /* ---- sources ------------------------------------------------------------ */

@@ -124,3 +124,14 @@ resume_stopped() {
 	kill -9 $_spid $_child 2>/dev/null
 	wait $_spid
 }
+
+# The name clawmd stages CONTENT-FILE's content under for BASE:
+# ".<BASE>.<8 hex random><8 hex digest>.tmp", the digest being the low 32
+# bits of the FNV-1a 64 digest of the content (lib/fs.c, temp_name).
+staged_temp() { # BASE CONTENT-FILE [RANDOM-HEX8]
+	python3 -c 'import sys
+h = 0xcbf29ce484222325
+for b in open(sys.argv[2], "rb").read():
+    h = ((h ^ b) * 0x100000001b3) & 0xffffffffffffffff
+print(".%s.%s%08x.tmp" % (sys.argv[1][:24], sys.argv[3], h & 0xffffffff))' "$1" "$2" "${3:-01234567}"
+}

@@ -60,4 +60,135 @@ $(state)"
 done
 check "killed at $kills mutating syscalls" test "$kills" -gt 10
 expect_eq "every rerun after a kill converged to the uninterrupted state" "$bad" ""
+# ---- issue 9, items 11 and 12: a swap the agent interferes with ------------
+# compose stopped (SIGSTOP through strace) at chosen renameat2 calls, so the
+# agent acts at an exact point; each case is the attack and the safe outcome.
+S=$T/swap
+make_root "$S"
+make_skill "$S" alpha
+mkdir -p "$S/start"
+echo "hand written" >"$S/start/CLAUDE.md"
+: >"$S/start/CLAUDE.local.md"
+GS=$S/groups/g
+sreset() { rm -rf "$GS" && cp -a "$S/start" "$GS"; }
+# The index among compose's renameat2 calls of the first one matching ERE.
+call_index() { # ERE
+	sreset
+	strace -o "$T/ref" -e trace=renameat2 $CLAWMD compose -C "$S" g >/dev/null 2>&1
+	grep '^renameat2(' "$T/ref" | grep -n -E "$1" | head -n 1 | cut -d: -f1
+}
+# stop_run K: compose stopped (after the call: a signal injected at entry
+# is delivered when the call returns) twice: after its first fsync (the
+# staging, so compute has looked at the group) and after its K-th renameat2.
+# at_stop N waits (bounded) for the N-th stop; go_on resumes.
+stop_run() {
+	: >"$T/stops"
+	strace -o "$T/stops" -e trace=fsync,renameat2 -e inject=fsync:signal=SIGSTOP:when=1 \
+		-e inject="renameat2:signal=SIGSTOP:when=$1" \
+		$CLAWMD compose -C "$S" g >"$T/out" 2>"$T/err" &
+	_spid=$!
+}
+at_stop() {
+	_i=0
+	while [ $_i -lt 2400 ] && [ "$(grep -c 'stopped by SIGSTOP' "$T/stops")" -lt "$1" ]; do
+		sleep 0.05
+		_i=$((_i + 1))
+	done
+	_child=$(pgrep -P $_spid | head -n 1)
+	[ "$(grep -c 'stopped by SIGSTOP' "$T/stops")" -ge "$1" ]
+}
+go_on() { kill -CONT "$_child" 2>/dev/null; }
+finish() { # the run's exit status; never leaves a stopped process behind
+	_i=0
+	while kill -0 $_spid 2>/dev/null && [ $_i -lt 600 ]; do
+		go_on
+		sleep 0.05
+		_i=$((_i + 1))
+	done
+	kill -9 $_spid $_child 2>/dev/null
+	wait $_spid
+}
+# Every file in the group with this content (names normalized).
+holding() { # TEXT
+	(cd "$GS" && grep -l -x -F -- "$1" $(find . -maxdepth 1 -type f | sort) 2>/dev/null |
+		sed 's/clawmd-preserved-.*/clawmd-preserved-X/' | tr '\n' ' ')
+}
+
+if command -v pgrep >/dev/null 2>&1; then
+	k=$(call_index 'CLAUDE\.local\.md", RENAME_EXCHANGE')
+	check "the CLAUDE.local.md swap is found among compose's renames (#$k)" test -n "$k"
+	k=${k:-1}
+
+	# Item 11: the agent writes its memory after compute saw it empty (so
+	# the swap must be undone) and renames CLAUDE.local.md away right after
+	# the swap, so that the swap back fails with ENOENT.
+	sreset
+	stop_run "$k"
+	at_stop 1 && echo "agent notes" >"$GS/CLAUDE.local.md"
+	go_on
+	at_stop 2 && mv "$GS/CLAUDE.local.md" "$GS/renamed.md"
+	finish
+	expect_eq "item 11: compose still succeeds" "$?" 0
+	expect_eq "item 11: the agent's memory is back in CLAUDE.local.md" "$(holding 'agent notes')" "./CLAUDE.local.md "
+	expect_eq "item 11: the hand-written entry is kept (renamed copy, preserved)" \
+		"$(holding 'hand written')" "./CLAUDE.md.clawmd-preserved-X ./renamed.md "
+	check "item 11: no temp left" sh -c "! ls -A '$GS' | grep -q '\.tmp$'"
+
+	# The same, and the agent also made a new CLAUDE.local.md before the
+	# swap back: the old memory goes back, the newer file aside, reported.
+	sreset
+	stop_run "$k"
+	at_stop 1 && echo "agent notes" >"$GS/CLAUDE.local.md"
+	go_on
+	at_stop 2 && mv "$GS/CLAUDE.local.md" "$GS/renamed.md" && echo "newer notes" >"$GS/CLAUDE.local.md"
+	finish
+	expect_eq "item 11, name taken again: compose succeeds" "$?" 0
+	expect_eq "item 11, name taken again: the old memory is back" \
+		"$(holding 'agent notes')" "./CLAUDE.local.md "
+	expect_eq "item 11, name taken again: the newer file is preserved aside" \
+		"$(holding 'newer notes')" "./CLAUDE.local.md.clawmd-preserved-X "
+	check "item 11, name taken again: no temp left" sh -c "! ls -A '$GS' | grep -q '\.tmp$'"
+	expect_grep "item 11, name taken again: reported" "CLAUDE\.local\.md .*moved to groups/g/CLAUDE\.local\.md\.clawmd-preserved-" "$T/err"
+
+	# Item 12: the agent writes its memory just before the swap, and
+	# compose is killed (-9) right after it: the agent's memory is left
+	# under the temp name.  The next compose must not remove it as its own.
+	sreset
+	stop_run "$k"
+	at_stop 1 && echo "agent notes" >"$GS/CLAUDE.local.md"
+	go_on
+	at_stop 2 && kill -9 "$_child"
+	finish
+	check "item 12: killed right after the swap, the memory sits at a temp name" \
+		sh -c "grep -lx 'agent notes' '$GS'/.CLAUDE.local.md.*.tmp"
+	expect_ok "item 12: the next compose succeeds" $CLAWMD compose -C "$S" g
+	expect_eq "item 12: the agent's memory is preserved, not removed" \
+		"$(holding 'agent notes')" "./CLAUDE.local.md.clawmd-preserved-X "
+	expect_grep "item 12: and reported" "was not written by clawmd; moved to groups/g/CLAUDE\.local\.md\.clawmd-preserved-" "$T/err"
+	check "item 12: no temp left" sh -c "! ls -A '$GS' | grep -q '\.tmp$'"
+
+	# Item 12, commit_entry: an entry composed before, the agent editing it
+	# just before compose swaps in the new one, compose killed right after.
+	sreset
+	rm -f "$GS/CLAUDE.md"
+	$CLAWMD compose -C "$S" g 2>/dev/null
+	make_skill "$S" beta # the entry changes: alpha and beta
+	cp -a "$GS" "$T/composed"
+	strace -o "$T/ref" -e trace=renameat2 $CLAWMD compose -C "$S" g >/dev/null 2>&1
+	ke=$(grep '^renameat2(' "$T/ref" | grep -n 'CLAUDE\.md", RENAME_EXCHANGE' | head -n 1 | cut -d: -f1)
+	rm -rf "$GS" && cp -a "$T/composed" "$GS"
+	stop_run "${ke:-1}"
+	at_stop 1 && echo "agent edit" >>"$GS/CLAUDE.md"
+	go_on
+	at_stop 2 && kill -9 "$_child"
+	finish
+	check "item 12 (entry): killed after the swap, the edit sits at a temp name" \
+		sh -c "grep -l 'agent edit' '$GS'/.CLAUDE.md.*.tmp"
+	expect_ok "item 12 (entry): the next compose succeeds" $CLAWMD compose -C "$S" g
+	check "item 12 (entry): the edited entry is preserved with the edit" \
+		sh -c "grep -q 'agent edit' '$GS'/CLAUDE.md.clawmd-preserved-*"
+	check "item 12 (entry): no temp left" sh -c "! ls -A '$GS' | grep -q '\.tmp$'"
+	expect_ok "item 12 (entry): converged" $CLAWMD compose -C "$S" --check g
+	rm -rf "$S/skills/beta"
+fi
 done_testing

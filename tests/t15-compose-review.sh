@@ -23,15 +23,19 @@ expect_ok "compose after removing an import line" $CLAWMD compose -C "$R" g
 check "nothing carried, nothing quarantined" sh -c "test ! -s '$G/CLAUDE.local.md' && ! ls -A '$G' | grep -q preserved"
 expect_ok "converged" $CLAWMD compose -C "$R" --check g
 
-# Leftovers: clawmd's own temps go, anybody else's stay.
-echo stale >"$G/.CLAUDE.md.0123456789abcdef.tmp"
-echo stale >"$G/.claude-fragments/.skill-alpha.md.0123456789abcdef.tmp"
+# Leftovers: clawmd's own temps (holding what they were staged with, the
+# digest in their names) go, anybody else's stay.
+echo stale >"$T/stale"
+tc=$(staged_temp CLAUDE.md "$T/stale")
+ts=$(staged_temp skill-alpha.md "$T/stale")
+cp "$T/stale" "$G/$tc"
+cp "$T/stale" "$G/.claude-fragments/$ts"
 echo precious >"$G/.notes.0123456789abcdef.tmp"
 echo precious >"$G/.claude-fragments/.mine.0123456789abcdef.tmp"
 expect_fail 1 "clawmd's leftover temps are drift" $CLAWMD compose -C "$R" --check g
-expect_grep "reported as removals" '^remove groups/g/.CLAUDE.md.0123456789abcdef.tmp$' "$T/out"
+expect_grep "reported as removals" "^remove groups/g/$tc\$" "$T/out"
 expect_ok "compose removes them" $CLAWMD compose -C "$R" g
-check "own temps removed" test ! -e "$G/.CLAUDE.md.0123456789abcdef.tmp" -a ! -e "$G/.claude-fragments/.skill-alpha.md.0123456789abcdef.tmp"
+check "own temps removed" test ! -e "$G/$tc" -a ! -e "$G/.claude-fragments/$ts"
 check "foreign temp-like files kept" test -f "$G/.notes.0123456789abcdef.tmp" -a -f "$G/.claude-fragments/.mine.0123456789abcdef.tmp"
 mkdir "$G/..claude-fragments.00000000000000aa.tmp"
 echo frag >"$G/..claude-fragments.00000000000000aa.tmp/skill-alpha.md"

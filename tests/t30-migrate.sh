@@ -210,16 +210,18 @@ mkdir -p "$R6/groups/big" "$R6/groups/ok"
 head -c 5000000 /dev/zero | tr '\0' 'x' >"$R6/groups/big/CLAUDE.md"
 echo "ok persona" >"$R6/groups/ok/CLAUDE.md"
 cp "$R6/groups/big/CLAUDE.md" "$T/big"
-expect_fail 3 "an oversized CLAUDE.md: exit 3" $CLAWMD migrate -C "$R6"
+expect_fail 6 "an oversized CLAUDE.md: that group fails, exit 6" $CLAWMD migrate -C "$R6"
 expect_grep "the message names the file" "groups/big/CLAUDE.md.*larger" "$T/err"
 check "the oversized file is left as it was" cmp -s "$R6/groups/big/CLAUDE.md" "$T/big"
 expect_file "the other groups still migrate" "$R6/groups/ok/CLAUDE.local.md" "ok persona"
-check "no record after an error" test ! -e "$R6/.clawmd/migrated.json"
-expect_ok "--json on error still parses" sh -c "$CLAWMD migrate -C '$R6' --json >'$T/ej' 2>/dev/null; test \$? = 3"
-check "the JSON carries the error" python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); assert d["error"]["status"]==3 and "groups/big" in d["error"]["message"]' "$T/ej"
+check "the record lists the failed group" python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); assert [f["group"] for f in d["failed"]]==["big"] and d["groups"]==["big","ok"], d' "$R6/.clawmd/migrated.json"
+expect_ok "--json with a failed group still parses" sh -c "$CLAWMD migrate -C '$R6' --json >'$T/ej' 2>/dev/null; test \$? = 6"
+check "the JSON lists the failure, and the retry ran only that group" python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); assert "error" not in d and d["failed"][0]["group"]=="big" and "groups/big" in d["failed"][0]["message"] and d["groups"]==["big"], d' "$T/ej"
 mv "$R6/groups/big/CLAUDE.md" "$T/big.moved"
-expect_ok "fixed: the rerun completes" $CLAWMD migrate -C "$R6"
-check "and writes the record" test -f "$R6/.clawmd/migrated.json"
+expect_ok "fixed: the retry completes" $CLAWMD migrate -C "$R6"
+check "and the record lists no failure any more, the groups as before" python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); assert d["failed"]==[] and d["groups"]==["big","ok"], d' "$R6/.clawmd/migrated.json"
+expect_ok "then: nothing to do" $CLAWMD migrate -C "$R6"
+expect_grep "already migrated" "^already migrated" "$T/out"
 
 # ---- hostile group contents: nothing is followed or read through ---------
 R9=$T/hostile
@@ -242,6 +244,76 @@ expect_grep "a symlinked groups/global is reported" '^skip +groups/global .*syml
 check "a symlinked groups/global is left in place" test -L "$R9/groups/global"
 expect_file "and its target is neither archived nor carried" "$R9/outside/realglobal/CLAUDE.md" "real global"
 check "the base did not get the symlinked global's text" sh -c "! grep -q 'real global' '$R9/container/CLAUDE.md'"
+
+# ---- issue 9, item 10: a 10 GiB sparse CLAUDE.local.md does not stop the host
+R12=$T/sparse
+make_root "$R12"
+mkdir -p "$R12/groups/big" "$R12/groups/fine" "$T/bin"
+echo "big persona" >"$R12/groups/big/CLAUDE.md"
+truncate -s 10G "$R12/groups/big/CLAUDE.local.md"
+echo "fine persona" >"$R12/groups/fine/CLAUDE.md"
+ln -sf "$CLAWMD" "$T/bin/clawmd"
+if command -v strace >/dev/null 2>&1 && strace -f -o /dev/null true 2>/dev/null; then
+	ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0" expect_fail 6 \
+		"a 10 GiB CLAUDE.local.md: that group fails, exit 6" \
+		strace -f -o "$T/sparse.trace" -e trace=read,pread64,mmap $CLAWMD migrate -C "$R12" -q
+	# Everything read in the run, in bytes: far below the file's size.
+	got=$(awk '/^[0-9]+ +(read|pread64)\(/ { n += $NF } END { print n + 0 }' "$T/sparse.trace")
+	check "migrate read $got bytes, not the 10 GiB file" test "$got" -lt 1048576
+else
+	expect_fail 6 "a 10 GiB CLAUDE.local.md: that group fails, exit 6" \
+		timeout 20 $CLAWMD migrate -C "$R12" -q
+	_report 0 "# SKIP strace unavailable: bytes read not counted"
+fi
+expect_grep "the failure names the file and its cap" "groups/big/CLAUDE.local.md.*larger than" "$T/err"
+expect_file "the other group migrated" "$R12/groups/fine/CLAUDE.local.md" "fine persona"
+expect_file "the failed group's CLAUDE.md is left as it was" "$R12/groups/big/CLAUDE.md" "big persona"
+expect_eq "and its CLAUDE.local.md too" "$(stat -c %s "$R12/groups/big/CLAUDE.local.md")" "10737418240"
+check "the record lists the failed group" python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); assert [f["group"] for f in d["failed"]]==["big"] and "larger" in d["failed"][0]["error"], d' "$R12/.clawmd/migrated.json"
+# The README's host-startup snippet, run as written: the host starts.
+sed -n '/^\*\*At host start: migrate\.\*\*/,/^```$/p' "$CLAWMD_SRC/README.md" |
+	sed -n '/^```sh$/,/^```$/p' | sed '1d;$d' >"$T/startup.sh"
+check "the README has a host-startup snippet" grep -q 'clawmd migrate' "$T/startup.sh"
+expect_ok "README snippet: one bad group does not block the host" \
+	env PATH="$T/bin:$PATH" ROOT="$R12" sh -c '. "$0"; echo host started' "$T/startup.sh"
+expect_grep "README snippet: the host went on" '^host started$' "$T/out"
+R13=$T/nostate
+make_root "$R13"
+mkdir -p "$R13/groups/a"
+echo "a persona" >"$R13/groups/a/CLAUDE.md"
+echo "not a directory" >"$R13/.clawmd"
+expect_fail 1 "README snippet: a total failure (no state directory) still stops the host" \
+	env PATH="$T/bin:$PATH" ROOT="$R13" sh -c '. "$0"; echo host started' "$T/startup.sh"
+expect_fail 4 "a total failure is exit 4" $CLAWMD migrate -C "$R13"
+check "a total failure writes no record and moves nothing" test -f "$R13/groups/a/CLAUDE.md" -a ! -e "$R13/groups/a/CLAUDE.local.md"
+
+# ---- issue 9, item 13: groups/global/CLAUDE.md of every other type ---------
+vg=
+if command -v valgrind >/dev/null 2>&1 &&
+   valgrind -q --error-exitcode=99 "$CLAWMD" --help >/dev/null 2>&1; then
+	vg="valgrind -q --error-exitcode=99 --leak-check=no"
+fi
+for kind in symlink directory fifo socket; do
+	RG=$T/global-$kind
+	make_root "$RG"
+	mkdir -p "$RG/groups/global" "$RG/groups/a"
+	echo "a persona" >"$RG/groups/a/CLAUDE.md"
+	case $kind in
+	symlink) ln -s /etc/hostname "$RG/groups/global/CLAUDE.md" ;;
+	directory) mkdir "$RG/groups/global/CLAUDE.md" ;;
+	fifo) mkfifo "$RG/groups/global/CLAUDE.md" ;;
+	socket) python3 -c 'import socket,sys; socket.socket(socket.AF_UNIX).bind(sys.argv[1])' \
+		"$RG/groups/global/CLAUDE.md" ;;
+	esac
+	expect_ok "global CLAUDE.md a $kind: migrate succeeds${vg:+ (valgrind clean)}" \
+		timeout 60 $vg $CLAWMD migrate -C "$RG"
+	expect_grep "global CLAUDE.md a $kind: kept, reported with its path" \
+		'^keep +groups/global/CLAUDE\.md \(not a regular file' "$T/out"
+	check "global CLAUDE.md a $kind: archived as it was" \
+		sh -c "ls -A '$RG'/.clawmd/archive/global-*/ | grep -qx CLAUDE.md"
+	expect_file "global CLAUDE.md a $kind: the base is unchanged" "$RG/container/CLAUDE.md" \
+		"$(printf '# Shared base\n\nBe helpful.')"
+done
 
 # ---- CLAUDE.md already in CLAUDE.local.md: removed, nothing appended -------
 R11=$T/already
@@ -304,11 +376,11 @@ if command -v flock >/dev/null 2>&1; then
 	mkdir -p "$R8/groups/b"
 	echo "b persona" >"$R8/groups/b/CLAUDE.md"
 	hold "$R8/.clawmd/locks/a"
-	expect_fail 5 "a group's lock held: exit 5" $CLAWMD migrate -C "$R8" --lock-timeout 0.2
+	expect_fail 6 "a group's lock held: that group fails, exit 6" $CLAWMD migrate -C "$R8" --lock-timeout 0.2
 	expect_grep "the message names the lock" "locks/a" "$T/err"
 	expect_file "the locked group is untouched" "$R8/groups/a/CLAUDE.md" "persona"
 	expect_file "the other group migrated" "$R8/groups/b/CLAUDE.local.md" "b persona"
-	check "no record while a group is left" test ! -e "$R8/.clawmd/migrated.json"
+	expect_grep "the record lists the locked group as failed" '"group":[[:space:]]*"a"' "$R8/.clawmd/migrated.json"
 	release
 	expect_ok "with the lock free, the rerun completes" $CLAWMD migrate -C "$R8"
 	expect_file "the locked group migrated" "$R8/groups/a/CLAUDE.local.md" "persona"

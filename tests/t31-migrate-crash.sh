@@ -80,9 +80,13 @@ done
 check "killed at $kills mutating syscalls" test "$kills" -gt 20
 expect_eq "every rerun after a kill reached the uninterrupted state" "$bad" ""
 
-# Failing syscalls: exit 4, a message naming a path, no temp left, and the
-# rerun (with the disk fixed) reaches the same state.
+# Failing syscalls: a message naming a path, no temp left, and the rerun
+# (with the disk fixed) reaches the same state.  A failure inside one group
+# fails that group only: exit 6, and the record lists it (the rerun retries
+# it); a failure of the run itself (the record) is exit 4 with no record.
+failed_groups() { python3 -c 'import json,sys; print(" ".join(f["group"] for f in json.load(open(sys.argv[1]))["failed"]))' "$1" 2>/dev/null; }
 fails=0
+partial=0
 bad=
 for spec in write:error=ENOSPC fsync:error=EIO rename,renameat,renameat2:error=ENOSPC \
 	unlinkat:error=EIO; do
@@ -94,15 +98,22 @@ for spec in write:error=ENOSPC fsync:error=EIO rename,renameat,renameat2:error=E
 		st=$?
 		[ $st -eq 0 ] && break
 		fails=$((fails + 1))
-		if [ $st -ne 4 ]; then
+		if [ $st -eq 6 ]; then partial=$((partial + 1)); fi
+		if [ $st -ne 4 ] && [ $st -ne 6 ]; then
 			bad="$bad
 $spec#$n: exit $st: $(cat "$T/err1")"
 		elif ! grep -q "'/" "$T/err1"; then
 			bad="$bad
 $spec#$n: message names no path: $(cat "$T/err1")"
-		elif [ -e "$R/.clawmd/migrated.json" ]; then
+		elif [ $st -eq 4 ] && [ -e "$R/.clawmd/migrated.json" ]; then
 			bad="$bad
-$spec#$n: record written despite the failure"
+$spec#$n: record written despite a failure of the run"
+		elif [ $st -eq 6 ] && [ -z "$(failed_groups "$R/.clawmd/migrated.json")" ]; then
+			bad="$bad
+$spec#$n: exit 6 but the record lists no failed group"
+		elif [ $st -eq 6 ] && ! grep -q "^clawmd: $(failed_groups "$R/.clawmd/migrated.json" | cut -d' ' -f1): " "$T/err1"; then
+			bad="$bad
+$spec#$n: the failed group is not named on stderr: $(cat "$T/err1")"
 		elif find "$R" -name '*.tmp' | grep -q .; then
 			bad="$bad
 $spec#$n: temp left: $(find "$R" -name '*.tmp')"
@@ -117,8 +128,8 @@ $(state)"
 		n=$((n + 1))
 	done
 done
-check "failed $fails syscalls" test "$fails" -gt 10
-expect_eq "every failure: exit 4, path named, no record, no temp; rerun converged" "$bad" ""
+check "failed $fails syscalls, $partial of them inside one group" test "$fails" -gt 10 -a "$partial" -gt 5
+expect_eq "every failure: exit 6 with the group recorded or exit 4 with no record, path named, no temp; rerun converged" "$bad" ""
 
 # The agent writing its memory while migrate writes it: stop migrate at its
 # first fsync (the staged CLAUDE.local.md, before the rename), write, let it
@@ -134,13 +145,15 @@ race() { # NAME SETUP-LOCAL(yes/no)
 	start_stopped fsync $CLAWMD migrate -C "$RR" -q
 	echo "agent wrote" >>"$RR/groups/a/CLAUDE.local.md"
 	resume_stopped
-	expect_eq "$1: the run stopped with exit 4" "$?" 4
+	expect_eq "$1: that group failed: exit 6" "$?" 6
 	expect_grep "$1: the message names CLAUDE.local.md" "groups/a/CLAUDE.local.md" "$T/err"
 	expect_file "$1: the agent's memory is intact" "$RR/groups/a/CLAUDE.local.md" \
 		"$( [ "$2" = yes ] && echo memory; echo "agent wrote")"
 	expect_file "$1: CLAUDE.md is still there" "$RR/groups/a/CLAUDE.md" "persona"
-	check "$1: no temp, no record" sh -c "! ls -A '$RR/groups/a' | grep -q tmp && test ! -e '$RR/.clawmd/migrated.json'"
+	check "$1: no temp left" sh -c "! ls -A '$RR/groups/a' | grep -q tmp"
+	expect_eq "$1: the record lists the group as failed" "$(failed_groups "$RR/.clawmd/migrated.json")" "a"
 	expect_ok "$1: the rerun completes" $CLAWMD migrate -C "$RR" -q
+	expect_eq "$1: and the record lists no failure any more" "$(failed_groups "$RR/.clawmd/migrated.json")" ""
 	expect_eq "$1: memory, then the persona under a marker" \
 		"$(sed 's/fnv1a64=[0-9a-f]*/X/' "$RR/groups/a/CLAUDE.local.md")" \
 		"$( [ "$2" = yes ] && echo memory; printf 'agent wrote\n\n<!-- clawmd migrate: carried from CLAUDE.md (X) -->\npersona')"
@@ -149,4 +162,23 @@ if command -v pgrep >/dev/null 2>&1; then
 	race append yes
 	race move no
 fi
+# Issue 9, item 12: a temp name that holds the agent's file (what a compose
+# killed mid-swap leaves) is not migrate's leftover: moved aside, not
+# removed.  One that holds what was staged (its digest) is removed.
+RT=$T/temps
+rm -rf "$RT"
+make_root "$RT"
+mkdir -p "$RT/groups/a"
+echo persona >"$RT/groups/a/CLAUDE.md"
+echo "agent notes" >"$RT/groups/a/.CLAUDE.local.md.0123456789abcdef.tmp"
+echo "staged text" >"$T/staged"
+own=$(staged_temp CLAUDE.local.md "$T/staged")
+cp "$T/staged" "$RT/groups/a/$own"
+expect_ok "migrate with leftover temps" $CLAWMD migrate -C "$RT"
+check "the temp holding what was staged is removed" test ! -e "$RT/groups/a/$own"
+expect_grep "and reported as such" "^remove-temp +groups/a/$own" "$T/out"
+check "the temp holding the agent's file is moved aside, content intact" \
+	sh -c "grep -qx 'agent notes' '$RT'/groups/a/CLAUDE.local.md.clawmd-preserved-*"
+expect_grep "and reported as a move-aside" '^move-aside +groups/a/\.CLAUDE\.local\.md\.0123456789abcdef\.tmp -> groups/a/CLAUDE\.local\.md\.clawmd-preserved-' "$T/out"
+expect_file "the persona is carried as usual" "$RT/groups/a/CLAUDE.local.md" "persona"
 done_testing

@@ -259,7 +259,11 @@ int clawmd_md_imports(const char *text, size_t len, clawmd_import_fn fn, void *p
 
 /*
  * Defuse every @path directive Claude Code would import from inline text, by
- * wrapping it in a code span.  Returns the number of directives defused.
+ * wrapping it in a code span.  The output is scanned again with
+ * clawmd_md_imports and never holds a live import: when the code spans
+ * leave one (backticks of the text around them), a backslash goes before
+ * each '@' instead, and failing that every '@' becomes "&#64;".  Returns the
+ * number of directives defused.
  */
 size_t clawmd_defuse_imports(struct clawmd_buf *out, const char *text, size_t len);
 
@@ -445,10 +449,16 @@ int clawmd_group_lock(int *fd, const struct clawmd_layout *lay, const char *grou
  * the atomic replace (staged, fsynced, renamed, directory fsynced) and a
  * source is removed only after its destination is durable.
  *
- * Errors: a group that fails (e.g. a CLAUDE.md over the size cap, EINPUT)
- * is left as it was and reported as a CLAWMD_MIGRATE_ERROR action; the
- * other groups still migrate, the record is not written, and the first
- * error is returned.
+ * Errors: one bad group never stops the others.  A group that fails (e.g.
+ * a CLAUDE.md or CLAUDE.local.md over the size cap, which is refused by its
+ * size and never read, or its lock held too long) is left as it was,
+ * reported as a CLAWMD_MIGRATE_ERROR action and listed in res.failed; the
+ * other groups migrate, and the record is still written, with the failed
+ * groups in its "failed" list.  clawmd_migrate() then returns 0: check
+ * res.nfailed.  A later run that finds a record with failed groups retries
+ * just those (and rewrites the record); one without does nothing.  A
+ * negative return is a failure of the whole run (the migrate lock, the
+ * groups directory, the record itself), with no record written.
  */
 
 #define CLAWMD_MIGRATE_RECORD "migrated.json"	  /* in lay->state */
@@ -493,6 +503,9 @@ struct clawmd_migrate_result {
 	size_t ngroups;
 	struct clawmd_migrate_action *v; /* in the order done (or to do) */
 	size_t n;
+	char **failed;	/* groups that failed ("global" too), in order */
+	size_t nfailed;
+	bool retry;	/* a record listed failed groups: only those were run */
 };
 
 struct clawmd_migrate_opts {

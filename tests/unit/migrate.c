@@ -3,6 +3,7 @@
  * base lacks.  Cases are (input, expected) pairs, one a line of the tables. */
 #include "clawmd.h"
 #include "tap.h"
+#include "testutil.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -88,6 +89,78 @@ static void api_run(void)
 	rm_rf(root);
 }
 
+/* One bad group (issue 9, item 10): the others migrate, the call returns
+ * 0 with the group in res.failed, the record lists it, the next call
+ * retries only it; groups/global/CLAUDE.md of another type (item 13). */
+static void api_partial(void)
+{
+	char root[] = "/tmp/clawmd-unit-migrate.XXXXXX";
+	if (!mkdtemp(root))
+		abort();
+	char dir[4096];
+	const char *dirs[] = {"container", "groups", "groups/bad", "groups/good", "groups/global"};
+	for (size_t i = 0; i < sizeof(dirs) / sizeof(*dirs); i++) {
+		snprintf(dir, sizeof(dir), "%s/%s", root, dirs[i]);
+		mkdir(dir, 0755);
+	}
+	snprintf(dir, sizeof(dir), "%s/container", root);
+	put(dir, "CLAUDE.md", "B\n");
+	snprintf(dir, sizeof(dir), "%s/groups/good", root);
+	put(dir, "CLAUDE.md", "good\n");
+	snprintf(dir, sizeof(dir), "%s/groups/bad", root);
+	put(dir, "CLAUDE.md", "bad\n");
+	put(dir, "CLAUDE.local.md", "");
+	snprintf(dir, sizeof(dir), "%s/groups/bad/CLAUDE.local.md", root);
+	if (truncate(dir, (off_t)CLAWMD_MIGRATE_FILE_MAX + 1) < 0)
+		abort();
+	snprintf(dir, sizeof(dir), "%s/groups/global/CLAUDE.md", root);
+	if (symlink("/etc/hostname", dir) < 0)
+		abort();
+
+	struct clawmd_err err = CLAWMD_ERR_INIT;
+	struct clawmd_layout lay;
+	struct clawmd_migrate_result res;
+	struct clawmd_migrate_opts opts = {0};
+	clawmd_layout_init(&lay);
+	is(clawmd_layout_load(&lay, root, &err), 0, "partial: layout loads");
+	is(clawmd_migrate(&res, &lay, &opts, &err), 0, "partial: the run completes");
+	is(res.nfailed, 1, "partial: one group failed");
+	if (res.nfailed == 1)
+		is_str(res.failed[0], "bad", "partial: the bad one");
+	ok(!res.retry, "partial: a first run, not a retry");
+	bool kept = false;
+	for (size_t i = 0; i < res.n; i++)
+		kept |= res.v[i].step == CLAWMD_MIGRATE_KEEP && res.v[i].path &&
+			!strcmp(res.v[i].path, "groups/global/CLAUDE.md");
+	ok(kept, "item 13: a symlinked global CLAUDE.md is kept, its path intact");
+	clawmd_migrate_result_release(&res);
+	snprintf(dir, sizeof(dir), "%s/groups/good/CLAUDE.local.md", root);
+	ok(access(dir, F_OK) == 0, "partial: the good group migrated");
+	snprintf(dir, sizeof(dir), "%s/.clawmd/migrated.json", root);
+	size_t n;
+	char *rec = test_slurp(dir, &n);
+	ok(rec && strstr(rec, "\"failed\"") && strstr(rec, "\"bad\""), "partial: the record lists it");
+	free(rec);
+
+	is(clawmd_migrate(&res, &lay, &opts, &err), 0, "partial: the next run");
+	ok(!res.already && res.retry && res.ngroups == 1 && !strcmp(res.groups[0], "bad"),
+	   "partial: it retries only the failed group");
+	is(res.nfailed, 1, "partial: which fails again");
+	clawmd_migrate_result_release(&res);
+
+	snprintf(dir, sizeof(dir), "%s/groups/bad/CLAUDE.local.md", root);
+	if (truncate(dir, 0) < 0)
+		abort();
+	is(clawmd_migrate(&res, &lay, &opts, &err), 0, "partial: fixed, the retry");
+	is(res.nfailed, 0, "partial: nothing failed");
+	clawmd_migrate_result_release(&res);
+	is(clawmd_migrate(&res, &lay, &opts, &err), 0, "partial: then");
+	ok(res.already, "partial: nothing left to do");
+	clawmd_migrate_result_release(&res);
+	clawmd_layout_release(&lay);
+	rm_rf(root);
+}
+
 static const struct {
 	const char *in, *want, *name;
 } carry_cases[] = {
@@ -164,5 +237,6 @@ int main(void)
 	is_str(clawmd_migrate_step_name((enum clawmd_migrate_step)99), "unknown", "out of range");
 	clawmd_buf_release(&out);
 	api_run();
+	api_partial();
 	return done_testing();
 }
