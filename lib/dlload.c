@@ -41,7 +41,6 @@
 	X(char *, cJSON_PrintUnformatted, (const cJSON *item), (item)) \
 	X(char *, cJSON_PrintBuffered, (const cJSON *item, int prebuffer, cJSON_bool fmt), (item, prebuffer, fmt)) \
 	X(cJSON_bool, cJSON_PrintPreallocated, (cJSON *item, char *buffer, const int length, const cJSON_bool format), (item, buffer, length, format)) \
-	V(cJSON_Delete, (cJSON *item), (item)) \
 	X(int, cJSON_GetArraySize, (const cJSON *array), (array)) \
 	X(cJSON *, cJSON_GetArrayItem, (const cJSON *array, int index), (array, index)) \
 	X(cJSON *, cJSON_GetObjectItem, (const cJSON * const object, const char * const string), (object, string)) \
@@ -153,11 +152,7 @@ static void *resolve(void *h, const char *name)
 #define CLAWMD_LIB(L, FUNCS, so, fb)                                                               \
 	FUNCS(CLAWMD_PTR, CLAWMD_PTRV)                                                             \
 	static struct dl_lib L = {so, fb, PTHREAD_ONCE_INIT};                                      \
-	static void L##_load(void)                                                                 \
-	{                                                                                          \
-		void *h = open_lib(&L);                                                            \
-		FUNCS(CLAWMD_SET, CLAWMD_SETV)                                                     \
-	}
+	static void L##_load(void);
 
 #ifndef CLAWMD_CJSON_SONAME
 #define CLAWMD_CJSON_SONAME "libcjson.so.1"
@@ -167,6 +162,20 @@ static void *resolve(void *h, const char *name)
 #endif
 CLAWMD_LIB(cjson, CLAWMD_CJSON_FUNCS, CLAWMD_CJSON_SONAME, "libcjson.so")
 CLAWMD_LIB(md4c, CLAWMD_MD4C_FUNCS, CLAWMD_MD4C_SONAME, "libmd4c.so")
+
+static void (*p_cJSON_Delete)(cJSON *item);
+static void cjson_load(void)
+{
+	void *h = open_lib(&cjson);
+	CLAWMD_CJSON_FUNCS(CLAWMD_SET, CLAWMD_SETV)
+	p_cJSON_Delete = (void (*)(cJSON *))resolve(h, "cJSON_Delete");
+}
+
+static void md4c_load(void)
+{
+	void *h = open_lib(&md4c);
+	CLAWMD_MD4C_FUNCS(CLAWMD_SET, CLAWMD_SETV)
+}
 
 /* The forwarders themselves. */
 #define CJ_FWD(ret, name, params, args)                                                            \
@@ -189,4 +198,14 @@ CLAWMD_LIB(md4c, CLAWMD_MD4C_FUNCS, CLAWMD_MD4C_SONAME, "libmd4c.so")
 	}
 
 CLAWMD_CJSON_FUNCS(CJ_FWD, CJ_FWDV)
+
+/* Deleting nothing (the common cleanup of a parse that never ran) must
+ * not load the library. */
+CJSON_PUBLIC(void) cJSON_Delete(cJSON *item)
+{
+	if (!item)
+		return;
+	pthread_once(&cjson.once, cjson_load);
+	p_cJSON_Delete(item);
+}
 CLAWMD_MD4C_FUNCS(MD_FWD, MD_FWD)

@@ -1,0 +1,529 @@
+/* state.c - the record of a group's last verified compose (see state.h). */
+#include "state.h"
+#include "util.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+/* "clawmd-state 1 <length of the record in bytes, 10 digits>\n": the
+ * record is rewritten in place without truncating the file, so whatever
+ * follows it is a longer record's leftover. */
+#define RECORD_MAGIC "clawmd-state 1 "
+#define RECORD_HEAD 26
+#define RECORD_MAX (4 * 1024 * 1024)
+
+/* Where a fact's path is looked up. */
+enum base {
+	B_GROUP,   /* the group directory (the agent's: never followed) */
+	B_FRAG,	   /* its .claude-fragments (likewise) */
+	B_SKILLS,  /* the host's skills directory */
+	B_MODULES, /* the host's modules directory */
+	B_BASE,	   /* the shared base itself (path ".") */
+	B_N,
+};
+
+#define F_TYPE 1      /* only the file type counts; 0 is "nothing there" */
+#define F_FOLLOW 2    /* a host source: symlinks followed, as plan.c does */
+#define F_RACY_ONLY 4 /* a parent directory: checked when saving, not recorded */
+
+struct ident {
+	unsigned mode;
+	unsigned long long dev, ino, size;
+	long long ms, mns, cs, cns;
+};
+
+struct fact {
+	int base, flags;
+	char *path;
+	struct ident id;
+};
+
+struct facts {
+	struct fact *v;
+	size_t n, cap;
+};
+
+struct bases {
+	int fd[B_N];
+	int state[B_N]; /* 0 not opened yet, 1 open, -1 absent, -2 unreadable */
+	const struct clawmd_layout *lay;
+	const struct clawmd_dir *gd;
+};
+
+struct timespec clawmd_state_now(void)
+{
+	struct timespec ts = {0, 0};
+	clock_gettime(CLOCK_REALTIME_COARSE, &ts);
+	return ts;
+}
+
+static void bases_init(struct bases *b, const struct clawmd_layout *lay, const struct clawmd_dir *gd)
+{
+	for (int i = 0; i < B_N; i++)
+		b->fd[i] = -1, b->state[i] = 0;
+	b->lay = lay;
+	b->gd = gd;
+}
+
+static void bases_release(struct bases *b)
+{
+	for (int i = B_FRAG; i < B_N; i++)
+		if (b->fd[i] >= 0)
+			close(b->fd[i]);
+}
+
+static bool absent_errno(int e)
+{
+	return e == ENOENT || e == ENOTDIR || e == ELOOP;
+}
+
+/* Open a base on first use.  The fragments directory is the agent's, so
+ * it is opened without following a symlink; the host's directories are
+ * opened as plan.c opens them. */
+static int base_fd(struct bases *b, int base)
+{
+	if (b->state[base] == 0) {
+		const int dflags = O_RDONLY | O_DIRECTORY | O_CLOEXEC;
+		int fd = -1;
+		switch (base) {
+		case B_GROUP:
+			fd = b->gd->fd;
+			break;
+		case B_FRAG:
+			fd = openat(b->gd->fd, CLAWMD_FRAGMENTS_DIR, dflags | O_NOFOLLOW);
+			break;
+		case B_SKILLS:
+			fd = open(b->lay->skills, dflags);
+			break;
+		case B_MODULES:
+			errno = ENOENT;
+			fd = b->lay->modules ? open(b->lay->modules, dflags) : -1;
+			break;
+		}
+		b->fd[base] = fd;
+		b->state[base] = fd >= 0 ? 1 : absent_errno(errno) ? -1 : -2;
+	}
+	return b->state[base];
+}
+
+/* Stat one fact's path into `id` (mode 0: nothing there).  -1: cannot tell. */
+static int stat_fact(struct bases *b, const struct fact *f, struct ident *id)
+{
+	struct stat st;
+	int rc;
+	memset(id, 0, sizeof(*id));
+	if (f->base == B_BASE) {
+		rc = (f->flags & F_FOLLOW) ? stat(b->lay->base, &st) : lstat(b->lay->base, &st);
+	} else {
+		int s = base_fd(b, f->base);
+		if (s == -1)
+			return 0;
+		if (s < 0)
+			return -1;
+		if (!strcmp(f->path, "."))
+			rc = fstat(b->fd[f->base], &st);
+		else
+			rc = fstatat(b->fd[f->base], f->path, &st,
+				     (f->flags & F_FOLLOW) ? 0 : AT_SYMLINK_NOFOLLOW);
+	}
+	if (rc < 0)
+		return absent_errno(errno) ? 0 : -1;
+	id->mode = (unsigned)st.st_mode;
+	id->dev = (unsigned long long)st.st_dev;
+	id->ino = (unsigned long long)st.st_ino;
+	id->size = (unsigned long long)st.st_size;
+	id->ms = (long long)st.st_mtim.tv_sec;
+	id->mns = (long long)st.st_mtim.tv_nsec;
+	id->cs = (long long)st.st_ctim.tv_sec;
+	id->cns = (long long)st.st_ctim.tv_nsec;
+	return 0;
+}
+
+static bool same(const struct fact *f, const struct ident *now)
+{
+	const struct ident *was = &f->id;
+	if (f->flags & F_TYPE)
+		return (was->mode & S_IFMT) == (now->mode & S_IFMT);
+	return was->mode == now->mode && was->dev == now->dev && was->ino == now->ino &&
+	       was->size == now->size && was->ms == now->ms && was->mns == now->mns &&
+	       was->cs == now->cs && was->cns == now->cns;
+}
+
+/*
+ * Could this object have changed after `since` without its identity
+ * showing it?  Timestamps come from a clock that advances in ticks, so a
+ * change made in the same tick as the one the record saw would leave
+ * mtime and ctime as they were (git calls this "racy").  A record is
+ * therefore only written when everything it vouches for (and the
+ * directory holding it) was last changed clearly before the compose
+ * began reading: 10 ms before on filesystems that keep sub-second times,
+ * 2 s before where the times carry no nanoseconds (second granularity,
+ * FAT's two seconds).  A change made later than that gives a later mtime
+ * or ctime, or a new inode, and the next compose sees it.
+ */
+static bool racy(const struct ident *id, struct timespec since)
+{
+	if (!id->mode)
+		return false;
+	long long margin = id->mns || id->cns ? 10000000LL : 2000000000LL;
+	long long s = (long long)since.tv_sec * 1000000000LL + since.tv_nsec - margin;
+	return id->ms * 1000000000LL + id->mns >= s || id->cs * 1000000000LL + id->cns >= s;
+}
+
+/* ---- the text of a record ----------------------------------------------- */
+
+static void put_escaped(struct clawmd_buf *out, const char *s)
+{
+	for (; *s; s++) {
+		unsigned char c = (unsigned char)*s;
+		if (c < 0x20 || c == 0x7f || c == '\\')
+			clawmd_buf_printf(out, "\\x%02x", c);
+		else
+			clawmd_buf_putc(out, (char)c);
+	}
+}
+
+/* Undo put_escaped() in place, up to the end of the line; NULL if bad. */
+static char *unescape(char *s, char *end)
+{
+	char *w = s;
+	for (char *r = s; r < end; r++) {
+		if (*r != '\\') {
+			*w++ = *r;
+			continue;
+		}
+		unsigned v;
+		if (end - r < 4 || r[1] != 'x' || sscanf(r + 2, "%2x", &v) != 1)
+			return NULL;
+		*w++ = (char)v;
+		r += 3;
+	}
+	*w = '\0';
+	return s;
+}
+
+/* Everything the plan depends on besides the files: a record made under
+ * another layout or by another version proves nothing. */
+static unsigned long long layout_digest(const struct clawmd_layout *lay)
+{
+	struct clawmd_buf b = CLAWMD_BUF_INIT;
+	const char *v[] = {lay->base,	 lay->skills,	 lay->modules ? lay->modules : "",
+			   lay->groups,	 lay->ct_base,	 lay->ct_skills,
+			   lay->ct_modules, CLAWMD_VERSION, lay->mode == CLAWMD_MODE_COPY ? "copy" : "symlink",
+			   lay->import_local ? "local" : "-"};
+	for (size_t i = 0; i < CLAWMD_ARRAY_SIZE(v); i++)
+		clawmd_buf_put(&b, v[i], strlen(v[i]) + 1);
+	unsigned long long d = (unsigned long long)clawmd_fnv1a64(b.ptr, b.len);
+	clawmd_buf_release(&b);
+	return d;
+}
+
+static int read_record(struct clawmd_buf *out, int fd)
+{
+	clawmd_buf_clear(out);
+	for (;;) {
+		clawmd_buf_grow(out, 16384);
+		ssize_t n = pread(fd, out->ptr + out->len, out->cap - out->len - 1, (off_t)out->len);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return -1;
+		if (n == 0)
+			break;
+		size_t asked = out->cap - out->len - 1;
+		out->len += (size_t)n;
+		out->ptr[out->len] = '\0';
+		if (out->len > RECORD_MAX)
+			return -1;
+		if ((size_t)n < asked) /* a regular file: a short read is its end */
+			break;
+	}
+	return 0;
+}
+
+/* ---- is the record still true? ------------------------------------------ */
+
+bool clawmd_state_fresh(struct clawmd_plan *plan, int fd, const struct clawmd_layout *lay,
+			const struct clawmd_dir *gd)
+{
+	struct clawmd_buf rec = CLAWMD_BUF_INIT;
+	struct bases b;
+	bool fresh = false;
+	char **warnings = NULL;
+	size_t nwarnings = 0;
+	unsigned long long ndefused = 0, digest = 0, sum = 0;
+
+	bases_init(&b, lay, gd);
+	unsigned long long len = 0;
+	if (read_record(&rec, fd) < 0 || rec.len < RECORD_HEAD ||
+	    memcmp(rec.ptr, RECORD_MAGIC, sizeof(RECORD_MAGIC) - 1) ||
+	    sscanf(rec.ptr + sizeof(RECORD_MAGIC) - 1, "%10llu", &len) != 1 || len > rec.len ||
+	    len < RECORD_HEAD + 21 || rec.ptr[RECORD_HEAD - 1] != '\n')
+		goto out;
+	rec.len = (size_t)len;
+	rec.ptr[len] = '\0';
+	/* The last line is the digest of all before it: a torn write fails. */
+	char *tail = rec.ptr + rec.len - 21;
+	if (tail[-1] != '\n' || strncmp(tail, "sum ", 4) || tail[20] != '\n' ||
+	    sscanf(tail + 4, "%16llx", &sum) != 1 ||
+	    sum != (unsigned long long)clawmd_fnv1a64(rec.ptr, (size_t)(tail - rec.ptr)))
+		goto out;
+	*tail = '\0';
+	for (char *line = rec.ptr + RECORD_HEAD, *nl; *line; line = nl + 1) {
+		if (!(nl = strchr(line, '\n')))
+			goto out;
+		if (!strncmp(line, "layout ", 7)) {
+			if (sscanf(line + 7, "%16llx", &digest) != 1 || digest != layout_digest(lay))
+				goto out;
+		} else if (!strncmp(line, "defused ", 8)) {
+			if (sscanf(line + 8, "%llu", &ndefused) != 1)
+				goto out;
+		} else if (!strncmp(line, "w ", 2)) {
+			char *w = unescape(line + 2, nl);
+			if (!w)
+				goto out;
+			warnings = clawmd_xrealloc(warnings, (nwarnings + 1) * sizeof(*warnings));
+			warnings[nwarnings++] = clawmd_xstrdup(w);
+		} else if (!strncmp(line, "f ", 2)) {
+			struct fact f;
+			struct ident now;
+			int off = 0;
+			if (sscanf(line + 2, "%d %d %o %llu %llu %llu %lld %lld %lld %lld %n", &f.base,
+				   &f.flags, &f.id.mode, &f.id.dev, &f.id.ino, &f.id.size, &f.id.ms,
+				   &f.id.mns, &f.id.cs, &f.id.cns, &off) != 10 ||
+			    !off || f.base < 0 || f.base >= B_N || !(f.path = unescape(line + 2 + off, nl)))
+				goto out;
+			if (stat_fact(&b, &f, &now) < 0 || !same(&f, &now))
+				goto out;
+		} else {
+			goto out;
+		}
+	}
+	fresh = digest != 0;
+out:
+	if (fresh) {
+		plan->warnings = warnings;
+		plan->nwarnings = nwarnings;
+		plan->ndefused = (size_t)ndefused;
+	} else {
+		clawmd_strv_free(warnings, nwarnings);
+	}
+	bases_release(&b);
+	clawmd_buf_release(&rec);
+	return fresh;
+}
+
+/* ---- recording ---------------------------------------------------------- */
+
+static void add(struct facts *fs, int base, int flags, char *path)
+{
+	clawmd_xgrow(&fs->v, &fs->cap, fs->n + 1, sizeof(*fs->v));
+	fs->v[fs->n++] = (struct fact){base, flags, path, {0}};
+}
+
+static bool has_fact(const struct facts *fs, int base, const char *path)
+{
+	for (size_t i = 0; i < fs->n; i++)
+		if (fs->v[i].base == base && !strcmp(fs->v[i].path, path))
+			return true;
+	return false;
+}
+
+/*
+ * The source a plan entry was made from, as plan.c finds it: false for a
+ * name this file does not know, which then is never vouched for (a new
+ * kind of entry must be taught here before a no-op can skip it).
+ */
+static bool entry_facts(struct facts *fs, const struct clawmd_entry *e)
+{
+	static const char frag[] = CLAWMD_FRAGMENTS_DIR "/";
+	const size_t fl = sizeof(frag) - 1;
+	/* A copy vouches for the source's content; a symlink only for the
+	 * source being a file, which is all plan.c looks at. */
+	int src = F_FOLLOW | (e->type == CLAWMD_FT_FILE ? 0 : F_TYPE);
+	const char *name = e->name;
+	size_t len = strlen(name);
+	if (!strcmp(name, CLAWMD_ENTRY_NAME) || !strcmp(name, CLAWMD_SHARED_NAME)) {
+		add(fs, B_GROUP, 0, clawmd_xstrdup(name));
+		if (!strcmp(name, CLAWMD_SHARED_NAME))
+			add(fs, B_BASE, src, clawmd_xstrdup("."));
+		return true;
+	}
+	if (strncmp(name, frag, fl) || strchr(name + fl, '/') || len < fl + 4 ||
+	    strcmp(name + len - 3, ".md"))
+		return false;
+	const char *leaf = name + fl;
+	/* A symlink in .claude-fragments cannot change without the directory
+	 * changing (there is no writing a symlink in place): the directory's
+	 * own identity vouches for it.  A regular file can be written in
+	 * place, so it has its own. */
+	if (e->type == CLAWMD_FT_FILE)
+		add(fs, B_FRAG, 0, clawmd_xstrdup(leaf));
+	if (!strncmp(leaf, "skill-", 6))
+		add(fs, B_SKILLS, src,
+		    clawmd_xasprintf("%.*s/instructions.md", (int)(strlen(leaf) - 9), leaf + 6));
+	else if (!strncmp(leaf, "module-", 7))
+		add(fs, B_MODULES, src,
+		    clawmd_xasprintf("%.*s.instructions.md", (int)(strlen(leaf) - 10), leaf + 7));
+	else if (strncmp(leaf, "mcp-", 4)) /* mcp-: from container.json */
+		return false;
+	return true;
+}
+
+/* The listings plan.c made: every skill directory (a skill that gains an
+ * instructions.md changes the plan without changing the skills directory)
+ * and every module file, with the directory itself. */
+static int listing_facts(struct facts *fs, struct bases *b, int base)
+{
+	static const char suffix[] = ".instructions.md";
+	add(fs, base, F_FOLLOW, clawmd_xstrdup("."));
+	int s = base_fd(b, base);
+	if (s == -1)
+		return 0;
+	int dfd = s > 0 ? dup(b->fd[base]) : -1;
+	DIR *d = dfd >= 0 ? fdopendir(dfd) : NULL;
+	if (!d) {
+		if (dfd >= 0)
+			close(dfd);
+		return -1;
+	}
+	struct dirent *e;
+	while ((e = readdir(d))) {
+		const char *n = e->d_name;
+		size_t len = strlen(n), sl = sizeof(suffix) - 1;
+		if (n[0] == '.')
+			continue;
+		if (base == B_SKILLS) {
+			if (!clawmd_name_valid(n, len))
+				continue;
+			char *p = clawmd_xasprintf("%s/instructions.md", n);
+			if (has_fact(fs, B_SKILLS, p))
+				free(p);
+			else
+				add(fs, B_SKILLS, F_FOLLOW | F_TYPE, p);
+			if (e->d_type != DT_DIR && !has_fact(fs, B_SKILLS, n))
+				add(fs, B_SKILLS, F_FOLLOW | F_TYPE, clawmd_xstrdup(n));
+			add(fs, B_SKILLS, F_FOLLOW | F_RACY_ONLY, clawmd_xstrdup(n));
+		} else if (len > sl && !strcmp(n + len - sl, suffix) && !has_fact(fs, B_MODULES, n)) {
+			add(fs, B_MODULES, F_FOLLOW | F_TYPE, clawmd_xstrdup(n));
+		}
+	}
+	closedir(d);
+	return 0;
+}
+
+static void write_record(int fd, const char *lockpath, const struct clawmd_buf *rec)
+{
+	struct stat a, b;
+	int w = open(lockpath, O_WRONLY | O_NOFOLLOW | O_CLOEXEC);
+	if (w < 0)
+		return;
+	/* The same file we hold the lock on, not one put there since. */
+	if (fstat(fd, &a) == 0 && fstat(w, &b) == 0 && a.st_dev == b.st_dev && a.st_ino == b.st_ino)
+		(void)!pwrite(w, rec->ptr, rec->len, 0);
+	close(w);
+}
+
+void clawmd_state_forget(int fd, const char *lockpath)
+{
+	struct stat st;
+	struct clawmd_buf spoilt = CLAWMD_BUF_INIT;
+	clawmd_buf_put(&spoilt, "-", 1); /* no magic: no record */
+	if (fstat(fd, &st) == 0 && st.st_size > 0)
+		write_record(fd, lockpath, &spoilt);
+	clawmd_buf_release(&spoilt);
+}
+
+/* The directory holding the shared base: a base replaced by rename keeps
+ * its own old times, but not its directory's. */
+static bool base_dir_racy(const char *base, struct timespec since)
+{
+	char *dir = clawmd_xstrdup(base), *slash = strrchr(dir, '/');
+	struct stat st;
+	bool r = true;
+	if (slash) {
+		*slash = '\0';
+		if (stat(slash == dir ? "/" : dir, &st) == 0) {
+			struct ident id = {(unsigned)st.st_mode, 0, 0, 0, (long long)st.st_mtim.tv_sec,
+					   (long long)st.st_mtim.tv_nsec, (long long)st.st_ctim.tv_sec,
+					   (long long)st.st_ctim.tv_nsec};
+			r = racy(&id, since);
+		}
+	}
+	free(dir);
+	return r;
+}
+
+void clawmd_state_save(int fd, const char *lockpath, const struct clawmd_layout *lay,
+		       const struct clawmd_plan *plan, const struct clawmd_dir *gd,
+		       struct timespec since)
+{
+	struct facts fs = {NULL, 0, 0};
+	struct clawmd_buf rec = CLAWMD_BUF_INIT;
+	struct bases b;
+	bases_init(&b, lay, gd);
+
+	/* 1. What the plan read in the group, and the group itself, which
+	 * holds the names below (checked now, not recorded: the agent writes
+	 * its own files there all the time). */
+	add(&fs, B_GROUP, 0, clawmd_xstrdup(CLAWMD_CONFIG_NAME));
+	add(&fs, B_GROUP, F_TYPE, clawmd_xstrdup(CLAWMD_ROLE_NAME));
+	add(&fs, B_GROUP, F_TYPE, clawmd_xstrdup(CLAWMD_LOCAL_NAME));
+	add(&fs, B_GROUP, F_RACY_ONLY, clawmd_xstrdup("."));
+	/* 2. Each entry and its source; then the fragments directory, which
+	 * vouches for the symlinks in it and for the absence of stale ones. */
+	for (size_t i = 0; i < plan->n; i++)
+		if (!entry_facts(&fs, &plan->entries[i]))
+			goto out;
+	add(&fs, B_FRAG, 0, clawmd_xstrdup("."));
+	/* 3. The listings. */
+	if (listing_facts(&fs, &b, B_SKILLS) < 0 || (lay->modules && listing_facts(&fs, &b, B_MODULES) < 0))
+		goto out;
+
+	/* 4. Stat everything; give up on anything that changed too recently
+	 * to be told apart from what the compose saw. */
+	for (size_t i = 0; i < fs.n; i++) {
+		struct fact *f = &fs.v[i];
+		if (stat_fact(&b, f, &f->id) < 0)
+			goto out;
+		if (!(f->flags & F_TYPE) && racy(&f->id, since))
+			goto out;
+	}
+	if (base_dir_racy(lay->base, since))
+		goto out;
+
+	/* 5. Write it. */
+	clawmd_buf_printf(&rec, "%s%010u\n", RECORD_MAGIC, 0u);
+	clawmd_buf_printf(&rec, "layout %016llx\ndefused %zu\n", layout_digest(lay), plan->ndefused);
+	for (size_t i = 0; i < plan->nwarnings; i++) {
+		clawmd_buf_puts(&rec, "w ");
+		put_escaped(&rec, plan->warnings[i]);
+		clawmd_buf_putc(&rec, '\n');
+	}
+	for (size_t i = 0; i < fs.n; i++) {
+		const struct fact *f = &fs.v[i];
+		if (f->flags & F_RACY_ONLY)
+			continue;
+		clawmd_buf_printf(&rec, "f %d %d %o %llu %llu %llu %lld %lld %lld %lld ", f->base,
+				  f->flags, f->id.mode, f->id.dev, f->id.ino, f->id.size, f->id.ms,
+				  f->id.mns, f->id.cs, f->id.cns);
+		put_escaped(&rec, f->path);
+		clawmd_buf_putc(&rec, '\n');
+	}
+	char head[RECORD_HEAD + 1];
+	snprintf(head, sizeof(head), "%s%010zu\n", RECORD_MAGIC, rec.len + 21);
+	memcpy(rec.ptr, head, RECORD_HEAD);
+	clawmd_buf_printf(&rec, "sum %016llx\n",
+			  (unsigned long long)clawmd_fnv1a64(rec.ptr, rec.len));
+	write_record(fd, lockpath, &rec);
+out:
+	for (size_t i = 0; i < fs.n; i++)
+		free(fs.v[i].path);
+	free(fs.v);
+	bases_release(&b);
+	clawmd_buf_release(&rec);
+}
