@@ -102,7 +102,12 @@ check: test
 demo: all
 	@scripts/demo.sh $(abspath $(BUILD)/clawmd)
 
-bench: all
+# bench/compose.c times clawmd_compose() in-process, linked as a host would.
+$(BUILD)/bench/compose: bench/compose.c $(BUILD)/libclawmd.a
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) -o $@ $< $(BUILD)/libclawmd.a $(DEP_LIBS)
+
+bench: all $(BUILD)/bench/compose
 	@scripts/install-deps.sh bench
 	@scripts/bench.sh $(abspath $(BUILD))
 

@@ -9,11 +9,19 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-/* "clawmd-state 1 <length of the record in bytes, 10 digits>\n": the
- * record is rewritten in place without truncating the file, so whatever
- * follows it is a longer record's leftover. */
-#define RECORD_MAGIC "clawmd-state 1 "
-#define RECORD_HEAD 26
+/*
+ * The record, in the host's byte order (it never leaves the host):
+ *	magic[8] length:u32 ndefused:u32 layout:u64 nwarnings:u32 nfacts:u32
+ *	nwarnings x { len:u32 bytes }
+ *	nfacts x { base:u8 flags:u8 pathlen:u16 mode:u32 dev ino size:u64
+ *		   mtime ctime:{s, ns}:i64 path }
+ *	checksum:u64 of everything before it
+ * Binary because reading it is most of what a no-op does: parsing the
+ * same in text took more instructions than the rest of the process.  It
+ * is rewritten in place without truncating the lock file (no-op composes
+ * make no mutating system call on their way); `length` says where it ends.
+ */
+#define RECORD_MAGIC "clawmd\x01\n"
 #define RECORD_MAX (4 * 1024 * 1024)
 
 /* Where a fact's path is looked up. */
@@ -31,9 +39,9 @@ enum base {
 #define F_RACY_ONLY 4 /* a parent directory: checked when saving, not recorded */
 
 struct ident {
-	unsigned mode;
-	unsigned long long dev, ino, size;
-	long long ms, mns, cs, cns;
+	uint32_t mode, pad;
+	uint64_t dev, ino, size;
+	int64_t ms, mns, cs, cns;
 };
 
 struct fact {
@@ -116,8 +124,23 @@ static int stat_fact(struct bases *b, const struct fact *f, struct ident *id)
 	struct stat st;
 	int rc;
 	memset(id, 0, sizeof(*id));
-	if (f->base == B_BASE) {
-		rc = (f->flags & F_FOLLOW) ? stat(b->lay->base, &st) : lstat(b->lay->base, &st);
+	if (f->base == B_BASE || f->base == B_SKILLS || f->base == B_MODULES) {
+		/* Host sources by path: opening their directory first would cost
+		 * two more system calls than the longer walks. */
+		const char *dir = f->base == B_BASE	 ? b->lay->base
+				  : f->base == B_SKILLS ? b->lay->skills
+							 : b->lay->modules;
+		char full[8192];
+		if (!dir)
+			return 0;
+		size_t dl = strlen(dir), pl = strlen(f->path);
+		if (dl + 1 + pl >= sizeof(full))
+			return -1;
+		memcpy(full, dir, dl);
+		full[dl] = '/';
+		memcpy(full + dl + 1, f->path, pl + 1);
+		const char *path = strcmp(f->path, ".") ? full : dir;
+		rc = (f->flags & F_FOLLOW) ? stat(path, &st) : lstat(path, &st);
 	} else {
 		int s = base_fd(b, f->base);
 		if (s == -1)
@@ -132,14 +155,14 @@ static int stat_fact(struct bases *b, const struct fact *f, struct ident *id)
 	}
 	if (rc < 0)
 		return absent_errno(errno) ? 0 : -1;
-	id->mode = (unsigned)st.st_mode;
-	id->dev = (unsigned long long)st.st_dev;
-	id->ino = (unsigned long long)st.st_ino;
-	id->size = (unsigned long long)st.st_size;
-	id->ms = (long long)st.st_mtim.tv_sec;
-	id->mns = (long long)st.st_mtim.tv_nsec;
-	id->cs = (long long)st.st_ctim.tv_sec;
-	id->cns = (long long)st.st_ctim.tv_nsec;
+	id->mode = (uint32_t)st.st_mode;
+	id->dev = (uint64_t)st.st_dev;
+	id->ino = (uint64_t)st.st_ino;
+	id->size = (uint64_t)st.st_size;
+	id->ms = (int64_t)st.st_mtim.tv_sec;
+	id->mns = (int64_t)st.st_mtim.tv_nsec;
+	id->cs = (int64_t)st.st_ctim.tv_sec;
+	id->cns = (int64_t)st.st_ctim.tv_nsec;
 	return 0;
 }
 
@@ -169,46 +192,33 @@ static bool racy(const struct ident *id, struct timespec since)
 {
 	if (!id->mode)
 		return false;
-	long long margin = id->mns || id->cns ? 10000000LL : 2000000000LL;
-	long long s = (long long)since.tv_sec * 1000000000LL + since.tv_nsec - margin;
+	int64_t margin = id->mns || id->cns ? 10000000LL : 2000000000LL;
+	int64_t s = (int64_t)since.tv_sec * 1000000000LL + since.tv_nsec - margin;
 	return id->ms * 1000000000LL + id->mns >= s || id->cs * 1000000000LL + id->cns >= s;
 }
 
 /* ---- the text of a record ----------------------------------------------- */
 
-static void put_escaped(struct clawmd_buf *out, const char *s)
+/* The record's checksum: it only has to catch a torn or stale write, so
+ * eight bytes a step (FNV-1a's byte a step was a tenth of a no-op). */
+static uint64_t checksum(const char *p, size_t len)
 {
-	for (; *s; s++) {
-		unsigned char c = (unsigned char)*s;
-		if (c < 0x20 || c == 0x7f || c == '\\')
-			clawmd_buf_printf(out, "\\x%02x", c);
-		else
-			clawmd_buf_putc(out, (char)c);
+	uint64_t h = 0x9e3779b97f4a7c15ULL ^ len;
+	for (; len >= 8; p += 8, len -= 8) {
+		uint64_t w;
+		memcpy(&w, p, 8);
+		h = (h ^ w) * 0xff51afd7ed558ccdULL;
+		h ^= h >> 32;
 	}
-}
-
-/* Undo put_escaped() in place, up to the end of the line; NULL if bad. */
-static char *unescape(char *s, char *end)
-{
-	char *w = s;
-	for (char *r = s; r < end; r++) {
-		if (*r != '\\') {
-			*w++ = *r;
-			continue;
-		}
-		unsigned v;
-		if (end - r < 4 || r[1] != 'x' || sscanf(r + 2, "%2x", &v) != 1)
-			return NULL;
-		*w++ = (char)v;
-		r += 3;
-	}
-	*w = '\0';
-	return s;
+	uint64_t w = 0;
+	memcpy(&w, p, len);
+	h = (h ^ w) * 0xc4ceb9fe1a85ec53ULL;
+	return h ^ (h >> 29);
 }
 
 /* Everything the plan depends on besides the files: a record made under
  * another layout or by another version proves nothing. */
-static unsigned long long layout_digest(const struct clawmd_layout *lay)
+static uint64_t layout_digest(const struct clawmd_layout *lay)
 {
 	struct clawmd_buf b = CLAWMD_BUF_INIT;
 	const char *v[] = {lay->base,	 lay->skills,	 lay->modules ? lay->modules : "",
@@ -217,7 +227,7 @@ static unsigned long long layout_digest(const struct clawmd_layout *lay)
 			   lay->import_local ? "local" : "-"};
 	for (size_t i = 0; i < CLAWMD_ARRAY_SIZE(v); i++)
 		clawmd_buf_put(&b, v[i], strlen(v[i]) + 1);
-	unsigned long long d = (unsigned long long)clawmd_fnv1a64(b.ptr, b.len);
+	uint64_t d = clawmd_fnv1a64(b.ptr, b.len);
 	clawmd_buf_release(&b);
 	return d;
 }
@@ -247,6 +257,25 @@ static int read_record(struct clawmd_buf *out, int fd)
 
 /* ---- is the record still true? ------------------------------------------ */
 
+/* A bounds-checked reader over the record. */
+struct cursor {
+	const char *p, *end;
+	bool bad;
+};
+
+static const void *take(struct cursor *c, size_t n)
+{
+	if (c->bad || (size_t)(c->end - c->p) < n) {
+		c->bad = true;
+		return NULL;
+	}
+	const void *at = c->p;
+	c->p += n;
+	return at;
+}
+
+#define TAKE(c, var) (take((c), sizeof(var)) ? memcpy(&(var), (c)->p - sizeof(var), sizeof(var)) : NULL)
+
 bool clawmd_state_fresh(struct clawmd_plan *plan, int fd, const struct clawmd_layout *lay,
 			const struct clawmd_dir *gd)
 {
@@ -254,61 +283,62 @@ bool clawmd_state_fresh(struct clawmd_plan *plan, int fd, const struct clawmd_la
 	struct bases b;
 	bool fresh = false;
 	char **warnings = NULL;
-	size_t nwarnings = 0;
-	unsigned long long ndefused = 0, digest = 0, sum = 0;
+	uint32_t len = 0, ndefused = 0, nwarnings = 0, nfacts = 0;
+	uint64_t digest = 0, sum = 0;
 
 	bases_init(&b, lay, gd);
-	unsigned long long len = 0;
-	if (read_record(&rec, fd) < 0 || rec.len < RECORD_HEAD ||
-	    memcmp(rec.ptr, RECORD_MAGIC, sizeof(RECORD_MAGIC) - 1) ||
-	    sscanf(rec.ptr + sizeof(RECORD_MAGIC) - 1, "%10llu", &len) != 1 || len > rec.len ||
-	    len < RECORD_HEAD + 21 || rec.ptr[RECORD_HEAD - 1] != '\n')
+	if (read_record(&rec, fd) < 0 || rec.len < 8 + 4 + 8 ||
+	    memcmp(rec.ptr, RECORD_MAGIC, 8))
 		goto out;
-	rec.len = (size_t)len;
-	rec.ptr[len] = '\0';
-	/* The last line is the digest of all before it: a torn write fails. */
-	char *tail = rec.ptr + rec.len - 21;
-	if (tail[-1] != '\n' || strncmp(tail, "sum ", 4) || tail[20] != '\n' ||
-	    sscanf(tail + 4, "%16llx", &sum) != 1 ||
-	    sum != (unsigned long long)clawmd_fnv1a64(rec.ptr, (size_t)(tail - rec.ptr)))
+	memcpy(&len, rec.ptr + 8, 4);
+	if (len > rec.len || len < 8 + 4 + 4 + 8 + 4 + 4 + 8)
 		goto out;
-	*tail = '\0';
-	for (char *line = rec.ptr + RECORD_HEAD, *nl; *line; line = nl + 1) {
-		if (!(nl = strchr(line, '\n')))
+	/* The checksum first: a torn or half-rewritten record is no record. */
+	memcpy(&sum, rec.ptr + len - 8, 8);
+	if (sum != checksum(rec.ptr, len - 8))
+		goto out;
+	struct cursor c = {rec.ptr + 12, rec.ptr + len - 8, false};
+	TAKE(&c, ndefused);
+	TAKE(&c, digest);
+	TAKE(&c, nwarnings);
+	TAKE(&c, nfacts);
+	if (c.bad || digest != layout_digest(lay) || nwarnings > 4096)
+		goto out;
+	warnings = clawmd_xcalloc(nwarnings, sizeof(*warnings));
+	for (uint32_t i = 0; i < nwarnings; i++) {
+		uint32_t wl = 0;
+		const char *w = TAKE(&c, wl) ? take(&c, wl) : NULL;
+		if (!w)
 			goto out;
-		if (!strncmp(line, "layout ", 7)) {
-			if (sscanf(line + 7, "%16llx", &digest) != 1 || digest != layout_digest(lay))
-				goto out;
-		} else if (!strncmp(line, "defused ", 8)) {
-			if (sscanf(line + 8, "%llu", &ndefused) != 1)
-				goto out;
-		} else if (!strncmp(line, "w ", 2)) {
-			char *w = unescape(line + 2, nl);
-			if (!w)
-				goto out;
-			warnings = clawmd_xrealloc(warnings, (nwarnings + 1) * sizeof(*warnings));
-			warnings[nwarnings++] = clawmd_xstrdup(w);
-		} else if (!strncmp(line, "f ", 2)) {
-			struct fact f;
-			struct ident now;
-			int off = 0;
-			if (sscanf(line + 2, "%d %d %o %llu %llu %llu %lld %lld %lld %lld %n", &f.base,
-				   &f.flags, &f.id.mode, &f.id.dev, &f.id.ino, &f.id.size, &f.id.ms,
-				   &f.id.mns, &f.id.cs, &f.id.cns, &off) != 10 ||
-			    !off || f.base < 0 || f.base >= B_N || !(f.path = unescape(line + 2 + off, nl)))
-				goto out;
-			if (stat_fact(&b, &f, &now) < 0 || !same(&f, &now))
-				goto out;
-		} else {
-			goto out;
-		}
+		warnings[i] = clawmd_xstrndup(w, wl);
 	}
-	fresh = digest != 0;
+	for (uint32_t i = 0; i < nfacts; i++) {
+		struct fact f;
+		struct ident now;
+		uint8_t base = 0, flags = 0;
+		uint16_t pl = 0;
+		char path[4096];
+		const char *pp;
+		TAKE(&c, base);
+		TAKE(&c, flags);
+		TAKE(&c, pl);
+		TAKE(&c, f.id);
+		if (!(pp = take(&c, pl)) || base >= B_N || pl >= sizeof(path))
+			goto out;
+		memcpy(path, pp, pl);
+		path[pl] = '\0';
+		f.base = base;
+		f.flags = flags;
+		f.path = path;
+		if (stat_fact(&b, &f, &now) < 0 || !same(&f, &now))
+			goto out;
+	}
+	fresh = c.p == c.end;
 out:
 	if (fresh) {
 		plan->warnings = warnings;
 		plan->nwarnings = nwarnings;
-		plan->ndefused = (size_t)ndefused;
+		plan->ndefused = ndefused;
 	} else {
 		clawmd_strv_free(warnings, nwarnings);
 	}
@@ -448,9 +478,9 @@ static bool base_dir_racy(const char *base, struct timespec since)
 	if (slash) {
 		*slash = '\0';
 		if (stat(slash == dir ? "/" : dir, &st) == 0) {
-			struct ident id = {(unsigned)st.st_mode, 0, 0, 0, (long long)st.st_mtim.tv_sec,
-					   (long long)st.st_mtim.tv_nsec, (long long)st.st_ctim.tv_sec,
-					   (long long)st.st_ctim.tv_nsec};
+			struct ident id = {(uint32_t)st.st_mode, 0, 0, 0, 0, (int64_t)st.st_mtim.tv_sec,
+					   (int64_t)st.st_mtim.tv_nsec, (int64_t)st.st_ctim.tv_sec,
+					   (int64_t)st.st_ctim.tv_nsec};
 			r = racy(&id, since);
 		}
 	}
@@ -497,28 +527,43 @@ void clawmd_state_save(int fd, const char *lockpath, const struct clawmd_layout 
 		goto out;
 
 	/* 5. Write it. */
-	clawmd_buf_printf(&rec, "%s%010u\n", RECORD_MAGIC, 0u);
-	clawmd_buf_printf(&rec, "layout %016llx\ndefused %zu\n", layout_digest(lay), plan->ndefused);
+	uint32_t zero = 0, u32;
+	uint64_t u64 = layout_digest(lay);
+	clawmd_buf_put(&rec, RECORD_MAGIC, 8);
+	clawmd_buf_put(&rec, &zero, 4); /* the length, below */
+	u32 = (uint32_t)plan->ndefused;
+	clawmd_buf_put(&rec, &u32, 4);
+	clawmd_buf_put(&rec, &u64, 8);
+	u32 = (uint32_t)plan->nwarnings;
+	clawmd_buf_put(&rec, &u32, 4);
+	u32 = 0;
+	for (size_t i = 0; i < fs.n; i++)
+		u32 += !(fs.v[i].flags & F_RACY_ONLY);
+	clawmd_buf_put(&rec, &u32, 4);
 	for (size_t i = 0; i < plan->nwarnings; i++) {
-		clawmd_buf_puts(&rec, "w ");
-		put_escaped(&rec, plan->warnings[i]);
-		clawmd_buf_putc(&rec, '\n');
+		u32 = (uint32_t)strlen(plan->warnings[i]);
+		clawmd_buf_put(&rec, &u32, 4);
+		clawmd_buf_put(&rec, plan->warnings[i], u32);
 	}
 	for (size_t i = 0; i < fs.n; i++) {
 		const struct fact *f = &fs.v[i];
+		uint8_t base = (uint8_t)f->base, flags = (uint8_t)f->flags;
+		size_t pl = strlen(f->path);
+		uint16_t pl16 = (uint16_t)pl;
 		if (f->flags & F_RACY_ONLY)
 			continue;
-		clawmd_buf_printf(&rec, "f %d %d %o %llu %llu %llu %lld %lld %lld %lld ", f->base,
-				  f->flags, f->id.mode, f->id.dev, f->id.ino, f->id.size, f->id.ms,
-				  f->id.mns, f->id.cs, f->id.cns);
-		put_escaped(&rec, f->path);
-		clawmd_buf_putc(&rec, '\n');
+		if (pl >= 4096)
+			goto out;
+		clawmd_buf_put(&rec, &base, 1);
+		clawmd_buf_put(&rec, &flags, 1);
+		clawmd_buf_put(&rec, &pl16, 2);
+		clawmd_buf_put(&rec, &f->id, sizeof(f->id));
+		clawmd_buf_put(&rec, f->path, pl);
 	}
-	char head[RECORD_HEAD + 1];
-	snprintf(head, sizeof(head), "%s%010zu\n", RECORD_MAGIC, rec.len + 21);
-	memcpy(rec.ptr, head, RECORD_HEAD);
-	clawmd_buf_printf(&rec, "sum %016llx\n",
-			  (unsigned long long)clawmd_fnv1a64(rec.ptr, rec.len));
+	u32 = (uint32_t)(rec.len + 8);
+	memcpy(rec.ptr + 8, &u32, 4);
+	u64 = checksum(rec.ptr, rec.len);
+	clawmd_buf_put(&rec, &u64, 8);
 	write_record(fd, lockpath, &rec);
 out:
 	for (size_t i = 0; i < fs.n; i++)

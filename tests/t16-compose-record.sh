@@ -26,7 +26,7 @@ F=.claude-fragments
 mode_of() { [ "$1" = c ] && echo copy || echo symlink; }
 compose() { $CLAWMD compose -C "$R" --modules modules --mode "$(mode_of "$1")" "$1"; }
 compose_cmd() { echo "$CLAWMD compose -C $R --modules modules --mode $(mode_of "$1") $1"; }
-has_record() { head -c 15 "$R/.clawmd/locks/$1" 2>/dev/null | grep -q '^clawmd-state 1 '; }
+has_record() { [ "$(head -c 6 "$R/.clawmd/locks/$1" 2>/dev/null)" = clawmd ]; }
 
 # Compose until the record is written: a record is only written by a
 # no-op whose inputs were last changed clearly before it began.
