@@ -65,7 +65,7 @@ int clawmd_compose(struct clawmd_plan *plan, struct clawmd_changes *changes,
 		lockpath = clawmd_xasprintf("%s/locks/%s", lay->state, group);
 		if ((rc = lock_group(&lock, lay, group, lockpath, err)) < 0)
 			goto out;
-		if (clawmd_state_fresh(plan, lock, lay, &gd)) {
+		if (clawmd_state_fresh(plan, lock, lay, &gd, opts->pass)) {
 			plan->group = clawmd_xstrdup(group);
 			changes->group = clawmd_xstrdup(group);
 			changes->path = clawmd_layout_shown(lay, gpath);

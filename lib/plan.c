@@ -181,7 +181,7 @@ static int open_beneath(struct source_dir *root, const char *rel, struct clawmd_
 		size_t n = rr ? strlen(rr) : 0;
 		errno = EXDEV;
 		if (rp && rr && !strncmp(rp, rr, n) && rp[n] == '/')
-			fd = open(rp, how.flags);
+			fd = open(rp, (int)how.flags);
 		free(full);
 		free(rp);
 		free(rr);

@@ -55,7 +55,22 @@ struct facts {
 	size_t n, cap;
 };
 
+/* A pass's memory of the host's sources: path facts by (base, flags,
+ * path), each stat'ed once per pass (open addressing, FNV-1a). */
+struct memo {
+	char *key; /* base, flags, path, NUL */
+	size_t klen;
+	int rc;
+	struct ident id;
+};
+
+struct clawmd_pass {
+	struct memo *v;
+	size_t n, cap; /* cap: a power of two */
+};
+
 struct bases {
+	struct clawmd_pass *pass;
 	int fd[B_N];
 	int state[B_N]; /* 0 not opened yet, 1 open, -1 absent, -2 unreadable */
 	const struct clawmd_layout *lay;
@@ -69,8 +84,58 @@ struct timespec clawmd_state_now(void)
 	return ts;
 }
 
+struct clawmd_pass *clawmd_pass_new(void)
+{
+	struct clawmd_pass *p = clawmd_xcalloc(1, sizeof(*p));
+	p->cap = 256;
+	p->v = clawmd_xcalloc(p->cap, sizeof(*p->v));
+	return p;
+}
+
+void clawmd_pass_free(struct clawmd_pass *pass)
+{
+	if (!pass)
+		return;
+	for (size_t i = 0; i < pass->cap; i++)
+		free(pass->v[i].key);
+	free(pass->v);
+	free(pass);
+}
+
+static struct memo *memo_slot(struct memo *v, size_t cap, const char *key, size_t klen)
+{
+	size_t i = (size_t)clawmd_fnv1a64(key, klen) & (cap - 1);
+	while (v[i].key && (v[i].klen != klen || memcmp(v[i].key, key, klen)))
+		i = (i + 1) & (cap - 1);
+	return &v[i];
+}
+
+static void memo_put(struct clawmd_pass *p, const char *key, size_t klen, int rc,
+		     const struct ident *id)
+{
+	if ((p->n + 1) * 2 > p->cap) {
+		size_t cap = p->cap * 2;
+		struct memo *v = clawmd_xcalloc(cap, sizeof(*v));
+		for (size_t i = 0; i < p->cap; i++)
+			if (p->v[i].key)
+				*memo_slot(v, cap, p->v[i].key, p->v[i].klen) = p->v[i];
+		free(p->v);
+		p->v = v;
+		p->cap = cap;
+	}
+	struct memo *m = memo_slot(p->v, p->cap, key, klen);
+	if (!m->key) {
+		m->key = clawmd_xstrndup(key, klen);
+		m->klen = klen;
+		p->n++;
+	}
+	m->rc = rc;
+	m->id = *id;
+}
+
 static void bases_init(struct bases *b, const struct clawmd_layout *lay, const struct clawmd_dir *gd)
 {
+	b->pass = NULL;
 	for (int i = 0; i < B_N; i++)
 		b->fd[i] = -1, b->state[i] = 0;
 	b->lay = lay;
@@ -118,8 +183,33 @@ static int base_fd(struct bases *b, int base)
 	return b->state[base];
 }
 
-/* Stat one fact's path into `id` (mode 0: nothing there).  -1: cannot tell. */
+static int stat_fact_now(struct bases *b, const struct fact *f, struct ident *id);
+
+/* Stat one fact's path into `id` (mode 0: nothing there).  -1: cannot tell.
+ * Within a pass, a host source is stat'ed once for all its groups. */
 static int stat_fact(struct bases *b, const struct fact *f, struct ident *id)
+{
+	if (!b->pass || f->base == B_GROUP || f->base == B_FRAG)
+		return stat_fact_now(b, f, id);
+	char key[4200];
+	size_t pl = strlen(f->path);
+	if (pl + 3 > sizeof(key))
+		return stat_fact_now(b, f, id);
+	key[0] = (char)('0' + f->base);
+	key[1] = (char)('0' + f->flags);
+	memcpy(key + 2, f->path, pl + 1);
+	struct memo *m = memo_slot(b->pass->v, b->pass->cap, key, pl + 2);
+	if (m->key) {
+		*id = m->id;
+		return m->rc;
+	}
+	int rc = stat_fact_now(b, f, id);
+	if (rc == 0)
+		memo_put(b->pass, key, pl + 2, rc, id);
+	return rc;
+}
+
+static int stat_fact_now(struct bases *b, const struct fact *f, struct ident *id)
 {
 	struct stat st;
 	int rc;
@@ -277,7 +367,7 @@ static const void *take(struct cursor *c, size_t n)
 #define TAKE(c, var) (take((c), sizeof(var)) ? memcpy(&(var), (c)->p - sizeof(var), sizeof(var)) : NULL)
 
 bool clawmd_state_fresh(struct clawmd_plan *plan, int fd, const struct clawmd_layout *lay,
-			const struct clawmd_dir *gd)
+			const struct clawmd_dir *gd, struct clawmd_pass *pass)
 {
 	struct clawmd_buf rec = CLAWMD_BUF_INIT;
 	struct bases b;
@@ -287,6 +377,7 @@ bool clawmd_state_fresh(struct clawmd_plan *plan, int fd, const struct clawmd_la
 	uint64_t digest = 0, sum = 0;
 
 	bases_init(&b, lay, gd);
+	b.pass = pass;
 	if (read_record(&rec, fd) < 0 || rec.len < 8 + 4 + 8 ||
 	    memcmp(rec.ptr, RECORD_MAGIC, 8))
 		goto out;

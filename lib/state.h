@@ -37,9 +37,11 @@
 struct timespec clawmd_state_now(void);
 
 /* True when the record in the lock file `fd` still holds: `plan` then gets
- * the group's name, the recorded warnings and ndefused, and no entries. */
+ * the group's name, the recorded warnings and ndefused, and no entries.
+ * With a pass, what the host's sources were found to be is remembered for
+ * the rest of the pass (see struct clawmd_pass in clawmd.h). */
 bool clawmd_state_fresh(struct clawmd_plan *plan, int fd, const struct clawmd_layout *lay,
-			const struct clawmd_dir *gd);
+			const struct clawmd_dir *gd, struct clawmd_pass *pass);
 
 /* Record the facts `plan` rests on, after a compose of it found nothing to
  * do; nothing is recorded when one of them may have changed since `since`. */

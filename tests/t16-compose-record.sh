@@ -83,6 +83,30 @@ else
 	for i in 1 2 3; do _report 0 "# SKIP strace unavailable"; done
 fi
 
+# compose --all: the sources are looked at once for the whole pass.
+mkdir -p "$T/fleet/groups"
+cp -a "$R/container" "$R/skills" "$R/modules" "$T/fleet/"
+for g in a b c d; do mkdir "$T/fleet/groups/$g"; done
+$CLAWMD compose -C "$T/fleet" --modules modules --mode copy --all
+i=0
+while [ "$(head -c 6 "$T/fleet/.clawmd/locks/d" 2>/dev/null)" != clawmd ] && [ $i -lt 30 ]; do
+	sleep 0.1; $CLAWMD compose -C "$T/fleet" --modules modules --mode copy --all; i=$((i + 1))
+done
+if command -v strace >/dev/null 2>&1 && strace -f -o /dev/null true 2>/dev/null; then
+	ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0" strace -f -o "$T/trace" \
+		-e trace=stat,newfstatat,statx $CLAWMD compose -C "$T/fleet" --modules modules --mode copy --all
+	expect_eq "--all no-op: each source stat'ed once for 4 groups" \
+		"$(grep -c 'skills/alpha/instructions.md' "$T/trace")" "1"
+else
+	_report 0 "# SKIP strace unavailable"
+fi
+printf 'Use alpha, fleet-wide.\n' >"$T/fleet/skills/alpha/instructions.md"
+expect_ok "--all after a source changed" $CLAWMD compose -C "$T/fleet" --modules modules --mode copy --all
+for g in a b c d; do
+	expect_file "--all: group $g sees the change" "$T/fleet/groups/$g/$F/skill-alpha.md" \
+		"Use alpha, fleet-wide."
+done
+
 # Warnings come back from the record as from a full compose.
 expect_ok "unknown skill: full compose" $CLAWMD compose -C "$R" --modules modules h
 expect_grep "unknown skill: warned" "unknown skill 'nope'" "$T/err"
