@@ -20,13 +20,25 @@ ifneq ($(DEPS_OK),yes)
 DEPS_OK := $(shell scripts/install-deps.sh build >&2 && echo yes)
 endif
 
-# libgit2 is loaded with dlopen() only when a git feature is used: linking it
-# costs ~2 ms of dynamic loading per process, more than the whole per-spawn
-# compose. We compile against its headers and record its soname.
-GIT2_LIBDIR := $(shell pkg-config --variable=libdir libgit2)
-GIT2_SONAME := $(shell objdump -p $(GIT2_LIBDIR)/libgit2.so 2>/dev/null | awk '/SONAME/ {print $$2}')
+# The program links libc and nothing else, because every shared library it
+# links is loaded at every start, used or not, and the per-spawn no-op
+# compose uses none of them:
+#  - libgit2 is loaded with dlopen() only when a git feature is used (linking
+#    it costs ~2 ms of dynamic loading per process); lib/git.c.
+#  - cJSON and md4c: Debian ships no static library for either, so
+#    lib/dlload.c dlopen()s each the first time one of its functions is
+#    called (container.json changed, --json output, render, check).
+#  - libyaml: Debian ships libyaml.a, so it is linked statically: no loading
+#    at all, and its pages are only touched when frontmatter is parsed.
+#    Without libyaml.a it is linked as a shared library.
+# We compile against their headers and record their sonames.
+soname = $(shell objdump -p $(shell pkg-config --variable=libdir $(1))/$(2) 2>/dev/null | awk '/SONAME/ {print $$2}')
+GIT2_SONAME  := $(call soname,libgit2,libgit2.so)
+CJSON_SONAME := $(call soname,libcjson,libcjson.so)
+MD4C_SONAME  := $(call soname,md4c,libmd4c.so)
+YAML_STATIC  := $(wildcard $(shell pkg-config --variable=libdir yaml-0.1)/libyaml.a)
 DEP_CFLAGS  := $(shell pkg-config --cflags $(PKGS))
-DEP_LIBS    := $(shell pkg-config --libs yaml-0.1 libcjson md4c) -ldl
+DEP_LIBS    := $(if $(YAML_STATIC),$(YAML_STATIC),$(shell pkg-config --libs yaml-0.1)) -ldl
 
 WARN      = -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes \
             -Wno-unused-parameter -Wno-missing-field-initializers -Wvla -Wformat=2
@@ -38,7 +50,8 @@ CFLAGS   += -fsanitize=$(SANITIZE) -fno-omit-frame-pointer -fno-sanitize-recover
 LDFLAGS  += -fsanitize=$(SANITIZE)
 endif
 ALL_CFLAGS = -std=c11 -D_GNU_SOURCE $(WARN) $(CFLAGS) -Ilib/include -Ilib $(DEP_CFLAGS) \
-             -DCLAWMD_GIT2_SONAME='"$(GIT2_SONAME)"' -MMD -MP
+             -DCLAWMD_GIT2_SONAME='"$(GIT2_SONAME)"' -DCLAWMD_CJSON_SONAME='"$(CJSON_SONAME)"' \
+             -DCLAWMD_MD4C_SONAME='"$(MD4C_SONAME)"' -MMD -MP
 ALL_LDFLAGS = -Wl,--as-needed $(LDFLAGS)
 
 LIB_SRC  := $(sort $(wildcard lib/*.c))
@@ -89,7 +102,12 @@ check: test
 demo: all
 	@scripts/demo.sh $(abspath $(BUILD)/clawmd)
 
-bench: all
+# bench/compose.c times clawmd_compose() in-process, linked as a host would.
+$(BUILD)/bench/compose: bench/compose.c $(BUILD)/libclawmd.a
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) -o $@ $< $(BUILD)/libclawmd.a $(DEP_LIBS)
+
+bench: all $(BUILD)/bench/compose
 	@scripts/install-deps.sh bench
 	@scripts/bench.sh $(abspath $(BUILD))
 

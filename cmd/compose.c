@@ -42,6 +42,7 @@ static const char usage_text[] =
 struct compose_run {
 	bool dry_run, check, json, quiet, progress;
 	cJSON *doc;
+	struct clawmd_pass *pass; /* --all: the sources looked at once */
 	struct clawmd_buf text;
 	bool drift;
 	int status; /* the first failure's exit status */
@@ -113,7 +114,7 @@ static void compose_one(struct compose_run *run, const struct clawmd_layout *lay
 	struct clawmd_err err = CLAWMD_ERR_INIT;
 	struct clawmd_plan plan;
 	struct clawmd_changes ch;
-	struct clawmd_compose_opts opts = {.dry_run = run->dry_run || run->check};
+	struct clawmd_compose_opts opts = {.dry_run = run->dry_run || run->check, .pass = run->pass};
 	int rc = clawmd_compose(&plan, &ch, lay, group, &opts, &err);
 	cJSON *g = NULL;
 
@@ -234,6 +235,8 @@ int cmd_compose(int argc, char **argv)
 		run.doc = cJSON_CreateObject();
 		cJSON_AddArrayToObject(run.doc, "groups");
 	}
+	if (n > 1)
+		run.pass = clawmd_pass_new();
 	for (size_t i = 0; i < n; i++) {
 		compose_one(&run, &lay, groups[i]);
 		if (run.progress && (i % 64 == 0 || i + 1 == n))
@@ -249,6 +252,7 @@ int cmd_compose(int argc, char **argv)
 	} else if (run.text.len) {
 		fwrite(run.text.ptr, 1, run.text.len, stdout);
 	}
+	clawmd_pass_free(run.pass);
 	clawmd_buf_release(&run.text);
 	clawmd_strv_free(run.said, run.nsaid);
 	clawmd_strv_free(listed, all ? n : 0);

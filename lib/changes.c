@@ -109,6 +109,51 @@ static void carry_text(struct clawmd_buf *out, const char *data, size_t len)
 }
 
 /*
+ * A composed entry cut short: what a crash can leave of clawmd's own write
+ * when it was not fsynced (a size made durable before all of the data, or
+ * none of it): empty, a prefix of the header line, or the header line and
+ * then only clawmd's own import lines, the last of which may itself be cut
+ * short.  It is clawmd's and simply replaced; nothing in it is anybody's
+ * text, so nothing is carried or moved aside.  One byte that clawmd would
+ * not have written makes it a hand edit again.
+ */
+static bool torn_ours(const char *data, size_t len)
+{
+	static const char *const ours[] = {"@./" CLAWMD_SHARED_NAME "\n", "@./" CLAWMD_ROLE_NAME "\n",
+					   "@./" CLAWMD_LOCAL_NAME "\n", "@./" CLAWMD_FRAGMENTS_DIR "/"};
+	static const char hex[] = "0123456789abcdef";
+	const size_t hl = sizeof(CLAWMD_HEADER) - 1;
+	const char *end = data + len, *nl = memchr(data, '\n', len);
+	if (!nl) { /* the header line itself, cut short */
+		if (memcmp(data, CLAWMD_HEADER, len < hl ? len : hl) || len > hl + 16 + 4)
+			return false;
+		for (size_t i = hl; i < len; i++)
+			if (i < hl + 16 ? !strchr(hex, data[i]) || !data[i] : data[i] != " -->"[i - hl - 16])
+				return false;
+		return true;
+	}
+	if (len < 4 || memcmp(data, "<!--", 4) || !memmem(data, (size_t)(nl - data), "clawmd:fnv1a64=", 15))
+		return false;
+	for (const char *p = nl + 1; p < end;) {
+		const char *e = memchr(p, '\n', (size_t)(end - p));
+		size_t l = e ? (size_t)(e - p) + 1 : (size_t)(end - p); /* with its newline */
+		bool mine = false;
+		for (size_t i = 0; i < CLAWMD_ARRAY_SIZE(ours) && !mine; i++) {
+			size_t ol = strlen(ours[i]);
+			if (ours[i][ol - 1] == '/') /* a fragment: the directory, then a name */
+				mine = !memcmp(p, ours[i], l < ol ? l : ol) &&
+				       (l <= ol || !memchr(p + ol, '/', l - ol));
+			else /* a whole line, or the start of the last one */
+				mine = e ? l == ol && !memcmp(p, ours[i], ol) : l < ol && !memcmp(p, ours[i], l);
+		}
+		if (!mine)
+			return false;
+		p += l;
+	}
+	return true;
+}
+
+/*
  * Compare one wanted entry with what is in `d`.  An entry of the wrong type
  * that clawmd cannot have written (a directory, a FIFO, or a symlink where
  * CLAUDE.md belongs) is preserved first; a file or symlink in a fragment
@@ -166,7 +211,8 @@ static int compare_entry(struct clawmd_changes *ch, size_t *cap, const struct cl
 		}
 		if (rc < 0)
 			goto out;
-		if (is_entry && (unread || !clawmd_composed_is_ours(old.ptr, old.len))) {
+		if (is_entry && (unread || !(clawmd_composed_is_ours(old.ptr, old.len) ||
+					     torn_ours(old.ptr, old.len)))) {
 			c = add(ch, cap, CLAWMD_PRESERVE, want->name, t);
 			c->old_unread = unread;
 			c->into_local = local_free && !unread;

@@ -1,8 +1,11 @@
 /* compose.c - the per-spawn job: lock the group, plan, compare, apply. */
 #include "clawmd.h"
 #include "fs.h"
+#include "state.h"
 #include "util.h"
 
+#include <fcntl.h>
+#include <sys/file.h>
 #include <unistd.h>
 
 /*
@@ -21,11 +24,33 @@ int clawmd_group_lock(int *fd, const struct clawmd_layout *lay, const char *grou
 	return rc;
 }
 
+/* The lock, quickly: the lock file exists after the first compose and is
+ * free unless another compose of the group runs; otherwise the full
+ * clawmd_group_lock(), which creates it and waits. */
+static int lock_group(int *fd, const struct clawmd_layout *lay, const char *group,
+		      const char *lockpath, struct clawmd_err *err)
+{
+	*fd = open(lockpath, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+	if (*fd >= 0 && flock(*fd, LOCK_EX | LOCK_NB) == 0)
+		return 0;
+	if (*fd >= 0)
+		close(*fd);
+	return clawmd_group_lock(fd, lay, group, err);
+}
+
+/*
+ * Lock, then either the record shows nothing changed since the last
+ * compose that found nothing to do (state.h), or the full compose: plan,
+ * compare, apply.  A full compose that finds nothing to do records what
+ * it saw; one that changes the group drops the record first.
+ */
 int clawmd_compose(struct clawmd_plan *plan, struct clawmd_changes *changes,
 		   const struct clawmd_layout *lay, const char *group,
 		   const struct clawmd_compose_opts *opts, struct clawmd_err *err)
 {
 	int lock = -1, rc;
+	char *gpath = NULL, *lockpath = NULL;
+	struct clawmd_dir gd = CLAWMD_DIR_INIT;
 	clawmd_plan_init(plan);
 	clawmd_changes_init(changes);
 	/* Refuse a missing or symlinked group before making its lock file. */
@@ -33,23 +58,38 @@ int clawmd_compose(struct clawmd_plan *plan, struct clawmd_changes *changes,
 		return clawmd_err_set(err, CLAWMD_EINPUT,
 				      "invalid group name '%s' (names match [A-Za-z0-9][A-Za-z0-9._-]{0,63})",
 				      group);
-	char *gpath = clawmd_path_join(lay->groups, group);
-	struct clawmd_dir gd = CLAWMD_DIR_INIT;
-	rc = clawmd_dir_open(&gd, gpath, err);
-	clawmd_dir_release(&gd);
-	free(gpath);
-	if (rc < 0)
-		return rc;
-	if (!opts->dry_run && (rc = clawmd_group_lock(&lock, lay, group, err)) < 0)
-		return rc;
+	gpath = clawmd_path_join(lay->groups, group);
+	if ((rc = clawmd_dir_open(&gd, gpath, err)) < 0)
+		goto out;
+	if (!opts->dry_run) {
+		lockpath = clawmd_xasprintf("%s/locks/%s", lay->state, group);
+		if ((rc = lock_group(&lock, lay, group, lockpath, err)) < 0)
+			goto out;
+		if (clawmd_state_fresh(plan, lock, lay, &gd, opts->pass)) {
+			plan->group = clawmd_xstrdup(group);
+			changes->group = clawmd_xstrdup(group);
+			changes->path = clawmd_layout_shown(lay, gpath);
+			goto out;
+		}
+	}
+	struct timespec since = clawmd_state_now();
 	if ((rc = clawmd_plan_build(plan, lay, group, err)) < 0)
-		goto out_unlock;
+		goto out;
 	if ((rc = clawmd_changes_compute(changes, lay, plan, err)) < 0)
-		goto out_unlock;
-	if (!opts->dry_run)
+		goto out;
+	if (opts->dry_run)
+		goto out;
+	if (changes->n == 0) {
+		clawmd_state_save(lock, lockpath, lay, plan, &gd, since);
+	} else {
+		clawmd_state_forget(lock, lockpath);
 		rc = clawmd_changes_apply(changes, lay, err);
-out_unlock:
+	}
+out:
 	if (lock >= 0)
 		close(lock);
+	clawmd_dir_release(&gd);
+	free(lockpath);
+	free(gpath);
 	return rc;
 }

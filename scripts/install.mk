@@ -18,8 +18,9 @@ INSTALL      ?= install
 MAN_PAGES    := $(sort $(wildcard doc/man/*.1))
 VERSION      := $(shell sed -n 's/^\#define CLAWMD_VERSION "\(.*\)"/\1/p' lib/include/clawmd.h)
 # Only a static library is built, so its dependencies go in Libs: a plain
-# `pkg-config --libs clawmd` links.  libgit2 is dlopen()ed, never linked.
-PC_LIBS      := $(shell pkg-config --libs yaml-0.1 libcjson md4c) -ldl
+# `pkg-config --libs clawmd` links.  libgit2, cJSON and md4c are dlopen()ed
+# on first use (lib/git.c, lib/dlload.c), never linked.
+PC_LIBS      := $(shell pkg-config --libs yaml-0.1) -ldl
 
 $(BUILD)/clawmd.pc: scripts/clawmd.pc.in lib/include/clawmd.h scripts/install.mk
 	@mkdir -p $(@D)

@@ -396,14 +396,35 @@ int clawmd_change_diff(struct clawmd_buf *out, const struct clawmd_change *c, co
 		       struct clawmd_err *err);
 void clawmd_changes_release(struct clawmd_changes *ch);
 
+/*
+ * A pass over many groups (compose --all): the host's sources (the shared
+ * base, skills, modules) are looked at once for the whole pass instead of
+ * once per group, by every compose that finds its group's record intact.
+ * A source changed while the pass runs may be seen by some groups of the
+ * pass and not others; the next pass sees it everywhere.  Create one
+ * before the first group and free it after the last; NULL is no pass.
+ */
+struct clawmd_pass;
+struct clawmd_pass *clawmd_pass_new(void);
+void clawmd_pass_free(struct clawmd_pass *pass);
+
 struct clawmd_compose_opts {
 	bool dry_run; /* compute only: no lock, no write */
+	struct clawmd_pass *pass; /* NULL, or the pass this compose is part of */
 };
 
 /*
  * Lock the group (ROOT/.clawmd/locks/<group>, waiting lay->lock_timeout
  * seconds, else ELOCK), plan, compute the changes and, unless dry_run,
  * apply them.  The plan and changes are handed back for printing.
+ *
+ * A compose that finds nothing to do records what it verified in the lock
+ * file; while every recorded identity (device, inode, mode, size, mtime,
+ * ctime of container.json, the group's own files, the fragments directory
+ * and each source) still matches, the next non-dry-run compose stops
+ * there: the changes are empty and the plan holds the group, its warnings
+ * and ndefused but no entries (plan->n == 0).  Any mismatch means the full
+ * compose.
  */
 int clawmd_compose(struct clawmd_plan *plan, struct clawmd_changes *changes,
 		   const struct clawmd_layout *lay, const char *group,

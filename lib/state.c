@@ -1,0 +1,665 @@
+/* state.c - the record of a group's last verified compose (see state.h). */
+#include "state.h"
+#include "util.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+/*
+ * The record, in the host's byte order (it never leaves the host):
+ *	magic[8] length:u32 ndefused:u32 layout:u64 nwarnings:u32 nfacts:u32
+ *	nwarnings x { len:u32 bytes }
+ *	nfacts x { base:u8 flags:u8 pathlen:u16 mode:u32 dev ino size:u64
+ *		   mtime ctime:{s, ns}:i64 path }
+ *	checksum:u64 of everything before it
+ * Binary because reading it is most of what a no-op does: parsing the
+ * same in text took more instructions than the rest of the process.  It
+ * is rewritten in place without truncating the lock file (no-op composes
+ * make no mutating system call on their way); `length` says where it ends.
+ */
+#define RECORD_MAGIC "clawmd\x01\n"
+#define RECORD_MAX (4 * 1024 * 1024)
+
+/* Where a fact's path is looked up. */
+enum base {
+	B_GROUP,   /* the group directory (the agent's: never followed) */
+	B_FRAG,	   /* its .claude-fragments (likewise) */
+	B_SKILLS,  /* the host's skills directory */
+	B_MODULES, /* the host's modules directory */
+	B_BASE,	   /* the shared base itself (path ".") */
+	B_N,
+};
+
+#define F_TYPE 1      /* only the file type counts; 0 is "nothing there" */
+#define F_FOLLOW 2    /* a host source: symlinks followed, as plan.c does */
+#define F_RACY_ONLY 4 /* a parent directory: checked when saving, not recorded */
+
+struct ident {
+	uint32_t mode, pad;
+	uint64_t dev, ino, size;
+	int64_t ms, mns, cs, cns;
+};
+
+struct fact {
+	int base, flags;
+	char *path;
+	struct ident id;
+};
+
+struct facts {
+	struct fact *v;
+	size_t n, cap;
+};
+
+/* A pass's memory of the host's sources: path facts by (base, flags,
+ * path), each stat'ed once per pass (open addressing, FNV-1a). */
+struct memo {
+	char *key; /* base, flags, path, NUL */
+	size_t klen;
+	int rc;
+	struct ident id;
+};
+
+struct clawmd_pass {
+	struct memo *v;
+	size_t n, cap; /* cap: a power of two */
+};
+
+struct bases {
+	struct clawmd_pass *pass;
+	int fd[B_N];
+	int state[B_N]; /* 0 not opened yet, 1 open, -1 absent, -2 unreadable */
+	const struct clawmd_layout *lay;
+	const struct clawmd_dir *gd;
+};
+
+struct timespec clawmd_state_now(void)
+{
+	struct timespec ts = {0, 0};
+	clock_gettime(CLOCK_REALTIME_COARSE, &ts);
+	return ts;
+}
+
+struct clawmd_pass *clawmd_pass_new(void)
+{
+	struct clawmd_pass *p = clawmd_xcalloc(1, sizeof(*p));
+	p->cap = 256;
+	p->v = clawmd_xcalloc(p->cap, sizeof(*p->v));
+	return p;
+}
+
+void clawmd_pass_free(struct clawmd_pass *pass)
+{
+	if (!pass)
+		return;
+	for (size_t i = 0; i < pass->cap; i++)
+		free(pass->v[i].key);
+	free(pass->v);
+	free(pass);
+}
+
+static struct memo *memo_slot(struct memo *v, size_t cap, const char *key, size_t klen)
+{
+	size_t i = (size_t)clawmd_fnv1a64(key, klen) & (cap - 1);
+	while (v[i].key && (v[i].klen != klen || memcmp(v[i].key, key, klen)))
+		i = (i + 1) & (cap - 1);
+	return &v[i];
+}
+
+static void memo_put(struct clawmd_pass *p, const char *key, size_t klen, int rc,
+		     const struct ident *id)
+{
+	if ((p->n + 1) * 2 > p->cap) {
+		size_t cap = p->cap * 2;
+		struct memo *v = clawmd_xcalloc(cap, sizeof(*v));
+		for (size_t i = 0; i < p->cap; i++)
+			if (p->v[i].key)
+				*memo_slot(v, cap, p->v[i].key, p->v[i].klen) = p->v[i];
+		free(p->v);
+		p->v = v;
+		p->cap = cap;
+	}
+	struct memo *m = memo_slot(p->v, p->cap, key, klen);
+	if (!m->key) {
+		m->key = clawmd_xstrndup(key, klen);
+		m->klen = klen;
+		p->n++;
+	}
+	m->rc = rc;
+	m->id = *id;
+}
+
+static void bases_init(struct bases *b, const struct clawmd_layout *lay, const struct clawmd_dir *gd)
+{
+	b->pass = NULL;
+	for (int i = 0; i < B_N; i++)
+		b->fd[i] = -1, b->state[i] = 0;
+	b->lay = lay;
+	b->gd = gd;
+}
+
+static void bases_release(struct bases *b)
+{
+	for (int i = B_FRAG; i < B_N; i++)
+		if (b->fd[i] >= 0)
+			close(b->fd[i]);
+}
+
+static bool absent_errno(int e)
+{
+	return e == ENOENT || e == ENOTDIR || e == ELOOP;
+}
+
+/* Open a base on first use.  The fragments directory is the agent's, so
+ * it is opened without following a symlink; the host's directories are
+ * opened as plan.c opens them. */
+static int base_fd(struct bases *b, int base)
+{
+	if (b->state[base] == 0) {
+		const int dflags = O_RDONLY | O_DIRECTORY | O_CLOEXEC;
+		int fd = -1;
+		switch (base) {
+		case B_GROUP:
+			fd = b->gd->fd;
+			break;
+		case B_FRAG:
+			fd = openat(b->gd->fd, CLAWMD_FRAGMENTS_DIR, dflags | O_NOFOLLOW);
+			break;
+		case B_SKILLS:
+			fd = open(b->lay->skills, dflags);
+			break;
+		case B_MODULES:
+			errno = ENOENT;
+			fd = b->lay->modules ? open(b->lay->modules, dflags) : -1;
+			break;
+		}
+		b->fd[base] = fd;
+		b->state[base] = fd >= 0 ? 1 : absent_errno(errno) ? -1 : -2;
+	}
+	return b->state[base];
+}
+
+static int stat_fact_now(struct bases *b, const struct fact *f, struct ident *id);
+
+/* Stat one fact's path into `id` (mode 0: nothing there).  -1: cannot tell.
+ * Within a pass, a host source is stat'ed once for all its groups. */
+static int stat_fact(struct bases *b, const struct fact *f, struct ident *id)
+{
+	if (!b->pass || f->base == B_GROUP || f->base == B_FRAG)
+		return stat_fact_now(b, f, id);
+	char key[4200];
+	size_t pl = strlen(f->path);
+	if (pl + 3 > sizeof(key))
+		return stat_fact_now(b, f, id);
+	key[0] = (char)('0' + f->base);
+	key[1] = (char)('0' + f->flags);
+	memcpy(key + 2, f->path, pl + 1);
+	struct memo *m = memo_slot(b->pass->v, b->pass->cap, key, pl + 2);
+	if (m->key) {
+		*id = m->id;
+		return m->rc;
+	}
+	int rc = stat_fact_now(b, f, id);
+	if (rc == 0)
+		memo_put(b->pass, key, pl + 2, rc, id);
+	return rc;
+}
+
+static int stat_fact_now(struct bases *b, const struct fact *f, struct ident *id)
+{
+	struct stat st;
+	int rc;
+	memset(id, 0, sizeof(*id));
+	if (f->base == B_BASE || f->base == B_SKILLS || f->base == B_MODULES) {
+		/* Host sources by path: opening their directory first would cost
+		 * two more system calls than the longer walks. */
+		const char *dir = f->base == B_BASE	 ? b->lay->base
+				  : f->base == B_SKILLS ? b->lay->skills
+							 : b->lay->modules;
+		char full[8192];
+		if (!dir)
+			return 0;
+		size_t dl = strlen(dir), pl = strlen(f->path);
+		if (dl + 1 + pl >= sizeof(full))
+			return -1;
+		memcpy(full, dir, dl);
+		full[dl] = '/';
+		memcpy(full + dl + 1, f->path, pl + 1);
+		const char *path = strcmp(f->path, ".") ? full : dir;
+		rc = (f->flags & F_FOLLOW) ? stat(path, &st) : lstat(path, &st);
+	} else {
+		int s = base_fd(b, f->base);
+		if (s == -1)
+			return 0;
+		if (s < 0)
+			return -1;
+		if (!strcmp(f->path, "."))
+			rc = fstat(b->fd[f->base], &st);
+		else
+			rc = fstatat(b->fd[f->base], f->path, &st,
+				     (f->flags & F_FOLLOW) ? 0 : AT_SYMLINK_NOFOLLOW);
+	}
+	if (rc < 0)
+		return absent_errno(errno) ? 0 : -1;
+	id->mode = (uint32_t)st.st_mode;
+	id->dev = (uint64_t)st.st_dev;
+	id->ino = (uint64_t)st.st_ino;
+	id->size = (uint64_t)st.st_size;
+	id->ms = (int64_t)st.st_mtim.tv_sec;
+	id->mns = (int64_t)st.st_mtim.tv_nsec;
+	id->cs = (int64_t)st.st_ctim.tv_sec;
+	id->cns = (int64_t)st.st_ctim.tv_nsec;
+	return 0;
+}
+
+static bool same(const struct fact *f, const struct ident *now)
+{
+	const struct ident *was = &f->id;
+	if (f->flags & F_TYPE)
+		return (was->mode & S_IFMT) == (now->mode & S_IFMT);
+	return was->mode == now->mode && was->dev == now->dev && was->ino == now->ino &&
+	       was->size == now->size && was->ms == now->ms && was->mns == now->mns &&
+	       was->cs == now->cs && was->cns == now->cns;
+}
+
+/*
+ * Could this object have changed after `since` without its identity
+ * showing it?  Timestamps come from a clock that advances in ticks, so a
+ * change made in the same tick as the one the record saw would leave
+ * mtime and ctime as they were (git calls this "racy").  A record is
+ * therefore only written when everything it vouches for (and the
+ * directory holding it) was last changed clearly before the compose
+ * began reading: 10 ms before on filesystems that keep sub-second times,
+ * 2 s before where the times carry no nanoseconds (second granularity,
+ * FAT's two seconds).  A change made later than that gives a later mtime
+ * or ctime, or a new inode, and the next compose sees it.
+ */
+static bool racy(const struct ident *id, struct timespec since)
+{
+	if (!id->mode)
+		return false;
+	int64_t margin = id->mns || id->cns ? 10000000LL : 2000000000LL;
+	int64_t s = (int64_t)since.tv_sec * 1000000000LL + since.tv_nsec - margin;
+	return id->ms * 1000000000LL + id->mns >= s || id->cs * 1000000000LL + id->cns >= s;
+}
+
+/* ---- the text of a record ----------------------------------------------- */
+
+/* The record's checksum: it only has to catch a torn or stale write, so
+ * eight bytes a step (FNV-1a's byte a step was a tenth of a no-op). */
+static uint64_t checksum(const char *p, size_t len)
+{
+	uint64_t h = 0x9e3779b97f4a7c15ULL ^ len;
+	for (; len >= 8; p += 8, len -= 8) {
+		uint64_t w;
+		memcpy(&w, p, 8);
+		h = (h ^ w) * 0xff51afd7ed558ccdULL;
+		h ^= h >> 32;
+	}
+	uint64_t w = 0;
+	memcpy(&w, p, len);
+	h = (h ^ w) * 0xc4ceb9fe1a85ec53ULL;
+	return h ^ (h >> 29);
+}
+
+/* Everything the plan depends on besides the files: a record made under
+ * another layout or by another version proves nothing. */
+static uint64_t layout_digest(const struct clawmd_layout *lay)
+{
+	struct clawmd_buf b = CLAWMD_BUF_INIT;
+	const char *v[] = {lay->base,	 lay->skills,	 lay->modules ? lay->modules : "",
+			   lay->groups,	 lay->ct_base,	 lay->ct_skills,
+			   lay->ct_modules, CLAWMD_VERSION, lay->mode == CLAWMD_MODE_COPY ? "copy" : "symlink",
+			   lay->import_local ? "local" : "-"};
+	for (size_t i = 0; i < CLAWMD_ARRAY_SIZE(v); i++)
+		clawmd_buf_put(&b, v[i], strlen(v[i]) + 1);
+	uint64_t d = clawmd_fnv1a64(b.ptr, b.len);
+	clawmd_buf_release(&b);
+	return d;
+}
+
+static int read_record(struct clawmd_buf *out, int fd)
+{
+	clawmd_buf_clear(out);
+	for (;;) {
+		clawmd_buf_grow(out, 16384);
+		ssize_t n = pread(fd, out->ptr + out->len, out->cap - out->len - 1, (off_t)out->len);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return -1;
+		if (n == 0)
+			break;
+		size_t asked = out->cap - out->len - 1;
+		out->len += (size_t)n;
+		out->ptr[out->len] = '\0';
+		if (out->len > RECORD_MAX)
+			return -1;
+		if ((size_t)n < asked) /* a regular file: a short read is its end */
+			break;
+	}
+	return 0;
+}
+
+/* ---- is the record still true? ------------------------------------------ */
+
+/* A bounds-checked reader over the record. */
+struct cursor {
+	const char *p, *end;
+	bool bad;
+};
+
+static const void *take(struct cursor *c, size_t n)
+{
+	if (c->bad || (size_t)(c->end - c->p) < n) {
+		c->bad = true;
+		return NULL;
+	}
+	const void *at = c->p;
+	c->p += n;
+	return at;
+}
+
+#define TAKE(c, var) (take((c), sizeof(var)) ? memcpy(&(var), (c)->p - sizeof(var), sizeof(var)) : NULL)
+
+bool clawmd_state_fresh(struct clawmd_plan *plan, int fd, const struct clawmd_layout *lay,
+			const struct clawmd_dir *gd, struct clawmd_pass *pass)
+{
+	struct clawmd_buf rec = CLAWMD_BUF_INIT;
+	struct bases b;
+	bool fresh = false;
+	char **warnings = NULL;
+	uint32_t len = 0, ndefused = 0, nwarnings = 0, nfacts = 0;
+	uint64_t digest = 0, sum = 0;
+
+	bases_init(&b, lay, gd);
+	b.pass = pass;
+	if (read_record(&rec, fd) < 0 || rec.len < 8 + 4 + 8 ||
+	    memcmp(rec.ptr, RECORD_MAGIC, 8))
+		goto out;
+	memcpy(&len, rec.ptr + 8, 4);
+	if (len > rec.len || len < 8 + 4 + 4 + 8 + 4 + 4 + 8)
+		goto out;
+	/* The checksum first: a torn or half-rewritten record is no record. */
+	memcpy(&sum, rec.ptr + len - 8, 8);
+	if (sum != checksum(rec.ptr, len - 8))
+		goto out;
+	struct cursor c = {rec.ptr + 12, rec.ptr + len - 8, false};
+	TAKE(&c, ndefused);
+	TAKE(&c, digest);
+	TAKE(&c, nwarnings);
+	TAKE(&c, nfacts);
+	if (c.bad || digest != layout_digest(lay) || nwarnings > 4096)
+		goto out;
+	warnings = clawmd_xcalloc(nwarnings, sizeof(*warnings));
+	for (uint32_t i = 0; i < nwarnings; i++) {
+		uint32_t wl = 0;
+		const char *w = TAKE(&c, wl) ? take(&c, wl) : NULL;
+		if (!w)
+			goto out;
+		warnings[i] = clawmd_xstrndup(w, wl);
+	}
+	for (uint32_t i = 0; i < nfacts; i++) {
+		struct fact f;
+		struct ident now;
+		uint8_t base = 0, flags = 0;
+		uint16_t pl = 0;
+		char path[4096];
+		const char *pp;
+		TAKE(&c, base);
+		TAKE(&c, flags);
+		TAKE(&c, pl);
+		TAKE(&c, f.id);
+		if (!(pp = take(&c, pl)) || base >= B_N || pl >= sizeof(path))
+			goto out;
+		memcpy(path, pp, pl);
+		path[pl] = '\0';
+		f.base = base;
+		f.flags = flags;
+		f.path = path;
+		if (stat_fact(&b, &f, &now) < 0 || !same(&f, &now))
+			goto out;
+	}
+	fresh = c.p == c.end;
+out:
+	if (fresh) {
+		plan->warnings = warnings;
+		plan->nwarnings = nwarnings;
+		plan->ndefused = ndefused;
+	} else {
+		clawmd_strv_free(warnings, nwarnings);
+	}
+	bases_release(&b);
+	clawmd_buf_release(&rec);
+	return fresh;
+}
+
+/* ---- recording ---------------------------------------------------------- */
+
+static void add(struct facts *fs, int base, int flags, char *path)
+{
+	clawmd_xgrow(&fs->v, &fs->cap, fs->n + 1, sizeof(*fs->v));
+	fs->v[fs->n++] = (struct fact){base, flags, path, {0}};
+}
+
+static bool has_fact(const struct facts *fs, int base, const char *path)
+{
+	for (size_t i = 0; i < fs->n; i++)
+		if (fs->v[i].base == base && !strcmp(fs->v[i].path, path))
+			return true;
+	return false;
+}
+
+/*
+ * The source a plan entry was made from, as plan.c finds it: false for a
+ * name this file does not know, which then is never vouched for (a new
+ * kind of entry must be taught here before a no-op can skip it).
+ */
+static bool entry_facts(struct facts *fs, const struct clawmd_entry *e)
+{
+	static const char frag[] = CLAWMD_FRAGMENTS_DIR "/";
+	const size_t fl = sizeof(frag) - 1;
+	/* A copy vouches for the source's content; a symlink only for the
+	 * source being a file, which is all plan.c looks at. */
+	int src = F_FOLLOW | (e->type == CLAWMD_FT_FILE ? 0 : F_TYPE);
+	const char *name = e->name;
+	size_t len = strlen(name);
+	if (!strcmp(name, CLAWMD_ENTRY_NAME) || !strcmp(name, CLAWMD_SHARED_NAME)) {
+		add(fs, B_GROUP, 0, clawmd_xstrdup(name));
+		if (!strcmp(name, CLAWMD_SHARED_NAME))
+			add(fs, B_BASE, src, clawmd_xstrdup("."));
+		return true;
+	}
+	if (strncmp(name, frag, fl) || strchr(name + fl, '/') || len < fl + 4 ||
+	    strcmp(name + len - 3, ".md"))
+		return false;
+	const char *leaf = name + fl;
+	/* A symlink in .claude-fragments cannot change without the directory
+	 * changing (there is no writing a symlink in place): the directory's
+	 * own identity vouches for it.  A regular file can be written in
+	 * place, so it has its own. */
+	if (e->type == CLAWMD_FT_FILE)
+		add(fs, B_FRAG, 0, clawmd_xstrdup(leaf));
+	if (!strncmp(leaf, "skill-", 6))
+		add(fs, B_SKILLS, src,
+		    clawmd_xasprintf("%.*s/instructions.md", (int)(strlen(leaf) - 9), leaf + 6));
+	else if (!strncmp(leaf, "module-", 7))
+		add(fs, B_MODULES, src,
+		    clawmd_xasprintf("%.*s.instructions.md", (int)(strlen(leaf) - 10), leaf + 7));
+	else if (strncmp(leaf, "mcp-", 4)) /* mcp-: from container.json */
+		return false;
+	return true;
+}
+
+/* The listings plan.c made: every skill directory (a skill that gains an
+ * instructions.md changes the plan without changing the skills directory)
+ * and every module file, with the directory itself. */
+static int listing_facts(struct facts *fs, struct bases *b, int base)
+{
+	static const char suffix[] = ".instructions.md";
+	add(fs, base, F_FOLLOW, clawmd_xstrdup("."));
+	int s = base_fd(b, base);
+	if (s == -1)
+		return 0;
+	int dfd = s > 0 ? dup(b->fd[base]) : -1;
+	DIR *d = dfd >= 0 ? fdopendir(dfd) : NULL;
+	if (!d) {
+		if (dfd >= 0)
+			close(dfd);
+		return -1;
+	}
+	struct dirent *e;
+	while ((e = readdir(d))) {
+		const char *n = e->d_name;
+		size_t len = strlen(n), sl = sizeof(suffix) - 1;
+		if (n[0] == '.')
+			continue;
+		if (base == B_SKILLS) {
+			if (!clawmd_name_valid(n, len))
+				continue;
+			char *p = clawmd_xasprintf("%s/instructions.md", n);
+			if (has_fact(fs, B_SKILLS, p))
+				free(p);
+			else
+				add(fs, B_SKILLS, F_FOLLOW | F_TYPE, p);
+			if (e->d_type != DT_DIR && !has_fact(fs, B_SKILLS, n))
+				add(fs, B_SKILLS, F_FOLLOW | F_TYPE, clawmd_xstrdup(n));
+			add(fs, B_SKILLS, F_FOLLOW | F_RACY_ONLY, clawmd_xstrdup(n));
+		} else if (len > sl && !strcmp(n + len - sl, suffix) && !has_fact(fs, B_MODULES, n)) {
+			add(fs, B_MODULES, F_FOLLOW | F_TYPE, clawmd_xstrdup(n));
+		}
+	}
+	closedir(d);
+	return 0;
+}
+
+static void write_record(int fd, const char *lockpath, const struct clawmd_buf *rec)
+{
+	struct stat a, b;
+	int w = open(lockpath, O_WRONLY | O_NOFOLLOW | O_CLOEXEC);
+	if (w < 0)
+		return;
+	/* The same file we hold the lock on, not one put there since. */
+	if (fstat(fd, &a) == 0 && fstat(w, &b) == 0 && a.st_dev == b.st_dev && a.st_ino == b.st_ino)
+		(void)!pwrite(w, rec->ptr, rec->len, 0);
+	close(w);
+}
+
+void clawmd_state_forget(int fd, const char *lockpath)
+{
+	struct stat st;
+	struct clawmd_buf spoilt = CLAWMD_BUF_INIT;
+	clawmd_buf_put(&spoilt, "-", 1); /* no magic: no record */
+	if (fstat(fd, &st) == 0 && st.st_size > 0)
+		write_record(fd, lockpath, &spoilt);
+	clawmd_buf_release(&spoilt);
+}
+
+/* The directory holding the shared base: a base replaced by rename keeps
+ * its own old times, but not its directory's. */
+static bool base_dir_racy(const char *base, struct timespec since)
+{
+	char *dir = clawmd_xstrdup(base), *slash = strrchr(dir, '/');
+	struct stat st;
+	bool r = true;
+	if (slash) {
+		*slash = '\0';
+		if (stat(slash == dir ? "/" : dir, &st) == 0) {
+			struct ident id = {(uint32_t)st.st_mode, 0, 0, 0, 0, (int64_t)st.st_mtim.tv_sec,
+					   (int64_t)st.st_mtim.tv_nsec, (int64_t)st.st_ctim.tv_sec,
+					   (int64_t)st.st_ctim.tv_nsec};
+			r = racy(&id, since);
+		}
+	}
+	free(dir);
+	return r;
+}
+
+void clawmd_state_save(int fd, const char *lockpath, const struct clawmd_layout *lay,
+		       const struct clawmd_plan *plan, const struct clawmd_dir *gd,
+		       struct timespec since)
+{
+	struct facts fs = {NULL, 0, 0};
+	struct clawmd_buf rec = CLAWMD_BUF_INIT;
+	struct bases b;
+	bases_init(&b, lay, gd);
+
+	/* 1. What the plan read in the group, and the group itself, which
+	 * holds the names below (checked now, not recorded: the agent writes
+	 * its own files there all the time). */
+	add(&fs, B_GROUP, 0, clawmd_xstrdup(CLAWMD_CONFIG_NAME));
+	add(&fs, B_GROUP, F_TYPE, clawmd_xstrdup(CLAWMD_ROLE_NAME));
+	add(&fs, B_GROUP, F_TYPE, clawmd_xstrdup(CLAWMD_LOCAL_NAME));
+	add(&fs, B_GROUP, F_RACY_ONLY, clawmd_xstrdup("."));
+	/* 2. Each entry and its source; then the fragments directory, which
+	 * vouches for the symlinks in it and for the absence of stale ones. */
+	for (size_t i = 0; i < plan->n; i++)
+		if (!entry_facts(&fs, &plan->entries[i]))
+			goto out;
+	add(&fs, B_FRAG, 0, clawmd_xstrdup("."));
+	/* 3. The listings. */
+	if (listing_facts(&fs, &b, B_SKILLS) < 0 || (lay->modules && listing_facts(&fs, &b, B_MODULES) < 0))
+		goto out;
+
+	/* 4. Stat everything; give up on anything that changed too recently
+	 * to be told apart from what the compose saw. */
+	for (size_t i = 0; i < fs.n; i++) {
+		struct fact *f = &fs.v[i];
+		if (stat_fact(&b, f, &f->id) < 0)
+			goto out;
+		if (!(f->flags & F_TYPE) && racy(&f->id, since))
+			goto out;
+	}
+	if (base_dir_racy(lay->base, since))
+		goto out;
+
+	/* 5. Write it. */
+	uint32_t zero = 0, u32;
+	uint64_t u64 = layout_digest(lay);
+	clawmd_buf_put(&rec, RECORD_MAGIC, 8);
+	clawmd_buf_put(&rec, &zero, 4); /* the length, below */
+	u32 = (uint32_t)plan->ndefused;
+	clawmd_buf_put(&rec, &u32, 4);
+	clawmd_buf_put(&rec, &u64, 8);
+	u32 = (uint32_t)plan->nwarnings;
+	clawmd_buf_put(&rec, &u32, 4);
+	u32 = 0;
+	for (size_t i = 0; i < fs.n; i++)
+		u32 += !(fs.v[i].flags & F_RACY_ONLY);
+	clawmd_buf_put(&rec, &u32, 4);
+	for (size_t i = 0; i < plan->nwarnings; i++) {
+		u32 = (uint32_t)strlen(plan->warnings[i]);
+		clawmd_buf_put(&rec, &u32, 4);
+		clawmd_buf_put(&rec, plan->warnings[i], u32);
+	}
+	for (size_t i = 0; i < fs.n; i++) {
+		const struct fact *f = &fs.v[i];
+		uint8_t base = (uint8_t)f->base, flags = (uint8_t)f->flags;
+		size_t pl = strlen(f->path);
+		uint16_t pl16 = (uint16_t)pl;
+		if (f->flags & F_RACY_ONLY)
+			continue;
+		if (pl >= 4096)
+			goto out;
+		clawmd_buf_put(&rec, &base, 1);
+		clawmd_buf_put(&rec, &flags, 1);
+		clawmd_buf_put(&rec, &pl16, 2);
+		clawmd_buf_put(&rec, &f->id, sizeof(f->id));
+		clawmd_buf_put(&rec, f->path, pl);
+	}
+	u32 = (uint32_t)(rec.len + 8);
+	memcpy(rec.ptr + 8, &u32, 4);
+	u64 = checksum(rec.ptr, rec.len);
+	clawmd_buf_put(&rec, &u64, 8);
+	write_record(fd, lockpath, &rec);
+out:
+	for (size_t i = 0; i < fs.n; i++)
+		free(fs.v[i].path);
+	free(fs.v);
+	bases_release(&b);
+	clawmd_buf_release(&rec);
+}
