@@ -26,6 +26,9 @@
 # Exit status: 0 every comparison matched, 1 some did not, 2 the harness
 # could not run (no root, unshare refused, npm failed).
 set -u
+# One brace group: the shell parses the whole script before running it, so
+# editing the harness during a run does not derail that run.
+{
 top=$(cd "$(dirname "$0")/../.." && pwd -P)
 here=$top/scripts/e2e
 clawmd=${CLAWMD:-$top/build/clawmd}
@@ -82,10 +85,16 @@ else
 fi
 nv=$(echo "$versions" | wc -l)
 nc=$(echo "$cases" | wc -w)
-echo "1..$((nv * nc))"
+# a case with same_as=OTHER is a second test: its real string has the same
+# file contents, in the same order, as OTHER's (paths aside)
+ns=0
+for c in $cases; do grep -q '^same_as=' "$cases_dir/$c/case" && ns=$((ns + 1)); done
+echo "1..$((nv * (nc + ns)))"
 
 n=0
 failed=0
+summary=''
+
 diag() { sed 's/^/# /'; }
 
 # The model of the release that render may not know yet (before render took
@@ -97,7 +106,7 @@ nearest_model() {
 
 # load_case NAME: the case's settings, with their defaults.
 load_case() {
-	kind='' desc='' cwd=. group='' layout='' claude_args='' render_args='' mounts='' pin=yes claude_json=''
+	kind='' desc='' cwd=. group='' layout='' claude_args='' render_args='' mounts='' pin=yes claude_json='' same_as=''
 	# shellcheck disable=SC1090
 	. "$cases_dir/$1/case"
 }
@@ -114,7 +123,7 @@ build_case() {
 	fi
 	if [ "$kind" = group ]; then
 		# shellcheck disable=SC2086
-		"$clawmd" -C "$2" compose -q $layout "$group" || return 1
+		"$clawmd" compose -C "$2" -q $layout "$group" || return 1
 	fi
 }
 
@@ -135,9 +144,9 @@ render_run() {
 }
 
 for v in $versions; do
-	pass=0
+	pass=0 vt=0 vp=0
 	for c in $cases; do
-		n=$((n + 1))
+		n=$((n + 1)) vt=$((vt + 1))
 		load_case "$c"
 		res=$E/results/$v/$c
 		rm -rf "$res" && mkdir -p "$res/requests"
@@ -215,7 +224,7 @@ for v in $versions; do
 		fi
 		# shellcheck disable=SC2086
 		if [ "$kind" = group ]; then
-			render_run "$res" "$v" "$clawmd" -C "$root" render $layout --group "$group" --format text $render_args
+			render_run "$res" "$v" "$clawmd" render -C "$root" $layout --group "$group" --format text $render_args
 		else
 			render_run "$res" "$v" unshare -m sh "$here/container.sh" -r "$E/nr" $binds -C "$ct_cwd" -- \
 				"$clawmd" render --cwd "$ct_cwd" --home /e2e-home --managed-dir /etc/claude-code \
@@ -241,7 +250,7 @@ for v in $versions; do
 		[ "$render_model" = "$v" ] || label="$name (render knows no $v: compared with --claude-version $render_model)"
 		if [ "$rst" = 0 ] && cmp -s "$res/real.txt" "$res/render.txt"; then
 			echo "ok $n - $label"
-			pass=$((pass + 1))
+			pass=$((pass + 1)) vp=$((vp + 1))
 		else
 			echo "not ok $n - $label"
 			if [ "$rst" != 0 ]; then
@@ -261,9 +270,32 @@ for v in $versions; do
 			[ "$(wc -l <"$res/diff")" -le 40 ] || echo "# (diff truncated: build/e2e/results/$v/$c/diff)"
 			failed=$((failed + 1))
 		fi
+		[ -n "$same_as" ] || continue
+		n=$((n + 1)) vt=$((vt + 1))
+		ref=$E/results/$v/$same_as/real.txt
+		sname="$v $c: loads the same contents as $same_as"
+		if [ ! -f "$ref" ]; then
+			echo "ok $n - $sname # SKIP $same_as was not run"
+			vp=$((vp + 1))
+			continue
+		fi
+		# the memory string without its "Contents of PATH (...):" headers
+		grep -v '^Contents of .*:$' "$ref" >"$res/same.ref"
+		grep -v '^Contents of .*:$' "$res/real.txt" >"$res/same.got"
+		if cmp -s "$res/same.ref" "$res/same.got"; then
+			echo "ok $n - $sname"
+			vp=$((vp + 1))
+		else
+			echo "not ok $n - $sname"
+			diff -u --label "$same_as (Claude Code $v)" --label "$c (Claude Code $v)" \
+				"$res/same.ref" "$res/same.got" | head -n 40 | diag
+			failed=$((failed + 1))
+		fi
 	done
-	echo "# Claude Code $v: $pass of $nc cases match render"
+	summary="$summary
+# Claude Code $v: $vp of $vt tests pass ($pass of $nc cases match render)"
 done
-echo "# results, requests and diffs: build/e2e/results/<release>/<case>/"
+echo "# results, requests and diffs: build/e2e/results/<release>/<case>/$summary"
 [ "$failed" = 0 ] || exit 1
 exit 0
+}
