@@ -51,6 +51,9 @@ esac
 [ -x "$clawmd" ] || bail "no clawmd binary at $clawmd (run make first)"
 command -v node >/dev/null || bail "node (20 or later) is needed for the mock API and the JavaScript releases"
 command -v npm >/dev/null || bail "npm is needed to install the Claude Code releases"
+mkdir -p "$E" || bail "cannot create $E"
+sh "$here/selftest.sh" >"$E/selftest.log" 2>&1 ||
+	bail "the harness's own tests failed (extract.js, mock-api.js): see build/e2e/selftest.log"
 [ "$(id -u)" = 0 ] || bail "make e2e needs root: each run mounts a container layout in a private mount namespace (unshare -m)"
 if ! err=$(unshare -m true 2>&1); then
 	bail "unshare -m is not permitted here ($err); run as root with CAP_SYS_ADMIN (in Docker: --privileged or --cap-add SYS_ADMIN)"
