@@ -9,7 +9,8 @@
 out=$1
 shift 2
 home=/e2e-home
-rm -rf "$home" && mkdir -p "$home"
+# fresh: the container root is a new tmpfs, unless the case binds a HOME here
+[ -d "$home" ] || mkdir -p "$home"
 if [ -n "${E2E_CLAUDE_JSON:-}" ]; then
 	cp "$E2E_CLAUDE_JSON" "$home/.claude.json"
 fi

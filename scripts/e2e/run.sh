@@ -20,9 +20,10 @@
 #   E2E_VERSIONS        more releases, blank- or comma-separated
 #   E2E_VERSIONS_ONLY=1 only the releases of E2E_VERSIONS
 #   E2E_TIMEOUT         seconds per Claude Code run (default 120)
-#   E2E_SAVE=1          write each plain tree's real string to
+#   E2E_SAVE=1          write each case's real string to
 #                       tests/e2e/expected/<case>/<release>.txt (@ROOT@ for
-#                       the tree's root)
+#                       a plain tree's root), with readdir.txt, the order the
+#                       kernel listed its rules directories in
 # Exit status: 0 every comparison matched, 1 some did not, 2 the harness
 # could not run (no root, unshare refused, npm failed).
 set -u
@@ -51,14 +52,13 @@ esac
 [ -x "$clawmd" ] || bail "no clawmd binary at $clawmd (run make first)"
 command -v node >/dev/null || bail "node (20 or later) is needed for the mock API and the JavaScript releases"
 command -v npm >/dev/null || bail "npm is needed to install the Claude Code releases"
-mkdir -p "$E" || bail "cannot create $E"
-sh "$here/selftest.sh" >"$E/selftest.log" 2>&1 ||
-	bail "the harness's own tests failed (extract.js, mock-api.js): see build/e2e/selftest.log"
 [ "$(id -u)" = 0 ] || bail "make e2e needs root: each run mounts a container layout in a private mount namespace (unshare -m)"
 if ! err=$(unshare -m true 2>&1); then
 	bail "unshare -m is not permitted here ($err); run as root with CAP_SYS_ADMIN (in Docker: --privileged or --cap-add SYS_ADMIN)"
 fi
 mkdir -p "$E/nr" "$E/work" "$E/results" || bail "cannot create $E"
+sh "$here/selftest.sh" >"$E/selftest.log" 2>&1 ||
+	bail "the harness's own tests failed (extract.js, mock-api.js): see build/e2e/selftest.log"
 if ! err=$(unshare -m sh "$here/container.sh" -r "$E/nr" -C / -- true 2>&1); then
 	bail "cannot build the container layout: $err"
 fi
@@ -109,7 +109,7 @@ nearest_model() {
 
 # load_case NAME: the case's settings, with their defaults.
 load_case() {
-	kind='' desc='' cwd=. group='' layout='' claude_args='' render_args='' mounts='' pin=yes claude_json='' same_as=''
+	kind='' desc='' cwd=. group='' layout='' claude_args='' render_args='' mounts='' pin=yes claude_json='' same_as='' overlay=''
 	# shellcheck disable=SC1090
 	. "$cases_dir/$1/case"
 }
@@ -178,11 +178,13 @@ for v in $versions; do
 			binds="$binds -m $root/groups/$group:/workspace/agent"
 		else
 			binds="-m $root:$ct_root"
+			for m in $mounts; do binds="$binds -m $(printf '%s' "$m" | sed "s|@ROOT@|$root|g")"; done
 			# the order the kernel lists each rules directory in, for the record
 			find "$root" -type d -path '*/.claude/rules*' | sort | while read -r d; do
 				echo "${d#"$root"/}: $(ls -f "$d" | grep -v '^\.\.\?$' | tr '\n' ' ')"
 			done >"$res/readdir.txt"
 		fi
+		for o in $overlay; do binds="-o $o $binds"; done
 		cj=''
 		if [ -n "$claude_json" ]; then
 			cj=$res/claude.json
@@ -245,6 +247,7 @@ for v in $versions; do
 			exp=$cases_dir/expected/$c/$v.txt
 			if [ "${E2E_SAVE:-}" = 1 ]; then
 				mkdir -p "$(dirname "$exp")" && cp "$res/real.pinned" "$exp"
+				[ ! -s "$res/readdir.txt" ] || cp "$res/readdir.txt" "$(dirname "$exp")/readdir.txt"
 			elif [ -f "$exp" ] && ! cmp -s "$exp" "$res/real.pinned"; then
 				echo "# note: Claude Code $v sent a different string than the one pinned in tests/e2e/expected/$c/$v.txt"
 			fi
