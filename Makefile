@@ -4,6 +4,7 @@
 #   make demo       compose a demo group from container/ and skills/ and show it
 #   make check      every test, then the whole suite again under ASan+UBSan
 #   make bench      the speed figures (ratios printed side by side)
+#   make e2e        render against real Claude Code releases (npm, needs root)
 #   make install    PREFIX=/usr/local DESTDIR=
 #
 # Dependencies come through pkg-config; when one is missing, the build first
@@ -112,6 +113,13 @@ bench: all $(BUILD)/bench/compose
 	@scripts/bench.sh $(abspath $(BUILD))
 
 -include scripts/install.mk
+
+# --- end to end (not in make check: it downloads Claude Code from npm) -----
+# Real Claude Code releases against render; see README "End-to-end against
+# real Claude Code".  E2E_CASES="rules-order ..." runs only those cases.
+e2e: all
+	CLAWMD=$(abspath $(BUILD)/clawmd) sh scripts/e2e/run.sh $(E2E_CASES)
+.PHONY: e2e
 
 clean:
 	rm -rf $(BUILD) demo

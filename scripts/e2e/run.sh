@@ -1,0 +1,307 @@
+#!/bin/sh
+# make e2e: run real Claude Code releases on the cases in tests/e2e and
+# compare the memory string each sent with what `clawmd render` prints.
+#
+#   scripts/e2e/run.sh [CASE...]
+#
+# For every release (scripts/e2e/versions, plus $E2E_VERSIONS) and every case
+# (tests/e2e/<case>/case; all of them, or those named): build the case's tree
+# under build/e2e/work, compose it when it is a group, start the loopback
+# mock of the Messages API (mock-api.js), run `claude -p hello` headless in a
+# private mount namespace shaped like the container (container.sh: /app
+# read-only, the group at /workspace/agent), cut the memory string out of the
+# recorded request (extract.js) and compare it byte for byte with render.
+# Prints TAP, one test per release and case, a diff on a mismatch, and the
+# pass count per release.  Everything a run saw stays in
+# build/e2e/results/<release>/<case>/.
+#
+# Environment:
+#   CLAWMD              the clawmd binary (default build/clawmd)
+#   E2E_VERSIONS        more releases, blank- or comma-separated
+#   E2E_VERSIONS_ONLY=1 only the releases of E2E_VERSIONS
+#   E2E_TIMEOUT         seconds per Claude Code run (default 120)
+#   E2E_SAVE=1          write each case's real string to
+#                       tests/e2e/expected/<case>/<release>.txt (@ROOT@ for
+#                       a plain tree's root), with readdir.txt, the order the
+#                       kernel listed its rules directories in
+# Exit status: 0 every comparison matched, 1 some did not, 2 the harness
+# could not run (no root, unshare refused, npm failed).
+set -u
+# One brace group: the shell parses the whole script before running it, so
+# editing the harness during a run does not derail that run.
+{
+top=$(cd "$(dirname "$0")/../.." && pwd -P)
+here=$top/scripts/e2e
+clawmd=${CLAWMD:-$top/build/clawmd}
+case $clawmd in /*) ;; *) clawmd=$PWD/$clawmd ;; esac
+E=$top/build/e2e
+cases_dir=$top/tests/e2e
+timeout=${E2E_TIMEOUT:-120}
+prompt=hello
+
+bail() {
+	echo "Bail out! $*"
+	exit 2
+}
+
+# --- preflight -----------------------------------------------------------
+case $top in
+*[!A-Za-z0-9/._+-]*) bail "the source path $top has characters the harness does not quote" ;;
+/tmp/* | /app/* | /workspace/*) bail "run from a checkout outside /tmp, /app and /workspace (the container replaces them)" ;;
+esac
+[ -x "$clawmd" ] || bail "no clawmd binary at $clawmd (run make first)"
+command -v node >/dev/null || bail "node (20 or later) is needed for the mock API and the JavaScript releases"
+command -v npm >/dev/null || bail "npm is needed to install the Claude Code releases"
+[ "$(id -u)" = 0 ] || bail "make e2e needs root: each run mounts a container layout in a private mount namespace (unshare -m)"
+if ! err=$(unshare -m true 2>&1); then
+	bail "unshare -m is not permitted here ($err); run as root with CAP_SYS_ADMIN (in Docker: --privileged or --cap-add SYS_ADMIN)"
+fi
+mkdir -p "$E/nr" "$E/work" "$E/results" || bail "cannot create $E"
+sh "$here/selftest.sh" >"$E/selftest.log" 2>&1 ||
+	bail "the harness's own tests failed (extract.js, mock-api.js): see build/e2e/selftest.log"
+if ! err=$(unshare -m sh "$here/container.sh" -r "$E/nr" -C / -- true 2>&1); then
+	bail "cannot build the container layout: $err"
+fi
+
+# --- releases -------------------------------------------------------------
+versions=''
+if [ "${E2E_VERSIONS_ONLY:-}" != 1 ]; then
+	versions=$(sed -e 's/#.*//' "$here/versions" | tr -s ' \t' '\n' | grep .)
+fi
+extra=$(printf '%s\n' "${E2E_VERSIONS:-}" | tr ', \t' '\n\n\n' | grep .)
+versions=$(printf '%s\n%s\n' "$versions" "$extra" | grep . | awk '!seen[$0]++')
+[ -n "$versions" ] || bail "no releases to run (scripts/e2e/versions is empty and E2E_VERSIONS unset)"
+for v in $versions; do
+	echo "# installing Claude Code $v (npm, cached in build/e2e/cc/$v)"
+	out=$(sh "$here/install.sh" "$E/cc" "$v" 2>&1) || bail "$(printf '%s' "$out" | tr '\n' ' ')"
+	echo "#   $("$E/cc/$v/claude" --version 2>&1 | head -n1)"
+done
+
+# --- cases ----------------------------------------------------------------
+if [ $# -gt 0 ]; then
+	cases=$*
+	for c in $cases; do
+		[ -f "$cases_dir/$c/case" ] || bail "no case '$c' (tests/e2e/$c/case)"
+	done
+else
+	cases=$(cd "$cases_dir" && for d in */; do [ -f "$d/case" ] && echo "${d%/}"; done)
+fi
+nv=$(echo "$versions" | wc -l)
+nc=$(echo "$cases" | wc -w)
+# a case with same_as=OTHER is a second test: its real string has the same
+# file contents, in the same order, as OTHER's (paths aside)
+ns=0
+for c in $cases; do grep -q '^same_as=' "$cases_dir/$c/case" && ns=$((ns + 1)); done
+echo "1..$((nv * (nc + ns)))"
+
+n=0
+failed=0
+summary=''
+
+diag() { sed 's/^/# /'; }
+
+# The model of the release that render may not know yet (before render took
+# any release): the JavaScript rules up to 2.1.112, the current native ones after.
+nearest_model() {
+	first=$(printf '%s\n%s\n' "$1" 2.1.113 | sort -V | head -n1)
+	if [ "$first" = "$1" ] && [ "$1" != 2.1.113 ]; then echo 2.1.88; else echo 2.1.330; fi
+}
+
+# load_case NAME: the case's settings, with their defaults.
+load_case() {
+	kind='' desc='' cwd=. group='' layout='' claude_args='' render_args='' mounts='' pin=yes claude_json='' same_as='' overlay=''
+	# shellcheck disable=SC1090
+	. "$cases_dir/$1/case"
+}
+
+# build_case NAME ROOT CT_ROOT: copy tree/, run setup.sh, compose a group.
+build_case() {
+	rm -rf "$2" && mkdir -p "$2" || return 1
+	if [ -d "$cases_dir/$1/tree" ]; then
+		cp -R "$cases_dir/$1/tree/." "$2/" || return 1
+		find "$2" -name .keep -delete
+	fi
+	if [ -f "$cases_dir/$1/setup.sh" ]; then
+		(cd "$2" && ROOT=$2 CT_ROOT=$3 CLAWMD=$clawmd CLAWMD_SRC=$top sh -e "$cases_dir/$1/setup.sh") || return 1
+	fi
+	if [ "$kind" = group ]; then
+		# shellcheck disable=SC2086
+		"$clawmd" compose -C "$2" -q $layout "$group" || return 1
+	fi
+}
+
+# render_run OUTDIR V CMD...: run render with --claude-version V; when this
+# clawmd does not know V, again with the nearest release it knows.
+render_run() {
+	rdir=$1 rv=$2
+	shift 2
+	"$@" --claude-version "$rv" >"$rdir/render.txt" 2>"$rdir/render.err"
+	rst=$?
+	render_model=$rv
+	if [ "$rst" = 2 ] && grep -q 'claude-version' "$rdir/render.err"; then
+		render_model=$(nearest_model "$rv")
+		"$@" --claude-version "$render_model" >"$rdir/render.txt" 2>"$rdir/render.err"
+		rst=$?
+	fi
+	return "$rst"
+}
+
+for v in $versions; do
+	pass=0 vt=0 vp=0
+	for c in $cases; do
+		n=$((n + 1)) vt=$((vt + 1))
+		load_case "$c"
+		res=$E/results/$v/$c
+		rm -rf "$res" && mkdir -p "$res/requests"
+		root=$E/work/$v/$c
+		if [ "$kind" = group ]; then
+			ct_root=/workspace/agent
+			ct_cwd=/workspace/agent
+		else
+			ct_root=/e2e/$c
+			ct_cwd=$ct_root/$cwd
+		fi
+		name="$v $c${desc:+: $desc}"
+		if ! build_case "$c" "$root" "$ct_root" >"$res/build.log" 2>&1; then
+			echo "not ok $n - $name"
+			echo "# building the case failed:"
+			diag <"$res/build.log"
+			failed=$((failed + 1))
+			continue
+		fi
+		# The container: a group sees the layout through its mounts; a plain
+		# tree is bound at /e2e/<case> and run at its own cwd.
+		binds=''
+		if [ "$kind" = group ]; then
+			[ -n "$mounts" ] || mounts="@ROOT@/container/CLAUDE.md:/app/CLAUDE.md:ro @ROOT@/skills:/app/skills:ro"
+			for m in $mounts; do binds="$binds -m $(printf '%s' "$m" | sed "s|@ROOT@|$root|g")"; done
+			binds="$binds -m $root/groups/$group:/workspace/agent"
+		else
+			binds="-m $root:$ct_root"
+			for m in $mounts; do binds="$binds -m $(printf '%s' "$m" | sed "s|@ROOT@|$root|g")"; done
+			# the order the kernel lists each rules directory in, for the record
+			find "$root" -type d -path '*/.claude/rules*' | sort | while read -r d; do
+				echo "${d#"$root"/}: $(ls -f "$d" | grep -v '^\.\.\?$' | tr '\n' ' ')"
+			done >"$res/readdir.txt"
+		fi
+		for o in $overlay; do binds="-o $o $binds"; done
+		cj=''
+		if [ -n "$claude_json" ]; then
+			cj=$res/claude.json
+			sed "s|@CWD@|$ct_cwd|g" "$cases_dir/$c/$claude_json" >"$cj"
+		fi
+		node "$here/mock-api.js" "$res/requests" "$res/port" 2>"$res/mock.err" &
+		mock=$!
+		i=0
+		while [ ! -s "$res/port" ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
+		if [ ! -s "$res/port" ]; then
+			kill "$mock" 2>/dev/null
+			echo "not ok $n - $name"
+			echo "# the mock API did not start:"
+			diag <"$res/mock.err"
+			failed=$((failed + 1))
+			continue
+		fi
+		# shellcheck disable=SC2086
+		E2E_PORT=$(cat "$res/port") E2E_TIMEOUT=$timeout E2E_PROMPT=$prompt E2E_CLAUDE_JSON=$cj \
+			timeout -k 5 $((timeout + 30)) unshare -m sh "$here/container.sh" -r "$E/nr" $binds -C "$ct_cwd" -- \
+			sh "$here/inner.sh" "$res" -- "$E/cc/$v/claude" $claude_args >"$res/container.log" 2>&1
+		cst=$?
+		kill "$mock" 2>/dev/null
+		wait "$mock" 2>/dev/null
+		crc=$(cat "$res/claude.rc" 2>/dev/null || echo none)
+		if [ "$cst" != 0 ] || [ "$crc" != 0 ]; then
+			echo "not ok $n - $name"
+			if [ "$crc" = 124 ] || [ "$cst" = 124 ]; then
+				echo "# Claude Code $v did not finish within ${timeout}s (E2E_TIMEOUT)"
+			else
+				echo "# the run failed (container exit $cst, claude exit $crc):"
+			fi
+			cat "$res/container.log" "$res/claude.err" "$res/claude.out" 2>/dev/null | tail -n 15 | diag
+			failed=$((failed + 1))
+			continue
+		fi
+		if ! node "$here/extract.js" "$res/requests" "$prompt" "$res/real.txt" >"$res/extract.log" 2>&1; then
+			echo "not ok $n - $name"
+			diag <"$res/extract.log"
+			failed=$((failed + 1))
+			continue
+		fi
+		# shellcheck disable=SC2086
+		if [ "$kind" = group ]; then
+			render_run "$res" "$v" "$clawmd" render -C "$root" $layout --group "$group" --format text $render_args
+		else
+			render_run "$res" "$v" unshare -m sh "$here/container.sh" -r "$E/nr" $binds -C "$ct_cwd" -- \
+				"$clawmd" render --cwd "$ct_cwd" --home /e2e-home --managed-dir /etc/claude-code \
+				--format text $render_args
+		fi
+		rst=$?
+		if [ "$pin" = yes ]; then
+			# a plain tree's root becomes @ROOT@; a group keeps its container paths
+			if [ "$kind" = group ]; then cp "$res/real.txt" "$res/real.pinned"; else
+				sed "s|$ct_root|@ROOT@|g" "$res/real.txt" >"$res/real.pinned"; fi
+			# sed adds a final newline the string does not have
+			if [ -s "$res/real.txt" ] && [ "$(tail -c1 "$res/real.txt" | od -An -c | tr -d ' ')" != '\n' ]; then
+				printf '%s' "$(cat "$res/real.pinned")" >"$res/real.pinned2" && mv "$res/real.pinned2" "$res/real.pinned"
+			fi
+			exp=$cases_dir/expected/$c/$v.txt
+			if [ "${E2E_SAVE:-}" = 1 ]; then
+				mkdir -p "$(dirname "$exp")" && cp "$res/real.pinned" "$exp"
+				[ ! -s "$res/readdir.txt" ] || cp "$res/readdir.txt" "$(dirname "$exp")/readdir.txt"
+			elif [ -f "$exp" ] && ! cmp -s "$exp" "$res/real.pinned"; then
+				echo "# note: Claude Code $v sent a different string than the one pinned in tests/e2e/expected/$c/$v.txt"
+			fi
+		fi
+		label=$name
+		[ "$render_model" = "$v" ] || label="$name (render knows no $v: compared with --claude-version $render_model)"
+		if [ "$rst" = 0 ] && cmp -s "$res/real.txt" "$res/render.txt"; then
+			echo "ok $n - $label"
+			pass=$((pass + 1)) vp=$((vp + 1))
+		else
+			echo "not ok $n - $label"
+			if [ "$rst" != 0 ]; then
+				echo "# clawmd render exited $rst:"
+				diag <"$res/render.err"
+			fi
+			# first the files each loaded, in order, then the whole strings
+			grep '^Contents of ' "$res/render.txt" >"$res/render.files"
+			grep '^Contents of ' "$res/real.txt" >"$res/real.files"
+			if ! cmp -s "$res/render.files" "$res/real.files"; then
+				echo "# files loaded, in order:"
+				diff -U 99 --label "clawmd render" --label "Claude Code $v" "$res/render.files" "$res/real.files" |
+					sed 's/^\([-+ ]\)Contents of \(.*\):$/\1 \2/' | diag
+			fi
+			diff -u --label "clawmd render" --label "Claude Code $v" "$res/render.txt" "$res/real.txt" >"$res/diff"
+			head -n 40 "$res/diff" | diag
+			[ "$(wc -l <"$res/diff")" -le 40 ] || echo "# (diff truncated: build/e2e/results/$v/$c/diff)"
+			failed=$((failed + 1))
+		fi
+		[ -n "$same_as" ] || continue
+		n=$((n + 1)) vt=$((vt + 1))
+		ref=$E/results/$v/$same_as/real.txt
+		sname="$v $c: loads the same contents as $same_as"
+		if [ ! -f "$ref" ]; then
+			echo "ok $n - $sname # SKIP $same_as was not run"
+			vp=$((vp + 1))
+			continue
+		fi
+		# the memory string without its "Contents of PATH (...):" headers
+		grep -v '^Contents of .*:$' "$ref" >"$res/same.ref"
+		grep -v '^Contents of .*:$' "$res/real.txt" >"$res/same.got"
+		if cmp -s "$res/same.ref" "$res/same.got"; then
+			echo "ok $n - $sname"
+			vp=$((vp + 1))
+		else
+			echo "not ok $n - $sname"
+			diff -u --label "$same_as (Claude Code $v)" --label "$c (Claude Code $v)" \
+				"$res/same.ref" "$res/same.got" | head -n 40 | diag
+			failed=$((failed + 1))
+		fi
+	done
+	summary="$summary
+# Claude Code $v: $vp of $vt tests pass ($pass of $nc cases match render)"
+done
+echo "# results, requests and diffs: build/e2e/results/<release>/<case>/$summary"
+[ "$failed" = 0 ] || exit 1
+exit 0
+}
