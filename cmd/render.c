@@ -5,32 +5,21 @@
 
 #include "cmd.h"
 
-static const char usage_text[] =
+static const char help_head[] =
 	"usage: clawmd render [options]\n"
 	"       clawmd render --group GROUP [layout options] [options]\n"
 	"\n"
 	"Print the memory string Claude Code builds at session start, byte for byte:\n"
 	"managed, user, project and local CLAUDE.md files, .claude/rules, and their\n"
-	"@-imports, as the current release (2.1.330) loads them.\n"
-	"\n"
-	"Options:\n"
-	"      --cwd DIR             the directory Claude Code starts in (default: .)\n"
-	"      --home DIR            the user tier is DIR/.claude (default: $HOME)\n"
-	"      --managed-dir DIR     the managed tier (default /etc/claude-code)\n"
-	"      --approve-external    the project approved external includes\n"
-	"      --setting-sources L   comma list of user,project,local (default: all)\n"
-	"      --target FILE         instead: the nested memory a first read of FILE adds\n"
-	"      --format F            text (default), files (TYPE<TAB>PATH<TAB>PARENT) or json\n"
-	"      --claude-version V    2.1.330 (default) or 2.1.88\n"
-	"  -g, --group GROUP         render inside GROUP's container: cwd is the\n"
-	"                            container's group directory, paths are container\n"
-	"                            paths, files are reached through the mount table\n"
-	"\n" CMD_LAYOUT_HELP "\n"
+	"@-imports, as the current release (2.1.330) loads them.\n";
+
+static const char help_foot[] =
 	"Exit status: 0 success (also when nothing loads), 2 usage, 3 invalid input\n"
-	"(a group name, clawmd.json), 4 the working directory cannot be opened.\n";
+	"(a group name, clawmd.json), 4 a missing group directory or a working\n"
+	"directory that cannot be opened.\n";
 
 enum {
-	O_CWD = 0x200,
+	O_CWD = OPT_CMD,
 	O_HOME,
 	O_MANAGED,
 	O_APPROVE,
@@ -38,6 +27,23 @@ enum {
 	O_TARGET,
 	O_FORMAT,
 	O_VERSION,
+	O_JSON,
+};
+
+static const struct cmd_opt options[] = {
+	{"cwd", O_CWD, "DIR", "the directory Claude Code starts in (default: .)"},
+	{"home", O_HOME, "DIR", "the user tier is DIR/.claude (default: $HOME)"},
+	{"managed-dir", O_MANAGED, "DIR", "the managed tier (default /etc/claude-code)"},
+	{"approve-external", O_APPROVE, NULL, "the project approved external includes"},
+	{"setting-sources", O_SOURCES, "L", "comma list of user,project,local (default: all)"},
+	{"target", O_TARGET, "FILE", "instead: the nested memory a first read of FILE adds"},
+	{"format", O_FORMAT, "F", "text (default), files (TYPE<TAB>PATH<TAB>PARENT) or json"},
+	{"json", O_JSON, NULL, "the same as --format json"},
+	{"claude-version", O_VERSION, "V", "2.1.330 (default) or 2.1.88"},
+	{"group", 'g', "GROUP", "render inside GROUP's container: cwd is the\n"
+				"container's group directory, paths are container\n"
+				"paths, files are reached through the mount table"},
+	CMD_OPT_END,
 };
 
 static cJSON *json_files(const struct clawmd_memory *m, bool target)
@@ -79,11 +85,11 @@ static cJSON *json_files(const struct clawmd_memory *m, bool target)
 
 static int print_json(const struct clawmd_memory *m, const struct clawmd_memory_opts *o)
 {
-	cJSON *root;
+	cJSON *root = cmd_json_doc();
 	if (o->target) {
-		root = json_files(m, true);
+		cJSON_AddStringToObject(root, "target", o->target);
+		cJSON_AddItemToObject(root, "attachments", json_files(m, true));
 	} else {
-		root = cJSON_CreateObject();
 		cJSON_AddStringToObject(root, "cwd", m->cwd);
 		cJSON_AddItemToObject(root, "files", json_files(m, false));
 		cJSON *imps = cJSON_AddArrayToObject(root, "imports");
@@ -100,82 +106,67 @@ static int print_json(const struct clawmd_memory *m, const struct clawmd_memory_
 		for (size_t i = 0; i < m->nexternal; i++)
 			cJSON_AddItemToArray(ext, cJSON_CreateString(m->external[i]));
 	}
-	char *s = cJSON_Print(root);
-	cJSON_Delete(root);
-	if (!s)
-		abort();
-	fputs(s, stdout);
-	fputc('\n', stdout);
-	free(s);
+	cmd_json_print(root);
 	return 0;
 }
 
 int cmd_render(int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		{"cwd", required_argument, NULL, O_CWD},
-		{"home", required_argument, NULL, O_HOME},
-		{"managed-dir", required_argument, NULL, O_MANAGED},
-		{"approve-external", no_argument, NULL, O_APPROVE},
-		{"setting-sources", required_argument, NULL, O_SOURCES},
-		{"target", required_argument, NULL, O_TARGET},
-		{"format", required_argument, NULL, O_FORMAT},
-		{"claude-version", required_argument, NULL, O_VERSION},
-		{"group", required_argument, NULL, 'g'},
-		CMD_LAYOUT_LONGOPTS,
-		{NULL, 0, NULL, 0},
-	};
 	struct clawmd_memory_opts o = {0};
-	struct cmd_layout_opts lo = {0};
+	struct cmd_layout_opts lo = cmd_layout_global;
+	struct cmd_args a;
 	const char *format = "text", *group = NULL;
 	bool home_set = false;
 	int c;
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "hC:g:", longopts, NULL)) != -1) {
+	cmd_args_init(&a, "render", options, true, argc, argv);
+	while ((c = cmd_args_next(&a)) > 0) {
 		switch (c) {
-		case O_CWD: o.cwd = optarg; break;
-		case O_HOME: o.home = optarg; home_set = true; break;
-		case O_MANAGED: o.managed_dir = optarg; break;
+		case O_CWD: o.cwd = a.arg; break;
+		case O_HOME: o.home = a.arg; home_set = true; break;
+		case O_MANAGED: o.managed_dir = a.arg; break;
 		case O_APPROVE: o.approve_external = true; break;
-		case O_TARGET: o.target = optarg; break;
-		case O_FORMAT: format = optarg; break;
-		case 'g': group = optarg; break;
+		case O_TARGET: o.target = a.arg; break;
+		case O_FORMAT: format = a.arg; break;
+		case O_JSON: format = "json"; break;
+		case 'g': group = a.arg; break;
 		case O_VERSION:
-			if (!strcmp(optarg, "2.1.88"))
+			if (!strcmp(a.arg, "2.1.88"))
 				o.legacy_2_1_88 = true;
-			else if (strcmp(optarg, "2.1.330"))
-				return cmd_usage_error("render", "unknown --claude-version '%s' (2.1.330 or 2.1.88)", optarg);
+			else if (strcmp(a.arg, "2.1.330"))
+				c = (cmd_usage_error("render", "unknown --claude-version '%s' (2.1.330 or 2.1.88)",
+						     a.arg), -1);
 			break;
-		case O_SOURCES: {
-			o.no_user = !strstr(optarg, "user");
-			o.no_project = !strstr(optarg, "project");
-			o.no_local = !strstr(optarg, "local");
-			char *copy = strdup(optarg);
-			if (!copy)
-				abort();
-			for (char *a = copy, *e; a; a = e) {
-				e = strchr(a, ',');
-				if (e)
-					*e++ = '\0';
-				if (strcmp(a, "user") && strcmp(a, "project") && strcmp(a, "local")) {
-					free(copy);
-					return cmd_usage_error("render", "unknown setting source '%s'", a);
-				}
+		case O_SOURCES:
+			o.no_user = !strstr(a.arg, "user");
+			o.no_project = !strstr(a.arg, "project");
+			o.no_local = !strstr(a.arg, "local");
+			for (const char *p = a.arg; c > 0;) {
+				size_t l = strcspn(p, ",");
+				if (!((l == 4 && !strncmp(p, "user", 4)) || (l == 7 && !strncmp(p, "project", 7)) ||
+				      (l == 5 && !strncmp(p, "local", 5))))
+					c = (cmd_usage_error("render", "--setting-sources: unknown source '%.*s' "
+								       "(user, project, local)", (int)l, p), -1);
+				if (!p[l])
+					break;
+				p += l + 1;
 			}
-			free(copy);
 			break;
-		}
-		case 'h': fputs(usage_text, stdout); return 0;
+		case 'h': cmd_help(help_head, options, help_foot); cmd_args_release(&a); return 0;
 		default:
-			if (cmd_layout_opt(&lo, c, optarg))
-				break;
-			return cmd_usage_error("render", "unknown option");
+			if (!cmd_args_common(&a, c, &lo))
+				c = (cmd_usage_error("render", "%s: expected auto, always or never, not '%s'",
+						     a.spelled, a.arg), -1);
 		}
+		if (c < 0)
+			break;
 	}
-	if (optind < argc)
-		return cmd_usage_error("render", "unexpected argument '%s'", argv[optind]);
+	if (c >= 0 && a.noperands)
+		c = (cmd_usage_error("render", "unexpected argument '%s'", a.operands[0]), -1);
+	cmd_args_release(&a);
+	if (c < 0)
+		return !strcmp(format, "json") ? cmd_json_failure(2) : 2;
 	if (strcmp(format, "text") && strcmp(format, "files") && strcmp(format, "json"))
-		return cmd_usage_error("render", "unknown --format '%s' (text, files or json)", format);
+		return cmd_usage_error("render", "--format: unknown format '%s' (text, files or json)", format);
 	if (!home_set && !group)
 		o.home = getenv("HOME");
 
@@ -184,14 +175,21 @@ int cmd_render(int argc, char **argv)
 	struct clawmd_mount *mounts = NULL;
 	size_t nmounts = 0;
 	bool have_layout = false;
+	bool json = !strcmp(format, "json");
 	if (group) {
-		int st = cmd_layout_open(&lay, &lo);
+		int st = cmd_layout_open(&lay, &lo, false);
 		if (st)
-			return st;
+			return json ? cmd_json_failure(st) : st;
 		have_layout = true;
+		char *gv[] = {(char *)group};
+		if ((st = cmd_groups_check(&lay, gv, 1))) {
+			clawmd_layout_release(&lay);
+			return json ? cmd_json_failure(st) : st;
+		}
 		if (clawmd_layout_mounts(&mounts, &nmounts, &lay, group, &err) < 0) {
 			clawmd_layout_release(&lay);
-			return cmd_fail(&err);
+			st = cmd_fail(&err);
+			return json ? cmd_json_failure(st) : st;
 		}
 		o.mounts = mounts;
 		o.nmounts = nmounts;
@@ -205,12 +203,19 @@ int cmd_render(int argc, char **argv)
 	int status = 0;
 	if (rc < 0) {
 		status = cmd_fail(&err);
+		if (json)
+			cmd_json_failure(status);
 	} else if (!strcmp(format, "json")) {
 		status = print_json(&m, &o);
 	} else if (!strcmp(format, "files")) {
-		for (size_t i = 0; i < m.nfiles; i++)
-			printf("%s\t%s\t%s\n", clawmd_mem_type_name(m.files[i].type), m.files[i].path,
-			       m.files[i].parent ? m.files[i].parent : "-");
+		/* Paths the agent named are escaped: no row can be forged. */
+		for (size_t i = 0; i < m.nfiles; i++) {
+			printf("%s\t", clawmd_mem_type_name(m.files[i].type));
+			cmd_put_escaped(stdout, m.files[i].path);
+			putchar('\t');
+			cmd_put_escaped(stdout, m.files[i].parent ? m.files[i].parent : "-");
+			putchar('\n');
+		}
 	} else {
 		struct clawmd_buf s = CLAWMD_BUF_INIT;
 		clawmd_memory_text(&s, &m, &o);

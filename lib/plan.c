@@ -181,7 +181,7 @@ static int open_beneath(struct source_dir *root, const char *rel, struct clawmd_
 		size_t n = rr ? strlen(rr) : 0;
 		errno = EXDEV;
 		if (rp && rr && !strncmp(rp, rr, n) && rp[n] == '/')
-			fd = open(rp, how.flags);
+			fd = open(rp, (int)how.flags);
 		free(full);
 		free(rp);
 		free(rr);
@@ -385,6 +385,8 @@ int clawmd_plan_build(struct clawmd_plan *out, const struct clawmd_layout *lay,
 	out->group = clawmd_xstrdup(group);
 	if ((rc = read_group_config(&cfg, lay, group, &role, err)) < 0)
 		goto out;
+	for (size_t i = 0; i < cfg.nunknown; i++)
+		warn(out, "%s", cfg.warnings[i]);
 
 	/* 1. The shared base. */
 	if (!is_file(lay->base)) {
