@@ -327,7 +327,7 @@ int cmd_groups_check(const struct clawmd_layout *lay, char **groups, size_t n)
 				  : S_ISLNK(st.st_mode) ? "is a symlink (refused: it could lead anywhere)"
 				  : !S_ISDIR(st.st_mode) ? "is not a directory" : NULL;
 		if (why)
-			eprint("no group '%s': %s %s", e, shown, why);
+			eprint("no group '%s': '%s' %s", e, shown, why);
 		free(path);
 		free(shown);
 		free(e);

@@ -1138,7 +1138,8 @@ static void lint_preserved(struct group_ctx *g)
 		char *file = clawmd_xasprintf("%s/%s", g->gshown, fl.v[i]);
 		clawmd_lint_add(g->out, "CM404", g->group, file, 1, 1,
 				"review it, keep what matters (in CLAUDE.local.md), then delete it",
-				"%s was moved aside by compose and is waiting for review%s", file,
+				"compose moved this content aside rather than delete it; it is waiting "
+				"for review%s",
 				i + 1 == PRESERVED_MAX && fl.n > PRESERVED_MAX ? " (and more not listed)"
 									     : "");
 		free(file);
