@@ -153,7 +153,7 @@ static cJSON *sarif_doc(const struct clawmd_findings *f, cJSON *errors, const ch
 	const struct clawmd_lint_rule *rules = clawmd_lint_rules(&nrules);
 	cJSON *doc = cJSON_CreateObject();
 	cJSON_AddStringToObject(doc, "$schema",
-				"https://schemastore.azurewebsites.net/schemas/json/sarif-2.1.0-rtm.5.json");
+				"https://json.schemastore.org/sarif-2.1.0.json");
 	cJSON_AddStringToObject(doc, "version", "2.1.0");
 	cJSON *run = cJSON_CreateObject();
 	cJSON_AddItemToArray(cJSON_AddArrayToObject(doc, "runs"), run);

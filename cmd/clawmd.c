@@ -64,6 +64,43 @@ static int unknown_command(const char *name)
 	return 2;
 }
 
+/*
+ * `clawmd __complete groups|commands|options CMD`: what the shell
+ * completions offer, from the layout (clawmd.json included) and the option
+ * tables, so they never go stale.  Not a documented command.
+ */
+static int complete(int argc, char **argv)
+{
+	struct cmd_layout_opts lo = cmd_layout_global;
+	struct cmd_args a;
+	int c;
+	cmd_args_init(&a, "__complete", NULL, true, argc, argv);
+	while ((c = cmd_args_next(&a)) > 0)
+		cmd_args_common(&a, c, &lo);
+	const char *what = a.noperands ? a.operands[0] : "";
+	int st = 0;
+	if (!strcmp(what, "commands")) {
+		for (size_t i = 0; i < NCOMMANDS; i++)
+			printf("%s\t%s\n", commands[i].name, commands[i].summary);
+	} else if (!strcmp(what, "groups")) {
+		struct clawmd_layout lay;
+		struct clawmd_err err = CLAWMD_ERR_INIT;
+		char **v = NULL;
+		size_t n = 0;
+		if (c < 0 || cmd_layout_open(&lay, &lo, true)) {
+			st = 1;
+		} else {
+			if (clawmd_groups_list(&v, &n, &lay, &err) == 0)
+				for (size_t i = 0; i < n; i++)
+					printf("%s\n", v[i]);
+			clawmd_strv_free(v, n);
+			clawmd_layout_release(&lay);
+		}
+	}
+	cmd_args_release(&a);
+	return st;
+}
+
 static int run(int k, int argc, char **argv)
 {
 	int st = commands[k].fn(argc, argv);
@@ -128,6 +165,8 @@ int main(int argc, char **argv)
 		char *hv[] = {argv[first + 1], "--help", NULL};
 		return run(k, 2, hv);
 	}
+	if (!strcmp(name, "__complete"))
+		return complete(argc - first, argv + first);
 	if (!strcmp(name, "version")) {
 		printf("clawmd %s\n", CLAWMD_VERSION);
 		return 0;
