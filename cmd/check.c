@@ -130,6 +130,29 @@ static char *lower(const char *s)
 	return l;
 }
 
+/* A path as an RFC 3986 URI reference: what is not unreserved, a
+ * sub-delimiter, ':', '@' or '/' is percent-encoded (spaces, '%', bytes
+ * of non-ASCII names, control bytes an agent put in a file name). */
+static char *uri_encode(const char *path)
+{
+	static const char hex[] = "0123456789ABCDEF";
+	char *out = malloc(strlen(path) * 3 + 1), *o = out;
+	if (!out)
+		abort();
+	for (const unsigned char *p = (const unsigned char *)path; *p; p++) {
+		if ((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9') ||
+		    strchr("-._~!$&'()*+,;=:@/", *p)) {
+			*o++ = (char)*p;
+		} else {
+			*o++ = '%';
+			*o++ = hex[*p >> 4];
+			*o++ = hex[*p & 15];
+		}
+	}
+	*o = '\0';
+	return out;
+}
+
 /* A message as SARIF consumers want it: one sentence ending in a period. */
 static void add_message(cJSON *parent, const char *key, const char *text, const char *markdown)
 {
@@ -201,10 +224,10 @@ static cJSON *sarif_doc(const struct clawmd_findings *f, cJSON *errors, const ch
 		free(name);
 	}
 	if (srcroot) {
-		char *uri = NULL;
-		if (asprintf(&uri, "file://%s%s", srcroot,
-			     srcroot[strlen(srcroot) - 1] == '/' ? "" : "/") < 0)
+		char *uri = NULL, *enc = uri_encode(srcroot);
+		if (asprintf(&uri, "file://%s%s", enc, enc[strlen(enc) - 1] == '/' ? "" : "/") < 0)
 			abort();
+		free(enc);
 		cJSON *base = cJSON_AddObjectToObject(cJSON_AddObjectToObject(run, "originalUriBaseIds"),
 						      "SRCROOT");
 		cJSON_AddStringToObject(base, "uri", uri);
@@ -227,7 +250,16 @@ static cJSON *sarif_doc(const struct clawmd_findings *f, cJSON *errors, const ch
 		cJSON *loc = cJSON_CreateObject();
 		cJSON *phys = cJSON_AddObjectToObject(loc, "physicalLocation");
 		cJSON *art = cJSON_AddObjectToObject(phys, "artifactLocation");
-		cJSON_AddStringToObject(art, "uri", x->file);
+		char *enc = uri_encode(x->file);
+		if (x->file[0] == '/') {
+			char *abs = NULL;
+			if (asprintf(&abs, "file://%s", enc) < 0)
+				abort();
+			free(enc);
+			enc = abs;
+		}
+		cJSON_AddStringToObject(art, "uri", enc);
+		free(enc);
 		if (x->file[0] != '/' && srcroot)
 			cJSON_AddStringToObject(art, "uriBaseId", "SRCROOT");
 		cJSON *reg = cJSON_AddObjectToObject(phys, "region");
