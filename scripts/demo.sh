@@ -24,36 +24,31 @@ JSON
 done
 echo "Prefers short answers in English." >demo/groups/assistant/CLAUDE.local.md
 
-run() { printf '\n$ %s\n' "$*"; "$@"; }
-# -C . with --groups and --state pointing into demo/ keeps the real tree untouched.
-opts="-C $top --groups demo/groups --state demo/.clawmd"
-run "$clawmd" compose $opts --dry-run assistant
-run "$clawmd" compose $opts assistant
-run "$clawmd" compose $opts --mode copy assistant-copy
-run "$clawmd" compose $opts --check assistant
+# Every command is printed exactly as it runs, so it works when pasted in the
+# repository root: the binary by its path from here, and the layout options
+# that keep the real tree untouched (-C . with --groups and --state in demo/).
+case $clawmd in "$top"/*) shown=${clawmd#"$top"/} ;; *) shown=$clawmd ;; esac
+run() { printf '\n$ %s\n' "$*" | sed "s|^\\\$ $clawmd|\$ $shown|"; "$@"; }
+opts="-C . --groups demo/groups --state demo/.clawmd"
+run "$clawmd" $opts compose --dry-run assistant
+run "$clawmd" $opts compose assistant
+run "$clawmd" $opts compose --mode copy assistant-copy
+run "$clawmd" $opts compose --check assistant
 echo "(exit $?: nothing to do, so nothing was written)"
-printf '\n$ ls -lA demo/groups/assistant demo/groups/assistant/.claude-fragments\n'
-ls -lA demo/groups/assistant demo/groups/assistant/.claude-fragments
-printf '\n$ cat demo/groups/assistant/CLAUDE.md\n'
-cat demo/groups/assistant/CLAUDE.md
-printf '\n$ cat demo/groups/assistant/.claude-fragments/mcp-calendar.md   # the @ directive is defused\n'
-cat demo/groups/assistant/.claude-fragments/mcp-calendar.md
-if "$clawmd" render --help >/dev/null 2>&1; then
-	for g in assistant assistant-copy; do
-		printf '\n$ clawmd render --group %s --format files   # as Claude Code 2.1.330 loads it in the container\n' "$g"
-		"$clawmd" render $opts --group "$g" --format files --home /nonexistent --managed-dir /nonexistent || true
-	done
-	echo
-	echo "Symlinked fragments point outside /workspace/agent, so a headless agent drops"
-	echo "them unless external includes are approved; copy mode loads everywhere."
-fi
-if "$clawmd" check --help >/dev/null 2>&1; then
-	# The mode is a setting of the whole root (clawmd.json); the demo keeps
-	# one group per mode, so each is checked with its own.
-	printf '\n$ clawmd check assistant   # the lint says the same\n'
-	"$clawmd" check $opts assistant || true
-	printf '\n$ clawmd check --mode copy assistant-copy\n'
-	"$clawmd" check $opts --mode copy assistant-copy || true
-	printf '\n$ clawmd status --mode copy assistant-copy\n'
-	"$clawmd" status $opts --mode copy assistant-copy
-fi
+run ls -lA demo/groups/assistant demo/groups/assistant/.claude-fragments
+run cat demo/groups/assistant/CLAUDE.md
+echo "(the @ directive of the calendar server's instructions is defused:)"
+run cat demo/groups/assistant/.claude-fragments/mcp-calendar.md
+# As Claude Code 2.1.330 loads it in the container (no user or managed tier).
+for g in assistant assistant-copy; do
+	run "$clawmd" $opts render --group "$g" --format files --home /nonexistent \
+		--managed-dir /nonexistent || true
+done
+echo
+echo "Symlinked fragments point outside /workspace/agent, so a headless agent drops"
+echo "them unless external includes are approved; copy mode loads everywhere."
+# The mode is a setting of the whole root (clawmd.json); the demo keeps one
+# group per mode, so each is checked with its own.
+run "$clawmd" $opts check assistant || true
+run "$clawmd" $opts --mode copy check assistant-copy || true
+run "$clawmd" $opts --mode copy status assistant-copy

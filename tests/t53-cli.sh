@@ -350,4 +350,18 @@ expect_ok "bash completion: options after an operand" env PATH="$bindir:$PATH" b
 	COMP_WORDS=(clawmd compose main --dr); COMP_CWORD=3; _clawmd
 	printf '%s\n' \"\${COMPREPLY[@]}\""
 expect_grep "... --dry-run" '^--dry-run$' "$T/out"
+
+# --- the demo prints commands that work when pasted -----------------------
+D=$T/repo
+mkdir -p "$D/build"
+cp -R "$CLAWMD_SRC/container" "$CLAWMD_SRC/skills" "$CLAWMD_SRC/scripts" "$D/"
+ln -s "$CLAWMD" "$D/build/clawmd"
+expect_ok "make demo's script runs" sh "$D/scripts/demo.sh" "$D/build/clawmd"
+grep '^\$ build/clawmd ' "$T/out" | sed 's/^\$ //' >"$T/cmds"
+check "it prints its clawmd commands" test "$(wc -l <"$T/cmds")" -ge 8
+while IFS= read -r line; do
+	(cd "$D" && eval "$line") >/dev/null 2>"$T/err"
+	st=$?
+	check "pasted from the repository root, exit $st: $line" test "$st" -le 1
+done <"$T/cmds"
 done_testing
