@@ -63,7 +63,7 @@ awk -v a="$s1" -v b="$s2" -v c="$s3" 'BEGIN {
 	printf "  first run (writes)      %8.0f ms   %6.1f us/group\n", (b - a) / 1e6, (b - a) / 1e7
 	printf "  second run (no-op)      %8.0f ms   %6.1f us/group\n", (c - b) / 1e6, (c - b) / 1e7 }'
 
-for extra in "$src/scripts/bench-render.sh" "$src/scripts/bench-migrate.sh"; do
+for extra in "$src/scripts/bench-render.sh" "$src/scripts/bench-migrate.sh" "$src/scripts/bench-root.sh"; do
 	[ -x "$extra" ] && "$extra" "$build"
 done
 exit 0
