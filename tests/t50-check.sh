@@ -51,7 +51,7 @@ W=$T/w
 run_tree "$CLAWMD_TESTS/check/CM502"
 expect_ok "warnings only: exit 0" "$CLAWMD" check -C "$W" main
 expect_fail 1 "warnings only with --strict: exit 1" "$CLAWMD" check --strict -C "$W" main
-"$CLAWMD" check --hints -C "$W" main >"$T/out"
+"$CLAWMD" check --hints -C "$W" main >"$T/out" 2>/dev/null
 expect_grep "--hints prints a hint line" '^    hint: fix the globs' "$T/out"
 expect_fail 2 "unknown option: exit 2" "$CLAWMD" check -C "$W" --bogus
 expect_fail 2 "unknown format: exit 2" "$CLAWMD" check -C "$W" --format xml
@@ -86,7 +86,7 @@ expect_ok "--json is one document with the finding" perl -MJSON::PP -e '
 
 # SARIF 2.1.0: what code-scanning tools require.
 run_tree "$CLAWMD_TESTS/check/CM101"
-"$CLAWMD" check --format sarif -C "$W" main >"$T/sarif"
+"$CLAWMD" check --format sarif -C "$W" main >"$T/sarif" 2>/dev/null
 cat >"$T/sarif.pl" <<'PL'
 use strict; use warnings; use JSON::PP;
 local $/; my $d = decode_json(<STDIN>);
@@ -103,6 +103,9 @@ need(ref $drv->{rules} eq 'ARRAY' && @{$drv->{rules}} >= 15, 'driver rules');
 my %ids;
 for my $r (@{$drv->{rules}}) {
 	need(defined $r->{id} && defined $r->{shortDescription}{text}, 'rule id and shortDescription');
+	need(length $r->{fullDescription}{text} && length $r->{help}{text} && length $r->{help}{markdown},
+	     "rule $r->{id}: fullDescription and help (text, markdown)");
+	need($r->{helpUri} =~ m{^file:///.*/README\.md#\Q${\ lc $r->{id}}\E$}, "rule $r->{id}: helpUri to its README anchor");
 	$ids{$r->{id}} = 1;
 }
 need(ref $run->{results} eq 'ARRAY' && @{$run->{results}} >= 1, 'results');
@@ -123,7 +126,7 @@ print "ok\n";
 PL
 expect_ok "the SARIF log has what code scanning requires" perl "$T/sarif.pl" <"$T/sarif"
 run_tree "$CLAWMD_TESTS/check/clean"
-"$CLAWMD" check --format sarif -C "$W" --all >"$T/sarif"
+"$CLAWMD" check --format sarif -C "$W" --all >"$T/sarif" 2>/dev/null
 expect_ok "a clean SARIF log has an empty results array" perl -MJSON::PP -e '
 	local $/; my $d = decode_json(<STDIN>);
 	ref $d->{runs}[0]{results} eq "ARRAY" && !@{$d->{runs}[0]{results}} or die' <"$T/sarif"
