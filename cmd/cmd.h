@@ -52,7 +52,7 @@ struct cmd_layout_opts {
 	const char *root;
 	const char *keys[64];
 	const char *values[64];
-	const char *spelled[64]; /* the flag as typed, for messages */
+	const char *spelled[64]; /* the flag's long name, for messages */
 	int n;
 };
 

@@ -262,7 +262,11 @@ bool cmd_layout_opt(struct cmd_layout_opts *o, int key, const char *arg, const c
 	}
 	o->keys[o->n] = layout_keys[key - OPT_LAYOUT];
 	o->values[o->n] = arg ? arg : "true";
-	o->spelled[o->n] = spelled ? strdup(spelled) : NULL; /* lives for the run */
+	/* The flag as messages name it: its long name (static). */
+	o->spelled[o->n] = NULL;
+	for (const struct cmd_opt *t = cmd_layout_options; t->name; t++)
+		if (t->key == key)
+			o->spelled[o->n] = t->name;
 	o->n++;
 	return true;
 }
@@ -277,7 +281,7 @@ static int flag_fail(const char *spelled, const char *key, const struct clawmd_e
 	while (*msg == ' ')
 		msg++;
 	char *e = cmd_escaped(msg);
-	eprint("%s: %s", spelled ? spelled : key, e);
+	eprint("%s%s: %s", spelled ? "--" : "", spelled ? spelled : key, e);
 	free(e);
 	return 2;
 }

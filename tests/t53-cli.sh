@@ -136,6 +136,11 @@ expect_ok "inside a group: ROOT is still the host's" sh -c "cd '$G/groups/g/work
 expect_grep "... the real ROOT" "\"root\":[[:space:]]*\"$G\"" "$T/out"
 expect_ok "compose from inside the group" sh -c "cd '$G/groups/g' && '$CLAWMD' compose -q g"
 check "the planted clawmd.json redirected nothing" sh -c "! grep -rq 'host secret' '$G/groups/g/'"
+expect_ok "render --group from inside the group" sh -c "cd '$G/groups/g/work' && '$CLAWMD' render --group g --home /nonexistent --managed-dir /nonexistent"
+check "... does not print the host file the planted base names" sh -c "! grep -q 'host secret' '$T/out'"
+expect_ok "migrate --dry-run from inside the group" sh -c "cd '$G/groups/g' && '$CLAWMD' migrate --dry-run --json"
+expect_grep "... plans for the real ROOT's groups" '"groups":[[:space:]]*\[' "$T/out"
+check "... and not the planted groups directory" sh -c "! grep -q 'secret' '$T/out'"
 # A host layout whose clawmd.json moves the groups directory.
 printf '{ "groups": "agents" }\n' >"$G/clawmd.json"
 mkdir -p "$G/agents/a/.git" "$G/agents/a/x"
