@@ -14,7 +14,8 @@ static const char help_head[] =
 	"the skills it gets, its fragments, the memory the container would load\n"
 	"(characters and a token estimate, characters / 4), its findings count\n"
 	"(see 'clawmd check') and the entries compose moved aside for review\n"
-	"(*.clawmd-preserved-*).  Reads only.\n";
+	"(*.clawmd-preserved-*).  Reads only.  A summary line and hints naming the\n"
+	"groups to act on follow on stderr (not with -q or --format json).\n";
 
 static const char help_foot[] =
 	"Exit status: 0 success, 2 usage, 3 invalid input (clawmd.json, a group\n"
@@ -42,6 +43,72 @@ static cJSON *strv_json(char **v, size_t n)
 static const char *drift_colour(enum clawmd_drift d)
 {
 	return d == CLAWMD_DRIFT_CLEAN ? "\033[32m" : d == CLAWMD_DRIFT_CHANGE ? "\033[33m" : "\033[31m";
+}
+
+/* The groups in state `d` (or unreadable when d < 0), up to 5 names. */
+static void names_in(struct clawmd_buf *b, const struct clawmd_group_status *st, const int *failed,
+		     char **groups, size_t n, int d)
+{
+	size_t k = 0;
+	for (size_t i = 0; i < n; i++) {
+		bool in = d < 0 ? failed[i] != 0 : !failed[i] && (int)st[i].drift == d;
+		if (!in)
+			continue;
+		if (k++ < 5) {
+			char *e = cmd_escaped(groups[i]);
+			clawmd_buf_printf(b, " %s", e);
+			free(e);
+		}
+	}
+	if (k > 5)
+		clawmd_buf_printf(b, " ...");
+}
+
+/* One summary line and what to do next, on stderr: on a terminal and off. */
+static void summary(const struct clawmd_group_status *st, const int *failed, char **groups,
+		    size_t n)
+{
+	size_t by[5] = {0}, bad = 0, findings = 0, errors = 0, preserved = 0;
+	for (size_t i = 0; i < n; i++) {
+		if (failed[i]) {
+			bad++;
+			continue;
+		}
+		if ((unsigned)st[i].drift < 5)
+			by[st[i].drift]++;
+		findings += st[i].nfindings;
+		errors += st[i].nerrors;
+		preserved += st[i].npreserved;
+	}
+	fprintf(stderr, "clawmd: %zu group%s: %zu clean, %zu would change, %zu hand-edited, "
+			"%zu never composed, %zu invalid, %zu unreadable; %zu finding%s (%zu error%s), "
+			"%zu preserved\n",
+		n, n == 1 ? "" : "s", by[CLAWMD_DRIFT_CLEAN], by[CLAWMD_DRIFT_CHANGE],
+		by[CLAWMD_DRIFT_HAND_EDITED], by[CLAWMD_DRIFT_NEVER], by[CLAWMD_DRIFT_INVALID], bad,
+		findings, findings == 1 ? "" : "s", errors, errors == 1 ? "" : "s", preserved);
+	struct clawmd_buf b = CLAWMD_BUF_INIT;
+	clawmd_buf_put(&b, "", 0);
+	if (by[CLAWMD_DRIFT_CHANGE] + by[CLAWMD_DRIFT_NEVER] + by[CLAWMD_DRIFT_HAND_EDITED]) {
+		clawmd_buf_clear(&b);
+		clawmd_buf_put(&b, "", 0);
+		names_in(&b, st, failed, groups, n, CLAWMD_DRIFT_CHANGE);
+		names_in(&b, st, failed, groups, n, CLAWMD_DRIFT_NEVER);
+		names_in(&b, st, failed, groups, n, CLAWMD_DRIFT_HAND_EDITED);
+		fprintf(stderr, "    hint: 'clawmd compose%s' brings them up to date (the runner does "
+				"it at the next spawn)\n", b.ptr);
+	}
+	if (by[CLAWMD_DRIFT_INVALID]) {
+		clawmd_buf_clear(&b);
+		clawmd_buf_put(&b, "", 0);
+		names_in(&b, st, failed, groups, n, CLAWMD_DRIFT_INVALID);
+		fprintf(stderr, "    hint: 'clawmd check%s' says what is wrong with their "
+				"container.json\n", b.ptr);
+	}
+	if (findings || preserved)
+		fprintf(stderr, "    hint: 'clawmd check' lists the findings%s\n",
+			preserved ? ", and the entries compose moved aside (CM404) to review and delete"
+				  : "");
+	clawmd_buf_release(&b);
 }
 
 int cmd_status(int argc, char **argv)
@@ -176,6 +243,8 @@ int cmd_status(int argc, char **argv)
 				printf("-");
 			printf("\n");
 		}
+		if (!quiet)
+			summary(st, failed, groups, n);
 	}
 	for (size_t i = 0; i < n; i++)
 		clawmd_group_status_release(&st[i]);

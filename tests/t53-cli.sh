@@ -212,6 +212,15 @@ expect_grep "check reports the leftover" '^groups/ops/CLAUDE\.md\.clawmd-preserv
 "$CLAWMD" status -C "$R" >"$T/out" 2>/dev/null
 expect_grep "status has a PRESERVED column" '^GROUP +STATE +SKILLS +FRAGMENTS +CHARS +TOKENS +FINDINGS +PRESERVED ' "$T/out"
 expect_grep "... with the count" '^ops +clean +1 +[0-9]+ +[0-9]+ +[0-9]+ +[0-9]+ +1 ' "$T/out"
+"$CLAWMD" status -C "$R" >/dev/null 2>"$T/err"
+expect_grep "status: a summary line off a terminal" '^clawmd: 2 groups: 2 clean, 0 would change, .*; [0-9]+ findings? \([0-9]+ errors?\), 1 preserved$' "$T/err"
+expect_grep "status: a hint off a terminal" "^    hint: 'clawmd check' lists the findings, and the entries compose moved aside" "$T/err"
+echo '{ "skills": [] }' >"$R/groups/main/container.json"
+"$CLAWMD" status -C "$R" >/dev/null 2>"$T/err"
+expect_grep "status: the hint names the real groups" "^    hint: 'clawmd compose main' brings them up to date" "$T/err"
+rm "$R/groups/main/container.json"
+"$CLAWMD" status -C "$R" -q >/dev/null 2>"$T/err"
+expect_eq "status -q: no summary" "$(cat "$T/err")" ""
 "$CLAWMD" status -C "$R" --format json ops >"$T/out"
 expect_ok "status JSON: preserved" perl -MJSON::PP -e '
 	local $/; my $d = decode_json(<STDIN>); $d->{groups}[0]{preserved} == 1 or die' <"$(last)"
