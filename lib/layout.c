@@ -213,8 +213,15 @@ static char *root_walk_up(const char *cwd, struct clawmd_err *err)
 		f = clawmd_path_join(dir, ".git");
 		bool git = !json && lstat(f, &st) == 0 && (S_ISDIR(st.st_mode) || S_ISREG(st.st_mode));
 		free(f);
-		if ((json || git) && n < CLAWMD_ARRAY_SIZE(c))
-			c[n++] = (struct root_candidate){clawmd_xstrdup(dir), json, false};
+		/* A directory compose wrote fragments into is a group, whatever
+		 * else its agent planted there. */
+		if (json || git) {
+			f = clawmd_path_join(dir, CLAWMD_FRAGMENTS_DIR);
+			bool group = lstat(f, &st) == 0;
+			free(f);
+			if (!group && n < CLAWMD_ARRAY_SIZE(c))
+				c[n++] = (struct root_candidate){clawmd_xstrdup(dir), json, false};
+		}
 		char *slash = strrchr(dir, '/');
 		if (!slash || slash == dir) {
 			if (dir[1] == '\0')

@@ -149,6 +149,16 @@ expect_ok "with groups elsewhere, that directory is never ROOT either" \
 	sh -c "cd '$G/agents/a/x' && '$CLAWMD' status --json"
 expect_grep "... the real ROOT" "\"root\":[[:space:]]*\"$G\"" "$T/out"
 rm -rf "$G/clawmd.json" "$G/agents"
+# With no marker at the real ROOT at all, a composed group (it has
+# .claude-fragments) is still never taken for ROOT.
+N=$T/nomarker
+make_root "$N"
+mkdir -p "$N/groups/g"
+"$CLAWMD" compose -q -C "$N" g
+mkdir -p "$N/groups/g/.git"
+printf '{ "base": "/etc/hostname" }\n' >"$N/groups/g/clawmd.json"
+expect_fail 2 "a composed group with planted markers is not ROOT" sh -c "cd '$N/groups/g' && '$CLAWMD' status"
+expect_grep "... no root is found instead" "no root" "$T/err"
 expect_fail 2 "no ROOT at all" sh -c "cd / && '$CLAWMD' status"
 expect_grep "says how to give one" "no root: pass -C DIR" "$T/err"
 
