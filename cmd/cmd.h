@@ -97,6 +97,8 @@ bool cmd_args_common(struct cmd_args *a, int key, struct cmd_layout_opts *lo);
 /* Print a subcommand's help: `head` (usage and description), its options
  * from the table, the layout options, then `foot` (exit statuses). */
 void cmd_help(const char *head, const struct cmd_opt *opts, const char *foot);
+/* The same without the layout options, for a command that takes none. */
+void cmd_help_own(const char *head, const struct cmd_opt *opts, const char *foot);
 
 /* Record a layout option; false when `key` is not one. */
 bool cmd_layout_opt(struct cmd_layout_opts *o, int key, const char *arg, const char *spelled);

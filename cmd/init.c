@@ -125,8 +125,7 @@ int cmd_init(int argc, char **argv)
 		case OPT_VERSION: version = a.arg; break;
 		case OPT_PRESET: preset = a.arg; break;
 		case 'C': dir = a.arg; break;
-		case 'h': cmd_help(help_head, options, NULL); printf("\n%s", help_foot);
-			cmd_args_release(&a); return 0;
+		case 'h': cmd_help_own(help_head, options, help_foot); cmd_args_release(&a); return 0;
 		default:
 			if (!cmd_args_common(&a, c, NULL))
 				c = (cmd_usage_error("init", "%s: expected auto, always or never, not '%s'",

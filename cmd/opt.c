@@ -223,12 +223,19 @@ static void help_table(const struct cmd_opt *o)
 	}
 }
 
-void cmd_help(const char *head, const struct cmd_opt *opts, const char *foot)
+void cmd_help_own(const char *head, const struct cmd_opt *opts, const char *foot)
 {
 	fputs(head, stdout);
 	printf("\nOptions:\n");
 	help_table(opts);
 	help_table(common_options);
+	if (foot)
+		printf("\n%s", foot);
+}
+
+void cmd_help(const char *head, const struct cmd_opt *opts, const char *foot)
+{
+	cmd_help_own(head, opts, NULL);
 	printf("\nLayout options (also set in ROOT/clawmd.json; before or after the command):\n");
 	help_table(cmd_layout_options);
 	if (foot)
