@@ -546,7 +546,10 @@ void clawmd_migrate_missing(struct clawmd_buf *out, const char *global, size_t g
  * from a static table whose codes never change meaning (the README lists
  * them).  Paths in findings are relative to ROOT for groups and to the
  * linted directory for trees; lines and columns count from 1, columns in
- * bytes.
+ * bytes.  Findings come in the order they were found; the CLI sorts them
+ * with clawmd_findings_sort() and shows paths from the current directory.
+ * Messages and hints may hold text the agent wrote (names, paths, import
+ * strings): escape control bytes before printing them as text.
  */
 
 enum clawmd_severity {
