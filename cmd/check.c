@@ -304,6 +304,24 @@ static void add_failure(cJSON *failures, const char *group, int status, const ch
 	cmd_put_error(msg);
 }
 
+/* A run that failed before linting anything still prints one document of
+ * its format: SARIF with the failure as a tool notification, else the
+ * common JSON error shape. */
+static void early_failure(enum format fmt, int status)
+{
+	if (fmt == FMT_SARIF) {
+		struct clawmd_findings none;
+		cJSON *failures = cJSON_CreateArray(), *e = cJSON_CreateObject();
+		clawmd_findings_init(&none);
+		cJSON_AddNullToObject(e, "group");
+		cJSON_AddItemToObject(e, "error", cmd_json_error(status, NULL));
+		cJSON_AddItemToArray(failures, e);
+		cmd_json_print(sarif_doc(&none, failures, NULL));
+	} else if (fmt == FMT_JSON) {
+		cmd_json_failure(status);
+	}
+}
+
 /* Findings' files as shown from the current directory. */
 static void reshow(struct clawmd_findings *f, const struct clawmd_layout *lay, const char *base)
 {
@@ -359,8 +377,7 @@ int cmd_check(int argc, char **argv)
 	if (c >= 0 && all && a.noperands)
 		c = (cmd_usage_error("check", "give GROUP names or --all, not both"), -1);
 	if (c < 0) {
-		if (fmt == FMT_JSON)
-			cmd_json_failure(2);
+		early_failure(fmt, 2);
 		cmd_args_release(&a);
 		return 2;
 	}
@@ -383,8 +400,7 @@ int cmd_check(int argc, char **argv)
 			srcroot = realpath(cwd, NULL);
 		}
 	} else if ((status = cmd_layout_open(&lay, &lo, quiet))) {
-		if (fmt != FMT_TEXT)
-			cmd_json_failure(status);
+		early_failure(fmt, status);
 		cJSON_Delete(failures);
 		cmd_args_release(&a);
 		return status;
@@ -393,8 +409,7 @@ int cmd_check(int argc, char **argv)
 		size_t n = a.noperands;
 		bool listing = n == 0;
 		if (!listing && (status = cmd_groups_check(&lay, groups, n))) {
-			if (fmt != FMT_TEXT)
-				cmd_json_failure(status);
+			early_failure(fmt, status);
 			clawmd_layout_release(&lay);
 			cJSON_Delete(failures);
 			cmd_args_release(&a);
@@ -402,8 +417,7 @@ int cmd_check(int argc, char **argv)
 		}
 		if (listing && clawmd_groups_list(&listed, &n, &lay, &err) < 0) {
 			status = cmd_fail(&err);
-			if (fmt != FMT_TEXT)
-				cmd_json_failure(status);
+			early_failure(fmt, status);
 			clawmd_layout_release(&lay);
 			cJSON_Delete(failures);
 			cmd_args_release(&a);

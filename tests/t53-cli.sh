@@ -22,7 +22,7 @@ expect_ok "compose GROUP --dry-run: the option after the operand" "$CLAWMD" comp
 expect_eq "compose main --dry-run writes nothing" "$(snap "$R")" "$before"
 expect_grep "and prints the plan" 'CLAUDE\.md' "$T/out"
 if command -v strace >/dev/null; then
-	strace -f -q -o "$T/trace" "$CLAWMD" compose main --dry-run -C "$R" >/dev/null 2>&1
+	ASAN_OPTIONS=detect_leaks=0 strace -f -q -o "$T/trace" "$CLAWMD" compose main --dry-run -C "$R" >/dev/null 2>&1
 	expect_ok "strace: no mutating system call in compose main --dry-run" awk '
 		/^[0-9]+ +(creat|mkdir|mkdirat|rename|renameat|renameat2|unlink|unlinkat|rmdir|symlink|symlinkat|link|linkat|chmod|fchmod|fchmodat|chown|fchown|fchownat|lchown|truncate|ftruncate|fallocate|utimensat|setxattr|fsetxattr)\(/ { print; bad = 1 }
 		/^[0-9]+ +(open|openat|openat2)\(/ && /O_WRONLY|O_RDWR|O_CREAT|O_TRUNC/ { print; bad = 1 }
@@ -124,7 +124,7 @@ mkdir -p "$G/groups/g" "$G/docs" "$G/.git"
 expect_ok "ROOT from .git when there is no clawmd.json" sh -c "cd '$G/docs' && '$CLAWMD' status --json"
 expect_grep "... is the work tree" "\"root\":[[:space:]]*\"$G\"" "$T/out"
 if command -v strace >/dev/null; then
-	(cd "$G/docs" && strace -f -qq -e trace=openat -o "$T/trace" "$CLAWMD" compose -q g)
+	(cd "$G/docs" && ASAN_OPTIONS=detect_leaks=0 strace -f -qq -e trace=openat -o "$T/trace" "$CLAWMD" compose -q g)
 	check "libgit2 is not loaded to find ROOT" sh -c "! grep -q libgit2 '$T/trace'"
 fi
 # The agent's own git init and a planted clawmd.json in its group are never

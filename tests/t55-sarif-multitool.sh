@@ -61,6 +61,11 @@ check "the fleet has findings of several rules" sh -c "test \$(grep -c '\"ruleId
 validate "a fleet's log passes the default rules" "$T/fleet.sarif"
 validate "... and GitHub's ingestion rules (--rule-kind Gh)" "$T/fleet.sarif" --rule-kind Gh
 "$CLAWMD" check --format sarif -C "$R" main nosuch >"$T/fail.sarif" 2>/dev/null
+validate "a run that could not start (a missing group) still gives a valid log" "$T/fail.sarif" --rule-kind Gh
+expect_ok "... with the failure as a tool notification" perl -MJSON::PP -e '
+	local $/; my $d = decode_json(<STDIN>); my $inv = $d->{runs}[0]{invocations}[0];
+	!$inv->{executionSuccessful} && $inv->{toolExecutionNotifications}[0]{message}{text} =~ /nosuch/
+		or die' <"$T/fail.sarif"
 "$CLAWMD" check --format sarif -C "$R" bad >"$T/bad.sarif" 2>/dev/null
 validate "an invalid group's log passes" "$T/bad.sarif" --rule-kind Gh
 rm -rf "$R/groups/main/CLAUDE.local.md" "$R/groups/main/pic.png"
