@@ -338,7 +338,7 @@ int cmd_groups_check(const struct clawmd_layout *lay, char **groups, size_t n)
 				  : S_ISLNK(st.st_mode) ? "is a symlink (refused: it could lead anywhere)"
 				  : !S_ISDIR(st.st_mode) ? "is not a directory" : NULL;
 		if (why)
-			eprint("no group '%s': '%s' %s", e, shown, why);
+			eprint("%sgroup '%s': '%s' %s", st_rc < 0 ? "no " : "", e, shown, why);
 		free(path);
 		free(shown);
 		free(e);
