@@ -2,7 +2,8 @@
 #
 #   make            build/clawmd and build/libclawmd.a
 #   make demo       compose a demo group from container/ and skills/ and show it
-#   make check      every test, then the whole suite again under ASan+UBSan
+#   make check      every test, a -Werror developer build, then the whole suite
+#                   again under ASan+UBSan
 #   make bench      the speed figures (ratios printed side by side)
 #   make e2e        render against real Claude Code releases (npm, needs root)
 #   make install    PREFIX=/usr/local DESTDIR=
@@ -13,6 +14,7 @@
 CC       ?= cc
 CFLAGS   ?= -O2 -g
 PREFIX   ?= /usr/local
+DOCDIR   ?= $(PREFIX)/share/doc/clawmd
 BUILD    ?= build
 PKGS      = libgit2 yaml-0.1 libcjson md4c
 
@@ -52,7 +54,8 @@ LDFLAGS  += -fsanitize=$(SANITIZE)
 endif
 ALL_CFLAGS = -std=c11 -D_GNU_SOURCE $(WARN) $(CFLAGS) -Ilib/include -Ilib $(DEP_CFLAGS) \
              -DCLAWMD_GIT2_SONAME='"$(GIT2_SONAME)"' -DCLAWMD_CJSON_SONAME='"$(CJSON_SONAME)"' \
-             -DCLAWMD_MD4C_SONAME='"$(MD4C_SONAME)"' -MMD -MP
+             -DCLAWMD_MD4C_SONAME='"$(MD4C_SONAME)"' \
+             -DCLAWMD_DOCDIR='"$(DOCDIR)"' -MMD -MP
 ALL_LDFLAGS = -Wl,--as-needed $(LDFLAGS)
 
 LIB_SRC  := $(sort $(wildcard lib/*.c))
@@ -90,9 +93,11 @@ test: all $(UNITS) test-deps
 test-deps:
 	@scripts/install-deps.sh test
 
-# make check = the suite, then the same suite built with sanitizers in its own
-# build directory, then the fuzzers for a short run when clang can build them.
+# make check = the suite, then the developer build (-Werror -Wconversion) in
+# its own build directory, then the same suite built with sanitizers in its
+# own, then the fuzzers for a short run when clang can build them.
 check: test
+	$(MAKE) --no-print-directory BUILD=build/dev DEVELOPER=1 all
 	$(MAKE) --no-print-directory BUILD=build/san SANITIZE=address,undefined \
 		CFLAGS='-O1 -g' test
 	@if [ -f tests/fuzz/Makefile.inc ]; then $(MAKE) --no-print-directory fuzz-smoke; fi

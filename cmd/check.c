@@ -6,44 +6,56 @@
 
 #include "cmd.h"
 
-/* Where the SARIF log says the tool is documented; packagers may set it. */
-#ifndef CLAWMD_URL
-#define CLAWMD_URL "urn:clawmd"
+/* Where the installed documentation is: rules link to their README anchors. */
+#ifndef CLAWMD_DOCDIR
+#define CLAWMD_DOCDIR "/usr/local/share/doc/clawmd"
 #endif
+#define CLAWMD_DOC_URI "file://" CLAWMD_DOCDIR "/README.md"
 
-static const char usage_text[] =
+static const char help_head[] =
 	"usage: clawmd check [options] [GROUP...]\n"
 	"       clawmd check [options] --all\n"
 	"       clawmd check [options] --cwd DIR\n"
 	"\n"
 	"Find what is broken or drifting before an agent sees it: imports that would\n"
 	"not load (in the container view, through the mount table), files and groups\n"
-	"over the size and token budgets, invalid container.json, unknown skills, a\n"
-	"composed CLAUDE.md that is stale or edited by hand, CLAUDE.local.md not\n"
-	"ignored by git, rules whose frontmatter does not parse or whose paths: globs\n"
-	"match nothing.  Every finding has a stable code (see the README).\n"
-	"With no GROUP, every group is checked (as --all).\n"
+	"over the size and token budgets, invalid or misspelt container.json and\n"
+	"clawmd.json, unknown skills, a composed CLAUDE.md that is stale or edited\n"
+	"by hand, content compose moved aside, CLAUDE.local.md not ignored by git,\n"
+	"rules whose frontmatter does not parse or whose paths: globs match nothing.\n"
+	"Every finding has a stable code (see the README).  With no GROUP, every\n"
+	"group is checked (as --all).\n"
 	"\n"
-	"Options:\n"
-	"  -a, --all             every group under the groups directory\n"
-	"      --cwd DIR         lint the tree at DIR as Claude Code started there\n"
-	"                        would load it (host view) instead of groups\n"
-	"      --json            the findings as one JSON document\n"
-	"      --format FMT      text (default), json, or sarif (a SARIF 2.1.0 log\n"
-	"                        for code-scanning tools)\n"
-	"      --strict          exit 1 on any finding, not only on errors\n"
-	"      --approve-external  the project approved external includes: imports\n"
-	"                        leaving the working directory load (no CM105)\n"
-	"      --hints           print each finding's hint (default on a terminal)\n"
-	"      --no-hints        never print hints\n"
-	"  -q, --quiet           no progress, no summary line\n"
-	"\n" CMD_LAYOUT_HELP "\n"
-	"Text output is one finding a line:  FILE:LINE:COL: SEVERITY: MESSAGE [CODE]\n"
-	"\n"
+	"Text output is one finding a line, sorted by file, line and column, then\n"
+	"its hint, and a summary line on stderr:\n"
+	"  FILE:LINE:COL: SEVERITY: MESSAGE [CODE]\n"
+	"      hint: ...\n"
+	"Paths are relative to the current directory (to ROOT with -C, to DIR with\n"
+	"--cwd); text the agent controls is escaped (\\n, \\t, \\xNN).\n";
+
+static const char help_foot[] =
 	"Exit status: 0 no error-level finding (none at all with --strict),\n"
 	"1 an error-level finding (any finding with --strict), 2 usage,\n"
-	"3 unreadable input (a missing group, a missing shared base, an unreadable\n"
-	"directory).\n";
+	"3 invalid input (clawmd.json, a group name, a missing shared base, an\n"
+	"unreadable --cwd directory), 4 a missing or symlinked group directory.\n";
+
+enum { OPT_CWD = OPT_CMD, OPT_JSON, OPT_FORMAT, OPT_STRICT, OPT_APPROVE, OPT_HINTS, OPT_NO_HINTS };
+
+static const struct cmd_opt options[] = {
+	{"all", 'a', NULL, "every group under the groups directory"},
+	{"cwd", OPT_CWD, "DIR", "lint the tree at DIR as Claude Code started there\n"
+				"would load it (host view) instead of groups"},
+	{"json", OPT_JSON, NULL, "the findings as one JSON document (--format json)"},
+	{"format", OPT_FORMAT, "FMT", "text (default), json, or sarif (a SARIF 2.1.0 log\n"
+				      "for code-scanning tools)"},
+	{"strict", OPT_STRICT, NULL, "exit 1 on any finding, not only on errors"},
+	{"approve-external", OPT_APPROVE, NULL, "the project approved external includes:\n"
+						"imports leaving the working directory load (no CM105)"},
+	{"hints", OPT_HINTS, NULL, "print each finding's hint (the default)"},
+	{"no-hints", OPT_NO_HINTS, NULL, "never print hints"},
+	{"quiet", 'q', NULL, "no progress, no summary line"},
+	CMD_OPT_END,
+};
 
 enum format { FMT_TEXT, FMT_JSON, FMT_SARIF };
 
@@ -58,19 +70,22 @@ static void print_text(const struct clawmd_findings *f, bool hints, bool colour)
 	for (size_t i = 0; i < f->n; i++) {
 		const struct clawmd_finding *x = &f->v[i];
 		const char *sev = clawmd_severity_name(x->rule->severity);
-		printf("%s:%lu:%lu: %s%s%s: %s [%s]\n", x->file, x->line, x->col,
-		       colour ? colour_of(x->rule->severity) : "", sev, colour ? "\033[0m" : "",
-		       x->message, x->rule->code);
-		if (hints && x->hint[0])
-			printf("    hint: %s\n", x->hint);
+		cmd_put_escaped(stdout, x->file);
+		printf(":%lu:%lu: %s%s%s: ", x->line, x->col, colour ? colour_of(x->rule->severity) : "",
+		       sev, colour ? "\033[0m" : "");
+		cmd_put_escaped(stdout, x->message);
+		printf(" [%s]\n", x->rule->code);
+		if (hints && x->hint[0]) {
+			printf("    hint: ");
+			cmd_put_escaped(stdout, x->hint);
+			putchar('\n');
+		}
 	}
 }
 
 static cJSON *json_doc(const struct clawmd_findings *f, cJSON *errors)
 {
-	cJSON *doc = cJSON_CreateObject();
-	cJSON_AddStringToObject(doc, "tool", "clawmd");
-	cJSON_AddStringToObject(doc, "version", CLAWMD_VERSION);
+	cJSON *doc = cmd_json_doc();
 	cJSON *arr = cJSON_AddArrayToObject(doc, "findings");
 	for (size_t i = 0; i < f->n; i++) {
 		const struct clawmd_finding *x = &f->v[i];
@@ -104,13 +119,64 @@ static const char *sarif_level(enum clawmd_severity sev)
 	return sev == CLAWMD_SEV_ERROR ? "error" : sev == CLAWMD_SEV_WARNING ? "warning" : "note";
 }
 
-/* A SARIF 2.1.0 log with one run, as code-scanning tools take it. */
-static cJSON *sarif_doc(const struct clawmd_findings *f, cJSON *errors)
+static char *lower(const char *s)
+{
+	char *l = strdup(s);
+	if (!l)
+		abort();
+	for (char *p = l; *p; p++)
+		if (*p >= 'A' && *p <= 'Z')
+			*p = (char)(*p - 'A' + 'a');
+	return l;
+}
+
+/* A path as an RFC 3986 URI reference: what is not unreserved, a
+ * sub-delimiter, ':', '@' or '/' is percent-encoded (spaces, '%', bytes
+ * of non-ASCII names, control bytes an agent put in a file name). */
+static char *uri_encode(const char *path)
+{
+	static const char hex[] = "0123456789ABCDEF";
+	char *out = malloc(strlen(path) * 3 + 1), *o = out;
+	if (!out)
+		abort();
+	for (const unsigned char *p = (const unsigned char *)path; *p; p++) {
+		if ((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9') ||
+		    strchr("-._~!$&'()*+,;=:@/", *p)) {
+			*o++ = (char)*p;
+		} else {
+			*o++ = '%';
+			*o++ = hex[*p >> 4];
+			*o++ = hex[*p & 15];
+		}
+	}
+	*o = '\0';
+	return out;
+}
+
+/* A message as SARIF consumers want it: one sentence ending in a period. */
+static void add_message(cJSON *parent, const char *key, const char *text, const char *markdown)
+{
+	cJSON *m = cJSON_AddObjectToObject(parent, key);
+	size_t n = strlen(text);
+	char *t = NULL;
+	if (asprintf(&t, "%s%s", text, n && text[n - 1] == '.' ? "" : ".") < 0)
+		abort();
+	cJSON_AddStringToObject(m, "text", t);
+	if (markdown)
+		cJSON_AddStringToObject(m, "markdown", markdown);
+	free(t);
+}
+
+/* A SARIF 2.1.0 log with one run, as code-scanning tools take it: every
+ * rule documented (descriptions, help, a link to its README entry), paths
+ * relative to ROOT (%SRCROOT%), which is the repository in CI. */
+static cJSON *sarif_doc(const struct clawmd_findings *f, cJSON *errors, const char *srcroot)
 {
 	size_t nrules;
 	const struct clawmd_lint_rule *rules = clawmd_lint_rules(&nrules);
 	cJSON *doc = cJSON_CreateObject();
-	cJSON_AddStringToObject(doc, "$schema", "https://json.schemastore.org/sarif-2.1.0.json");
+	cJSON_AddStringToObject(doc, "$schema",
+				"https://json.schemastore.org/sarif-2.1.0.json");
 	cJSON_AddStringToObject(doc, "version", "2.1.0");
 	cJSON *run = cJSON_CreateObject();
 	cJSON_AddItemToArray(cJSON_AddArrayToObject(doc, "runs"), run);
@@ -118,17 +184,54 @@ static cJSON *sarif_doc(const struct clawmd_findings *f, cJSON *errors)
 	cJSON_AddStringToObject(driver, "name", "clawmd");
 	cJSON_AddStringToObject(driver, "version", CLAWMD_VERSION);
 	cJSON_AddStringToObject(driver, "semanticVersion", CLAWMD_VERSION);
-	cJSON_AddStringToObject(driver, "informationUri", CLAWMD_URL);
+	cJSON_AddStringToObject(driver, "informationUri", CLAWMD_DOC_URI);
 	cJSON *jr = cJSON_AddArrayToObject(driver, "rules");
 	for (size_t i = 0; i < nrules; i++) {
-		cJSON *r = cJSON_CreateObject();
-		cJSON_AddStringToObject(r, "id", rules[i].code);
-		cJSON_AddStringToObject(r, "name", rules[i].name);
-		cJSON_AddStringToObject(cJSON_AddObjectToObject(r, "shortDescription"), "text",
-					rules[i].summary);
-		cJSON_AddStringToObject(cJSON_AddObjectToObject(r, "defaultConfiguration"), "level",
-					sarif_level(rules[i].severity));
-		cJSON_AddItemToArray(jr, r);
+		const struct clawmd_lint_rule *r = &rules[i];
+		cJSON *o = cJSON_CreateObject();
+		char *anchor = lower(r->code), *uri = NULL, *md = NULL, *name = NULL;
+		if (asprintf(&uri, "%s#%s", CLAWMD_DOC_URI, anchor) < 0 ||
+		    asprintf(&md, "%s\n\n**What to do:** %s\n\n[%s %s](%s)", r->description, r->help,
+			     r->code, r->name, uri) < 0)
+			abort();
+		/* SARIF rule names are PascalCase identifiers. */
+		name = strdup(r->name);
+		if (!name)
+			abort();
+		size_t k = 0;
+		for (const char *p = r->name; *p; p++) {
+			if (*p == '-')
+				continue;
+			name[k++] = (p == r->name || p[-1] == '-') && *p >= 'a' && *p <= 'z'
+					    ? (char)(*p - 'a' + 'A') : *p;
+		}
+		name[k] = '\0';
+		cJSON_AddStringToObject(o, "id", r->code);
+		cJSON_AddStringToObject(o, "name", name);
+		add_message(o, "shortDescription", r->summary, NULL);
+		add_message(o, "fullDescription", r->description, NULL);
+		add_message(o, "help", r->help, md);
+		cJSON_AddStringToObject(o, "helpUri", uri);
+		cJSON_AddStringToObject(cJSON_AddObjectToObject(o, "defaultConfiguration"), "level",
+					sarif_level(r->severity));
+		cJSON *props = cJSON_AddObjectToObject(o, "properties");
+		cJSON_AddItemToArray(cJSON_AddArrayToObject(props, "tags"),
+				     cJSON_CreateString("claude-code-memory"));
+		cJSON_AddItemToArray(jr, o);
+		free(anchor);
+		free(uri);
+		free(md);
+		free(name);
+	}
+	if (srcroot) {
+		char *uri = NULL, *enc = uri_encode(srcroot);
+		if (asprintf(&uri, "file://%s%s", enc, enc[strlen(enc) - 1] == '/' ? "" : "/") < 0)
+			abort();
+		free(enc);
+		cJSON *base = cJSON_AddObjectToObject(cJSON_AddObjectToObject(run, "originalUriBaseIds"),
+						      "SRCROOT");
+		cJSON_AddStringToObject(base, "uri", uri);
+		free(uri);
 	}
 	cJSON *results = cJSON_AddArrayToObject(run, "results");
 	for (size_t i = 0; i < f->n; i++) {
@@ -138,16 +241,27 @@ static cJSON *sarif_doc(const struct clawmd_findings *f, cJSON *errors)
 		cJSON_AddNumberToObject(r, "ruleIndex", (double)(x->rule - rules));
 		cJSON_AddStringToObject(r, "level", sarif_level(x->rule->severity));
 		char *text = NULL;
-		if (asprintf(&text, "%s (hint: %s)", x->message, x->hint) < 0)
+		size_t ml = strlen(x->message);
+		if (asprintf(&text, "%s%s Hint: %s", x->message,
+			     ml && x->message[ml - 1] == '.' ? "" : ".", x->hint) < 0)
 			abort();
-		cJSON_AddStringToObject(cJSON_AddObjectToObject(r, "message"), "text", text);
+		add_message(r, "message", text, NULL);
 		free(text);
 		cJSON *loc = cJSON_CreateObject();
 		cJSON *phys = cJSON_AddObjectToObject(loc, "physicalLocation");
 		cJSON *art = cJSON_AddObjectToObject(phys, "artifactLocation");
-		cJSON_AddStringToObject(art, "uri", x->file);
-		if (x->file[0] != '/')
-			cJSON_AddStringToObject(art, "uriBaseId", "%SRCROOT%");
+		char *enc = uri_encode(x->file);
+		if (x->file[0] == '/') {
+			char *abs = NULL;
+			if (asprintf(&abs, "file://%s", enc) < 0)
+				abort();
+			free(enc);
+			enc = abs;
+		}
+		cJSON_AddStringToObject(art, "uri", enc);
+		free(enc);
+		if (x->file[0] != '/' && srcroot)
+			cJSON_AddStringToObject(art, "uriBaseId", "SRCROOT");
 		cJSON *reg = cJSON_AddObjectToObject(phys, "region");
 		cJSON_AddNumberToObject(reg, "startLine", (double)x->line);
 		cJSON_AddNumberToObject(reg, "startColumn", (double)x->col);
@@ -158,149 +272,209 @@ static cJSON *sarif_doc(const struct clawmd_findings *f, cJSON *errors)
 		cJSON_AddItemToArray(results, r);
 	}
 	/* Input that could not be read at all is a tool notification. */
+	cJSON *inv = cJSON_CreateObject();
+	cJSON_AddBoolToObject(inv, "executionSuccessful", cJSON_GetArraySize(errors) == 0);
 	if (cJSON_GetArraySize(errors)) {
-		cJSON *inv = cJSON_CreateObject();
-		cJSON_AddBoolToObject(inv, "executionSuccessful", false);
 		cJSON *notes = cJSON_AddArrayToObject(inv, "toolExecutionNotifications");
 		cJSON *e;
 		cJSON_ArrayForEach(e, errors)
 		{
 			cJSON *n = cJSON_CreateObject();
 			cJSON_AddStringToObject(n, "level", "error");
-			cJSON_AddStringToObject(cJSON_AddObjectToObject(n, "message"), "text",
-						cJSON_GetObjectItem(e, "message")->valuestring);
+			add_message(n, "message", cJSON_GetObjectItem(cJSON_GetObjectItem(e, "error"),
+								      "message")->valuestring, NULL);
 			cJSON_AddItemToArray(notes, n);
 		}
-		cJSON_AddItemToArray(cJSON_AddArrayToObject(run, "invocations"), inv);
 	}
+	cJSON_AddItemToArray(cJSON_AddArrayToObject(run, "invocations"), inv);
 	cJSON_Delete(errors);
 	return doc;
 }
 
+/* A failure to read a group or tree: on stderr now, in the document later. */
+static void add_failure(cJSON *failures, const char *group, int status, const char *msg)
+{
+	cJSON *e = cJSON_CreateObject();
+	if (group)
+		cJSON_AddStringToObject(e, "group", group);
+	else
+		cJSON_AddNullToObject(e, "group");
+	cJSON_AddItemToObject(e, "error", cmd_json_error(status, msg));
+	cJSON_AddItemToArray(failures, e);
+	cmd_put_error(msg);
+}
+
+/* A run that failed before linting anything still prints one document of
+ * its format: SARIF with the failure as a tool notification, else the
+ * common JSON error shape. */
+static void early_failure(enum format fmt, int status)
+{
+	if (fmt == FMT_SARIF) {
+		struct clawmd_findings none;
+		cJSON *failures = cJSON_CreateArray(), *e = cJSON_CreateObject();
+		clawmd_findings_init(&none);
+		cJSON_AddNullToObject(e, "group");
+		cJSON_AddItemToObject(e, "error", cmd_json_error(status, NULL));
+		cJSON_AddItemToArray(failures, e);
+		cmd_json_print(sarif_doc(&none, failures, NULL));
+	} else if (fmt == FMT_JSON) {
+		cmd_json_failure(status);
+	}
+}
+
+/* Findings' files as shown from the current directory. */
+static void reshow(struct clawmd_findings *f, const struct clawmd_layout *lay, const char *base)
+{
+	for (size_t i = 0; i < f->n; i++) {
+		char *s = cmd_shown(lay, base, f->v[i].file);
+		free(f->v[i].file);
+		f->v[i].file = s;
+	}
+}
+
 int cmd_check(int argc, char **argv)
 {
-	enum { OPT_CWD = 0x200, OPT_JSON, OPT_FORMAT, OPT_STRICT, OPT_APPROVE, OPT_HINTS,
-	       OPT_NO_HINTS };
-	static const struct option longopts[] = {
-		{"all", no_argument, NULL, 'a'},
-		{"cwd", required_argument, NULL, OPT_CWD},
-		{"json", no_argument, NULL, OPT_JSON},
-		{"format", required_argument, NULL, OPT_FORMAT},
-		{"strict", no_argument, NULL, OPT_STRICT},
-		{"approve-external", no_argument, NULL, OPT_APPROVE},
-		{"hints", no_argument, NULL, OPT_HINTS},
-		{"no-hints", no_argument, NULL, OPT_NO_HINTS},
-		{"quiet", no_argument, NULL, 'q'},
-		CMD_LAYOUT_LONGOPTS,
-		{NULL, 0, NULL, 0},
-	};
-	struct cmd_layout_opts lo = {0};
+	struct cmd_layout_opts lo = cmd_layout_global;
 	struct clawmd_lint_opts opts = {0};
+	struct cmd_args a;
 	enum format fmt = FMT_TEXT;
-	bool all = false, strict = false, quiet = false;
-	int hints = -1;
+	bool all = false, strict = false, quiet = false, hints = true;
 	const char *cwd = NULL;
-	int c;
-	while ((c = getopt_long(argc, argv, "+aqC:h", longopts, NULL)) != -1) {
-		if (cmd_layout_opt(&lo, c, optarg))
-			continue;
+	int c, status = 0;
+	cmd_args_init(&a, "check", options, true, argc, argv);
+	while ((c = cmd_args_next(&a)) > 0) {
 		switch (c) {
 		case 'a': all = true; break;
-		case OPT_CWD: cwd = optarg; break;
+		case OPT_CWD: cwd = a.arg; break;
 		case OPT_JSON: fmt = FMT_JSON; break;
 		case OPT_FORMAT:
-			if (!strcmp(optarg, "text"))
+			if (!strcmp(a.arg, "text"))
 				fmt = FMT_TEXT;
-			else if (!strcmp(optarg, "json"))
+			else if (!strcmp(a.arg, "json"))
 				fmt = FMT_JSON;
-			else if (!strcmp(optarg, "sarif"))
+			else if (!strcmp(a.arg, "sarif"))
 				fmt = FMT_SARIF;
 			else
-				return cmd_usage_error("check", "unknown format '%s' (text, json, sarif)",
-						       optarg);
+				c = (cmd_usage_error("check", "--format: unknown format '%s' (text, json, sarif)",
+						    a.arg), -1);
 			break;
 		case OPT_STRICT: strict = true; break;
 		case OPT_APPROVE: opts.approve_external = true; break;
-		case OPT_HINTS: hints = 1; break;
-		case OPT_NO_HINTS: hints = 0; break;
+		case OPT_HINTS: hints = true; break;
+		case OPT_NO_HINTS: hints = false; break;
 		case 'q': quiet = true; break;
-		case 'h': fputs(usage_text, stdout); return 0;
-		default: return cmd_usage_error("check", "unknown option");
+		case 'h': cmd_help(help_head, options, help_foot); cmd_args_release(&a); return 0;
+		default:
+			if (!cmd_args_common(&a, c, &lo))
+				c = (cmd_usage_error("check", "%s: expected auto, always or never, not '%s'",
+						    a.spelled, a.arg), -1);
 		}
+		if (c < 0)
+			break;
 	}
-	if (cwd && (all || optind < argc))
-		return cmd_usage_error("check", "give --cwd DIR or groups, not both");
-	if (all && optind < argc)
-		return cmd_usage_error("check", "give GROUP names or --all, not both");
-	if (hints < 0)
-		hints = isatty(1);
+	if (c >= 0 && cwd && (all || a.noperands))
+		c = (cmd_usage_error("check", "give --cwd DIR or groups, not both"), -1);
+	if (c >= 0 && all && a.noperands)
+		c = (cmd_usage_error("check", "give GROUP names or --all, not both"), -1);
+	if (c < 0) {
+		early_failure(fmt, 2);
+		cmd_args_release(&a);
+		return 2;
+	}
 
 	struct clawmd_findings f;
 	struct clawmd_err err = CLAWMD_ERR_INIT;
+	struct clawmd_layout lay;
+	char *srcroot = NULL;
 	cJSON *failures = cJSON_CreateArray();
-	int status = 0;
+	size_t ngroups = 0;
+	clawmd_layout_init(&lay);
 	clawmd_findings_init(&f);
 	if (cwd) {
 		if (clawmd_lint_tree(&f, cwd, &opts, &err) < 0) {
-			fprintf(stderr, "clawmd: %s\n", err.msg);
-			cJSON *e = cJSON_CreateObject();
-			cJSON_AddStringToObject(e, "message", err.msg);
-			cJSON_AddItemToArray(failures, e);
-			status = 3;
+			status = clawmd_err_exit_status(err.code);
+			status = status ? status : 3;
+			add_failure(failures, NULL, status, err.msg);
+		} else {
+			/* Shown relative to DIR, as -C shows them relative to ROOT. */
+			srcroot = realpath(cwd, NULL);
 		}
+	} else if ((status = cmd_layout_open(&lay, &lo, quiet))) {
+		early_failure(fmt, status);
+		cJSON_Delete(failures);
+		cmd_args_release(&a);
+		return status;
 	} else {
-		struct clawmd_layout lay;
-		int st = cmd_layout_open(&lay, &lo);
-		if (st) {
-			cJSON_Delete(failures);
-			return st;
-		}
-		char **groups = argv + optind, **listed = NULL;
-		size_t n = (size_t)(argc - optind);
+		char **groups = a.operands, **listed = NULL;
+		size_t n = a.noperands;
 		bool listing = n == 0;
-		if (listing && clawmd_groups_list(&listed, &n, &lay, &err) < 0) {
+		if (!listing && (status = cmd_groups_check(&lay, groups, n))) {
+			early_failure(fmt, status);
 			clawmd_layout_release(&lay);
 			cJSON_Delete(failures);
-			fprintf(stderr, "clawmd: %s\n", err.msg);
-			return 3;
+			cmd_args_release(&a);
+			return status;
+		}
+		if (listing && clawmd_groups_list(&listed, &n, &lay, &err) < 0) {
+			status = cmd_fail(&err);
+			early_failure(fmt, status);
+			clawmd_layout_release(&lay);
+			cJSON_Delete(failures);
+			cmd_args_release(&a);
+			return status;
 		}
 		if (listing)
 			groups = listed;
+		ngroups = n;
+		clawmd_lint_layout(&f, &lay);
 		bool progress = listing && n > 100 && !quiet && isatty(2);
 		opts.approve_external |= lay.approve_external; /* clawmd.json's */
 		for (size_t i = 0; i < n; i++) {
 			clawmd_err_clear(&err);
 			if (clawmd_lint_group(&f, &lay, groups[i], &opts, &err) < 0) {
-				fprintf(stderr, "%sclawmd: %s\n", progress ? "\r\033[K" : "", err.msg);
-				cJSON *e = cJSON_CreateObject();
-				cJSON_AddStringToObject(e, "group", groups[i]);
-				cJSON_AddStringToObject(e, "message", err.msg);
-				cJSON_AddItemToArray(failures, e);
-				status = 3;
+				int st = clawmd_err_exit_status(err.code);
+				if (progress)
+					fputs("\r\033[K", stderr);
+				add_failure(failures, groups[i], st ? st : 4, err.msg);
+				if (!status)
+					status = st ? st : 4;
 			}
 			if (progress && (i % 64 == 0 || i + 1 == n))
 				fprintf(stderr, "\rclawmd: checked %zu/%zu groups%s", i + 1, n,
 					i + 1 == n ? "\n" : "");
 		}
 		clawmd_strv_free(listed, listing ? n : 0);
-		clawmd_layout_release(&lay);
+		srcroot = strdup(lay.root);
 	}
 
+	/* SARIF keeps paths relative to ROOT (the repository); people and
+	 * problem matchers get them from where the command ran. */
+	if (fmt != FMT_SARIF && lay.root)
+		reshow(&f, &lay, lay.root);
+	clawmd_findings_sort(&f);
+	size_t errs = clawmd_findings_count(&f, CLAWMD_SEV_ERROR);
+	size_t warns = clawmd_findings_count(&f, CLAWMD_SEV_WARNING) - errs;
 	if (fmt == FMT_TEXT) {
 		print_text(&f, hints, cmd_use_colour(stdout));
-		size_t errs = clawmd_findings_count(&f, CLAWMD_SEV_ERROR);
-		if (!quiet && f.n && isatty(2))
-			fprintf(stderr, "clawmd: %zu finding(s), %zu error(s)\n", f.n, errs);
 		cJSON_Delete(failures);
 	} else {
-		cJSON *doc = fmt == FMT_JSON ? json_doc(&f, failures) : sarif_doc(&f, failures);
-		char *s = cJSON_Print(doc);
-		puts(s);
-		free(s);
-		cJSON_Delete(doc);
+		cJSON *doc = fmt == FMT_JSON ? json_doc(&f, failures) : sarif_doc(&f, failures, srcroot);
+		cmd_json_print(doc);
 	}
-	if (!status && (strict ? f.n > 0 : clawmd_findings_count(&f, CLAWMD_SEV_ERROR) > 0))
+	if (!quiet) {
+		fprintf(stderr, "clawmd: %zu error%s, %zu warning%s, %zu note%s", errs,
+			errs == 1 ? "" : "s", warns, warns == 1 ? "" : "s", f.n - errs - warns,
+			f.n - errs - warns == 1 ? "" : "s");
+		if (cwd)
+			fprintf(stderr, " in %s\n", cwd);
+		else
+			fprintf(stderr, " in %zu group%s\n", ngroups, ngroups == 1 ? "" : "s");
+	}
+	if (!status && (strict ? f.n > 0 : errs > 0))
 		status = 1;
+	free(srcroot);
 	clawmd_findings_release(&f);
+	clawmd_layout_release(&lay);
+	cmd_args_release(&a);
 	return status;
 }

@@ -1,8 +1,7 @@
-/* clawmd.c - the entry point: dispatch to cmd_<name> through one table. */
-#include <stdarg.h>
+/* clawmd.c - the entry point: options before the command, then dispatch to
+ * cmd_<name> through one table. */
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "cmd.h"
 
@@ -16,111 +15,164 @@ static const struct {
 	{"render", cmd_render, "print exactly the memory Claude Code will load"},
 	{"check", cmd_check, "lint instruction files and report findings"},
 	{"status", cmd_status, "the fleet at a glance"},
+	{"init", cmd_init, "scaffold a new layout (container/, skills/, groups/, clawmd.json)"},
+};
+#define NCOMMANDS (sizeof(commands) / sizeof(commands[0]))
+
+static const struct cmd_opt main_options[] = {
+	{"version", 'V', NULL, "print the version"},
+	CMD_OPT_END,
 };
 
 static void usage(FILE *f)
 {
-	fprintf(f, "usage: clawmd <command> [options]\n\nCommands:\n");
-	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
+	fprintf(f, "usage: clawmd [-C DIR|--root DIR] [layout options] <command> [options] [operands]\n"
+		   "       clawmd help <command>\n"
+		   "       clawmd -V|--version\n\nCommands:\n");
+	for (size_t i = 0; i < NCOMMANDS; i++)
 		fprintf(f, "  %-9s %s\n", commands[i].name, commands[i].summary);
-	fprintf(f, "\n'clawmd <command> --help' describes a command.\n"
+	fprintf(f, "  %-9s %s\n", "help", "describe a command (as 'clawmd <command> --help')");
+	fprintf(f, "\nOptions and operands may come in any order ('--' ends options); layout\n"
+		   "options (-C DIR, --groups DIR, ...) go before or after the command.\n"
+		   "'clawmd <command> --help' describes a command.\n"
 		   "Exit status: 0 success, 1 drift or findings, 2 usage, 3 invalid input,\n"
-		   "4 filesystem or safety refusal, 5 lock timeout.\n");
+		   "4 filesystem or safety refusal (a missing group), 5 lock timeout.\n");
+}
+
+static int find_command(const char *name)
+{
+	for (size_t i = 0; i < NCOMMANDS; i++)
+		if (!strcmp(name, commands[i].name))
+			return (int)i;
+	return -1;
+}
+
+static int unknown_command(const char *name)
+{
+	const char *cands[NCOMMANDS + 1];
+	for (size_t i = 0; i < NCOMMANDS; i++)
+		cands[i] = commands[i].name;
+	cands[NCOMMANDS] = "help";
+	const char *near = clawmd_spell_nearest(name, cands, NCOMMANDS + 1);
+	char *e = cmd_escaped(name);
+	if (near)
+		fprintf(stderr, "clawmd: '%s' is not a command; did you mean '%s'? (see 'clawmd --help')\n",
+			e, near);
+	else
+		fprintf(stderr, "clawmd: '%s' is not a command (see 'clawmd --help')\n", e);
+	free(e);
+	return 2;
+}
+
+/*
+ * `clawmd __complete groups|commands|options CMD`: what the shell
+ * completions offer, from the layout (clawmd.json included) and the option
+ * tables, so they never go stale.  Not a documented command.
+ */
+static int complete(int argc, char **argv)
+{
+	struct cmd_layout_opts lo = cmd_layout_global;
+	struct cmd_args a;
+	int c;
+	cmd_args_init(&a, "__complete", NULL, true, argc, argv);
+	while ((c = cmd_args_next(&a)) > 0)
+		cmd_args_common(&a, c, &lo);
+	const char *what = a.noperands ? a.operands[0] : "";
+	int st = 0;
+	if (!strcmp(what, "commands")) {
+		for (size_t i = 0; i < NCOMMANDS; i++)
+			printf("%s\t%s\n", commands[i].name, commands[i].summary);
+	} else if (!strcmp(what, "groups")) {
+		struct clawmd_layout lay;
+		struct clawmd_err err = CLAWMD_ERR_INIT;
+		char **v = NULL;
+		size_t n = 0;
+		if (c < 0 || cmd_layout_open(&lay, &lo, true)) {
+			st = 1;
+		} else {
+			if (clawmd_groups_list(&v, &n, &lay, &err) == 0)
+				for (size_t i = 0; i < n; i++)
+					printf("%s\n", v[i]);
+			clawmd_strv_free(v, n);
+			clawmd_layout_release(&lay);
+		}
+	}
+	cmd_args_release(&a);
+	return st;
+}
+
+static int run(int k, int argc, char **argv)
+{
+	int st = commands[k].fn(argc, argv);
+	/* Output cut short (a full disk, a closed pipe) must not pass for a
+	 * clean --check. */
+	if (fflush(stdout) != 0 || ferror(stdout)) {
+		fprintf(stderr, "clawmd: could not write the output\n");
+		return st ? st : 4;
+	}
+	return st;
 }
 
 int main(int argc, char **argv)
 {
-	if (argc < 2) {
+	/* Options before the command: the layout, --color, -h, -V.  The first
+	 * operand is the command; everything after it is the command's. */
+	struct cmd_args a;
+	int c = 0, first = argc;
+	cmd_args_init(&a, NULL, main_options, true, argc, argv);
+	for (;;) {
+		bool between = !a.bundle || !*a.bundle;
+		if (between && a.i < argc && (argv[a.i][0] != '-' || !argv[a.i][1])) {
+			first = a.i;
+			break;
+		}
+		if (between && a.i < argc && !strcmp(argv[a.i], "--")) {
+			first = a.i + 1;
+			break;
+		}
+		if ((c = cmd_args_next(&a)) <= 0)
+			break;
+		if (c == 'h') {
+			usage(stdout);
+			return 0;
+		}
+		if (c == 'V') {
+			printf("clawmd %s\n", CLAWMD_VERSION);
+			return 0;
+		}
+		if (!cmd_args_common(&a, c, &cmd_layout_global)) {
+			cmd_usage_error(NULL, "%s: expected auto, always or never, not '%s'", a.spelled,
+					a.arg);
+			return 2;
+		}
+	}
+	cmd_args_release(&a);
+	if (c < 0)
+		return 2;
+	if (first >= argc) {
 		usage(stderr);
 		return 2;
 	}
-	const char *name = argv[1];
-	if (!strcmp(name, "-h") || !strcmp(name, "--help") || !strcmp(name, "help")) {
-		usage(stdout);
-		return 0;
+	const char *name = argv[first];
+	if (!strcmp(name, "help")) {
+		if (first + 1 >= argc) {
+			usage(stdout);
+			return 0;
+		}
+		int k = find_command(argv[first + 1]);
+		if (k < 0)
+			return unknown_command(argv[first + 1]);
+		char *hv[] = {argv[first + 1], "--help", NULL};
+		return run(k, 2, hv);
 	}
-	if (!strcmp(name, "--version") || !strcmp(name, "version")) {
+	if (!strcmp(name, "__complete"))
+		return complete(argc - first, argv + first);
+	if (!strcmp(name, "version")) {
 		printf("clawmd %s\n", CLAWMD_VERSION);
 		return 0;
 	}
-	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++) {
-		if (strcmp(name, commands[i].name))
-			continue;
-		int st = commands[i].fn(argc - 1, argv + 1);
-		/* Output cut short (a full disk, a closed pipe) must not pass
-		 * for a clean --check. */
-		if (fflush(stdout) != 0 || ferror(stdout)) {
-			fprintf(stderr, "clawmd: could not write the output\n");
-			return st ? st : 4;
-		}
-		return st;
-	}
-	fprintf(stderr, "clawmd: '%s' is not a command\n", name);
-	usage(stderr);
-	return 2;
-}
-
-bool cmd_layout_opt(struct cmd_layout_opts *o, int opt, const char *arg)
-{
-	static const char *const keys[] = {"preset", "base",  "skills",	      "groups",	      "modules",
-					   "state",  "mode", "lock_timeout", "import_local"};
-	if (opt == 'C') {
-		o->root = arg;
-		return true;
-	}
-	if (opt < OPT_LAYOUT || opt >= OPT_LAYOUT + (int)(sizeof(keys) / sizeof(keys[0])))
-		return false;
-	if (o->n == (int)(sizeof(o->keys) / sizeof(o->keys[0]))) {
-		fprintf(stderr, "clawmd: too many layout options\n");
-		exit(2);
-	}
-	o->keys[o->n] = keys[opt - OPT_LAYOUT];
-	o->values[o->n] = arg ? arg : "true";
-	o->n++;
-	return true;
-}
-
-int cmd_layout_open(struct clawmd_layout *lay, const struct cmd_layout_opts *o)
-{
-	struct clawmd_err err = CLAWMD_ERR_INIT;
-	clawmd_layout_init(lay);
-	/* A preset goes first so that later flags refine it. */
-	int rc = clawmd_layout_load(lay, o->root, &err);
-	for (int i = 0; rc == 0 && i < o->n; i++)
-		if (!strcmp(o->keys[i], "preset"))
-			rc = clawmd_layout_set(lay, o->keys[i], o->values[i], &err);
-	for (int i = 0; rc == 0 && i < o->n; i++)
-		if (strcmp(o->keys[i], "preset"))
-			rc = clawmd_layout_set(lay, o->keys[i], o->values[i], &err);
-	if (rc < 0) {
-		clawmd_layout_release(lay);
-		return cmd_fail(&err);
-	}
-	return 0;
-}
-
-int cmd_fail(const struct clawmd_err *err)
-{
-	fprintf(stderr, "clawmd: %s\n", err->msg[0] ? err->msg : "unknown error");
-	int st = clawmd_err_exit_status(err->code);
-	return st ? st : 4;
-}
-
-int cmd_usage_error(const char *cmd, const char *fmt, ...)
-{
-	va_list ap;
-	fprintf(stderr, "clawmd %s: ", cmd);
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fprintf(stderr, "\nTry 'clawmd %s --help'.\n", cmd);
-	return 2;
-}
-
-bool cmd_use_colour(FILE *f)
-{
-	const char *nc = getenv("NO_COLOR");
-	if (nc && *nc)
-		return false;
-	return isatty(fileno(f));
+	int k = find_command(name);
+	if (k < 0)
+		return unknown_command(name);
+	return run(k, argc - first, argv + first);
 }

@@ -1,16 +1,19 @@
 /*
- * cmd.h - what the subcommands share: the dispatch table entries, the
- * options every subcommand accepts for finding ROOT and the layout, and the
+ * cmd.h - what the subcommands share: the dispatch table entries, one option
+ * parser (GNU-style permutation: options and operands in any order, `--`
+ * ends options), the layout options every subcommand accepts, and the
  * conventions for printing errors.
  *
  * Each subcommand is cmd_<name>(argc, argv) in cmd/<name>.c and returns the
  * process exit status (0 success, 1 drift/findings, 2 usage, 3 invalid
- * input, 4 filesystem or safety refusal, 5 lock timeout).
+ * input, 4 filesystem or safety refusal, 5 lock timeout).  A subcommand's
+ * options are one table of struct cmd_opt: the parser, the --help text and
+ * the completion all come from it, so adding a flag is one table line and a
+ * case in the subcommand's switch.
  */
 #ifndef CLAWMD_CMD_H
 #define CLAWMD_CMD_H
 
-#include <getopt.h>
 #include <stdbool.h>
 #include <stdio.h>
 
@@ -21,62 +24,125 @@ int cmd_migrate(int argc, char **argv);
 int cmd_render(int argc, char **argv);
 int cmd_check(int argc, char **argv);
 int cmd_status(int argc, char **argv);
+int cmd_init(int argc, char **argv);
 
-/*
- * Layout options, shared by every subcommand: getopt_long() entries and the
- * help text.  Values >= 0x100 so they never clash with short options.
- */
+/* One option.  `key` is the short option letter when it has one, else a
+ * value >= 0x100 private to the subcommand.  `arg` names its value in the
+ * help (NULL: the option takes none).  `help` may hold "\n" for more lines. */
+struct cmd_opt {
+	const char *name; /* the long name, without "--" */
+	int key;
+	const char *arg;
+	const char *help;
+};
+#define CMD_OPT_END {NULL, 0, NULL, NULL}
+
+/* Keys of the layout options (shared by every subcommand). */
 enum {
 	OPT_ROOT = 'C',
-	OPT_LAYOUT = 0x100, /* --base, --skills, ... carry their key in .flag */
-	OPT_HELP_LONG = 0x1ff,
+	OPT_HELP = 'h',
+	OPT_LAYOUT = 0x100, /* --preset, --base, ... in the order of cmd_layout_options */
+	OPT_LAYOUT_END = 0x120,
+	OPT_COLOR = 0x121,  /* --color=WHEN, every subcommand */
+	OPT_CMD = 0x200,    /* the first key a subcommand may use for itself */
 };
-
-#define CMD_LAYOUT_LONGOPTS                                                                        \
-	{"root", required_argument, NULL, 'C'},                                                    \
-	{"preset", required_argument, NULL, OPT_LAYOUT + 0},                                       \
-	{"base", required_argument, NULL, OPT_LAYOUT + 1},                                         \
-	{"skills", required_argument, NULL, OPT_LAYOUT + 2},                                       \
-	{"groups", required_argument, NULL, OPT_LAYOUT + 3},                                       \
-	{"modules", required_argument, NULL, OPT_LAYOUT + 4},                                      \
-	{"state", required_argument, NULL, OPT_LAYOUT + 5},                                        \
-	{"mode", required_argument, NULL, OPT_LAYOUT + 6},                                         \
-	{"lock-timeout", required_argument, NULL, OPT_LAYOUT + 7},                                 \
-	{"import-local", no_argument, NULL, OPT_LAYOUT + 8},                                       \
-	{"help", no_argument, NULL, 'h'}
-
-#define CMD_LAYOUT_HELP                                                                            \
-	"Layout options (also set in ROOT/clawmd.json):\n"                                         \
-	"  -C, --root DIR        the host root (default: $CLAWMD_ROOT, else the git\n"            \
-	"                        work tree containing the current directory)\n"                   \
-	"      --preset NAME     start from a preset layout: default or nanoclaw\n"               \
-	"      --base FILE       shared base (default ROOT/container/CLAUDE.md)\n"                \
-	"      --skills DIR      skills directory (default ROOT/skills)\n"                        \
-	"      --groups DIR      groups directory (default ROOT/groups)\n"                        \
-	"      --modules DIR     module fragments directory (default: none)\n"                    \
-	"      --state DIR       host-only state: locks, records (default ROOT/.clawmd)\n"        \
-	"      --mode MODE       fragments as 'copy' (default) or 'symlink'\n"                    \
-	"      --lock-timeout S  seconds to wait for a group's lock (default 30)\n"               \
-	"      --import-local    also import CLAUDE.local.md from the composed entry\n"           \
-	"  -h, --help            this help\n"
+extern const struct cmd_opt cmd_layout_options[];
 
 struct cmd_layout_opts {
 	const char *root;
 	const char *keys[64];
 	const char *values[64];
+	const char *spelled[64]; /* the flag's long name, for messages */
 	int n;
 };
 
-/* Record a layout option; false when `opt` is not one. */
-bool cmd_layout_opt(struct cmd_layout_opts *o, int opt, const char *arg);
-/* Load the layout (ROOT, clawmd.json, then the flags); prints on error. */
-int cmd_layout_open(struct clawmd_layout *lay, const struct cmd_layout_opts *o);
+/* The layout options given before the command (clawmd -C DIR compose ...);
+ * each subcommand starts from them. */
+extern struct cmd_layout_opts cmd_layout_global;
 
+/* Colour: --color=auto (a terminal, not TERM=dumb, no NO_COLOR), always, never. */
+enum cmd_color { CMD_COLOR_AUTO, CMD_COLOR_ALWAYS, CMD_COLOR_NEVER };
+extern enum cmd_color cmd_color;
+
+struct cmd_args {
+	const char *cmd; /* "compose", for messages */
+	const struct cmd_opt *opts;
+	bool layout; /* the layout options are accepted too */
+	int argc;
+	char **argv;
+	int i;
+	const char *bundle; /* the rest of "-nq" */
+	bool done;	    /* after "--" */
+	const char *arg;    /* the option's value */
+	char spelled[80];   /* the option as typed: "--dry-run", "-n" */
+	char **operands;
+	size_t noperands;
+};
+
+/* Start parsing argv[1..argc-1] (argv[0] is the command's name). */
+void cmd_args_init(struct cmd_args *a, const char *cmd, const struct cmd_opt *opts, bool layout,
+		   int argc, char **argv);
+/*
+ * The next option's key, with its value in a->arg; operands are collected in
+ * a->operands.  0 at the end; -1 after a usage error was printed (one line,
+ * with the nearest spelling of an unknown option).  The caller returns 2.
+ * --help and --color are handled by the caller's default: cmd_args_common().
+ */
+int cmd_args_next(struct cmd_args *a);
+void cmd_args_release(struct cmd_args *a);
+/* The options every subcommand shares: layout options into `lo`, --color.
+ * True when `key` was one. */
+bool cmd_args_common(struct cmd_args *a, int key, struct cmd_layout_opts *lo);
+
+/* Print a subcommand's help: `head` (usage and description), its options
+ * from the table, the layout options, then `foot` (exit statuses). */
+void cmd_help(const char *head, const struct cmd_opt *opts, const char *foot);
+/* The same without the layout options, for a command that takes none. */
+void cmd_help_own(const char *head, const struct cmd_opt *opts, const char *foot);
+
+/* Record a layout option; false when `key` is not one. */
+bool cmd_layout_opt(struct cmd_layout_opts *o, int key, const char *arg, const char *spelled);
+/* Load the layout (ROOT, clawmd.json, then the flags); prints on error.
+ * Warnings about clawmd.json are printed unless `quiet`. */
+int cmd_layout_open(struct clawmd_layout *lay, const struct cmd_layout_opts *o, bool quiet);
+/*
+ * Validate GROUP operands before anything is written: each must be a valid
+ * name (else exit 3) naming a real directory under the groups directory
+ * (else exit 4: missing, or a symlink).  Prints the first failure.
+ */
+int cmd_groups_check(const struct clawmd_layout *lay, char **groups, size_t n);
+
+/* "clawmd: <msg>" and "clawmd: warning: <msg>", escaped, on stderr. */
+void cmd_put_error(const char *msg);
+void cmd_put_warning(const char *msg);
 /* Print "clawmd: <msg>" and return the exit status for err's code. */
 int cmd_fail(const struct clawmd_err *err);
-/* Print "clawmd <cmd>: <msg>" plus the help hint; returns 2. */
+/* Print "clawmd <cmd>: <msg> (see 'clawmd <cmd> --help')" on one line; returns 2. */
 int cmd_usage_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-/* Colour escapes are used only on a terminal and never with NO_COLOR. */
+/* Colour escapes per --color, TERM=dumb and NO_COLOR. */
 bool cmd_use_colour(FILE *f);
+/* Print `s` with every control byte (newline, tab, ESC, DEL, ...) escaped
+ * as \n, \t or \xNN and backslashes doubled, so text the agent controls
+ * cannot forge a line, an annotation or a terminal sequence. */
+void cmd_put_escaped(FILE *f, const char *s);
+/* The same, into a fresh string (caller frees). */
+char *cmd_escaped(const char *s);
+/* A path as shown from the current directory (see clawmd_layout_shown);
+ * `rel` relative to `base` when not absolute (caller frees). */
+char *cmd_shown(const struct clawmd_layout *lay, const char *base, const char *rel);
+
+
+/*
+ * JSON documents: every one starts {"tool": "clawmd", "version": ...}; an
+ * error, of the whole run or of one group, is {"status": N, "message": ...}
+ * under "error".  cmd_json_error(st, NULL) takes the last message printed.
+ */
+struct cJSON;
+struct cJSON *cmd_json_doc(void);
+struct cJSON *cmd_json_error(int status, const char *message);
+/* Print `doc` on stdout and free it. */
+void cmd_json_print(struct cJSON *doc);
+/* Print {"tool", "version", "error"} for a run that failed; returns status. */
+int cmd_json_failure(int status);
 
 #endif

@@ -9,7 +9,7 @@
 
 #include "cmd.h"
 
-static const char usage_text[] =
+static const char help_head[] =
 	"usage: clawmd compose [options] GROUP...\n"
 	"       clawmd compose [options] --all\n"
 	"\n"
@@ -23,21 +23,27 @@ static const char usage_text[] =
 	"aside), never lost; one written by nanoclaw's own composer is replaced.\n"
 	"mode, claude_version and approve_external come from ROOT/clawmd.json.\n"
 	"Symlink mode warns once per run when the configured Claude Code release\n"
-	"drops symlinked imports and approve_external is not set.\n"
-	"\n"
-	"Options:\n"
-	"  -a, --all             every group: the real directories under the groups\n"
-	"                        directory (a symlink is skipped with a warning)\n"
-	"  -n, --dry-run         print what would change (unified diffs, one line per\n"
-	"                        symlink or moved entry); change nothing\n"
-	"      --check           like --dry-run, and exit 1 when anything would change\n"
-	"                        (creating a missing empty CLAUDE.local.md does not)\n"
-	"      --json            print the changes as one JSON document\n"
-	"  -q, --quiet           do not print warnings\n"
-	"\n" CMD_LAYOUT_HELP "\n"
+	"drops symlinked imports and approve_external is not set.  Every GROUP is\n"
+	"checked before any is written.\n";
+
+static const char help_foot[] =
 	"Exit status: 0 success (or clean, with --check), 1 drift with --check,\n"
-	"2 usage, 3 invalid input (container.json, names), 4 filesystem or safety\n"
-	"refusal (e.g. a symlinked group directory), 5 lock timeout.\n";
+	"2 usage, 3 invalid input (container.json, clawmd.json, names), 4 filesystem\n"
+	"or safety refusal (a missing or symlinked group directory), 5 lock timeout.\n";
+
+enum { OPT_CHECK = OPT_CMD, OPT_JSON };
+
+static const struct cmd_opt options[] = {
+	{"all", 'a', NULL, "every group: the real directories under the groups\n"
+			   "directory (a symlink is skipped with a warning)"},
+	{"dry-run", 'n', NULL, "print what would change (unified diffs, one line per\n"
+			       "symlink or moved entry); change nothing"},
+	{"check", OPT_CHECK, NULL, "like --dry-run, and exit 1 when anything would change\n"
+				   "(creating a missing empty CLAUDE.local.md does not)"},
+	{"json", OPT_JSON, NULL, "print the changes as one JSON document"},
+	{"quiet", 'q', NULL, "do not print warnings"},
+	CMD_OPT_END,
+};
 
 struct compose_run {
 	bool dry_run, check, json, quiet, progress;
@@ -127,18 +133,16 @@ static void compose_one(struct compose_run *run, const struct clawmd_layout *lay
 		if (!run->status)
 			run->status = clawmd_err_exit_status(rc);
 		if (g) {
-			cJSON *e = cJSON_AddObjectToObject(g, "error");
-			cJSON_AddNumberToObject(e, "status", clawmd_err_exit_status(rc));
-			cJSON_AddStringToObject(e, "message", err.msg);
+			cJSON_AddItemToObject(g, "error", cmd_json_error(clawmd_err_exit_status(rc), err.msg));
 		}
-		fprintf(stderr, "clawmd: %s\n", err.msg);
+		cmd_put_error(err.msg);
 		goto out;
 	}
 	if (clawmd_changes_drift(&ch))
 		run->drift = true;
 	for (size_t i = 0; i < plan.nwarnings && !run->quiet; i++)
 		if (!said_before(run, plan.warnings[i]))
-			fprintf(stderr, "clawmd: warning: %s\n", plan.warnings[i]);
+			cmd_put_warning(plan.warnings[i]);
 	if (plan.ndefused && !run->quiet && opts.dry_run)
 		fprintf(stderr, "clawmd: warning: %s: defused %zu @ directive(s) in inline MCP "
 				"instructions\n", ch.path, plan.ndefused);
@@ -157,7 +161,7 @@ static void compose_one(struct compose_run *run, const struct clawmd_layout *lay
 		for (size_t i = 0; i < plan.nwarnings; i++)
 			cJSON_AddItemToArray(w, cJSON_CreateString(plan.warnings[i]));
 	} else if (opts.dry_run && (rc = clawmd_changes_format(&run->text, &ch, &err)) < 0) {
-		fprintf(stderr, "clawmd: %s\n", err.msg);
+		cmd_put_error(err.msg);
 		if (!run->status)
 			run->status = clawmd_err_exit_status(rc);
 	}
@@ -184,55 +188,58 @@ static void warn_symlinked_groups(const struct clawmd_layout *lay)
 
 int cmd_compose(int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		{"all", no_argument, NULL, 'a'},
-		{"dry-run", no_argument, NULL, 'n'},
-		{"check", no_argument, NULL, 'k'},
-		{"json", no_argument, NULL, 'j'},
-		{"quiet", no_argument, NULL, 'q'},
-		CMD_LAYOUT_LONGOPTS,
-		{NULL, 0, NULL, 0},
-	};
-	struct cmd_layout_opts lo = {0};
+	struct cmd_layout_opts lo = cmd_layout_global;
 	struct compose_run run = {0};
+	struct cmd_args a;
 	bool all = false;
-	int c;
-	while ((c = getopt_long(argc, argv, "+anqC:h", longopts, NULL)) != -1) {
-		if (cmd_layout_opt(&lo, c, optarg))
-			continue;
+	int c, st = 0;
+	cmd_args_init(&a, "compose", options, true, argc, argv);
+	while ((c = cmd_args_next(&a)) > 0) {
 		switch (c) {
 		case 'a': all = true; break;
 		case 'n': run.dry_run = true; break;
-		case 'k': run.check = true; break;
-		case 'j': run.json = true; break;
+		case OPT_CHECK: run.check = true; break;
+		case OPT_JSON: run.json = true; break;
 		case 'q': run.quiet = true; break;
-		case 'h': fputs(usage_text, stdout); return 0;
-		default: return cmd_usage_error("compose", "unknown option");
+		case 'h': cmd_help(help_head, options, help_foot); goto out_args;
+		default:
+			if (!cmd_args_common(&a, c, &lo))
+				c = (cmd_usage_error("compose", "%s: expected auto, always or never, not '%s'",
+						    a.spelled, a.arg), -1);
 		}
+		if (c < 0)
+			break;
 	}
-	if (all == (optind < argc))
-		return cmd_usage_error("compose", all ? "give GROUP names or --all, not both"
-						      : "no group given (GROUP... or --all)");
+	if (c < 0) {
+		st = 2;
+		goto out_args;
+	}
+	if (all == (a.noperands > 0)) {
+		st = cmd_usage_error("compose", all ? "give GROUP names or --all, not both"
+						    : "no group given (GROUP... or --all)");
+		goto out_args;
+	}
 	struct clawmd_layout lay;
-	int st = cmd_layout_open(&lay, &lo);
-	if (st)
-		return st;
+	if ((st = cmd_layout_open(&lay, &lo, run.quiet)))
+		goto out_args;
 
-	char **groups = argv + optind, **listed = NULL;
-	size_t n = (size_t)(argc - optind);
+	char **groups = a.operands, **listed = NULL;
+	size_t n = a.noperands;
 	if (all) {
 		struct clawmd_err err = CLAWMD_ERR_INIT;
 		if (clawmd_groups_list(&listed, &n, &lay, &err) < 0) {
-			clawmd_layout_release(&lay);
-			return cmd_fail(&err);
+			st = cmd_fail(&err);
+			goto out_layout;
 		}
 		groups = listed;
 		run.progress = n > 100 && !run.json && isatty(2);
 		if (!run.quiet)
 			warn_symlinked_groups(&lay);
+	} else if ((st = cmd_groups_check(&lay, groups, n))) {
+		goto out_layout; /* nothing is written unless every GROUP is one */
 	}
 	if (run.json) {
-		run.doc = cJSON_CreateObject();
+		run.doc = cmd_json_doc();
 		cJSON_AddArrayToObject(run.doc, "groups");
 	}
 	if (n > 1)
@@ -245,10 +252,7 @@ int cmd_compose(int argc, char **argv)
 	}
 	if (run.json) {
 		cJSON_AddBoolToObject(run.doc, "changed", run.drift);
-		char *s = cJSON_Print(run.doc);
-		puts(s);
-		free(s);
-		cJSON_Delete(run.doc);
+		cmd_json_print(run.doc);
 	} else if (run.text.len) {
 		fwrite(run.text.ptr, 1, run.text.len, stdout);
 	}
@@ -256,8 +260,16 @@ int cmd_compose(int argc, char **argv)
 	clawmd_buf_release(&run.text);
 	clawmd_strv_free(run.said, run.nsaid);
 	clawmd_strv_free(listed, all ? n : 0);
+	st = run.status ? run.status : run.check && run.drift ? 1 : 0;
+out_layout:
+	if (st && run.json && !run.doc)
+		cmd_json_failure(st);
 	clawmd_layout_release(&lay);
-	if (run.status)
-		return run.status;
-	return run.check && run.drift ? 1 : 0;
+	cmd_args_release(&a);
+	return st;
+out_args:
+	if (st && run.json)
+		cmd_json_failure(st);
+	cmd_args_release(&a);
+	return st;
 }

@@ -8,7 +8,7 @@
 /* Exit status: the run completed, but some groups failed (listed). */
 #define CMD_MIGRATE_PARTIAL 6
 
-static const char usage_text[] =
+static const char help_head[] =
 	"usage: clawmd migrate [options]\n"
 	"\n"
 	"Cut a legacy layout (groups/global/CLAUDE.md, and in each group a hand-owned\n"
@@ -26,13 +26,9 @@ static const char usage_text[] =
 	"    nothing (run it at every host start); --force runs it again.\n"
 	"Symlinked group directories are reported and skipped.  Killed at any point,\n"
 	"a second run finishes the job without losing or duplicating anything.\n"
-	"\n"
-	"Options:\n"
-	"  -n, --dry-run         list every action per group; change nothing\n"
-	"      --json            print the plan (or the result) as one JSON document\n"
-	"  -f, --force           run even when the completion record exists\n"
-	"  -q, --quiet           print only errors and warnings\n"
-	"\n" CMD_LAYOUT_HELP "\n"
+	;
+
+static const char help_foot[] =
 	"One bad group (a file over the 4 MiB cap, which is never read; its lock\n"
 	"held too long) is reported and skipped: the other groups migrate, and the\n"
 	"record is written with the failed groups in its \"failed\" list.  The next\n"
@@ -47,9 +43,19 @@ static const char usage_text[] =
 	"     (e.g. the state directory cannot be written), the migrate lock held;\n"
 	"     no record is written and the next run starts over\n";
 
+enum { OPT_JSON = OPT_CMD };
+
+static const struct cmd_opt options[] = {
+	{"dry-run", 'n', NULL, "list every action per group; change nothing"},
+	{"json", OPT_JSON, NULL, "print the plan (or the result) as one JSON document"},
+	{"force", 'f', NULL, "run even when the completion record exists"},
+	{"quiet", 'q', NULL, "print only errors and warnings"},
+	CMD_OPT_END,
+};
+
 static cJSON *result_json(const struct clawmd_migrate_result *res)
 {
-	cJSON *doc = cJSON_CreateObject();
+	cJSON *doc = cmd_json_doc();
 	cJSON_AddBoolToObject(doc, "dry_run", res->dry_run);
 	cJSON_AddBoolToObject(doc, "already_migrated", res->already);
 	cJSON_AddBoolToObject(doc, "legacy_left", res->legacy_left);
@@ -147,56 +153,37 @@ static void print_text(const struct clawmd_migrate_result *res, const struct cla
 
 int cmd_migrate(int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		{"dry-run", no_argument, NULL, 'n'},
-		{"json", no_argument, NULL, 'j'},
-		{"force", no_argument, NULL, 'f'},
-		{"quiet", no_argument, NULL, 'q'},
-		CMD_LAYOUT_LONGOPTS,
-		{NULL, 0, NULL, 0},
-	};
-	struct cmd_layout_opts lo = {0};
+	struct cmd_layout_opts lo = cmd_layout_global;
 	struct clawmd_migrate_opts opts = {0};
+	struct cmd_args a;
 	bool json = false, quiet = false;
 	int c;
-	optind = 1;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, "C:nfqh", longopts, NULL)) != -1) {
+	cmd_args_init(&a, "migrate", options, true, argc, argv);
+	while ((c = cmd_args_next(&a)) > 0) {
 		switch (c) {
-		case 'n':
-			opts.dry_run = true;
-			break;
-		case 'j':
-			json = true;
-			break;
-		case 'f':
-			opts.force = true;
-			break;
-		case 'q':
-			quiet = true;
-			break;
-		case 'h':
-			fputs(usage_text, stdout);
-			return 0;
-		case '?':
-			return cmd_usage_error("migrate", "unknown option '%s'", argv[optind - 1]);
-		case ':':
-			return cmd_usage_error("migrate", "option '%s' needs a value",
-					       argv[optind - 1]);
+		case 'n': opts.dry_run = true; break;
+		case OPT_JSON: json = true; break;
+		case 'f': opts.force = true; break;
+		case 'q': quiet = true; break;
+		case 'h': cmd_help(help_head, options, help_foot); cmd_args_release(&a); return 0;
 		default:
-			if (!cmd_layout_opt(&lo, c, optarg))
-				return cmd_usage_error("migrate", "unknown option");
+			if (!cmd_args_common(&a, c, &lo))
+				c = (cmd_usage_error("migrate", "%s: expected auto, always or never, not '%s'",
+						     a.spelled, a.arg), -1);
 		}
+		if (c < 0)
+			break;
 	}
-	if (optind < argc)
-		return cmd_usage_error("migrate", "unexpected argument '%s'", argv[optind]);
+	if (c >= 0 && a.noperands)
+		c = (cmd_usage_error("migrate", "unexpected argument '%s'", a.operands[0]), -1);
+	cmd_args_release(&a);
+	if (c < 0)
+		return json ? cmd_json_failure(2) : 2;
 
 	struct clawmd_layout lay;
-	int st = cmd_layout_open(&lay, &lo);
-	if (st) {
-		clawmd_layout_release(&lay);
-		return st;
-	}
+	int st = cmd_layout_open(&lay, &lo, false);
+	if (st)
+		return json ? cmd_json_failure(st) : st;
 	struct clawmd_err err = CLAWMD_ERR_INIT;
 	struct clawmd_migrate_result res;
 	int rc = clawmd_migrate(&res, &lay, &opts, &err);
@@ -207,10 +194,14 @@ int cmd_migrate(int argc, char **argv)
 	/* Every failed group on stderr, then the whole-run failure (the lock,
 	 * the record), which has no action, only err. */
 	for (size_t i = 0; i < res.n; i++)
-		if (res.v[i].step == CLAWMD_MIGRATE_ERROR)
-			fprintf(stderr, "clawmd: %s: %s\n", res.v[i].group, res.v[i].note);
+		if (res.v[i].step == CLAWMD_MIGRATE_ERROR) {
+			struct clawmd_buf msg = CLAWMD_BUF_INIT;
+			clawmd_buf_printf(&msg, "%s: %s", res.v[i].group, res.v[i].note);
+			cmd_put_error(msg.ptr);
+			clawmd_buf_release(&msg);
+		}
 	if (rc < 0)
-		fprintf(stderr, "clawmd: %s\n", err.msg[0] ? err.msg : "migrate failed");
+		cmd_put_error(err.msg[0] ? err.msg : "migrate failed");
 	if (rc < 0)
 		fprintf(stderr, "clawmd: migration not complete: fix the above and run clawmd "
 				"migrate again (done steps are not repeated)\n");
@@ -223,16 +214,9 @@ int cmd_migrate(int argc, char **argv)
 
 	if (json) {
 		cJSON *doc = result_json(&res);
-		if (rc < 0) {
-			cJSON *e = cJSON_AddObjectToObject(doc, "error");
-			cJSON_AddNumberToObject(e, "status", status);
-			cJSON_AddStringToObject(e, "message", err.msg);
-		}
-		char *s = cJSON_Print(doc);
-		if (s)
-			printf("%s\n", s);
-		free(s);
-		cJSON_Delete(doc);
+		if (rc < 0)
+			cJSON_AddItemToObject(doc, "error", cmd_json_error(status, err.msg));
+		cmd_json_print(doc);
 	} else {
 		print_text(&res, &lay, quiet);
 	}

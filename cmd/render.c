@@ -5,40 +5,26 @@
 
 #include "cmd.h"
 
-static const char usage_text[] =
+static const char help_head[] =
 	"usage: clawmd render [options]\n"
 	"       clawmd render --group GROUP [layout options] [options]\n"
 	"\n"
 	"Print the memory string Claude Code builds at session start, byte for byte:\n"
 	"managed, user, project and local CLAUDE.md files, .claude/rules, and their\n"
-	"@-imports, as the configured Claude Code release loads them.\n"
-	"\n"
-	"Options:\n"
-	"      --cwd DIR             the directory Claude Code starts in (default: .)\n"
-	"      --home DIR            the user tier is DIR/.claude (default: $HOME)\n"
-	"      --managed-dir DIR     the managed tier (default /etc/claude-code)\n"
-	"      --approve-external    the project approved external includes\n"
-	"      --setting-sources L   comma list of user,project,local (default: all)\n"
-	"      --target FILE         instead: the nested memory a first read of FILE adds\n"
-	"      --format F            text (default), files (TYPE<TAB>PATH<TAB>PARENT) or json\n"
-	"      --claude-version V    the agents' Claude Code release, any X.Y.Z or 'latest'\n"
-	"                            (default: claude_version from clawmd.json with --group,\n"
-	"                            else 2.1.330): rules sorted up to 2.1.112, in readdir(3)\n"
-	"                            order from 2.1.113; realpath gate from 2.1.232\n"
-	"  -g, --group GROUP         render inside GROUP's container: cwd is the\n"
-	"                            container's group directory, paths are container\n"
-	"                            paths, files are reached through the mount table\n"
-	"\n" CMD_LAYOUT_HELP "\n"
+	"@-imports, as the configured Claude Code release loads them.\n";
+
+static const char help_foot[] =
 	"In --format files, PATH and PARENT are escaped: a backslash, a control byte\n"
 	"or DEL is written as \\\\, \\n, \\t, \\r or \\xHH, so one line is one file.\n"
 	"Reading is bounded: files over 4 MiB are skipped (as Claude Code skips them),\n"
 	"at most 64 MiB and 50,000 files per load; only regular files are opened.\n"
 	"\n"
 	"Exit status: 0 success (also when nothing loads), 2 usage, 3 invalid input\n"
-	"(a group name, clawmd.json), 4 the working directory cannot be opened.\n";
+	"(a group name, clawmd.json), 4 a missing group directory or a working\n"
+	"directory that cannot be opened.\n";
 
 enum {
-	O_CWD = 0x200,
+	O_CWD = OPT_CMD,
 	O_HOME,
 	O_MANAGED,
 	O_APPROVE,
@@ -46,28 +32,27 @@ enum {
 	O_TARGET,
 	O_FORMAT,
 	O_VERSION,
+	O_JSON,
 };
 
-/* An agent-controlled string on one line: \\, \n, \t, \r, \xHH for the
- * other control bytes and DEL; everything else (UTF-8 too) as is. */
-static void put_escaped(const char *s)
-{
-	for (; *s; s++) {
-		unsigned char c = (unsigned char)*s;
-		if (c == '\\')
-			fputs("\\\\", stdout);
-		else if (c == '\n')
-			fputs("\\n", stdout);
-		else if (c == '\t')
-			fputs("\\t", stdout);
-		else if (c == '\r')
-			fputs("\\r", stdout);
-		else if (c < 0x20 || c == 0x7f)
-			printf("\\x%02x", c);
-		else
-			putchar(c);
-	}
-}
+static const struct cmd_opt options[] = {
+	{"cwd", O_CWD, "DIR", "the directory Claude Code starts in (default: .)"},
+	{"home", O_HOME, "DIR", "the user tier is DIR/.claude (default: $HOME)"},
+	{"managed-dir", O_MANAGED, "DIR", "the managed tier (default /etc/claude-code)"},
+	{"approve-external", O_APPROVE, NULL, "the project approved external includes"},
+	{"setting-sources", O_SOURCES, "L", "comma list of user,project,local (default: all)"},
+	{"target", O_TARGET, "FILE", "instead: the nested memory a first read of FILE adds"},
+	{"format", O_FORMAT, "F", "text (default), files (TYPE<TAB>PATH<TAB>PARENT) or json"},
+	{"json", O_JSON, NULL, "the same as --format json"},
+	{"claude-version", O_VERSION, "V", "the agents' Claude Code release, any X.Y.Z or 'latest'\n"
+					   "(default: claude_version from clawmd.json with --group,\n"
+					   "else 2.1.330): rules sorted up to 2.1.112, in readdir(3)\n"
+					   "order from 2.1.113; realpath gate from 2.1.232"},
+	{"group", 'g', "GROUP", "render inside GROUP's container: cwd is the\n"
+				"container's group directory, paths are container\n"
+				"paths, files are reached through the mount table"},
+	CMD_OPT_END,
+};
 
 static cJSON *json_files(const struct clawmd_memory *m, bool target)
 {
@@ -113,11 +98,11 @@ static cJSON *json_files(const struct clawmd_memory *m, bool target)
 
 static int print_json(const struct clawmd_memory *m, const struct clawmd_memory_opts *o)
 {
-	cJSON *root;
+	cJSON *root = cmd_json_doc();
 	if (o->target) {
-		root = json_files(m, true);
+		cJSON_AddStringToObject(root, "target", o->target);
+		cJSON_AddItemToObject(root, "attachments", json_files(m, true));
 	} else {
-		root = cJSON_CreateObject();
 		cJSON_AddStringToObject(root, "cwd", m->cwd);
 		cJSON_AddItemToObject(root, "files", json_files(m, false));
 		cJSON *imps = cJSON_AddArrayToObject(root, "imports");
@@ -134,87 +119,70 @@ static int print_json(const struct clawmd_memory *m, const struct clawmd_memory_
 		for (size_t i = 0; i < m->nexternal; i++)
 			cJSON_AddItemToArray(ext, cJSON_CreateString(m->external[i]));
 	}
-	char *s = cJSON_Print(root);
-	cJSON_Delete(root);
-	if (!s)
-		abort();
-	fputs(s, stdout);
-	fputc('\n', stdout);
-	free(s);
+	cmd_json_print(root);
 	return 0;
 }
 
 int cmd_render(int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		{"cwd", required_argument, NULL, O_CWD},
-		{"home", required_argument, NULL, O_HOME},
-		{"managed-dir", required_argument, NULL, O_MANAGED},
-		{"approve-external", no_argument, NULL, O_APPROVE},
-		{"setting-sources", required_argument, NULL, O_SOURCES},
-		{"target", required_argument, NULL, O_TARGET},
-		{"format", required_argument, NULL, O_FORMAT},
-		{"claude-version", required_argument, NULL, O_VERSION},
-		{"group", required_argument, NULL, 'g'},
-		CMD_LAYOUT_LONGOPTS,
-		{NULL, 0, NULL, 0},
-	};
 	struct clawmd_memory_opts o = {0};
-	struct cmd_layout_opts lo = {0};
+	struct cmd_layout_opts lo = cmd_layout_global;
+	struct cmd_args a;
 	const char *format = "text", *group = NULL;
 	bool home_set = false, version_set = false, sources_set = false;
 	int c;
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "hC:g:", longopts, NULL)) != -1) {
+	cmd_args_init(&a, "render", options, true, argc, argv);
+	while ((c = cmd_args_next(&a)) > 0) {
 		switch (c) {
-		case O_CWD: o.cwd = optarg; break;
-		case O_HOME: o.home = optarg; home_set = true; break;
-		case O_MANAGED: o.managed_dir = optarg; break;
+		case O_CWD: o.cwd = a.arg; break;
+		case O_HOME: o.home = a.arg; home_set = true; break;
+		case O_MANAGED: o.managed_dir = a.arg; break;
 		case O_APPROVE: o.approve_external = true; break;
-		case O_TARGET: o.target = optarg; break;
-		case O_FORMAT: format = optarg; break;
-		case 'g': group = optarg; break;
+		case O_TARGET: o.target = a.arg; break;
+		case O_FORMAT: format = a.arg; break;
+		case O_JSON: format = "json"; break;
+		case 'g': group = a.arg; break;
 		case O_VERSION: {
 			struct clawmd_err verr = CLAWMD_ERR_INIT;
-			if (clawmd_release_parse(&o.release, optarg, &verr) < 0)
-				return cmd_usage_error("render",
-						       "--claude-version: expected a release such as "
-						       "2.1.330 or 'latest', not '%s'",
-						       optarg);
+			if (clawmd_release_parse(&o.release, a.arg, &verr) < 0)
+				c = (cmd_usage_error("render", "%s: expected a release such as 2.1.330 "
+							       "or 'latest', not '%s'",
+						     a.spelled, a.arg), -1);
 			version_set = true;
 			break;
 		}
-		case O_SOURCES: {
+		case O_SOURCES:
 			sources_set = true;
-			o.no_user = !strstr(optarg, "user");
-			o.no_project = !strstr(optarg, "project");
-			o.no_local = !strstr(optarg, "local");
-			char *copy = strdup(optarg);
-			if (!copy)
-				abort();
-			for (char *a = copy, *e; a; a = e) {
-				e = strchr(a, ',');
-				if (e)
-					*e++ = '\0';
-				if (strcmp(a, "user") && strcmp(a, "project") && strcmp(a, "local")) {
-					free(copy);
-					return cmd_usage_error("render", "unknown setting source '%s'", a);
-				}
+			o.no_user = !strstr(a.arg, "user");
+			o.no_project = !strstr(a.arg, "project");
+			o.no_local = !strstr(a.arg, "local");
+			for (const char *p = a.arg; c > 0;) {
+				size_t l = strcspn(p, ",");
+				if (!((l == 4 && !strncmp(p, "user", 4)) || (l == 7 && !strncmp(p, "project", 7)) ||
+				      (l == 5 && !strncmp(p, "local", 5))))
+					c = (cmd_usage_error("render", "--setting-sources: unknown source '%.*s' "
+								       "(user, project, local)", (int)l, p), -1);
+				if (!p[l])
+					break;
+				p += l + 1;
 			}
-			free(copy);
 			break;
-		}
-		case 'h': fputs(usage_text, stdout); return 0;
+		case 'h': cmd_help(help_head, options, help_foot); cmd_args_release(&a); return 0;
 		default:
-			if (cmd_layout_opt(&lo, c, optarg))
-				break;
-			return cmd_usage_error("render", "unknown option");
+			if (!cmd_args_common(&a, c, &lo))
+				c = (cmd_usage_error("render", "%s: expected auto, always or never, not '%s'",
+						     a.spelled, a.arg), -1);
 		}
+		if (c < 0)
+			break;
 	}
-	if (optind < argc)
-		return cmd_usage_error("render", "unexpected argument '%s'", argv[optind]);
+	if (c >= 0 && a.noperands)
+		c = (cmd_usage_error("render", "unexpected argument '%s'", a.operands[0]), -1);
+	cmd_args_release(&a);
+	if (c < 0)
+		return !strcmp(format, "json") ? cmd_json_failure(2) : 2;
 	if (strcmp(format, "text") && strcmp(format, "files") && strcmp(format, "json"))
-		return cmd_usage_error("render", "unknown --format '%s' (text, files or json)", format);
+		return cmd_usage_error("render", "--format: unknown format '%s' (text, files or json)", format);
 	if (!home_set && !group)
 		o.home = getenv("HOME");
 
@@ -223,14 +191,21 @@ int cmd_render(int argc, char **argv)
 	struct clawmd_mount *mounts = NULL;
 	size_t nmounts = 0;
 	bool have_layout = false;
+	bool json = !strcmp(format, "json");
 	if (group) {
-		int st = cmd_layout_open(&lay, &lo);
+		int st = cmd_layout_open(&lay, &lo, false);
 		if (st)
-			return st;
+			return json ? cmd_json_failure(st) : st;
 		have_layout = true;
+		char *gv[] = {(char *)group};
+		if ((st = cmd_groups_check(&lay, gv, 1))) {
+			clawmd_layout_release(&lay);
+			return json ? cmd_json_failure(st) : st;
+		}
 		if (clawmd_layout_mounts(&mounts, &nmounts, &lay, group, &err) < 0) {
 			clawmd_layout_release(&lay);
-			return cmd_fail(&err);
+			st = cmd_fail(&err);
+			return json ? cmd_json_failure(st) : st;
 		}
 		o.mounts = mounts;
 		o.nmounts = nmounts;
@@ -253,14 +228,17 @@ int cmd_render(int argc, char **argv)
 	int status = 0;
 	if (rc < 0) {
 		status = cmd_fail(&err);
+		if (json)
+			cmd_json_failure(status);
 	} else if (!strcmp(format, "json")) {
 		status = print_json(&m, &o);
 	} else if (!strcmp(format, "files")) {
+		/* Paths the agent named are escaped: no row can be forged. */
 		for (size_t i = 0; i < m.nfiles; i++) {
 			printf("%s\t", clawmd_mem_type_name(m.files[i].type));
-			put_escaped(m.files[i].path);
+			cmd_put_escaped(stdout, m.files[i].path);
 			putchar('\t');
-			put_escaped(m.files[i].parent ? m.files[i].parent : "-");
+			cmd_put_escaped(stdout, m.files[i].parent ? m.files[i].parent : "-");
 			putchar('\n');
 		}
 	} else {

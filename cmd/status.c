@@ -6,22 +6,31 @@
 
 #include "cmd.h"
 
-static const char usage_text[] =
+static const char help_head[] =
 	"usage: clawmd status [options] [GROUP...]\n"
 	"\n"
 	"The fleet at a glance: for each group (all of them when none is given) its\n"
 	"drift state (clean, would change, hand-edited, never composed, invalid),\n"
 	"the skills it gets, its fragments, the memory the container would load\n"
-	"(characters and a token estimate, characters / 4) and its findings count\n"
-	"(see 'clawmd check').  Reads only.\n"
-	"\n"
-	"Options:\n"
-	"      --json            one JSON document instead of the table\n"
-	"  -q, --quiet           no progress\n"
-	"\n" CMD_LAYOUT_HELP "\n"
-	"Exit status: 0 success, 2 usage, 3 unreadable input (no groups directory,\n"
-	"a missing group, a missing shared base).  Drift does not change it: use\n"
-	"'clawmd compose --check' or 'clawmd check' as a gate.\n";
+	"(characters and a token estimate, characters / 4), its findings count\n"
+	"(see 'clawmd check') and the entries compose moved aside for review\n"
+	"(*.clawmd-preserved-*).  Reads only.  A summary line and hints naming the\n"
+	"groups to act on follow on stderr (not with -q or --format json).\n";
+
+static const char help_foot[] =
+	"Exit status: 0 success, 2 usage, 3 invalid input (clawmd.json, a group\n"
+	"name, a missing shared base), 4 a missing or symlinked group directory or\n"
+	"groups directory.  Drift does not change it: use 'clawmd compose --check'\n"
+	"or 'clawmd check' as a gate.\n";
+
+enum { OPT_JSON = OPT_CMD, OPT_FORMAT };
+
+static const struct cmd_opt options[] = {
+	{"format", OPT_FORMAT, "FMT", "table (default) or json"},
+	{"json", OPT_JSON, NULL, "the same as --format json"},
+	{"quiet", 'q', NULL, "no progress"},
+	CMD_OPT_END,
+};
 
 static cJSON *strv_json(char **v, size_t n)
 {
@@ -36,55 +45,143 @@ static const char *drift_colour(enum clawmd_drift d)
 	return d == CLAWMD_DRIFT_CLEAN ? "\033[32m" : d == CLAWMD_DRIFT_CHANGE ? "\033[33m" : "\033[31m";
 }
 
-int cmd_status(int argc, char **argv)
+/* The groups in state `d` (or unreadable when d < 0), up to 5 names. */
+static void names_in(struct clawmd_buf *b, const struct clawmd_group_status *st, const int *failed,
+		     char **groups, size_t n, int d)
 {
-	enum { OPT_JSON = 0x200 };
-	static const struct option longopts[] = {
-		{"json", no_argument, NULL, OPT_JSON},
-		{"quiet", no_argument, NULL, 'q'},
-		CMD_LAYOUT_LONGOPTS,
-		{NULL, 0, NULL, 0},
-	};
-	struct cmd_layout_opts lo = {0};
-	bool json = false, quiet = false;
-	int c;
-	while ((c = getopt_long(argc, argv, "+qC:h", longopts, NULL)) != -1) {
-		if (cmd_layout_opt(&lo, c, optarg))
+	size_t k = 0;
+	for (size_t i = 0; i < n; i++) {
+		bool in = d < 0 ? failed[i] != 0 : !failed[i] && (int)st[i].drift == d;
+		if (!in)
 			continue;
-		switch (c) {
-		case OPT_JSON: json = true; break;
-		case 'q': quiet = true; break;
-		case 'h': fputs(usage_text, stdout); return 0;
-		default: return cmd_usage_error("status", "unknown option");
+		if (k++ < 5) {
+			char *e = cmd_escaped(groups[i]);
+			clawmd_buf_printf(b, " %s", e);
+			free(e);
 		}
 	}
+	if (k > 5)
+		clawmd_buf_printf(b, " ...");
+}
+
+/* One summary line and what to do next, on stderr: on a terminal and off. */
+static void summary(const struct clawmd_group_status *st, const int *failed, char **groups,
+		    size_t n)
+{
+	size_t by[5] = {0}, bad = 0, findings = 0, errors = 0, preserved = 0;
+	for (size_t i = 0; i < n; i++) {
+		if (failed[i]) {
+			bad++;
+			continue;
+		}
+		if ((unsigned)st[i].drift < 5)
+			by[st[i].drift]++;
+		findings += st[i].nfindings;
+		errors += st[i].nerrors;
+		preserved += st[i].npreserved;
+	}
+	fprintf(stderr, "clawmd: %zu group%s: %zu clean, %zu would change, %zu hand-edited, "
+			"%zu never composed, %zu invalid, %zu unreadable; %zu finding%s (%zu error%s), "
+			"%zu preserved\n",
+		n, n == 1 ? "" : "s", by[CLAWMD_DRIFT_CLEAN], by[CLAWMD_DRIFT_CHANGE],
+		by[CLAWMD_DRIFT_HAND_EDITED], by[CLAWMD_DRIFT_NEVER], by[CLAWMD_DRIFT_INVALID], bad,
+		findings, findings == 1 ? "" : "s", errors, errors == 1 ? "" : "s", preserved);
+	struct clawmd_buf b = CLAWMD_BUF_INIT;
+	clawmd_buf_put(&b, "", 0);
+	if (by[CLAWMD_DRIFT_CHANGE] + by[CLAWMD_DRIFT_NEVER] + by[CLAWMD_DRIFT_HAND_EDITED]) {
+		clawmd_buf_clear(&b);
+		clawmd_buf_put(&b, "", 0);
+		names_in(&b, st, failed, groups, n, CLAWMD_DRIFT_CHANGE);
+		names_in(&b, st, failed, groups, n, CLAWMD_DRIFT_NEVER);
+		names_in(&b, st, failed, groups, n, CLAWMD_DRIFT_HAND_EDITED);
+		fprintf(stderr, "    hint: 'clawmd compose%s' brings them up to date (the runner does "
+				"it at the next spawn)\n", b.ptr);
+	}
+	if (by[CLAWMD_DRIFT_INVALID]) {
+		clawmd_buf_clear(&b);
+		clawmd_buf_put(&b, "", 0);
+		names_in(&b, st, failed, groups, n, CLAWMD_DRIFT_INVALID);
+		fprintf(stderr, "    hint: 'clawmd check%s' says what is wrong with their "
+				"container.json\n", b.ptr);
+	}
+	if (findings || preserved)
+		fprintf(stderr, "    hint: 'clawmd check' lists the findings%s\n",
+			preserved ? ", and the entries compose moved aside (CM404) to review and delete"
+				  : "");
+	clawmd_buf_release(&b);
+}
+
+int cmd_status(int argc, char **argv)
+{
+	struct cmd_layout_opts lo = cmd_layout_global;
+	struct cmd_args a;
+	bool json = false, quiet = false;
+	int c;
+	cmd_args_init(&a, "status", options, true, argc, argv);
+	while ((c = cmd_args_next(&a)) > 0) {
+		switch (c) {
+		case OPT_JSON: json = true; break;
+		case OPT_FORMAT:
+			if (!strcmp(a.arg, "json"))
+				json = true;
+			else if (!strcmp(a.arg, "table") || !strcmp(a.arg, "text"))
+				json = false;
+			else
+				c = (cmd_usage_error("status", "--format: unknown format '%s' (table, json)",
+						     a.arg), -1);
+			break;
+		case 'q': quiet = true; break;
+		case 'h': cmd_help(help_head, options, help_foot); cmd_args_release(&a); return 0;
+		default:
+			if (!cmd_args_common(&a, c, &lo))
+				c = (cmd_usage_error("status", "%s: expected auto, always or never, not '%s'",
+						     a.spelled, a.arg), -1);
+		}
+		if (c < 0)
+			break;
+	}
+	if (c < 0) {
+		cmd_args_release(&a);
+		return json ? cmd_json_failure(2) : 2;
+	}
 	struct clawmd_layout lay;
-	int status = cmd_layout_open(&lay, &lo);
-	if (status)
-		return status;
+	int status = cmd_layout_open(&lay, &lo, quiet);
+	if (!status && (status = cmd_groups_check(&lay, a.operands, a.noperands)))
+		clawmd_layout_release(&lay);
+	if (status) {
+		cmd_args_release(&a);
+		return json ? cmd_json_failure(status) : status;
+	}
 	struct clawmd_err err = CLAWMD_ERR_INIT;
-	char **groups = argv + optind, **listed = NULL;
-	size_t n = (size_t)(argc - optind);
+	char **groups = a.operands, **listed = NULL;
+	size_t n = a.noperands;
 	bool listing = n == 0;
 	if (listing && clawmd_groups_list(&listed, &n, &lay, &err) < 0) {
 		clawmd_layout_release(&lay);
-		fprintf(stderr, "clawmd: %s\n", err.msg);
-		return 3;
+		cmd_args_release(&a);
+		status = cmd_fail(&err);
+		return json ? cmd_json_failure(status) : status;
 	}
 	if (listing)
 		groups = listed;
 
 	struct clawmd_group_status *st = calloc(n ? n : 1, sizeof(*st));
-	bool *failed = calloc(n ? n : 1, sizeof(bool));
-	if (!st || !failed)
+	int *failed = calloc(n ? n : 1, sizeof(int));
+	char **why = calloc(n ? n : 1, sizeof(char *));
+	if (!st || !failed || !why)
 		abort();
 	bool progress = n > 100 && !quiet && !json && isatty(2);
 	for (size_t i = 0; i < n; i++) {
 		clawmd_err_clear(&err);
 		if (clawmd_group_status_get(&st[i], &lay, groups[i], NULL, &err) < 0) {
-			fprintf(stderr, "%sclawmd: %s\n", progress ? "\r\033[K" : "", err.msg);
-			failed[i] = true;
-			status = 3;
+			if (progress)
+				fputs("\r\033[K", stderr);
+			cmd_put_error(err.msg);
+			failed[i] = clawmd_err_exit_status(err.code);
+			failed[i] = failed[i] ? failed[i] : 4;
+			why[i] = strdup(err.msg);
+			if (!status)
+				status = failed[i];
 		}
 		if (progress && (i % 64 == 0 || i + 1 == n))
 			fprintf(stderr, "\rclawmd: read %zu/%zu groups%s", i + 1, n,
@@ -92,7 +189,7 @@ int cmd_status(int argc, char **argv)
 	}
 
 	if (json) {
-		cJSON *doc = cJSON_CreateObject();
+		cJSON *doc = cmd_json_doc();
 		cJSON_AddStringToObject(doc, "root", lay.root);
 		cJSON_AddNumberToObject(doc, "token_budget", (double)lay.token_budget);
 		cJSON *arr = cJSON_AddArrayToObject(doc, "groups");
@@ -101,6 +198,7 @@ int cmd_status(int argc, char **argv)
 			cJSON_AddStringToObject(g, "group", groups[i]);
 			if (failed[i]) {
 				cJSON_AddStringToObject(g, "drift", "unreadable");
+				cJSON_AddItemToObject(g, "error", cmd_json_error(failed[i], why[i]));
 			} else {
 				cJSON_AddStringToObject(g, "drift", clawmd_drift_name(st[i].drift));
 				cJSON_AddBoolToObject(g, "all_skills", st[i].all_skills);
@@ -111,43 +209,52 @@ int cmd_status(int argc, char **argv)
 				cJSON_AddNumberToObject(g, "tokens", (double)st[i].tokens);
 				cJSON_AddNumberToObject(g, "findings", (double)st[i].nfindings);
 				cJSON_AddNumberToObject(g, "errors", (double)st[i].nerrors);
+				cJSON_AddNumberToObject(g, "preserved", (double)st[i].npreserved);
 			}
 			cJSON_AddItemToArray(arr, g);
 		}
-		char *s = cJSON_Print(doc);
-		puts(s);
-		free(s);
-		cJSON_Delete(doc);
+		cmd_json_print(doc);
 	} else {
 		bool colour = cmd_use_colour(stdout);
 		size_t w = 5;
 		for (size_t i = 0; i < n; i++)
 			if (strlen(groups[i]) > w)
 				w = strlen(groups[i]);
-		printf("%-*s  %-14s  %6s  %9s  %8s  %7s  %8s  %s\n", (int)w, "GROUP", "STATE",
-		       "SKILLS", "FRAGMENTS", "CHARS", "TOKENS", "FINDINGS", "SKILL NAMES");
+		printf("%-*s  %-14s  %6s  %9s  %8s  %7s  %8s  %9s  %s\n", (int)w, "GROUP", "STATE",
+		       "SKILLS", "FRAGMENTS", "CHARS", "TOKENS", "FINDINGS", "PRESERVED",
+		       "SKILL NAMES");
 		for (size_t i = 0; i < n; i++) {
 			const struct clawmd_group_status *s = &st[i];
 			const char *state = failed[i] ? "unreadable" : clawmd_drift_name(s->drift);
 			/* Pad before colouring so the escapes do not skew columns. */
-			printf("%-*s  %s%-14s%s  %6zu  %9zu  %8zu  %7zu  %8zu  ", (int)w, groups[i],
+			char *name = cmd_escaped(groups[i]);
+			printf("%-*s  %s%-14s%s  %6zu  %9zu  %8zu  %7zu  %8zu  %9zu  ", (int)w, name,
 			       colour ? (failed[i] ? "\033[31m" : drift_colour(s->drift)) : "", state,
 			       colour ? "\033[0m" : "", s->nskills, s->nfragments, s->memory_chars,
-			       s->tokens, s->nfindings);
+			       s->tokens, s->nfindings, s->npreserved);
+			free(name);
 			if (s->all_skills)
 				printf("all: ");
-			for (size_t k = 0; k < s->nskills; k++)
-				printf("%s%s", k ? "," : "", s->skills[k]);
+			for (size_t k = 0; k < s->nskills; k++) {
+				printf("%s", k ? "," : "");
+				cmd_put_escaped(stdout, s->skills[k]);
+			}
 			if (!s->nskills)
 				printf("-");
 			printf("\n");
 		}
+		if (!quiet)
+			summary(st, failed, groups, n);
 	}
 	for (size_t i = 0; i < n; i++)
 		clawmd_group_status_release(&st[i]);
 	free(st);
 	free(failed);
+	for (size_t i = 0; i < n; i++)
+		free(why[i]);
+	free(why);
 	clawmd_strv_free(listed, listing ? n : 0);
 	clawmd_layout_release(&lay);
+	cmd_args_release(&a);
 	return status;
 }

@@ -17,6 +17,8 @@ void clawmd_config_release(struct clawmd_group_config *cfg)
 	if (!cfg)
 		return;
 	clawmd_strv_free(cfg->skills, cfg->nskills);
+	clawmd_strv_free(cfg->unknown_keys, cfg->nunknown);
+	clawmd_strv_free(cfg->warnings, cfg->nunknown);
 	for (size_t i = 0; i < cfg->nmcp; i++) {
 		free(cfg->mcp[i].name);
 		free(cfg->mcp[i].instructions);
@@ -216,6 +218,37 @@ static int parse_mcp(struct clawmd_group_config *cfg, const cJSON *v, const char
 	return 0;
 }
 
+/*
+ * Top-level keys that are a typo of one clawmd reads ("skils" silently meant
+ * every skill).  container.json is shared with the host's other tools, so a
+ * key far from all of clawmd's is theirs and passes silently.
+ */
+static void note_unknown_keys(struct clawmd_group_config *cfg, const cJSON *doc, const char *path)
+{
+	static const char *const known[] = {"skills", "mcpServers", "cli_scope"};
+	const cJSON *item;
+	size_t cap = 0, n = 0;
+	char q[400];
+	cJSON_ArrayForEach(item, doc)
+	{
+		const char *k = item->string, *near;
+		bool ours = false;
+		for (size_t i = 0; i < CLAWMD_ARRAY_SIZE(known); i++)
+			ours |= !strcmp(k, known[i]);
+		if (ours || !(near = clawmd_spell_nearest(k, known, CLAWMD_ARRAY_SIZE(known))))
+			continue;
+		if (n == 64)
+			break;
+		clawmd_xgrow(&cfg->unknown_keys, &cap, n + 1, sizeof(char *));
+		cfg->warnings = clawmd_xrealloc(cfg->warnings, cap * sizeof(char *));
+		cfg->unknown_keys[n] = clawmd_xstrdup(k);
+		cfg->warnings[n] = clawmd_xasprintf("%s: unknown key '%s' (did you mean '%s'?); "
+						    "it is ignored",
+						    path, quote(q, sizeof(q), k, strlen(k)), near);
+		cfg->nunknown = ++n;
+	}
+}
+
 int clawmd_config_parse(struct clawmd_group_config *out, const char *json, size_t len,
 			const char *path, struct clawmd_err *err)
 {
@@ -265,6 +298,7 @@ int clawmd_config_parse(struct clawmd_group_config *out, const char *json, size_
 		}
 		out->cli_disabled = !strcmp(v->valuestring, "disabled");
 	}
+	note_unknown_keys(out, doc, path);
 out:
 	cJSON_Delete(doc);
 	if (rc < 0)

@@ -2,7 +2,6 @@
  * container's mount table. */
 #include "clawmd.h"
 #include "fs.h"
-#include "git.h"
 #include "util.h"
 
 #include <cJSON.h>
@@ -11,6 +10,7 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #define LAYOUT_JSON_MAX (256 * 1024)
@@ -205,24 +205,117 @@ int clawmd_layout_set(struct clawmd_layout *lay, const char *key, const char *v,
 	return clawmd_err_set(err, CLAWMD_EUSAGE, "unknown layout key '%s'", key);
 }
 
-/* ROOT from the git work tree that contains the current directory. */
-static char *root_from_git(struct clawmd_err *err)
+/* ---- finding ROOT ------------------------------------------------------ */
+
+/*
+ * Without -C and $CLAWMD_ROOT, ROOT is found by walking up from the current
+ * directory, as git finds its work tree, but without loading libgit2 (whose
+ * dynamic loading alone would cost more than a no-op compose): the nearest
+ * ancestor holding a clawmd.json, else the nearest one holding a .git.
+ *
+ * An agent can write anything in its group, including `git init` or a
+ * clawmd.json that redirects "base", "groups" and "state".  When an operator
+ * runs clawmd inside a group, that planted marker is nearer than the real
+ * ROOT.  So every marker found on the way up is a candidate, and a candidate
+ * inside the groups directory of a candidate further up is never ROOT.
+ */
+struct root_candidate {
+	char *dir;
+	bool json; /* holds clawmd.json (else .git) */
+	bool out;  /* inside an outer candidate's groups directory */
+};
+
+/* The groups directory of a ROOT candidate: "groups" from its clawmd.json
+ * (only that key: a preset does not move it), else DIR/groups. */
+static char *candidate_groups(const struct root_candidate *c)
 {
-	const struct clawmd_git *g = clawmd_git(err);
-	git_repository *repo = NULL;
-	if (!g)
-		return NULL;
-	if (g->git_repository_open_ext(&repo, ".", 0, NULL) < 0) {
-		clawmd_err_set(err, CLAWMD_EUSAGE,
-			       "no root: pass -C DIR, set CLAWMD_ROOT, or run inside a git work tree");
-		return NULL;
+	struct clawmd_dir d = CLAWMD_DIR_INIT;
+	struct clawmd_buf buf = CLAWMD_BUF_INIT;
+	struct clawmd_err e = CLAWMD_ERR_INIT;
+	char *groups = NULL;
+	if (c->json && clawmd_dir_open(&d, c->dir, &e) == 0 &&
+	    clawmd_fs_read(&buf, &d, "clawmd.json", LAYOUT_JSON_MAX, &e) == 0) {
+		cJSON *doc = cJSON_ParseWithLength(buf.ptr, buf.len);
+		const cJSON *g = cJSON_GetObjectItemCaseSensitive(doc, "groups");
+		if (cJSON_IsString(g) && g->valuestring[0])
+			groups = g->valuestring[0] == '/' ? clawmd_xstrdup(g->valuestring)
+							  : clawmd_path_join(c->dir, g->valuestring);
+		cJSON_Delete(doc);
 	}
-	const char *wd = g->git_repository_workdir(repo);
-	char *root = wd ? clawmd_xstrdup(wd) : NULL;
+	clawmd_buf_release(&buf);
+	clawmd_dir_release(&d);
+	if (!groups)
+		groups = clawmd_path_join(c->dir, "groups");
+	char *real = realpath(groups, NULL);
+	if (real) {
+		free(groups);
+		groups = real;
+	}
+	return groups;
+}
+
+/* `path` is strictly below `dir`. */
+static bool strictly_under(const char *path, const char *dir)
+{
+	size_t n = strlen(dir);
+	while (n > 1 && dir[n - 1] == '/')
+		n--;
+	return !strncmp(path, dir, n) && path[n] == '/' && path[n + 1];
+}
+
+static char *root_walk_up(const char *cwd, struct clawmd_err *err)
+{
+	struct root_candidate c[64];
+	size_t n = 0;
+	char *dir = clawmd_xstrdup(cwd);
+	for (;;) {
+		struct stat st;
+		char *f = clawmd_path_join(dir, "clawmd.json");
+		bool json = stat(f, &st) == 0 && S_ISREG(st.st_mode);
+		free(f);
+		f = clawmd_path_join(dir, ".git");
+		bool git = !json && lstat(f, &st) == 0 && (S_ISDIR(st.st_mode) || S_ISREG(st.st_mode));
+		free(f);
+		/* A directory compose wrote fragments into is a group, whatever
+		 * else its agent planted there. */
+		if (json || git) {
+			f = clawmd_path_join(dir, CLAWMD_FRAGMENTS_DIR);
+			bool group = lstat(f, &st) == 0;
+			free(f);
+			if (!group && n < CLAWMD_ARRAY_SIZE(c))
+				c[n++] = (struct root_candidate){clawmd_xstrdup(dir), json, false};
+		}
+		char *slash = strrchr(dir, '/');
+		if (!slash || slash == dir) {
+			if (dir[1] == '\0')
+				break;
+			dir[1] = '\0'; /* up to "/" itself, then stop */
+			continue;
+		}
+		*slash = '\0';
+	}
+	free(dir);
+	/* Outermost first: each candidate disqualifies those in its groups. */
+	for (size_t i = n; n > 1 && i-- > 0;) {
+		if (c[i].out)
+			continue;
+		char *groups = candidate_groups(&c[i]);
+		for (size_t k = 0; k < i; k++)
+			if (!strcmp(c[k].dir, groups) || strictly_under(c[k].dir, groups))
+				c[k].out = true;
+		free(groups);
+	}
+	char *root = NULL;
+	for (int pass = 0; pass < 2 && !root; pass++)
+		for (size_t i = 0; i < n && !root; i++)
+			if (!c[i].out && c[i].json == (pass == 0))
+				root = clawmd_xstrdup(c[i].dir);
+	for (size_t i = 0; i < n; i++)
+		free(c[i].dir);
 	if (!root)
-		clawmd_err_set(err, CLAWMD_EUSAGE, "the git repository at '%s' has no work tree; pass -C DIR",
-			       g->git_repository_path(repo));
-	g->git_repository_free(repo);
+		clawmd_err_set(err, CLAWMD_EUSAGE,
+			       "no root: pass -C DIR, set CLAWMD_ROOT, or run inside a directory "
+			       "tree with a clawmd.json or a git work tree");
 	return root;
 }
 
@@ -261,6 +354,31 @@ static int load_mounts(struct clawmd_layout *lay, const cJSON *arr, const char *
 		lay->nmounts++;
 	}
 	return 0;
+}
+
+/* A key clawmd.json may hold; others are recorded and warned about. */
+/* Every key clawmd.json may hold ("mounts" and "container" are read apart). */
+static const char *const layout_keys[] = {
+	"preset",	  "base",	      "skills",		"groups",	  "modules",
+	"state",	  "mode",	      "import_local",	"claude_version", "approve_external",
+	"setting_sources", "lock_timeout",   "token_budget",	"container",	  "mounts",
+	"container.base", "container.skills", "container.modules", "container.group"};
+
+static bool layout_key_known(const char *k)
+{
+	for (size_t i = 0; i < CLAWMD_ARRAY_SIZE(layout_keys); i++)
+		if (!strcmp(k, layout_keys[i]))
+			return true;
+	return false;
+}
+
+static void note_unknown(struct clawmd_layout *lay, const char *key)
+{
+	if (lay->nunknown_keys == 64)
+		return;
+	lay->unknown_keys = clawmd_xrealloc(lay->unknown_keys,
+					    (lay->nunknown_keys + 1) * sizeof(char *));
+	lay->unknown_keys[lay->nunknown_keys++] = clawmd_xstrdup(key);
 }
 
 static int load_json(struct clawmd_layout *lay, struct clawmd_err *err)
@@ -307,6 +425,10 @@ static int load_json(struct clawmd_layout *lay, struct clawmd_err *err)
 				char key[64];
 				struct clawmd_err e2 = CLAWMD_ERR_INIT;
 				snprintf(key, sizeof(key), "container.%s", sub->string);
+				if (!layout_key_known(key)) {
+					note_unknown(lay, key);
+					continue;
+				}
 				if (json_scalar(val, sizeof(val), sub) < 0 ||
 				    clawmd_layout_set(lay, key, val, &e2) < 0) {
 					rc = clawmd_err_set(err, CLAWMD_EINPUT, "%s: %s", file,
@@ -335,6 +457,15 @@ static int load_json(struct clawmd_layout *lay, struct clawmd_err *err)
 			}
 			continue;
 		}
+		if (!strcmp(k, "container")) {
+			rc = clawmd_err_set(err, CLAWMD_EINPUT, "%s: container: expected an object",
+					    file);
+			goto out;
+		}
+		if (!layout_key_known(k)) {
+			note_unknown(lay, k);
+			continue;
+		}
 		struct clawmd_err e2 = CLAWMD_ERR_INIT;
 		if (json_scalar(val, sizeof(val), item) < 0 ||
 		    clawmd_layout_set(lay, k, val, &e2) < 0) {
@@ -352,22 +483,33 @@ out:
 
 int clawmd_layout_load(struct clawmd_layout *lay, const char *root, struct clawmd_err *err)
 {
-	char *found = NULL;
+	char *found = NULL, *cwd = realpath(".", NULL);
 	const char *env = getenv("CLAWMD_ROOT");
 	if (root && *root)
 		found = clawmd_xstrdup(root);
 	else if (env && *env)
 		found = clawmd_xstrdup(env);
-	else if (!(found = root_from_git(err)))
+	else if (!cwd)
+		return clawmd_err_sys(err, CLAWMD_EUSAGE, "no root: the current directory");
+	else if (!(found = root_walk_up(cwd, err))) {
+		free(cwd);
 		return err->code ? err->code : CLAWMD_EUSAGE;
+	}
 	char *real = realpath(found, NULL);
 	if (!real) {
 		int rc = clawmd_err_sys(err, CLAWMD_EUSAGE, "root '%s'", found);
 		free(found);
+		free(cwd);
 		return rc;
 	}
 	free(found);
 	set_str(&lay->root, real);
+	/* As git -C: a given ROOT is where paths are shown from. */
+	if (root && *root) {
+		free(cwd);
+		cwd = clawmd_xstrdup(real);
+	}
+	set_str(&lay->shown_from, cwd ? cwd : clawmd_xstrdup(real));
 	apply_preset_default(lay);
 	return load_json(lay, err);
 }
@@ -381,17 +523,65 @@ void clawmd_layout_release(struct clawmd_layout *lay)
 			 &lay->ct_modules, &lay->ct_group};
 	for (size_t i = 0; i < CLAWMD_ARRAY_SIZE(strs); i++)
 		set_str(strs[i], NULL);
+	set_str(&lay->shown_from, NULL);
+	clawmd_strv_free(lay->unknown_keys, lay->nunknown_keys);
+	lay->unknown_keys = NULL;
+	lay->nunknown_keys = 0;
 	clawmd_mounts_free(lay->mounts, lay->nmounts);
 	lay->mounts = NULL;
 	lay->nmounts = lay->npreset_mounts = 0;
 }
 
+/*
+ * Paths inside ROOT are shown relative to shown_from (the current directory,
+ * or ROOT when given), with "../" as needed, so an editor or a CI problem
+ * matcher opens them from where the command ran.  From outside ROOT, and for
+ * paths outside it, they are shown absolute.
+ */
 char *clawmd_layout_shown(const struct clawmd_layout *lay, const char *path)
 {
-	size_t rl = strlen(lay->root);
-	if (!strncmp(path, lay->root, rl) && path[rl] == '/')
-		return clawmd_xstrdup(path + rl + 1);
-	return clawmd_xstrdup(path);
+	const char *from = lay->shown_from ? lay->shown_from : lay->root;
+	if (!from || !lay->root || path[0] != '/' ||
+	    !(strictly_under(path, lay->root) || !strcmp(path, lay->root)) ||
+	    !(strictly_under(from, lay->root) || !strcmp(from, lay->root)))
+		return clawmd_xstrdup(path);
+	/* The common directory prefix, by components. */
+	size_t i = 0, common = 0;
+	while (from[i] && from[i] == path[i]) {
+		if (from[i] == '/')
+			common = i;
+		i++;
+	}
+	if (!from[i] && (path[i] == '/' || !path[i]))
+		common = i;
+	struct clawmd_buf b = CLAWMD_BUF_INIT;
+	clawmd_buf_put(&b, "", 0);
+	for (const char *p = from + common; *p; p++)
+		if (*p == '/' && p[1])
+			clawmd_buf_puts(&b, "../");
+	const char *rest = path + common;
+	while (*rest == '/')
+		rest++;
+	clawmd_buf_puts(&b, rest);
+	if (!b.len)
+		clawmd_buf_puts(&b, ".");
+	else if (b.ptr[b.len - 1] == '/')
+		b.ptr[--b.len] = '\0';
+	return b.ptr;
+}
+
+char *clawmd_layout_unknown_message(const struct clawmd_layout *lay, size_t i)
+{
+	const char *key = lay->unknown_keys[i];
+	const char *near = clawmd_spell_nearest(key, layout_keys, CLAWMD_ARRAY_SIZE(layout_keys));
+	char *file = clawmd_path_join(lay->root, "clawmd.json");
+	char *shown = clawmd_layout_shown(lay, file);
+	char *msg = clawmd_xasprintf("%s: unknown key '%s'%s%s%s; it is ignored", shown, key,
+				     near ? " (did you mean '" : "", near ? near : "",
+				     near ? "'?)" : "");
+	free(file);
+	free(shown);
+	return msg;
 }
 
 /* ---- mount table -------------------------------------------------------- */

@@ -20,41 +20,128 @@
 
 /* ---- the rules ---------------------------------------------------------- */
 
-/* Sorted by code.  A code never changes meaning; retired codes stay listed. */
+/*
+ * Sorted by code.  A code never changes meaning; retired codes stay listed.
+ * Each rule carries what SARIF consumers (code scanning) show: a one-line
+ * summary, a full description, and what to do about it.
+ */
 static const struct clawmd_lint_rule lint_rules[] = {
 	{"CM101", "import-missing", CLAWMD_SEV_ERROR,
-	 "an @ import names a file that does not exist (in the container view for groups)"},
+	 "An @ import names a file that does not exist.",
+	 "An @ import in a memory file names a file that does not exist or is not a readable "
+	 "regular file. For a group the path is resolved as the container sees it, through the "
+	 "mount table, so a file that exists only on the host is missing too. Claude Code "
+	 "silently loads nothing for it.",
+	 "Create the file or fix the path. For a group, add a mount for it (\"mounts\" in "
+	 "clawmd.json) when it lives outside the mounted directories."},
 	{"CM102", "import-cycle", CLAWMD_SEV_WARNING,
-	 "an @ import leads back to a file already loaded"},
+	 "An @ import leads back to a file already being loaded.",
+	 "An @ import leads back to a file that is already being loaded. Claude Code loads each "
+	 "file once, so the cycle loads nothing more and only hides the order in which files "
+	 "appear.",
+	 "Remove one of the imports that form the cycle."},
 	{"CM103", "import-too-deep", CLAWMD_SEV_ERROR,
-	 "an @ import is nested deeper than Claude Code's limit of 5 levels and is not loaded"},
+	 "An @ import is a fifth-level import, which Claude Code does not load.",
+	 "Claude Code follows @ imports at most four hops below a top-level memory file (its "
+	 "MAX_INCLUDE_DEPTH is 5, counting the top-level file as 0). An import at the fifth "
+	 "level is not loaded, and its own imports are not followed.",
+	 "Import the file from a shallower level, at most four hops below a top-level memory "
+	 "file."},
 	{"CM104", "import-not-text", CLAWMD_SEV_ERROR,
-	 "an @ import names a file whose extension Claude Code does not load as text"},
+	 "An @ import names a file Claude Code does not load as text.",
+	 "An @ import names a file whose extension is not on Claude Code's list of text "
+	 "extensions (for example .png), so it is silently skipped.",
+	 "Import a text file (.md, .txt, ...) or convert the content."},
 	{"CM105", "import-external-dropped", CLAWMD_SEV_ERROR,
-	 "an @ import resolves outside the working directory and a headless Claude Code "
-	 "(2.1.330) drops it"},
+	 "An @ import leaves the working directory and a headless Claude Code drops it.",
+	 "An @ import resolves, by its path or its real path, outside the working directory. "
+	 "Claude Code 2.1.232 and later drop such an import in headless runs unless external "
+	 "includes were approved for the project. In clawmd's default symlink mode this is every "
+	 "symlinked fragment.",
+	 "Compose with --mode copy (\"mode\": \"copy\" in clawmd.json) so fragments are regular "
+	 "files inside the agent's directory, or approve external includes for the project and "
+	 "pass --approve-external."},
 	{"CM201", "file-too-large", CLAWMD_SEV_WARNING,
-	 "a memory file is over 40,000 characters"},
+	 "A memory file is over 40,000 characters.",
+	 "A memory file is over 40,000 characters, Claude Code's size warning threshold. Large "
+	 "memory files crowd the context of every session.",
+	 "Split the file, or move rarely needed parts into path-scoped rules (.claude/rules with "
+	 "paths: frontmatter)."},
 	{"CM202", "memory-over-budget", CLAWMD_SEV_WARNING,
-	 "the memory a group loads is over the token budget (characters / 4)"},
+	 "The memory a group loads is over the token budget.",
+	 "Everything a group loads at startup is over the token budget (characters / 4; "
+	 "\"token_budget\" in clawmd.json, default 20000).",
+	 "Drop skills the group does not use (\"skills\" in container.json), trim CLAUDE.local.md, "
+	 "or raise \"token_budget\" in clawmd.json."},
 	{"CM301", "mcp-import-directive", CLAWMD_SEV_WARNING,
-	 "inline MCP instructions contain an @ directive (compose defuses it)"},
+	 "Inline MCP instructions contain an @ directive.",
+	 "Inline MCP instructions in container.json contain an @ directive that Claude Code would "
+	 "import from the MCP fragment. Compose defuses it into a code span, so the model reads "
+	 "the text but nothing is imported; the finding says whether the fragment on disk is "
+	 "defused or still live (written before defusing, or edited since).",
+	 "Drop the '@' or write the path in backticks. A live directive disappears at the next "
+	 "compose."},
 	{"CM302", "config-invalid", CLAWMD_SEV_ERROR,
-	 "container.json is invalid: malformed, a bad name, a wrong type"},
+	 "container.json is invalid.",
+	 "The group's container.json is malformed or has a bad name or type. Compose refuses "
+	 "the group until it is fixed.",
+	 "Fix container.json: names match [A-Za-z0-9][A-Za-z0-9._-]{0,63}, \"skills\" is \"all\" "
+	 "or an array of names, instructions are strings."},
 	{"CM303", "skill-unknown", CLAWMD_SEV_ERROR,
-	 "container.json selects a skill that does not exist"},
+	 "container.json selects a skill that does not exist.",
+	 "container.json selects a skill that has no directory under the skills directory, so the "
+	 "group gets no fragment for it.",
+	 "Remove the skill from \"skills\", or add the skill's directory."},
+	{"CM304", "config-unknown-key", CLAWMD_SEV_WARNING,
+	 "container.json has a misspelt key, which is ignored.",
+	 "A top-level key of container.json looks like a misspelling of a key clawmd reads "
+	 "(skills, mcpServers, cli_scope). It is ignored, so for example a misspelt \"skills\" "
+	 "means every skill. Keys far from clawmd's belong to other tools and pass silently.",
+	 "Spell the key as suggested."},
+	{"CM305", "layout-unknown-key", CLAWMD_SEV_WARNING,
+	 "clawmd.json has a key clawmd does not know, which is ignored.",
+	 "A key of clawmd.json is not one clawmd knows, so it is ignored and its default stands.",
+	 "Spell the key as suggested, or remove it. The keys are listed in the README under "
+	 "\"Layout and clawmd.json\"."},
 	{"CM401", "entry-hand-edited", CLAWMD_SEV_ERROR,
-	 "the composed CLAUDE.md was edited by hand (or was never composed by clawmd)"},
+	 "The composed CLAUDE.md was edited by hand.",
+	 "The group's CLAUDE.md is not clawmd's output: it was edited by hand, or is a legacy "
+	 "file. The next compose moves its content into CLAUDE.local.md (or aside) and rewrites "
+	 "it.",
+	 "Put per-group content in CLAUDE.local.md."},
 	{"CM402", "entry-stale", CLAWMD_SEV_ERROR,
-	 "compose would change the group: the composed state is stale or missing"},
+	 "Compose would change the group.",
+	 "Compose would change the group: it was never composed, or a source, container.json or "
+	 "the layout changed since. This is what compose --check fails on.",
+	 "Run clawmd compose for the group; clawmd compose --dry-run shows the diff."},
 	{"CM403", "local-not-ignored", CLAWMD_SEV_WARNING,
-	 "CLAUDE.local.md is not ignored by git"},
+	 "CLAUDE.local.md is not ignored by git.",
+	 "The group's CLAUDE.local.md is inside a git work tree and not ignored. It holds what "
+	 "the agent writes; committing it publishes that.",
+	 "Add CLAUDE.local.md to .gitignore (clawmd init writes that line)."},
+	{"CM404", "preserved-leftover", CLAWMD_SEV_WARNING,
+	 "Content compose moved aside is waiting for review.",
+	 "Compose never deletes content it did not write: a hand-edited CLAUDE.md it could not "
+	 "carry into CLAUDE.local.md, or anything of the wrong type where a fragment belongs, is "
+	 "renamed to NAME.clawmd-preserved-TIME-RANDOM. Such a file stays until someone looks "
+	 "at it.",
+	 "Review the file, keep what matters (in CLAUDE.local.md), then delete it."},
 	{"CM501", "frontmatter-invalid", CLAWMD_SEV_ERROR,
-	 "a rule's frontmatter does not parse, so the rule loads unconditionally"},
+	 "A rule's frontmatter does not parse.",
+	 "A rule's frontmatter does not parse even after Claude Code's quoting retry, so the rule "
+	 "loads unconditionally, everywhere.",
+	 "Fix the YAML between the '---' lines; quote values with special characters."},
 	{"CM502", "paths-no-match", CLAWMD_SEV_WARNING,
-	 "a rule's paths: globs match no file in the tree"},
+	 "A rule's paths: globs match no file.",
+	 "A rule's paths: globs (gitignore semantics, relative to the directory that holds "
+	 ".claude) match no file in the tree, so the rule never loads.",
+	 "Fix the globs, or delete the rule if its files are gone."},
 	{"CM503", "paths-too-many", CLAWMD_SEV_WARNING,
-	 "a rule's paths: expand to more than 256 patterns (braces); the rest are not matched"},
+	 "A rule's paths: expand to more than 256 patterns.",
+	 "A rule's paths: globs expand, through brace groups, to more than 256 patterns (26 "
+	 "groups of {a,b} would be 67 million). clawmd keeps the first 256 and matches nothing "
+	 "past them; Claude Code would try to expand them all.",
+	 "Write fewer brace groups, or split the rule."},
 };
 
 const struct clawmd_lint_rule *clawmd_lint_rules(size_t *n)
@@ -570,9 +657,10 @@ static void report_import(const struct view *V, const struct clawmd_mem_import *
 		break;
 	case CLAWMD_IMPORT_TOO_DEEP:
 		code = "CM103";
-		hint = "import the file from a shallower level; Claude Code follows at most 5 levels "
-		       "and silently skips deeper ones";
-		fmt = "@%s (%s) is 5 imports deep, past Claude Code's limit, and is not loaded";
+		hint = "import the file from a shallower level; Claude Code follows imports at most "
+		       "four hops below a top-level memory file";
+		fmt = "@%s (%s) would be a fifth-level import: Claude Code follows four hops below a "
+		      "top-level memory file and does not load it";
 		break;
 	case CLAWMD_IMPORT_NOT_TEXT:
 		code = "CM104";
@@ -756,6 +844,7 @@ struct group_ctx {
 	bool planned;
 	enum clawmd_drift drift;
 	size_t memory_chars;
+	size_t npreserved;
 };
 
 /* The byte offset of the JSON string "s" in `json`, or 0. */
@@ -789,6 +878,18 @@ static void lint_config(struct group_ctx *g, struct clawmd_err *err)
 					 &perr);
 	if (rc == 0) {
 		g->cfg_ok = true;
+		for (size_t i = 0; i < g->cfg.nunknown; i++) {
+			unsigned long line, col;
+			const char *msg = g->cfg.warnings[i];
+			size_t sl = strlen(g->cfg_shown);
+			if (!strncmp(msg, g->cfg_shown, sl) && msg[sl] == ':')
+				msg += sl + 2;
+			clawmd_lint_pos(&line, &col, g->cfg_text.ptr,
+					json_find_string(g->cfg_text.ptr, g->cfg.unknown_keys[i]));
+			clawmd_lint_add(g->out, "CM304", g->group, g->cfg_shown, line, col,
+					"spell the key as suggested; as it is, clawmd ignores it",
+					"%s", msg);
+		}
 		return;
 	}
 	/* The message names the file first; findings carry it separately. */
@@ -856,6 +957,7 @@ struct directive_ctx {
 	struct group_ctx *g;
 	const struct clawmd_mcp *m;
 	size_t value;	/* offset of the instructions' string literal, or 0 */
+	int live;	/* the fragment on disk: -1 none, 0 defused, 1 imports live */
 };
 
 static size_t hex4(const char *s, unsigned *cp)
@@ -924,13 +1026,48 @@ static int report_directive(size_t off, size_t len, const char *path, void *payl
 	else
 		clawmd_lint_pos(&line, &col, json, json_find_string(json, d->m->name));
 	int shown_len = len > 200 ? 200 : (int)len;
+	const char *state =
+		d->live > 0 ? "LIVE in the fragment on disk, so Claude Code imports it until the next "
+			      "compose defuses it"
+		: d->live == 0 ? "defused by compose in the fragment (the model reads it as text; "
+				 "nothing is imported)"
+			       : "which compose defuses when it writes the fragment";
 	clawmd_lint_add(d->g->out, "CM301", d->g->group, d->g->cfg_shown, line, col,
-			"drop the '@' or write the path in backticks; compose writes the directive "
-			"inside a code span so the model reads it but nothing is imported",
-			"mcpServers.%s.instructions has the @ directive '%.*s', which Claude Code "
-			"would import",
-			d->m->name, shown_len, d->m->instructions + off);
+			d->live > 0 ? "run 'clawmd compose' for the group now; then drop the '@' or "
+				      "write the path in backticks"
+				    : "drop the '@' or write the path in backticks",
+			"mcpServers.%s.instructions has the @ directive '%.*s', %s", d->m->name,
+			shown_len, d->m->instructions + off, state);
 	return 0;
+}
+
+static int count_import(size_t off, size_t len, const char *path, void *payload)
+{
+	(*(size_t *)payload)++;
+	return 0;
+}
+
+/* Whether the MCP fragment compose wrote for `server` still imports
+ * anything: -1 when there is none (or it is not a regular file). */
+static int fragment_live(struct group_ctx *g, const char *server)
+{
+	struct clawmd_dir gd = CLAWMD_DIR_INIT, fd = CLAWMD_DIR_INIT;
+	struct clawmd_buf buf = CLAWMD_BUF_INIT;
+	struct clawmd_err e = CLAWMD_ERR_INIT;
+	int live = -1;
+	char *name = clawmd_xasprintf("mcp-%s.md", server);
+	if (clawmd_dir_open(&gd, g->gpath, &e) == 0 &&
+	    clawmd_dir_openat(&fd, &gd, CLAWMD_FRAGMENTS_DIR, true, &e) == 0 &&
+	    clawmd_fs_read(&buf, &fd, name, CLAWMD_INSTRUCTIONS_MAX * 2, &e) == 0) {
+		size_t n = 0;
+		clawmd_md_imports(buf.ptr, buf.len, count_import, &n);
+		live = n > 0;
+	}
+	free(name);
+	clawmd_buf_release(&buf);
+	clawmd_dir_release(&fd);
+	clawmd_dir_release(&gd);
+	return live;
 }
 
 /* CM301: @ directives in inline MCP instructions, located at the directive
@@ -943,7 +1080,8 @@ static void lint_mcp(struct group_ctx *g)
 		const struct clawmd_mcp *m = &g->cfg.mcp[i];
 		if (!m->instructions)
 			continue;
-		struct directive_ctx d = {g, m, json_instructions(g->cfg_text.ptr, m->name)};
+		struct directive_ctx d = {g, m, json_instructions(g->cfg_text.ptr, m->name),
+					  fragment_live(g, m->name)};
 		clawmd_md_imports(m->instructions, strlen(m->instructions), report_directive, &d);
 	}
 }
@@ -966,9 +1104,11 @@ static int lint_drift(struct group_ctx *g, struct clawmd_err *err)
 		g->drift = CLAWMD_DRIFT_CLEAN;
 	} else if (entry && entry->action != CLAWMD_PRESERVE && entry->old_type == CLAWMD_FT_NONE) {
 		g->drift = CLAWMD_DRIFT_NEVER;
-		clawmd_lint_add(g->out, "CM402", g->group, g->entry_shown, 1, 1,
-				"run 'clawmd compose GROUP' (the container runner does it at every spawn)",
+		char *hint = clawmd_xasprintf("run 'clawmd compose %s' (the container runner does it "
+					      "at every spawn)", g->group);
+		clawmd_lint_add(g->out, "CM402", g->group, g->entry_shown, 1, 1, hint,
 				"%s has never been composed", g->gshown);
+		free(hint);
 	} else if (entry && (entry->action == CLAWMD_PRESERVE ||
 			     !clawmd_composed_is_ours(entry->old.ptr ? entry->old.ptr : "",
 						      entry->old.len))) {
@@ -985,9 +1125,11 @@ static int lint_drift(struct group_ctx *g, struct clawmd_err *err)
 			clawmd_buf_printf(&names, "%s%s", i ? ", " : "", ch.v[i].name);
 		if (ch.n > 8)
 			clawmd_buf_printf(&names, ", and %zu more", ch.n - 8);
-		clawmd_lint_add(g->out, "CM402", g->group, g->entry_shown, 1, 1,
-				"run 'clawmd compose GROUP'; 'clawmd compose --dry-run GROUP' shows the diff",
+		char *hint = clawmd_xasprintf("run 'clawmd compose %s'; 'clawmd compose --dry-run %s' "
+					      "shows the diff", g->group, g->group);
+		clawmd_lint_add(g->out, "CM402", g->group, g->entry_shown, 1, 1, hint,
 				"%s is stale: compose would change %s", g->gshown, names.ptr);
+		free(hint);
 		clawmd_buf_release(&names);
 	}
 	clawmd_changes_release(&ch);
@@ -1174,6 +1316,67 @@ out:
 	git->git_repository_free(repo);
 }
 
+/* CM403 is about a file that exists: an absent CLAUDE.local.md (compose
+ * creates it) is not committed by anyone. */
+static bool local_present(struct group_ctx *g)
+{
+	struct clawmd_dir gd = CLAWMD_DIR_INIT;
+	struct clawmd_err e = CLAWMD_ERR_INIT;
+	mode_t t = 0;
+	bool present = clawmd_dir_open(&gd, g->gpath, &e) == 0 &&
+		       clawmd_fs_type(&t, &gd, CLAWMD_LOCAL_NAME, &e) == 0 && t != 0;
+	clawmd_dir_release(&gd);
+	return present;
+}
+
+#define PRESERVED_MARK ".clawmd-preserved-"
+#define PRESERVED_MAX 100 /* findings per group; the count says the rest */
+
+/* The names in `d` that compose moved aside, sorted. */
+static void list_preserved(struct file_list *fl, const struct clawmd_dir *d, const char *prefix)
+{
+	DIR *dir = d->fd >= 0 ? fdopendir(dup(d->fd)) : NULL;
+	struct dirent *e;
+	while (dir && (e = readdir(dir)) && fl->n < 10000)
+		if (strstr(e->d_name, PRESERVED_MARK)) {
+			clawmd_xgrow(&fl->v, &fl->cap, fl->n + 1, sizeof(char *));
+			fl->v[fl->n++] = prefix ? clawmd_xasprintf("%s/%s", prefix, e->d_name)
+						: clawmd_xstrdup(e->d_name);
+		}
+	if (dir)
+		closedir(dir);
+}
+
+/* CM404: content compose preserved (never deleted) and nobody reviewed yet,
+ * in the group and in its fragments directory. */
+static void lint_preserved(struct group_ctx *g)
+{
+	struct clawmd_dir gd = CLAWMD_DIR_INIT, fd = CLAWMD_DIR_INIT;
+	struct clawmd_err e = CLAWMD_ERR_INIT;
+	struct file_list fl = {0};
+	if (clawmd_dir_open(&gd, g->gpath, &e) < 0)
+		return;
+	list_preserved(&fl, &gd, NULL);
+	if (clawmd_dir_openat(&fd, &gd, CLAWMD_FRAGMENTS_DIR, true, &e) == 0)
+		list_preserved(&fl, &fd, CLAWMD_FRAGMENTS_DIR);
+	if (fl.n)
+		qsort(fl.v, fl.n, sizeof(char *), clawmd_strcmp_ptr);
+	for (size_t i = 0; i < fl.n && i < PRESERVED_MAX; i++) {
+		char *file = clawmd_xasprintf("%s/%s", g->gshown, fl.v[i]);
+		clawmd_lint_add(g->out, "CM404", g->group, file, 1, 1,
+				"review it, keep what matters (in CLAUDE.local.md), then delete it",
+				"compose moved this content aside rather than delete it; it is waiting "
+				"for review%s",
+				i + 1 == PRESERVED_MAX && fl.n > PRESERVED_MAX ? " (and more not listed)"
+									     : "");
+		free(file);
+	}
+	g->npreserved = fl.n;
+	clawmd_strv_free(fl.v, fl.n);
+	clawmd_dir_release(&fd);
+	clawmd_dir_release(&gd);
+}
+
 static void group_ctx_release(struct group_ctx *g)
 {
 	free(g->gpath);
@@ -1230,8 +1433,10 @@ static int lint_group(struct group_ctx *g, struct clawmd_findings *out,
 		return rc;
 	lint_budget(g);
 	char *local = clawmd_path_join(g->gshown, CLAWMD_LOCAL_NAME);
-	clawmd_lint_local_ignored(out, group, lay->root, g->gpath, local);
+	if (local_present(g))
+		clawmd_lint_local_ignored(out, group, lay->root, g->gpath, local);
 	free(local);
+	lint_preserved(g);
 	if ((rc = lint_group_rules(g)) < 0)
 		return rc;
 	return 0;
@@ -1245,6 +1450,55 @@ int clawmd_lint_group(struct clawmd_findings *out, const struct clawmd_layout *l
 	int rc = lint_group(&g, out, lay, group, opts, err);
 	group_ctx_release(&g);
 	return rc;
+}
+
+/* ---- the layout and the order of findings -------------------------------- */
+
+void clawmd_lint_layout(struct clawmd_findings *out, const struct clawmd_layout *lay)
+{
+	struct clawmd_buf text = CLAWMD_BUF_INIT;
+	struct clawmd_dir root = CLAWMD_DIR_INIT;
+	struct clawmd_err e = CLAWMD_ERR_INIT;
+	if (!lay->nunknown_keys)
+		return;
+	if (clawmd_dir_open(&root, lay->root, &e) == 0)
+		clawmd_fs_read(&text, &root, "clawmd.json", 256 * 1024, &e);
+	for (size_t i = 0; i < lay->nunknown_keys; i++) {
+		const char *key = lay->unknown_keys[i], *dot = strrchr(key, '.');
+		unsigned long line = 1, col = 1;
+		if (text.ptr)
+			clawmd_lint_pos(&line, &col, text.ptr,
+					json_find_string(text.ptr, dot ? dot + 1 : key));
+		char *msg = clawmd_layout_unknown_message(lay, i);
+		const char *m = strstr(msg, ": unknown key");
+		clawmd_lint_add(out, "CM305", NULL, "clawmd.json", line, col,
+				"spell the key as suggested, or remove it; as it is, clawmd ignores it",
+				"%s", m ? m + 2 : msg);
+		free(msg);
+	}
+	clawmd_buf_release(&text);
+	clawmd_dir_release(&root);
+}
+
+static int finding_cmp(const void *a, const void *b)
+{
+	const struct clawmd_finding *x = a, *y = b;
+	int c = strcmp(x->file, y->file);
+	if (c)
+		return c;
+	if (x->line != y->line)
+		return x->line < y->line ? -1 : 1;
+	if (x->col != y->col)
+		return x->col < y->col ? -1 : 1;
+	if ((c = strcmp(x->rule->code, y->rule->code)))
+		return c;
+	return strcmp(x->message, y->message);
+}
+
+void clawmd_findings_sort(struct clawmd_findings *f)
+{
+	if (f->n > 1)
+		qsort(f->v, f->n, sizeof(*f->v), finding_cmp);
 }
 
 /* ---- status ------------------------------------------------------------- */
@@ -1282,6 +1536,7 @@ int clawmd_group_status_get(struct clawmd_group_status *out, const struct clawmd
 	out->tokens = (g.memory_chars + 3) / 4;
 	out->nfindings = f.n;
 	out->nerrors = clawmd_findings_count(&f, CLAWMD_SEV_ERROR);
+	out->npreserved = g.npreserved;
 	if (g.planned) {
 		size_t cap = 0, scap = 0;
 		static const char skill_prefix[] = CLAWMD_FRAGMENTS_DIR "/skill-";

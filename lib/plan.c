@@ -751,6 +751,8 @@ int clawmd_plan_build(struct clawmd_plan *out, const struct clawmd_layout *lay,
 	if ((rc = read_group_config(&cfg, lay, group, &role, err)) < 0)
 		goto out;
 	layout_warnings(out, lay);
+	for (size_t i = 0; i < cfg.nunknown; i++)
+		warn(out, "%s", cfg.warnings[i]);
 
 	/* 1. The shared base. */
 	if (!is_file(lay->base)) {

@@ -141,7 +141,7 @@ for w in "check --all:$c_runs" "status:$s_runs"; do
 		printf "   %-22s %8.0f ms   %7.1f us/group   (target <= 500 us/group)\n", w, $1 / 1e6, $1 / 1e6 }'
 done
 
-for extra in "$src/scripts/bench-render.sh" "$src/scripts/bench-migrate.sh"; do
+for extra in "$src/scripts/bench-render.sh" "$src/scripts/bench-migrate.sh" "$src/scripts/bench-root.sh"; do
 	[ -x "$extra" ] && "$extra" "$build"
 done
 exit 0

@@ -36,44 +36,38 @@ cat >demo/groups/assistant-symlink/container.json <<'JSON'
 JSON
 echo "Prefers short answers in English." >demo/groups/assistant/CLAUDE.local.md
 
-run() { printf '\n$ %s\n' "$*"; "$@"; }
-# -C . with --groups and --state pointing into demo/ keeps the real tree untouched.
-opts="-C $top --groups demo/groups --state demo/.clawmd"
+# Every command is printed exactly as it runs, so it works when pasted in the
+# repository root: the binary by its path from here, and the layout options
+# that keep the real tree untouched (-C . with --groups and --state in demo/).
+case $clawmd in "$top"/*) shown=${clawmd#"$top"/} ;; *) shown=$clawmd ;; esac
+run() { printf '\n$ %s\n' "$*" | sed "s|^\\\$ $clawmd|\$ $shown|"; "$@"; }
+opts="-C . --groups demo/groups --state demo/.clawmd"
 nohome="--home /nonexistent --managed-dir /nonexistent"
 echo "# assistant: the default copy mode.  assistant-symlink: symlink mode."
-run "$clawmd" compose $opts --dry-run assistant
-run "$clawmd" compose $opts assistant
-run "$clawmd" compose $opts --mode symlink assistant-symlink
+run "$clawmd" $opts compose --dry-run assistant
+run "$clawmd" $opts compose assistant
+run "$clawmd" $opts --mode symlink compose assistant-symlink
 echo "(one warning per run: the default claude_version drops symlinked fragments)"
-run "$clawmd" compose $opts --check assistant
+run "$clawmd" $opts compose --check assistant
 echo "(exit $?: nothing to do, so nothing was written)"
-printf '\n$ ls -lAR demo/groups/assistant\n'
-ls -lAR demo/groups/assistant
-printf '\n$ cat demo/groups/assistant/CLAUDE.md\n'
-cat demo/groups/assistant/CLAUDE.md
+run ls -lAR demo/groups/assistant
+run cat demo/groups/assistant/CLAUDE.md
 echo "(web-research imports @./sources.md: copy mode copies it beside the fragment)"
-printf '\n$ cat demo/groups/assistant-symlink/.claude-fragments/mcp-calendar.md   # the @ directive is defused\n'
-cat demo/groups/assistant-symlink/.claude-fragments/mcp-calendar.md
-if "$clawmd" render --help >/dev/null 2>&1; then
-	printf '\n$ clawmd render --group assistant --format files   # copy mode: loads as it is\n'
-	"$clawmd" render $opts $nohome --group assistant --format files
-	printf '\n$ clawmd render --mode symlink --group assistant-symlink --format files   # not approved\n'
-	"$clawmd" render $opts $nohome --mode symlink --group assistant-symlink --format files
-	printf '\n$ clawmd render --mode symlink --group assistant-symlink --approve-external --format files\n'
-	"$clawmd" render $opts $nohome --mode symlink --group assistant-symlink --approve-external --format files
-	echo
-	echo "Both modes load the same instructions under the default claude_version:"
-	echo "copy mode as it is, symlink mode once the host approves external includes"
-	echo "(\"approve_external\": true in clawmd.json); without approval the symlinks"
-	echo "point outside /workspace/agent and a headless agent drops them."
-fi
-if "$clawmd" check --help >/dev/null 2>&1; then
-	printf '\n$ clawmd check assistant   # the default mode: clean\n'
-	"$clawmd" check $opts assistant && echo "(exit 0, and no finding at all)"
-	printf '\n$ clawmd check --mode symlink assistant-symlink   # the lint says what render showed\n'
-	"$clawmd" check $opts --mode symlink --no-hints assistant-symlink || true
-	printf '\n$ clawmd check --mode symlink --approve-external assistant-symlink   # approved: loads\n'
-	"$clawmd" check $opts --mode symlink --no-hints --approve-external assistant-symlink || true
-	printf '\n$ clawmd status\n'
-	"$clawmd" status $opts assistant
-fi
+echo "(the @ directive of the calendar server's instructions is defused:)"
+run cat demo/groups/assistant-symlink/.claude-fragments/mcp-calendar.md
+# As the default claude_version loads it in the container (no user or managed tier).
+run "$clawmd" $opts render --group assistant --format files $nohome
+run "$clawmd" $opts --mode symlink render --group assistant-symlink --format files $nohome
+run "$clawmd" $opts --mode symlink render --group assistant-symlink --approve-external \
+	--format files $nohome
+echo
+echo "Both modes load the same instructions under the default claude_version:"
+echo "copy mode as it is, symlink mode once the host approves external includes"
+echo "(\"approve_external\": true in clawmd.json); without approval the symlinks"
+echo "point outside /workspace/agent and a headless agent drops them."
+# The mode is a setting of the whole root (clawmd.json); the demo keeps one
+# group per mode, so each is checked with its own.
+run "$clawmd" $opts check assistant && echo "(exit 0: the default mode is clean)"
+run "$clawmd" $opts --mode symlink check --no-hints assistant-symlink || true
+run "$clawmd" $opts --mode symlink check --no-hints --approve-external assistant-symlink || true
+run "$clawmd" $opts status assistant

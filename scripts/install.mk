@@ -3,8 +3,10 @@
 #   make install PREFIX=/usr/local DESTDIR=
 #
 # Installs the command, the static library and its public header, clawmd.pc,
-# the man pages and the bash completion.  Every directory can be overridden
-# (BINDIR, LIBDIR, INCLUDEDIR, MANDIR, PKGCONFIGDIR, BASHCOMPDIR).  DESTDIR is
+# the man pages, the README and LICENSE (the rules' help links point at the
+# README's anchors), and the bash, zsh and fish completions.  Every directory
+# can be overridden (BINDIR, LIBDIR, INCLUDEDIR, MANDIR, PKGCONFIGDIR,
+# BASHCOMPDIR, ZSHCOMPDIR, FISHCOMPDIR, DOCDIR).  DESTDIR is
 # prepended to every path and never recorded in clawmd.pc, as packagers expect.
 
 BINDIR       ?= $(PREFIX)/bin
@@ -13,6 +15,8 @@ INCLUDEDIR   ?= $(PREFIX)/include
 MANDIR       ?= $(PREFIX)/share/man
 PKGCONFIGDIR ?= $(LIBDIR)/pkgconfig
 BASHCOMPDIR  ?= $(PREFIX)/share/bash-completion/completions
+ZSHCOMPDIR   ?= $(PREFIX)/share/zsh/site-functions
+FISHCOMPDIR  ?= $(PREFIX)/share/fish/vendor_completions.d
 INSTALL      ?= install
 
 MAN_PAGES    := $(sort $(wildcard doc/man/*.1))
@@ -31,18 +35,24 @@ $(BUILD)/clawmd.pc: scripts/clawmd.pc.in lib/include/clawmd.h scripts/install.mk
 
 install: all $(BUILD)/clawmd.pc
 	$(INSTALL) -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(LIBDIR) $(DESTDIR)$(INCLUDEDIR) \
-		$(DESTDIR)$(PKGCONFIGDIR) $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(BASHCOMPDIR)
+		$(DESTDIR)$(PKGCONFIGDIR) $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(BASHCOMPDIR) \
+		$(DESTDIR)$(ZSHCOMPDIR) $(DESTDIR)$(FISHCOMPDIR) $(DESTDIR)$(DOCDIR)
 	$(INSTALL) -m 755 $(BUILD)/clawmd $(DESTDIR)$(BINDIR)/clawmd
 	$(INSTALL) -m 644 $(BUILD)/libclawmd.a $(DESTDIR)$(LIBDIR)/libclawmd.a
 	$(INSTALL) -m 644 lib/include/clawmd.h $(DESTDIR)$(INCLUDEDIR)/clawmd.h
 	$(INSTALL) -m 644 $(BUILD)/clawmd.pc $(DESTDIR)$(PKGCONFIGDIR)/clawmd.pc
 	$(INSTALL) -m 644 $(MAN_PAGES) $(DESTDIR)$(MANDIR)/man1/
 	$(INSTALL) -m 644 contrib/clawmd.bash-completion $(DESTDIR)$(BASHCOMPDIR)/clawmd
+	$(INSTALL) -m 644 contrib/_clawmd $(DESTDIR)$(ZSHCOMPDIR)/_clawmd
+	$(INSTALL) -m 644 contrib/clawmd.fish $(DESTDIR)$(FISHCOMPDIR)/clawmd.fish
+	$(INSTALL) -m 644 README.md LICENSE $(DESTDIR)$(DOCDIR)/
 
 uninstall:
 	rm -f $(DESTDIR)$(BINDIR)/clawmd $(DESTDIR)$(LIBDIR)/libclawmd.a \
 		$(DESTDIR)$(INCLUDEDIR)/clawmd.h $(DESTDIR)$(PKGCONFIGDIR)/clawmd.pc \
-		$(DESTDIR)$(BASHCOMPDIR)/clawmd \
+		$(DESTDIR)$(BASHCOMPDIR)/clawmd $(DESTDIR)$(ZSHCOMPDIR)/_clawmd \
+		$(DESTDIR)$(FISHCOMPDIR)/clawmd.fish $(DESTDIR)$(DOCDIR)/README.md \
+		$(DESTDIR)$(DOCDIR)/LICENSE \
 		$(addprefix $(DESTDIR)$(MANDIR)/man1/,$(notdir $(MAN_PAGES)))
 
 .PHONY: install uninstall

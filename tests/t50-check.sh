@@ -34,7 +34,8 @@ for d in "$CLAWMD_TESTS"/check/*/; do
 	case $name in
 	CM*) check "$name: the tree triggers its code" grep -q "\[$name\]\$" "$T/out"
 	     check "$name: every line carries a code" sh -c "! grep -v ' \[CM[0-9]*\]\$' '$T/out'" ;;
-	clean) expect_eq "clean: nothing on stderr" "$(cat "$T/err")" "" ;;
+	clean) expect_eq "clean: only the summary on stderr" "$(cat "$T/err")" \
+		"clawmd: 0 errors, 0 warnings, 0 notes in 1 group" ;;
 	esac
 done
 
@@ -43,20 +44,20 @@ for code in $(sed -n 's/^- `\(CM[0-9]*\)`.*/\1/p' "$CLAWMD_SRC/README.md"); do
 	check "$code has a tree" test -d "$CLAWMD_TESTS/check/$code"
 done
 n=$(sed -n 's/^- `\(CM[0-9]*\)`.*/\1/p' "$CLAWMD_SRC/README.md" | wc -l)
-check "the README lists the codes" test "$n" -ge 15
+check "the README lists the codes" test "$n" -ge 18
 
 # Exit statuses.
 W=$T/w
 run_tree "$CLAWMD_TESTS/check/CM502"
 expect_ok "warnings only: exit 0" "$CLAWMD" check -C "$W" main
 expect_fail 1 "warnings only with --strict: exit 1" "$CLAWMD" check --strict -C "$W" main
-"$CLAWMD" check --hints -C "$W" main >"$T/out"
+"$CLAWMD" check --hints -C "$W" main >"$T/out" 2>/dev/null
 expect_grep "--hints prints a hint line" '^    hint: fix the globs' "$T/out"
 expect_fail 2 "unknown option: exit 2" "$CLAWMD" check -C "$W" --bogus
 expect_fail 2 "unknown format: exit 2" "$CLAWMD" check -C "$W" --format xml
 expect_fail 2 "--cwd with groups: exit 2" "$CLAWMD" check -C "$W" --cwd "$W" main
 expect_fail 2 "--all with groups: exit 2" "$CLAWMD" check -C "$W" --all main
-expect_fail 3 "a missing group: exit 3" "$CLAWMD" check -C "$W" nosuch
+expect_fail 4 "a missing group: exit 4 (as in compose, render and status)" "$CLAWMD" check -C "$W" nosuch
 expect_grep "the message names the group" "nosuch" "$T/err"
 expect_fail 3 "an unreadable --cwd: exit 3" "$CLAWMD" check --cwd "$T/nonexistent"
 mv "$W/container/CLAUDE.md" "$W/container/gone.md"
@@ -85,7 +86,7 @@ expect_ok "--json is one document with the finding" perl -MJSON::PP -e '
 
 # SARIF 2.1.0: what code-scanning tools require.
 run_tree "$CLAWMD_TESTS/check/CM101"
-"$CLAWMD" check --format sarif -C "$W" main >"$T/sarif"
+"$CLAWMD" check --format sarif -C "$W" main >"$T/sarif" 2>/dev/null
 cat >"$T/sarif.pl" <<'PL'
 use strict; use warnings; use JSON::PP;
 local $/; my $d = decode_json(<STDIN>);
@@ -102,6 +103,9 @@ need(ref $drv->{rules} eq 'ARRAY' && @{$drv->{rules}} >= 15, 'driver rules');
 my %ids;
 for my $r (@{$drv->{rules}}) {
 	need(defined $r->{id} && defined $r->{shortDescription}{text}, 'rule id and shortDescription');
+	need(length $r->{fullDescription}{text} && length $r->{help}{text} && length $r->{help}{markdown},
+	     "rule $r->{id}: fullDescription and help (text, markdown)");
+	need($r->{helpUri} =~ m{^file:///.*/README\.md#\Q${\ lc $r->{id}}\E$}, "rule $r->{id}: helpUri to its README anchor");
 	$ids{$r->{id}} = 1;
 }
 need(ref $run->{results} eq 'ARRAY' && @{$run->{results}} >= 1, 'results');
@@ -122,7 +126,7 @@ print "ok\n";
 PL
 expect_ok "the SARIF log has what code scanning requires" perl "$T/sarif.pl" <"$T/sarif"
 run_tree "$CLAWMD_TESTS/check/clean"
-"$CLAWMD" check --format sarif -C "$W" --all >"$T/sarif"
+"$CLAWMD" check --format sarif -C "$W" --all >"$T/sarif" 2>/dev/null
 expect_ok "a clean SARIF log has an empty results array" perl -MJSON::PP -e '
 	local $/; my $d = decode_json(<STDIN>);
 	ref $d->{runs}[0]{results} eq "ARRAY" && !@{$d->{runs}[0]{results}} or die' <"$T/sarif"

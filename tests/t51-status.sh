@@ -73,7 +73,7 @@ if command -v script >/dev/null; then
 	check "no colour with NO_COLOR" sh -c "! grep -q '$esc' '$T/tty'"
 fi
 
-expect_fail 3 "a missing group: exit 3" "$CLAWMD" status -C "$R" nosuch
+expect_fail 4 "a missing group: exit 4 (as in compose, render and check)" "$CLAWMD" status -C "$R" nosuch
 expect_grep "the message names it" nosuch "$T/err"
 expect_fail 2 "unknown option: exit 2" "$CLAWMD" status -C "$R" --bogus
 expect_ok "--help" "$CLAWMD" status --help

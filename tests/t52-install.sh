@@ -23,10 +23,14 @@ check "the binary" test -x "$P/bin/clawmd"
 check "the library" test -f "$P/lib/libclawmd.a"
 check "the public header" cmp -s "$P/include/clawmd.h" "$CLAWMD_SRC/lib/include/clawmd.h"
 check "clawmd.pc" test -f "$P/lib/pkgconfig/clawmd.pc"
-for page in clawmd clawmd-compose clawmd-migrate clawmd-render clawmd-check clawmd-status; do
+for page in clawmd clawmd-compose clawmd-migrate clawmd-render clawmd-check clawmd-status clawmd-init; do
 	check "man page $page.1" test -f "$P/share/man/man1/$page.1"
 done
 check "bash completion" test -f "$P/share/bash-completion/completions/clawmd"
+check "zsh completion" test -f "$P/share/zsh/site-functions/_clawmd"
+check "fish completion" test -f "$P/share/fish/vendor_completions.d/clawmd.fish"
+check "the README (the SARIF rules link to it) and LICENSE" \
+	test -f "$P/share/doc/clawmd/README.md" -a -f "$P/share/doc/clawmd/LICENSE"
 check "nothing outside DESTDIR/PREFIX" sh -c "test \"\$(ls '$D')\" = opt"
 expect_grep "clawmd.pc records PREFIX, not DESTDIR" '^prefix=/opt/clawmd$' "$P/lib/pkgconfig/clawmd.pc"
 check "DESTDIR is never recorded" sh -c "! grep -q '$D' '$P/lib/pkgconfig/clawmd.pc'"
@@ -77,7 +81,7 @@ C
 expect_ok "a program compiles and links with pkg-config's flags" \
 	sh -c "cc $san -o '$T/prog' '$T/prog.c' $flags"
 expect_ok "and runs" "$T/prog"
-expect_grep "calling the library" '^[0-9.]+ 16 3 CM101$' "$T/out"
+expect_grep "calling the library" '^[0-9.]+ 19 3 CM101$' "$T/out"
 
 expect_ok "make uninstall" $M uninstall
 check "uninstall removes every file" sh -c "test -z \"\$(find '$D' -type f -o -type l)\""

@@ -175,14 +175,22 @@ struct clawmd_layout {
 	 * composed entry imports it, see import_local).  render --group and
 	 * check load memory with them. */
 	bool no_user, no_project, no_local;
+	char *shown_from;	/* messages show paths relative to it: the current
+				   directory, or ROOT when it was given (-C) */
+	char **unknown_keys;	/* keys of clawmd.json clawmd does not know ("a.b") */
+	size_t nunknown_keys;
 };
 
 void clawmd_layout_init(struct clawmd_layout *lay);
 /*
- * Find ROOT (`root` if not NULL, else $CLAWMD_ROOT, else the git work tree
- * containing the current directory), apply the defaults, then ROOT/clawmd.json
- * when it exists.  Flags that override the file are applied by the caller
- * afterwards with clawmd_layout_set().
+ * Find ROOT (`root` if not NULL, else $CLAWMD_ROOT, else the nearest ancestor
+ * of the current directory holding a clawmd.json, else the nearest one holding
+ * a .git; never a directory inside the groups directory: an agent's own
+ * `git init` or clawmd.json in its group is skipped), apply the defaults, then
+ * ROOT/clawmd.json when it exists.  Flags that override the file are applied
+ * by the caller afterwards with clawmd_layout_set().  Unknown keys of
+ * clawmd.json are not errors: they are listed in lay->unknown_keys (see
+ * clawmd_layout_unknown_message()).  Finding ROOT reads no git data.
  */
 int clawmd_layout_load(struct clawmd_layout *lay, const char *root, struct clawmd_err *err);
 /*
@@ -207,8 +215,16 @@ char *clawmd_mounts_to_host(const struct clawmd_mount *mounts, size_t n, const c
 char *clawmd_mounts_to_container(const struct clawmd_mount *mounts, size_t n,
 				 const char *host_path);
 void clawmd_layout_release(struct clawmd_layout *lay);
-/* `path` as messages show it: relative to ROOT when inside it (caller frees). */
+/* `path` as messages show it: relative to lay->shown_from (with "../" when
+ * needed), else as it is (caller frees). */
 char *clawmd_layout_shown(const struct clawmd_layout *lay, const char *path);
+/* "clawmd.json: unknown key 'grups' (did you mean 'groups'?); it is ignored"
+ * for lay->unknown_keys[i], the file named as messages show it (caller frees). */
+char *clawmd_layout_unknown_message(const struct clawmd_layout *lay, size_t i);
+
+/* The nearest spelling of `word` among `cands` (case-insensitive, a few
+ * edits or a prefix), or NULL when none is close enough to be a typo. */
+const char *clawmd_spell_nearest(const char *word, const char *const *cands, size_t n);
 
 /* True for names matching [A-Za-z0-9][A-Za-z0-9._-]{0,63}. */
 bool clawmd_name_valid(const char *name, size_t len);
@@ -235,6 +251,13 @@ struct clawmd_group_config {
 	struct clawmd_mcp *mcp; /* sorted bytewise by name */
 	size_t nmcp;
 	bool cli_disabled;	/* cli_scope == "disabled" */
+	/* Top-level keys that look like a misspelt key clawmd reads ("skils"):
+	 * ignored, but worth a warning.  Keys far from any of clawmd's are other
+	 * tools' and pass silently.  unknown_keys are as written (hostile: escape
+	 * before printing); warnings are ready-made, escaped messages. */
+	char **unknown_keys;
+	char **warnings;
+	size_t nunknown;
 };
 
 void clawmd_config_init(struct clawmd_group_config *cfg);
@@ -578,7 +601,10 @@ void clawmd_migrate_missing(struct clawmd_buf *out, const char *global, size_t g
  * from a static table whose codes never change meaning (the README lists
  * them).  Paths in findings are relative to ROOT for groups and to the
  * linted directory for trees; lines and columns count from 1, columns in
- * bytes.
+ * bytes.  Findings come in the order they were found; the CLI sorts them
+ * with clawmd_findings_sort() and shows paths from the current directory.
+ * Messages and hints may hold text the agent wrote (names, paths, import
+ * strings): escape control bytes before printing them as text.
  */
 
 enum clawmd_severity {
@@ -591,7 +617,9 @@ struct clawmd_lint_rule {
 	const char *code;		/* "CM101": stable, documented */
 	const char *name;		/* "import-missing" */
 	enum clawmd_severity severity;	/* every finding of the rule has it */
-	const char *summary;		/* one line, for SARIF and --help */
+	const char *summary;		/* one sentence (SARIF shortDescription) */
+	const char *description;	/* what it means (SARIF fullDescription) */
+	const char *help;		/* what to do about it (SARIF help) */
 };
 
 struct clawmd_finding {
@@ -635,6 +663,10 @@ int clawmd_lint_group(struct clawmd_findings *out, const struct clawmd_layout *l
 /* Lint the tree at `dir` as Claude Code started there would load it. */
 int clawmd_lint_tree(struct clawmd_findings *out, const char *dir,
 		     const struct clawmd_lint_opts *opts, struct clawmd_err *err);
+/* CM305 for each key of clawmd.json clawmd does not know (once per run). */
+void clawmd_lint_layout(struct clawmd_findings *out, const struct clawmd_layout *lay);
+/* Sort by file, then line, column, code and message: the order check prints. */
+void clawmd_findings_sort(struct clawmd_findings *f);
 
 enum clawmd_drift {
 	CLAWMD_DRIFT_CLEAN = 0,	 /* compose would write nothing */
@@ -659,6 +691,7 @@ struct clawmd_group_status {
 	size_t tokens;		/* memory_chars / 4, rounded up */
 	size_t nfindings;	/* all of clawmd_lint_group's findings */
 	size_t nerrors;		/* those at error level */
+	size_t npreserved;	/* *.clawmd-preserved-* entries waiting for review */
 };
 
 void clawmd_group_status_init(struct clawmd_group_status *st);

@@ -1,0 +1,497 @@
+/* opt.c - the option parser every subcommand shares, the layout options,
+ * help formatting, and printing helpers (errors, colour, escaping). */
+#include <cJSON.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "cmd.h"
+
+struct cmd_layout_opts cmd_layout_global;
+/* The last error printed, for a JSON document's "error". */
+static char last_error[1024];
+
+static void eprint(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static void eprint(const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(last_error, sizeof(last_error), fmt, ap);
+	va_end(ap);
+	fprintf(stderr, "clawmd: %s\n", last_error);
+}
+
+enum cmd_color cmd_color = CMD_COLOR_AUTO;
+
+/* The keys clawmd_layout_set() takes, in the order of the OPT_LAYOUT keys. */
+static const char *const layout_keys[] = {"preset", "base",  "skills",	     "groups",	    "modules",
+					  "state",  "mode", "lock_timeout", "import_local"};
+
+const struct cmd_opt cmd_layout_options[] = {
+	{"root", 'C', "DIR",
+	 "the host root (default: $CLAWMD_ROOT, else the nearest\n"
+	 "directory above holding clawmd.json, else the git work\n"
+	 "tree; never one inside the groups directory)"},
+	{"preset", OPT_LAYOUT + 0, "NAME", "start from a preset layout: default or nanoclaw"},
+	{"base", OPT_LAYOUT + 1, "FILE", "shared base (default ROOT/container/CLAUDE.md)"},
+	{"skills", OPT_LAYOUT + 2, "DIR", "skills directory (default ROOT/skills)"},
+	{"groups", OPT_LAYOUT + 3, "DIR", "groups directory (default ROOT/groups)"},
+	{"modules", OPT_LAYOUT + 4, "DIR", "module fragments directory (default: none)"},
+	{"state", OPT_LAYOUT + 5, "DIR", "host-only state: locks, records (default ROOT/.clawmd)"},
+	{"mode", OPT_LAYOUT + 6, "MODE", "fragments as 'copy' (default) or 'symlink'"},
+	{"lock-timeout", OPT_LAYOUT + 7, "S", "seconds to wait for a group's lock (default 30)"},
+	{"import-local", OPT_LAYOUT + 8, NULL, "also import CLAUDE.local.md from the composed entry"},
+	CMD_OPT_END,
+};
+
+/* Accepted by every subcommand, layout or not. */
+static const struct cmd_opt common_options[] = {
+	{"color", OPT_COLOR, "WHEN", "colour: auto (default: on a terminal, not with\nTERM=dumb or NO_COLOR), always or never"},
+	{"help", 'h', NULL, "this help"},
+	CMD_OPT_END,
+};
+
+/* ---- parsing ------------------------------------------------------------ */
+
+void cmd_args_init(struct cmd_args *a, const char *cmd, const struct cmd_opt *opts, bool layout,
+		   int argc, char **argv)
+{
+	memset(a, 0, sizeof(*a));
+	a->cmd = cmd;
+	a->opts = opts;
+	a->layout = layout;
+	a->argc = argc;
+	a->argv = argv;
+	a->i = 1;
+	a->operands = calloc((size_t)argc + 1, sizeof(char *));
+	if (!a->operands)
+		abort();
+}
+
+void cmd_args_release(struct cmd_args *a)
+{
+	free(a->operands);
+	a->operands = NULL;
+}
+
+static const struct cmd_opt *tables(const struct cmd_args *a, int t)
+{
+	return t == 0 ? a->opts : t == 1 ? (a->layout ? cmd_layout_options : NULL) : t == 2 ? common_options : NULL;
+}
+
+static const struct cmd_opt *find_long(const struct cmd_args *a, const char *name, size_t len)
+{
+	for (int t = 0; t < 3; t++)
+		for (const struct cmd_opt *o = tables(a, t); o && o->name; o++)
+			if (strlen(o->name) == len && !strncmp(o->name, name, len))
+				return o;
+	return NULL;
+}
+
+static const struct cmd_opt *find_short(const struct cmd_args *a, int c)
+{
+	for (int t = 0; t < 3; t++)
+		for (const struct cmd_opt *o = tables(a, t); o && o->name; o++)
+			if (o->key == c && c < 0x100)
+				return o;
+	return NULL;
+}
+
+static int unknown_long(struct cmd_args *a, const char *name, size_t len)
+{
+	const char *cands[256];
+	char word[80];
+	size_t n = 0;
+	snprintf(word, sizeof(word), "%.*s", (int)(len < 70 ? len : 70), name);
+	for (int t = 0; t < 3; t++)
+		for (const struct cmd_opt *o = tables(a, t); o && o->name && n < 256; o++)
+			cands[n++] = o->name;
+	const char *near = clawmd_spell_nearest(word, cands, n);
+	char *w = cmd_escaped(word);
+	if (near)
+		cmd_usage_error(a->cmd, "unknown option '--%s'; did you mean '--%s'?", w, near);
+	else
+		cmd_usage_error(a->cmd, "unknown option '--%s'", w);
+	free(w);
+	return -1;
+}
+
+int cmd_args_next(struct cmd_args *a)
+{
+	const struct cmd_opt *o;
+	a->arg = NULL;
+	if (a->bundle && *a->bundle) {
+		int c = (unsigned char)*a->bundle++;
+		snprintf(a->spelled, sizeof(a->spelled), "-%c", c);
+		if (!(o = find_short(a, c))) {
+			char *w = cmd_escaped(a->spelled);
+			cmd_usage_error(a->cmd, "unknown option '%s'", w);
+			free(w);
+			return -1;
+		}
+		if (o->arg) {
+			if (*a->bundle) {
+				a->arg = a->bundle;
+			} else if (a->i < a->argc) {
+				a->arg = a->argv[a->i++];
+			} else {
+				return cmd_usage_error(a->cmd, "option '-%c' needs a value (%s)", c,
+						       o->arg), -1;
+			}
+			a->bundle = NULL;
+		}
+		return o->key;
+	}
+	while (a->i < a->argc) {
+		char *s = a->argv[a->i++];
+		if (a->done || s[0] != '-' || !s[1]) {
+			a->operands[a->noperands++] = s;
+			continue;
+		}
+		if (!strcmp(s, "--")) {
+			a->done = true;
+			continue;
+		}
+		if (s[1] != '-') {
+			a->bundle = s + 1;
+			return cmd_args_next(a);
+		}
+		const char *name = s + 2, *eq = strchr(name, '=');
+		size_t len = eq ? (size_t)(eq - name) : strlen(name);
+		if (!(o = find_long(a, name, len)))
+			return unknown_long(a, name, len);
+		snprintf(a->spelled, sizeof(a->spelled), "--%s", o->name);
+		if (!o->arg && eq)
+			return cmd_usage_error(a->cmd, "option '--%s' takes no value", o->name), -1;
+		if (o->arg) {
+			if (eq)
+				a->arg = eq + 1;
+			else if (a->i < a->argc)
+				a->arg = a->argv[a->i++];
+			else
+				return cmd_usage_error(a->cmd, "option '--%s' needs a value (%s)",
+						       o->name, o->arg), -1;
+		}
+		return o->key;
+	}
+	return 0;
+}
+
+bool cmd_args_common(struct cmd_args *a, int key, struct cmd_layout_opts *lo)
+{
+	if (key == OPT_COLOR) {
+		if (!strcmp(a->arg, "auto"))
+			cmd_color = CMD_COLOR_AUTO;
+		else if (!strcmp(a->arg, "always"))
+			cmd_color = CMD_COLOR_ALWAYS;
+		else if (!strcmp(a->arg, "never"))
+			cmd_color = CMD_COLOR_NEVER;
+		else
+			return false;
+		return true;
+	}
+	return a->layout && lo && cmd_layout_opt(lo, key, a->arg, a->spelled);
+}
+
+/* ---- help --------------------------------------------------------------- */
+
+static void help_table(const struct cmd_opt *o)
+{
+	for (; o && o->name; o++) {
+		char left[80];
+		int n;
+		if (o->key < 0x100)
+			n = snprintf(left, sizeof(left), "  -%c, --%s%s%s", o->key, o->name,
+				     o->arg ? " " : "", o->arg ? o->arg : "");
+		else
+			n = snprintf(left, sizeof(left), "      --%s%s%s", o->name, o->arg ? " " : "",
+				     o->arg ? o->arg : "");
+		fputs(left, stdout);
+		if (n > 22) {
+			fputc('\n', stdout);
+			n = 0;
+		}
+		printf("%*s", 24 - n, "");
+		for (const char *p = o->help; *p; p++) {
+			fputc(*p, stdout);
+			if (*p == '\n')
+				printf("%24s", "");
+		}
+		fputc('\n', stdout);
+	}
+}
+
+void cmd_help_own(const char *head, const struct cmd_opt *opts, const char *foot)
+{
+	fputs(head, stdout);
+	printf("\nOptions:\n");
+	help_table(opts);
+	help_table(common_options);
+	if (foot)
+		printf("\n%s", foot);
+}
+
+void cmd_help(const char *head, const struct cmd_opt *opts, const char *foot)
+{
+	cmd_help_own(head, opts, NULL);
+	printf("\nLayout options (also set in ROOT/clawmd.json; before or after the command):\n");
+	help_table(cmd_layout_options);
+	if (foot)
+		printf("\n%s", foot);
+}
+
+/* ---- layout ------------------------------------------------------------- */
+
+static char *path_join(const char *a, const char *b)
+{
+	size_t la = strlen(a);
+	char *s = NULL;
+	while (la > 1 && a[la - 1] == '/')
+		la--;
+	if (asprintf(&s, "%.*s/%s", (int)la, a, b) < 0)
+		abort();
+	return s;
+}
+
+bool cmd_layout_opt(struct cmd_layout_opts *o, int key, const char *arg, const char *spelled)
+{
+	if (key == 'C') {
+		o->root = arg;
+		return true;
+	}
+	if (key < OPT_LAYOUT || key >= OPT_LAYOUT + (int)(sizeof(layout_keys) / sizeof(layout_keys[0])))
+		return false;
+	if (o->n == (int)(sizeof(o->keys) / sizeof(o->keys[0]))) {
+		fprintf(stderr, "clawmd: too many layout options\n");
+		exit(2);
+	}
+	o->keys[o->n] = layout_keys[key - OPT_LAYOUT];
+	o->values[o->n] = arg ? arg : "true";
+	/* The flag as messages name it: its long name (static). */
+	o->spelled[o->n] = NULL;
+	for (const struct cmd_opt *t = cmd_layout_options; t->name; t++)
+		if (t->key == key)
+			o->spelled[o->n] = t->name;
+	o->n++;
+	return true;
+}
+
+/* A flag's value was refused: name the flag as typed, not the key. */
+static int flag_fail(const char *spelled, const char *key, const struct clawmd_err *err)
+{
+	const char *msg = err->msg;
+	size_t kl = strlen(key);
+	if (!strncmp(msg, key, kl) && msg[kl] == ':')
+		msg += kl + 1;
+	while (*msg == ' ')
+		msg++;
+	char *e = cmd_escaped(msg);
+	eprint("%s%s: %s", spelled ? "--" : "", spelled ? spelled : key, e);
+	free(e);
+	return 2;
+}
+
+int cmd_layout_open(struct clawmd_layout *lay, const struct cmd_layout_opts *o, bool quiet)
+{
+	struct clawmd_err err = CLAWMD_ERR_INIT;
+	clawmd_layout_init(lay);
+	int rc = clawmd_layout_load(lay, o->root, &err);
+	if (rc < 0) {
+		clawmd_layout_release(lay);
+		return cmd_fail(&err);
+	}
+	/* A preset goes first so that later flags refine it. */
+	for (int pass = 0; pass < 2; pass++)
+		for (int i = 0; i < o->n; i++) {
+			if ((pass == 0) != !strcmp(o->keys[i], "preset"))
+				continue;
+			if (clawmd_layout_set(lay, o->keys[i], o->values[i], &err) < 0) {
+				clawmd_layout_release(lay);
+				return flag_fail(o->spelled[i], o->keys[i], &err);
+			}
+		}
+	for (size_t i = 0; i < lay->nunknown_keys && !quiet; i++) {
+		char *m = clawmd_layout_unknown_message(lay, i), *e = cmd_escaped(m);
+		fprintf(stderr, "clawmd: warning: %s\n", e);
+		free(e);
+		free(m);
+	}
+	return 0;
+}
+
+int cmd_groups_check(const struct clawmd_layout *lay, char **groups, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		char *e = cmd_escaped(groups[i]);
+		if (!clawmd_name_valid(groups[i], strlen(groups[i]))) {
+			eprint("invalid group name '%s' (names match [A-Za-z0-9][A-Za-z0-9._-]{0,63})", e);
+			free(e);
+			return 3;
+		}
+		char *path = path_join(lay->groups, groups[i]);
+		char *shown = clawmd_layout_shown(lay, path);
+		struct stat st;
+		int st_rc = lstat(path, &st);
+		const char *why = st_rc < 0 ? "does not exist"
+				  : S_ISLNK(st.st_mode) ? "is a symlink (refused: it could lead anywhere)"
+				  : !S_ISDIR(st.st_mode) ? "is not a directory" : NULL;
+		if (why)
+			eprint("%sgroup '%s': '%s' %s", st_rc < 0 ? "no " : "", e, shown, why);
+		free(path);
+		free(shown);
+		free(e);
+		if (why)
+			return 4;
+	}
+	return 0;
+}
+
+/* ---- printing ----------------------------------------------------------- */
+
+void cmd_put_error(const char *msg)
+{
+	char *e = cmd_escaped(msg);
+	eprint("%s", e);
+	free(e);
+}
+
+void cmd_put_warning(const char *msg)
+{
+	char *e = cmd_escaped(msg);
+	fprintf(stderr, "clawmd: warning: %s\n", e);
+	free(e);
+}
+
+int cmd_fail(const struct clawmd_err *err)
+{
+	char *e = cmd_escaped(err->msg[0] ? err->msg : "unknown error");
+	eprint("%s", e);
+	free(e);
+	int st = clawmd_err_exit_status(err->code);
+	return st ? st : 4;
+}
+
+int cmd_usage_error(const char *cmd, const char *fmt, ...)
+{
+	va_list ap;
+	char msg[900];
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	snprintf(last_error, sizeof(last_error), "%s%s%s", cmd ? cmd : "", cmd ? ": " : "", msg);
+	fprintf(stderr, "clawmd%s%s: %s (see 'clawmd %s%s--help')\n", cmd ? " " : "",
+		cmd ? cmd : "", msg, cmd ? cmd : "", cmd ? " " : "");
+	return 2;
+}
+
+bool cmd_use_colour(FILE *f)
+{
+	if (cmd_color != CMD_COLOR_AUTO)
+		return cmd_color == CMD_COLOR_ALWAYS;
+	const char *nc = getenv("NO_COLOR"), *term = getenv("TERM");
+	if ((nc && *nc) || (term && !strcmp(term, "dumb")))
+		return false;
+	return isatty(fileno(f));
+}
+
+/* Length of a valid UTF-8 sequence at s (not a C1 control), or 0. */
+static size_t utf8_seq(const unsigned char *s)
+{
+	size_t n = s[0] >= 0xf0 && s[0] < 0xf5 ? 4 : s[0] >= 0xe0 ? 3 : s[0] >= 0xc2 ? 2 : 0;
+	if (n == 0 || (n == 3 && s[0] >= 0xf0))
+		return 0;
+	for (size_t k = 1; k < n; k++)
+		if ((s[k] & 0xc0) != 0x80)
+			return 0;
+	if (n == 2 && s[0] == 0xc2 && s[1] < 0xa0)
+		return 0; /* U+0080..U+009F: C1 controls (CSI is U+009B) */
+	return n;
+}
+
+char *cmd_escaped(const char *s)
+{
+	size_t len = strlen(s), o = 0;
+	char *out = malloc(len * 4 + 1);
+	if (!out)
+		abort();
+	for (const unsigned char *p = (const unsigned char *)s; *p;) {
+		size_t n;
+		if (*p >= 0x20 && *p < 0x7f && *p != '\\') {
+			out[o++] = (char)*p++;
+		} else if (*p >= 0x80 && (n = utf8_seq(p))) {
+			memcpy(out + o, p, n);
+			o += n;
+			p += n;
+		} else {
+			static const char hex[] = "0123456789abcdef";
+			out[o++] = '\\';
+			if (*p == '\\') {
+				out[o++] = '\\';
+			} else if (*p == '\n' || *p == '\t' || *p == '\r') {
+				out[o++] = *p == '\n' ? 'n' : *p == '\t' ? 't' : 'r';
+			} else {
+				out[o++] = 'x';
+				out[o++] = hex[*p >> 4];
+				out[o++] = hex[*p & 15];
+			}
+			p++;
+		}
+	}
+	out[o] = '\0';
+	return out;
+}
+
+void cmd_put_escaped(FILE *f, const char *s)
+{
+	char *e = cmd_escaped(s);
+	fputs(e, f);
+	free(e);
+}
+
+char *cmd_shown(const struct clawmd_layout *lay, const char *base, const char *rel)
+{
+	if (rel[0] == '/')
+		return clawmd_layout_shown(lay, rel);
+	char *full = path_join(base, rel);
+	char *s = clawmd_layout_shown(lay, full);
+	free(full);
+	return s;
+}
+
+/* ---- JSON --------------------------------------------------------------- */
+
+cJSON *cmd_json_doc(void)
+{
+	cJSON *doc = cJSON_CreateObject();
+	cJSON_AddStringToObject(doc, "tool", "clawmd");
+	cJSON_AddStringToObject(doc, "version", CLAWMD_VERSION);
+	return doc;
+}
+
+cJSON *cmd_json_error(int status, const char *message)
+{
+	cJSON *e = cJSON_CreateObject();
+	cJSON_AddNumberToObject(e, "status", status);
+	cJSON_AddStringToObject(e, "message", message ? message : last_error);
+	return e;
+}
+
+void cmd_json_print(cJSON *doc)
+{
+	char *s = cJSON_Print(doc);
+	if (!s)
+		abort();
+	puts(s);
+	free(s);
+	cJSON_Delete(doc);
+}
+
+int cmd_json_failure(int status)
+{
+	cJSON *doc = cmd_json_doc();
+	cJSON_AddItemToObject(doc, "error", cmd_json_error(status, NULL));
+	cmd_json_print(doc);
+	return status;
+}
