@@ -313,10 +313,16 @@ static uint64_t layout_digest(const struct clawmd_layout *lay)
 	struct clawmd_buf b = CLAWMD_BUF_INIT;
 	const char *v[] = {lay->base,	 lay->skills,	 lay->modules ? lay->modules : "",
 			   lay->groups,	 lay->ct_base,	 lay->ct_skills,
-			   lay->ct_modules, CLAWMD_VERSION, lay->mode == CLAWMD_MODE_COPY ? "copy" : "symlink",
+			   lay->ct_modules, lay->ct_group, CLAWMD_VERSION,
+			   lay->mode == CLAWMD_MODE_COPY ? "copy" : "symlink",
 			   lay->import_local ? "local" : "-"};
 	for (size_t i = 0; i < CLAWMD_ARRAY_SIZE(v); i++)
 		clawmd_buf_put(&b, v[i], strlen(v[i]) + 1);
+	/* The release and the approval decide the symlink-mode warning the
+	 * record replays; the setting sources belong to the layout too. */
+	clawmd_buf_printf(&b, "%u.%u.%u %d%d%d%d", lay->claude.major, lay->claude.minor,
+			  lay->claude.patch, lay->approve_external, lay->no_user, lay->no_project,
+			  lay->no_local);
 	uint64_t d = clawmd_fnv1a64(b.ptr, b.len);
 	clawmd_buf_release(&b);
 	return d;
