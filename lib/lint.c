@@ -404,11 +404,11 @@ struct view {
 	const char *group;
 	const char *root;  /* findings are shown relative to it (host paths) */
 	const char *limit; /* only files below it (view paths); NULL: all */
-	const struct clawmd_mount *mounts; /* NULL: the host view */
-	size_t nmounts;
 	const struct clawmd_plan *plan; /* a group's plan: findings in what compose
 					   wrote point at the source instead */
 	const char *gpath;	/* the group's host directory */
+	const struct clawmd_mount *mounts; /* NULL: the host view */
+	size_t nmounts;
 };
 
 /*
@@ -478,7 +478,7 @@ static void import_pos(const struct view *V, const char *from, const char *raw,
 		       unsigned long *line, unsigned long *col)
 {
 	struct clawmd_buf data = CLAWMD_BUF_INIT;
-	char *host = source_of(V, to_host(V, from));
+	char *host = to_host(V, from);
 	*line = *col = 1;
 	if (host && clawmd_lint_read(&data, host, MEMORY_READ_MAX) == 0) {
 		char *tok = clawmd_xasprintf("@%s", raw);

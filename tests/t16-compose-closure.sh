@@ -71,6 +71,8 @@ expect_grep "the hint says what copy mode copies" 'hint: the fragment is copied 
 printf 'More v2: @../deep.md\n' >"$R/skills/foo/docs/more.md"
 expect_fail 1 "a changed closure file is drift" $CLAWMD compose -C "$R" --modules mods --check g
 expect_grep "dry-run names the directory" '^rewrite groups/g/.claude-fragments/skill-foo/ \(the fragment and 4 file\(s\) it imports\)$' "$T/out"
+$CLAWMD compose -C "$R" --modules mods --json --dry-run g >"$T/out" 2>&1
+expect_grep "--json lists the directory's files" '"files":' "$T/out"
 expect_ok "recompose" $CLAWMD compose -q -C "$R" --modules mods g
 expect_file "the new content is in place" "$F/skill-foo/docs/more.md" "More v2: @../deep.md"
 check "no staging directory left" sh -c "! ls -A '$F' | grep -q tmp"
