@@ -100,6 +100,12 @@ static cJSON *changes_json(const struct clawmd_changes *ch)
 			cJSON_AddStringToObject(o, "type", ftype_word(c->want->type));
 			if (c->want->type == CLAWMD_FT_LINK)
 				cJSON_AddStringToObject(o, "target", c->want->data);
+			if (c->want->type == CLAWMD_FT_DIR) { /* a copied fragment's directory */
+				cJSON *files = cJSON_AddArrayToObject(o, "files");
+				for (size_t k = 0; k < c->want->nfiles; k++)
+					cJSON_AddItemToArray(files,
+							     cJSON_CreateString(c->want->files[k].name));
+			}
 		}
 		if (c->action == CLAWMD_PRESERVE)
 			cJSON_AddStringToObject(o, "moved_to", c->moved_to ? c->moved_to

@@ -39,8 +39,10 @@ static const struct cmd_opt options[] = {
 	{"cwd", O_CWD, "DIR", "the directory Claude Code starts in (default: .)"},
 	{"home", O_HOME, "DIR", "the user tier is DIR/.claude (default: $HOME)"},
 	{"managed-dir", O_MANAGED, "DIR", "the managed tier (default /etc/claude-code)"},
-	{"approve-external", O_APPROVE, NULL, "the project approved external includes"},
-	{"setting-sources", O_SOURCES, "L", "comma list of user,project,local (default: all)"},
+	{"approve-external", O_APPROVE, NULL, "the project approved external includes (with\n"
+					      "--group also when clawmd.json's approve_external)"},
+	{"setting-sources", O_SOURCES, "L", "comma list of user,project,local (default: all;\n"
+					    "with --group, setting_sources from clawmd.json)"},
 	{"target", O_TARGET, "FILE", "instead: the nested memory a first read of FILE adds"},
 	{"format", O_FORMAT, "F", "text (default), files (TYPE<TAB>PATH<TAB>PARENT) or json"},
 	{"json", O_JSON, NULL, "the same as --format json"},

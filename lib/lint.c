@@ -520,12 +520,12 @@ struct view {
 	const char *group;
 	const char *root;  /* findings are shown relative to it (host paths) */
 	const char *limit; /* only files below it (view paths); NULL: all */
-	const struct clawmd_mount *mounts; /* NULL: the host view */
-	size_t nmounts;
 	struct pos_cache *pos; /* the file import_pos read last */
 	const struct clawmd_plan *plan; /* a group's plan: findings in what compose
 					   wrote point at the source instead */
 	const char *gpath;	/* the group's host directory */
+	const struct clawmd_mount *mounts; /* NULL: the host view */
+	size_t nmounts;
 };
 
 /* import_pos reads each importing file once, and scans it once, so that

@@ -597,7 +597,9 @@ static int add_copied_fragment(struct clawmd_plan *plan, size_t *cap, char **lin
 	 * import would be past the loader's depth limit. */
 	for (size_t level = 0, lo = 0, hi = 1; level < CLOSURE_LEVELS && lo < hi; level++) {
 		for (c.cur = lo; c.cur < hi; c.cur++)
-			clawmd_md_imports(c.files[c.cur].data, c.files[c.cur].len, closure_import, &c);
+			if (memchr(c.files[c.cur].data, '@', c.files[c.cur].len)) /* else no import */
+				clawmd_md_imports(c.files[c.cur].data, c.files[c.cur].len,
+						  closure_import, &c);
 		lo = hi;
 		hi = c.n;
 	}

@@ -71,6 +71,8 @@ expect_grep "the hint says what copy mode copies" 'hint: the fragment is copied 
 printf 'More v2: @../deep.md\n' >"$R/skills/foo/docs/more.md"
 expect_fail 1 "a changed closure file is drift" $CLAWMD compose -C "$R" --modules mods --check g
 expect_grep "dry-run names the directory" '^rewrite groups/g/.claude-fragments/skill-foo/ \(the fragment and 4 file\(s\) it imports\)$' "$T/out"
+$CLAWMD compose -C "$R" --modules mods --json --dry-run g >"$T/out" 2>&1
+expect_grep "--json lists the directory's files" '"files":' "$T/out"
 expect_ok "recompose" $CLAWMD compose -q -C "$R" --modules mods g
 expect_file "the new content is in place" "$F/skill-foo/docs/more.md" "More v2: @../deep.md"
 check "no staging directory left" sh -c "! ls -A '$F' | grep -q tmp"
@@ -90,6 +92,17 @@ expect_ok "compose over a symlink at the directory's name" $CLAWMD compose -q -C
 check "the directory is real again" test -d "$F/skill-foo" -a ! -L "$F/skill-foo"
 check "the planted link was moved aside, not followed" sh -c "ls -A '$F' | grep -q '^skill-foo.clawmd-preserved-'"
 expect_file "its target untouched" "$T/outside/secret.md" "keep"
+mkfifo "$F/skill-foo/details.md.fifo" 2>/dev/null && rm -f "$F/skill-foo/details.md" &&
+	mkfifo "$F/skill-foo/details.md"
+deep=$F/skill-foo/d; i=0
+while [ $i -lt 20 ]; do deep=$deep/d; i=$((i + 1)); done
+mkdir -p "$deep" && echo bottom >"$deep/f.md"
+timeout 60 $CLAWMD compose -q -C "$R" --modules mods g >"$T/out" 2>&1
+expect_eq "compose over a FIFO and a planted tree deeper than the bounds" "$?" 0
+check "the copy is a regular file again (the FIFO was never opened)" test -f "$F/skill-foo/details.md" -a ! -p "$F/skill-foo/details.md"
+check "the planted tree is gone from the fragment directory" test ! -e "$F/skill-foo/d"
+check "and kept aside, since it was too deep to remove" sh -c "ls -A '$F' | grep -q '^\.skill-foo\..*\.tmp\.clawmd-preserved-'"
+expect_ok "converged after it" $CLAWMD compose -C "$R" --modules mods --check g
 mkdir -p "$F/.skill-foo.0123456789abcdef.tmp/x"
 expect_ok "a killed run's staging directory" $CLAWMD compose -q -C "$R" --modules mods g
 check "is removed" test ! -e "$F/.skill-foo.0123456789abcdef.tmp"

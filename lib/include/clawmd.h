@@ -345,7 +345,11 @@ struct clawmd_plan {
 	char *group;
 	struct clawmd_entry *entries; /* fragments in import order, CLAUDE.md last */
 	size_t n;
-	char **warnings; /* e.g. an unknown skill; compose prints them */
+	char **warnings; /* e.g. an unknown skill; compose prints them.  Warnings
+			    about the layout (symlink mode under a release that
+			    drops symlinked imports, a nanoclaw tree without the
+			    preset) are the same text in every group's plan, so
+			    a caller composing many groups prints each once. */
 	size_t nwarnings;
 	size_t ndefused;  /* @ directives defused in inline MCP instructions */
 };
@@ -360,7 +364,8 @@ void clawmd_plan_init(struct clawmd_plan *plan);
 /*
  * Build the plan for `group`: reads ROOT/groups/<group>/container.json
  * (without following symlinks), lists the skills and modules, and in copy
- * mode reads the sources.  EINPUT for an invalid container.json or name,
+ * mode reads the sources, with the files a fragment imports from inside its
+ * skill or module directory (a CLAWMD_FT_DIR entry, see struct clawmd_entry).  EINPUT for an invalid container.json or name,
  * EFS for an unreadable or symlinked group directory.
  */
 int clawmd_plan_build(struct clawmd_plan *out, const struct clawmd_layout *lay,
