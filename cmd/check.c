@@ -29,7 +29,7 @@ static const char help_head[] =
 	"Text output is one finding a line, sorted by file, line and column, then\n"
 	"its hint, and a summary line on stderr:\n"
 	"  FILE:LINE:COL: SEVERITY: MESSAGE [CODE]\n"
-	"      hint: ...\n"
+	"    hint: ...\n"
 	"Paths are relative to the current directory (to ROOT with -C, to DIR with\n"
 	"--cwd); text the agent controls is escaped (\\n, \\t, \\xNN).\n";
 
