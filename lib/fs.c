@@ -530,6 +530,10 @@ static int copy_out(char **newname, const struct clawmd_dir *d, int fd, const ch
 	if (out >= 0 && close(out) < 0 && rc == 0)
 		rc = clawmd_err_sys(err, CLAWMD_EFS, "could not keep what was written to '%s/%s'",
 				    d->path, as);
+	if (rc < 0 && out < 0) { /* nothing was created under that name */
+		free(*newname);
+		*newname = NULL;
+	}
 	clawmd_buf_release(&b);
 	return rc;
 }
