@@ -530,6 +530,10 @@ static int copy_out(char **newname, const struct clawmd_dir *d, int fd, const ch
 	if (out >= 0 && close(out) < 0 && rc == 0)
 		rc = clawmd_err_sys(err, CLAWMD_EFS, "could not keep what was written to '%s/%s'",
 				    d->path, as);
+	if (rc < 0 && out < 0) { /* nothing was created under that name */
+		free(*newname);
+		*newname = NULL;
+	}
 	clawmd_buf_release(&b);
 	return rc;
 }
@@ -543,7 +547,13 @@ static enum verdict judge(int *fdp, struct stat *st, size_t *len, const struct c
 {
 	struct clawmd_buf b = CLAWMD_BUF_INIT;
 	enum verdict v = FOREIGN;
+	struct stat pre;
 	*fdp = -1;
+	/* A device, FIFO or socket is not ours and is never opened. */
+	if (fstatat(d->fd, name, &pre, AT_SYMLINK_NOFOLLOW) < 0)
+		return errno == ENOENT ? GONE : FOREIGN;
+	if (!S_ISREG(pre.st_mode) && !S_ISLNK(pre.st_mode))
+		return FOREIGN;
 	int fd = openat(d->fd, name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
 	if (fd < 0 && errno == ENOENT)
 		return GONE;

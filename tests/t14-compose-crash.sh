@@ -189,6 +189,29 @@ if command -v pgrep >/dev/null 2>&1; then
 		sh -c "grep -q 'agent edit' '$GS'/CLAUDE.md.clawmd-preserved-*"
 	check "item 12 (entry): no temp left" sh -c "! ls -A '$GS' | grep -q '\.tmp$'"
 	expect_ok "item 12 (entry): converged" $CLAWMD compose -C "$S" --check g
+
+	# The window between judging the swapped-out entry (exactly what
+	# compute saw: clawmd's own) and unlinking it: the agent writes to it
+	# there, through its temp name.  What it wrote is copied out, not lost.
+	rm -rf "$GS" && cp -a "$T/composed" "$GS"
+	strace -o "$T/ref" -e trace=newfstatat,unlinkat $CLAWMD compose -C "$S" g >/dev/null 2>&1
+	kf=$(grep -E '^(newfstatat|unlinkat)\(' "$T/ref" |
+		awk '/^unlinkat\(.*"\.CLAUDE\.md\./ { print n; exit } /^newfstatat/ { n++ }')
+	rm -rf "$GS" && cp -a "$T/composed" "$GS"
+	: >"$T/stops"
+	strace -o "$T/stops" -e trace=newfstatat,unlinkat \
+		-e inject="newfstatat:signal=SIGSTOP:when=${kf:-1}" \
+		$CLAWMD compose -C "$S" g >"$T/out" 2>"$T/err" &
+	_spid=$!
+	at_stop 1 && for f in "$GS"/.CLAUDE.md.*.tmp; do echo "late write" >>"$f"; done
+	finish
+	expect_eq "window before the unlink: compose succeeds" "$?" 0
+	check "window before the unlink: the write came after the check (the temp was unlinked)" \
+		sh -c "sed -n '/stopped by SIGSTOP/,\$p' '$T/stops' | grep -q '^unlinkat(.*\"\.CLAUDE\.md\..*= 0'"
+	check "window before the unlink: the late write is kept" \
+		sh -c "grep -q 'late write' '$GS'/CLAUDE.md.clawmd-preserved-*"
+	expect_grep "window before the unlink: reported" "CLAUDE\.md was edited while compose ran; moved to" "$T/err"
+	check "window before the unlink: no temp left" sh -c "! ls -A '$GS' | grep -q '\.tmp$'"
 	rm -rf "$S/skills/beta"
 fi
 done_testing
