@@ -316,6 +316,7 @@ struct file_list {
 #define RULES_DEPTH_MAX 16
 #define RULES_ENTRIES_MAX 100000
 #define RULES_DIRS_MAX 4096
+#define RULES_STEPS_MAX 2000000 /* path components resolved */
 
 /* Walk the directory open at `dfd` (taken over), never following links. */
 static void list_files_at(struct file_list *fl, int dfd, const char *rel, int depth)
@@ -491,9 +492,11 @@ static void lint_rules_dir(struct clawmd_findings *out, const char *group,
 			   const struct clawmd_view *view, const char *base, const char *root)
 {
 	struct rules_ctx *rc = clawmd_xcalloc(1, sizeof(*rc));
+	size_t steps = RULES_STEPS_MAX;
+	struct clawmd_view bounded = {view->m, view->n, &steps};
 	rc->out = out;
 	rc->group = group;
-	rc->view = view;
+	rc->view = &bounded;
 	rc->base = base;
 	rc->root = root;
 	char *dir = clawmd_path_join(base, ".claude/rules");

@@ -109,10 +109,12 @@ static bool path_under(const char *p, const char *dir)
 #define LOAD_FILES_MAX 50000u
 #define LOAD_ENTRIES_MAX 200000u
 #define RULES_DIR_MAX 65536u
+#define LOAD_STEPS_MAX 4000000u /* path components resolved */
 
 struct view {
 	struct clawmd_view v;
 	size_t bytes, files, entries; /* spent in this load */
+	size_t steps;		      /* left in this load */
 };
 
 static char *view_realpath(struct view *v, const char *p)
@@ -760,7 +762,8 @@ static void loader_init(struct loader *L, struct clawmd_memory *m, const struct 
 {
 	memset(L, 0, sizeof(*L));
 	L->o = o;
-	L->view.v = (struct clawmd_view){o->mounts, o->nmounts};
+	L->view.v = (struct clawmd_view){o->mounts, o->nmounts, &L->view.steps};
+	L->view.steps = LOAD_STEPS_MAX;
 	struct clawmd_release rel = o->release;
 	if (!rel.major && !rel.minor && !rel.patch)
 		rel = clawmd_release_default;
@@ -934,7 +937,7 @@ void clawmd_memory_init(struct clawmd_memory *m)
 int clawmd_memory_load(struct clawmd_memory *out, const struct clawmd_memory_opts *o,
 		       struct clawmd_err *err)
 {
-	struct view view = {{o->mounts, o->nmounts}, 0, 0, 0};
+	struct view view = {{o->mounts, o->nmounts, NULL}, 0, 0, 0, 0};
 	const char *cwd_arg = o->cwd ? o->cwd : ".";
 	char *abs;
 	if (cwd_arg[0] == '/' || view.v.m) {

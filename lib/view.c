@@ -175,6 +175,11 @@ int clawmd_view_resolve(struct clawmd_view_node *out, const struct clawmd_view *
 			break;
 		const char *comp = p;
 		p += cl;
+		if (v->budget && !(*v->budget)--) {
+			*v->budget = 0;
+			rc = -E2BIG;
+			goto out;
+		}
 		if (cl == 1 && comp[0] == '.')
 			continue;
 		if (cl == 2 && comp[0] == '.' && comp[1] == '.') {

@@ -39,6 +39,9 @@
 struct clawmd_view {
 	const struct clawmd_mount *m; /* NULL: the host, as is */
 	size_t n;
+	size_t *budget; /* NULL, or the path components every resolution may
+			   still walk, shared (links make one resolution cost up
+			   to 40 x PATH_MAX): at 0, resolving fails with E2BIG */
 };
 
 /* What a path resolved to. */
