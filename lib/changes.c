@@ -731,7 +731,27 @@ static void in_dir(char **moved_to, const char *name)
  *        so everything the new CLAUDE.md imports exists before it does;
  *     c. preserve a hand-written CLAUDE.md, then rename the new one in;
  *     d. remove stale fragments, which nothing imports any more;
- *     e. create CLAUDE.local.md if missing; fsync both directories.
+ *     e. create CLAUDE.local.md if missing; fsync both directories when
+ *        something in them cannot be regenerated (below).
+ *
+ * What is fsynced: only what cannot be regenerated.
+ *  - Fragments, the shared base and the composed CLAUDE.md are rebuilt
+ *    from the sources by the next compose, which the runner runs before
+ *    every spawn, i.e. before anything loads them.  A crash can leave each
+ *    of them missing, empty, torn, or as it was before; the next compose
+ *    sees every one of those: fragments are compared byte for byte (or
+ *    through the record of lib/state.c, which a torn file cannot match:
+ *    its size, inode or times differ, and a compose that changes the group
+ *    spoils the record before it starts), and an entry cut short is
+ *    recognised as clawmd's own (torn_ours) and replaced, never carried or
+ *    preserved.  The rename over the target still makes each replacement
+ *    atomic for readers while the machine runs.  So they are not fsynced,
+ *    and neither are their directories: that was ~90% of a first compose.
+ *  - What is carried into CLAUDE.local.md and what is moved aside (a
+ *    hand-written CLAUDE.md, anything of the wrong type, an entry edited
+ *    while compose ran) exists nowhere else: the carried file is fsynced
+ *    before it is renamed in, and both directories are fsynced after.
+ *  - migrate writes through clawmd_fs_replace_file(), always durable.
  */
 int clawmd_changes_apply(struct clawmd_changes *ch, const struct clawmd_layout *lay,
 			 struct clawmd_err *err)
@@ -743,7 +763,7 @@ int clawmd_changes_apply(struct clawmd_changes *ch, const struct clawmd_layout *
 	struct kept *keeps = NULL;
 	size_t nkeeps = 0;
 	char tmpdir[64] = "";
-	bool mkdir_frag = false;
+	bool mkdir_frag = false, durable = false;
 	char *gpath = clawmd_path_join(lay->groups, ch->group);
 	int rc = 0;
 
@@ -753,8 +773,10 @@ int clawmd_changes_apply(struct clawmd_changes *ch, const struct clawmd_layout *
 		goto out_free;
 	free(gd.path);
 	gd.path = clawmd_xstrdup(ch->path);
-	for (size_t i = 0; i < ch->n; i++)
+	for (size_t i = 0; i < ch->n; i++) {
 		mkdir_frag |= ch->v[i].action == CLAWMD_MKDIR;
+		durable |= ch->v[i].action == CLAWMD_PRESERVE;
+	}
 
 	/* 1. Stage. */
 	if (mkdir_frag) {
@@ -794,8 +816,8 @@ int clawmd_changes_apply(struct clawmd_changes *ch, const struct clawmd_layout *
 		}
 		rc = c->want->type == CLAWMD_FT_LINK
 			     ? clawmd_fs_stage_link(&st[i], d, leaf(c->name), c->want->data, err)
-			     : clawmd_fs_stage_file(&st[i], d, leaf(c->name), c->want->data,
-						    c->want->len, err);
+			     : clawmd_fs_stage_file_unsynced(&st[i], d, leaf(c->name), c->want->data,
+							     c->want->len, err);
 		if (rc < 0)
 			goto out;
 	}
@@ -829,7 +851,7 @@ int clawmd_changes_apply(struct clawmd_changes *ch, const struct clawmd_layout *
 			goto out;
 	}
 	if (mkdir_frag) {
-		if ((rc = clawmd_fs_sync_dir(&fd, err)) < 0)
+		if (durable && (rc = clawmd_fs_sync_dir(&fd, err)) < 0)
 			goto out;
 		if ((rc = clawmd_fs_rename_noreplace(&gd, tmpdir, CLAWMD_FRAGMENTS_DIR, err)) < 0)
 			goto out;
@@ -899,9 +921,12 @@ int clawmd_changes_apply(struct clawmd_changes *ch, const struct clawmd_layout *
 			goto out;
 		rc = 0;
 	}
-	if (fd.fd >= 0 && (rc = clawmd_fs_sync_dir(&fd, err)) < 0)
+	for (size_t i = 0; i < ch->n; i++)
+		durable |= ch->v[i].moved_to != NULL; /* edited while compose ran */
+	if (durable && fd.fd >= 0 && (rc = clawmd_fs_sync_dir(&fd, err)) < 0)
 		goto out;
-	rc = clawmd_fs_sync_dir(&gd, err);
+	if (durable)
+		rc = clawmd_fs_sync_dir(&gd, err);
 out:
 	for (size_t i = 0; i < nstaged; i++) {
 		if (st[i].name)

@@ -233,8 +233,8 @@ static int write_all(int fd, const char *p, size_t len)
  *  3. a checked close: NFS and some FUSE filesystems report errors only here.
  *  4. on any failure, unlink the temp so nothing half-written stays behind.
  */
-int clawmd_fs_stage_file(struct clawmd_stage *st, const struct clawmd_dir *d, const char *name,
-			 const void *data, size_t len, struct clawmd_err *err)
+static int stage_file(struct clawmd_stage *st, const struct clawmd_dir *d, const char *name,
+		      const void *data, size_t len, bool sync, struct clawmd_err *err)
 {
 	st->dir = d;
 	st->name = clawmd_xstrdup(name);
@@ -250,7 +250,7 @@ int clawmd_fs_stage_file(struct clawmd_stage *st, const struct clawmd_dir *d, co
 					      shown(d, st->tmp));
 		}
 		st->pending = true;
-		int failed = write_all(fd, data, len) < 0 || fsync(fd) < 0;
+		int failed = write_all(fd, data, len) < 0 || (sync && fsync(fd) < 0);
 		int saved = errno;
 		if (close(fd) < 0 && !failed) {
 			failed = 1;
@@ -266,6 +266,19 @@ int clawmd_fs_stage_file(struct clawmd_stage *st, const struct clawmd_dir *d, co
 		}
 		return 0;
 	}
+}
+
+int clawmd_fs_stage_file(struct clawmd_stage *st, const struct clawmd_dir *d, const char *name,
+			 const void *data, size_t len, struct clawmd_err *err)
+{
+	return stage_file(st, d, name, data, len, true, err);
+}
+
+int clawmd_fs_stage_file_unsynced(struct clawmd_stage *st, const struct clawmd_dir *d,
+				  const char *name, const void *data, size_t len,
+				  struct clawmd_err *err)
+{
+	return stage_file(st, d, name, data, len, false, err);
 }
 
 /* Symlinks: create under a temp name, rename over (there is never a moment

@@ -76,6 +76,11 @@ struct clawmd_stage {
 
 int clawmd_fs_stage_file(struct clawmd_stage *st, const struct clawmd_dir *d, const char *name,
 			 const void *data, size_t len, struct clawmd_err *err);
+/* The same without the fsync, for a file the caller can regenerate and
+ * will recognise when a crash leaves it torn (see clawmd_changes_apply). */
+int clawmd_fs_stage_file_unsynced(struct clawmd_stage *st, const struct clawmd_dir *d,
+				  const char *name, const void *data, size_t len,
+				  struct clawmd_err *err);
 int clawmd_fs_stage_link(struct clawmd_stage *st, const struct clawmd_dir *d, const char *name,
 			 const char *target, struct clawmd_err *err);
 /* Rename the staged temp over the target.  No directory fsync. */

@@ -30,13 +30,19 @@ if command -v strace >/dev/null 2>&1 && strace -f -o /dev/null true 2>/dev/null;
 	}
 	inject "full disk on write" write:error=ENOSPC:when=1 4
 	inject "full disk on the second write" write:error=ENOSPC:when=2 4
-	inject "EIO on fsync" fsync:error=EIO:when=1 4
-	inject "EIO on the last fsync" fsync:error=EIO:when=3 4
 	inject "failing symlink creation" symlinkat:error=EDQUOT:when=1 4
 	inject "failing first rename" rename,renameat,renameat2:error=ENOSPC:when=1 4
 	expect_grep "full disk reported as such" "No space left on device|Input/output|quota|Disk" "$T/err"
 	expect_ok "compose succeeds once the disk has room" $CLAWMD compose -C "$R" g
 	expect_file "new content in place" "$G/.claude-fragments/mcp-m.md" "second"
+	# fsync only guards what exists nowhere else (clawmd_changes_apply):
+	# here, a hand-written CLAUDE.md carried into CLAUDE.local.md.
+	printf 'hand written\n' >"$G/CLAUDE.md"
+	: >"$G/CLAUDE.local.md"
+	before=$(snap)
+	inject "EIO on fsync of the carried text" fsync:error=EIO:when=1 4
+	expect_ok "compose succeeds once fsync works" $CLAWMD compose -C "$R" g
+	expect_file "the hand-written text is carried" "$G/CLAUDE.local.md" "hand written"
 
 	# No-op: not a single mutating syscall.
 	strace -f -o "$T/trace" -e trace=%file,%desc,flock $CLAWMD compose -q -C "$R" g

@@ -81,10 +81,10 @@ if command -v strace >/dev/null 2>&1 && strace -f -o /dev/null true 2>/dev/null 
 	command -v pgrep >/dev/null 2>&1; then
 	export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0"
 	printf '{"mcpServers": {"m": {"instructions": "new"}}}' >"$G/container.json"
-	# compose is stopped at its first fsync (staging, after it compared);
+	# compose is stopped at its first write (staging, after it compared);
 	# meanwhile the agent edits CLAUDE.md, which compose saw as its own,
 	# stale output.
-	start_stopped fsync $CLAWMD compose -C "$R" g
+	start_stopped write $CLAWMD compose -C "$R" g
 	echo "agent wrote this meanwhile" >>"$G/CLAUDE.md"
 	resume_stopped
 	expect_eq "racing compose succeeded" "$?" 0
