@@ -9,12 +9,13 @@
 # NEWROOT is an empty directory; a tmpfs is mounted on it that bind-mounts
 # every top-level directory of the host (symlinks such as /lib copied as
 # symlinks) except /tmp, /app and /workspace, which are fresh tmpfs mounts
-# whatever the host has there.  -m binds SRC (a host file or directory) at DST, in the order
-# given; -t makes an empty tmpfs directory DST; -o DIR (a top-level host
-# directory such as /etc) becomes an overlay whose writes go to a tmpfs, so
-# a mount point can be made inside it (e.g. /etc/claude-code).  A mount
-# point is never created on a host directory: that is an error.  /app ends read-only, every
-# bind marked :ro too.  CMD runs in a chroot there, in CWD.
+# whatever the host has there.  -m binds SRC (a host file or directory) at
+# DST, in the order given; -t makes an empty tmpfs directory DST; -o DIR (a
+# top-level host directory such as /etc) becomes an overlay whose writes go
+# to a tmpfs, so a mount point can be made inside it (e.g. /etc/claude-code).
+# A mount point is never created on a host directory: that is an error.
+# /app ends read-only, and every bind marked :ro.  CMD runs in a chroot
+# there, in CWD.
 set -eu
 die() { echo "container.sh: $*" >&2; exit 125; }
 binds=''
