@@ -122,9 +122,13 @@ int cmd_usage_error(const char *cmd, const char *fmt, ...) __attribute__((format
 /* Colour escapes per --color, TERM=dumb and NO_COLOR. */
 bool cmd_use_colour(FILE *f);
 /* Print `s` with every control byte (newline, tab, ESC, DEL, ...) escaped
- * as \n, \t or \xNN and backslashes doubled, so text the agent controls
- * cannot forge a line, an annotation or a terminal sequence. */
+ * as \n, \t, \r or \xNN, so text the agent controls cannot forge a line,
+ * an annotation or a terminal sequence.  Backslashes stay as they are: the
+ * library's messages already carry escapes of their own. */
 void cmd_put_escaped(FILE *f, const char *s);
+/* The same for a data field read back by programs (render --format files):
+ * backslashes are doubled too, so the escaping can be undone exactly. */
+void cmd_put_field(FILE *f, const char *s);
 /* The same, into a fresh string (caller frees). */
 char *cmd_escaped(const char *s);
 /* A path as shown from the current directory (see clawmd_layout_shown);

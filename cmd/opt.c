@@ -410,7 +410,7 @@ static size_t utf8_seq(const unsigned char *s)
 	return n;
 }
 
-char *cmd_escaped(const char *s)
+static char *escaped(const char *s, bool reversible)
 {
 	size_t len = strlen(s), o = 0;
 	char *out = malloc(len * 4 + 1);
@@ -418,7 +418,7 @@ char *cmd_escaped(const char *s)
 		abort();
 	for (const unsigned char *p = (const unsigned char *)s; *p;) {
 		size_t n;
-		if (*p >= 0x20 && *p < 0x7f && *p != '\\') {
+		if (*p >= 0x20 && *p < 0x7f && !(reversible && *p == '\\')) {
 			out[o++] = (char)*p++;
 		} else if (*p >= 0x80 && (n = utf8_seq(p))) {
 			memcpy(out + o, p, n);
@@ -441,6 +441,18 @@ char *cmd_escaped(const char *s)
 	}
 	out[o] = '\0';
 	return out;
+}
+
+char *cmd_escaped(const char *s)
+{
+	return escaped(s, false);
+}
+
+void cmd_put_field(FILE *f, const char *s)
+{
+	char *e = escaped(s, true);
+	fputs(e, f);
+	free(e);
 }
 
 void cmd_put_escaped(FILE *f, const char *s)

@@ -238,9 +238,9 @@ int cmd_render(int argc, char **argv)
 		/* Paths the agent named are escaped: no row can be forged. */
 		for (size_t i = 0; i < m.nfiles; i++) {
 			printf("%s\t", clawmd_mem_type_name(m.files[i].type));
-			cmd_put_escaped(stdout, m.files[i].path);
+			cmd_put_field(stdout, m.files[i].path);
 			putchar('\t');
-			cmd_put_escaped(stdout, m.files[i].parent ? m.files[i].parent : "-");
+			cmd_put_field(stdout, m.files[i].parent ? m.files[i].parent : "-");
 			putchar('\n');
 		}
 	} else {

@@ -67,7 +67,7 @@ echo "(\"approve_external\": true in clawmd.json); without approval the symlinks
 echo "point outside /workspace/agent and a headless agent drops them."
 # The mode is a setting of the whole root (clawmd.json); the demo keeps one
 # group per mode, so each is checked with its own.
-run "$clawmd" $opts check assistant && echo "(exit 0: the default mode is clean)"
+run "$clawmd" $opts check assistant && echo "(exit 0, and no finding at all)"
 run "$clawmd" $opts --mode symlink check --no-hints assistant-symlink || true
 run "$clawmd" $opts --mode symlink check --no-hints --approve-external assistant-symlink || true
 run "$clawmd" $opts status assistant

@@ -42,6 +42,8 @@ expect_ok "-CDIR glued" "$CLAWMD" "-C$R" status main
 expect_fail 3 "-- ends options: --all after it is an operand" "$CLAWMD" compose -C "$R" -q -- --all
 expect_grep "... an invalid group name" "invalid group name '--all'" "$T/err"
 expect_ok "-- then a group" "$CLAWMD" compose -C "$R" -q -- main
+# A finding in main (a missing import), none in ops: --strict must see it.
+printf '@./nosuch.md\n' >"$R/groups/main/CLAUDE.local.md"
 expect_fail 1 "check main --strict: options after operands" "$CLAWMD" check main --strict -C "$R" --no-hints
 check "... only main's findings, no hints" sh -c "! grep -v '^groups/main/' '$T/out'"
 expect_ok "status main --json" "$CLAWMD" status main --json -C "$R"
