@@ -786,7 +786,8 @@ int clawmd_changes_apply(struct clawmd_changes *ch, const struct clawmd_layout *
 		snprintf(tmpdir, sizeof(tmpdir), "." CLAWMD_FRAGMENTS_DIR ".%016llx.tmp",
 			 (unsigned long long)r);
 		if (mkdirat(gd.fd, tmpdir, 0755) < 0) {
-			rc = clawmd_err_sys(err, CLAWMD_EFS, "could not create '%s/%s'", gd.path, tmpdir);
+			rc = clawmd_err_sys(err, CLAWMD_EFS, "could not write '%s/%s'", gd.path,
+					    CLAWMD_FRAGMENTS_DIR);
 			tmpdir[0] = '\0';
 			goto out;
 		}

@@ -249,8 +249,8 @@ int clawmd_fragdir_stage(char tmp[64], const struct clawmd_dir *frag, const char
 		if (mkdirat(frag->fd, tmp, 0755) == 0)
 			break;
 		if (errno != EEXIST || tries >= 8) {
-			int rc = clawmd_err_sys(err, CLAWMD_EFS, "could not create '%s/%s'",
-						frag->path, tmp);
+			int rc = clawmd_err_sys(err, CLAWMD_EFS, "could not write '%s/%s'",
+						frag->path, name);
 			tmp[0] = '\0';
 			return rc;
 		}

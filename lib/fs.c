@@ -246,8 +246,9 @@ static int stage_file(struct clawmd_stage *st, const struct clawmd_dir *d, const
 		if (fd < 0) {
 			if (errno == EEXIST && tries < 8)
 				continue;
-			return clawmd_err_sys(err, CLAWMD_EFS, "could not create '%s/%s'",
-					      shown(d, st->tmp));
+			/* Name what was being written, not the temp (it never existed). */
+			return clawmd_err_sys(err, CLAWMD_EFS, "could not write '%s/%s'",
+					      shown(d, name));
 		}
 		st->pending = true;
 		int failed = write_all(fd, data, len) < 0 || (sync && fsync(fd) < 0);
@@ -296,7 +297,7 @@ int clawmd_fs_stage_link(struct clawmd_stage *st, const struct clawmd_dir *d, co
 		if (errno == EEXIST && tries < 8)
 			continue;
 		return clawmd_err_sys(err, CLAWMD_EFS, "could not create symlink '%s/%s'",
-				      shown(d, st->tmp));
+				      shown(d, name));
 	}
 	st->pending = true;
 	return 0;

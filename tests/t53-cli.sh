@@ -80,6 +80,25 @@ for cmd in "compose" "check" "status" "render --group"; do
 	expect_grep "$cmd: the message names the group" "no group 'nosuch': 'groups/nosuch' does not exist" "$T/err"
 	expect_fail 3 "$cmd ../x: 3" "$CLAWMD" $cmd ../x -C "$R"
 done
+# An unwritable group directory is named as what was being written, not as
+# a temp file that never came to exist.
+if command -v setpriv >/dev/null 2>&1 && [ "$(id -u)" = 0 ]; then
+	U=$T/unwritable
+	mkdir -p "$U/container" "$U/skills/a" "$U/groups/g" "$U/.clawmd"
+	echo base >"$U/container/CLAUDE.md"
+	echo A >"$U/skills/a/instructions.md"
+	chmod 755 "$T" "$U"
+	chmod 777 "$U/.clawmd"
+	chmod 555 "$U/groups/g"
+	expect_fail 4 "an unwritable group directory" setpriv --reuid=65534 --regid=65534 \
+		--clear-groups "$CLAWMD" compose -C "$U" g
+	expect_grep "... named with the fragments it could not write" \
+		"^clawmd: could not write 'groups/g/.claude-fragments': Permission denied$" "$T/err"
+	check "... and no temp name in the message" sh -c "! grep -q '\.tmp' '$T/err'"
+else
+	echo "ok # skip setpriv or root missing: the unwritable-directory message"
+	_n=$((_n + 1))
+fi
 expect_fail 2 "--lock-timeout -1" "$CLAWMD" compose -C "$R" --lock-timeout -1 main
 expect_grep "names the flag as typed" "^clawmd: --lock-timeout: expected a number, not '-1'" "$T/err"
 expect_fail 2 "--mode cpy" "$CLAWMD" compose -C "$R" main --mode cpy
