@@ -330,7 +330,8 @@ struct loader {
 	struct view view;
 	struct clawmd_memory *m;
 	struct set seen;  /* S: processed paths */
-	bool native;	  /* 2.1.113 on: readdir order, realpath dedup */
+	bool native;	  /* 2.1.113 on: readdir order */
+	bool dedup;	  /* 2.1.142 on: realpath dedup */
 	bool gate;	  /* 2.1.232 on: the realpath gate (imports and rules) */
 	char *cwd;	  /* originalCwd, realpath'd */
 	char *home;	  /* for @~/ */
@@ -445,9 +446,9 @@ static enum clawmd_import_status process_file(struct loader *L, struct flist *ou
 	struct clawmd_view_node nd;
 	bool resolved = clawmd_view_resolve(&nd, &L->view.v, np, true) == 0;
 	char *rp = resolved ? clawmd_xstrdup(nd.real) : clawmd_xstrdup(np);
-	/* Native releases: a file whose realpath was processed is not loaded
-	 * again (§14.2, seen in 2.1.330, assumed from 2.1.113). */
-	if (L->native && set_has(&L->seen, rp)) {
+	/* From 2.1.142: a file whose realpath was processed is not loaded
+	 * again (§14.2; bisected by make e2e, case imports-symlink). */
+	if (L->dedup && set_has(&L->seen, rp)) {
 		free(np);
 		free(rp);
 		if (resolved)
@@ -768,6 +769,7 @@ static void loader_init(struct loader *L, struct clawmd_memory *m, const struct 
 	if (!rel.major && !rel.minor && !rel.patch)
 		rel = clawmd_release_default;
 	L->native = clawmd_release_native(&rel);
+	L->dedup = clawmd_release_realpath_dedup(&rel);
 	L->gate = clawmd_release_realpath_gate(&rel);
 	L->m = m;
 	L->cwd = cwd;
@@ -1057,7 +1059,7 @@ void clawmd_memory_text(struct clawmd_buf *out, const struct clawmd_memory *m,
 	struct clawmd_release rel = o->release;
 	if (!rel.major && !rel.minor && !rel.patch)
 		rel = clawmd_release_default;
-	bool native = clawmd_release_native(&rel);
+	bool policy = clawmd_release_managed_policy(&rel);
 	clawmd_buf_clear(out);
 	clawmd_buf_put(out, "", 0);
 	if (o->target) {
@@ -1079,7 +1081,7 @@ void clawmd_memory_text(struct clawmd_buf *out, const struct clawmd_memory *m,
 			continue;
 		clawmd_buf_puts(out, out->len ? "\n\n" : MEMORY_INSTRUCTION_PROMPT "\n\n");
 		clawmd_buf_printf(out, "Contents of %s%s:\n\n", f->path,
-				  description(f->type, !native));
+				  description(f->type, !policy));
 		clawmd_buf_put(out, f->content + a, b - a);
 	}
 }

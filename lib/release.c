@@ -63,6 +63,16 @@ bool clawmd_release_native(const struct clawmd_release *r)
 	return at_least(r, 2, 1, 113);
 }
 
+bool clawmd_release_managed_policy(const struct clawmd_release *r)
+{
+	return at_least(r, 2, 1, 136);
+}
+
+bool clawmd_release_realpath_dedup(const struct clawmd_release *r)
+{
+	return at_least(r, 2, 1, 142);
+}
+
 bool clawmd_release_realpath_gate(const struct clawmd_release *r)
 {
 	return at_least(r, 2, 1, 232);

@@ -78,12 +78,14 @@ call_index() { # ERE
 	grep '^renameat2(' "$T/ref" | grep -n -E "$1" | head -n 1 | cut -d: -f1
 }
 # stop_run K: compose stopped (after the call: a signal injected at entry
-# is delivered when the call returns) twice: after its first fsync (the
-# staging, so compute has looked at the group) and after its K-th renameat2.
+# is delivered when the call returns) twice: after its first write (the
+# staging, so compute has looked at the group; regenerable files are no
+# longer fsynced, so a write is the first sure sign) and after its K-th
+# renameat2.
 # at_stop N waits (bounded) for the N-th stop; go_on resumes.
 stop_run() {
 	: >"$T/stops"
-	strace -o "$T/stops" -e trace=fsync,renameat2 -e inject=fsync:signal=SIGSTOP:when=1 \
+	strace -o "$T/stops" -e trace=write,renameat2 -e inject=write:signal=SIGSTOP:when=1 \
 		-e inject="renameat2:signal=SIGSTOP:when=$1" \
 		$CLAWMD compose -C "$S" g >"$T/out" 2>"$T/err" &
 	_spid=$!

@@ -111,7 +111,9 @@ void clawmd_buf_release(struct clawmd_buf *buf);
  * builds that list .claude/rules sorted; 2.1.113 and later are native builds
  * that list them in raw readdir(3) order; 2.1.232 and later also drop an
  * import, or a rules entry, whose realpath leaves the project unless external
- * includes are approved (so symlinked fragments vanish).
+ * includes are approved (so symlinked fragments vanish).  The managed
+ * description (2.1.136) and the realpath dedup (2.1.142) were bisected by
+ * make e2e (tests/e2e/measured.md).
  */
 struct clawmd_release {
 	unsigned major, minor, patch;
@@ -124,6 +126,13 @@ int clawmd_release_parse(struct clawmd_release *out, const char *text, struct cl
 int clawmd_release_cmp(const struct clawmd_release *a, const struct clawmd_release *b);
 /* 2.1.113 and later: the native build (raw readdir order for rules). */
 bool clawmd_release_native(const struct clawmd_release *r);
+/* 2.1.136 and later: the managed tier has its own description,
+ * "(organization-managed policy instructions)" (2.1.133 has the user one;
+ * 2.1.134 and 2.1.135 were not published). */
+bool clawmd_release_managed_policy(const struct clawmd_release *r);
+/* 2.1.142 and later: a file whose realpath was already processed is not
+ * loaded again (a second symlink to it); 2.1.141 loads it twice. */
+bool clawmd_release_realpath_dedup(const struct clawmd_release *r);
 /* 2.1.232 and later: imports and rules whose realpath leaves the project are
  * dropped unless external includes are approved. */
 bool clawmd_release_realpath_gate(const struct clawmd_release *r);

@@ -10,19 +10,27 @@ static bool parse(struct clawmd_release *r, const char *s)
 
 int main(void)
 {
+	/* The boundaries measured by make e2e (tests/e2e/measured.md). */
 	static const struct {
 		const char *v;
-		bool native, gate;
+		bool native, policy, dedup, gate;
 	} cases[] = {
-		{"2.1.88", false, false},  {"2.1.112", false, false}, {"2.1.113", true, false},
-		{"2.1.128", true, false},  {"2.1.231", true, false},  {"2.1.232", true, true},
-		{"2.1.330", true, true},   {"2.2.0", true, true},     {"3.0.0", true, true},
-		{"1.0.999", false, false}, {"latest", true, true},
+		{"2.1.88", false, false, false, false},	 {"2.1.112", false, false, false, false},
+		{"2.1.113", true, false, false, false},	 {"2.1.128", true, false, false, false},
+		{"2.1.133", true, false, false, false},	 {"2.1.136", true, true, false, false},
+		{"2.1.141", true, true, false, false},	 {"2.1.142", true, true, true, false},
+		{"2.1.231", true, true, true, false},	 {"2.1.232", true, true, true, true},
+		{"2.1.330", true, true, true, true},	 {"2.2.0", true, true, true, true},
+		{"3.0.0", true, true, true, true},	 {"1.0.999", false, false, false, false},
+		{"latest", true, true, true, true},
 	};
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
 		struct clawmd_release r;
 		ok(parse(&r, cases[i].v), "parses %s", cases[i].v);
 		is(clawmd_release_native(&r), cases[i].native, "%s native", cases[i].v);
+		is(clawmd_release_managed_policy(&r), cases[i].policy, "%s managed description",
+		   cases[i].v);
+		is(clawmd_release_realpath_dedup(&r), cases[i].dedup, "%s realpath dedup", cases[i].v);
 		is(clawmd_release_realpath_gate(&r), cases[i].gate, "%s realpath gate", cases[i].v);
 	}
 	static const char *bad[] = {"", "2", "2.1", "2.1.", "2.1.x", "v2.1.3", "2.1.3 ", "2..3",
