@@ -57,7 +57,7 @@ static bool want_dir(const struct clawmd_entry *want, const char *rel)
 
 static bool same_content(int dfd, const char *name, const struct clawmd_entry *f)
 {
-	int fd = openat(dfd, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+	int fd = openat(dfd, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
 	struct stat st;
 	bool same = false;
 	if (fd < 0)

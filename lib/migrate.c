@@ -377,7 +377,7 @@ static int copy_owner(const struct clawmd_dir *d, const char *tmp, const struct 
 {
 	struct stat st;
 	int rc = 0;
-	int fd = openat(d->fd, tmp, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK);
+	int fd = openat(d->fd, tmp, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
 	if (fd < 0)
 		return clawmd_err_sys(err, CLAWMD_EFS, "could not open '%s/%s'", d->path, tmp);
 	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) || st.st_nlink != 1 ||
