@@ -843,7 +843,8 @@ int clawmd_changes_apply(struct clawmd_changes *ch, const struct clawmd_layout *
 		if (ch->v[i].action != CLAWMD_WRITE || !strcmp(ch->v[i].name, CLAWMD_ENTRY_NAME))
 			continue;
 		if (ch->v[i].want->type == CLAWMD_FT_DIR) {
-			rc = clawmd_fragdir_commit(&fd, dtmp[i], leaf(ch->v[i].name), err);
+			rc = clawmd_fragdir_commit(&fd, dtmp[i], leaf(ch->v[i].name), ch->v[i].want,
+						   err);
 			dtmp[i][0] = '\0';
 		} else {
 			rc = clawmd_fs_commit(&st[i], err);

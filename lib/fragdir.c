@@ -166,16 +166,76 @@ static int rm_tree(int dfd, const char *name, int depth, size_t *budget)
 	return rc;
 }
 
-int clawmd_fragdir_remove(const struct clawmd_dir *frag, const char *name, struct clawmd_err *err)
+/*
+ * The directory dfd (at `prefix` inside a fragment directory) holds only
+ * what compose writes there: directories and single-link regular files, at
+ * paths `want` lists when it is given.  Anything else was put there by
+ * someone else, and DESIGN section 2.5 says such content is moved aside,
+ * never removed; judging first also keeps rm_tree() from deleting part of
+ * a tree before a bound stops it.
+ */
+static bool tree_is_ours(int dfd, const struct clawmd_entry *want, const char *prefix, int depth,
+			 size_t *budget)
+{
+	int dup_fd = dup(dfd);
+	DIR *d = dup_fd >= 0 ? fdopendir(dup_fd) : NULL;
+	bool ours = d != NULL;
+	if (!d && dup_fd >= 0)
+		close(dup_fd);
+	struct dirent *e;
+	while (ours && (e = readdir(d))) {
+		if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
+			continue;
+		if (!*budget) {
+			ours = false;
+			break;
+		}
+		--*budget;
+		char *rel = *prefix ? clawmd_xasprintf("%s/%s", prefix, e->d_name)
+				    : clawmd_xstrdup(e->d_name);
+		struct stat st;
+		if (fstatat(dfd, e->d_name, &st, AT_SYMLINK_NOFOLLOW) < 0) {
+			ours = false;
+		} else if (S_ISDIR(st.st_mode)) {
+			int sub = depth < TREE_DEPTH_MAX && (!want || want_dir(want, rel))
+					  ? openat(dfd, e->d_name,
+						   O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
+					  : -1;
+			ours = sub >= 0 && tree_is_ours(sub, want, rel, depth + 1, budget);
+			if (sub >= 0)
+				close(sub);
+		} else {
+			ours = S_ISREG(st.st_mode) && st.st_nlink == 1 && (!want || want_file(want, rel));
+		}
+		free(rel);
+	}
+	if (d)
+		closedir(d);
+	return ours;
+}
+
+/* Remove the fragment directory `name` (shown as `as`) when it holds only
+ * compose's files (of `want`, when given); else move it aside, whole. */
+static int remove_or_keep(const struct clawmd_dir *frag, const char *name, const char *as,
+			  const struct clawmd_entry *want, struct clawmd_err *err)
 {
 	size_t budget = TREE_ENTRIES_MAX;
-	if (rm_tree(frag->fd, name, 0, &budget) == 0)
+	int fd = openat(frag->fd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	bool ours = fd >= 0 && tree_is_ours(fd, want, "", 0, &budget);
+	if (fd >= 0)
+		close(fd);
+	budget = TREE_ENTRIES_MAX;
+	if (ours && rm_tree(frag->fd, name, 0, &budget) == 0)
 		return 0;
-	/* Too big, too deep or not removable: out of the way, kept. */
 	char *moved = NULL;
-	int rc = clawmd_fs_move_aside(&moved, frag, name, err);
+	int rc = clawmd_fs_move_aside_as(&moved, frag, name, as, err);
 	free(moved);
 	return rc;
+}
+
+int clawmd_fragdir_remove(const struct clawmd_dir *frag, const char *name, struct clawmd_err *err)
+{
+	return remove_or_keep(frag, name, name, NULL, err);
 }
 
 void clawmd_fragdir_unstage(const struct clawmd_dir *frag, const char *tmp)
@@ -292,7 +352,7 @@ int clawmd_fragdir_stage(char tmp[64], const struct clawmd_dir *frag, const char
  *    current CLAUDE.md may import files in it), then remove what came out.
  */
 int clawmd_fragdir_commit(const struct clawmd_dir *frag, const char *tmp, const char *name,
-			  struct clawmd_err *err)
+			  const struct clawmd_entry *want, struct clawmd_err *err)
 {
 	for (int tries = 0; tries < 3; tries++) {
 		if (renameat2(frag->fd, tmp, frag->fd, name, RENAME_NOREPLACE) == 0)
@@ -300,7 +360,7 @@ int clawmd_fragdir_commit(const struct clawmd_dir *frag, const char *tmp, const 
 		if (errno != EEXIST)
 			break;
 		if (renameat2(frag->fd, tmp, frag->fd, name, RENAME_EXCHANGE) == 0)
-			return clawmd_fragdir_remove(frag, tmp, err);
+			return remove_or_keep(frag, tmp, name, want, err);
 		if (errno != ENOENT)
 			break;
 	}

@@ -8,7 +8,7 @@
  *	if (!clawmd_fragdir_same(frag, "skill-x", want))      // compare (reads)
  *		clawmd_fragdir_stage(tmp, frag, "skill-x", want, err); // complete, fsynced
  *	...
- *	clawmd_fragdir_commit(frag, tmp, "skill-x", err);      // swapped in, old removed
+ *	clawmd_fragdir_commit(frag, tmp, "skill-x", want, err);      // swapped in, old removed
  *
  * Everything inside .claude-fragments/<kind>-<item>/ is clawmd's: whatever
  * else is found there (the directory is writable by the agent) is removed
@@ -34,12 +34,14 @@ bool clawmd_fragdir_same(const struct clawmd_dir *frag, const char *name,
 /* Build the whole directory under a fresh temp name (returned in tmp). */
 int clawmd_fragdir_stage(char tmp[64], const struct clawmd_dir *frag, const char *name,
 			 const struct clawmd_entry *want, struct clawmd_err *err);
-/* Put the staged directory in place; what it replaced is removed. */
+/* Put the staged directory in place; what it replaced is removed when it
+ * holds only files of `want`, else moved aside whole (NAME.clawmd-preserved-*). */
 int clawmd_fragdir_commit(const struct clawmd_dir *frag, const char *tmp, const char *name,
-			  struct clawmd_err *err);
+			  const struct clawmd_entry *want, struct clawmd_err *err);
 /* Remove a staged directory that was not committed (best effort). */
 void clawmd_fragdir_unstage(const struct clawmd_dir *frag, const char *tmp);
-/* Remove a stale directory; moved aside when it is past the bounds. */
+/* Remove a stale directory; moved aside whole when it holds anything but
+ * directories and single-link regular files, or is past the bounds. */
 int clawmd_fragdir_remove(const struct clawmd_dir *frag, const char *name, struct clawmd_err *err);
 
 #endif

@@ -77,7 +77,8 @@ expect_ok "recompose" $CLAWMD compose -q -C "$R" --modules mods g
 expect_file "the new content is in place" "$F/skill-foo/docs/more.md" "More v2: @../deep.md"
 check "no staging directory left" sh -c "! ls -A '$F' | grep -q tmp"
 
-# The directory is compose's: what the agent plants there is removed, never followed.
+# The directory is compose's: what the agent plants there goes, never followed
+# (moved aside with the old tree: see the end of this file).
 mkdir -p "$T/outside"; echo keep >"$T/outside/secret.md"
 echo planted >"$F/skill-foo/planted.md"
 rm -rf "$F/skill-foo/docs"; ln -s "$T/outside" "$F/skill-foo/docs"
@@ -101,7 +102,7 @@ timeout 60 $CLAWMD compose -q -C "$R" --modules mods g >"$T/out" 2>&1
 expect_eq "compose over a FIFO and a planted tree deeper than the bounds" "$?" 0
 check "the copy is a regular file again (the FIFO was never opened)" test -f "$F/skill-foo/details.md" -a ! -p "$F/skill-foo/details.md"
 check "the planted tree is gone from the fragment directory" test ! -e "$F/skill-foo/d"
-check "and kept aside, since it was too deep to remove" sh -c "ls -A '$F' | grep -q '^\.skill-foo\..*\.tmp\.clawmd-preserved-'"
+check "and kept aside under the fragment's name" sh -c "grep -rqx bottom '$F'/skill-foo.clawmd-preserved-*"
 expect_ok "converged after it" $CLAWMD compose -C "$R" --modules mods --check g
 mkdir -p "$F/.skill-foo.0123456789abcdef.tmp/x"
 expect_ok "a killed run's staging directory" $CLAWMD compose -q -C "$R" --modules mods g
@@ -122,4 +123,37 @@ expect_ok "and back to copy" $CLAWMD compose -q -C "$R" --modules mods g
 expect_ok "converged" $CLAWMD compose -C "$R" --modules mods --check g
 expect_ok "status lists the imported fragment" $CLAWMD status -C "$R" --modules mods g
 expect_grep "status names the skills" ' all: bar,foo$' "$T/out"
+# What the agent puts inside a fragment directory is moved aside whole,
+# never deleted: a directory where a copied file belongs, an extra file,
+# a directory of a fragment's name that compose never wrote.
+A=$T/agent
+rm -rf "$A"
+mkdir -p "$A/container" "$A/skills/s/sub" "$A/groups/g"
+printf '# base\n' >"$A/container/CLAUDE.md"
+printf 'Use s. @./details.md\n' >"$A/skills/s/instructions.md"
+printf 'Details. @./sub/more.md\n' >"$A/skills/s/details.md"
+printf 'More.\n' >"$A/skills/s/sub/more.md"
+AF=$A/groups/g/.claude-fragments
+expect_ok "agent content: first compose" $CLAWMD compose -q -C "$A" g
+rm "$AF/skill-s/details.md"
+mkdir "$AF/skill-s/details.md"
+echo keep1 >"$AF/skill-s/details.md/agentfile"
+expect_ok "a directory where a copied file belongs: compose" $CLAWMD compose -q -C "$A" g
+check "... its content is kept aside" sh -c "grep -rqx keep1 '$AF'/skill-s.clawmd-preserved-*"
+check "... and the fragment is whole again" test -f "$AF/skill-s/details.md"
+echo keep2 >"$AF/skill-s/notes.txt"
+expect_ok "an extra file in a fragment directory: compose" $CLAWMD compose -q -C "$A" g
+check "... is kept aside" sh -c "grep -rqx keep2 '$AF'/skill-s.clawmd-preserved-*"
+check "... and gone from the fragment" test ! -e "$AF/skill-s/notes.txt"
+mkdir "$AF/skill-x"
+echo keep3 >"$AF/skill-x/agentfile"
+: >"$AF/skill-x/empty"
+ln "$AF/skill-x/empty" "$AF/skill-x/hardlink"
+expect_ok "a directory compose never wrote, with a hard link: compose" $CLAWMD compose -q -C "$A" g
+check "... is kept aside" sh -c "grep -rqx keep3 '$AF'/skill-x.clawmd-preserved-*"
+"$CLAWMD" check -C "$A" g >"$T/out" 2>&1
+expect_grep "check reports what was kept (CM404)" 'CM404' "$T/out"
+printf '{"skills": []}\n' >"$A/groups/g/container.json"
+expect_ok "a stale fragment directory of compose's own: compose" $CLAWMD compose -q -C "$A" g
+check "... is removed, not kept" sh -c "! ls -d '$AF'/skill-s 2>/dev/null"
 done_testing
