@@ -321,22 +321,41 @@ static int leftovers(struct clawmd_changes *ch, size_t *cap, const struct clawmd
 			close(dfd);
 		return clawmd_err_sys(err, CLAWMD_EFS, "could not list '%s'", d->path);
 	}
+	/* One listing serves both: names and temps of fragment files, and (in
+	 * .claude-fragments) fragment directories no longer planned (a skill
+	 * dropped, a switch to symlink mode, imports removed) and a killed
+	 * run's staging directories. */
+	char **dirs = NULL;
+	size_t ndirs = 0, dcap = 0;
 	struct dirent *e;
 	while ((e = readdir(dir))) {
-		if (!our_temp(e->d_name, *prefix) && !(*prefix && fragment_name(e->d_name)))
+		char buf[32];
+		struct stat st;
+		bool fragdir = *prefix &&
+			       (clawmd_fragdir_name(e->d_name) ||
+				clawmd_fragdir_temp_of(buf, e->d_name)) &&
+			       fstatat(d->fd, e->d_name, &st, AT_SYMLINK_NOFOLLOW) == 0 &&
+			       S_ISDIR(st.st_mode);
+		if (!fragdir && !our_temp(e->d_name, *prefix) &&
+		    !(*prefix && fragment_name(e->d_name)))
 			continue;
 		char *name = clawmd_xasprintf("%s%s", prefix, e->d_name);
 		if (planned(plan, name)) {
 			free(name);
-			continue;
+		} else if (fragdir) {
+			clawmd_xgrow(&dirs, &dcap, ndirs + 1, sizeof(*dirs));
+			dirs[ndirs++] = name;
+		} else {
+			clawmd_xgrow(&found, &fcap, n + 1, sizeof(*found));
+			found[n++] = name;
 		}
-		clawmd_xgrow(&found, &fcap, n + 1, sizeof(*found));
-		found[n++] = name;
 	}
 	closedir(dir);
 	/* Sorted, so that output and syscalls are deterministic. */
 	if (n)
 		qsort(found, n, sizeof(*found), clawmd_strcmp_ptr);
+	if (ndirs)
+		qsort(dirs, ndirs, sizeof(*dirs), clawmd_strcmp_ptr);
 	int rc = 0;
 	for (size_t i = 0; i < n && rc == 0; i++) {
 		mode_t m;
@@ -369,7 +388,10 @@ static int leftovers(struct clawmd_changes *ch, size_t *cap, const struct clawmd
 			rc = clawmd_fs_readlink(&c->old, d, leaf(found[i]), err);
 		rc = rc < 0 ? rc : 0;
 	}
+	for (size_t i = 0; i < ndirs && rc == 0; i++)
+		add(ch, cap, CLAWMD_REMOVE, dirs[i], CLAWMD_FT_DIR)->old_unread = true;
 	clawmd_strv_free(found, n);
+	clawmd_strv_free(dirs, ndirs);
 	return rc;
 }
 
@@ -417,45 +439,6 @@ static int compare_fragdir(struct clawmd_changes *ch, size_t *cap, const struct 
 	struct clawmd_change *c = add(ch, cap, CLAWMD_WRITE, want->name, ftype(m));
 	c->want = want;
 	c->old_unread = m != 0;
-	return 0;
-}
-
-/* Fragment directories no longer planned (a skill dropped, a switch to
- * symlink mode, imports removed) and a killed run's staging directories. */
-static int stale_fragdirs(struct clawmd_changes *ch, size_t *cap, const struct clawmd_dir *d,
-			  const struct clawmd_plan *plan, struct clawmd_err *err)
-{
-	int dfd = dup(d->fd);
-	DIR *dir = dfd >= 0 ? fdopendir(dfd) : NULL;
-	char **found = NULL;
-	size_t n = 0, fcap = 0;
-	if (!dir) {
-		if (dfd >= 0)
-			close(dfd);
-		return clawmd_err_sys(err, CLAWMD_EFS, "could not list '%s'", d->path);
-	}
-	rewinddir(dir); /* the dup shares the offset leftovers() left at the end */
-	struct dirent *e;
-	while ((e = readdir(dir))) {
-		char buf[32];
-		struct stat st;
-		if ((!clawmd_fragdir_name(e->d_name) && !clawmd_fragdir_temp_of(buf, e->d_name)) ||
-		    fstatat(d->fd, e->d_name, &st, AT_SYMLINK_NOFOLLOW) < 0 || !S_ISDIR(st.st_mode))
-			continue;
-		char *name = clawmd_xasprintf(CLAWMD_FRAGMENTS_DIR "/%s", e->d_name);
-		if (planned(plan, name)) {
-			free(name);
-			continue;
-		}
-		clawmd_xgrow(&found, &fcap, n + 1, sizeof(*found));
-		found[n++] = name;
-	}
-	closedir(dir);
-	if (n)
-		qsort(found, n, sizeof(*found), clawmd_strcmp_ptr);
-	for (size_t i = 0; i < n; i++)
-		add(ch, cap, CLAWMD_REMOVE, found[i], CLAWMD_FT_DIR)->old_unread = true;
-	clawmd_strv_free(found, n);
 	return 0;
 }
 
@@ -511,8 +494,6 @@ int clawmd_changes_compute(struct clawmd_changes *out, const struct clawmd_layou
 		goto out;
 	if (fd.fd >= 0 &&
 	    (rc = leftovers(out, &cap, &fd, CLAWMD_FRAGMENTS_DIR "/", plan, err)) < 0)
-		goto out;
-	if (fd.fd >= 0 && (rc = stale_fragdirs(out, &cap, &fd, plan, err)) < 0)
 		goto out;
 	/* A legacy entry carried into CLAUDE.local.md loses its import of the
 	 * legacy .claude-global.md (gone after the cutover), as in migrate. */
