@@ -132,15 +132,44 @@ bool clawmd_fragdir_same(const struct clawmd_dir *frag, const char *name,
 
 /* ---- remove ------------------------------------------------------------- */
 
-/* Remove `name` in dfd without following anything: 0, or -1 when it could
- * not be removed whole (past the bounds, or a failure). */
-static int rm_tree(int dfd, const char *name, int depth, size_t *budget)
+/*
+ * Remove the tree `name` in dfd (at `prefix` inside a fragment directory)
+ * without following anything, entry by entry, each judged just before it
+ * goes: a directory, or a single-link regular file, at a path compose
+ * wrote (compose_wrote) when `want` is given.  Anything else was put there by someone else, and
+ * DESIGN section 2.5 says such content is moved aside, never removed: the
+ * walk stops there and returns -1 (also past the bounds, or on a failure),
+ * leaving the rest for the caller to move aside.  What went before it was
+ * compose's own, which the next compose writes again.  `dry` judges only.
+ */
+/* `rel` (inside a fragment directory) is, or was, compose's: the plan lists
+ * it, or its source directory on the host holds it (a file an earlier plan
+ * copied, before the fragment stopped importing it). */
+static bool compose_wrote(const struct clawmd_entry *want, const char *rel, bool dir)
 {
-	if (unlinkat(dfd, name, 0) == 0 || errno == ENOENT)
-		return 0;
-	if (errno != EISDIR && errno != EPERM)
-		return -1;
-	if (depth > TREE_DEPTH_MAX)
+	if (dir ? want_dir(want, rel) : want_file(want, rel) != NULL)
+		return true;
+	if (!want->source)
+		return false;
+	char *path = clawmd_path_join(want->source, rel);
+	struct stat st;
+	bool there = lstat(path, &st) == 0 && (dir ? S_ISDIR(st.st_mode) : S_ISREG(st.st_mode));
+	free(path);
+	return there;
+}
+
+static int rm_tree(int dfd, const char *name, const struct clawmd_entry *want, const char *prefix,
+		   int depth, size_t *budget, bool dry)
+{
+	struct stat st;
+	if (fstatat(dfd, name, &st, AT_SYMLINK_NOFOLLOW) < 0)
+		return errno == ENOENT ? 0 : -1;
+	if (!S_ISDIR(st.st_mode)) {
+		if (!S_ISREG(st.st_mode) || st.st_nlink != 1 || (want && !compose_wrote(want, prefix, false)))
+			return -1;
+		return dry || unlinkat(dfd, name, 0) == 0 || errno == ENOENT ? 0 : -1;
+	}
+	if (depth > TREE_DEPTH_MAX || (want && *prefix && !compose_wrote(want, prefix, true)))
 		return -1;
 	int sub = openat(dfd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 	int sub2 = sub >= 0 ? dup(sub) : -1;
@@ -152,80 +181,39 @@ static int rm_tree(int dfd, const char *name, int depth, size_t *budget)
 	while (rc == 0 && d && (e = readdir(d))) {
 		if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
 			continue;
-		if (!*budget)
-			rc = -1;
-		else
-			--*budget, rc = rm_tree(sub, e->d_name, depth + 1, budget);
-	}
-	if (d)
-		closedir(d);
-	if (sub >= 0)
-		close(sub);
-	if (rc == 0 && unlinkat(dfd, name, AT_REMOVEDIR) < 0)
-		rc = -1;
-	return rc;
-}
-
-/*
- * The directory dfd (at `prefix` inside a fragment directory) holds only
- * what compose writes there: directories and single-link regular files, at
- * paths `want` lists when it is given.  Anything else was put there by
- * someone else, and DESIGN section 2.5 says such content is moved aside,
- * never removed; judging first also keeps rm_tree() from deleting part of
- * a tree before a bound stops it.
- */
-static bool tree_is_ours(int dfd, const struct clawmd_entry *want, const char *prefix, int depth,
-			 size_t *budget)
-{
-	int dup_fd = dup(dfd);
-	DIR *d = dup_fd >= 0 ? fdopendir(dup_fd) : NULL;
-	bool ours = d != NULL;
-	if (!d && dup_fd >= 0)
-		close(dup_fd);
-	struct dirent *e;
-	while (ours && (e = readdir(d))) {
-		if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
-			continue;
 		if (!*budget) {
-			ours = false;
+			rc = -1;
 			break;
 		}
 		--*budget;
 		char *rel = *prefix ? clawmd_xasprintf("%s/%s", prefix, e->d_name)
 				    : clawmd_xstrdup(e->d_name);
-		struct stat st;
-		if (fstatat(dfd, e->d_name, &st, AT_SYMLINK_NOFOLLOW) < 0) {
-			ours = false;
-		} else if (S_ISDIR(st.st_mode)) {
-			int sub = depth < TREE_DEPTH_MAX && (!want || want_dir(want, rel))
-					  ? openat(dfd, e->d_name,
-						   O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
-					  : -1;
-			ours = sub >= 0 && tree_is_ours(sub, want, rel, depth + 1, budget);
-			if (sub >= 0)
-				close(sub);
-		} else {
-			ours = S_ISREG(st.st_mode) && st.st_nlink == 1 && (!want || want_file(want, rel));
-		}
+		rc = rm_tree(sub, e->d_name, want, rel, depth + 1, budget, dry);
 		free(rel);
 	}
 	if (d)
 		closedir(d);
-	return ours;
+	if (sub >= 0)
+		close(sub);
+	if (rc == 0 && !dry && unlinkat(dfd, name, AT_REMOVEDIR) < 0)
+		rc = -1;
+	return rc;
 }
 
-/* Remove the fragment directory `name` (shown as `as`) when it holds only
- * compose's files (of `want`, when given); else move it aside, whole. */
+/*
+ * Remove the fragment directory `name` (shown as `as`) when it holds only
+ * compose's files (of `want`, when given); else move what is left aside,
+ * whole.  Without `want` (a stale directory: the plan no longer lists its
+ * files) a file can only be judged by its type, so the whole tree is
+ * judged before anything goes, and kept whole when anything is foreign.
+ */
 static int remove_or_keep(const struct clawmd_dir *frag, const char *name, const char *as,
 			  const struct clawmd_entry *want, struct clawmd_err *err)
 {
 	size_t budget = TREE_ENTRIES_MAX;
-	int fd = openat(frag->fd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-	bool ours = fd >= 0 && tree_is_ours(fd, want, "", 0, &budget);
-	if (fd >= 0)
-		close(fd);
+	bool ours = want || rm_tree(frag->fd, name, NULL, "", 0, &budget, true) == 0;
 	budget = TREE_ENTRIES_MAX;
-	if (ours && rm_tree(frag->fd, name, 0, &budget) == 0)
+	if (ours && rm_tree(frag->fd, name, want, "", 0, &budget, false) == 0)
 		return 0;
 	char *moved = NULL;
 	int rc = clawmd_fs_move_aside_as(&moved, frag, name, as, err);
@@ -242,7 +230,7 @@ void clawmd_fragdir_unstage(const struct clawmd_dir *frag, const char *tmp)
 {
 	size_t budget = TREE_ENTRIES_MAX;
 	int saved = errno;
-	rm_tree(frag->fd, tmp, 0, &budget);
+	rm_tree(frag->fd, tmp, NULL, "", 0, &budget, false);
 	errno = saved;
 }
 

@@ -153,6 +153,12 @@ expect_ok "a directory compose never wrote, with a hard link: compose" $CLAWMD c
 check "... is kept aside" sh -c "grep -rqx keep3 '$AF'/skill-x.clawmd-preserved-*"
 "$CLAWMD" check -C "$A" g >"$T/out" 2>&1
 expect_grep "check reports what was kept (CM404)" 'CM404' "$T/out"
+before=$(ls -d "$AF"/*.clawmd-preserved-* | wc -l)
+printf 'Details, no import.\n' >"$A/skills/s/details.md"
+expect_ok "a fragment that stops importing a file: compose" $CLAWMD compose -q -C "$A" g
+check "... the copy it no longer needs goes" test ! -e "$AF/skill-s/sub"
+expect_eq "... and nothing is kept aside for it (compose wrote it)" \
+	"$(ls -d "$AF"/*.clawmd-preserved-* | wc -l)" "$before"
 printf '{"skills": []}\n' >"$A/groups/g/container.json"
 expect_ok "a stale fragment directory of compose's own: compose" $CLAWMD compose -q -C "$A" g
 check "... is removed, not kept" sh -c "! ls -d '$AF'/skill-s 2>/dev/null"
