@@ -262,6 +262,8 @@ int cmd_compose(int argc, char **argv)
 	} else if (run.text.len) {
 		fwrite(run.text.ptr, 1, run.text.len, stdout);
 	}
+	if (!run.dry_run && !run.check)
+		clawmd_layout_keep(&lay);
 	clawmd_pass_free(run.pass);
 	clawmd_buf_release(&run.text);
 	clawmd_strv_free(run.said, run.nsaid);

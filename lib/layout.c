@@ -2,6 +2,7 @@
  * container's mount table. */
 #include "clawmd.h"
 #include "fs.h"
+#include "state.h"
 #include "util.h"
 
 #include <cJSON.h>
@@ -331,31 +332,6 @@ static int json_scalar(char *out, size_t size, const cJSON *v)
 	return -1;
 }
 
-static int load_mounts(struct clawmd_layout *lay, const cJSON *arr, const char *file,
-		       struct clawmd_err *err)
-{
-	if (!cJSON_IsArray(arr))
-		return clawmd_err_set(err, CLAWMD_EINPUT, "%s: mounts: expected an array", file);
-	if (lay->nmounts > lay->npreset_mounts)
-		return clawmd_err_set(err, CLAWMD_EINPUT, "%s: mounts: given twice", file);
-	int n = cJSON_GetArraySize(arr);
-	lay->mounts = clawmd_xrealloc(lay->mounts, (lay->nmounts + (size_t)n) * sizeof(*lay->mounts));
-	for (int i = 0; i < n; i++) {
-		const cJSON *m = cJSON_GetArrayItem(arr, i);
-		const cJSON *c = cJSON_GetObjectItemCaseSensitive(m, "container");
-		const cJSON *h = cJSON_GetObjectItemCaseSensitive(m, "host");
-		if (!cJSON_IsString(c) || c->valuestring[0] != '/' || !cJSON_IsString(h) ||
-		    !h->valuestring[0])
-			return clawmd_err_set(err, CLAWMD_EINPUT,
-					      "%s: mounts[%d]: expected {\"container\": \"/abs\", "
-					      "\"host\": \"path\"}", file, i);
-		lay->mounts[lay->nmounts].container = clawmd_xstrdup(c->valuestring);
-		lay->mounts[lay->nmounts].host = host_path(lay, h->valuestring);
-		lay->nmounts++;
-	}
-	return 0;
-}
-
 /* A key clawmd.json may hold; others are recorded and warned about. */
 /* Every key clawmd.json may hold ("mounts" and "container" are read apart). */
 static const char *const layout_keys[] = {
@@ -381,29 +357,46 @@ static void note_unknown(struct clawmd_layout *lay, const char *key)
 	lay->unknown_keys[lay->nunknown_keys++] = clawmd_xstrdup(key);
 }
 
-static int load_json(struct clawmd_layout *lay, struct clawmd_err *err)
+/*
+ * clawmd.json is read in two steps: flattened into the (key, value) pairs
+ * it sets, in the order they apply (the preset first, so that the other
+ * keys refine it), then applied with clawmd_layout_set(), the one setter
+ * the command-line flags use too.  Pairs are NUL-terminated strings:
+ *	key value		a layout key ("container.base" for nested ones)
+ *	"mount" container host	one entry of "mounts"
+ *	"?" key			a key clawmd does not know (warned about)
+ * Flattening needs cJSON, and loading cJSON costs a per-spawn compose more
+ * than the rest of its work, so the pairs are cached (layout_cache_*).
+ */
+static void put_str(struct clawmd_buf *b, const char *s)
 {
-	struct clawmd_dir root = CLAWMD_DIR_INIT;
-	struct clawmd_buf buf = CLAWMD_BUF_INIT;
-	cJSON *doc = NULL;
-	char file[PATH_MAX + 16], val[4096];
-	int rc = clawmd_dir_open(&root, lay->root, err);
-	if (rc < 0)
-		return rc;
-	snprintf(file, sizeof(file), "%s/clawmd.json", lay->root);
-	rc = clawmd_fs_read(&buf, &root, "clawmd.json", LAYOUT_JSON_MAX, err);
-	if (rc != 0)
-		goto out; /* 1: no file, defaults stand */
-	doc = cJSON_ParseWithLength(buf.ptr, buf.len);
+	clawmd_buf_put(b, s, strlen(s) + 1);
+}
+
+static int put_scalar(struct clawmd_buf *b, const char *key, const cJSON *v, const char *file,
+		      struct clawmd_err *err)
+{
+	char val[4096];
+	if (json_scalar(val, sizeof(val), v) < 0)
+		return clawmd_err_set(err, CLAWMD_EINPUT, "%s: %s", file, key);
+	put_str(b, key);
+	put_str(b, val);
+	return 0;
+}
+
+static int flatten_json(struct clawmd_buf *pairs, const struct clawmd_buf *text, const char *file,
+			struct clawmd_err *err)
+{
+	cJSON *doc = cJSON_ParseWithLength(text->ptr, text->len);
+	const cJSON *item, *sub;
+	int rc = 0, nmounts = 0;
+	clawmd_buf_clear(pairs);
 	if (!cJSON_IsObject(doc)) {
 		rc = clawmd_err_set(err, CLAWMD_EINPUT, "%s: not a JSON object", file);
 		goto out;
 	}
-	/* The preset first, so that the other keys refine it. */
 	const cJSON *preset = cJSON_GetObjectItemCaseSensitive(doc, "preset");
-	const cJSON *item;
-	if (preset && (json_scalar(val, sizeof(val), preset) < 0 ||
-		       clawmd_layout_set(lay, "preset", val, NULL) < 0)) {
+	if (preset && put_scalar(pairs, "preset", preset, file, err) < 0) {
 		rc = clawmd_err_set(err, CLAWMD_EINPUT, "%s: preset: expected 'default' or 'nanoclaw'",
 				    file);
 		goto out;
@@ -411,72 +404,227 @@ static int load_json(struct clawmd_layout *lay, struct clawmd_err *err)
 	cJSON_ArrayForEach(item, doc)
 	{
 		const char *k = item->string;
-		if (!strcmp(k, "preset"))
-			continue;
+		if (!strcmp(k, "preset") || k[0] == '$' || !strcmp(k, "comment"))
+			continue; /* the preset came first; "$schema", comments */
 		if (!strcmp(k, "mounts")) {
-			if ((rc = load_mounts(lay, item, file, err)) < 0)
+			if (!cJSON_IsArray(item) || nmounts++) {
+				rc = clawmd_err_set(err, CLAWMD_EINPUT, nmounts > 1
+					? "%s: mounts: given twice" : "%s: mounts: expected an array", file);
 				goto out;
+			}
+			int i = 0;
+			cJSON_ArrayForEach(sub, item)
+			{
+				const cJSON *c = cJSON_GetObjectItemCaseSensitive(sub, "container");
+				const cJSON *h = cJSON_GetObjectItemCaseSensitive(sub, "host");
+				if (!cJSON_IsString(c) || c->valuestring[0] != '/' || !cJSON_IsString(h) ||
+				    !h->valuestring[0]) {
+					rc = clawmd_err_set(err, CLAWMD_EINPUT,
+							    "%s: mounts[%d]: expected {\"container\": \"/abs\", "
+							    "\"host\": \"path\"}", file, i);
+					goto out;
+				}
+				put_str(pairs, "mount");
+				put_str(pairs, c->valuestring);
+				put_str(pairs, h->valuestring);
+				i++;
+			}
 			continue;
 		}
-		if (!strcmp(k, "container") && cJSON_IsObject(item)) {
-			const cJSON *sub;
+		if (!strcmp(k, "container")) {
+			if (!cJSON_IsObject(item)) {
+				rc = clawmd_err_set(err, CLAWMD_EINPUT,
+						    "%s: container: expected an object", file);
+				goto out;
+			}
 			cJSON_ArrayForEach(sub, item)
 			{
 				char key[64];
-				struct clawmd_err e2 = CLAWMD_ERR_INIT;
 				snprintf(key, sizeof(key), "container.%s", sub->string);
 				if (!layout_key_known(key)) {
-					note_unknown(lay, key);
-					continue;
-				}
-				if (json_scalar(val, sizeof(val), sub) < 0 ||
-				    clawmd_layout_set(lay, key, val, &e2) < 0) {
-					rc = clawmd_err_set(err, CLAWMD_EINPUT, "%s: %s", file,
-							    e2.msg[0] ? e2.msg : key);
+					put_str(pairs, "?");
+					put_str(pairs, key);
+				} else if ((rc = put_scalar(pairs, key, sub, file, err)) < 0) {
 					goto out;
 				}
 			}
 			continue;
 		}
-		if (k[0] == '$' || !strcmp(k, "comment"))
-			continue; /* "$schema", comments */
 		if (!strcmp(k, "setting_sources") && cJSON_IsArray(item)) {
 			/* ["project", "user"], as the SDK's settingSources is written */
-			const cJSON *src;
 			struct clawmd_buf list = CLAWMD_BUF_INIT;
-			struct clawmd_err e2 = CLAWMD_ERR_INIT;
 			clawmd_buf_put(&list, "", 0);
-			cJSON_ArrayForEach(src, item)
+			cJSON_ArrayForEach(sub, item)
 				clawmd_buf_printf(&list, "%s%s", list.len ? "," : "",
-						  cJSON_IsString(src) ? src->valuestring : "?");
-			rc = clawmd_layout_set(lay, k, list.ptr, &e2);
+						  cJSON_IsString(sub) ? sub->valuestring : "?");
+			put_str(pairs, k);
+			put_str(pairs, list.ptr);
 			clawmd_buf_release(&list);
-			if (rc < 0) {
-				rc = clawmd_err_set(err, CLAWMD_EINPUT, "%s: %s", file, e2.msg);
-				goto out;
-			}
 			continue;
-		}
-		if (!strcmp(k, "container")) {
-			rc = clawmd_err_set(err, CLAWMD_EINPUT, "%s: container: expected an object",
-					    file);
-			goto out;
 		}
 		if (!layout_key_known(k)) {
-			note_unknown(lay, k);
-			continue;
-		}
-		struct clawmd_err e2 = CLAWMD_ERR_INIT;
-		if (json_scalar(val, sizeof(val), item) < 0 ||
-		    clawmd_layout_set(lay, k, val, &e2) < 0) {
-			rc = clawmd_err_set(err, CLAWMD_EINPUT, "%s: %s", file,
-					    e2.msg[0] ? e2.msg : k);
+			put_str(pairs, "?");
+			put_str(pairs, k);
+		} else if ((rc = put_scalar(pairs, k, item, file, err)) < 0) {
 			goto out;
 		}
 	}
 out:
 	cJSON_Delete(doc);
-	clawmd_buf_release(&buf);
+	return rc;
+}
+
+/* The next NUL-terminated string of `pairs` at *at, or NULL past the end. */
+static const char *next_str(const struct clawmd_buf *pairs, size_t *at)
+{
+	if (*at >= pairs->len)
+		return NULL;
+	const char *s = pairs->ptr + *at, *nul = memchr(s, '\0', pairs->len - *at);
+	if (!nul)
+		return NULL;
+	*at += (size_t)(nul - s) + 1;
+	return s;
+}
+
+static int apply_pairs(struct clawmd_layout *lay, const struct clawmd_buf *pairs, const char *file,
+		       struct clawmd_err *err)
+{
+	size_t at = 0;
+	const char *k, *v;
+	while ((k = next_str(pairs, &at))) {
+		if (!(v = next_str(pairs, &at)))
+			return clawmd_err_set(err, CLAWMD_EINPUT, "%s: unreadable", file);
+		if (!strcmp(k, "?")) {
+			note_unknown(lay, v);
+			continue;
+		}
+		if (!strcmp(k, "mount")) {
+			const char *h = next_str(pairs, &at);
+			if (!h)
+				return clawmd_err_set(err, CLAWMD_EINPUT, "%s: unreadable", file);
+			lay->mounts = clawmd_xrealloc(lay->mounts, (lay->nmounts + 1) * sizeof(*lay->mounts));
+			lay->mounts[lay->nmounts].container = clawmd_xstrdup(v);
+			lay->mounts[lay->nmounts].host = host_path(lay, h);
+			lay->nmounts++;
+			continue;
+		}
+		struct clawmd_err e2 = CLAWMD_ERR_INIT;
+		if (clawmd_layout_set(lay, k, v, &e2) < 0)
+			return clawmd_err_set(err, CLAWMD_EINPUT, "%s: %s", file, e2.msg[0] ? e2.msg : k);
+	}
+	return 0;
+}
+
+/*
+ * The cache of clawmd.json's pairs, ROOT/.clawmd/layout (only when
+ * ROOT/.clawmd exists: a layout that keeps its state elsewhere parses
+ * clawmd.json every time).  It is trusted while clawmd.json's identity
+ * (device, inode, mode, size, mtime, ctime) is the one it was made from,
+ * under this version of clawmd; it is made only from a clawmd.json that
+ * was last changed clearly before it was read (clawmd_state_racy), as
+ * the no-op record is.  A torn or foreign cache fails its checksum and
+ * only costs the parse:
+ *	magic[16] ident:{mode dev ino size mtime.s mtime.ns ctime.s ctime.ns}:u64
+ *	version NUL pairs checksum:u64
+ */
+#define LAYOUT_CACHE_MAGIC "clawmd-layout\x01\n\n"
+
+static void layout_ident(uint64_t id[8], const struct stat *st)
+{
+	id[0] = st->st_mode, id[1] = st->st_dev, id[2] = st->st_ino, id[3] = (uint64_t)st->st_size;
+	id[4] = (uint64_t)st->st_mtim.tv_sec, id[5] = (uint64_t)st->st_mtim.tv_nsec;
+	id[6] = (uint64_t)st->st_ctim.tv_sec, id[7] = (uint64_t)st->st_ctim.tv_nsec;
+}
+
+static bool layout_cache_get(struct clawmd_buf *pairs, const struct clawmd_dir *root,
+			     const struct stat *json)
+{
+	struct clawmd_buf c = CLAWMD_BUF_INIT;
+	struct clawmd_err e = CLAWMD_ERR_INIT;
+	uint64_t id[8], sum;
+	const size_t head = 16 + sizeof(id), vl = strlen(CLAWMD_VERSION) + 1;
+	bool ok = false;
+	layout_ident(id, json);
+	if (clawmd_fs_read(&c, root, ".clawmd/layout", LAYOUT_JSON_MAX * 2, &e) != 0 ||
+	    c.len < head + vl + 8 || memcmp(c.ptr, LAYOUT_CACHE_MAGIC, 16) ||
+	    memcmp(c.ptr + 16, id, sizeof(id)) || memcmp(c.ptr + head, CLAWMD_VERSION, vl))
+		goto out;
+	memcpy(&sum, c.ptr + c.len - 8, 8);
+	if (sum != clawmd_fnv1a64(c.ptr, c.len - 8))
+		goto out;
+	clawmd_buf_clear(pairs);
+	clawmd_buf_put(pairs, c.ptr + head + vl, c.len - 8 - head - vl);
+	ok = true;
+out:
+	clawmd_buf_release(&c);
+	return ok;
+}
+
+/* What layout_cache_get() accepts, for clawmd_layout_keep() to write. */
+static void layout_cache_make(struct clawmd_buf *out, const struct clawmd_buf *pairs,
+			      const struct stat *json)
+{
+	uint64_t id[8], sum;
+	clawmd_buf_clear(out);
+	layout_ident(id, json);
+	clawmd_buf_put(out, LAYOUT_CACHE_MAGIC, 16);
+	clawmd_buf_put(out, id, sizeof(id));
+	put_str(out, CLAWMD_VERSION);
+	clawmd_buf_put(out, pairs->ptr, pairs->len);
+	sum = clawmd_fnv1a64(out->ptr, out->len);
+	clawmd_buf_put(out, &sum, 8);
+}
+
+void clawmd_layout_keep(const struct clawmd_layout *lay)
+{
+	struct clawmd_dir root = CLAWMD_DIR_INIT, state = CLAWMD_DIR_INIT;
+	struct clawmd_stage st = {0};
+	struct clawmd_err e = CLAWMD_ERR_INIT;
+	if (!lay->json_cache.len || clawmd_dir_open(&root, lay->root, &e) < 0 ||
+	    clawmd_dir_openat(&state, &root, ".clawmd", true, &e) != 0)
+		goto out;
+	/* Unsynced: a crash can only leave a cache that fails its checksum. */
+	if (clawmd_fs_stage_file_unsynced(&st, &state, "layout", lay->json_cache.ptr,
+					  lay->json_cache.len, &e) == 0)
+		(void)clawmd_fs_commit(&st, &e);
+	clawmd_fs_stage_release(&st);
+out:
+	clawmd_dir_release(&state);
+	clawmd_dir_release(&root);
+}
+
+static int load_json(struct clawmd_layout *lay, struct clawmd_err *err)
+{
+	struct clawmd_dir root = CLAWMD_DIR_INIT;
+	struct clawmd_buf text = CLAWMD_BUF_INIT, pairs = CLAWMD_BUF_INIT;
+	struct timespec since = clawmd_state_now();
+	struct stat st;
+	char *file = NULL;
+	int rc = clawmd_dir_open(&root, lay->root, err);
+	if (rc < 0)
+		return rc;
+	if (fstatat(root.fd, "clawmd.json", &st, AT_SYMLINK_NOFOLLOW) < 0 && errno == ENOENT)
+		goto out; /* no file: the defaults stand */
+	file = clawmd_path_join(lay->root, "clawmd.json");
+	bool cached = S_ISREG(st.st_mode) && layout_cache_get(&pairs, &root, &st);
+	if (!cached) {
+		rc = clawmd_fs_read(&text, &root, "clawmd.json", LAYOUT_JSON_MAX, err);
+		if (rc != 0)
+			goto out; /* 1: gone since */
+		if ((rc = flatten_json(&pairs, &text, file, err)) < 0)
+			goto out;
+	}
+	if ((rc = apply_pairs(lay, &pairs, file, err)) < 0)
+		goto out;
+	/* Kept only when the identity stat'ed is surely the content read: a
+	 * file edited or replaced after `since` has a newer identity, which
+	 * the next load will not find in the cache. */
+	if (!cached && !clawmd_state_racy(&st, since))
+		layout_cache_make(&lay->json_cache, &pairs, &st);
+out:
+	free(file);
+	clawmd_buf_release(&text);
+	clawmd_buf_release(&pairs);
 	clawmd_dir_release(&root);
 	return rc < 0 ? rc : 0;
 }
@@ -530,6 +678,7 @@ void clawmd_layout_release(struct clawmd_layout *lay)
 	clawmd_mounts_free(lay->mounts, lay->nmounts);
 	lay->mounts = NULL;
 	lay->nmounts = lay->npreset_mounts = 0;
+	clawmd_buf_release(&lay->json_cache);
 }
 
 /*

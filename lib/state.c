@@ -14,14 +14,17 @@
  *	magic[8] length:u32 ndefused:u32 layout:u64 nwarnings:u32 nfacts:u32
  *	nwarnings x { len:u32 bytes }
  *	nfacts x { base:u8 flags:u8 pathlen:u16 mode:u32 dev ino size:u64
- *		   mtime ctime:{s, ns}:i64 path }
+ *		   mtime ctime:{s, ns}:i64 path NUL }
  *	checksum:u64 of everything before it
  * Binary because reading it is most of what a no-op does: parsing the
  * same in text took more instructions than the rest of the process.  It
  * is rewritten in place without truncating the lock file (no-op composes
  * make no mutating system call on their way); `length` says where it ends.
+ * Paths end in a NUL so that a check can use them where they lie: a no-op
+ * copies nothing onto its stack (every page of stack a process touches is
+ * a page fault, and a no-op is mostly process start).
  */
-#define RECORD_MAGIC "clawmd\x01\n"
+#define RECORD_MAGIC "clawmd\x02\n"
 #define RECORD_MAX (4 * 1024 * 1024)
 
 /* Where a fact's path is looked up. */
@@ -58,8 +61,8 @@ struct facts {
 /* A pass's memory of the host's sources: path facts by (base, flags,
  * path), each stat'ed once per pass (open addressing, FNV-1a). */
 struct memo {
-	char *key; /* base, flags, path, NUL */
-	size_t klen;
+	char *path; /* NULL: a free slot */
+	int base, flags;
 	int rc;
 	struct ident id;
 };
@@ -71,6 +74,7 @@ struct clawmd_pass {
 
 struct bases {
 	struct clawmd_pass *pass;
+	struct clawmd_buf full; /* a host source's full path, built here */
 	int fd[B_N];
 	int state[B_N]; /* 0 not opened yet, 1 open, -1 absent, -2 unreadable */
 	const struct clawmd_layout *lay;
@@ -97,36 +101,40 @@ void clawmd_pass_free(struct clawmd_pass *pass)
 	if (!pass)
 		return;
 	for (size_t i = 0; i < pass->cap; i++)
-		free(pass->v[i].key);
+		free(pass->v[i].path);
 	free(pass->v);
 	free(pass);
 }
 
-static struct memo *memo_slot(struct memo *v, size_t cap, const char *key, size_t klen)
+static struct memo *memo_slot(struct memo *v, size_t cap, const struct fact *f)
 {
-	size_t i = (size_t)clawmd_fnv1a64(key, klen) & (cap - 1);
-	while (v[i].key && (v[i].klen != klen || memcmp(v[i].key, key, klen)))
+	size_t i = (size_t)(clawmd_fnv1a64(f->path, strlen(f->path)) ^
+			    (uint64_t)(f->base * 8 + f->flags)) & (cap - 1);
+	while (v[i].path && (v[i].base != f->base || v[i].flags != f->flags ||
+			     strcmp(v[i].path, f->path)))
 		i = (i + 1) & (cap - 1);
 	return &v[i];
 }
 
-static void memo_put(struct clawmd_pass *p, const char *key, size_t klen, int rc,
-		     const struct ident *id)
+static void memo_put(struct clawmd_pass *p, const struct fact *f, int rc, const struct ident *id)
 {
 	if ((p->n + 1) * 2 > p->cap) {
 		size_t cap = p->cap * 2;
 		struct memo *v = clawmd_xcalloc(cap, sizeof(*v));
 		for (size_t i = 0; i < p->cap; i++)
-			if (p->v[i].key)
-				*memo_slot(v, cap, p->v[i].key, p->v[i].klen) = p->v[i];
+			if (p->v[i].path) {
+				struct fact k = {p->v[i].base, p->v[i].flags, p->v[i].path, {0}};
+				*memo_slot(v, cap, &k) = p->v[i];
+			}
 		free(p->v);
 		p->v = v;
 		p->cap = cap;
 	}
-	struct memo *m = memo_slot(p->v, p->cap, key, klen);
-	if (!m->key) {
-		m->key = clawmd_xstrndup(key, klen);
-		m->klen = klen;
+	struct memo *m = memo_slot(p->v, p->cap, f);
+	if (!m->path) {
+		m->path = clawmd_xstrdup(f->path);
+		m->base = f->base;
+		m->flags = f->flags;
 		p->n++;
 	}
 	m->rc = rc;
@@ -136,6 +144,7 @@ static void memo_put(struct clawmd_pass *p, const char *key, size_t klen, int rc
 static void bases_init(struct bases *b, const struct clawmd_layout *lay, const struct clawmd_dir *gd)
 {
 	b->pass = NULL;
+	b->full = (struct clawmd_buf)CLAWMD_BUF_INIT;
 	for (int i = 0; i < B_N; i++)
 		b->fd[i] = -1, b->state[i] = 0;
 	b->lay = lay;
@@ -147,6 +156,7 @@ static void bases_release(struct bases *b)
 	for (int i = B_FRAG; i < B_N; i++)
 		if (b->fd[i] >= 0)
 			close(b->fd[i]);
+	clawmd_buf_release(&b->full);
 }
 
 static bool absent_errno(int e)
@@ -191,21 +201,14 @@ static int stat_fact(struct bases *b, const struct fact *f, struct ident *id)
 {
 	if (!b->pass || f->base == B_GROUP || f->base == B_FRAG)
 		return stat_fact_now(b, f, id);
-	char key[4200];
-	size_t pl = strlen(f->path);
-	if (pl + 3 > sizeof(key))
-		return stat_fact_now(b, f, id);
-	key[0] = (char)('0' + f->base);
-	key[1] = (char)('0' + f->flags);
-	memcpy(key + 2, f->path, pl + 1);
-	struct memo *m = memo_slot(b->pass->v, b->pass->cap, key, pl + 2);
-	if (m->key) {
+	struct memo *m = memo_slot(b->pass->v, b->pass->cap, f);
+	if (m->path) {
 		*id = m->id;
 		return m->rc;
 	}
 	int rc = stat_fact_now(b, f, id);
 	if (rc == 0)
-		memo_put(b->pass, key, pl + 2, rc, id);
+		memo_put(b->pass, f, rc, id);
 	return rc;
 }
 
@@ -220,16 +223,11 @@ static int stat_fact_now(struct bases *b, const struct fact *f, struct ident *id
 		const char *dir = f->base == B_BASE	 ? b->lay->base
 				  : f->base == B_SKILLS ? b->lay->skills
 							 : b->lay->modules;
-		char full[8192];
 		if (!dir)
 			return 0;
-		size_t dl = strlen(dir), pl = strlen(f->path);
-		if (dl + 1 + pl >= sizeof(full))
-			return -1;
-		memcpy(full, dir, dl);
-		full[dl] = '/';
-		memcpy(full + dl + 1, f->path, pl + 1);
-		const char *path = strcmp(f->path, ".") ? full : dir;
+		clawmd_buf_clear(&b->full);
+		clawmd_buf_printf(&b->full, "%s/%s", dir, f->path);
+		const char *path = strcmp(f->path, ".") ? b->full.ptr : dir;
 		rc = (f->flags & F_FOLLOW) ? stat(path, &st) : lstat(path, &st);
 	} else {
 		int s = base_fd(b, f->base);
@@ -285,6 +283,14 @@ static bool racy(const struct ident *id, struct timespec since)
 	int64_t margin = id->mns || id->cns ? 10000000LL : 2000000000LL;
 	int64_t s = (int64_t)since.tv_sec * 1000000000LL + since.tv_nsec - margin;
 	return id->ms * 1000000000LL + id->mns >= s || id->cs * 1000000000LL + id->cns >= s;
+}
+
+bool clawmd_state_racy(const struct stat *st, struct timespec since)
+{
+	struct ident id = {(uint32_t)st->st_mode, 0, 0, 0, 0, (int64_t)st->st_mtim.tv_sec,
+			   (int64_t)st->st_mtim.tv_nsec, (int64_t)st->st_ctim.tv_sec,
+			   (int64_t)st->st_ctim.tv_nsec};
+	return racy(&id, since);
 }
 
 /* ---- the text of a record ----------------------------------------------- */
@@ -414,19 +420,16 @@ bool clawmd_state_fresh(struct clawmd_plan *plan, int fd, const struct clawmd_la
 		struct ident now;
 		uint8_t base = 0, flags = 0;
 		uint16_t pl = 0;
-		char path[4096];
 		const char *pp;
 		TAKE(&c, base);
 		TAKE(&c, flags);
 		TAKE(&c, pl);
 		TAKE(&c, f.id);
-		if (!(pp = take(&c, pl)) || base >= B_N || pl >= sizeof(path))
+		if (!(pp = take(&c, (size_t)pl + 1)) || base >= B_N || pp[pl])
 			goto out;
-		memcpy(path, pp, pl);
-		path[pl] = '\0';
 		f.base = base;
 		f.flags = flags;
-		f.path = path;
+		f.path = (char *)pp; /* read only: the record is checked, not kept */
 		if (stat_fact(&b, &f, &now) < 0 || !same(&f, &now))
 			goto out;
 	}
@@ -574,12 +577,8 @@ static bool base_dir_racy(const char *base, struct timespec since)
 	bool r = true;
 	if (slash) {
 		*slash = '\0';
-		if (stat(slash == dir ? "/" : dir, &st) == 0) {
-			struct ident id = {(uint32_t)st.st_mode, 0, 0, 0, 0, (int64_t)st.st_mtim.tv_sec,
-					   (int64_t)st.st_mtim.tv_nsec, (int64_t)st.st_ctim.tv_sec,
-					   (int64_t)st.st_ctim.tv_nsec};
-			r = racy(&id, since);
-		}
+		if (stat(slash == dir ? "/" : dir, &st) == 0)
+			r = clawmd_state_racy(&st, since);
 	}
 	free(dir);
 	return r;
@@ -655,7 +654,7 @@ void clawmd_state_save(int fd, const char *lockpath, const struct clawmd_layout 
 		clawmd_buf_put(&rec, &flags, 1);
 		clawmd_buf_put(&rec, &pl16, 2);
 		clawmd_buf_put(&rec, &f->id, sizeof(f->id));
-		clawmd_buf_put(&rec, f->path, pl);
+		clawmd_buf_put(&rec, f->path, pl + 1);
 	}
 	u32 = (uint32_t)(rec.len + 8);
 	memcpy(rec.ptr + 8, &u32, 4);

@@ -27,6 +27,7 @@
 #define CLAWMD_STATE_H
 
 #include <stdbool.h>
+#include <sys/stat.h>
 #include <time.h>
 
 #include "clawmd.h"
@@ -35,6 +36,11 @@
 /* The time to hand to clawmd_state_save(), read before the compose reads
  * anything it will record. */
 struct timespec clawmd_state_now(void);
+
+/* Whether a file with this stat may have changed after `since` without its
+ * mtime or ctime showing it (timestamps advance in ticks; see state.c).
+ * Anything vouched for by identity is recorded only when this is false. */
+bool clawmd_state_racy(const struct stat *st, struct timespec since);
 
 /* True when the record in the lock file `fd` still holds: `plan` then gets
  * the group's name, the recorded warnings and ndefused, and no entries.

@@ -190,6 +190,7 @@ struct clawmd_layout {
 				   directory, or ROOT when it was given (-C) */
 	char **unknown_keys;	/* keys of clawmd.json clawmd does not know ("a.b") */
 	size_t nunknown_keys;
+	struct clawmd_buf json_cache; /* private: see clawmd_layout_keep() */
 };
 
 void clawmd_layout_init(struct clawmd_layout *lay);
@@ -204,6 +205,16 @@ void clawmd_layout_init(struct clawmd_layout *lay);
  * clawmd_layout_unknown_message()).  Finding ROOT reads no git data.
  */
 int clawmd_layout_load(struct clawmd_layout *lay, const char *root, struct clawmd_err *err);
+/*
+ * Keep what ROOT/clawmd.json was parsed into in ROOT/.clawmd/layout, so
+ * that the next clawmd_layout_load() of the unchanged file skips the JSON
+ * parser (loading cJSON alone costs more than a no-op compose's own work).
+ * Writes nothing when the load used the kept copy, found no clawmd.json,
+ * or found one changed too recently to be told apart from a later edit;
+ * and nothing when ROOT/.clawmd does not exist.  compose calls it after its
+ * groups; read-only commands never do.  Failures are ignored: it is a cache.
+ */
+void clawmd_layout_keep(const struct clawmd_layout *lay);
 /*
  * Set one key as clawmd.json would ("preset", "base", "skills", "groups",
  * "modules", "state", "mode", "import_local", "container.base", ...).
