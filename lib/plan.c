@@ -33,6 +33,7 @@ void clawmd_plan_release(struct clawmd_plan *plan)
 			free(e->files[k].source);
 		}
 		free(e->files);
+		clawmd_strv_free(e->probed, e->nprobed);
 		free(e->name);
 		free(e->data);
 		free(e->source);
@@ -480,6 +481,8 @@ struct closure {
 	size_t n, cap, bytes;
 	size_t cur;		/* the file being scanned */
 	bool any;		/* a relative import stays inside dir */
+	char **probed;		/* host paths looked for and not copied */
+	size_t nprobed, pcap;
 };
 
 /* `base`'s directory joined with `rel`, with "." and ".." resolved; NULL
@@ -556,6 +559,8 @@ static int closure_import(size_t off, size_t len, const char *path, void *payloa
 	size_t dlen = 0;
 	if (read_source(&data, &dlen, c->root, src, &scratch) < 0 ||
 	    c->bytes + dlen > CLOSURE_BYTES_MAX) {
+		clawmd_xgrow(&c->probed, &c->pcap, c->nprobed + 1, sizeof(*c->probed));
+		c->probed[c->nprobed++] = clawmd_path_join(c->root->path, src);
 		free(data);
 		free(src);
 		free(name);
@@ -625,11 +630,16 @@ static int add_copied_fragment(struct clawmd_plan *plan, size_t *cap, char **lin
 						 : clawmd_xstrdup(root->path);
 	plan->entries[plan->n - 1].files = c.files;
 	plan->entries[plan->n - 1].nfiles = c.n;
+	plan->entries[plan->n - 1].probed = c.probed;
+	plan->entries[plan->n - 1].nprobed = c.nprobed;
+	c.probed = NULL;
+	c.nprobed = 0;
 	*line = clawmd_xasprintf("@./%s/%s\n", dirname, c.files[0].name);
 	c.files = NULL;
 	c.n = 0;
 out:
 	free(c.files);
+	clawmd_strv_free(c.probed, c.nprobed);
 	free(dir);
 	return rc;
 }

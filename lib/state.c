@@ -463,12 +463,59 @@ static bool has_fact(const struct facts *fs, int base, const char *path)
 	return false;
 }
 
+/* `path` below the host directory `root`, or NULL. */
+static const char *beneath(const char *path, const char *root)
+{
+	size_t rl = root ? strlen(root) : 0;
+	return rl && !strncmp(path, root, rl) && path[rl] == '/' ? path + rl + 1 : NULL;
+}
+
+/*
+ * A copied fragment's directory (copy mode, a fragment with relative
+ * imports): every copy and every directory of the tree in the group (a
+ * copy can be edited in place, a stray file added anywhere), each file it
+ * was copied from, and each import that was looked for and not copied (a
+ * missing one is recorded as nothing there: its appearance is a change).
+ * What the fragments import is decided by their content, which their
+ * identities vouch for, so nothing else can change the tree.
+ */
+static bool dir_facts(struct facts *fs, const struct clawmd_entry *e,
+		      const struct clawmd_layout *lay)
+{
+	static const char frag[] = CLAWMD_FRAGMENTS_DIR "/";
+	const char *leaf = e->name + sizeof(frag) - 1;
+	int base = !strncmp(leaf, "skill-", 6) ? B_SKILLS : !strncmp(leaf, "module-", 7) ? B_MODULES : -1;
+	const char *root = base == B_SKILLS ? lay->skills : lay->modules;
+	if (strncmp(e->name, frag, sizeof(frag) - 1) || base < 0 || strchr(leaf, '/'))
+		return false;
+	add(fs, B_FRAG, 0, clawmd_xstrdup(leaf));
+	for (size_t i = 0; i < e->nfiles + e->nprobed; i++) {
+		const char *src = i < e->nfiles ? e->files[i].source : e->probed[i - e->nfiles];
+		const char *rel = beneath(src, root);
+		if (!rel)
+			return false;
+		add(fs, base, F_FOLLOW, clawmd_xstrdup(rel));
+		if (i >= e->nfiles)
+			continue;
+		char *copy = clawmd_xasprintf("%s/%s", leaf, e->files[i].name);
+		for (char *slash = copy + strlen(leaf) + 1; (slash = strchr(slash, '/')); slash++) {
+			*slash = '\0';
+			if (!has_fact(fs, B_FRAG, copy))
+				add(fs, B_FRAG, 0, clawmd_xstrdup(copy));
+			*slash = '/';
+		}
+		add(fs, B_FRAG, 0, copy);
+	}
+	return true;
+}
+
 /*
  * The source a plan entry was made from, as plan.c finds it: false for a
  * name this file does not know, which then is never vouched for (a new
  * kind of entry must be taught here before a no-op can skip it).
  */
-static bool entry_facts(struct facts *fs, const struct clawmd_entry *e)
+static bool entry_facts(struct facts *fs, const struct clawmd_entry *e,
+			const struct clawmd_layout *lay)
 {
 	static const char frag[] = CLAWMD_FRAGMENTS_DIR "/";
 	const size_t fl = sizeof(frag) - 1;
@@ -477,6 +524,8 @@ static bool entry_facts(struct facts *fs, const struct clawmd_entry *e)
 	int src = F_FOLLOW | (e->type == CLAWMD_FT_FILE ? 0 : F_TYPE);
 	const char *name = e->name;
 	size_t len = strlen(name);
+	if (e->type == CLAWMD_FT_DIR)
+		return dir_facts(fs, e, lay);
 	if (!strcmp(name, CLAWMD_ENTRY_NAME) || !strcmp(name, CLAWMD_SHARED_NAME)) {
 		add(fs, B_GROUP, 0, clawmd_xstrdup(name));
 		if (!strcmp(name, CLAWMD_SHARED_NAME))
@@ -603,7 +652,7 @@ void clawmd_state_save(int fd, const char *lockpath, const struct clawmd_layout 
 	/* 2. Each entry and its source; then the fragments directory, which
 	 * vouches for the symlinks in it and for the absence of stale ones. */
 	for (size_t i = 0; i < plan->n; i++)
-		if (!entry_facts(&fs, &plan->entries[i]))
+		if (!entry_facts(&fs, &plan->entries[i], lay))
 			goto out;
 	add(&fs, B_FRAG, 0, clawmd_xstrdup("."));
 	/* 3. The listings. */

@@ -14,7 +14,14 @@ make_skill "$R" gamma no
 mkdir -p "$R/modules"
 printf 'cli module\n' >"$R/modules/cli.instructions.md"
 printf 'web module\n' >"$R/modules/web.instructions.md"
-mkdir -p "$R/groups/g" "$R/groups/c" "$R/groups/h"
+mkdir -p "$R/groups/g" "$R/groups/c" "$R/groups/h" "$R/groups/d"
+# d: copy mode, a skill whose fragment imports files beside it (a copied
+# fragment directory), one of them missing.
+make_skill "$R" rel no
+mkdir -p "$R/skills/rel/docs"
+printf 'Rel.\n@./docs/a.md\n@./docs/missing.md\n' >"$R/skills/rel/instructions.md"
+printf 'doc a\n' >"$R/skills/rel/docs/a.md"
+printf '{"skills": ["rel"]}' >"$R/groups/d/container.json"
 printf '{"mcpServers": {"m": {"instructions": "mcp text"}}}' >"$R/groups/g/container.json"
 cp "$R/groups/g/container.json" "$R/groups/c/container.json"
 printf '{"skills": ["alpha", "nope"]}' >"$R/groups/h/container.json"
@@ -23,7 +30,7 @@ C=$R/groups/c
 F=.claude-fragments
 
 # mode_of GROUP: the mode each test group is composed in.
-mode_of() { [ "$1" = c ] && echo copy || echo symlink; }
+mode_of() { case $1 in c | d) echo copy ;; *) echo symlink ;; esac; }
 compose() { $CLAWMD compose -C "$R" --modules modules --mode "$(mode_of "$1")" "$1"; }
 compose_cmd() { echo "$CLAWMD compose -C $R --modules modules --mode $(mode_of "$1") $1"; }
 has_record() { [ "$(head -c 6 "$R/.clawmd/locks/$1" 2>/dev/null)" = clawmd ]; }
@@ -67,12 +74,16 @@ converged() {
 # --- the record is written, then used -----------------------------------
 check "symlink mode: a no-op writes the record" settle g
 check "copy mode: a no-op writes the record" settle c
+check "copied fragment directory: a no-op writes the record" settle d
 
 if command -v strace >/dev/null 2>&1 && strace -f -o /dev/null true 2>/dev/null; then
 	export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0"
 	strace -f -o "$T/trace" -e trace=open,openat,openat2,read,readlink,readlinkat $(compose_cmd c)
 	expect_eq "copy mode no-op: no source, copy or container.json opened" \
 		"$(grep -E 'instructions\.md|container\.json|CLAUDE\.md|skill-|module-|mcp-' "$T/trace" | grep -E 'open|read')" ""
+	strace -f -o "$T/trace" -e trace=open,openat,openat2,read $(compose_cmd d)
+	expect_eq "copied fragment directory no-op: nothing of it opened" \
+		"$(grep -E 'skills/rel|skill-rel|docs' "$T/trace")" ""
 	strace -f -o "$T/trace" -e trace=readlinkat $(compose_cmd g)
 	expect_eq "symlink mode no-op: no symlink read" "$(grep -c readlinkat "$T/trace")" "0"
 	strace -f -o "$T/trace" -e trace=%file,%desc $(compose_cmd g)
@@ -80,7 +91,7 @@ if command -v strace >/dev/null 2>&1 && strace -f -o /dev/null true 2>/dev/null;
 		sh -c "! grep -qE 'libcjson|libmd4c|libyaml' '$T/trace'"
 	unset ASAN_OPTIONS
 else
-	for i in 1 2 3; do _report 0 "# SKIP strace unavailable"; done
+	for i in 1 2 3 4; do _report 0 "# SKIP strace unavailable"; done
 fi
 
 # compose --all: the sources are looked at once for the whole pass.
@@ -140,6 +151,29 @@ converged "copy swapped for a symlink" c
 settle c
 printf 'stale\n' >"$C/$F/skill-old.md"
 converged "stale fragment planted" c
+
+# A copied fragment directory: every file it rests on, in the host's tree
+# and in the group.
+D=$R/groups/d
+settle d
+printf 'DOC A\n' >"$R/skills/rel/docs/a.md"
+converged "imported file edited in place (same size)" d
+expect_file "its copy has the new text" "$D/$F/skill-rel/docs/a.md" "DOC A"
+settle d
+printf 'now here\n' >"$R/skills/rel/docs/missing.md"
+converged "a missing import appears" d
+expect_file "... and is copied" "$D/$F/skill-rel/docs/missing.md" "now here"
+settle d
+printf 'doc A\n' >"$D/$F/skill-rel/docs/a.md"
+converged "a copy in the directory edited in place by the agent" d
+settle d
+rm "$D/$F/skill-rel/docs/missing.md"
+converged "a copy in the directory removed" d
+settle d
+printf 'agent notes\n' >"$D/$F/skill-rel/docs/notes.md"
+expect_ok "a file planted in the directory: compose" compose d
+check "... it is no longer in the fragment directory" test ! -e "$D/$F/skill-rel/docs/notes.md"
+check "... and was kept aside, not lost" sh -c "cat '$D/$F'/skill-rel.clawmd-preserved-*/docs/notes.md | grep -q 'agent notes'"
 
 # Symlink mode: a fragment symlink retargeted, an MCP fragment edited.
 settle g

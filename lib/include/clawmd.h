@@ -359,6 +359,11 @@ struct clawmd_entry {
 	 * directory, at the same relative paths. */
 	struct clawmd_entry *files;
 	size_t nfiles;
+	/* The same: the host paths of files it imports that were looked for
+	 * and not copied (missing, unreadable, past the size bound), whose
+	 * appearance or change would change the directory. */
+	char **probed;
+	size_t nprobed;
 };
 
 struct clawmd_plan {
