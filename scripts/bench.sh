@@ -63,8 +63,12 @@ while [ $i -lt 10 ]; do
 done
 echo "{\"skills\": \"all\", \"mcpServers\": {$servers}}" >"$R/groups/g/container.json"
 cp -a "$R/groups/g" "$R/groups/c"
-sym="$clawmd compose -C $R --modules modules --mode symlink g"
-cpy="$clawmd compose -C $R --modules modules --mode copy c"
+# Configured as a host is, in clawmd.json (whose parse compose keeps in
+# ROOT/.clawmd/layout), the mode given per group on the command line.
+echo '{"modules": "modules", "approve_external": true}' >"$R/clawmd.json"
+touch -d '-1 minute' "$R/clawmd.json"
+sym="$clawmd compose -C $R --mode symlink g"
+cpy="$clawmd compose -C $R --mode copy c"
 $sym && $cpy
 # A no-op records what it verified only for inputs older than itself
 # (lib/state.c); the group was just written, so let it age once.
