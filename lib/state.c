@@ -388,20 +388,23 @@ static const void *take(struct cursor *c, size_t n)
 
 /* ---- a watched pass: what a verification rests on (watch.h) -------------- */
 
-/* The group's slot, its directory watched for the names clawmd owns there
- * and the groups directory for its name; -1: do not memoize it.  The agent
- * writing its own notes in the group makes events nobody counts. */
-static int watch_group(struct bases *b, struct clawmd_watch *w)
+static const char *group_name(const struct clawmd_dir *gd)
+{
+	const char *slash = strrchr(gd->path, '/');
+	return slash ? slash + 1 : gd->path;
+}
+
+/* The group's directory watched for the names clawmd owns there and the
+ * groups directory for its name; -1: do not memoize it.  The agent writing
+ * its own notes in the group makes events nobody counts. */
+static int watch_group(struct bases *b, struct clawmd_watch *w, int g)
 {
 	static const char *const names[] = {CLAWMD_ENTRY_NAME,	 CLAWMD_LOCAL_NAME,
 					    CLAWMD_ROLE_NAME,	 CLAWMD_SHARED_NAME,
 					    CLAWMD_FRAGMENTS_DIR, CLAWMD_CONFIG_NAME};
-	const char *slash = strrchr(b->gd->path, '/');
 	char self[64];
 	struct stat a, c;
-	int g = clawmd_watch_begin(w, slash ? slash + 1 : b->gd->path);
-	if (g < 0 || clawmd_watch_dir(w, CLAWMD_WATCH_ALL, b->lay->root, b->lay->groups,
-				      slash ? slash + 1 : b->gd->path) < 0)
+	if (clawmd_watch_dir(w, CLAWMD_WATCH_ALL, b->lay->root, b->lay->groups, group_name(b->gd)) < 0)
 		return -1;
 	/* The directory compose opened, not whatever its path names now. */
 	snprintf(self, sizeof(self), "/proc/self/fd/%d", b->gd->fd);
@@ -413,7 +416,7 @@ static int watch_group(struct bases *b, struct clawmd_watch *w)
 	if (fstat(b->gd->fd, &a) < 0 || lstat(b->gd->path, &c) < 0 || a.st_dev != c.st_dev ||
 	    a.st_ino != c.st_ino)
 		return -1;
-	return g;
+	return 0;
 }
 
 /* Watch what fact `f` rests on; called before the fact is stat'ed. */
@@ -473,7 +476,7 @@ bool clawmd_state_fresh(struct clawmd_plan *plan, int fd, const struct clawmd_la
 	uint32_t len = 0, ndefused = 0, nwarnings = 0, nfacts = 0;
 	uint64_t digest = 0, sum = 0;
 	struct clawmd_watch *watch = pass ? pass->watch : NULL;
-	int g = -1;
+	int slot = -1, g = -1; /* g: slot while every watch could be added */
 
 	bases_init(&b, lay, gd);
 	b.pass = pass;
@@ -494,9 +497,12 @@ bool clawmd_state_fresh(struct clawmd_plan *plan, int fd, const struct clawmd_la
 	TAKE(&c, nfacts);
 	if (c.bad || digest != layout_digest(lay) || nwarnings > 4096)
 		goto out;
-	/* A watched pass: every watch before the stat it stands in for. */
-	if (watch)
-		g = watch_group(&b, watch);
+	/* A watched pass: every watch before the stat it stands in for.  The
+	 * agent decides how many MCP fragments it has, and each is a watch out
+	 * of the host's limit (fs.inotify.max_user_watches) that every group
+	 * shares: past what a large group needs, stats do. */
+	if (watch && nfacts <= 4096 && (slot = clawmd_watch_begin(watch, group_name(gd))) >= 0)
+		g = watch_group(&b, watch, slot) == 0 ? slot : -1;
 	warnings = clawmd_xcalloc(nwarnings, sizeof(*warnings));
 	for (uint32_t i = 0; i < nwarnings; i++) {
 		uint32_t wl = 0;
@@ -531,6 +537,8 @@ bool clawmd_state_fresh(struct clawmd_plan *plan, int fd, const struct clawmd_la
 	fresh = c.p == c.end;
 	if (fresh && g >= 0)
 		clawmd_watch_verified(watch, g, digest, warnings, nwarnings, ndefused);
+	if (slot >= 0 && g < 0)
+		clawmd_watch_refuse(watch, slot);
 out:
 	if (fresh) {
 		plan->warnings = warnings;

@@ -55,7 +55,8 @@ struct wdent {
 struct group {
 	char *name;
 	bool verified;
-	uint64_t epoch, digest;
+	bool refused; /* could not be watched: not again until an event */
+	uint64_t epoch, digest, refused_epoch;
 	char **warnings;
 	size_t nwarnings, ndefused;
 };
@@ -203,7 +204,7 @@ static void forget(struct clawmd_watch *w, int owner)
 	if (owner == CLAWMD_WATCH_ALL)
 		w->epoch++;
 	else if (owner >= 0 && (size_t)owner < w->ng)
-		w->g[owner].verified = false;
+		w->g[owner].verified = w->g[owner].refused = false;
 }
 
 /* Read every queued event; each that touches what a group rests on
@@ -282,8 +283,18 @@ int clawmd_watch_begin(struct clawmd_watch *w, const char *group)
 		w->g[w->ng].name = clawmd_xstrdup(group);
 		*s = ++w->ng;
 	}
-	w->g[*s - 1].verified = false;
+	struct group *gr = &w->g[*s - 1];
+	gr->verified = false;
+	if (gr->refused && gr->refused_epoch == w->epoch)
+		return -1;
+	gr->refused = false;
 	return (int)(*s - 1);
+}
+
+void clawmd_watch_refuse(struct clawmd_watch *w, int g)
+{
+	w->g[g].refused = true;
+	w->g[g].refused_epoch = w->epoch;
 }
 
 void clawmd_watch_verified(struct clawmd_watch *w, int g, uint64_t digest, char *const *warnings,

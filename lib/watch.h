@@ -69,6 +69,10 @@ int clawmd_watch_dir(struct clawmd_watch *w, int g, const char *anchor, const ch
  * are not watched). */
 int clawmd_watch_obj(struct clawmd_watch *w, int g, const char *path, bool inode, bool followed);
 
+/* A watch failed: stop trying for the group (each try costs system calls
+ * at every compose) until an event touches what was watched of it. */
+void clawmd_watch_refuse(struct clawmd_watch *w, int g);
+
 /* Every fact of the group's record matched after its watches were added. */
 void clawmd_watch_verified(struct clawmd_watch *w, int g, uint64_t digest, char *const *warnings,
 			   size_t nwarnings, size_t ndefused);
