@@ -48,7 +48,7 @@ int clawmd_compose(struct clawmd_plan *plan, struct clawmd_changes *changes,
 		   const struct clawmd_layout *lay, const char *group,
 		   const struct clawmd_compose_opts *opts, struct clawmd_err *err)
 {
-	int lock = -1, rc;
+	int lock = -1, rc = 0;
 	char *gpath = NULL, *lockpath = NULL;
 	struct clawmd_dir gd = CLAWMD_DIR_INIT;
 	clawmd_plan_init(plan);
@@ -59,6 +59,15 @@ int clawmd_compose(struct clawmd_plan *plan, struct clawmd_changes *changes,
 				      "invalid group name '%s' (names match [A-Za-z0-9][A-Za-z0-9._-]{0,63})",
 				      group);
 	gpath = clawmd_path_join(lay->groups, group);
+	/* A watched pass that saw nothing change since the group was last
+	 * verified: no lock, no system call on the group.  Nothing is written,
+	 * and a concurrent compose that writes makes events. */
+	if (!opts->dry_run && clawmd_state_known(plan, opts->pass, lay, group)) {
+		plan->group = clawmd_xstrdup(group);
+		changes->group = clawmd_xstrdup(group);
+		changes->path = clawmd_layout_shown(lay, gpath);
+		goto out;
+	}
 	if ((rc = clawmd_dir_open(&gd, gpath, err)) < 0)
 		goto out;
 	if (!opts->dry_run) {

@@ -1,6 +1,7 @@
 /* state.c - the record of a group's last verified compose (see state.h). */
 #include "state.h"
 #include "util.h"
+#include "watch.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -70,6 +71,10 @@ struct memo {
 struct clawmd_pass {
 	struct memo *v;
 	size_t n, cap; /* cap: a power of two */
+	/* A watched pass (clawmd_pass_watch()) lives as long as its host: it
+	 * keeps no stats (v stays empty), only what inotify vouches for. */
+	bool watched;
+	struct clawmd_watch *watch; /* NULL: inotify unavailable */
 };
 
 struct bases {
@@ -96,10 +101,19 @@ struct clawmd_pass *clawmd_pass_new(void)
 	return p;
 }
 
+struct clawmd_pass *clawmd_pass_watch(void)
+{
+	struct clawmd_pass *p = clawmd_pass_new();
+	p->watched = true;
+	p->watch = clawmd_watch_new();
+	return p;
+}
+
 void clawmd_pass_free(struct clawmd_pass *pass)
 {
 	if (!pass)
 		return;
+	clawmd_watch_free(pass->watch);
 	for (size_t i = 0; i < pass->cap; i++)
 		free(pass->v[i].path);
 	free(pass->v);
@@ -199,7 +213,7 @@ static int stat_fact_now(struct bases *b, const struct fact *f, struct ident *id
  * Within a pass, a host source is stat'ed once for all its groups. */
 static int stat_fact(struct bases *b, const struct fact *f, struct ident *id)
 {
-	if (!b->pass || f->base == B_GROUP || f->base == B_FRAG)
+	if (!b->pass || b->pass->watched || f->base == B_GROUP || f->base == B_FRAG)
 		return stat_fact_now(b, f, id);
 	struct memo *m = memo_slot(b->pass->v, b->pass->cap, f);
 	if (m->path) {
@@ -378,6 +392,86 @@ static const void *take(struct cursor *c, size_t n)
 
 #define TAKE(c, var) (take((c), sizeof(var)) ? memcpy(&(var), (c)->p - sizeof(var), sizeof(var)) : NULL)
 
+/* ---- a watched pass: what a verification rests on (watch.h) -------------- */
+
+static const char *group_name(const struct clawmd_dir *gd)
+{
+	const char *slash = strrchr(gd->path, '/');
+	return slash ? slash + 1 : gd->path;
+}
+
+/* The group's directory watched for the names clawmd owns there and the
+ * groups directory for its name; -1: do not memoize it.  The agent writing
+ * its own notes in the group makes events nobody counts. */
+static int watch_group(struct bases *b, struct clawmd_watch *w, int g)
+{
+	static const char *const names[] = {CLAWMD_ENTRY_NAME,	 CLAWMD_LOCAL_NAME,
+					    CLAWMD_ROLE_NAME,	 CLAWMD_SHARED_NAME,
+					    CLAWMD_FRAGMENTS_DIR, CLAWMD_CONFIG_NAME};
+	char self[64];
+	struct stat a, c;
+	if (clawmd_watch_dir(w, CLAWMD_WATCH_ALL, b->lay->root, b->lay->groups, group_name(b->gd)) < 0)
+		return -1;
+	/* The directory compose opened, not whatever its path names now. */
+	snprintf(self, sizeof(self), "/proc/self/fd/%d", b->gd->fd);
+	for (size_t i = 0; i < CLAWMD_ARRAY_SIZE(names); i++)
+		if (clawmd_watch_dir(w, g, NULL, self, names[i]) < 0)
+			return -1;
+	/* It was opened before the groups directory was watched: is it still
+	 * the one at its name? */
+	if (fstat(b->gd->fd, &a) < 0 || lstat(b->gd->path, &c) < 0 || a.st_dev != c.st_dev ||
+	    a.st_ino != c.st_ino)
+		return -1;
+	return 0;
+}
+
+/* Watch what fact `f` rests on; called before the fact is stat'ed. */
+static int watch_fact(struct bases *b, struct clawmd_watch *w, int g, const struct fact *f)
+{
+	char p[4200];
+	if (f->base == B_GROUP || f->base == B_FRAG) {
+		int s = f->base == B_GROUP ? 1 : base_fd(b, B_FRAG);
+		if (s == -1)
+			return 0; /* no fragments directory: the group's watch */
+		if (s < 0)
+			return -1;
+		int fd = f->base == B_GROUP ? b->gd->fd : b->fd[B_FRAG];
+		if (!strcmp(f->path, ".")) {
+			snprintf(p, sizeof(p), "/proc/self/fd/%d", fd);
+			return clawmd_watch_dir(w, g, NULL, p, NULL);
+		}
+		snprintf(p, sizeof(p), "/proc/self/fd/%d/%s", fd, f->path);
+		return clawmd_watch_obj(w, g, p, !(f->flags & F_TYPE), f->flags & F_FOLLOW);
+	}
+	/* A host source: by path from ROOT down, shared by every group. */
+	const char *dir = f->base == B_SKILLS ? b->lay->skills : b->lay->modules;
+	int rc;
+	if (f->base == B_MODULES && !dir)
+		return 0;
+	if (f->base != B_BASE && !strcmp(f->path, "."))
+		return clawmd_watch_dir(w, CLAWMD_WATCH_ALL, b->lay->root, dir, NULL);
+	char *full = f->base == B_BASE ? clawmd_xstrdup(b->lay->base)
+				       : clawmd_xasprintf("%s/%s", dir, f->path);
+	char *slash = strrchr(full, '/');
+	if (!slash || slash == full) {
+		free(full);
+		return -1;
+	}
+	*slash = '\0';
+	rc = clawmd_watch_dir(w, CLAWMD_WATCH_ALL, b->lay->root, full, slash + 1);
+	*slash = '/';
+	if (rc == 0)
+		rc = clawmd_watch_obj(w, CLAWMD_WATCH_ALL, full, !(f->flags & F_TYPE), f->flags & F_FOLLOW);
+	free(full);
+	return rc;
+}
+
+bool clawmd_state_known(struct clawmd_plan *plan, struct clawmd_pass *pass,
+			const struct clawmd_layout *lay, const char *group)
+{
+	return pass && pass->watch && clawmd_watch_hit(pass->watch, plan, layout_digest(lay), group);
+}
+
 bool clawmd_state_fresh(struct clawmd_plan *plan, int fd, const struct clawmd_layout *lay,
 			const struct clawmd_dir *gd, struct clawmd_pass *pass)
 {
@@ -387,6 +481,8 @@ bool clawmd_state_fresh(struct clawmd_plan *plan, int fd, const struct clawmd_la
 	char **warnings = NULL;
 	uint32_t len = 0, ndefused = 0, nwarnings = 0, nfacts = 0;
 	uint64_t digest = 0, sum = 0;
+	struct clawmd_watch *watch = pass ? pass->watch : NULL;
+	int slot = -1, g = -1; /* g: slot while every watch could be added */
 
 	bases_init(&b, lay, gd);
 	b.pass = pass;
@@ -407,6 +503,12 @@ bool clawmd_state_fresh(struct clawmd_plan *plan, int fd, const struct clawmd_la
 	TAKE(&c, nfacts);
 	if (c.bad || digest != layout_digest(lay) || nwarnings > 4096)
 		goto out;
+	/* A watched pass: every watch before the stat it stands in for.  The
+	 * agent decides how many MCP fragments it has, and each is a watch out
+	 * of the host's limit (fs.inotify.max_user_watches) that every group
+	 * shares: past what a large group needs, stats do. */
+	if (watch && nfacts <= 4096 && (slot = clawmd_watch_begin(watch, group_name(gd))) >= 0)
+		g = watch_group(&b, watch, slot) == 0 ? slot : -1;
 	warnings = clawmd_xcalloc(nwarnings, sizeof(*warnings));
 	for (uint32_t i = 0; i < nwarnings; i++) {
 		uint32_t wl = 0;
@@ -430,10 +532,16 @@ bool clawmd_state_fresh(struct clawmd_plan *plan, int fd, const struct clawmd_la
 		f.base = base;
 		f.flags = flags;
 		f.path = (char *)pp; /* read only: the record is checked, not kept */
+		if (g >= 0 && watch_fact(&b, watch, g, &f) < 0)
+			g = -1;
 		if (stat_fact(&b, &f, &now) < 0 || !same(&f, &now))
 			goto out;
 	}
 	fresh = c.p == c.end;
+	if (fresh && g >= 0)
+		clawmd_watch_verified(watch, g, digest, warnings, nwarnings, ndefused);
+	if (slot >= 0 && g < 0)
+		clawmd_watch_refuse(watch, slot);
 out:
 	if (fresh) {
 		plan->warnings = warnings;

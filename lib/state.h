@@ -49,6 +49,14 @@ bool clawmd_state_racy(const struct stat *st, struct timespec since);
 bool clawmd_state_fresh(struct clawmd_plan *plan, int fd, const struct clawmd_layout *lay,
 			const struct clawmd_dir *gd, struct clawmd_pass *pass);
 
+/* With a watched pass (clawmd_pass_watch()): true when inotify shows
+ * nothing `group`'s last verification rested on changed since, under the
+ * same layout; `plan` then gets what clawmd_state_fresh() would give.  One
+ * system call, none on the group.  A verification in a watched pass (a
+ * clawmd_state_fresh() that returns true) is what makes a group known. */
+bool clawmd_state_known(struct clawmd_plan *plan, struct clawmd_pass *pass,
+			const struct clawmd_layout *lay, const char *group);
+
 /* Record the facts `plan` rests on, after a compose of it found nothing to
  * do; nothing is recorded when one of them may have changed since `since`. */
 void clawmd_state_save(int fd, const char *lockpath, const struct clawmd_layout *lay,

@@ -463,6 +463,42 @@ struct clawmd_pass;
 struct clawmd_pass *clawmd_pass_new(void);
 void clawmd_pass_free(struct clawmd_pass *pass);
 
+/*
+ * A watched pass, for a long-lived host that links the library: create one
+ * at startup, hand it to every clawmd_compose() (opts.pass) and free it at
+ * exit.  Once a compose of a group has verified the group's record (the
+ * second no-op in a row, see clawmd_compose()), the pass holds inotify
+ * watches on everything that verification rested on: the group directory
+ * (for the names clawmd owns there: CLAUDE.md, CLAUDE.local.md,
+ * CLAUDE.role.md, container.json, .claude-shared.md, .claude-fragments),
+ * the fragments directory and each file compose wrote, the shared base, the
+ * skills and modules directories and each source, and every directory from
+ * ROOT down to them.  The next compose of the group reads the queued events
+ * (one system call) and, when none touched what the group rests on, returns
+ * the no-op (empty changes; the plan holds the group, its warnings and
+ * ndefused) without opening, locking or stat'ing anything.  Any event that
+ * does sends the group back through the record, as without a watched pass.
+ * The agent writing its own files in its group directory does not count.
+ *
+ * It is a cache and never an error: without inotify, with no watch left
+ * (fs.inotify.max_user_watches), or where inotify cannot be trusted, the
+ * group is verified by stats at every call as with no pass.  It trusts
+ * inotify only on local filesystems (ext2/3/4, xfs, btrfs, tmpfs, ramfs,
+ * f2fs, zfs): not on NFS, CIFS, 9p, FUSE (virtiofs) or overlayfs, whose
+ * files can change without the kernel reporting it, and not for a source
+ * reached through a symlink below ROOT.  What it cannot see: a filesystem
+ * mounted over a watched directory after it was watched, a write through a
+ * shared writable mmap(2), and anything above ROOT (or above a layout
+ * directory outside ROOT) being swapped.  Changes through another mount or
+ * hard link of the same file are seen.
+ *
+ * One thread at a time; not across fork() (parent and child would share the
+ * event queue: each would miss the other's events).  A watched pass keeps
+ * no stats between calls, unlike a plain pass, so it can live indefinitely.
+ * Each group it verified holds a few watches (one per file in copy mode).
+ */
+struct clawmd_pass *clawmd_pass_watch(void);
+
 struct clawmd_compose_opts {
 	bool dry_run; /* compute only: no lock, no write */
 	struct clawmd_pass *pass; /* NULL, or the pass this compose is part of */

@@ -1,0 +1,283 @@
+/*
+ * Unit tests for a watched pass (clawmd_pass_watch(), lib/watch.c): every
+ * kind of edit a no-op rests on must be seen, the agent's own files in its
+ * group must not be, and the real compose must converge after each edit.
+ *
+ * Whether a compose was decided from the events alone is told by holding
+ * the group's lock: only the memo answers without taking it.
+ */
+#include "tap.h"
+#include "testutil.h"
+#include "clawmd.h"
+
+#include <fcntl.h>
+#include <stdlib.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+static char root[256];
+static struct clawmd_layout lay;
+static struct clawmd_pass *pass;
+
+static char *path_of(const char *rel)
+{
+	static char p[2][1024];
+	static int k;
+	k ^= 1;
+	snprintf(p[k], sizeof(p[k]), "%s/%s", root, rel);
+	return p[k];
+}
+
+static void put(const char *rel, const char *content)
+{
+	test_put(root, rel, content);
+}
+
+/* Rewrite a file in place: same inode, as an editor that does not rename. */
+static void put_in_place(const char *rel, const char *content)
+{
+	int fd = open(path_of(rel), O_WRONLY | O_TRUNC);
+	if (fd < 0 || write(fd, content, strlen(content)) < 0 || close(fd) < 0)
+		abort();
+}
+
+static char *slurp(const char *rel)
+{
+	size_t len;
+	char *s = test_slurp(path_of(rel), &len);
+	return s ? s : strdup("");
+}
+
+static int compose(const struct clawmd_layout *l, const char *group)
+{
+	struct clawmd_err err = CLAWMD_ERR_INIT;
+	struct clawmd_plan plan;
+	struct clawmd_changes ch;
+	struct clawmd_compose_opts opts = {.pass = pass};
+	int rc = clawmd_compose(&plan, &ch, l, group, &opts, &err);
+	if (rc < 0)
+		printf("# compose: %s\n", err.msg);
+	clawmd_changes_release(&ch);
+	clawmd_plan_release(&plan);
+	return rc;
+}
+
+/* Answered from the events alone: the compose succeeds while we hold the
+ * group's lock (any look at the disk would wait for it and time out). */
+static bool known(struct clawmd_layout *l, const char *group)
+{
+	struct clawmd_err err = CLAWMD_ERR_INIT;
+	int fd;
+	if (clawmd_group_lock(&fd, l, group, &err) < 0)
+		abort();
+	double t = l->lock_timeout;
+	l->lock_timeout = 0;
+	struct clawmd_plan plan;
+	struct clawmd_changes ch;
+	struct clawmd_compose_opts opts = {.pass = pass};
+	int rc = clawmd_compose(&plan, &ch, l, group, &opts, &err);
+	bool quiet = rc == 0 && ch.n == 0 && plan.n == 0;
+	clawmd_changes_release(&ch);
+	clawmd_plan_release(&plan);
+	l->lock_timeout = t;
+	close(fd);
+	return quiet;
+}
+
+/* Compose until the group is known (the record is only written for inputs
+ * older than the compose, so give them a moment to age). */
+static bool settle(struct clawmd_layout *l, const char *group)
+{
+	for (int i = 0; i < 60; i++) {
+		if (compose(l, group) < 0)
+			return false;
+		usleep(15000);
+		if (known(l, group))
+			return true;
+	}
+	return false;
+}
+
+static bool contains(const char *rel, const char *needle)
+{
+	char *s = slurp(rel);
+	bool r = strstr(s, needle) != NULL;
+	free(s);
+	return r;
+}
+
+static bool same_file(const char *a, const char *b)
+{
+	char *x = slurp(a), *y = slurp(b);
+	bool r = !strcmp(x, y);
+	free(x);
+	free(y);
+	return r;
+}
+
+static void load(struct clawmd_layout *l, const char *mode)
+{
+	struct clawmd_err err = CLAWMD_ERR_INIT;
+	clawmd_layout_init(l);
+	if (clawmd_layout_load(l, root, &err) < 0 || clawmd_layout_set(l, "modules", "modules", &err) < 0 ||
+	    (mode && clawmd_layout_set(l, "mode", mode, &err) < 0)) {
+		printf("# %s\n", err.msg);
+		abort();
+	}
+}
+
+#define EDIT(what, action, converged)                                                              \
+	do {                                                                                       \
+		ok(known(&lay, "g"), "known before: %s", what);                                    \
+		action;                                                                            \
+		ok(!known(&lay, "g"), "seen: %s", what);                                           \
+		ok(settle(&lay, "g"), "known again after: %s", what);                              \
+		ok(converged, "converged after: %s", what);                                        \
+	} while (0)
+
+static void test_copy_mode(void)
+{
+	put("clawmd.json", "{\"mode\": \"copy\"}\n");
+	put("container/CLAUDE.md", "base\n");
+	put("skills/a/instructions.md", "A\n");
+	put("skills/b/instructions.md", "B\n");
+	put("modules/cli.instructions.md", "cli\n");
+	put("groups/g/container.json",
+	    "{\"mcpServers\": {\"s\": {\"command\": \"x\", \"instructions\": \"S\"}}}\n");
+	load(&lay, NULL);
+	pass = clawmd_pass_watch();
+
+	ok(settle(&lay, "g"), "a composed group becomes known");
+	ok(known(&lay, "g"), "and stays known with nothing changed");
+
+	/* The agent's own files in its group are none of compose's business. */
+	put("groups/g/notes.md", "my notes\n");
+	put("groups/g/work/deep/x.txt", "x\n");
+	rename(path_of("groups/g/notes.md"), path_of("groups/g/notes2.md"));
+	ok(known(&lay, "g"), "the agent's own files in the group do not count");
+
+	EDIT("in-place edit of a copy", put_in_place("groups/g/.claude-fragments/skill-a.md", "evil\n"),
+	     same_file("groups/g/.claude-fragments/skill-a.md", "skills/a/instructions.md"));
+	EDIT("in-place edit of CLAUDE.md", put_in_place("groups/g/CLAUDE.md", "hand edit\n"),
+	     contains("groups/g/CLAUDE.md", "Composed at spawn"));
+	EDIT("in-place edit of container.json",
+	     put_in_place("groups/g/container.json",
+			  "{\"mcpServers\": {\"t\": {\"command\": \"x\", \"instructions\": \"T\"}}}\n"),
+	     contains("groups/g/.claude-fragments/mcp-t.md", "T") &&
+		     access(path_of("groups/g/.claude-fragments/mcp-s.md"), F_OK) < 0);
+	EDIT("in-place edit of a skill source", put_in_place("skills/b/instructions.md", "B2\n"),
+	     same_file("groups/g/.claude-fragments/skill-b.md", "skills/b/instructions.md"));
+	EDIT("in-place edit of a module source", put_in_place("modules/cli.instructions.md", "cli2\n"),
+	     same_file("groups/g/.claude-fragments/module-cli.md", "modules/cli.instructions.md"));
+	EDIT("in-place edit of the shared base", put_in_place("container/CLAUDE.md", "base2\n"),
+	     same_file("groups/g/.claude-shared.md", "container/CLAUDE.md"));
+	EDIT("creating CLAUDE.role.md", put("groups/g/CLAUDE.role.md", "role\n"),
+	     contains("groups/g/CLAUDE.md", "@./CLAUDE.role.md"));
+	EDIT("removing CLAUDE.role.md", unlink(path_of("groups/g/CLAUDE.role.md")),
+	     !contains("groups/g/CLAUDE.md", "@./CLAUDE.role.md"));
+	EDIT("a stray fragment", put("groups/g/.claude-fragments/skill-zzz.md", "stray\n"),
+	     access(path_of("groups/g/.claude-fragments/skill-zzz.md"), F_OK) < 0);
+	EDIT("deleting a copy", unlink(path_of("groups/g/.claude-fragments/skill-a.md")),
+	     same_file("groups/g/.claude-fragments/skill-a.md", "skills/a/instructions.md"));
+	EDIT("renaming a copy",
+	     rename(path_of("groups/g/.claude-fragments/skill-a.md"), path_of("groups/g/a.md")),
+	     same_file("groups/g/.claude-fragments/skill-a.md", "skills/a/instructions.md"));
+	EDIT("chmod of a copy", chmod(path_of("groups/g/.claude-fragments/skill-b.md"), 0600), true);
+	EDIT("chmod of a skill source", chmod(path_of("skills/a/instructions.md"), 0600), true);
+	EDIT("a new skill", put("skills/c/instructions.md", "C\n"),
+	     same_file("groups/g/.claude-fragments/skill-c.md", "skills/c/instructions.md"));
+	EDIT("a skill removed", unlink(path_of("skills/c/instructions.md")),
+	     access(path_of("groups/g/.claude-fragments/skill-c.md"), F_OK) < 0);
+	EDIT("a source replaced by rename",
+	     (put("skills/a/new.md", "A2\n"),
+	      rename(path_of("skills/a/new.md"), path_of("skills/a/instructions.md"))),
+	     same_file("groups/g/.claude-fragments/skill-a.md", "skills/a/instructions.md"));
+	/* A write through a hard link in another directory: only the inode's
+	 * own watch sees it (the agent can link its files anywhere in its group). */
+	put("groups/g/sub/keep", "");
+	ok(settle(&lay, "g"), "known after the agent made a directory");
+	EDIT("a write through a hard link elsewhere",
+	     (link(path_of("groups/g/container.json"), path_of("groups/g/sub/cj")),
+	      put_in_place("groups/g/sub/cj", "{\"skills\": [\"a\"]}\n")),
+	     access(path_of("groups/g/.claude-fragments/skill-b.md"), F_OK) < 0);
+	EDIT("the fragments directory replaced",
+	     rename(path_of("groups/g/.claude-fragments"), path_of("groups/g/old-fragments")),
+	     same_file("groups/g/.claude-fragments/skill-a.md", "skills/a/instructions.md"));
+	EDIT("the group directory replaced",
+	     (rename(path_of("groups/g"), path_of("groups/g-old")),
+	      put("groups/g/container.json", "{\"skills\": [\"b\"]}\n")),
+	     same_file("groups/g/.claude-fragments/skill-b.md", "skills/b/instructions.md") &&
+		     access(path_of("groups/g/.claude-fragments/skill-a.md"), F_OK) < 0);
+	EDIT("the skills directory replaced",
+	     (rename(path_of("skills"), path_of("skills-old")), put("skills/b/instructions.md", "B3\n")),
+	     same_file("groups/g/.claude-fragments/skill-b.md", "skills/b/instructions.md"));
+
+	/* clawmd.json edited and the layout reloaded: another layout is
+	 * another record, whatever the events say. */
+	ok(known(&lay, "g"), "known before clawmd.json changes");
+	put("clawmd.json", "{\"mode\": \"copy\", \"import_local\": true}\n");
+	struct clawmd_layout lay2;
+	load(&lay2, NULL);
+	ok(!known(&lay2, "g"), "seen: clawmd.json edited and reloaded");
+	ok(settle(&lay2, "g") && contains("groups/g/CLAUDE.md", "@./CLAUDE.local.md"),
+	   "converged under the new layout");
+	clawmd_layout_release(&lay2);
+
+	/* Two groups: an edit in one leaves the other known. */
+	put("groups/h/container.json", "{}\n");
+	ok(settle(&lay, "h") && settle(&lay, "g"), "a second group becomes known");
+	put_in_place("groups/h/container.json", "{\"skills\": [\"b\"]}\n");
+	ok(!known(&lay, "h") && known(&lay, "g"), "an edit in one group leaves the other known");
+	put_in_place("skills/b/instructions.md", "B4\n");
+	ok(!known(&lay, "g"), "a source edit forgets every group");
+
+	clawmd_pass_free(pass);
+	pass = NULL;
+	clawmd_layout_release(&lay);
+}
+
+/* A source reached through a symlink below ROOT is never memoized (its
+ * target's parents are not watched), and symlink mode is memoized too. */
+static void test_symlink_mode(void)
+{
+	put("clawmd.json", "{\"mode\": \"symlink\", \"approve_external\": true}\n");
+	put("skills/a/instructions.md", "A\n");
+	put("groups/s/container.json", "{\"skills\": [\"a\", \"b\"]}\n");
+	load(&lay, NULL);
+	pass = clawmd_pass_watch();
+	ok(settle(&lay, "s"), "symlink mode: known");
+	ok(known(&lay, "s"), "symlink mode: known before removing a source");
+	unlink(path_of("skills/a/instructions.md"));
+	ok(!known(&lay, "s"), "symlink mode: a removed source is seen");
+	ok(settle(&lay, "s") &&
+		   access(path_of("groups/s/.claude-fragments/skill-a.md"), F_OK) < 0 &&
+		   !(faccessat(AT_FDCWD, path_of("groups/s/.claude-fragments/skill-a.md"), F_OK,
+			       AT_SYMLINK_NOFOLLOW) == 0),
+	   "symlink mode: converged");
+	put("elsewhere/a.md", "A\n");
+	if (symlink(path_of("elsewhere/a.md"), path_of("skills/a/instructions.md")) < 0)
+		abort();
+	ok(!known(&lay, "s"), "a symlinked source appearing is seen");
+	for (int i = 0; i < 10; i++) {
+		compose(&lay, "s");
+		usleep(15000);
+	}
+	ok(!known(&lay, "s"), "a source reached through a symlink is not memoized");
+	clawmd_pass_free(pass);
+	pass = NULL;
+	clawmd_layout_release(&lay);
+}
+
+int main(void)
+{
+	snprintf(root, sizeof(root), "%s/clawmd-watch.XXXXXX", getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
+	if (!mkdtemp(root))
+		abort();
+	test_copy_mode();
+	test_symlink_mode();
+	char cmd[400];
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", root);
+	if (system(cmd) != 0)
+		abort();
+	return done_testing();
+}
