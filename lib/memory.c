@@ -525,6 +525,8 @@ static enum clawmd_import_status process_file(struct loader *L, struct flist *ou
 				external = irp && !inside_cwd(L, irp);
 				free(irp);
 			}
+			if (external && L->record)
+				L->m->external_met = true;
 			if (external && !include_external) {
 				ist = CLAWMD_IMPORT_EXTERNAL;
 			} else {
@@ -565,8 +567,11 @@ static void rules_walk(struct loader *L, struct flist *out, const char *dir,
 	char *rd = view_realpath(&L->view, dir);
 	if (!rd || depth > RULES_DEPTH_MAX)
 		goto out;
-	if (L->gate && !include_external && strcmp(rd, dir) && !inside_cwd(L, rd))
-		goto out;
+	if (L->gate && strcmp(rd, dir) && !inside_cwd(L, rd)) {
+		L->m->external_met |= L->record;
+		if (!include_external)
+			goto out;
+	}
 	if (set_has(visited, dir) || set_has(visited, rd))
 		goto out;
 	set_add(visited, dir);
@@ -596,8 +601,9 @@ static void rules_walk(struct loader *L, struct flist *out, const char *dir,
 			clawmd_view_node_release(&nd);
 		}
 		size_t nl = strlen(names[i]);
-		bool gated = L->gate && !include_external && erp && strcmp(erp, entry) &&
-			     !inside_cwd(L, erp);
+		bool gated = L->gate && erp && strcmp(erp, entry) && !inside_cwd(L, erp);
+		L->m->external_met |= gated && L->record;
+		gated = gated && !include_external;
 		if (gated) {
 			/* a rule (or a directory of rules) linked outside */
 		} else if (kind == 'd') {
@@ -763,7 +769,9 @@ static void loader_init(struct loader *L, struct clawmd_memory *m, const struct 
 {
 	memset(L, 0, sizeof(*L));
 	L->o = o;
-	L->view.v = (struct clawmd_view){o->mounts, o->nmounts, &L->view.steps};
+	/* One cache per load: the group is looked at once, consistently. */
+	L->view.v = (struct clawmd_view){o->mounts, o->nmounts, &L->view.steps,
+					 clawmd_view_cache_new()};
 	L->view.steps = LOAD_STEPS_MAX;
 	struct clawmd_release rel = o->release;
 	if (!rel.major && !rel.minor && !rel.patch)
@@ -780,6 +788,7 @@ static void loader_init(struct loader *L, struct clawmd_memory *m, const struct 
 
 static void loader_release(struct loader *L)
 {
+	clawmd_view_cache_free(L->view.v.cache);
 	set_release(&L->seen);
 	free(L->home);
 }

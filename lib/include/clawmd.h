@@ -799,6 +799,10 @@ struct clawmd_memory {
 	char **external; /* what an approval prompt would list */
 	size_t nexternal;
 	char *cwd;	 /* the realpath the walk ended at */
+	bool external_met; /* an import or a rules entry led outside the
+			      working directory (by path, or by realpath from
+			      2.1.232): only then can a load without approved
+			      external includes differ from one with them */
 };
 
 struct clawmd_memory_opts {
