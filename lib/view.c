@@ -81,7 +81,7 @@ static bool mount_ancestor(const struct clawmd_view *v, const char *cand)
  * openat, an fstat and a close.  Bounded: CACHE_MAX / 2 entries (and so
  * fds); past that, components are looked up as without a cache.
  */
-#define CACHE_MAX 256u /* a power of two; at most half of it filled */
+#define CACHE_MAX 128u /* a power of two; at most half of it filled */
 
 struct centry {
 	char *key;	  /* NULL: a free slot */
