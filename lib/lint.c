@@ -5,6 +5,7 @@
 #include "fs.h"
 #include "match.h"
 #include "git.h"
+#include "state.h"
 #include "util.h"
 #include "view.h"
 
@@ -1431,7 +1432,7 @@ static int lint_group(struct group_ctx *g, struct clawmd_findings *out,
 	lint_skills(g);
 	lint_mcp(g);
 	if (g->cfg_ok) {
-		if ((rc = clawmd_plan_build(&g->plan, lay, group, err)) < 0)
+		if ((rc = clawmd_plan_build_in(&g->plan, lay, group, g->opts->pass, err)) < 0)
 			return rc;
 		g->planned = true;
 		if ((rc = lint_drift(g, err)) < 0)

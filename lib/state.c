@@ -58,10 +58,12 @@ struct facts {
 /* A pass's memory of the host's sources: path facts by (base, flags,
  * path), each stat'ed once per pass (open addressing, FNV-1a). */
 struct memo {
-	char *key; /* base, flags, path, NUL */
+	char *key; /* base, flags, path, NUL; or a source's key (state.h) */
 	size_t klen;
 	int rc;
 	struct ident id;
+	char *data; /* a source's bytes (clawmd_pass_remember) */
+	size_t len;
 };
 
 struct clawmd_pass {
@@ -96,8 +98,10 @@ void clawmd_pass_free(struct clawmd_pass *pass)
 {
 	if (!pass)
 		return;
-	for (size_t i = 0; i < pass->cap; i++)
+	for (size_t i = 0; i < pass->cap; i++) {
 		free(pass->v[i].key);
+		free(pass->v[i].data);
+	}
 	free(pass->v);
 	free(pass);
 }
@@ -110,8 +114,8 @@ static struct memo *memo_slot(struct memo *v, size_t cap, const char *key, size_
 	return &v[i];
 }
 
-static void memo_put(struct clawmd_pass *p, const char *key, size_t klen, int rc,
-		     const struct ident *id)
+static struct memo *memo_put(struct clawmd_pass *p, const char *key, size_t klen, int rc,
+			     const struct ident *id)
 {
 	if ((p->n + 1) * 2 > p->cap) {
 		size_t cap = p->cap * 2;
@@ -125,12 +129,43 @@ static void memo_put(struct clawmd_pass *p, const char *key, size_t klen, int rc
 	}
 	struct memo *m = memo_slot(p->v, p->cap, key, klen);
 	if (!m->key) {
-		m->key = clawmd_xstrndup(key, klen);
+		m->key = clawmd_xmalloc(klen + 1); /* source keys hold NUL bytes */
+		memcpy(m->key, key, klen);
+		m->key[klen] = '\0';
 		m->klen = klen;
 		p->n++;
 	}
 	m->rc = rc;
 	m->id = *id;
+	return m;
+}
+
+/* Source keys start with a byte no fact key starts with ('0' + base). */
+bool clawmd_pass_recall(struct clawmd_pass *pass, const char *key, size_t klen,
+			const char **data, size_t *len)
+{
+	if (!pass)
+		return false;
+	const struct memo *m = memo_slot(pass->v, pass->cap, key, klen);
+	if (!m->key || !m->data)
+		return false;
+	*data = m->data;
+	*len = m->len;
+	return true;
+}
+
+void clawmd_pass_remember(struct clawmd_pass *pass, const char *key, size_t klen,
+			  const char *data, size_t len)
+{
+	static const struct ident none;
+	if (!pass)
+		return;
+	struct memo *m = memo_put(pass, key, klen, 0, &none);
+	free(m->data);
+	m->data = clawmd_xmalloc(len + 1);
+	memcpy(m->data, data, len);
+	m->data[len] = '\0';
+	m->len = len;
 }
 
 static void bases_init(struct bases *b, const struct clawmd_layout *lay, const struct clawmd_dir *gd)

@@ -436,9 +436,11 @@ int clawmd_change_diff(struct clawmd_buf *out, const struct clawmd_change *c, co
 void clawmd_changes_release(struct clawmd_changes *ch);
 
 /*
- * A pass over many groups (compose --all): the host's sources (the shared
- * base, skills, modules) are looked at once for the whole pass instead of
- * once per group, by every compose that finds its group's record intact.
+ * A pass over many groups (compose --all, check, status): the host's
+ * sources (the shared base, skills, modules) are looked at once for the
+ * whole pass instead of once per group: stat'ed by every compose that finds
+ * its group's record intact, listed and read by every plan (a compose that
+ * plans, check and status through clawmd_lint_opts.pass).
  * A source changed while the pass runs may be seen by some groups of the
  * pass and not others; the next pass sees it everywhere.  Create one
  * before the first group and free it after the last; NULL is no pass.
@@ -658,6 +660,9 @@ struct clawmd_lint_opts {
 	 * render --approve-external): imports leaving the working directory
 	 * load, so CM105 is not reported. */
 	bool approve_external;
+	/* NULL, or the pass over many groups this lint is part of: the
+	 * host's sources are read once for all of them (struct clawmd_pass). */
+	struct clawmd_pass *pass;
 };
 
 /* The rule table, sorted by code; clawmd_lint_rule() finds one or NULL. */
