@@ -21,8 +21,9 @@
  *	int rc = clawmd_view_read(&v, "/workspace/agent/CLAUDE.md", &b, max, &real);
  *
  * Reads refuse what is not a regular file before opening it for reading
- * (the walk's O_PATH opens run no driver code); the read open itself is
- * O_NONBLOCK|O_NOCTTY|O_NOFOLLOW and checked to be the inode resolved.
+ * (the walk's O_PATH opens and fstatat calls run no driver code); the read
+ * open itself is O_NONBLOCK|O_NOCTTY|O_NOFOLLOW, relative to the parent's
+ * fd, and checked to be the inode resolved.
  * Functions return 0 or a negative errno; nothing prints.
  */
 #ifndef CLAWMD_VIEW_H
