@@ -429,6 +429,7 @@ int cmd_check(int argc, char **argv)
 		clawmd_lint_layout(&f, &lay);
 		bool progress = listing && n > 100 && !quiet && isatty(2);
 		opts.approve_external |= lay.approve_external; /* clawmd.json's */
+		opts.pass = clawmd_pass_new(); /* the host's sources, read once */
 		for (size_t i = 0; i < n; i++) {
 			clawmd_err_clear(&err);
 			if (clawmd_lint_group(&f, &lay, groups[i], &opts, &err) < 0) {
@@ -443,6 +444,7 @@ int cmd_check(int argc, char **argv)
 				fprintf(stderr, "\rclawmd: checked %zu/%zu groups%s", i + 1, n,
 					i + 1 == n ? "\n" : "");
 		}
+		clawmd_pass_free(opts.pass);
 		clawmd_strv_free(listed, listing ? n : 0);
 		srcroot = strdup(lay.root);
 	}

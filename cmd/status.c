@@ -171,9 +171,11 @@ int cmd_status(int argc, char **argv)
 	if (!st || !failed || !why)
 		abort();
 	bool progress = n > 100 && !quiet && !json && isatty(2);
+	/* One pass: the host's sources are read once for every group. */
+	struct clawmd_lint_opts opts = {.pass = clawmd_pass_new()};
 	for (size_t i = 0; i < n; i++) {
 		clawmd_err_clear(&err);
-		if (clawmd_group_status_get(&st[i], &lay, groups[i], NULL, &err) < 0) {
+		if (clawmd_group_status_get(&st[i], &lay, groups[i], &opts, &err) < 0) {
 			if (progress)
 				fputs("\r\033[K", stderr);
 			cmd_put_error(err.msg);
@@ -187,6 +189,7 @@ int cmd_status(int argc, char **argv)
 			fprintf(stderr, "\rclawmd: read %zu/%zu groups%s", i + 1, n,
 				i + 1 == n ? "\n" : "");
 	}
+	clawmd_pass_free(opts.pass);
 
 	if (json) {
 		cJSON *doc = cmd_json_doc();

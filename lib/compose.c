@@ -82,7 +82,7 @@ int clawmd_compose(struct clawmd_plan *plan, struct clawmd_changes *changes,
 		}
 	}
 	struct timespec since = clawmd_state_now();
-	if ((rc = clawmd_plan_build(plan, lay, group, err)) < 0)
+	if ((rc = clawmd_plan_build_in(plan, lay, group, opts->pass, err)) < 0)
 		goto out;
 	if ((rc = clawmd_changes_compute(changes, lay, plan, err)) < 0)
 		goto out;

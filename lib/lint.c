@@ -5,6 +5,7 @@
 #include "fs.h"
 #include "match.h"
 #include "git.h"
+#include "state.h"
 #include "util.h"
 #include "view.h"
 
@@ -511,10 +512,11 @@ static void lint_rules_dir(struct clawmd_findings *out, const char *group,
 /*
  * The loader is render's (clawmd_memory_load): the same walk, import
  * resolution, depth limit, dedup and external gate, in the container view
- * for a group.  Lint runs it twice: as the host is configured, to see which
- * imports the external gate drops (CM105), then with external includes
- * approved, to reach and lint everything below them too, as a run that
- * approves them would load it.  Import findings are placed at the '@' of
+ * for a group.  Lint runs it with external includes approved, to reach and
+ * lint everything below them too, as a run that approves them would load
+ * it; and, when that load met anything outside the working directory, as
+ * the host is configured too, to see which imports the external gate
+ * drops (CM105).  Import findings are placed at the '@' of
  * the import in the importing file.
  */
 
@@ -732,27 +734,31 @@ static int lint_loaded(const struct view *VV, const struct clawmd_memory_opts *b
 	struct view view = *VV;
 	const struct view *V = &view;
 	view.pos = &pc;
-	struct clawmd_memory m;
+	struct clawmd_memory m, gated;
 	struct clawmd_memory_opts o = *base;
 	int rc;
 	*chars = 0;
-	if (!base->approve_external) {
-		clawmd_memory_init(&m);
-		if ((rc = clawmd_memory_load(&m, &o, err)) < 0) {
-			clawmd_memory_release(&m);
-			goto out;
-		}
-		for (size_t i = 0; i < m.nimports; i++)
-			if (m.imports[i].status == CLAWMD_IMPORT_EXTERNAL &&
-			    in_limit(V, m.imports[i].from))
-				report_import(V, &m.imports[i]);
-		clawmd_memory_release(&m);
-	}
+	/* The approved load first: when nothing in it led outside the working
+	 * directory, the load as configured is the same load, so it is run
+	 * (for its CM105) only when something did. */
 	o.approve_external = true;
 	clawmd_memory_init(&m);
 	if ((rc = clawmd_memory_load(&m, &o, err)) < 0) {
 		clawmd_memory_release(&m);
 		goto out;
+	}
+	if (!base->approve_external && m.external_met) {
+		clawmd_memory_init(&gated);
+		if ((rc = clawmd_memory_load(&gated, base, err)) < 0) {
+			clawmd_memory_release(&gated);
+			clawmd_memory_release(&m);
+			goto out;
+		}
+		for (size_t i = 0; i < gated.nimports; i++)
+			if (gated.imports[i].status == CLAWMD_IMPORT_EXTERNAL &&
+			    in_limit(V, gated.imports[i].from))
+				report_import(V, &gated.imports[i]);
+		clawmd_memory_release(&gated);
 	}
 	for (size_t i = 0; i < m.nimports; i++)
 		if (m.imports[i].status != CLAWMD_IMPORT_EXTERNAL && in_limit(V, m.imports[i].from))
@@ -1426,7 +1432,7 @@ static int lint_group(struct group_ctx *g, struct clawmd_findings *out,
 	lint_skills(g);
 	lint_mcp(g);
 	if (g->cfg_ok) {
-		if ((rc = clawmd_plan_build(&g->plan, lay, group, err)) < 0)
+		if ((rc = clawmd_plan_build_in(&g->plan, lay, group, g->opts->pass, err)) < 0)
 			return rc;
 		g->planned = true;
 		if ((rc = lint_drift(g, err)) < 0)

@@ -337,6 +337,11 @@ struct loader {
 	char *home;	  /* for @~/ */
 	bool approve;	  /* external includes approved (or forced) */
 	bool record;	  /* record imports (not during the forced pass) */
+	/* An import the external gate resolved already, for process_file to
+	 * read: one resolution, so the realpath judged is the file read. */
+	const char *pre_path;
+	struct clawmd_view_node pre;
+	bool pre_ok;
 	const char *chain[MAX_INCLUDE_DEPTH + 1];
 };
 
@@ -444,7 +449,14 @@ static enum clawmd_import_status process_file(struct loader *L, struct flist *ou
 	}
 	/* One resolution: the realpath recorded is the file then read. */
 	struct clawmd_view_node nd;
-	bool resolved = clawmd_view_resolve(&nd, &L->view.v, np, true) == 0;
+	bool resolved;
+	if (L->pre_path && !strcmp(L->pre_path, np)) {
+		nd = L->pre;
+		resolved = L->pre_ok;
+		L->pre_path = NULL;
+	} else {
+		resolved = clawmd_view_resolve(&nd, &L->view.v, np, true) == 0;
+	}
 	char *rp = resolved ? clawmd_xstrdup(nd.real) : clawmd_xstrdup(np);
 	/* From 2.1.142: a file whose realpath was processed is not loaded
 	 * again (§14.2; bisected by make e2e, case imports-symlink). */
@@ -521,15 +533,22 @@ static enum clawmd_import_status process_file(struct loader *L, struct flist *ou
 			bool external = !inside_cwd(L, inc);
 			if (!external && L->gate) {
 				/* 2.1.232 on: the realpath must stay inside too (§14.5, §15) */
-				char *irp = view_realpath(&L->view, inc);
-				external = irp && !inside_cwd(L, irp);
-				free(irp);
+				L->pre_ok = clawmd_view_resolve(&L->pre, &L->view.v, inc, true) == 0;
+				L->pre_path = inc;
+				external = L->pre_ok && !inside_cwd(L, L->pre.real);
 			}
+			if (external && L->record)
+				L->m->external_met = true;
 			if (external && !include_external) {
 				ist = CLAWMD_IMPORT_EXTERNAL;
 			} else {
 				ist = process_file(L, out, inc, type, include_external, depth + 1,
 						   path);
+			}
+			if (L->pre_path) { /* not taken: a duplicate, too deep, ... */
+				if (L->pre_ok)
+					clawmd_view_node_release(&L->pre);
+				L->pre_path = NULL;
 			}
 			if (slot != SIZE_MAX)
 				L->m->imports[slot].status = ist;
@@ -565,8 +584,11 @@ static void rules_walk(struct loader *L, struct flist *out, const char *dir,
 	char *rd = view_realpath(&L->view, dir);
 	if (!rd || depth > RULES_DEPTH_MAX)
 		goto out;
-	if (L->gate && !include_external && strcmp(rd, dir) && !inside_cwd(L, rd))
-		goto out;
+	if (L->gate && strcmp(rd, dir) && !inside_cwd(L, rd)) {
+		L->m->external_met |= L->record;
+		if (!include_external)
+			goto out;
+	}
 	if (set_has(visited, dir) || set_has(visited, rd))
 		goto out;
 	set_add(visited, dir);
@@ -596,8 +618,9 @@ static void rules_walk(struct loader *L, struct flist *out, const char *dir,
 			clawmd_view_node_release(&nd);
 		}
 		size_t nl = strlen(names[i]);
-		bool gated = L->gate && !include_external && erp && strcmp(erp, entry) &&
-			     !inside_cwd(L, erp);
+		bool gated = L->gate && erp && strcmp(erp, entry) && !inside_cwd(L, erp);
+		L->m->external_met |= gated && L->record;
+		gated = gated && !include_external;
 		if (gated) {
 			/* a rule (or a directory of rules) linked outside */
 		} else if (kind == 'd') {
@@ -759,11 +782,11 @@ out:
 /* ---- getMemoryFiles ----------------------------------------------------- */
 
 static void loader_init(struct loader *L, struct clawmd_memory *m, const struct clawmd_memory_opts *o,
-			char *cwd, bool approve, bool record)
+			struct clawmd_view_cache *cache, char *cwd, bool approve, bool record)
 {
 	memset(L, 0, sizeof(*L));
 	L->o = o;
-	L->view.v = (struct clawmd_view){o->mounts, o->nmounts, &L->view.steps};
+	L->view.v = (struct clawmd_view){o->mounts, o->nmounts, &L->view.steps, cache};
 	L->view.steps = LOAD_STEPS_MAX;
 	struct clawmd_release rel = o->release;
 	if (!rel.major && !rel.minor && !rel.patch)
@@ -939,15 +962,17 @@ void clawmd_memory_init(struct clawmd_memory *m)
 int clawmd_memory_load(struct clawmd_memory *out, const struct clawmd_memory_opts *o,
 		       struct clawmd_err *err)
 {
-	struct view view = {{o->mounts, o->nmounts, NULL}, 0, 0, 0, 0};
+	struct view view = {{o->mounts, o->nmounts, NULL, clawmd_view_cache_new()}, 0, 0, 0, 0};
 	const char *cwd_arg = o->cwd ? o->cwd : ".";
 	char *abs;
 	if (cwd_arg[0] == '/' || view.v.m) {
 		abs = path_norm(cwd_arg);
 	} else {
 		char *here = getcwd(NULL, 0);
-		if (!here)
+		if (!here) {
+			clawmd_view_cache_free(view.v.cache);
 			return clawmd_err_sys(err, CLAWMD_EFS, "could not get the current directory");
+		}
 		abs = path_resolve(here, cwd_arg);
 		free(here);
 	}
@@ -957,6 +982,7 @@ int clawmd_memory_load(struct clawmd_memory *out, const struct clawmd_memory_opt
 			       cwd_arg);
 		free(abs);
 		free(cwd);
+		clawmd_view_cache_free(view.v.cache);
 		return CLAWMD_EFS;
 	}
 	free(abs);
@@ -976,7 +1002,7 @@ int clawmd_memory_load(struct clawmd_memory *out, const struct clawmd_memory_opt
 		free(here);
 	}
 	o = &oo;
-	loader_init(&L, out, o, cwd, o->approve_external, true);
+	loader_init(&L, out, o, view.v.cache, cwd, o->approve_external, true);
 	if (o->target) {
 		/* Nested memory starts a processed set of its own: conditional
 		 * rules were processed (and dropped) at startup, yet attach. */
@@ -997,7 +1023,7 @@ int clawmd_memory_load(struct clawmd_memory *out, const struct clawmd_memory_opt
 		struct clawmd_memory forced;
 		clawmd_memory_init(&forced);
 		struct flist ff = {0};
-		loader_init(&L, &forced, o, cwd, true, false);
+		loader_init(&L, &forced, o, view.v.cache, cwd, true, false);
 		startup(&L, &ff);
 		loader_release(&L);
 		size_t cap = 0;
@@ -1014,6 +1040,7 @@ int clawmd_memory_load(struct clawmd_memory *out, const struct clawmd_memory_opt
 	}
 	free(home_abs);
 	free(managed_abs);
+	clawmd_view_cache_free(view.v.cache);
 	return 0;
 }
 

@@ -2,6 +2,7 @@
  * holds or points to, and the composed CLAUDE.md that imports them. */
 #include "clawmd.h"
 #include "fs.h"
+#include "state.h"
 #include "util.h"
 
 #include <dirent.h>
@@ -281,7 +282,19 @@ static void add_entry(struct clawmd_plan *plan, size_t *cap, char *name, enum cl
 struct source_dir {
 	const char *path;
 	int fd;
+	struct clawmd_pass *pass; /* NULL, or where what is read is remembered */
 };
+
+/* The pass's key for what plan.c read: a tag byte, then the strings
+ * NUL-separated (see clawmd_pass_recall in state.h). */
+static void source_key(struct clawmd_buf *k, char tag, const char *a, const char *b)
+{
+	clawmd_buf_clear(k);
+	clawmd_buf_putc(k, tag);
+	clawmd_buf_put(k, a, strlen(a) + 1);
+	if (b)
+		clawmd_buf_puts(k, b);
+}
 
 static int open_beneath(struct source_dir *root, const char *rel, struct clawmd_err *err)
 {
@@ -316,15 +329,26 @@ static int open_beneath(struct source_dir *root, const char *rel, struct clawmd_
 /* Read a source for copy mode: `rel` beneath `root`, or the file `rel`
  * itself when root is NULL (the shared base, a mount of its own). */
 static int read_source(char **data, size_t *len, struct source_dir *root, const char *rel,
-		       struct clawmd_err *err)
+		       struct clawmd_pass *pass, struct clawmd_err *err)
 {
-	struct clawmd_buf buf = CLAWMD_BUF_INIT;
+	struct clawmd_buf buf = CLAWMD_BUF_INIT, key = CLAWMD_BUF_INIT;
 	int rc = 0;
-	const char *path = rel;
+	const char *path = rel, *got;
+	if (pass) {
+		source_key(&key, 'r', root ? root->path : "", rel);
+		if (clawmd_pass_recall(pass, key.ptr, key.len, &got, len)) {
+			*data = clawmd_xmalloc(*len + 1); /* it may hold NUL bytes */
+			memcpy(*data, got, *len + 1);
+			clawmd_buf_release(&key);
+			return 0;
+		}
+	}
 	int fd = root ? open_beneath(root, rel, err) : open(rel, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
 	struct stat st;
-	if (fd < 0)
+	if (fd < 0) {
+		clawmd_buf_release(&key);
 		return root ? err->code : clawmd_err_sys(err, CLAWMD_EINPUT, "could not read source '%s'", path);
+	}
 	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) || st.st_size > SOURCE_MAX) {
 		rc = clawmd_err_set(err, CLAWMD_EINPUT,
 				    "source '%s' is not a regular file of at most %d bytes", path,
@@ -349,11 +373,13 @@ static int read_source(char **data, size_t *len, struct source_dir *root, const 
 		}
 	}
 	buf.ptr[buf.len] = '\0';
+	clawmd_pass_remember(pass, key.ptr, key.len, buf.ptr, buf.len);
 	*len = buf.len;
 	*data = clawmd_buf_detach(&buf);
 out_close:
 	close(fd);
 	clawmd_buf_release(&buf);
+	clawmd_buf_release(&key);
 	return rc;
 }
 
@@ -372,14 +398,28 @@ static bool is_file_at(int dfd, const char *name)
 /* Sorted names of the entries of `dir` for which `keep` returns a name
  * (allocated); a missing directory is an empty list.  `keep` looks
  * relative to the directory's fd: one path walk for the whole listing. */
-static char **list_dir(size_t *n, const char *dir, char *(*keep)(int dfd, const char *name))
+static char **list_dir(size_t *n, const char *dir, char *(*keep)(int dfd, const char *name),
+		       struct clawmd_pass *pass, char tag)
 {
 	char **v = NULL;
-	size_t cap = 0;
+	size_t cap = 0, len;
+	struct clawmd_buf key = CLAWMD_BUF_INIT, all = CLAWMD_BUF_INIT;
+	const char *got;
 	*n = 0;
+	source_key(&key, tag, dir, NULL);
+	if (clawmd_pass_recall(pass, key.ptr, key.len, &got, &len)) {
+		for (const char *p = got; p < got + len; p += strlen(p) + 1) {
+			clawmd_xgrow(&v, &cap, *n + 1, sizeof(*v));
+			v[(*n)++] = clawmd_xstrdup(p);
+		}
+		clawmd_buf_release(&key);
+		return v ? v : clawmd_xcalloc(1, sizeof(*v));
+	}
 	DIR *d = opendir(dir);
-	if (!d)
+	if (!d) {
+		clawmd_buf_release(&key);
 		return NULL;
+	}
 	struct dirent *e;
 	while ((e = readdir(d))) {
 		char *name = keep(dirfd(d), e->d_name);
@@ -391,6 +431,11 @@ static char **list_dir(size_t *n, const char *dir, char *(*keep)(int dfd, const 
 	closedir(d);
 	if (*n)
 		qsort(v, *n, sizeof(*v), clawmd_strcmp_ptr);
+	for (size_t i = 0; i < *n; i++)
+		clawmd_buf_put(&all, v[i], strlen(v[i]) + 1);
+	clawmd_pass_remember(pass, key.ptr, key.len, all.ptr ? all.ptr : "", all.len);
+	clawmd_buf_release(&all);
+	clawmd_buf_release(&key);
 	return v;
 }
 
@@ -417,7 +462,7 @@ static char *module_fragment(int dfd, const char *name)
  * or in copy mode a regular file with its content. */
 static int add_source(struct clawmd_plan *plan, size_t *cap, const struct clawmd_layout *lay,
 		      char *name, struct source_dir *root, const char *host, const char *ct,
-		      struct clawmd_err *err)
+		      struct clawmd_pass *pass, struct clawmd_err *err)
 {
 	if (lay->mode == CLAWMD_MODE_SYMLINK) {
 		add_entry(plan, cap, name, CLAWMD_FT_LINK, clawmd_xstrdup(ct), strlen(ct));
@@ -425,7 +470,7 @@ static int add_source(struct clawmd_plan *plan, size_t *cap, const struct clawmd
 	}
 	char *data = NULL;
 	size_t len = 0;
-	int rc = read_source(&data, &len, root, host, err);
+	int rc = read_source(&data, &len, root, host, pass, err);
 	if (rc < 0) {
 		free(name);
 		return rc;
@@ -557,7 +602,7 @@ static int closure_import(size_t off, size_t len, const char *path, void *payloa
 	char *src = *c->dir ? clawmd_xasprintf("%s/%s", c->dir, name) : clawmd_xstrdup(name);
 	char *data = NULL;
 	size_t dlen = 0;
-	if (read_source(&data, &dlen, c->root, src, &scratch) < 0 ||
+	if (read_source(&data, &dlen, c->root, src, c->root->pass, &scratch) < 0 ||
 	    c->bytes + dlen > CLOSURE_BYTES_MAX) {
 		clawmd_xgrow(&c->probed, &c->pcap, c->nprobed + 1, sizeof(*c->probed));
 		c->probed[c->nprobed++] = clawmd_path_join(c->root->path, src);
@@ -589,7 +634,7 @@ static int add_copied_fragment(struct clawmd_plan *plan, size_t *cap, char **lin
 	struct closure c = {.root = root, .dir = dir};
 	char *data = NULL;
 	size_t len = 0;
-	int rc = read_source(&data, &len, root, rel, err);
+	int rc = read_source(&data, &len, root, rel, root->pass, err);
 	if (rc < 0)
 		goto out;
 	clawmd_xgrow(&c.files, &c.cap, 1, sizeof(*c.files));
@@ -657,12 +702,7 @@ static int add_fragment(struct clawmd_plan *plan, size_t *cap, struct clawmd_buf
 	int rc;
 	if (lay->mode == CLAWMD_MODE_COPY) {
 		char *dirname = clawmd_xasprintf(CLAWMD_FRAGMENTS_DIR "/%s-%s", kind, item), *line = NULL;
-		if (root->fd < 0 &&
-		    (root->fd = open(root->path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)) < 0)
-			rc = clawmd_err_sys(err, CLAWMD_EINPUT, "could not open source directory '%s'",
-					    root->path);
-		else
-			rc = add_copied_fragment(plan, cap, &line, root, rel, name, dirname, err);
+		rc = add_copied_fragment(plan, cap, &line, root, rel, name, dirname, err);
 		if (line)
 			clawmd_buf_puts(body, line);
 		free(line);
@@ -670,7 +710,7 @@ static int add_fragment(struct clawmd_plan *plan, size_t *cap, struct clawmd_buf
 		free(name);
 	} else {
 		clawmd_buf_printf(body, "@./%s\n", name);
-		rc = add_source(plan, cap, lay, name, root, rel, ct, err);
+		rc = add_source(plan, cap, lay, name, root, rel, ct, root->pass, err);
 	}
 	free(rel);
 	free(ct);
@@ -682,9 +722,18 @@ static int add_fragment(struct clawmd_plan *plan, size_t *cap, struct clawmd_buf
  * for every group, so a caller composing many groups prints each once
  * (compose --all says it once per run).
  */
-static void layout_warnings(struct clawmd_plan *plan, const struct clawmd_layout *lay)
+static void layout_warnings(struct clawmd_plan *plan, const struct clawmd_layout *lay,
+			    struct clawmd_pass *pass)
 {
 	struct stat st;
+	struct clawmd_buf all = CLAWMD_BUF_INIT;
+	size_t len, before = plan->nwarnings;
+	const char *got;
+	if (clawmd_pass_recall(pass, "w", 2, &got, &len)) {
+		for (const char *p = got; p < got + len; p += strlen(p) + 1)
+			warn(plan, "%s", p);
+		return;
+	}
 	/* Claude Code 2.1.232 and later drop an import whose realpath leaves
 	 * the working directory unless external includes were approved: every
 	 * symlinked fragment (claude-code-memory.md section 15). */
@@ -707,6 +756,10 @@ static void layout_warnings(struct clawmd_plan *plan, const struct clawmd_layout
 		free(shown);
 	}
 	free(nano);
+	for (size_t i = before; i < plan->nwarnings; i++)
+		clawmd_buf_put(&all, plan->warnings[i], strlen(plan->warnings[i]) + 1);
+	clawmd_pass_remember(pass, "w", 2, all.ptr ? all.ptr : "", all.len);
+	clawmd_buf_release(&all);
 }
 
 static int read_group_config(struct clawmd_group_config *cfg, const struct clawmd_layout *lay,
@@ -745,6 +798,12 @@ out:
 int clawmd_plan_build(struct clawmd_plan *out, const struct clawmd_layout *lay,
 		      const char *group, struct clawmd_err *err)
 {
+	return clawmd_plan_build_in(out, lay, group, NULL, err);
+}
+
+int clawmd_plan_build_in(struct clawmd_plan *out, const struct clawmd_layout *lay,
+			 const char *group, struct clawmd_pass *pass, struct clawmd_err *err)
+{
 	struct clawmd_group_config cfg;
 	struct clawmd_buf body = CLAWMD_BUF_INIT, tmp = CLAWMD_BUF_INIT;
 	char **skills = NULL, **modules = NULL;
@@ -752,7 +811,7 @@ int clawmd_plan_build(struct clawmd_plan *out, const struct clawmd_layout *lay,
 	bool role = false;
 	int rc;
 	/* Opened on first use, once for all the fragments they hold. */
-	struct source_dir skills_dir = {lay->skills, -1}, modules_dir = {lay->modules, -1};
+	struct source_dir skills_dir = {lay->skills, -1, pass}, modules_dir = {lay->modules, -1, pass};
 
 	clawmd_plan_init(out);
 	if (!clawmd_name_valid(group, strlen(group)))
@@ -762,27 +821,30 @@ int clawmd_plan_build(struct clawmd_plan *out, const struct clawmd_layout *lay,
 	out->group = clawmd_xstrdup(group);
 	if ((rc = read_group_config(&cfg, lay, group, &role, err)) < 0)
 		goto out;
-	layout_warnings(out, lay);
+	layout_warnings(out, lay, pass);
 	for (size_t i = 0; i < cfg.nunknown; i++)
 		warn(out, "%s", cfg.warnings[i]);
 
 	/* 1. The shared base. */
-	if (!is_file(lay->base)) {
+	const char *got;
+	size_t glen;
+	if (!clawmd_pass_recall(pass, "b", 2, &got, &glen) && !is_file(lay->base)) {
 		rc = clawmd_err_set(err, CLAWMD_EINPUT,
 				    "shared base '%s' is missing; set \"base\" in clawmd.json or --base",
 				    lay->base);
 		goto out;
 	}
 	if ((rc = add_source(out, &cap, lay, clawmd_xstrdup(CLAWMD_SHARED_NAME), NULL, lay->base,
-			     lay->ct_base, err)) < 0)
+			     lay->ct_base, pass, err)) < 0)
 		goto out;
+	clawmd_pass_remember(pass, "b", 2, "", 0); /* the base is a file */
 	clawmd_buf_puts(&body, "@./" CLAWMD_SHARED_NAME "\n");
 
 	/* 2. Skills: "all" means every skill shipping a fragment; a list is
 	 * taken in bytewise order and an unknown name is a warning, not a
 	 * failed spawn. */
 	if (cfg.all_skills) {
-		skills = list_dir(&nskills, lay->skills, skill_with_fragment);
+		skills = list_dir(&nskills, lay->skills, skill_with_fragment, pass, 's');
 	} else {
 		skills = clawmd_xcalloc(cfg.nskills, sizeof(char *));
 		int sfd = open(lay->skills, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
@@ -807,7 +869,7 @@ int clawmd_plan_build(struct clawmd_plan *out, const struct clawmd_layout *lay,
 	/* 3. Modules; cli_scope "disabled" drops the cli one only (nanoclaw's
 	 * composer keeps scheduling: its tools do not go through the CLI). */
 	if (lay->modules)
-		modules = list_dir(&nmodules, lay->modules, module_fragment);
+		modules = list_dir(&nmodules, lay->modules, module_fragment, pass, 'm');
 	for (size_t i = 0; i < nmodules && rc == 0; i++)
 		if (!cfg.cli_disabled || strcmp(modules[i], "cli"))
 			rc = add_fragment(out, &cap, &body, lay, "module", modules[i], &modules_dir,

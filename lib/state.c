@@ -62,10 +62,12 @@ struct facts {
 /* A pass's memory of the host's sources: path facts by (base, flags,
  * path), each stat'ed once per pass (open addressing, FNV-1a). */
 struct memo {
-	char *path; /* NULL: a free slot */
-	int base, flags;
+	char *key; /* base, flags, path, NUL; or a source's key (state.h) */
+	size_t klen;
 	int rc;
 	struct ident id;
+	char *data; /* a source's bytes (clawmd_pass_remember) */
+	size_t len;
 };
 
 struct clawmd_pass {
@@ -80,6 +82,7 @@ struct clawmd_pass {
 struct bases {
 	struct clawmd_pass *pass;
 	struct clawmd_buf full; /* a host source's full path, built here */
+	struct clawmd_buf key;	/* a fact's key in the pass, built here */
 	int fd[B_N];
 	int state[B_N]; /* 0 not opened yet, 1 open, -1 absent, -2 unreadable */
 	const struct clawmd_layout *lay;
@@ -114,51 +117,80 @@ void clawmd_pass_free(struct clawmd_pass *pass)
 	if (!pass)
 		return;
 	clawmd_watch_free(pass->watch);
-	for (size_t i = 0; i < pass->cap; i++)
-		free(pass->v[i].path);
+	for (size_t i = 0; i < pass->cap; i++) {
+		free(pass->v[i].key);
+		free(pass->v[i].data);
+	}
 	free(pass->v);
 	free(pass);
 }
 
-static struct memo *memo_slot(struct memo *v, size_t cap, const struct fact *f)
+static struct memo *memo_slot(struct memo *v, size_t cap, const char *key, size_t klen)
 {
-	size_t i = (size_t)(clawmd_fnv1a64(f->path, strlen(f->path)) ^
-			    (uint64_t)(f->base * 8 + f->flags)) & (cap - 1);
-	while (v[i].path && (v[i].base != f->base || v[i].flags != f->flags ||
-			     strcmp(v[i].path, f->path)))
+	size_t i = (size_t)clawmd_fnv1a64(key, klen) & (cap - 1);
+	while (v[i].key && (v[i].klen != klen || memcmp(v[i].key, key, klen)))
 		i = (i + 1) & (cap - 1);
 	return &v[i];
 }
 
-static void memo_put(struct clawmd_pass *p, const struct fact *f, int rc, const struct ident *id)
+static struct memo *memo_put(struct clawmd_pass *p, const char *key, size_t klen, int rc,
+			     const struct ident *id)
 {
 	if ((p->n + 1) * 2 > p->cap) {
 		size_t cap = p->cap * 2;
 		struct memo *v = clawmd_xcalloc(cap, sizeof(*v));
 		for (size_t i = 0; i < p->cap; i++)
-			if (p->v[i].path) {
-				struct fact k = {p->v[i].base, p->v[i].flags, p->v[i].path, {0}};
-				*memo_slot(v, cap, &k) = p->v[i];
-			}
+			if (p->v[i].key)
+				*memo_slot(v, cap, p->v[i].key, p->v[i].klen) = p->v[i];
 		free(p->v);
 		p->v = v;
 		p->cap = cap;
 	}
-	struct memo *m = memo_slot(p->v, p->cap, f);
-	if (!m->path) {
-		m->path = clawmd_xstrdup(f->path);
-		m->base = f->base;
-		m->flags = f->flags;
+	struct memo *m = memo_slot(p->v, p->cap, key, klen);
+	if (!m->key) {
+		m->key = clawmd_xmalloc(klen + 1); /* source keys hold NUL bytes */
+		memcpy(m->key, key, klen);
+		m->key[klen] = '\0';
+		m->klen = klen;
 		p->n++;
 	}
 	m->rc = rc;
 	m->id = *id;
+	return m;
+}
+
+/* Source keys start with a byte no fact key starts with ('0' + base). */
+bool clawmd_pass_recall(struct clawmd_pass *pass, const char *key, size_t klen,
+			const char **data, size_t *len)
+{
+	if (!pass)
+		return false;
+	const struct memo *m = memo_slot(pass->v, pass->cap, key, klen);
+	if (!m->key || !m->data)
+		return false;
+	*data = m->data;
+	*len = m->len;
+	return true;
+}
+
+void clawmd_pass_remember(struct clawmd_pass *pass, const char *key, size_t klen,
+			  const char *data, size_t len)
+{
+	static const struct ident none;
+	if (!pass)
+		return;
+	struct memo *m = memo_put(pass, key, klen, 0, &none);
+	free(m->data);
+	m->data = clawmd_xmalloc(len + 1);
+	memcpy(m->data, data, len);
+	m->data[len] = '\0';
+	m->len = len;
 }
 
 static void bases_init(struct bases *b, const struct clawmd_layout *lay, const struct clawmd_dir *gd)
 {
 	b->pass = NULL;
-	b->full = (struct clawmd_buf)CLAWMD_BUF_INIT;
+	b->full = b->key = (struct clawmd_buf)CLAWMD_BUF_INIT;
 	for (int i = 0; i < B_N; i++)
 		b->fd[i] = -1, b->state[i] = 0;
 	b->lay = lay;
@@ -171,6 +203,7 @@ static void bases_release(struct bases *b)
 		if (b->fd[i] >= 0)
 			close(b->fd[i]);
 	clawmd_buf_release(&b->full);
+	clawmd_buf_release(&b->key);
 }
 
 static bool absent_errno(int e)
@@ -215,14 +248,18 @@ static int stat_fact(struct bases *b, const struct fact *f, struct ident *id)
 {
 	if (!b->pass || b->pass->watched || f->base == B_GROUP || f->base == B_FRAG)
 		return stat_fact_now(b, f, id);
-	struct memo *m = memo_slot(b->pass->v, b->pass->cap, f);
-	if (m->path) {
+	/* The key ('0' + base, '0' + flags, path) is built on the heap: a no-op
+	 * touches as little stack as it can (see the record's format). */
+	clawmd_buf_clear(&b->key);
+	clawmd_buf_printf(&b->key, "%c%c%s", '0' + f->base, '0' + f->flags, f->path);
+	struct memo *m = memo_slot(b->pass->v, b->pass->cap, b->key.ptr, b->key.len);
+	if (m->key) {
 		*id = m->id;
 		return m->rc;
 	}
 	int rc = stat_fact_now(b, f, id);
 	if (rc == 0)
-		memo_put(b->pass, f, rc, id);
+		memo_put(b->pass, b->key.ptr, b->key.len, rc, id);
 	return rc;
 }
 

@@ -63,6 +63,24 @@ void clawmd_state_save(int fd, const char *lockpath, const struct clawmd_layout 
 		       const struct clawmd_plan *plan, const struct clawmd_dir *gd,
 		       struct timespec since);
 
+/*
+ * The host's sources as plan.c read them, once per pass (struct clawmd_pass
+ * in clawmd.h): the shared base and each copied source file, the skill and
+ * module listings, the layout's warnings.  `key` names what was read
+ * (plan.c's own scheme; it never starts with a digit, which fact keys do);
+ * the bytes remembered are copied and NUL-terminated.  Only successes are
+ * remembered: a failure is tried again by the next group, and reported
+ * there.  NULL pass: nothing is remembered.
+ */
+bool clawmd_pass_recall(struct clawmd_pass *pass, const char *key, size_t klen,
+			const char **data, size_t *len);
+void clawmd_pass_remember(struct clawmd_pass *pass, const char *key, size_t klen,
+			  const char *data, size_t len);
+
+/* clawmd_plan_build() within a pass: the sources are read once per pass. */
+int clawmd_plan_build_in(struct clawmd_plan *out, const struct clawmd_layout *lay,
+			 const char *group, struct clawmd_pass *pass, struct clawmd_err *err);
+
 /* Drop the record before changing the group: a run killed halfway must not
  * leave a record that vouches for what it left behind. */
 void clawmd_state_forget(int fd, const char *lockpath);

@@ -61,9 +61,92 @@ static bool mount_ancestor(const struct clawmd_view *v, const char *cand)
 	return false;
 }
 
+/* ---- the cache: what one load resolved already ---------------------------- */
+
+/*
+ * A load resolves the same directories over and over: the group's root for
+ * every file, .claude-fragments for every fragment, each import once for
+ * the external gate and once to read it.  The cache keeps, by container
+ * realpath ("/workspace/agent/.claude-fragments"), the O_PATH fd of each
+ * directory and mount root met, and the target of each symlink.
+ *
+ * It changes no answer.  A mount root is the host's (the agent cannot
+ * replace the directory it is mounted on), so its fd is reused as is.  Any
+ * other component is stat'ed again, relative to its parent's fd without
+ * following it, and the cached fd (or target) is used only while that is
+ * still the same inode: the fd pins the inode, so its number cannot have
+ * been reused, and a symlink cannot be rewritten in place.  A directory
+ * swapped for a symlink is therefore seen at once, as without the cache,
+ * and its target resolved in the container's view: one fstatat replaces an
+ * openat, an fstat and a close.  Bounded: CACHE_MAX / 2 entries (and so
+ * fds); past that, components are looked up as without a cache.
+ */
+#define CACHE_MAX 128u /* a power of two; at most half of it filled */
+
+struct centry {
+	char *key;	  /* NULL: a free slot */
+	int fd;		  /* directories and mount roots; else -1 */
+	struct stat st;	  /* lstat when it was looked up */
+	const char *host; /* a mount root: its host path */
+	char *link;	  /* a symlink: its target, once read */
+};
+
+struct clawmd_view_cache {
+	struct centry v[CACHE_MAX];
+	size_t n;
+};
+
+struct clawmd_view_cache *clawmd_view_cache_new(void)
+{
+	return clawmd_xcalloc(1, sizeof(struct clawmd_view_cache));
+}
+
+void clawmd_view_cache_free(struct clawmd_view_cache *c)
+{
+	if (!c)
+		return;
+	for (size_t i = 0; i < CACHE_MAX; i++) {
+		if (!c->v[i].key)
+			continue;
+		if (c->v[i].fd >= 0)
+			close(c->v[i].fd);
+		free(c->v[i].key);
+		free(c->v[i].link);
+	}
+	free(c);
+}
+
+static struct centry *cache_slot(struct clawmd_view_cache *c, const char *key)
+{
+	size_t i = (size_t)clawmd_fnv1a64(key, strlen(key)) & (CACHE_MAX - 1);
+	while (c->v[i].key && strcmp(c->v[i].key, key))
+		i = (i + 1) & (CACHE_MAX - 1);
+	return &c->v[i];
+}
+
+static struct centry *cache_get(struct clawmd_view_cache *c, const char *key)
+{
+	struct centry *e = c ? cache_slot(c, key) : NULL;
+	return e && e->key ? e : NULL;
+}
+
+/* Remember `key`; NULL when full (the caller keeps what it has). */
+static struct centry *cache_put(struct clawmd_view_cache *c, const char *key)
+{
+	if (!c || 2 * (c->n + 1) > CACHE_MAX)
+		return NULL;
+	struct centry *e = cache_slot(c, key);
+	if (!e->key) {
+		*e = (struct centry){clawmd_xstrdup(key), -1, {0}, NULL, NULL};
+		c->n++;
+	}
+	return e;
+}
+
 /* The walk: one entry per component of the path resolved so far. */
 struct level {
-	int fd;		  /* O_PATH; -1 virtual */
+	int fd;		  /* O_PATH; -1 virtual, or a file not opened */
+	bool own;	  /* fd is the walk's (else the cache's) */
 	size_t off;	  /* where its "/name" starts in res */
 	const char *host; /* a mount root: its host path */
 	struct stat st;
@@ -78,17 +161,17 @@ struct walk {
 static void walk_pop(struct walk *w)
 {
 	struct level *l = &w->lv[--w->n];
-	if (l->fd >= 0)
+	if (l->fd >= 0 && l->own)
 		close(l->fd);
 	w->res.len = l->off;
 	w->res.ptr[w->res.len] = '\0';
 }
 
-static void walk_push(struct walk *w, int fd, const char *name, size_t nl, const char *host,
-		      const struct stat *st)
+static void walk_push(struct walk *w, int fd, bool own, const char *name, size_t nl,
+		      const char *host, const struct stat *st)
 {
 	clawmd_xgrow(&w->lv, &w->cap, w->n + 1, sizeof(w->lv[0]));
-	w->lv[w->n++] = (struct level){fd, w->res.len, host, *st};
+	w->lv[w->n++] = (struct level){fd, own, w->res.len, host, *st};
 	if (name) {
 		clawmd_buf_put(&w->res, "/", 1);
 		clawmd_buf_put(&w->res, name, nl);
@@ -119,18 +202,128 @@ static int open_root(const char *host, struct stat *st)
 	return fd;
 }
 
+/* `name` in `parent` as an O_PATH fd, never following it; *st its fstat. */
+static int open_path(int parent, const char *name, struct stat *st)
+{
+	int fd = openat(parent, name, O_PATH | O_NOFOLLOW | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	if (fstat(fd, st) < 0) {
+		int e = errno;
+		close(fd);
+		return -e;
+	}
+	return fd;
+}
+
+/* What one component is. */
+struct obj {
+	int err;	  /* 0, or -errno */
+	int fd;		  /* O_PATH: directories, mount roots, symlinks met mid-path */
+	bool own;	  /* fd is ours to close (not the cache's) */
+	struct stat st;	  /* lstat */
+	const char *host; /* a mount root: its host path */
+	struct centry *ce;/* its cache entry, if any */
+};
+
+/* The cache entry `ce` still describes `st`: the same object. */
+static bool still(const struct centry *ce, const struct stat *st)
+{
+	return ce->st.st_dev == st->st_dev && ce->st.st_ino == st->st_ino &&
+	       (ce->st.st_mode & S_IFMT) == (st->st_mode & S_IFMT);
+}
+
+/*
+ * Look one component up: a mount root by its host path, anything else
+ * relative to its parent's fd, never following a symlink.  The last
+ * component of a path and a cached one are stat'ed first: a file is opened
+ * for reading later, relative to its parent, and checked to be the inode
+ * stat'ed here, so an O_PATH fd of it would buy nothing; a cached one is
+ * reused when it is still there.
+ */
+static void lookup(struct obj *ob, const struct clawmd_view *v, const struct clawmd_mount *o,
+		   const char *cand, int parent, const char *name, bool last)
+{
+	struct centry *ce = cache_get(v->cache, cand);
+	memset(ob, 0, sizeof(*ob));
+	ob->fd = -1;
+	if (o && same(cand, o->container)) {
+		if (ce && ce->fd >= 0) {
+			ob->fd = ce->fd;
+			ob->st = ce->st;
+			ob->host = ce->host;
+			return;
+		}
+		ob->fd = open_root(o->host, &ob->st);
+		ob->host = o->host;
+	} else if (o && parent >= 0) {
+		if (!last && !ce) {
+			ob->fd = open_path(parent, name, &ob->st);
+		} else if (fstatat(parent, name, &ob->st, AT_SYMLINK_NOFOLLOW) < 0) {
+			ob->fd = -errno;
+		} else if (ce && still(ce, &ob->st)) {
+			ob->fd = ce->fd;
+			ob->ce = ce;
+			return;
+		} else if (S_ISDIR(ob->st.st_mode)) {
+			ob->fd = open_path(parent, name, &ob->st);
+		}
+	} else {
+		ob->fd = -ENOENT;
+	}
+	if (ob->fd < -1) {
+		ob->err = ob->fd;
+		ob->fd = -1;
+		return;
+	}
+	ob->own = ob->fd >= 0;
+	/* Keep a directory's fd, or a symlink's identity.  A component that
+	 * changed since it was cached is not cached again: a node resolved
+	 * earlier may still borrow the fd its entry holds. */
+	bool dir = ob->fd >= 0 && S_ISDIR(ob->st.st_mode), lnk = S_ISLNK(ob->st.st_mode);
+	if (ce || !(dir || lnk) || !(ce = cache_put(v->cache, cand)))
+		return;
+	ce->st = ob->st;
+	ce->host = ob->host;
+	ce->fd = dir ? ob->fd : -1;
+	ob->own = ob->own && !dir;
+	ob->ce = ce;
+}
+
+/* The target of the symlink `ob` (named `name` in `parent`), into buf. */
+static int link_target(struct obj *ob, int parent, const char *name, char *buf, size_t size)
+{
+	if (ob->ce && ob->ce->link) {
+		size_t k = strlen(ob->ce->link);
+		if (k >= size)
+			return -ENAMETOOLONG;
+		memcpy(buf, ob->ce->link, k + 1);
+		return 0;
+	}
+	ssize_t k = ob->fd >= 0 ? readlinkat(ob->fd, "", buf, size - 1)
+		    : parent >= 0 ? readlinkat(parent, name, buf, size - 1) : (errno = ENOENT, -1);
+	if (k < 0)
+		return errno == EINVAL ? -ENOENT : -errno; /* swapped since the stat */
+	buf[k] = '\0';
+	/* Only a target read through an fd is the inode's: by name, the
+	 * symlink may have been replaced since it was stat'ed. */
+	if (ob->ce && ob->fd >= 0)
+		ob->ce->link = clawmd_xstrdup(buf);
+	return 0;
+}
+
 /* Start at "/" of the view. */
 static int walk_root(struct walk *w, const struct clawmd_view *v)
 {
 	const struct clawmd_mount *o = owner(v, "/");
-	struct stat st;
 	if (o && same("/", o->container)) {
-		int fd = open_root(o->host, &st);
-		if (fd < 0)
-			return fd;
-		walk_push(w, fd, NULL, 0, o->host, &st);
+		struct obj ob;
+		lookup(&ob, v, o, "/", -1, NULL, false);
+		if (ob.err)
+			return ob.err;
+		walk_push(w, ob.fd, ob.own, NULL, 0, o->host, &ob.st);
 	} else {
-		walk_push(w, -1, NULL, 0, NULL, &virtual_dir);
+		walk_push(w, -1, false, NULL, 0, NULL, &virtual_dir);
 	}
 	return 0;
 }
@@ -191,52 +384,36 @@ int clawmd_view_resolve(struct clawmd_view_node *out, const struct clawmd_view *
 			rc = -ENAMETOOLONG;
 			goto out;
 		}
-		char *cand = clawmd_xasprintf("%s/%.*s", w.res.ptr, (int)cl, comp);
+		char name[NAME_MAX + 1];
+		memcpy(name, comp, cl);
+		name[cl] = '\0';
+		char *cand = clawmd_xasprintf("%s/%s", w.res.ptr, name);
 		const struct clawmd_mount *o = owner(v, cand);
 		const struct level *top = &w.lv[w.n - 1];
-		struct stat st;
-		int fd = -1;
-		const char *host = NULL;
-		if (o && same(cand, o->container)) {
-			fd = open_root(o->host, &st);
-			host = o->host;
-		} else if (o && top->fd >= 0) {
-			char name[NAME_MAX + 1];
-			memcpy(name, comp, cl);
-			name[cl] = '\0';
-			fd = openat(top->fd, name, O_PATH | O_NOFOLLOW | O_CLOEXEC);
-			fd = fd < 0 ? -errno : fd;
-			if (fd >= 0 && fstat(fd, &st) < 0) {
-				close(fd);
-				fd = -errno;
-			}
-		} else {
-			fd = -ENOENT;
-		}
-		if (fd < 0 && fd != -ENOTDIR && mount_ancestor(v, cand)) {
+		bool last = !more_comps(p);
+		struct obj ob;
+		lookup(&ob, v, o, cand, top->fd, name, last);
+		if (ob.err && ob.err != -ENOTDIR && mount_ancestor(v, cand)) {
 			free(cand);
-			walk_push(&w, -1, comp, cl, NULL, &virtual_dir);
+			walk_push(&w, -1, false, comp, cl, NULL, &virtual_dir);
 			continue;
 		}
 		free(cand);
-		if (fd < 0) {
-			rc = fd;
+		if (ob.err) {
+			rc = ob.err;
 			goto out;
 		}
-		bool last = !more_comps(p);
-		if (S_ISLNK(st.st_mode) && (!last || follow)) {
+		if (S_ISLNK(ob.st.st_mode) && (!last || follow)) {
 			char buf[PATH_MAX];
-			ssize_t k = readlinkat(fd, "", buf, sizeof(buf) - 1);
-			close(fd);
-			if (k < 0) {
-				rc = -errno;
+			rc = link_target(&ob, top->fd, name, buf, sizeof(buf));
+			if (ob.own)
+				close(ob.fd);
+			if (rc < 0)
 				goto out;
-			}
 			if (++hops > CLAWMD_VIEW_HOPS) {
 				rc = -ELOOP;
 				goto out;
 			}
-			buf[k] = '\0';
 			/* The target, then what was left: resolved in the view. */
 			char *next = clawmd_xasprintf("%s/%s", buf, p);
 			free(todo);
@@ -247,24 +424,27 @@ int clawmd_view_resolve(struct clawmd_view_node *out, const struct clawmd_view *
 					walk_pop(&w);
 			continue;
 		}
-		if (!last && !S_ISDIR(st.st_mode)) {
-			close(fd);
+		if (!last && !S_ISDIR(ob.st.st_mode)) {
+			if (ob.own)
+				close(ob.fd);
 			rc = -ENOTDIR;
 			goto out;
 		}
-		walk_push(&w, fd, comp, cl, host, &st);
+		walk_push(&w, ob.fd, ob.own, comp, cl, ob.host, &ob.st);
 	}
 	/* The result: the top of the walk, and its parent for reopening. */
 	struct level *top = &w.lv[w.n - 1];
 	out->fd = top->fd;
+	out->own_fd = top->own;
 	out->st = top->st;
 	out->host_root = top->host;
 	out->real = clawmd_xstrdup(w.res.len ? w.res.ptr : "/");
 	out->name = clawmd_xstrdup(strrchr(out->real, '/') + 1);
-	top->fd = -1;
+	top->own = false;
 	if (!top->host && w.n > 1) {
 		out->parent = w.lv[w.n - 2].fd;
-		w.lv[w.n - 2].fd = -1;
+		out->own_parent = w.lv[w.n - 2].own;
+		w.lv[w.n - 2].own = false;
 	}
 	rc = 0;
 out:
@@ -277,9 +457,9 @@ void clawmd_view_node_release(struct clawmd_view_node *node)
 {
 	if (!node)
 		return;
-	if (node->fd >= 0)
+	if (node->fd >= 0 && node->own_fd)
 		close(node->fd);
-	if (node->parent >= 0)
+	if (node->parent >= 0 && node->own_parent)
 		close(node->parent);
 	free(node->name);
 	free(node->real);
@@ -465,9 +645,13 @@ int clawmd_view_readlink(const struct clawmd_view *v, const char *path, char **t
 		return rc;
 	char buf[PATH_MAX];
 	ssize_t k = -1;
-	if (nd.fd >= 0 && S_ISLNK(nd.st.st_mode))
-		k = readlinkat(nd.fd, "", buf, sizeof(buf) - 1);
-	rc = k < 0 ? (nd.fd >= 0 && S_ISLNK(nd.st.st_mode) ? -errno : -EINVAL) : 0;
+	rc = -EINVAL;
+	if (S_ISLNK(nd.st.st_mode)) {
+		k = nd.fd >= 0	   ? readlinkat(nd.fd, "", buf, sizeof(buf) - 1)
+		    : nd.parent >= 0 ? readlinkat(nd.parent, nd.name, buf, sizeof(buf) - 1)
+				     : (errno = EINVAL, -1);
+		rc = k < 0 ? -errno : 0;
+	}
 	if (k >= 0) {
 		buf[k] = '\0';
 		*target = clawmd_xstrdup(buf);

@@ -21,8 +21,9 @@
  *	int rc = clawmd_view_read(&v, "/workspace/agent/CLAUDE.md", &b, max, &real);
  *
  * Reads refuse what is not a regular file before opening it for reading
- * (the walk's O_PATH opens run no driver code); the read open itself is
- * O_NONBLOCK|O_NOCTTY|O_NOFOLLOW and checked to be the inode resolved.
+ * (the walk's O_PATH opens and fstatat calls run no driver code); the read
+ * open itself is O_NONBLOCK|O_NOCTTY|O_NOFOLLOW, relative to the parent's
+ * fd, and checked to be the inode resolved.
  * Functions return 0 or a negative errno; nothing prints.
  */
 #ifndef CLAWMD_VIEW_H
@@ -42,13 +43,31 @@ struct clawmd_view {
 	size_t *budget; /* NULL, or the path components every resolution may
 			   still walk, shared (links make one resolution cost up
 			   to 40 x PATH_MAX): at 0, resolving fails with E2BIG */
+	struct clawmd_view_cache *cache; /* NULL, or what this load resolved
+					    already (see below) */
 };
+
+/*
+ * A cache of resolved components for one load (one consistent look at a
+ * group): each component by its container realpath, with its lstat, an
+ * O_PATH fd for a directory, a symlink's target, or its absence.  Later
+ * resolutions through the same view replay it without system calls; a
+ * directory swapped meanwhile is not seen by this load, and is never
+ * followed on the host.  Nodes resolved through a cache borrow its fds:
+ * release them before freeing the cache.  Bounded (it stops growing).
+ */
+struct clawmd_view_cache;
+struct clawmd_view_cache *clawmd_view_cache_new(void);
+void clawmd_view_cache_free(struct clawmd_view_cache *cache);
 
 /* What a path resolved to. */
 struct clawmd_view_node {
-	int fd;		       /* O_PATH fd of the object; -1: a directory that only
-				  exists above mount points (empty, virtual) */
+	int fd;		       /* O_PATH fd of a directory or mount root; -1: a
+				  directory that only exists above mount points
+				  (empty, virtual), or another object (not opened:
+				  reads reopen `name` in `parent`) */
 	int parent;	       /* O_PATH fd of its directory; -1 for a mount root */
+	bool own_fd, own_parent; /* closed on release (else the cache's) */
 	char *name;	       /* its name in `parent` */
 	const char *host_root; /* a mount root: the host path the table gives */
 	char *real;	       /* the container realpath */

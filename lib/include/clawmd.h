@@ -452,9 +452,11 @@ int clawmd_change_diff(struct clawmd_buf *out, const struct clawmd_change *c, co
 void clawmd_changes_release(struct clawmd_changes *ch);
 
 /*
- * A pass over many groups (compose --all): the host's sources (the shared
- * base, skills, modules) are looked at once for the whole pass instead of
- * once per group, by every compose that finds its group's record intact.
+ * A pass over many groups (compose --all, check, status): the host's
+ * sources (the shared base, skills, modules) are looked at once for the
+ * whole pass instead of once per group: stat'ed by every compose that finds
+ * its group's record intact, listed and read by every plan (a compose that
+ * plans, check and status through clawmd_lint_opts.pass).
  * A source changed while the pass runs may be seen by some groups of the
  * pass and not others; the next pass sees it everywhere.  Create one
  * before the first group and free it after the last; NULL is no pass.
@@ -710,6 +712,9 @@ struct clawmd_lint_opts {
 	 * render --approve-external): imports leaving the working directory
 	 * load, so CM105 is not reported. */
 	bool approve_external;
+	/* NULL, or the pass over many groups this lint is part of: the
+	 * host's sources are read once for all of them (struct clawmd_pass). */
+	struct clawmd_pass *pass;
 };
 
 /* The rule table, sorted by code; clawmd_lint_rule() finds one or NULL. */
@@ -851,6 +856,10 @@ struct clawmd_memory {
 	char **external; /* what an approval prompt would list */
 	size_t nexternal;
 	char *cwd;	 /* the realpath the walk ended at */
+	bool external_met; /* an import or a rules entry led outside the
+			      working directory (by path, or by realpath from
+			      2.1.232): only then can a load without approved
+			      external includes differ from one with them */
 };
 
 struct clawmd_memory_opts {
