@@ -163,7 +163,8 @@ static struct memo *memo_put(struct clawmd_pass *p, const char *key, size_t klen
 bool clawmd_pass_recall(struct clawmd_pass *pass, const char *key, size_t klen,
 			const char **data, size_t *len)
 {
-	if (!pass)
+	/* A watched pass outlives any edit: it remembers no source. */
+	if (!pass || pass->watched)
 		return false;
 	const struct memo *m = memo_slot(pass->v, pass->cap, key, klen);
 	if (!m->key || !m->data)
@@ -177,7 +178,7 @@ void clawmd_pass_remember(struct clawmd_pass *pass, const char *key, size_t klen
 			  const char *data, size_t len)
 {
 	static const struct ident none;
-	if (!pass)
+	if (!pass || pass->watched)
 		return;
 	struct memo *m = memo_put(pass, key, klen, 0, &none);
 	free(m->data);
