@@ -251,8 +251,10 @@ static int stat_fact(struct bases *b, const struct fact *f, struct ident *id)
 		return stat_fact_now(b, f, id);
 	/* The key ('0' + base, '0' + flags, path) is built on the heap: a no-op
 	 * touches as little stack as it can (see the record's format). */
+	char head[2] = {(char)('0' + f->base), (char)('0' + f->flags)};
 	clawmd_buf_clear(&b->key);
-	clawmd_buf_printf(&b->key, "%c%c%s", '0' + f->base, '0' + f->flags, f->path);
+	clawmd_buf_put(&b->key, head, 2);
+	clawmd_buf_puts(&b->key, f->path);
 	struct memo *m = memo_slot(b->pass->v, b->pass->cap, b->key.ptr, b->key.len);
 	if (m->key) {
 		*id = m->id;
@@ -278,7 +280,9 @@ static int stat_fact_now(struct bases *b, const struct fact *f, struct ident *id
 		if (!dir)
 			return 0;
 		clawmd_buf_clear(&b->full);
-		clawmd_buf_printf(&b->full, "%s/%s", dir, f->path);
+		clawmd_buf_puts(&b->full, dir);
+		clawmd_buf_putc(&b->full, '/');
+		clawmd_buf_puts(&b->full, f->path);
 		const char *path = strcmp(f->path, ".") ? b->full.ptr : dir;
 		rc = (f->flags & F_FOLLOW) ? stat(path, &st) : lstat(path, &st);
 	} else {
