@@ -188,10 +188,10 @@ static void walk_release(struct walk *w)
 
 static const struct stat virtual_dir = {.st_mode = S_IFDIR | 0555};
 
-/* Open a mount root by the host path the table gives (host-owned). */
-static int open_root(const char *host, struct stat *st)
+/* An O_PATH fd of `name` in `dir` (opened with `flags` added), and its fstat. */
+static int open_stat(int dir, const char *name, int flags, struct stat *st)
 {
-	int fd = open(host, O_PATH | O_CLOEXEC);
+	int fd = openat(dir, name, O_PATH | O_CLOEXEC | flags);
 	if (fd < 0)
 		return -errno;
 	if (fstat(fd, st) < 0) {
@@ -202,18 +202,16 @@ static int open_root(const char *host, struct stat *st)
 	return fd;
 }
 
-/* `name` in `parent` as an O_PATH fd, never following it; *st its fstat. */
+/* Open a mount root by the host path the table gives (host-owned). */
+static int open_root(const char *host, struct stat *st)
+{
+	return open_stat(AT_FDCWD, host, 0, st);
+}
+
+/* `name` in `parent`, never following it. */
 static int open_path(int parent, const char *name, struct stat *st)
 {
-	int fd = openat(parent, name, O_PATH | O_NOFOLLOW | O_CLOEXEC);
-	if (fd < 0)
-		return -errno;
-	if (fstat(fd, st) < 0) {
-		int e = errno;
-		close(fd);
-		return -e;
-	}
-	return fd;
+	return open_stat(parent, name, O_NOFOLLOW, st);
 }
 
 /* What one component is. */
