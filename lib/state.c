@@ -485,13 +485,21 @@ static int watch_fact(struct bases *b, struct clawmd_watch *w, int g, const stru
 		snprintf(p, sizeof(p), "/proc/self/fd/%d/%s", fd, f->path);
 		return clawmd_watch_obj(w, g, p, !(f->flags & F_TYPE), f->flags & F_FOLLOW);
 	}
-	/* A host source: by path from ROOT down, shared by every group. */
+	/* A host source: by path from ROOT down, shared by every group.  A
+	 * skills or modules directory outside ROOT is the anchor of its own
+	 * sources: a copied fragment's imports lie levels below it, and a
+	 * directory swapped there makes no event on any watched inode unless
+	 * each level is watched for the next. */
 	const char *dir = f->base == B_SKILLS ? b->lay->skills : b->lay->modules;
+	const char *anchor = b->lay->root;
+	size_t rl = strlen(anchor);
 	int rc;
 	if (f->base == B_MODULES && !dir)
 		return 0;
+	if (f->base != B_BASE && (strncmp(dir, anchor, rl) || (dir[rl] != '/' && dir[rl])))
+		anchor = dir;
 	if (f->base != B_BASE && !strcmp(f->path, "."))
-		return clawmd_watch_dir(w, CLAWMD_WATCH_ALL, b->lay->root, dir, NULL);
+		return clawmd_watch_dir(w, CLAWMD_WATCH_ALL, anchor, dir, NULL);
 	char *full = f->base == B_BASE ? clawmd_xstrdup(b->lay->base)
 				       : clawmd_xasprintf("%s/%s", dir, f->path);
 	char *slash = strrchr(full, '/');
@@ -500,7 +508,7 @@ static int watch_fact(struct bases *b, struct clawmd_watch *w, int g, const stru
 		return -1;
 	}
 	*slash = '\0';
-	rc = clawmd_watch_dir(w, CLAWMD_WATCH_ALL, b->lay->root, full, slash + 1);
+	rc = clawmd_watch_dir(w, CLAWMD_WATCH_ALL, anchor, full, slash + 1);
 	*slash = '/';
 	if (rc == 0)
 		rc = clawmd_watch_obj(w, CLAWMD_WATCH_ALL, full, !(f->flags & F_TYPE), f->flags & F_FOLLOW);

@@ -364,15 +364,18 @@ int clawmd_watch_dir(struct clawmd_watch *w, int g, const char *anchor, const ch
 		size_t at = dend, end;
 		while (cur[at] == '/')
 			at++;
+		/* The anchor itself is taken as fixed, so it may be a symlink
+		 * (a layout directory configured through one). */
+		uint32_t nofollow = dend > al ? IN_DONT_FOLLOW : 0;
 		if (!cur[at]) {
-			rc = add(w, g, cur, IN_ONLYDIR | IN_DONT_FOLLOW, name, false) == 0 ? 0 : -1;
+			rc = add(w, g, cur, IN_ONLYDIR | nofollow, name, false) == 0 ? 0 : -1;
 			break;
 		}
 		for (end = at; cur[end] && cur[end] != '/';)
 			end++;
 		char *comp = clawmd_xstrndup(cur + at, end - at), keep = cur[dend];
 		cur[dend] = '\0';
-		int r = add(w, g, dend ? cur : "/", IN_ONLYDIR | IN_DONT_FOLLOW, comp, false);
+		int r = add(w, g, dend ? cur : "/", IN_ONLYDIR | nofollow, comp, false);
 		cur[dend] = keep;
 		free(comp);
 		if (r != 0) {

@@ -55,7 +55,8 @@ int clawmd_watch_begin(struct clawmd_watch *w, const char *group);
  * and on itself.  When `dir` lies under `anchor` (ROOT), each directory from
  * the anchor down to `dir` is watched for the next component too, and none
  * of them may be a symlink: a symlink's target has parents nobody watches.
- * What is above the anchor is taken as fixed.  anchor NULL: `dir` alone,
+ * What is above the anchor is taken as fixed (the anchor itself may be
+ * reached through a symlink): ROOT, or a layout directory outside it.  anchor NULL: `dir` alone,
  * followed (a /proc/self/fd/N path for a directory compose opened).
  */
 int clawmd_watch_dir(struct clawmd_watch *w, int g, const char *anchor, const char *dir,

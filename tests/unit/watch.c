@@ -268,6 +268,42 @@ static void test_symlink_mode(void)
 	clawmd_layout_release(&lay);
 }
 
+/* Skills kept outside ROOT (a layout directory elsewhere): the directories
+ * between it and a deep import of a copied fragment are watched too, so a
+ * directory swapped two levels below the skill is seen. */
+static void test_outside_root(void)
+{
+	char cfg[600];
+	snprintf(cfg, sizeof(cfg), "{\"mode\": \"copy\", \"skills\": \"%s-skills\"}\n", root);
+	put("clawmd.json", cfg);
+	put("container/CLAUDE.md", "base\n");
+	put("groups/o/container.json", "{\"skills\": [\"rel\"]}\n");
+	char skills[400];
+	snprintf(skills, sizeof(skills), "%s-skills", root);
+	test_put(skills, "rel/instructions.md", "Rel.\n@./x/y/z.md\n");
+	test_put(skills, "rel/x/y/z.md", "deep one\n");
+	load(&lay, NULL);
+	pass = clawmd_pass_watch();
+	ok(settle(&lay, "o"), "outside ROOT: known");
+	ok(contains("groups/o/.claude-fragments/skill-rel/x/y/z.md", "deep one"), "outside ROOT: copied");
+	char a[600], b[600];
+	snprintf(a, sizeof(a), "%s/rel/x", skills);
+	snprintf(b, sizeof(b), "%s/rel/x.old", skills);
+	if (rename(a, b) < 0)
+		abort();
+	test_put(skills, "rel/x/y/z.md", "deep two\n");
+	ok(!known(&lay, "o"), "outside ROOT: a directory swapped below the skill is seen");
+	ok(settle(&lay, "o") && contains("groups/o/.claude-fragments/skill-rel/x/y/z.md", "deep two"),
+	   "outside ROOT: converged");
+	clawmd_pass_free(pass);
+	pass = NULL;
+	clawmd_layout_release(&lay);
+	char cmd[500];
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", skills);
+	if (system(cmd) != 0)
+		abort();
+}
+
 int main(void)
 {
 	snprintf(root, sizeof(root), "%s/clawmd-watch.XXXXXX", getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
@@ -275,6 +311,7 @@ int main(void)
 		abort();
 	test_copy_mode();
 	test_symlink_mode();
+	test_outside_root();
 	char cmd[400];
 	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", root);
 	if (system(cmd) != 0)
