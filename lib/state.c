@@ -41,6 +41,8 @@ enum base {
 #define F_TYPE 1      /* only the file type counts; 0 is "nothing there" */
 #define F_FOLLOW 2    /* a host source: symlinks followed, as plan.c does */
 #define F_RACY_ONLY 4 /* a parent directory: checked when saving, not recorded */
+#define F_NOLINK 8    /* on a path copy mode reads beneath its root: no record
+			 is made while it is a symlink (see source_facts) */
 
 struct ident {
 	uint32_t mode, pad;
@@ -629,6 +631,33 @@ static const char *beneath(const char *path, const char *root)
 }
 
 /*
+ * A source copy mode reads (plan.c's open_beneath: a symlink may not lead
+ * out of the skills or modules directory, an absolute one never resolves)
+ * and the directories on its way below that root.  A stat that followed
+ * them could not tell a relative link from an absolute one to the same
+ * file, yet the read can; so they are stat'ed without following, and no
+ * record is made while any of them is a symlink (F_NOLINK).  The file has
+ * its identity, each directory its type (replacing one is a new type or
+ * new inodes below it); the first directory is an entry of the root,
+ * whose own identity (the listing's ".") vouches for it, so it is only
+ * checked when saving.
+ */
+static void source_facts(struct facts *fs, int base, const char *rel)
+{
+	char *p = clawmd_xstrdup(rel);
+	for (char *slash = p; (slash = strchr(slash, '/')); *slash++ = '/') {
+		*slash = '\0';
+		if (!has_fact(fs, base, p))
+			add(fs, base, F_NOLINK | F_TYPE | (strchr(p, '/') ? 0 : F_RACY_ONLY),
+			    clawmd_xstrdup(p));
+	}
+	if (has_fact(fs, base, p))
+		free(p);
+	else
+		add(fs, base, F_NOLINK, p);
+}
+
+/*
  * A copied fragment's directory (copy mode, a fragment with relative
  * imports): every copy and every directory of the tree in the group (a
  * copy can be edited in place, a stray file added anywhere), each file it
@@ -652,7 +681,7 @@ static bool dir_facts(struct facts *fs, const struct clawmd_entry *e,
 		const char *rel = beneath(src, root);
 		if (!rel)
 			return false;
-		add(fs, base, F_FOLLOW, clawmd_xstrdup(rel));
+		source_facts(fs, base, rel);
 		if (i >= e->nfiles)
 			continue;
 		char *copy = clawmd_xasprintf("%s/%s", leaf, e->files[i].name);
@@ -700,14 +729,23 @@ static bool entry_facts(struct facts *fs, const struct clawmd_entry *e,
 	 * place, so it has its own. */
 	if (e->type == CLAWMD_FT_FILE)
 		add(fs, B_FRAG, 0, clawmd_xstrdup(leaf));
-	if (!strncmp(leaf, "skill-", 6))
-		add(fs, B_SKILLS, src,
-		    clawmd_xasprintf("%.*s/instructions.md", (int)(strlen(leaf) - 9), leaf + 6));
-	else if (!strncmp(leaf, "module-", 7))
-		add(fs, B_MODULES, src,
-		    clawmd_xasprintf("%.*s.instructions.md", (int)(strlen(leaf) - 10), leaf + 7));
-	else if (strncmp(leaf, "mcp-", 4)) /* mcp-: from container.json */
-		return false;
+	char *path;
+	int base;
+	if (!strncmp(leaf, "skill-", 6)) {
+		base = B_SKILLS;
+		path = clawmd_xasprintf("%.*s/instructions.md", (int)(strlen(leaf) - 9), leaf + 6);
+	} else if (!strncmp(leaf, "module-", 7)) {
+		base = B_MODULES;
+		path = clawmd_xasprintf("%.*s.instructions.md", (int)(strlen(leaf) - 10), leaf + 7);
+	} else {
+		return !strncmp(leaf, "mcp-", 4); /* mcp-: from container.json */
+	}
+	if (e->type == CLAWMD_FT_FILE) {
+		source_facts(fs, base, path);
+		free(path);
+	} else {
+		add(fs, base, src, path);
+	}
 	return true;
 }
 
@@ -822,6 +860,8 @@ void clawmd_state_save(int fd, const char *lockpath, const struct clawmd_layout 
 	for (size_t i = 0; i < fs.n; i++) {
 		struct fact *f = &fs.v[i];
 		if (stat_fact(&b, f, &f->id) < 0)
+			goto out;
+		if ((f->flags & F_NOLINK) && S_ISLNK(f->id.mode))
 			goto out;
 		if (!(f->flags & F_TYPE) && racy(&f->id, since))
 			goto out;

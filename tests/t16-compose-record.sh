@@ -174,6 +174,18 @@ printf 'agent notes\n' >"$D/$F/skill-rel/docs/notes.md"
 expect_ok "a file planted in the directory: compose" compose d
 check "... it is no longer in the fragment directory" test ! -e "$D/$F/skill-rel/docs/notes.md"
 check "... and was kept aside, not lost" sh -c "cat '$D/$F'/skill-rel.clawmd-preserved-*/docs/notes.md | grep -q 'agent notes'"
+# Copy mode reads a source beneath the skills directory (no absolute
+# symlink, none leading out), so a stat that follows symlinks cannot vouch
+# for it: the same file behind a directory made an absolute symlink is no
+# longer copied.  Found by the red team: the record said no-op.
+rm -rf "$D/$F"/skill-rel.clawmd-preserved-*
+settle d
+mv "$R/skills/rel/docs" "$R/skills/rel/docs2" && ln -s "$R/skills/rel/docs2" "$R/skills/rel/docs"
+converged "an imported file's directory made an absolute symlink to itself" d
+check "... no record while a source is reached through a symlink" sh -c "! { $(compose_cmd d) 2>/dev/null; sleep 0.1; $(compose_cmd d) 2>/dev/null; head -c 6 '$R/.clawmd/locks/d' | grep -q clawmd; }"
+rm "$R/skills/rel/docs" && mv "$R/skills/rel/docs2" "$R/skills/rel/docs"
+converged "... and back" d
+settle d
 
 # Symlink mode: a fragment symlink retargeted, an MCP fragment edited.
 settle g
