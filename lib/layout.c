@@ -222,8 +222,9 @@ int clawmd_layout_set(struct clawmd_layout *lay, const char *key, const char *v,
  */
 struct root_candidate {
 	char *dir;
-	bool json; /* holds clawmd.json (else .git) */
-	bool out;  /* inside an outer candidate's groups directory */
+	bool json;  /* holds clawmd.json (else .git) */
+	bool shape; /* neither, but shaped like a ROOT (container/, groups/) */
+	bool out;   /* inside an outer candidate's groups directory */
 };
 
 /* The groups directory of a ROOT candidate: "groups" from its clawmd.json
@@ -277,14 +278,28 @@ static char *root_walk_up(const char *cwd, struct clawmd_err *err)
 		f = clawmd_path_join(dir, ".git");
 		bool git = !json && lstat(f, &st) == 0 && (S_ISDIR(st.st_mode) || S_ISREG(st.st_mode));
 		free(f);
+		/* A ROOT with neither marker still has the layout's shape: it is
+		 * never chosen, but its groups directory disqualifies what an
+		 * agent plants inside (its fragments removed first). */
+		bool shape = false;
+		if (!json && !git) {
+			f = clawmd_path_join(dir, "groups");
+			shape = stat(f, &st) == 0 && S_ISDIR(st.st_mode);
+			free(f);
+			if (shape) {
+				f = clawmd_path_join(dir, "container");
+				shape = stat(f, &st) == 0 && S_ISDIR(st.st_mode);
+				free(f);
+			}
+		}
 		/* A directory compose wrote fragments into is a group, whatever
 		 * else its agent planted there. */
-		if (json || git) {
+		if (json || git || shape) {
 			f = clawmd_path_join(dir, CLAWMD_FRAGMENTS_DIR);
 			bool group = lstat(f, &st) == 0;
 			free(f);
 			if (!group && n < CLAWMD_ARRAY_SIZE(c))
-				c[n++] = (struct root_candidate){clawmd_xstrdup(dir), json, false};
+				c[n++] = (struct root_candidate){clawmd_xstrdup(dir), json, shape, false};
 		}
 		char *slash = strrchr(dir, '/');
 		if (!slash || slash == dir) {
@@ -309,7 +324,7 @@ static char *root_walk_up(const char *cwd, struct clawmd_err *err)
 	char *root = NULL;
 	for (int pass = 0; pass < 2 && !root; pass++)
 		for (size_t i = 0; i < n && !root; i++)
-			if (!c[i].out && c[i].json == (pass == 0))
+			if (!c[i].out && !c[i].shape && c[i].json == (pass == 0))
 				root = clawmd_xstrdup(c[i].dir);
 	for (size_t i = 0; i < n; i++)
 		free(c[i].dir);

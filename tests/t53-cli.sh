@@ -180,6 +180,15 @@ mkdir -p "$N/groups/g/.git"
 printf '{ "base": "/etc/hostname" }\n' >"$N/groups/g/clawmd.json"
 expect_fail 2 "a composed group with planted markers is not ROOT" sh -c "cd '$N/groups/g' && '$CLAWMD' status"
 expect_grep "... no root is found instead" "no root" "$T/err"
+# The same group after its agent removed .claude-fragments: the ROOT it is
+# in has no marker but the layout's shape, which still rules it out (found
+# by the red team: compose --all run there copied /etc/hostname into every
+# group named by the planted clawmd.json).
+rm -rf "$N/groups/g/.claude-fragments" "$N/groups/g/.git"
+printf '{ "groups": "..", "base": "/etc/hostname", "mode": "copy" }\n' >"$N/groups/g/clawmd.json"
+expect_fail 2 "a group with its fragments removed and clawmd.json planted is not ROOT" \
+	sh -c "cd '$N/groups/g' && '$CLAWMD' compose --all"
+check "... nothing was composed from the planted base" sh -c "! grep -rqs \"\$(cat /etc/hostname)\" '$N/groups'"
 expect_fail 2 "no ROOT at all" sh -c "cd / && '$CLAWMD' status"
 expect_grep "says how to give one" "no root: pass -C DIR" "$T/err"
 
