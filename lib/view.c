@@ -75,7 +75,8 @@ static bool mount_ancestor(const struct clawmd_view *v, const char *cand)
  * other component is stat'ed again, relative to its parent's fd without
  * following it, and the cached fd (or target) is used only while that is
  * still the same inode: the fd pins the inode, so its number cannot have
- * been reused, and a symlink cannot be rewritten in place.  A directory
+ * been reused, and a symlink cannot be rewritten in place (a symlink's
+ * target is cached only with its fd).  A directory
  * swapped for a symlink is therefore seen at once, as without the cache,
  * and its target resolved in the container's view: one fstatat replaces an
  * openat, an fstat and a close.  Bounded: CACHE_MAX / 2 entries (and so
@@ -85,7 +86,7 @@ static bool mount_ancestor(const struct clawmd_view *v, const char *cand)
 
 struct centry {
 	char *key;	  /* NULL: a free slot */
-	int fd;		  /* directories and mount roots; else -1 */
+	int fd;		  /* directories, mount roots, symlinks met mid-path; else -1 */
 	struct stat st;	  /* lstat when it was looked up */
 	const char *host; /* a mount root: its host path */
 	char *link;	  /* a symlink: its target, once read */
@@ -283,8 +284,11 @@ static void lookup(struct obj *ob, const struct clawmd_view *v, const struct cla
 		return;
 	ce->st = ob->st;
 	ce->host = ob->host;
-	ce->fd = dir ? ob->fd : -1;
-	ob->own = ob->own && !dir;
+	/* A symlink met mid-path keeps its O_PATH fd too: its target is
+	 * cached, and only a held inode cannot come back under the same
+	 * number as another symlink (red-team finding). */
+	ce->fd = dir || lnk ? ob->fd : -1;
+	ob->own = ob->own && ce->fd < 0;
 	ob->ce = ce;
 }
 
