@@ -62,24 +62,16 @@ int clawmd_compose(struct clawmd_plan *plan, struct clawmd_changes *changes,
 	/* A watched pass that saw nothing change since the group was last
 	 * verified: no lock, no system call on the group.  Nothing is written,
 	 * and a concurrent compose that writes makes events. */
-	if (!opts->dry_run && clawmd_state_known(plan, opts->pass, lay, group)) {
-		plan->group = clawmd_xstrdup(group);
-		changes->group = clawmd_xstrdup(group);
-		changes->path = clawmd_layout_shown(lay, gpath);
-		goto out;
-	}
+	if (!opts->dry_run && clawmd_state_known(plan, opts->pass, lay, group))
+		goto noop;
 	if ((rc = clawmd_dir_open(&gd, gpath, err)) < 0)
 		goto out;
 	if (!opts->dry_run) {
 		lockpath = clawmd_xasprintf("%s/locks/%s", lay->state, group);
 		if ((rc = lock_group(&lock, lay, group, lockpath, err)) < 0)
 			goto out;
-		if (clawmd_state_fresh(plan, lock, lay, &gd, opts->pass)) {
-			plan->group = clawmd_xstrdup(group);
-			changes->group = clawmd_xstrdup(group);
-			changes->path = clawmd_layout_shown(lay, gpath);
-			goto out;
-		}
+		if (clawmd_state_fresh(plan, lock, lay, &gd, opts->pass))
+			goto noop;
 	}
 	struct timespec since = clawmd_state_now();
 	if ((rc = clawmd_plan_build_in(plan, lay, group, opts->pass, err)) < 0)
@@ -94,6 +86,11 @@ int clawmd_compose(struct clawmd_plan *plan, struct clawmd_changes *changes,
 		clawmd_state_forget(lock, lockpath);
 		rc = clawmd_changes_apply(changes, lay, err);
 	}
+	goto out;
+noop: /* the plan holds what the record or the watch remembered */
+	plan->group = clawmd_xstrdup(group);
+	changes->group = clawmd_xstrdup(group);
+	changes->path = clawmd_layout_shown(lay, gpath);
 out:
 	if (lock >= 0)
 		close(lock);

@@ -646,9 +646,12 @@ out:
 
 int clawmd_layout_load(struct clawmd_layout *lay, const char *root, struct clawmd_err *err)
 {
-	char *found = NULL, *cwd = realpath(".", NULL);
+	/* The current directory is only needed to walk up from, and to show
+	 * paths from when ROOT is not given (a spawn gives it: no getcwd). */
 	const char *env = getenv("CLAWMD_ROOT");
-	if (root && *root)
+	bool given = root && *root;
+	char *found = NULL, *cwd = given ? NULL : realpath(".", NULL);
+	if (given)
 		found = clawmd_xstrdup(root);
 	else if (env && *env)
 		found = clawmd_xstrdup(env);
@@ -668,10 +671,6 @@ int clawmd_layout_load(struct clawmd_layout *lay, const char *root, struct clawm
 	free(found);
 	set_str(&lay->root, real);
 	/* As git -C: a given ROOT is where paths are shown from. */
-	if (root && *root) {
-		free(cwd);
-		cwd = clawmd_xstrdup(real);
-	}
 	set_str(&lay->shown_from, cwd ? cwd : clawmd_xstrdup(real));
 	apply_preset_default(lay);
 	return load_json(lay, err);

@@ -666,15 +666,9 @@ static void source_facts(struct facts *fs, int base, const char *rel)
  * What the fragments import is decided by their content, which their
  * identities vouch for, so nothing else can change the tree.
  */
-static bool dir_facts(struct facts *fs, const struct clawmd_entry *e,
-		      const struct clawmd_layout *lay)
+static bool dir_facts(struct facts *fs, const struct clawmd_entry *e, const char *leaf,
+		      int base, const char *root)
 {
-	static const char frag[] = CLAWMD_FRAGMENTS_DIR "/";
-	const char *leaf = e->name + sizeof(frag) - 1;
-	int base = !strncmp(leaf, "skill-", 6) ? B_SKILLS : !strncmp(leaf, "module-", 7) ? B_MODULES : -1;
-	const char *root = base == B_SKILLS ? lay->skills : lay->modules;
-	if (strncmp(e->name, frag, sizeof(frag) - 1) || base < 0 || strchr(leaf, '/'))
-		return false;
 	add(fs, B_FRAG, 0, clawmd_xstrdup(leaf));
 	for (size_t i = 0; i < e->nfiles + e->nprobed; i++) {
 		const char *src = i < e->nfiles ? e->files[i].source : e->probed[i - e->nfiles];
@@ -706,45 +700,45 @@ static bool entry_facts(struct facts *fs, const struct clawmd_entry *e,
 {
 	static const char frag[] = CLAWMD_FRAGMENTS_DIR "/";
 	const size_t fl = sizeof(frag) - 1;
-	/* A copy vouches for the source's content; a symlink only for the
-	 * source being a file, which is all plan.c looks at. */
-	int src = F_FOLLOW | (e->type == CLAWMD_FT_FILE ? 0 : F_TYPE);
-	const char *name = e->name;
+	const char *name = e->name, *leaf = name + fl;
 	size_t len = strlen(name);
-	if (e->type == CLAWMD_FT_DIR)
-		return dir_facts(fs, e, lay);
 	if (!strcmp(name, CLAWMD_ENTRY_NAME) || !strcmp(name, CLAWMD_SHARED_NAME)) {
 		add(fs, B_GROUP, 0, clawmd_xstrdup(name));
+		/* A copy vouches for the base's content; a symlink only for the
+		 * base being a file, which is all plan.c looks at. */
 		if (!strcmp(name, CLAWMD_SHARED_NAME))
-			add(fs, B_BASE, src, clawmd_xstrdup("."));
+			add(fs, B_BASE, F_FOLLOW | (e->type == CLAWMD_FT_FILE ? 0 : F_TYPE),
+			    clawmd_xstrdup("."));
 		return true;
 	}
-	if (strncmp(name, frag, fl) || strchr(name + fl, '/') || len < fl + 4 ||
-	    strcmp(name + len - 3, ".md"))
+	if (strncmp(name, frag, fl) || strchr(leaf, '/'))
 		return false;
-	const char *leaf = name + fl;
+	int base = !strncmp(leaf, "skill-", 6) ? B_SKILLS : !strncmp(leaf, "module-", 7) ? B_MODULES : -1;
+	if (e->type == CLAWMD_FT_DIR)
+		return base >= 0 &&
+		       dir_facts(fs, e, leaf, base, base == B_SKILLS ? lay->skills : lay->modules);
+	if (len < fl + 4 || strcmp(name + len - 3, ".md"))
+		return false;
 	/* A symlink in .claude-fragments cannot change without the directory
 	 * changing (there is no writing a symlink in place): the directory's
 	 * own identity vouches for it.  A regular file can be written in
 	 * place, so it has its own. */
 	if (e->type == CLAWMD_FT_FILE)
 		add(fs, B_FRAG, 0, clawmd_xstrdup(leaf));
-	char *path;
-	int base;
-	if (!strncmp(leaf, "skill-", 6)) {
-		base = B_SKILLS;
-		path = clawmd_xasprintf("%.*s/instructions.md", (int)(strlen(leaf) - 9), leaf + 6);
-	} else if (!strncmp(leaf, "module-", 7)) {
-		base = B_MODULES;
-		path = clawmd_xasprintf("%.*s.instructions.md", (int)(strlen(leaf) - 10), leaf + 7);
-	} else {
+	if (base < 0)
 		return !strncmp(leaf, "mcp-", 4); /* mcp-: from container.json */
-	}
+	/* skill-<s>.md from <s>/instructions.md, module-<m>.md from
+	 * <m>.instructions.md; a copy by its content (source_facts), a
+	 * symlink by the source being a file. */
+	const char *item = leaf + (base == B_SKILLS ? 6 : 7);
+	int il = (int)(strlen(item) - 3);
+	char *path = clawmd_xasprintf(base == B_SKILLS ? "%.*s/instructions.md" : "%.*s.instructions.md",
+				      il, item);
 	if (e->type == CLAWMD_FT_FILE) {
 		source_facts(fs, base, path);
 		free(path);
 	} else {
-		add(fs, base, src, path);
+		add(fs, base, F_FOLLOW | F_TYPE, path);
 	}
 	return true;
 }
