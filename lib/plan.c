@@ -22,23 +22,24 @@ void clawmd_plan_init(struct clawmd_plan *plan)
 	memset(plan, 0, sizeof(*plan));
 }
 
+/* An entry's contents, and those of the files a copied directory holds. */
+static void entry_release(struct clawmd_entry *e)
+{
+	for (size_t k = 0; k < e->nfiles; k++)
+		entry_release(&e->files[k]);
+	free(e->files);
+	clawmd_strv_free(e->probed, e->nprobed);
+	free(e->name);
+	free(e->data);
+	free(e->source);
+}
+
 void clawmd_plan_release(struct clawmd_plan *plan)
 {
 	if (!plan)
 		return;
-	for (size_t i = 0; i < plan->n; i++) {
-		struct clawmd_entry *e = &plan->entries[i];
-		for (size_t k = 0; k < e->nfiles; k++) {
-			free(e->files[k].name);
-			free(e->files[k].data);
-			free(e->files[k].source);
-		}
-		free(e->files);
-		clawmd_strv_free(e->probed, e->nprobed);
-		free(e->name);
-		free(e->data);
-		free(e->source);
-	}
+	for (size_t i = 0; i < plan->n; i++)
+		entry_release(&plan->entries[i]);
 	free(plan->entries);
 	clawmd_strv_free(plan->warnings, plan->nwarnings);
 	free(plan->group);
@@ -661,11 +662,8 @@ static int add_copied_fragment(struct clawmd_plan *plan, size_t *cap, char **lin
 		add_entry(plan, cap, clawmd_xstrdup(name), CLAWMD_FT_FILE, f->data, f->len);
 		plan->entries[plan->n - 1].source = f->source;
 		free(f->name);
-		for (size_t i = 1; i < c.n; i++) {
-			free(c.files[i].name);
-			free(c.files[i].data);
-			free(c.files[i].source);
-		}
+		for (size_t i = 1; i < c.n; i++)
+			entry_release(&c.files[i]);
 		c.n = 0;
 		*line = clawmd_xasprintf("@./%s\n", name);
 		goto out;
