@@ -1,8 +1,8 @@
 #!/bin/sh
 # Finding ROOT without -C (walking up for clawmd.json or .git, never loading
-# libgit2) against giving it: a no-op compose of one group (50 skills, 10 MCP
-# servers) run from inside the group directory, interleaved medians
-# (bench/spawn.c).  Target: at most 5% more than with -C.
+# libgit2) against giving it: a no-op compose of the group of issue 11
+# (scripts/bench-group.sh) run from inside the group directory, interleaved
+# medians (bench/spawn.c).  Target: at most 5% more than with -C.
 set -eu
 build=${1:-build}
 clawmd=$(cd "$build" && pwd)/clawmd
@@ -12,21 +12,9 @@ trap 'rm -rf "$work"' EXIT
 ${CC:-cc} -O2 -o "$work/spawn" "$src/bench/spawn.c"
 
 R=$work/root
-mkdir -p "$R/container" "$R/skills" "$R/groups/g" "$R/.git"
-echo "# base" >"$R/container/CLAUDE.md"
-servers=
-i=0
-while [ $i -lt 50 ]; do
-	mkdir -p "$R/skills/skill$i"
-	echo "skill $i" >"$R/skills/skill$i/instructions.md"
-	i=$((i + 1))
-done
-i=0
-while [ $i -lt 10 ]; do
-	servers="$servers${servers:+, }\"srv$i\": {\"command\": \"x\", \"instructions\": \"Server $i.\"}"
-	i=$((i + 1))
-done
-echo "{\"skills\": \"all\", \"mcpServers\": {$servers}}" >"$R/groups/g/container.json"
+. "$src/scripts/bench-group.sh"
+bench_group "$R" g
+mkdir "$R/.git"
 "$clawmd" compose -q -C "$R" g
 cd "$R/groups/g"
 set -- $("$work/spawn" ${BENCH_ROOT_RUNS:-1000} -- "$clawmd" compose -C "$R" g -- "$clawmd" compose g)

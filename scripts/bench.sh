@@ -46,22 +46,8 @@ $CC -O2 -o "$work/spawn" "$src/bench/spawn.c"
 # The group of issue 11: 50 skills, 3 modules, 10 MCP servers; g is
 # composed in symlink mode, c in copy mode.
 R=$work/root
-mkdir -p "$R/container" "$R/skills" "$R/modules" "$R/groups/g"
-echo "# base" >"$R/container/CLAUDE.md"
-i=0
-while [ $i -lt 50 ]; do
-	mkdir -p "$R/skills/skill$i"
-	echo "skill $i" >"$R/skills/skill$i/instructions.md"
-	i=$((i + 1))
-done
-for m in cli scheduling web; do echo "module $m" >"$R/modules/$m.instructions.md"; done
-i=0
-servers=
-while [ $i -lt 10 ]; do
-	servers="$servers${servers:+, }\"srv$i\": {\"command\": \"x\", \"instructions\": \"Server $i: use it @./x.md.\"}"
-	i=$((i + 1))
-done
-echo "{\"skills\": \"all\", \"mcpServers\": {$servers}}" >"$R/groups/g/container.json"
+. "$src/scripts/bench-group.sh"
+bench_group "$R" g
 cp -a "$R/groups/g" "$R/groups/c"
 # Configured as a host is, in clawmd.json (whose parse compose keeps in
 # ROOT/.clawmd/layout), the mode given per group on the command line.
