@@ -10,7 +10,8 @@
 #              expected output (for raw readdir(3) order, which depends on
 #              the filesystem: `readdir DIR` prints DIR's names in the order
 #              the kernel returns them)
-#   claude-version  optional: the release to render for (--claude-version)
+#   claude-version  optional: the releases to render for (--claude-version),
+#              blank-separated: one test each, all against the same expectation
 #
 # Every case passes --managed-dir and --home inside ROOT, so nothing depends
 # on /etc/claude-code or $HOME.  CLAWMD_RENDER_BLESS=1 writes `expected`
@@ -27,8 +28,6 @@ for dir in "$cases_dir"/*/; do
 			{ _report 1 "$name: setup" "$(cat "$T/setup.out")"; continue; }
 	fi
 	args=$(sed "s|@ROOT@|$root|g" "$dir/args")
-	eval "set -- $args"
-	[ -f "$dir/claude-version" ] && set -- "$@" --claude-version "$(cat "$dir/claude-version")"
 	expected=$dir/expected
 	if [ -f "$dir/expected.sh" ]; then
 		(cd "$root" && ROOT=$root PATH="$CLAWMD_TESTS/render:$PATH" sh "$dir/expected.sh") \
@@ -37,22 +36,32 @@ for dir in "$cases_dir"/*/; do
 		sed "s|$root|@ROOT@|g" "$T/exp.raw" >"$T/expected"
 		expected=$T/expected
 	fi
-	(cd "$root" && "$CLAWMD" render "$@") >"$T/got" 2>"$T/err"
-	st=$?
-	sed "s|$root|@ROOT@|g" "$T/got" >"$T/got.sub"
-	# sed adds a final newline the output may not have: compare raw bytes
-	if [ "$(tail -c1 "$T/got" | od -An -c | tr -d ' ')" != '\n' ] && [ -s "$T/got" ]; then
-		printf '%s' "$(cat "$T/got.sub")" >"$T/got.sub2"
-		mv "$T/got.sub2" "$T/got.sub"
-	fi
-	if [ "${CLAWMD_RENDER_BLESS:-}" = 1 ] && [ ! -f "$dir/expected.sh" ]; then
-		cp "$T/got.sub" "$dir/expected"
-	fi
-	if [ "$st" = 0 ] && cmp -s "$T/got.sub" "$expected"; then
-		_report 0 "$name"
-	else
-		_report 1 "$name" "exit $st; $(head -c 500 "$T/err")
+	versions=-
+	[ -f "$dir/claude-version" ] && versions=$(cat "$dir/claude-version")
+	for v in $versions; do
+		eval "set -- $args"
+		test_name=$name
+		if [ "$v" != - ]; then
+			set -- "$@" --claude-version "$v"
+			[ "$v" = "$versions" ] || test_name="$name @ $v"
+		fi
+		(cd "$root" && "$CLAWMD" render "$@") >"$T/got" 2>"$T/err"
+		st=$?
+		sed "s|$root|@ROOT@|g" "$T/got" >"$T/got.sub"
+		# sed adds a final newline the output may not have: compare raw bytes
+		if [ "$(tail -c1 "$T/got" | od -An -c | tr -d ' ')" != '\n' ] && [ -s "$T/got" ]; then
+			printf '%s' "$(cat "$T/got.sub")" >"$T/got.sub2"
+			mv "$T/got.sub2" "$T/got.sub"
+		fi
+		if [ "${CLAWMD_RENDER_BLESS:-}" = 1 ] && [ ! -f "$dir/expected.sh" ]; then
+			cp "$T/got.sub" "$dir/expected"
+		fi
+		if [ "$st" = 0 ] && cmp -s "$T/got.sub" "$expected"; then
+			_report 0 "$test_name"
+		else
+			_report 1 "$test_name" "exit $st; $(head -c 500 "$T/err")
 $(diff "$expected" "$T/got.sub" | head -40)"
-	fi
+		fi
+	done
 done
 done_testing

@@ -1,2 +1,0 @@
-set -e
-ln -s ../outside.md p/link.md
