@@ -109,20 +109,22 @@ nearest_model() {
 
 # load_case NAME: the case's settings, with their defaults.
 load_case() {
-	kind='' desc='' cwd=. group='' layout='' claude_args='' render_args='' mounts='' pin=yes claude_json='' same_as='' overlay=''
+	kind='' desc='' cwd=. group='' layout='' claude_args='' render_args='' mounts='' pin=yes claude_json='' same_as='' overlay='' tree_of=''
 	# shellcheck disable=SC1090
 	. "$cases_dir/$1/case"
 }
 
-# build_case NAME ROOT CT_ROOT: copy tree/, run setup.sh, compose a group.
+# build_case NAME ROOT CT_ROOT: copy tree/, run setup.sh (those of case
+# $tree_of when set), compose a group.
 build_case() {
+	src=$cases_dir/${tree_of:-$1}
 	rm -rf "$2" && mkdir -p "$2" || return 1
-	if [ -d "$cases_dir/$1/tree" ]; then
-		cp -R "$cases_dir/$1/tree/." "$2/" || return 1
+	if [ -d "$src/tree" ]; then
+		cp -R "$src/tree/." "$2/" || return 1
 		find "$2" -name .keep -delete
 	fi
-	if [ -f "$cases_dir/$1/setup.sh" ]; then
-		(cd "$2" && ROOT=$2 CT_ROOT=$3 CLAWMD=$clawmd CLAWMD_SRC=$top sh -e "$cases_dir/$1/setup.sh") || return 1
+	if [ -f "$src/setup.sh" ]; then
+		(cd "$2" && ROOT=$2 CT_ROOT=$3 CLAWMD=$clawmd CLAWMD_SRC=$top sh -e "$src/setup.sh") || return 1
 	fi
 	if [ "$kind" = group ]; then
 		# shellcheck disable=SC2086
