@@ -1,6 +1,6 @@
 /*
  * testutil.h - what the C unit tests share besides TAP: reading a case
- * file, writing a file (making its directories), and the escapes case
+ * file and running its cases, writing a file (making its directories), and the escapes case
  * files use for bytes an editor would lose (<CR>, <NBSP>).
  */
 #ifndef CLAWMD_TESTUTIL_H
@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "clawmd.h"
+#include "util.h"
 
 /* The whole file, NUL-terminated, or NULL. */
 static inline char *test_slurp(const char *path, size_t *len)
@@ -62,6 +63,54 @@ static inline void test_unescape(struct clawmd_buf *b)
 	}
 	clawmd_buf_release(b);
 	*b = o;
+}
+
+/*
+ * Run `fn` on every case of tests/unit/FILE: "=== name" starts a case, its
+ * input runs to the line starting with `sep`, the expected output from
+ * there to the next case (both with their newlines).  Returns the number
+ * of cases, -1 when the file cannot be read.
+ */
+static inline int test_each_case(const char *file, const char *sep,
+				 void (*fn)(const char *, struct clawmd_buf *, struct clawmd_buf *))
+{
+	const char *srcdir = getenv("CLAWMD_SRC");
+	char *path = clawmd_xasprintf("%s/tests/unit/%s", srcdir ? srcdir : ".", file);
+	size_t n, sl = strlen(sep);
+	char *data = test_slurp(path, &n);
+	int cases = 0, part = 0;
+	char *name = NULL;
+	struct clawmd_buf in = CLAWMD_BUF_INIT, want = CLAWMD_BUF_INIT;
+	free(path);
+	if (!data)
+		return -1;
+	for (char *line = data; line && *line;) {
+		char *nl = strchr(line, '\n');
+		size_t ll = nl ? (size_t)(nl - line) : strlen(line);
+		if (!strncmp(line, "=== ", 4)) {
+			if (name && ++cases)
+				fn(name, &in, &want);
+			free(name);
+			name = clawmd_xstrndup(line + 4, ll - 4);
+			clawmd_buf_clear(&in);
+			clawmd_buf_put(&in, "", 0);
+			clawmd_buf_clear(&want);
+			clawmd_buf_put(&want, "", 0);
+			part = 1;
+		} else if (part == 1 && !strncmp(line, sep, sl)) {
+			part = 2;
+		} else if (part) {
+			clawmd_buf_put(part == 1 ? &in : &want, line, ll + (nl ? 1 : 0));
+		}
+		line = nl ? nl + 1 : NULL;
+	}
+	if (name && ++cases)
+		fn(name, &in, &want);
+	free(name);
+	free(data);
+	clawmd_buf_release(&in);
+	clawmd_buf_release(&want);
+	return cases;
 }
 
 #endif

@@ -47,58 +47,6 @@ static void run_case(const char *name, struct clawmd_buf *in, struct clawmd_buf 
 	clawmd_md_scan_release(&s);
 }
 
-static void data_cases(void)
-{
-	const char *srcdir = getenv("CLAWMD_SRC");
-	char *path = clawmd_xasprintf("%s/tests/unit/mdscan.txt", srcdir ? srcdir : ".");
-	size_t n;
-	char *data = test_slurp(path, &n);
-	ok(data != NULL, "read %s", path);
-	if (!data) {
-		free(path);
-		return;
-	}
-	struct clawmd_buf in = CLAWMD_BUF_INIT, want = CLAWMD_BUF_INIT;
-	char *name = NULL;
-	int part = 0; /* 0 before a case, 1 input, 2 imports */
-	int cases = 0;
-	for (char *line = data; line && *line;) {
-		char *nl = strchr(line, '\n');
-		size_t ll = nl ? (size_t)(nl - line) : strlen(line);
-		if (!strncmp(line, "=== ", 4)) {
-			if (name) {
-				run_case(name, &in, &want);
-				cases++;
-			}
-			free(name);
-			name = clawmd_xstrndup(line + 4, ll - 4);
-			clawmd_buf_clear(&in);
-			clawmd_buf_put(&in, "", 0);
-			clawmd_buf_clear(&want);
-			clawmd_buf_put(&want, "", 0);
-			part = 1;
-		} else if (part == 1 && !strncmp(line, "--- imports", 11)) {
-			part = 2;
-		} else if (part == 1) {
-			clawmd_buf_put(&in, line, ll + (nl ? 1 : 0));
-		} else if (part == 2) {
-			clawmd_buf_put(&want, line, ll);
-			clawmd_buf_putc(&want, '\n');
-		}
-		line = nl ? nl + 1 : NULL;
-	}
-	if (name) {
-		run_case(name, &in, &want);
-		cases++;
-	}
-	ok(cases >= 30, "%d cases", cases);
-	free(name);
-	free(data);
-	free(path);
-	clawmd_buf_release(&in);
-	clawmd_buf_release(&want);
-}
-
 static void strip(const char *in, const char *want, const char *name)
 {
 	struct clawmd_buf out = CLAWMD_BUF_INIT;
@@ -124,7 +72,7 @@ static void trim(const char *in, const char *want, const char *name)
 
 int main(void)
 {
-	data_cases();
+	ok(test_each_case("mdscan.txt", "--- imports", run_case) >= 30, "the cases of mdscan.txt");
 
 	/* offsets into the caller's text */
 	size_t off = 0;
