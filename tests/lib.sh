@@ -99,11 +99,12 @@ make_skill() {
 # exit status.  strace's log tells when the stop really happened (/proc's
 # state cannot tell a group stop from the tracing stops at every syscall),
 # and every wait is bounded: a stopped process is never left behind.
-start_stopped() { # SYSCALL CMD...
-	_sc=$1
+start_stopped() { # SYSCALL[:N] CMD...  (N: at its Nth call, default the first)
+	_sc=${1%%:*} _when=${1#*:}
+	[ "$_when" = "$1" ] && _when=1
 	shift
 	: >"$T/stop.trace"
-	strace -o "$T/stop.trace" -e trace="$_sc" -e inject="$_sc:signal=SIGSTOP:when=1" \
+	strace -o "$T/stop.trace" -e trace="$_sc" -e inject="$_sc:signal=SIGSTOP:when=$_when" \
 		"$@" >"$T/out" 2>"$T/err" &
 	_spid=$!
 	_i=0

@@ -95,17 +95,10 @@ if [ $have_strace = yes ]; then
 	n=$(grep '^openat' "$T/count" | grep -nE '"([^"]*/)?a\.md", O_RDONLY' | grep -v O_PATH | head -1 |
 		cut -d: -f1)
 	check "the dry run opens a.md for reading" test -n "$n"
-	: >"$T/stop.trace"
-	env "$NOLEAK" strace -o "$T/stop.trace" -e trace=openat \
-		-e inject="openat:signal=SIGSTOP:when=${n:-1}" \
-		"$CLAWMD" render -C "$R" --group g >"$T/out" 2>"$T/err" &
-	_spid=$!
-	_i=0
-	while [ $_i -lt 400 ] && ! grep -q 'stopped by SIGSTOP' "$T/stop.trace"; do
-		sleep 0.05
-		_i=$((_i + 1))
-	done
-	_child=$(pgrep -P $_spid | head -n 1)
+	_asan=${ASAN_OPTIONS-}
+	export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0"
+	start_stopped "openat:${n:-1}" "$CLAWMD" render -C "$R" --group g
+	ASAN_OPTIONS=$_asan
 	check "render stopped at the open of a.md" grep -qE '"([^"]*/)?a\.md", O_RDONLY' "$T/stop.trace"
 	mv "$G/d" "$G/d.real" && ln -s "$H/secret" "$G/d"
 	resume_stopped
