@@ -36,8 +36,13 @@ if command -v strace >/dev/null 2>&1; then
 	check "the next run reads the kept copy" grep -q '\.clawmd/layout' "$T/trace"
 	check "... and does not load the JSON parser" sh -c "! grep -q libcjson '$T/trace'"
 	check "... nor read clawmd.json" sh -c "! grep -q 'clawmd.json\"' '$T/trace'"
+	# A no-op with the copy kept writes nothing at all, in the group or in
+	# the host's state (DESIGN 2.3; the record was written by the run before).
+	strace -f -o "$T/trace" -e trace=%file,%desc $CLAWMD compose -C "$R" g >/dev/null 2>&1
+	expect_eq "... and writes nothing, the kept copy included" \
+		"$(grep -E '^[0-9]+ +(write|rename|renameat2?|unlink|unlinkat|symlinkat|mkdirat|fsync)\(|O_CREAT|O_WRONLY|O_RDWR' "$T/trace" | grep -v '/dev/null')" ""
 else
-	for i in 1 2 3; do _report 0 "# SKIP strace"; done
+	for i in 1 2 3 4; do _report 0 "# SKIP strace"; done
 fi
 
 # 2. An edit to clawmd.json is seen, even one that keeps its size and mtime
