@@ -59,13 +59,26 @@ ALL_CFLAGS = -std=c11 -D_GNU_SOURCE $(WARN) $(CFLAGS) -Ilib/include -Ilib $(DEP_
 ALL_LDFLAGS = -Wl,--as-needed $(LDFLAGS)
 
 LIB_SRC  := $(sort $(wildcard lib/*.c))
-CMD_SRC  := $(sort $(wildcard cmd/*.c))
+CMD_SRC  := $(filter-out cmd/front.c,$(sort $(wildcard cmd/*.c)))
 UNIT_SRC := $(sort $(wildcard tests/unit/*.c))
 LIB_OBJ  := $(LIB_SRC:%.c=$(BUILD)/%.o)
 CMD_OBJ  := $(CMD_SRC:%.c=$(BUILD)/%.o)
 UNITS    := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%.t)
 
-all: $(BUILD)/clawmd $(BUILD)/libclawmd.a
+# The build tree is laid out as an install is (scripts/install.mk):
+#  - libexec/clawmd/clawmd, the full program, linked as described above;
+#  - bin/clawmd, the front: the same objects plus cmd/front.o, which
+#    replaces lib/dl.o (no library loader), linked statically so that the
+#    per-spawn no-op compose pays no dynamic loader either; every other run
+#    it hands over to ../libexec/clawmd/clawmd (cmd/front.c).  It is linked
+#    dynamically under sanitizers, which need the loader, and when there is
+#    no libyaml.a;
+#  - clawmd, a symlink to bin/clawmd: what the tests, demo and bench run.
+FULL     := $(BUILD)/libexec/clawmd/clawmd
+FRONT    := $(BUILD)/bin/clawmd
+FRONT_STATIC := $(if $(SANITIZE)$(if $(YAML_STATIC),,no),,-static-pie)
+
+all: $(BUILD)/clawmd $(FULL) $(BUILD)/libclawmd.a
 
 $(BUILD)/%.o: %.c
 	@mkdir -p $(@D)
@@ -75,8 +88,17 @@ $(BUILD)/libclawmd.a: $(LIB_OBJ)
 	@rm -f $@
 	ar rcs $@ $^
 
-$(BUILD)/clawmd: $(CMD_OBJ) $(BUILD)/libclawmd.a
+$(FULL): $(CMD_OBJ) $(BUILD)/libclawmd.a
+	@mkdir -p $(@D)
 	$(CC) $(ALL_LDFLAGS) -o $@ $(CMD_OBJ) $(BUILD)/libclawmd.a $(DEP_LIBS)
+
+$(FRONT): $(BUILD)/cmd/front.o $(CMD_OBJ) $(BUILD)/libclawmd.a
+	@mkdir -p $(@D)
+	$(CC) $(ALL_LDFLAGS) $(FRONT_STATIC) -o $@ $(BUILD)/cmd/front.o $(CMD_OBJ) \
+		$(BUILD)/libclawmd.a $(DEP_LIBS)
+
+$(BUILD)/clawmd: $(FRONT)
+	ln -sfn bin/clawmd $@
 
 $(BUILD)/tests/%.t: tests/unit/%.c $(BUILD)/libclawmd.a tests/tap.h tests/testutil.h
 	@mkdir -p $(@D)
@@ -130,4 +152,4 @@ clean:
 	rm -rf $(BUILD) demo
 
 .PHONY: all test test-deps check demo bench clean
--include $(LIB_OBJ:.o=.d) $(CMD_OBJ:.o=.d)
+-include $(LIB_OBJ:.o=.d) $(CMD_OBJ:.o=.d) $(BUILD)/cmd/front.d

@@ -103,6 +103,8 @@ static int complete(int argc, char **argv)
 
 static int run(int k, int argc, char **argv)
 {
+	if (cmd_front && commands[k].fn != cmd_compose)
+		cmd_handover(); /* the front composes, and nothing else */
 	int st = commands[k].fn(argc, argv);
 	/* Output cut short (a full disk, a closed pipe) must not pass for a
 	 * clean --check. */
@@ -119,6 +121,7 @@ int main(int argc, char **argv)
 	 * operand is the command; everything after it is the command's. */
 	struct cmd_args a;
 	int c = 0, first = argc;
+	cmd_argv = argv;
 	cmd_args_init(&a, NULL, main_options, true, argc, argv);
 	for (;;) {
 		bool between = !a.bundle || !*a.bundle;

@@ -19,6 +19,18 @@
 
 #include "clawmd.h"
 
+/*
+ * The static front (cmd/front.c): the installed `clawmd` is linked
+ * statically without any library loader, so that the per-spawn no-op
+ * compose pays no dynamic loading.  It answers that run itself; for any
+ * other, cmd_handover() replaces it with the full program,
+ * BINDIR/../libexec/clawmd/clawmd, with the same arguments, before
+ * anything was printed or written.  cmd_front is true only in the front.
+ */
+extern bool cmd_front;
+extern char **cmd_argv; /* main()'s, for cmd_handover() */
+__attribute__((noreturn)) void cmd_handover(void);
+
 int cmd_compose(int argc, char **argv);
 int cmd_migrate(int argc, char **argv);
 int cmd_render(int argc, char **argv);
@@ -105,6 +117,8 @@ bool cmd_layout_opt(struct cmd_layout_opts *o, int key, const char *arg, const c
 /* Load the layout (ROOT, clawmd.json, then the flags); prints on error.
  * Warnings about clawmd.json are printed unless `quiet`. */
 int cmd_layout_open(struct clawmd_layout *lay, const struct cmd_layout_opts *o, bool quiet);
+/* Print the warnings about clawmd.json (what `quiet` held back). */
+void cmd_layout_warn(const struct clawmd_layout *lay);
 /*
  * Validate GROUP operands before anything is written: each must be a valid
  * name (else exit 3) naming a real directory under the groups directory

@@ -126,9 +126,15 @@ static void compose_one(struct compose_run *run, const struct clawmd_layout *lay
 	struct clawmd_err err = CLAWMD_ERR_INIT;
 	struct clawmd_plan plan;
 	struct clawmd_changes ch;
-	struct clawmd_compose_opts opts = {.dry_run = run->dry_run || run->check, .pass = run->pass};
+	struct clawmd_compose_opts opts = {.dry_run = run->dry_run || run->check,
+					   .record_only = cmd_front, .pass = run->pass};
 	int rc = clawmd_compose(&plan, &ch, lay, group, &opts, &err);
 	cJSON *g = NULL;
+
+	if (rc > 0)
+		cmd_handover(); /* the front: the record does not vouch for the group */
+	if (cmd_front && !run->quiet)
+		cmd_layout_warn(lay); /* held back until the group was known */
 
 	if (run->json) {
 		g = cJSON_CreateObject();
@@ -220,13 +226,17 @@ int cmd_compose(int argc, char **argv)
 		st = 2;
 		goto out_args;
 	}
+	/* The front answers only the per-spawn run: one group, composed for
+	 * real, that turns out to be a no-op (compose_one()). */
+	if (cmd_front && (all || a.noperands != 1 || run.dry_run || run.check || run.json))
+		cmd_handover();
 	if (all == (a.noperands > 0)) {
 		st = cmd_usage_error("compose", all ? "give GROUP names or --all, not both"
 						    : "no group given (GROUP... or --all)");
 		goto out_args;
 	}
 	struct clawmd_layout lay;
-	if ((st = cmd_layout_open(&lay, &lo, run.quiet)))
+	if ((st = cmd_layout_open(&lay, &lo, run.quiet || cmd_front)))
 		goto out_args;
 
 	char **groups = a.operands, **listed = NULL;

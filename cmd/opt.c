@@ -1,6 +1,8 @@
 /* opt.c - the option parser every subcommand shares, the layout options,
  * help formatting, and printing helpers (errors, colour, escaping). */
 #include <cJSON.h>
+#include <errno.h>
+#include <limits.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -10,6 +12,9 @@
 #include "cmd.h"
 
 struct cmd_layout_opts cmd_layout_global;
+/* Defined true by cmd/front.c, which only the front links. */
+__attribute__((weak)) bool cmd_front;
+char **cmd_argv;
 /* The last error printed, for a JSON document's "error". */
 static char last_error[1024];
 
@@ -312,13 +317,19 @@ int cmd_layout_open(struct clawmd_layout *lay, const struct cmd_layout_opts *o, 
 				return flag_fail(o->spelled[i], o->keys[i], &err);
 			}
 		}
-	for (size_t i = 0; i < lay->nunknown_keys && !quiet; i++) {
+	if (!quiet)
+		cmd_layout_warn(lay);
+	return 0;
+}
+
+void cmd_layout_warn(const struct clawmd_layout *lay)
+{
+	for (size_t i = 0; i < lay->nunknown_keys; i++) {
 		char *m = clawmd_layout_unknown_message(lay, i), *e = cmd_escaped(m);
 		fprintf(stderr, "clawmd: warning: %s\n", e);
 		free(e);
 		free(m);
 	}
-	return 0;
 }
 
 int cmd_groups_check(const struct clawmd_layout *lay, char **groups, size_t n)
@@ -506,4 +517,28 @@ int cmd_json_failure(int status)
 	cJSON_AddItemToObject(doc, "error", cmd_json_error(status, NULL));
 	cmd_json_print(doc);
 	return status;
+}
+
+/*
+ * The full program lives at BINDIR/../libexec/clawmd/clawmd wherever the
+ * front was installed (and at build/libexec/clawmd/clawmd beside
+ * build/bin/clawmd), so it is found from the front's own path, with no
+ * directory compiled in and nothing taken from the environment.
+ */
+void cmd_handover(void)
+{
+	char self[PATH_MAX], *full = NULL;
+	ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
+	if (n <= 0 || n >= (ssize_t)sizeof(self) - 1 || self[0] != '/') {
+		eprint("cannot find the full program: readlink /proc/self/exe: %s",
+		       n < 0 ? strerror(errno) : "not a path");
+		exit(4);
+	}
+	self[n] = '\0';
+	*strrchr(self, '/') = '\0';
+	if (asprintf(&full, "%s/../libexec/clawmd/clawmd", self) < 0)
+		abort();
+	execv(full, cmd_argv);
+	eprint("cannot run the full program '%s': %s", full, strerror(errno));
+	exit(4);
 }

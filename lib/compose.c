@@ -26,16 +26,17 @@ int clawmd_group_lock(int *fd, const struct clawmd_layout *lay, const char *grou
 
 /* The lock, quickly: the lock file exists after the first compose and is
  * free unless another compose of the group runs; otherwise the full
- * clawmd_group_lock(), which creates it and waits. */
+ * clawmd_group_lock(), which creates it and waits, or with `quick` 1. */
 static int lock_group(int *fd, const struct clawmd_layout *lay, const char *group,
-		      const char *lockpath, struct clawmd_err *err)
+		      const char *lockpath, bool quick, struct clawmd_err *err)
 {
 	*fd = open(lockpath, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
 	if (*fd >= 0 && flock(*fd, LOCK_EX | LOCK_NB) == 0)
 		return 0;
 	if (*fd >= 0)
 		close(*fd);
-	return clawmd_group_lock(fd, lay, group, err);
+	*fd = -1;
+	return quick ? 1 : clawmd_group_lock(fd, lay, group, err);
 }
 
 /*
@@ -68,10 +69,16 @@ int clawmd_compose(struct clawmd_plan *plan, struct clawmd_changes *changes,
 		goto out;
 	if (!opts->dry_run) {
 		lockpath = clawmd_xasprintf("%s/locks/%s", lay->state, group);
-		if ((rc = lock_group(&lock, lay, group, lockpath, err)) < 0)
+		/* With record_only, no lock file means no record, and a busy
+		 * lock a compose that is changing the group: 1 either way. */
+		if ((rc = lock_group(&lock, lay, group, lockpath, opts->record_only, err)))
 			goto out;
 		if (clawmd_state_fresh(plan, lock, lay, &gd, opts->pass))
 			goto noop;
+	}
+	if (opts->record_only) {
+		rc = 1;
+		goto out;
 	}
 	struct timespec since = clawmd_state_now();
 	if ((rc = clawmd_plan_build_in(plan, lay, group, opts->pass, err)) < 0)

@@ -1,6 +1,6 @@
 /*
- * dlload.c - cJSON and md4c, loaded with dlopen() the first time one of
- * their functions is called.
+ * dlload.c - cJSON and md4c, loaded (dl.h) the first time one of their
+ * functions is called.
  *
  * Why: a no-op compose (the per-spawn path) needs neither library, and
  * every shared library linked into the program costs its dynamic loading
@@ -13,8 +13,8 @@
  * under its own name, with the prototype the header declares (so each one
  * is type-checked), as a forwarder that resolves the real function once.
  * Callers are unchanged: they include the library's header and call it.
- * The libraries are opened RTLD_LOCAL and looked up through their handle,
- * so a forwarder never finds itself.
+ * The libraries are looked up through their handle (dl.h), so a forwarder
+ * never finds itself.
  *
  * A library that cannot be loaded when first needed ends the process with a
  * message, as the dynamic loader would have refused to start it: there is
@@ -24,7 +24,8 @@
 #include <cJSON.h>
 #include <md4c.h>
 
-#include <dlfcn.h>
+#include "dl.h"
+
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -126,21 +127,17 @@ static __attribute__((noreturn)) void load_failed(const char *what, const char *
 
 static void *open_lib(const struct dl_lib *l)
 {
-	/* Never dlopen(""): that is the program itself, whose forwarders
-	 * would then call themselves. */
-	void *h = l->soname[0] ? dlopen(l->soname, RTLD_NOW | RTLD_LOCAL) : NULL;
+	void *h = clawmd_dl_open(l->soname, l->fallback);
 	if (!h)
-		h = dlopen(l->fallback, RTLD_NOW | RTLD_LOCAL);
-	if (!h)
-		load_failed(l->fallback, dlerror());
+		load_failed(l->fallback, clawmd_dl_error());
 	return h;
 }
 
 static void *resolve(void *h, const char *name)
 {
-	void *p = dlsym(h, name);
+	void *p = clawmd_dl_sym(h, name);
 	if (!p)
-		load_failed(name, dlerror());
+		load_failed(name, clawmd_dl_error());
 	return p;
 }
 

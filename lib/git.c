@@ -1,7 +1,7 @@
-/* git.c - load libgit2 with dlopen() the first time a git feature is used. */
+/* git.c - load libgit2 (dl.h) the first time a git feature is used. */
 #include "git.h"
+#include "dl.h"
 
-#include <dlfcn.h>
 #include <stddef.h>
 #include <stdio.h>
 
@@ -12,20 +12,18 @@ static char failure[512];
 const struct clawmd_git *clawmd_git(struct clawmd_err *err)
 {
 	if (state == 0) {
-		void *h = dlopen(CLAWMD_GIT2_SONAME, RTLD_NOW | RTLD_LOCAL);
-		if (!h)
-			h = dlopen("libgit2.so", RTLD_NOW | RTLD_LOCAL);
+		void *h = clawmd_dl_open(CLAWMD_GIT2_SONAME, "libgit2.so");
 		const char *missing = NULL;
 		if (h) {
 #define CLAWMD_GIT_RESOLVE(name)                                                                   \
-	if (!(loaded.name = (__typeof__(name) *)dlsym(h, #name)) && !missing)                      \
+	if (!(loaded.name = (__typeof__(name) *)clawmd_dl_sym(h, #name)) && !missing)                      \
 		missing = #name;
 			CLAWMD_GIT_FUNCS(CLAWMD_GIT_RESOLVE)
 #undef CLAWMD_GIT_RESOLVE
 		}
 		if (!h || missing) {
 			snprintf(failure, sizeof(failure), "could not load libgit2 (%s): %s",
-				 CLAWMD_GIT2_SONAME, missing ? missing : dlerror());
+				 CLAWMD_GIT2_SONAME, missing ? missing : clawmd_dl_error());
 			state = -1;
 		} else {
 			loaded.git_libgit2_init();

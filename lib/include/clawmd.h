@@ -503,6 +503,7 @@ struct clawmd_pass *clawmd_pass_watch(void);
 
 struct clawmd_compose_opts {
 	bool dry_run; /* compute only: no lock, no write */
+	bool record_only; /* only what the record (below) proves: no plan, no write */
 	struct clawmd_pass *pass; /* NULL, or the pass this compose is part of */
 };
 
@@ -517,7 +518,10 @@ struct clawmd_compose_opts {
  * and each source) still matches, the next non-dry-run compose stops
  * there: the changes are empty and the plan holds the group, its warnings
  * and ndefused but no entries (plan->n == 0).  Any mismatch means the full
- * compose.
+ * compose.  With record_only, it means returning 1 instead: the group may
+ * need writing, and nothing was read beyond the record's facts, nothing
+ * written and no lock waited for (the question the static `clawmd` asks
+ * before it hands a run to the full program, cmd/front.c).
  */
 int clawmd_compose(struct clawmd_plan *plan, struct clawmd_changes *changes,
 		   const struct clawmd_layout *lay, const char *group,
