@@ -2,7 +2,9 @@
 #
 #   make install PREFIX=/usr/local DESTDIR=
 #
-# Installs the command, the static library and its public header, clawmd.pc,
+# Installs the command (the static front as BINDIR/clawmd, and the full
+# program it hands over to as BINDIR/../libexec/clawmd/clawmd, where the
+# front looks for it: cmd/front.c), the static library and its public header, clawmd.pc,
 # the man pages, the README and LICENSE (the rules' help links point at the
 # README's anchors), and the bash, zsh and fish completions.  Every directory
 # can be overridden (BINDIR, LIBDIR, INCLUDEDIR, MANDIR, PKGCONFIGDIR,
@@ -18,6 +20,8 @@ BASHCOMPDIR  ?= $(PREFIX)/share/bash-completion/completions
 ZSHCOMPDIR   ?= $(PREFIX)/share/zsh/site-functions
 FISHCOMPDIR  ?= $(PREFIX)/share/fish/vendor_completions.d
 INSTALL      ?= install
+# Not a setting: the front finds the full program relative to itself.
+FULLDIR      := $(abspath $(BINDIR)/../libexec/clawmd)
 
 MAN_PAGES    := $(sort $(wildcard doc/man/*.1))
 VERSION      := $(shell sed -n 's/^\#define CLAWMD_VERSION "\(.*\)"/\1/p' lib/include/clawmd.h)
@@ -34,10 +38,11 @@ $(BUILD)/clawmd.pc: scripts/clawmd.pc.in lib/include/clawmd.h scripts/install.mk
 	mv $@.tmp $@
 
 install: all $(BUILD)/clawmd.pc
-	$(INSTALL) -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(LIBDIR) $(DESTDIR)$(INCLUDEDIR) \
+	$(INSTALL) -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(FULLDIR) $(DESTDIR)$(LIBDIR) $(DESTDIR)$(INCLUDEDIR) \
 		$(DESTDIR)$(PKGCONFIGDIR) $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(BASHCOMPDIR) \
 		$(DESTDIR)$(ZSHCOMPDIR) $(DESTDIR)$(FISHCOMPDIR) $(DESTDIR)$(DOCDIR)
-	$(INSTALL) -m 755 $(BUILD)/clawmd $(DESTDIR)$(BINDIR)/clawmd
+	$(INSTALL) -m 755 $(FULL) $(DESTDIR)$(FULLDIR)/clawmd
+	$(INSTALL) -m 755 $(FRONT) $(DESTDIR)$(BINDIR)/clawmd
 	$(INSTALL) -m 644 $(BUILD)/libclawmd.a $(DESTDIR)$(LIBDIR)/libclawmd.a
 	$(INSTALL) -m 644 lib/include/clawmd.h $(DESTDIR)$(INCLUDEDIR)/clawmd.h
 	$(INSTALL) -m 644 $(BUILD)/clawmd.pc $(DESTDIR)$(PKGCONFIGDIR)/clawmd.pc
@@ -48,7 +53,7 @@ install: all $(BUILD)/clawmd.pc
 	$(INSTALL) -m 644 README.md LICENSE $(DESTDIR)$(DOCDIR)/
 
 uninstall:
-	rm -f $(DESTDIR)$(BINDIR)/clawmd $(DESTDIR)$(LIBDIR)/libclawmd.a \
+	rm -f $(DESTDIR)$(BINDIR)/clawmd $(DESTDIR)$(FULLDIR)/clawmd $(DESTDIR)$(LIBDIR)/libclawmd.a \
 		$(DESTDIR)$(INCLUDEDIR)/clawmd.h $(DESTDIR)$(PKGCONFIGDIR)/clawmd.pc \
 		$(DESTDIR)$(BASHCOMPDIR)/clawmd $(DESTDIR)$(ZSHCOMPDIR)/_clawmd \
 		$(DESTDIR)$(FISHCOMPDIR)/clawmd.fish $(DESTDIR)$(DOCDIR)/README.md \

@@ -7,7 +7,10 @@
 
 # A private copy of the binary: the loop runs long, and a shared build
 # directory may be relinking $CLAWMD meanwhile.
-cp "$CLAWMD" "$T/clawmd" && CLAWMD=$T/clawmd
+# The front finds the full program as ../libexec/clawmd/clawmd.
+mkdir -p "$T/bin" "$T/libexec/clawmd"
+cp "$CLAWMD_BUILD/libexec/clawmd/clawmd" "$T/libexec/clawmd/" &&
+	cp "$CLAWMD_BUILD/bin/clawmd" "$T/bin/" && CLAWMD=$T/bin/clawmd
 # A listing of everything under $1 with type, inode, mtime, size, link
 # target: equal listings mean nothing was touched, not even a timestamp.
 snap() { (cd "$1" && find . -printf '%p %y %i %T@ %s %l\n' | sort); }
@@ -248,11 +251,10 @@ check "the base did not get the symlinked global's text" sh -c "! grep -q 'real 
 # ---- issue 9, item 10: a 10 GiB sparse CLAUDE.local.md does not stop the host
 R12=$T/sparse
 make_root "$R12"
-mkdir -p "$R12/groups/big" "$R12/groups/fine" "$T/bin"
+mkdir -p "$R12/groups/big" "$R12/groups/fine"
 echo "big persona" >"$R12/groups/big/CLAUDE.md"
 truncate -s 10G "$R12/groups/big/CLAUDE.local.md"
 echo "fine persona" >"$R12/groups/fine/CLAUDE.md"
-ln -sf "$CLAWMD" "$T/bin/clawmd"
 if command -v strace >/dev/null 2>&1 && strace -f -o /dev/null true 2>/dev/null; then
 	ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0" expect_fail 6 \
 		"a 10 GiB CLAUDE.local.md: that group fails, exit 6" \

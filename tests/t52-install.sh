@@ -37,6 +37,21 @@ check "DESTDIR is never recorded" sh -c "! grep -q '$D' '$P/lib/pkgconfig/clawmd
 
 expect_ok "the installed binary runs" "$P/bin/clawmd" --version
 expect_grep "and reports its version" '^clawmd [0-9]' "$T/out"
+check "the full program beside it, in libexec" test -x "$P/libexec/clawmd/clawmd"
+if [ -z "$san" ]; then
+	check "the installed clawmd is the static front" sh -c "file -L '$P/bin/clawmd' | grep -q static"
+fi
+# The front composes and hands everything else to libexec/clawmd/clawmd,
+# found from its own path: both work from the install alone.
+R=$T/root
+mkdir -p "$R/container" "$R/groups/g" "$R/skills/s"
+echo "# base" >"$R/container/CLAUDE.md"
+echo "skill" >"$R/skills/s/instructions.md"
+echo '{"skills": ["s"]}' >"$R/groups/g/container.json"
+expect_ok "the installed clawmd composes a group" "$P/bin/clawmd" compose -C "$R" g
+expect_ok "and renders it (handed to the installed full program)" \
+	"$P/bin/clawmd" render -C "$R" --group g
+expect_grep "render shows the skill" '^skill$' "$T/out"
 command -v man >/dev/null || echo "# man is not installed; formatting skipped" >&2
 command -v man >/dev/null && expect_ok "man pages format without warnings" sh -c "
 	for f in '$P'/share/man/man1/*.1; do
