@@ -72,6 +72,14 @@ printf '   symlink mode           %s   %sx (target <= 1.3x)   %4s syscalls (targ
 set -- $("$work/spawn" "$SPAWNS" -- "$work/true" -- $cpy)
 printf '   copy mode              %s   %sx (target <= 1.3x)   %4s syscalls (target <= 120)\n' \
 	"$(ms "$2")" "$3" "$(syscalls $cpy)"
+# The same runs by the full program, which the static front (build/clawmd)
+# stands in for here: what the front saves.
+full=$build/libexec/clawmd/clawmd
+for m in "symlink g" "copy c"; do
+	set -- $("$work/spawn" "$SPAWNS" -- "$work/true" -- "$full" compose -C "$R" --mode $m)
+	printf '   %-7s mode, the full program (dynamic, no front)   %sx   %4s syscalls\n' \
+		"${m% *}" "$3" "$(syscalls "$full" compose -C "$R" --mode $m)"
+done
 if has valgrind; then
 	a=$(instructions "$work/true")
 	b=$(instructions $sym)

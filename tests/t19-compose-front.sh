@@ -25,7 +25,8 @@ $CLAWMD compose -C "$R" g h >/dev/null 2>&1
 if nm "$CLAWMD_BUILD/libclawmd.a" 2>/dev/null | grep -q __asan; then
 	_report 0 "# SKIP the sanitizer build's front is dynamic"
 else
-	check "build/clawmd is statically linked" sh -c "file -L '$CLAWMD' | grep -q 'static'"
+	check "build/clawmd is statically linked (no program interpreter)" \
+		sh -c "! readelf -l '$CLAWMD' | grep -q 'program interpreter'"
 fi
 check "the full program is built beside it" test -x "$FULL"
 
