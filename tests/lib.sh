@@ -79,6 +79,15 @@ done_testing() {
 	exit $?
 }
 
+# A private copy of clawmd for a long test, since a shared build directory
+# may be relinking $CLAWMD meanwhile; laid out as installed, the front
+# finding the full program as ../libexec/clawmd/clawmd.  Sets CLAWMD.
+private_clawmd() {
+	mkdir -p "$T/bin" "$T/libexec/clawmd" &&
+		cp "$CLAWMD_BUILD/libexec/clawmd/clawmd" "$T/libexec/clawmd/" &&
+		cp "$CLAWMD_BUILD/bin/clawmd" "$T/bin/" && CLAWMD=$T/bin/clawmd
+}
+
 # A root with the repository's shape: container/CLAUDE.md, skills/, groups/.
 make_root() { # DIR
 	mkdir -p "$1/container" "$1/skills" "$1/groups"

@@ -7,10 +7,7 @@
 
 # A private copy of the binary: the loop runs long, and a shared build
 # directory may be relinking $CLAWMD meanwhile.
-# The front finds the full program as ../libexec/clawmd/clawmd.
-mkdir -p "$T/bin" "$T/libexec/clawmd"
-cp "$CLAWMD_BUILD/libexec/clawmd/clawmd" "$T/libexec/clawmd/" &&
-	cp "$CLAWMD_BUILD/bin/clawmd" "$T/bin/" && CLAWMD=$T/bin/clawmd
+private_clawmd
 # A listing of everything under $1 with type, inode, mtime, size, link
 # target: equal listings mean nothing was touched, not even a timestamp.
 snap() { (cd "$1" && find . -printf '%p %y %i %T@ %s %l\n' | sort); }

@@ -11,7 +11,7 @@ if ! command -v strace >/dev/null 2>&1 || ! strace -f -o /dev/null true 2>/dev/n
 fi
 # A private copy of the binary: the loop runs long, and a shared build
 # directory may be relinking $CLAWMD meanwhile.
-cp "$CLAWMD" "$T/clawmd" && CLAWMD=$T/clawmd
+private_clawmd
 export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0"
 
 S=$T/start
