@@ -290,7 +290,8 @@ check "a total failure writes no record and moves nothing" test -f "$R13/groups/
 vg=
 if command -v valgrind >/dev/null 2>&1 &&
    valgrind -q --error-exitcode=99 "$CLAWMD" --help >/dev/null 2>&1; then
-	vg="valgrind -q --error-exitcode=99 --leak-check=no"
+	# --trace-children: the front hands migrate to the full program.
+	vg="valgrind -q --error-exitcode=99 --leak-check=no --trace-children=yes"
 fi
 for kind in symlink directory fifo socket; do
 	RG=$T/global-$kind
