@@ -16,15 +16,6 @@
 
 static char root[256];
 
-static char *path_of(const char *rel)
-{
-	static char p[2][1024];
-	static int k;
-	k ^= 1;
-	snprintf(p[k], sizeof(p[k]), "%s/%s", root, rel);
-	return p[k];
-}
-
 /* compose GROUP (record_only or not); the warnings, joined, in *warned. */
 static int compose(const struct clawmd_layout *lay, bool record_only, bool dry_run,
 		   size_t *changes, char *warned, size_t wlen)
@@ -106,7 +97,9 @@ int main(void)
 	is(compose(&lay, true, true, &n, NULL, 0), 1, "record_only with dry_run: 1 (no record is read)");
 
 	/* Another compose holds the lock: 1 at once, never a wait. */
-	int fd = open(path_of(".clawmd/locks/g"), O_RDONLY);
+	char lockpath[400];
+	snprintf(lockpath, sizeof(lockpath), "%s/.clawmd/locks/g", root);
+	int fd = open(lockpath, O_RDONLY);
 	ok(fd >= 0 && flock(fd, LOCK_EX) == 0, "another compose takes the lock");
 	lay.lock_timeout = 600;
 	is(compose(&lay, true, false, &n, NULL, 0), 1, "record_only under a busy lock: 1, not a wait");
