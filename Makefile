@@ -48,15 +48,17 @@ WARN      = -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes \
 ifdef DEVELOPER
 WARN     += -Werror -Wconversion -Wno-sign-conversion
 endif
+# Not added to CFLAGS: a CFLAGS given on the command line (make check's
+# CFLAGS='-O1 -g') would silently drop them.
 ifdef SANITIZE
-CFLAGS   += -fsanitize=$(SANITIZE) -fno-omit-frame-pointer -fno-sanitize-recover=all
-LDFLAGS  += -fsanitize=$(SANITIZE)
+SAN_CFLAGS  = -fsanitize=$(SANITIZE) -fno-omit-frame-pointer -fno-sanitize-recover=all
+SAN_LDFLAGS = -fsanitize=$(SANITIZE)
 endif
-ALL_CFLAGS = -std=c11 -D_GNU_SOURCE $(WARN) $(CFLAGS) -Ilib/include -Ilib $(DEP_CFLAGS) \
+ALL_CFLAGS = -std=c11 -D_GNU_SOURCE $(WARN) $(CFLAGS) $(SAN_CFLAGS) -Ilib/include -Ilib $(DEP_CFLAGS) \
              -DCLAWMD_GIT2_SONAME='"$(GIT2_SONAME)"' -DCLAWMD_CJSON_SONAME='"$(CJSON_SONAME)"' \
              -DCLAWMD_MD4C_SONAME='"$(MD4C_SONAME)"' \
              -DCLAWMD_DOCDIR='"$(DOCDIR)"' -MMD -MP
-ALL_LDFLAGS = -Wl,--as-needed $(LDFLAGS)
+ALL_LDFLAGS = -Wl,--as-needed $(LDFLAGS) $(SAN_LDFLAGS)
 
 LIB_SRC  := $(sort $(wildcard lib/*.c))
 CMD_SRC  := $(filter-out cmd/front.c,$(sort $(wildcard cmd/*.c)))

@@ -135,23 +135,26 @@ int main(int argc, char **argv)
 		}
 		if ((c = cmd_args_next(&a)) <= 0)
 			break;
-		if (c == 'h') {
-			usage(stdout);
-			return 0;
-		}
-		if (c == 'V') {
-			printf("clawmd %s\n", CLAWMD_VERSION);
-			return 0;
-		}
+		if (c == 'h' || c == 'V')
+			break;
 		if (!cmd_args_common(&a, c, &cmd_layout_global)) {
 			cmd_usage_error(NULL, "%s: expected auto, always or never, not '%s'", a.spelled,
 					a.arg);
-			return 2;
+			c = -1;
+			break;
 		}
 	}
 	cmd_args_release(&a);
 	if (c < 0)
 		return 2;
+	if (c == 'h') {
+		usage(stdout);
+		return 0;
+	}
+	if (c == 'V') {
+		printf("clawmd %s\n", CLAWMD_VERSION);
+		return 0;
+	}
 	if (first >= argc) {
 		usage(stderr);
 		return 2;

@@ -214,7 +214,8 @@ static int parse_mcp(struct clawmd_group_config *cfg, const cJSON *v, const char
 		if (len)
 			m->instructions = clawmd_xstrdup(ins->valuestring);
 	}
-	qsort(cfg->mcp, cfg->nmcp, sizeof(*cfg->mcp), mcp_cmp);
+	if (cfg->nmcp > 1)
+		qsort(cfg->mcp, cfg->nmcp, sizeof(*cfg->mcp), mcp_cmp);
 	return 0;
 }
 

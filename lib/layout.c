@@ -779,7 +779,8 @@ int clawmd_layout_mounts(struct clawmd_mount **out, size_t *n, const struct claw
 	}
 	/* Most specific (longest) container path first, as the kernel's mount
 	 * lookup resolves nested bind mounts. */
-	qsort(m, k, sizeof(*m), mount_cmp);
+	if (k > 1)
+		qsort(m, k, sizeof(*m), mount_cmp);
 	*out = m;
 	*n = k;
 	return 0;

@@ -521,7 +521,8 @@ int clawmd_md_imports(const char *text, size_t len, clawmd_import_fn fn, void *p
 	clawmd_md_scan(&s, text, len, false);
 	/* Document order, each place once: the list quirk can report a token
 	 * twice, or an inline token inside a longer raw one. */
-	qsort(s.v, s.n, sizeof(s.v[0]), by_offset);
+	if (s.n > 1)
+		qsort(s.v, s.n, sizeof(s.v[0]), by_offset);
 	int rc = 0;
 	size_t end = 0;
 	for (size_t i = 0; i < s.n && !rc; i++) {

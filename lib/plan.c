@@ -856,7 +856,8 @@ int clawmd_plan_build_in(struct clawmd_plan *out, const struct clawmd_layout *la
 		}
 		if (sfd >= 0)
 			close(sfd);
-		qsort(skills, nskills, sizeof(*skills), clawmd_strcmp_ptr);
+		if (nskills > 1)
+			qsort(skills, nskills, sizeof(*skills), clawmd_strcmp_ptr);
 	}
 	for (size_t i = 0; i < nskills && rc == 0; i++)
 		rc = add_fragment(out, &cap, &body, lay, "skill", skills[i], &skills_dir,
