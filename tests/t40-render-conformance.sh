@@ -6,7 +6,8 @@
 #   args       the flags of `clawmd render`, one line, shell words;
 #              @ROOT@ stands for ROOT
 #   expected   the exact output, with @ROOT@ for ROOT
-#   expected.sh instead of expected: run in ROOT after setup.sh, prints the
+#   expected.sh instead of expected: run in ROOT after setup.sh, with
+#              $CLAUDE_VERSION the release rendered for, prints the
 #              expected output (for raw readdir(3) order, which depends on
 #              the filesystem: `readdir DIR` prints DIR's names in the order
 #              the kernel returns them)
@@ -28,17 +29,17 @@ for dir in "$cases_dir"/*/; do
 			{ _report 1 "$name: setup" "$(cat "$T/setup.out")"; continue; }
 	fi
 	args=$(sed "s|@ROOT@|$root|g" "$dir/args")
-	expected=$dir/expected
-	if [ -f "$dir/expected.sh" ]; then
-		(cd "$root" && ROOT=$root PATH="$CLAWMD_TESTS/render:$PATH" sh "$dir/expected.sh") \
-			>"$T/exp.raw" 2>"$T/setup.out" ||
-			{ _report 1 "$name: expected.sh" "$(cat "$T/setup.out")"; continue; }
-		sed "s|$root|@ROOT@|g" "$T/exp.raw" >"$T/expected"
-		expected=$T/expected
-	fi
 	versions=-
 	[ -f "$dir/claude-version" ] && versions=$(cat "$dir/claude-version")
 	for v in $versions; do
+		expected=$dir/expected
+		if [ -f "$dir/expected.sh" ]; then
+			(cd "$root" && ROOT=$root CLAUDE_VERSION=$v PATH="$CLAWMD_TESTS/render:$PATH" \
+				sh "$dir/expected.sh") >"$T/exp.raw" 2>"$T/setup.out" ||
+				{ _report 1 "$name: expected.sh" "$(cat "$T/setup.out")"; continue; }
+			sed "s|$root|@ROOT@|g" "$T/exp.raw" >"$T/expected"
+			expected=$T/expected
+		fi
 		eval "set -- $args"
 		test_name=$name
 		if [ "$v" != - ]; then
