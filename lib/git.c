@@ -16,7 +16,7 @@ const struct clawmd_git *clawmd_git(struct clawmd_err *err)
 		const char *missing = NULL;
 		if (h) {
 #define CLAWMD_GIT_RESOLVE(name)                                                                   \
-	if (!(loaded.name = (__typeof__(name) *)clawmd_dl_sym(h, #name)) && !missing)                      \
+	if (!(loaded.name = (__typeof__(name) *)clawmd_dl_sym(h, #name)) && !missing)              \
 		missing = #name;
 			CLAWMD_GIT_FUNCS(CLAWMD_GIT_RESOLVE)
 #undef CLAWMD_GIT_RESOLVE

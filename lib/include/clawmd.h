@@ -390,8 +390,9 @@ void clawmd_plan_init(struct clawmd_plan *plan);
  * Build the plan for `group`: reads ROOT/groups/<group>/container.json
  * (without following symlinks), lists the skills and modules, and in copy
  * mode reads the sources, with the files a fragment imports from inside its
- * skill or module directory (a CLAWMD_FT_DIR entry, see struct clawmd_entry).  EINPUT for an invalid container.json or name,
- * EFS for an unreadable or symlinked group directory.
+ * skill or module directory (a CLAWMD_FT_DIR entry, see struct
+ * clawmd_entry).  EINPUT for an invalid container.json or name, EFS for an
+ * unreadable or symlinked group directory.
  */
 int clawmd_plan_build(struct clawmd_plan *out, const struct clawmd_layout *lay,
 		      const char *group, struct clawmd_err *err);
