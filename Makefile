@@ -78,7 +78,7 @@ UNITS    := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%.t)
 #  - clawmd, a symlink to bin/clawmd: what the tests, demo and bench run.
 FULL     := $(BUILD)/libexec/clawmd/clawmd
 FRONT    := $(BUILD)/bin/clawmd
-FRONT_STATIC := $(if $(SANITIZE)$(if $(YAML_STATIC),,no),,-static-pie)
+FRONT_STATIC := $(if $(SANITIZE),,$(if $(YAML_STATIC),-static-pie))
 
 all: $(BUILD)/clawmd $(FULL) $(BUILD)/libclawmd.a
 

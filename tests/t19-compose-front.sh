@@ -40,9 +40,19 @@ for q in "" "-q"; do
 done
 expect_grep "... the clawmd.json warning included" "colour" "$T/warned"
 expect_grep "... and the group's own" "nope" "$T/warned"
+# The warning compose owes every run in symlink mode under a release that
+# drops symlinked imports (DESIGN, fragment modes): the front's no-op says it.
+$CLAWMD compose -q -C "$R" --mode symlink h >/dev/null 2>&1
+sleep 1
+$CLAWMD compose -q -C "$R" --mode symlink h >/dev/null 2>&1
+"$FULL" compose -C "$R" --mode symlink h >"$T/full.out" 2>"$T/full.err"
+expect_ok "no-op compose in symlink mode" $CLAWMD compose -C "$R" --mode symlink h
+expect_eq "... prints what the full program prints" "$(cat "$T/out" "$T/err")" \
+	"$(cat "$T/full.out" "$T/full.err")"
+expect_eq "... the symlink-mode warning once" "$(grep -c 'warning: symlink mode: Claude Code' "$T/err")" 1
 
 if ! command -v strace >/dev/null 2>&1; then
-	for i in $(seq 1 25); do _report 0 "# SKIP strace"; done
+	for i in $(seq 1 29); do _report 0 "# SKIP strace"; done
 	done_testing
 fi
 # LeakSanitizer cannot run under ptrace: no leak check in traced runs.
@@ -67,6 +77,8 @@ execs() { cat "$T/execs"; }
 traced $CLAWMD compose -C "$R" g
 expect_eq "a no-op is answered by the front alone" "$(execs)" 1
 expect_eq "... which writes nothing but its warnings" "$(front_wrote | grep -v ' write(2, ')" ""
+traced $CLAWMD compose -C "$R" --mode symlink h
+expect_eq "a symlink-mode no-op too" "$(execs)" 1
 
 # Each run the front does not answer: one hand-over, to the full program,
 # with the same arguments, after nothing was written; the output is the
