@@ -60,7 +60,7 @@ NOLEAK="ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0"
 # traced CMD...: CMD under strace; $T/front is what ran before the hand-over
 # (all of it when there was none), $T/execs how many programs ran.
 traced() {
-	env "$NOLEAK" strace -f -o "$T/trace" "$@" >"$T/out" 2>"$T/err"
+	env "$NOLEAK" strace -f -s 4096 -o "$T/trace" "$@" >"$T/out" 2>"$T/err"
 	_st=$?
 	grep -c ' execve(' "$T/trace" >"$T/execs"
 	awk '/ execve\(/ && ++n == 2 { exit } { print }' "$T/trace" >"$T/front"
