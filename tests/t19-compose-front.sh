@@ -6,6 +6,8 @@
 . "$CLAWMD_TESTS/lib.sh"
 
 FULL=$CLAWMD_BUILD/libexec/clawmd/clawmd
+# The front finds the full program beside /proc/self/exe: symlinks resolved.
+BIN=$(cd "$CLAWMD_BUILD/bin" && pwd -P)
 R=$T/root
 make_root "$R"
 make_skill "$R" alpha
@@ -92,7 +94,7 @@ handed() { # NAME CMD-ARGS...
 	_got=$?
 	expect_eq "$_name: handed over once" "$(execs)" 2
 	check "$_name: to libexec/clawmd/clawmd, same arguments" \
-		grep -qF "execve(\"$CLAWMD_BUILD/bin/../libexec/clawmd/clawmd\", [\"$CLAWMD\", \"$(echo "$@" | sed 's/ /", "/g')\"]" "$T/trace"
+		grep -qF "execve(\"$BIN/../libexec/clawmd/clawmd\", [\"$CLAWMD\", \"$(echo "$@" | sed 's/ /", "/g')\"]" "$T/trace"
 	expect_eq "$_name: nothing written before" "$(front_wrote)" ""
 	expect_eq "$_name: the full program's output and status" \
 		"$_got $(cat "$T/out" "$T/err")" "$_want $(cat "$T/full.out" "$T/full.err")"
@@ -135,5 +137,5 @@ sleep 1
 expect_ok "alone, the front answers a no-op" "$T/alone/bin/clawmd" compose -C "$R" g
 expect_fail 4 "alone, it cannot render" "$T/alone/bin/clawmd" render -C "$R" --group g
 expect_grep "... and names the full program it looked for" \
-	"cannot run the full program '$T/alone/bin/../libexec/clawmd/clawmd'" "$T/err"
+	"cannot run the full program '$(cd "$T/alone/bin" && pwd -P)/../libexec/clawmd/clawmd'" "$T/err"
 done_testing
