@@ -90,5 +90,12 @@ old "$R2/clawmd.json"
 expect_ok "compose with the state directory elsewhere" $CLAWMD compose -C "$R2" g
 expect_ok "twice" $CLAWMD compose -C "$R2" g
 check "no ROOT/.clawmd made for it" test ! -e "$R2/.clawmd"
+# ... until an operator makes one (README, Speed): then the copy is kept
+# there, and the state stays where clawmd.json put it.
+mkdir "$R2/.clawmd"
+expect_ok "with an empty ROOT/.clawmd" $CLAWMD compose -C "$R2" g
+check "... the copy is kept in it" test -f "$R2/.clawmd/layout"
+check "... and nothing else" test "$(ls -A "$R2/.clawmd")" = layout
+check "... the state still elsewhere" test -d "$R2/st/locks"
 
 done_testing
