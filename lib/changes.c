@@ -1,6 +1,7 @@
 /* changes.c - compare a plan with a group directory, and apply the
  * difference without ever losing content or following a planted link. */
 #include "clawmd.h"
+#include "compose.h"
 #include "fragdir.h"
 #include "fs.h"
 #include "util.h"
@@ -312,15 +313,11 @@ static bool leftover_ours(const struct clawmd_dir *d, const char *name)
 static int leftovers(struct clawmd_changes *ch, size_t *cap, const struct clawmd_dir *d,
 		     const char *prefix, const struct clawmd_plan *plan, struct clawmd_err *err)
 {
-	int dfd = dup(d->fd);
-	DIR *dir = dfd >= 0 ? fdopendir(dfd) : NULL;
+	DIR *dir = clawmd_fs_list(d->fd);
 	char **found = NULL;
 	size_t n = 0, fcap = 0;
-	if (!dir) {
-		if (dfd >= 0)
-			close(dfd);
+	if (!dir)
 		return clawmd_err_sys(err, CLAWMD_EFS, "could not list '%s'", d->path);
-	}
 	/* One listing serves both: names and temps of fragment files, and (in
 	 * .claude-fragments) fragment directories no longer planned (a skill
 	 * dropped, a switch to symlink mode, imports removed) and a killed
@@ -445,19 +442,30 @@ static int compare_fragdir(struct clawmd_changes *ch, size_t *cap, const struct 
 int clawmd_changes_compute(struct clawmd_changes *out, const struct clawmd_layout *lay,
 			   const struct clawmd_plan *plan, struct clawmd_err *err)
 {
-	struct clawmd_dir gd = CLAWMD_DIR_INIT, fd = CLAWMD_DIR_INIT;
+	struct clawmd_dir gd = CLAWMD_DIR_INIT;
+	int rc = clawmd_group_open(&gd, lay, plan->group, err);
+	if (rc < 0)
+		clawmd_changes_init(out);
+	else
+		rc = clawmd_changes_compute_in(out, lay, plan, &gd, err);
+	clawmd_dir_release(&gd);
+	return rc;
+}
+
+int clawmd_changes_compute_in(struct clawmd_changes *out, const struct clawmd_layout *lay,
+			      const struct clawmd_plan *plan, const struct clawmd_dir *group,
+			      struct clawmd_err *err)
+{
+	struct clawmd_dir fd = CLAWMD_DIR_INIT;
 	size_t cap = 0;
 	bool local_missing, local_free;
-	char *gpath = clawmd_path_join(lay->groups, plan->group);
 	int rc;
 
 	clawmd_changes_init(out);
 	out->group = clawmd_xstrdup(plan->group);
 	out->path = shown_path(lay, plan->group);
-	if ((rc = clawmd_dir_open(&gd, gpath, err)) < 0)
-		goto out;
-	free(gd.path);
-	gd.path = clawmd_xstrdup(out->path);
+	/* The caller's descriptor, under the name messages show. */
+	struct clawmd_dir gd = {group->fd, out->path};
 	if ((rc = local_state(&local_missing, &local_free, &gd, err)) < 0)
 		goto out;
 
@@ -519,8 +527,6 @@ int clawmd_changes_compute(struct clawmd_changes *out, const struct clawmd_layou
 		add(out, &cap, CLAWMD_CREATE_LOCAL, CLAWMD_LOCAL_NAME, CLAWMD_FT_NONE);
 out:
 	clawmd_dir_release(&fd);
-	clawmd_dir_release(&gd);
-	free(gpath);
 	return rc;
 }
 
@@ -646,11 +652,8 @@ static int remove_staging_dir(const struct clawmd_dir *gd, const char *name,
 	int rc = clawmd_dir_openat(&sd, gd, name, true, err);
 	if (rc != 0)
 		return rc < 0 ? rc : 0;
-	int dfd = dup(sd.fd);
-	DIR *dir = dfd >= 0 ? fdopendir(dfd) : NULL;
+	DIR *dir = clawmd_fs_list(sd.fd);
 	if (!dir) {
-		if (dfd >= 0)
-			close(dfd);
 		rc = clawmd_err_sys(err, CLAWMD_EFS, "could not list '%s'", sd.path);
 		goto out;
 	}
@@ -737,7 +740,20 @@ static void in_dir(char **moved_to, const char *name)
 int clawmd_changes_apply(struct clawmd_changes *ch, const struct clawmd_layout *lay,
 			 struct clawmd_err *err)
 {
-	struct clawmd_dir gd = CLAWMD_DIR_INIT, fd = CLAWMD_DIR_INIT;
+	struct clawmd_dir gd = CLAWMD_DIR_INIT;
+	int rc = 0;
+	if (ch->n && (rc = clawmd_group_open(&gd, lay, ch->group, err)) == 0)
+		rc = clawmd_changes_apply_in(ch, lay, &gd, err);
+	clawmd_dir_release(&gd);
+	return rc;
+}
+
+int clawmd_changes_apply_in(struct clawmd_changes *ch, const struct clawmd_layout *lay,
+			    const struct clawmd_dir *group, struct clawmd_err *err)
+{
+	/* The caller's descriptor, under the name messages show. */
+	struct clawmd_dir gd = {group->fd, ch->path};
+	struct clawmd_dir fd = CLAWMD_DIR_INIT;
 	struct clawmd_stage *st = clawmd_xcalloc(ch->n, sizeof(*st));
 	char (*dtmp)[64] = clawmd_xcalloc(ch->n, sizeof(*dtmp)); /* staged fragment dirs */
 	const size_t nstaged = ch->n;
@@ -745,15 +761,10 @@ int clawmd_changes_apply(struct clawmd_changes *ch, const struct clawmd_layout *
 	size_t nkeeps = 0;
 	char tmpdir[64] = "";
 	bool mkdir_frag = false, durable = false;
-	char *gpath = clawmd_path_join(lay->groups, ch->group);
 	int rc = 0;
 
 	if (ch->n == 0)
 		goto out_free;
-	if ((rc = clawmd_dir_open(&gd, gpath, err)) < 0)
-		goto out_free;
-	free(gd.path);
-	gd.path = clawmd_xstrdup(ch->path);
 	for (size_t i = 0; i < ch->n; i++) {
 		mkdir_frag |= ch->v[i].action == CLAWMD_MKDIR;
 		durable |= ch->v[i].action == CLAWMD_PRESERVE;
@@ -928,11 +939,9 @@ out:
 	if (tmpdir[0]) /* staged temps are gone now, so the directory is empty */
 		unlinkat(gd.fd, tmpdir, AT_REMOVEDIR);
 	clawmd_dir_release(&fd);
-	clawmd_dir_release(&gd);
 out_free:
 	free(st);
 	free(dtmp);
-	free(gpath);
 	return rc < 0 ? rc : 0;
 }
 

@@ -1,5 +1,5 @@
 /* compose.c - the per-spawn job: lock the group, plan, compare, apply. */
-#include "clawmd.h"
+#include "compose.h"
 #include "fs.h"
 #include "state.h"
 #include "util.h"
@@ -21,6 +21,27 @@ int clawmd_group_lock(int *fd, const struct clawmd_layout *lay, const char *grou
 	char *dir = clawmd_path_join(lay->state, "locks");
 	int rc = clawmd_fs_lock(fd, dir, group, lay->lock_timeout, err);
 	free(dir);
+	return rc;
+}
+
+int clawmd_group_name_check(const char *group, struct clawmd_err *err)
+{
+	if (clawmd_name_valid(group, strlen(group)))
+		return 0;
+	return clawmd_err_set(err, CLAWMD_EINPUT,
+			      "invalid group name '%s' (names match [A-Za-z0-9][A-Za-z0-9._-]{0,63})",
+			      group);
+}
+
+int clawmd_group_open(struct clawmd_dir *gd, const struct clawmd_layout *lay, const char *group,
+		      struct clawmd_err *err)
+{
+	int rc = clawmd_group_name_check(group, err);
+	if (rc < 0)
+		return rc;
+	char *gpath = clawmd_path_join(lay->groups, group);
+	rc = clawmd_dir_open(gd, gpath, err);
+	free(gpath);
 	return rc;
 }
 
@@ -54,18 +75,17 @@ int clawmd_compose(struct clawmd_plan *plan, struct clawmd_changes *changes,
 	struct clawmd_dir gd = CLAWMD_DIR_INIT;
 	clawmd_plan_init(plan);
 	clawmd_changes_init(changes);
-	/* Refuse a missing or symlinked group before making its lock file. */
-	if (!clawmd_name_valid(group, strlen(group)))
-		return clawmd_err_set(err, CLAWMD_EINPUT,
-				      "invalid group name '%s' (names match [A-Za-z0-9][A-Za-z0-9._-]{0,63})",
-				      group);
+	if ((rc = clawmd_group_name_check(group, err)) < 0)
+		return rc;
 	gpath = clawmd_path_join(lay->groups, group);
 	/* A watched pass that saw nothing change since the group was last
 	 * verified: no lock, no system call on the group.  Nothing is written,
 	 * and a concurrent compose that writes makes events. */
 	if (!opts->dry_run && clawmd_state_known(plan, opts->pass, lay, group))
 		goto noop;
-	if ((rc = clawmd_dir_open(&gd, gpath, err)) < 0)
+	/* Opened once, for every step below (compose.h); a missing or
+	 * symlinked group is refused before its lock file is made. */
+	if ((rc = clawmd_group_open(&gd, lay, group, err)) < 0)
 		goto out;
 	if (!opts->dry_run) {
 		lockpath = clawmd_xasprintf("%s/locks/%s", lay->state, group);
@@ -81,9 +101,9 @@ int clawmd_compose(struct clawmd_plan *plan, struct clawmd_changes *changes,
 		goto out;
 	}
 	struct timespec since = clawmd_state_now();
-	if ((rc = clawmd_plan_build_in(plan, lay, group, opts->pass, err)) < 0)
+	if ((rc = clawmd_plan_build_in(plan, lay, group, &gd, opts->pass, err)) < 0)
 		goto out;
-	if ((rc = clawmd_changes_compute(changes, lay, plan, err)) < 0)
+	if ((rc = clawmd_changes_compute_in(changes, lay, plan, &gd, err)) < 0)
 		goto out;
 	if (opts->dry_run)
 		goto out;
@@ -91,7 +111,7 @@ int clawmd_compose(struct clawmd_plan *plan, struct clawmd_changes *changes,
 		clawmd_state_save(lock, lockpath, lay, plan, &gd, since);
 	} else {
 		clawmd_state_forget(lock, lockpath);
-		rc = clawmd_changes_apply(changes, lay, err);
+		rc = clawmd_changes_apply_in(changes, lay, &gd, err);
 	}
 	goto out;
 noop: /* the plan holds what the record or the watch remembered */

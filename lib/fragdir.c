@@ -80,12 +80,9 @@ static bool same_content(int dfd, const char *name, const struct clawmd_entry *f
 static bool same_tree(int dfd, const struct clawmd_entry *want, const char *prefix, int depth,
 		      size_t *files, size_t *entries)
 {
-	int dup_fd = dup(dfd);
-	DIR *d = dup_fd >= 0 ? fdopendir(dup_fd) : NULL;
+	DIR *d = clawmd_fs_list(dfd);
 	struct dirent *e;
 	bool same = d != NULL;
-	if (!d && dup_fd >= 0)
-		close(dup_fd);
 	while (same && (e = readdir(d))) {
 		if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
 			continue;
@@ -172,11 +169,8 @@ static int rm_tree(int dfd, const char *name, const struct clawmd_entry *want, c
 	if (depth > TREE_DEPTH_MAX || (want && *prefix && !compose_wrote(want, prefix, true)))
 		return -1;
 	int sub = openat(dfd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-	int sub2 = sub >= 0 ? dup(sub) : -1;
-	DIR *d = sub2 >= 0 ? fdopendir(sub2) : NULL;
+	DIR *d = sub >= 0 ? clawmd_fs_list(sub) : NULL;
 	int rc = d ? 0 : -1;
-	if (!d && sub2 >= 0)
-		close(sub2);
 	struct dirent *e;
 	while (rc == 0 && d && (e = readdir(d))) {
 		if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))

@@ -26,6 +26,19 @@ int clawmd_dir_open(struct clawmd_dir *out, const char *path, struct clawmd_err 
 	return 0;
 }
 
+DIR *clawmd_fs_list(int fd)
+{
+	/* "." names the directory itself, whatever is renamed onto its path. */
+	int own = openat(fd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	DIR *d = own >= 0 ? fdopendir(own) : NULL;
+	if (!d && own >= 0) {
+		int saved = errno;
+		close(own);
+		errno = saved;
+	}
+	return d;
+}
+
 int clawmd_dir_openat(struct clawmd_dir *out, const struct clawmd_dir *parent, const char *name,
 		      bool missing_ok, struct clawmd_err *err)
 {

@@ -26,6 +26,7 @@
 #ifndef CLAWMD_FS_H
 #define CLAWMD_FS_H
 
+#include <dirent.h>
 #include <stdbool.h>
 #include <sys/stat.h>
 #include <sys/types.h>
@@ -48,6 +49,12 @@ int clawmd_dir_open(struct clawmd_dir *out, const char *path, struct clawmd_err 
 int clawmd_dir_openat(struct clawmd_dir *out, const struct clawmd_dir *parent, const char *name,
 		      bool missing_ok, struct clawmd_err *err);
 void clawmd_dir_release(struct clawmd_dir *d);
+
+/* A listing of the directory open at `fd`, from its start, with a position
+ * of its own: a dup() would share the offset, so a second listing of a
+ * directory held open would begin where the first ended, and see nothing.
+ * NULL with errno set. */
+DIR *clawmd_fs_list(int fd);
 
 /* What is at `name` in `d`, not following a symlink: the st_mode type bits,
  * or 0 when nothing is there.  Other errors are EFS. */

@@ -859,7 +859,7 @@ int clawmd_groups_list(char ***out, size_t *n, const struct clawmd_layout *lay,
 	int rc = clawmd_dir_open(&d, lay->groups, err);
 	if (rc < 0)
 		return rc;
-	DIR *dir = fdopendir(dup(d.fd));
+	DIR *dir = clawmd_fs_list(d.fd);
 	if (!dir) {
 		rc = clawmd_err_sys(err, CLAWMD_EFS, "could not list '%s'", lay->groups);
 		goto out;

@@ -1,6 +1,7 @@
 /* lint.c - the findings behind `clawmd check` and the per-group summary
  * behind `clawmd status`.  Reads only; never writes, never takes a lock. */
 #include "clawmd.h"
+#include "compose.h"
 #include "frontmatter.h"
 #include "fs.h"
 #include "match.h"
@@ -843,6 +844,7 @@ struct group_ctx {
 	const struct clawmd_lint_opts *opts;
 	const char *group;
 	char *gpath;	  /* host path of the group */
+	struct clawmd_dir gd; /* the group, opened once (compose.h) */
 	char *gshown;	  /* as shown: relative to ROOT */
 	char *cfg_shown;  /* container.json as shown */
 	char *entry_shown;
@@ -868,13 +870,9 @@ static size_t json_find_string(const char *json, const char *s)
 static void lint_config(struct group_ctx *g, struct clawmd_err *err)
 {
 	struct clawmd_err perr = CLAWMD_ERR_INIT;
-	struct clawmd_dir gd = CLAWMD_DIR_INIT;
 	int rc;
 	clawmd_config_init(&g->cfg);
-	if (clawmd_dir_open(&gd, g->gpath, err) < 0)
-		return;
-	rc = clawmd_fs_read(&g->cfg_text, &gd, CLAWMD_CONFIG_NAME, CLAWMD_CONFIG_MAX, &perr);
-	clawmd_dir_release(&gd);
+	rc = clawmd_fs_read(&g->cfg_text, &g->gd, CLAWMD_CONFIG_NAME, CLAWMD_CONFIG_MAX, &perr);
 	if (rc == 1) { /* no container.json: all defaults */
 		g->cfg.all_skills = true;
 		g->cfg_ok = true;
@@ -1060,13 +1058,12 @@ static int count_import(size_t off, size_t len, const char *path, void *payload)
  * anything: -1 when there is none (or it is not a regular file). */
 static int fragment_live(struct group_ctx *g, const char *server)
 {
-	struct clawmd_dir gd = CLAWMD_DIR_INIT, fd = CLAWMD_DIR_INIT;
+	struct clawmd_dir fd = CLAWMD_DIR_INIT;
 	struct clawmd_buf buf = CLAWMD_BUF_INIT;
 	struct clawmd_err e = CLAWMD_ERR_INIT;
 	int live = -1;
 	char *name = clawmd_xasprintf("mcp-%s.md", server);
-	if (clawmd_dir_open(&gd, g->gpath, &e) == 0 &&
-	    clawmd_dir_openat(&fd, &gd, CLAWMD_FRAGMENTS_DIR, true, &e) == 0 &&
+	if (clawmd_dir_openat(&fd, &g->gd, CLAWMD_FRAGMENTS_DIR, true, &e) == 0 &&
 	    clawmd_fs_read(&buf, &fd, name, CLAWMD_INSTRUCTIONS_MAX * 2, &e) == 0) {
 		size_t n = 0;
 		clawmd_md_imports(buf.ptr, buf.len, count_import, &n);
@@ -1075,7 +1072,6 @@ static int fragment_live(struct group_ctx *g, const char *server)
 	free(name);
 	clawmd_buf_release(&buf);
 	clawmd_dir_release(&fd);
-	clawmd_dir_release(&gd);
 	return live;
 }
 
@@ -1100,7 +1096,7 @@ static int lint_drift(struct group_ctx *g, struct clawmd_err *err)
 {
 	struct clawmd_changes ch;
 	clawmd_changes_init(&ch);
-	int rc = clawmd_changes_compute(&ch, g->lay, &g->plan, err);
+	int rc = clawmd_changes_compute_in(&ch, g->lay, &g->plan, &g->gd, err);
 	if (rc < 0)
 		return rc;
 	/* A hand-edited entry shows as a PRESERVE of CLAUDE.md (then its WRITE). */
@@ -1329,13 +1325,9 @@ out:
  * creates it) is not committed by anyone. */
 static bool local_present(struct group_ctx *g)
 {
-	struct clawmd_dir gd = CLAWMD_DIR_INIT;
 	struct clawmd_err e = CLAWMD_ERR_INIT;
 	mode_t t = 0;
-	bool present = clawmd_dir_open(&gd, g->gpath, &e) == 0 &&
-		       clawmd_fs_type(&t, &gd, CLAWMD_LOCAL_NAME, &e) == 0 && t != 0;
-	clawmd_dir_release(&gd);
-	return present;
+	return clawmd_fs_type(&t, &g->gd, CLAWMD_LOCAL_NAME, &e) == 0 && t != 0;
 }
 
 #define PRESERVED_MARK ".clawmd-preserved-"
@@ -1344,7 +1336,7 @@ static bool local_present(struct group_ctx *g)
 /* The names in `d` that compose moved aside, sorted. */
 static void list_preserved(struct file_list *fl, const struct clawmd_dir *d, const char *prefix)
 {
-	DIR *dir = d->fd >= 0 ? fdopendir(dup(d->fd)) : NULL;
+	DIR *dir = d->fd >= 0 ? clawmd_fs_list(d->fd) : NULL;
 	struct dirent *e;
 	while (dir && (e = readdir(dir)) && fl->n < 10000)
 		if (strstr(e->d_name, PRESERVED_MARK)) {
@@ -1360,13 +1352,11 @@ static void list_preserved(struct file_list *fl, const struct clawmd_dir *d, con
  * in the group and in its fragments directory. */
 static void lint_preserved(struct group_ctx *g)
 {
-	struct clawmd_dir gd = CLAWMD_DIR_INIT, fd = CLAWMD_DIR_INIT;
+	struct clawmd_dir fd = CLAWMD_DIR_INIT;
 	struct clawmd_err e = CLAWMD_ERR_INIT;
 	struct file_list fl = {0};
-	if (clawmd_dir_open(&gd, g->gpath, &e) < 0)
-		return;
-	list_preserved(&fl, &gd, NULL);
-	if (clawmd_dir_openat(&fd, &gd, CLAWMD_FRAGMENTS_DIR, true, &e) == 0)
+	list_preserved(&fl, &g->gd, NULL);
+	if (clawmd_dir_openat(&fd, &g->gd, CLAWMD_FRAGMENTS_DIR, true, &e) == 0)
 		list_preserved(&fl, &fd, CLAWMD_FRAGMENTS_DIR);
 	if (fl.n)
 		qsort(fl.v, fl.n, sizeof(char *), clawmd_strcmp_ptr);
@@ -1383,11 +1373,11 @@ static void lint_preserved(struct group_ctx *g)
 	g->npreserved = fl.n;
 	clawmd_strv_free(fl.v, fl.n);
 	clawmd_dir_release(&fd);
-	clawmd_dir_release(&gd);
 }
 
 static void group_ctx_release(struct group_ctx *g)
 {
+	clawmd_dir_release(&g->gd);
 	free(g->gpath);
 	free(g->gshown);
 	free(g->cfg_shown);
@@ -1402,9 +1392,9 @@ static int lint_group(struct group_ctx *g, struct clawmd_findings *out,
 		      const struct clawmd_lint_opts *opts, struct clawmd_err *err)
 {
 	static const struct clawmd_lint_opts defaults = {0};
-	struct stat st;
 	int rc;
 	memset(g, 0, sizeof(*g));
+	g->gd = (struct clawmd_dir)CLAWMD_DIR_INIT;
 	clawmd_config_init(&g->cfg);
 	clawmd_plan_init(&g->plan);
 	g->out = out;
@@ -1412,19 +1402,20 @@ static int lint_group(struct group_ctx *g, struct clawmd_findings *out,
 	g->opts = opts ? opts : &defaults;
 	g->group = group;
 	g->drift = CLAWMD_DRIFT_INVALID;
-	if (!clawmd_name_valid(group, strlen(group)))
-		return clawmd_err_set(err, CLAWMD_EINPUT,
-				      "invalid group name '%s' (names match [A-Za-z0-9][A-Za-z0-9._-]{0,63})",
-				      group);
+	if ((rc = clawmd_group_name_check(group, err)) < 0)
+		return rc;
 	g->gpath = clawmd_path_join(lay->groups, group);
 	g->gshown = clawmd_lint_shown(lay->root, g->gpath);
 	g->cfg_shown = clawmd_xasprintf("%s/%s", g->gshown, CLAWMD_CONFIG_NAME);
 	g->entry_shown = clawmd_xasprintf("%s/%s", g->gshown, CLAWMD_ENTRY_NAME);
-	if (lstat(g->gpath, &st) < 0)
-		return clawmd_err_sys(err, CLAWMD_EFS, "could not open group '%s'", g->gshown);
-	if (!S_ISDIR(st.st_mode))
-		return clawmd_err_set(err, CLAWMD_EFS, "group '%s' is not a directory (a symlink?)",
-				      g->gshown);
+	/* Opened once, refusing a symlink, for every look below (compose.h). */
+	g->gd.fd = open(g->gpath, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (g->gd.fd < 0)
+		return errno == ELOOP || errno == ENOTDIR
+			       ? clawmd_err_set(err, CLAWMD_EFS,
+						"group '%s' is not a directory (a symlink?)", g->gshown)
+			       : clawmd_err_sys(err, CLAWMD_EFS, "could not open group '%s'", g->gshown);
+	g->gd.path = clawmd_xstrdup(g->gpath);
 
 	lint_config(g, err);
 	if (err->code)
@@ -1432,7 +1423,7 @@ static int lint_group(struct group_ctx *g, struct clawmd_findings *out,
 	lint_skills(g);
 	lint_mcp(g);
 	if (g->cfg_ok) {
-		if ((rc = clawmd_plan_build_in(&g->plan, lay, group, g->opts->pass, err)) < 0)
+		if ((rc = clawmd_plan_build_in(&g->plan, lay, group, &g->gd, g->opts->pass, err)) < 0)
 			return rc;
 		g->planned = true;
 		if ((rc = lint_drift(g, err)) < 0)

@@ -292,13 +292,9 @@ static int clean_temps(struct mig *m, const struct clawmd_dir *d, const char *gr
 	char prefix[32];
 	snprintf(prefix, sizeof(prefix), ".%.24s.", name);
 	size_t pl = strlen(prefix);
-	int fd = dup(d->fd);
-	DIR *dir = fd >= 0 ? fdopendir(fd) : NULL;
-	if (!dir) {
-		if (fd >= 0)
-			close(fd);
+	DIR *dir = clawmd_fs_list(d->fd);
+	if (!dir)
 		return clawmd_err_sys(err, CLAWMD_EFS, "could not list '%s'", d->path);
-	}
 	int rc = 0;
 	struct dirent *e;
 	while ((e = readdir(dir))) {
@@ -777,8 +773,7 @@ static cJSON *archives_json(const struct clawmd_layout *lay)
 	char **v = NULL;
 	size_t n = 0, cap = 0;
 	if (clawmd_dir_open(&ad, adir, NULL) == 0) {
-		int fd = dup(ad.fd);
-		DIR *dir = fd >= 0 ? fdopendir(fd) : NULL;
+		DIR *dir = clawmd_fs_list(ad.fd);
 		struct dirent *e;
 		while (dir && (e = readdir(dir))) {
 			if (strncmp(e->d_name, "global-", 7))
@@ -788,8 +783,6 @@ static cJSON *archives_json(const struct clawmd_layout *lay)
 		}
 		if (dir)
 			closedir(dir);
-		else if (fd >= 0)
-			close(fd);
 	}
 	if (n)
 		qsort(v, n, sizeof(*v), clawmd_strcmp_ptr);
@@ -940,14 +933,10 @@ static int list_groups(struct mig *m, const struct clawmd_dir *groups, bool *glo
 {
 	struct clawmd_migrate_result *r = m->res;
 	size_t cap = 0;
-	int fd = dup(groups->fd);
-	DIR *dir = fd >= 0 ? fdopendir(fd) : NULL;
+	DIR *dir = clawmd_fs_list(groups->fd);
 	*global = false;
-	if (!dir) {
-		if (fd >= 0)
-			close(fd);
+	if (!dir)
 		return clawmd_err_sys(err, CLAWMD_EFS, "could not list '%s'", groups->path);
-	}
 	char **skips = NULL, **notes = NULL;
 	size_t nskips = 0, scap = 0, ncap = 0;
 	struct dirent *e;

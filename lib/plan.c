@@ -2,6 +2,7 @@
  * holds or points to, and the composed CLAUDE.md that imports them. */
 #include "clawmd.h"
 #include "fs.h"
+#include "compose.h"
 #include "state.h"
 #include "util.h"
 
@@ -761,18 +762,14 @@ static void layout_warnings(struct clawmd_plan *plan, const struct clawmd_layout
 }
 
 static int read_group_config(struct clawmd_group_config *cfg, const struct clawmd_layout *lay,
-			     const char *group, bool *role, struct clawmd_err *err)
+			     const struct clawmd_dir *group, bool *role, struct clawmd_err *err)
 {
-	struct clawmd_dir gd = CLAWMD_DIR_INIT;
+	/* The caller's descriptor, under the name messages show. */
+	struct clawmd_dir gd = {group->fd, clawmd_layout_shown(lay, group->path)};
 	struct clawmd_buf buf = CLAWMD_BUF_INIT;
-	char *gpath = clawmd_path_join(lay->groups, group);
 	mode_t t;
-	int rc = clawmd_dir_open(&gd, gpath, err);
+	int rc;
 	clawmd_config_init(cfg);
-	if (rc < 0)
-		goto out;
-	free(gd.path);
-	gd.path = clawmd_layout_shown(lay, gpath);
 	rc = clawmd_fs_read(&buf, &gd, CLAWMD_CONFIG_NAME, CLAWMD_CONFIG_MAX, err);
 	if (rc == 0) {
 		char *shown = clawmd_path_join(gd.path, CLAWMD_CONFIG_NAME);
@@ -788,19 +785,26 @@ static int read_group_config(struct clawmd_group_config *cfg, const struct clawm
 	*role = rc == 0 && t == S_IFREG;
 out:
 	clawmd_buf_release(&buf);
-	clawmd_dir_release(&gd);
-	free(gpath);
+	free(gd.path);
 	return rc < 0 ? rc : 0;
 }
 
 int clawmd_plan_build(struct clawmd_plan *out, const struct clawmd_layout *lay,
 		      const char *group, struct clawmd_err *err)
 {
-	return clawmd_plan_build_in(out, lay, group, NULL, err);
+	struct clawmd_dir gd = CLAWMD_DIR_INIT;
+	int rc = clawmd_group_open(&gd, lay, group, err);
+	if (rc < 0)
+		clawmd_plan_init(out);
+	else
+		rc = clawmd_plan_build_in(out, lay, group, &gd, NULL, err);
+	clawmd_dir_release(&gd);
+	return rc;
 }
 
 int clawmd_plan_build_in(struct clawmd_plan *out, const struct clawmd_layout *lay,
-			 const char *group, struct clawmd_pass *pass, struct clawmd_err *err)
+			 const char *group, const struct clawmd_dir *gd, struct clawmd_pass *pass,
+			 struct clawmd_err *err)
 {
 	struct clawmd_group_config cfg;
 	struct clawmd_buf body = CLAWMD_BUF_INIT, tmp = CLAWMD_BUF_INIT;
@@ -812,12 +816,10 @@ int clawmd_plan_build_in(struct clawmd_plan *out, const struct clawmd_layout *la
 	struct source_dir skills_dir = {lay->skills, -1, pass}, modules_dir = {lay->modules, -1, pass};
 
 	clawmd_plan_init(out);
-	if (!clawmd_name_valid(group, strlen(group)))
-		return clawmd_err_set(err, CLAWMD_EINPUT,
-				      "invalid group name '%s' (names match [A-Za-z0-9][A-Za-z0-9._-]{0,63})",
-				      group);
+	if ((rc = clawmd_group_name_check(group, err)) < 0)
+		return rc;
 	out->group = clawmd_xstrdup(group);
-	if ((rc = read_group_config(&cfg, lay, group, &role, err)) < 0)
+	if ((rc = read_group_config(&cfg, lay, gd, &role, err)) < 0)
 		goto out;
 	layout_warnings(out, lay, pass);
 	for (size_t i = 0; i < cfg.nunknown; i++)

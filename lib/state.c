@@ -753,13 +753,9 @@ static int listing_facts(struct facts *fs, struct bases *b, int base)
 	int s = base_fd(b, base);
 	if (s == -1)
 		return 0;
-	int dfd = s > 0 ? dup(b->fd[base]) : -1;
-	DIR *d = dfd >= 0 ? fdopendir(dfd) : NULL;
-	if (!d) {
-		if (dfd >= 0)
-			close(dfd);
+	DIR *d = s > 0 ? clawmd_fs_list(b->fd[base]) : NULL;
+	if (!d)
 		return -1;
-	}
 	struct dirent *e;
 	while ((e = readdir(d))) {
 		const char *n = e->d_name;

@@ -77,10 +77,6 @@ bool clawmd_pass_recall(struct clawmd_pass *pass, const char *key, size_t klen,
 void clawmd_pass_remember(struct clawmd_pass *pass, const char *key, size_t klen,
 			  const char *data, size_t len);
 
-/* clawmd_plan_build() within a pass: the sources are read once per pass. */
-int clawmd_plan_build_in(struct clawmd_plan *out, const struct clawmd_layout *lay,
-			 const char *group, struct clawmd_pass *pass, struct clawmd_err *err);
-
 /* Drop the record before changing the group: a run killed halfway must not
  * leave a record that vouches for what it left behind. */
 void clawmd_state_forget(int fd, const char *lockpath);

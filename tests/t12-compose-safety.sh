@@ -49,10 +49,28 @@ if command -v strace >/dev/null 2>&1 && strace -f -o /dev/null true 2>/dev/null;
 	expect_eq "no-op compose: no mutating syscall" \
 		"$(grep -E '^[0-9]+ +(write|rename|renameat2?|unlink|unlinkat|symlink|symlinkat|mkdir|mkdirat|fsync|fdatasync|ftruncate|fchmod|utimensat|link|linkat|rmdir)\(|O_CREAT|O_WRONLY|O_RDWR' "$T/trace" | grep -v -E 'locks/g|/dev/(null|tty)' )" ""
 	check "no-op compose still took the lock" grep -q 'flock(.*LOCK_EX' "$T/trace"
+
+	# One directory for every step (lib/compose.h): a group swapped for
+	# another while compose holds its lock is not planned from one and
+	# written into the other.  Stopped at its flock (the group is open by
+	# then), the full program resumes to find a decoy at the group's path.
+	printf '{"skills": ["beta"]}' >"$G/container.json"
+	start_stopped flock "$CLAWMD_BUILD/libexec/clawmd/clawmd" compose -q -C "$R" g
+	mv "$G" "$R/groups/g.away"
+	mkdir "$G"
+	printf '{"skills": ["alpha"]}' >"$G/container.json"
+	resume_stopped
+	expect_eq "group swapped mid-compose: it finishes" "$?" 0
+	expect_eq "... the decoy at the group's path untouched" "$(ls -A "$G")" container.json
+	check "... the directory it opened, composed from its own container.json" \
+		test -L "$R/groups/g.away/.claude-fragments/skill-beta.md"
+	check "... not from the decoy's" test ! -L "$R/groups/g.away/.claude-fragments/skill-alpha.md"
+	rm -rf "$G"
+	mv "$R/groups/g.away" "$G"
 	unset ASAN_OPTIONS
 else
 	echo "# strace unavailable: skipping fault injection"
-	for i in $(seq 21); do _report 0 "# SKIP strace"; done
+	for i in $(seq 25); do _report 0 "# SKIP strace"; done
 	$CLAWMD compose -C "$R" g
 fi
 
