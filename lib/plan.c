@@ -1,8 +1,8 @@
 /* plan.c - the desired state of a group: which fragments exist, what each
  * holds or points to, and the composed CLAUDE.md that imports them. */
 #include "clawmd.h"
-#include "fs.h"
 #include "compose.h"
+#include "fs.h"
 #include "state.h"
 #include "util.h"
 
