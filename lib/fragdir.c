@@ -129,16 +129,6 @@ bool clawmd_fragdir_same(const struct clawmd_dir *frag, const char *name,
 
 /* ---- remove ------------------------------------------------------------- */
 
-/*
- * Remove the tree `name` in dfd (at `prefix` inside a fragment directory)
- * without following anything, entry by entry, each judged just before it
- * goes: a directory, or a single-link regular file, at a path compose
- * wrote (compose_wrote) when `want` is given.  Anything else was put there by someone else, and
- * DESIGN section 2.5 says such content is moved aside, never removed: the
- * walk stops there and returns -1 (also past the bounds, or on a failure),
- * leaving the rest for the caller to move aside.  What went before it was
- * compose's own, which the next compose writes again.  `dry` judges only.
- */
 /* `rel` (inside a fragment directory) is, or was, compose's: the plan lists
  * it, or its source directory on the host holds it (a file an earlier plan
  * copied, before the fragment stopped importing it). */
@@ -155,6 +145,19 @@ static bool compose_wrote(const struct clawmd_entry *want, const char *rel, bool
 	return there;
 }
 
+/*
+ * Remove the tree `name` in dfd (at `prefix` inside a fragment directory)
+ * without following anything, entry by entry, each judged just before it
+ * goes: a directory, or a single-link regular file, at a path compose
+ * wrote (compose_wrote) when `want` is given.  The tree itself is a
+ * directory: a file at its name (the agent's, put where a fragment
+ * directory was) is not compose's.  Anything else was put there by
+ * someone else, and DESIGN section 2.5 says such content is moved aside,
+ * never removed: the walk stops there and returns -1 (also past the
+ * bounds, or on a failure), leaving the rest for the caller to move
+ * aside.  What went before it was compose's own, which the next compose
+ * writes again.  `dry` judges only.
+ */
 static int rm_tree(int dfd, const char *name, const struct clawmd_entry *want, const char *prefix,
 		   int depth, size_t *budget, bool dry)
 {
@@ -162,7 +165,8 @@ static int rm_tree(int dfd, const char *name, const struct clawmd_entry *want, c
 	if (fstatat(dfd, name, &st, AT_SYMLINK_NOFOLLOW) < 0)
 		return errno == ENOENT ? 0 : -1;
 	if (!S_ISDIR(st.st_mode)) {
-		if (!S_ISREG(st.st_mode) || st.st_nlink != 1 || (want && !compose_wrote(want, prefix, false)))
+		if (depth == 0 || !S_ISREG(st.st_mode) || st.st_nlink != 1 ||
+		    (want && !compose_wrote(want, prefix, false)))
 			return -1;
 		return dry || unlinkat(dfd, name, 0) == 0 || errno == ENOENT ? 0 : -1;
 	}

@@ -1,13 +1,16 @@
 /* Unit tests for the safe filesystem primitives. */
 #include "tap.h"
 #include "clawmd.h"
+#include "fragdir.h"
 #include "fs.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdlib.h>
 #include <sys/file.h>
 #include <sys/stat.h>
+#include <string.h>
 #include <unistd.h>
 
 static char base[256];
@@ -137,6 +140,41 @@ int main(void)
 	clawmd_err_clear(&err);
 	is(clawmd_fs_lock(&l2, path("locks"), "g", 0.05, &err), 0, "free once released");
 	close(l2);
+
+	/* Two listings of one directory held open each see all of it (a
+	 * dup() would share the offset: the second would see nothing). */
+	mkdir(path("ls"), 0755);
+	put("ls/a", "a");
+	struct clawmd_dir ls = CLAWMD_DIR_INIT;
+	clawmd_dir_open(&ls, path("ls"), &err);
+	for (int pass = 1; pass <= 2; pass++) {
+		DIR *dir = clawmd_fs_list(ls.fd);
+		int seen = 0;
+		for (struct dirent *de; dir && (de = readdir(dir));)
+			seen += !strcmp(de->d_name, "a");
+		if (dir)
+			closedir(dir);
+		is(seen, 1, "listing %d of a held directory sees its file", pass);
+	}
+	clawmd_dir_release(&ls);
+
+	/* A stale fragment directory the agent replaced with a file: the file
+	 * is its content, moved aside, not removed (DESIGN 2.5). */
+	mkdir(path("frag"), 0755);
+	put("frag/skill-gone", "the agent's notes");
+	struct clawmd_dir fr = CLAWMD_DIR_INIT;
+	clawmd_dir_open(&fr, path("frag"), &err);
+	is(clawmd_fragdir_remove(&fr, "skill-gone", &err), 0, "a file at a stale fragment directory's name");
+	ok(access(path("frag/skill-gone"), F_OK) < 0, "... is gone from its name");
+	char pcmd[700];
+	snprintf(pcmd, sizeof(pcmd), "grep -qx \"the agent's notes\" '%s'/skill-gone.clawmd-preserved-*",
+		 path("frag"));
+	is(system(pcmd), 0, "... and kept, moved aside");
+	mkdir(path("frag/skill-old"), 0755);
+	put("frag/skill-old/a.md", "ours");
+	is(clawmd_fragdir_remove(&fr, "skill-old", &err), 0, "a stale fragment directory of files");
+	ok(access(path("frag/skill-old"), F_OK) < 0, "... is removed");
+	clawmd_dir_release(&fr);
 
 	/* Errors keep the first one. */
 	struct clawmd_err e = CLAWMD_ERR_INIT;
