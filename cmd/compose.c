@@ -131,8 +131,10 @@ static void compose_one(struct compose_run *run, const struct clawmd_layout *lay
 	int rc = clawmd_compose(&plan, &ch, lay, group, &opts, &err);
 	cJSON *g = NULL;
 
-	if (rc > 0)
-		cmd_handover(); /* the front: the record does not vouch for the group */
+	/* The front answers a no-op the record vouches for, nothing else: a
+	 * changed group (1) or an error is the full program's to say. */
+	if (rc > 0 || (cmd_front && rc < 0))
+		cmd_handover();
 	if (cmd_front && !run->quiet)
 		cmd_layout_warn(lay); /* held back until the group was known */
 
@@ -251,8 +253,11 @@ int cmd_compose(int argc, char **argv)
 		run.progress = n > 100 && !run.json && isatty(2);
 		if (!run.quiet)
 			warn_symlinked_groups(&lay);
-	} else if ((st = cmd_groups_check(&lay, groups, n))) {
-		goto out_layout; /* nothing is written unless every GROUP is one */
+	} else if (!cmd_front && (st = cmd_groups_check(&lay, groups, n))) {
+		/* Nothing is written unless every GROUP is one.  The front skips
+		 * the look: clawmd_compose() refuses the same, and the front
+		 * hands the refusal to the full program, which says it. */
+		goto out_layout;
 	}
 	if (run.json) {
 		run.doc = cmd_json_doc();

@@ -54,7 +54,7 @@ expect_eq "... prints what the full program prints" "$(cat "$T/out" "$T/err")" \
 expect_eq "... the symlink-mode warning once" "$(grep -c 'warning: symlink mode: Claude Code' "$T/err")" 1
 
 if ! command -v strace >/dev/null 2>&1; then
-	for i in $(seq 1 29); do _report 0 "# SKIP strace"; done
+	for i in $(seq 1 49); do _report 0 "# SKIP strace"; done
 	done_testing
 fi
 # LeakSanitizer cannot run under ptrace: no leak check in traced runs.
@@ -86,22 +86,29 @@ expect_eq "a symlink-mode no-op too" "$(execs)" 1
 # with the same arguments, after nothing was written; the output is the
 # full program's own.
 handed() { # NAME CMD-ARGS...
-	_name=$1
+	_hname=$1
 	shift
 	"$FULL" "$@" >"$T/full.out" 2>"$T/full.err"
 	_want=$?
 	traced $CLAWMD "$@"
 	_got=$?
-	expect_eq "$_name: handed over once" "$(execs)" 2
-	check "$_name: to libexec/clawmd/clawmd, same arguments" \
+	expect_eq "$_hname: handed over once" "$(execs)" 2
+	check "$_hname: to libexec/clawmd/clawmd, same arguments" \
 		grep -qF "execve(\"$BIN/../libexec/clawmd/clawmd\", [\"$CLAWMD\", \"$(echo "$@" | sed 's/ /", "/g')\"]" "$T/trace"
-	expect_eq "$_name: nothing written before" "$(front_wrote)" ""
-	expect_eq "$_name: the full program's output and status" \
+	expect_eq "$_hname: nothing written before" "$(front_wrote)" ""
+	expect_eq "$_hname: the full program's output and status" \
 		"$_got $(cat "$T/out" "$T/err")" "$_want $(cat "$T/full.out" "$T/full.err")"
 }
 handed "compose --check" compose --check -C "$R" g
 handed "two groups" compose -C "$R" g h
 handed "render" render -C "$R" --group g
+handed "--all" compose --all -C "$R"
+handed "--dry-run" compose --dry-run -C "$R" g
+handed "--json" compose --json -C "$R" g
+# An error is the full program's to say, after the clawmd.json warning it
+# prints first.
+handed "a missing group" compose -C "$R" nosuch
+handed "an invalid group name" compose -C "$R" .hidden
 handed "status" status -C "$R"
 
 # A compose that must write: handed over before the front wrote anything.
