@@ -16,10 +16,11 @@
 int clawmd_group_lock(int *fd, const struct clawmd_layout *lay, const char *group,
 		      struct clawmd_err *err)
 {
-	if (!clawmd_name_valid(group, strlen(group)))
-		return clawmd_err_set(err, CLAWMD_EINPUT, "invalid group name '%s'", group);
+	int rc = clawmd_group_name_check(group, err);
+	if (rc < 0)
+		return rc;
 	char *dir = clawmd_path_join(lay->state, "locks");
-	int rc = clawmd_fs_lock(fd, dir, group, lay->lock_timeout, err);
+	rc = clawmd_fs_lock(fd, dir, group, lay->lock_timeout, err);
 	free(dir);
 	return rc;
 }

@@ -347,7 +347,6 @@ static int json_scalar(char *out, size_t size, const cJSON *v)
 	return -1;
 }
 
-/* A key clawmd.json may hold; others are recorded and warned about. */
 /* Every key clawmd.json may hold ("mounts" and "container" are read apart). */
 static const char *const layout_keys[] = {
 	"preset",	  "base",	      "skills",		"groups",	  "modules",
@@ -393,7 +392,9 @@ static int put_scalar(struct clawmd_buf *b, const char *key, const cJSON *v, con
 {
 	char val[4096];
 	if (json_scalar(val, sizeof(val), v) < 0)
-		return clawmd_err_set(err, CLAWMD_EINPUT, "%s: %s", file, key);
+		return clawmd_err_set(err, CLAWMD_EINPUT,
+				      "%s: %s: expected a string, a number or a boolean (under 4096 bytes)",
+				      file, key);
 	put_str(b, key);
 	put_str(b, val);
 	return 0;
@@ -411,11 +412,8 @@ static int flatten_json(struct clawmd_buf *pairs, const struct clawmd_buf *text,
 		goto out;
 	}
 	const cJSON *preset = cJSON_GetObjectItemCaseSensitive(doc, "preset");
-	if (preset && put_scalar(pairs, "preset", preset, file, err) < 0) {
-		rc = clawmd_err_set(err, CLAWMD_EINPUT, "%s: preset: expected 'default' or 'nanoclaw'",
-				    file);
+	if (preset && (rc = put_scalar(pairs, "preset", preset, file, err)) < 0)
 		goto out;
-	}
 	cJSON_ArrayForEach(item, doc)
 	{
 		const char *k = item->string;
@@ -618,8 +616,12 @@ static int load_json(struct clawmd_layout *lay, struct clawmd_err *err)
 	int rc = clawmd_dir_open(&root, lay->root, err);
 	if (rc < 0)
 		return rc;
-	if (fstatat(root.fd, "clawmd.json", &st, AT_SYMLINK_NOFOLLOW) < 0 && errno == ENOENT)
-		goto out; /* no file: the defaults stand */
+	if (fstatat(root.fd, "clawmd.json", &st, AT_SYMLINK_NOFOLLOW) < 0) {
+		if (errno != ENOENT) /* else no file: the defaults stand */
+			rc = clawmd_err_sys(err, CLAWMD_EFS, "could not read '%s/clawmd.json'",
+					    lay->root);
+		goto out;
+	}
 	file = clawmd_path_join(lay->root, "clawmd.json");
 	bool cached = S_ISREG(st.st_mode) && layout_cache_get(&pairs, &root, &st);
 	if (!cached) {

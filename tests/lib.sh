@@ -108,6 +108,7 @@ make_skill() {
 # exit status.  strace's log tells when the stop really happened (/proc's
 # state cannot tell a group stop from the tracing stops at every syscall),
 # and every wait is bounded: a stopped process is never left behind.
+# start_stopped fails when the stop never came.
 start_stopped() { # SYSCALL[:N] CMD...  (N: at its Nth call, default the first)
 	_sc=${1%%:*} _when=${1#*:}
 	[ "$_when" = "$1" ] && _when=1
@@ -122,6 +123,7 @@ start_stopped() { # SYSCALL[:N] CMD...  (N: at its Nth call, default the first)
 		_i=$((_i + 1))
 	done
 	_child=$(pgrep -P $_spid | head -n 1)
+	grep -q 'stopped by SIGSTOP' "$T/stop.trace" # the status: did it stop?
 }
 
 resume_stopped() {

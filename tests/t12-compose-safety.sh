@@ -56,6 +56,7 @@ if command -v strace >/dev/null 2>&1 && strace -f -o /dev/null true 2>/dev/null;
 	# then), the full program resumes to find a decoy at the group's path.
 	printf '{"skills": ["beta"]}' >"$G/container.json"
 	start_stopped flock "$CLAWMD_BUILD/libexec/clawmd/clawmd" compose -q -C "$R" g
+	expect_eq "group swapped mid-compose: stopped at its flock" "$?" 0
 	mv "$G" "$R/groups/g.away"
 	mkdir "$G"
 	printf '{"skills": ["alpha"]}' >"$G/container.json"
@@ -70,7 +71,7 @@ if command -v strace >/dev/null 2>&1 && strace -f -o /dev/null true 2>/dev/null;
 	unset ASAN_OPTIONS
 else
 	echo "# strace unavailable: skipping fault injection"
-	for i in $(seq 25); do _report 0 "# SKIP strace"; done
+	for i in $(seq 26); do _report 0 "# SKIP strace"; done
 	$CLAWMD compose -C "$R" g
 fi
 

@@ -41,6 +41,12 @@ expect_fail 1 "a flag overrides clawmd.json" $CLAWMD compose -C "$R" --mode syml
 printf '{"mode": "hardlink"}' >"$R/clawmd.json"
 expect_fail 3 "invalid clawmd.json value is invalid input" $CLAWMD compose -C "$R" g
 expect_grep "the error names the file and key" "clawmd.json: mode: expected 'symlink' or 'copy'" "$T/err"
+for k in preset mode; do
+	printf '{"%s": {"x": 1}}' $k >"$R/clawmd.json"
+	expect_fail 3 "clawmd.json: $k an object" $CLAWMD compose -C "$R" g
+	expect_grep "... the error says what $k must be" \
+		"clawmd.json: $k: expected a string, a number or a boolean" "$T/err"
+done
 printf '{"mode": ' >"$R/clawmd.json"
 expect_fail 3 "malformed clawmd.json" $CLAWMD compose -C "$R" g
 rm "$R/clawmd.json"; mv "$R/lib/skills" "$R/skills"

@@ -47,11 +47,14 @@ else
 	for i in 1 2 3 4; do _report 0 "# SKIP strace"; done
 fi
 
-# 2. An edit to clawmd.json is seen, even one that keeps its size and mtime
-# (its ctime moves).
-printf '{"mode": "copyxx", "approve_external": true}\n' >"$R/clawmd.json"
-sed -i 's/"copyxx"/"copy"  /' "$R/clawmd.json"
-old "$R/clawmd.json"
+# 2. An edit to clawmd.json is seen, even one that keeps its inode, size
+# and mtime: written in place at the same length, the mtime put back (only
+# its ctime moves).
+touch -r "$R/clawmd.json" "$T/stamp"
+ino=$(stat -c %i "$R/clawmd.json")
+printf '{"mode": "copy",    "approve_external": true}\n' 1<>"$R/clawmd.json"
+touch -r "$T/stamp" "$R/clawmd.json"
+expect_eq "the edit kept inode and size" "$(stat -c '%i %s' "$R/clawmd.json")" "$ino 46"
 expect_ok "compose after an edit that kept size and mtime" $CLAWMD compose -C "$R" g
 check "the edit applied (copy mode)" test -f "$G/.claude-fragments/skill-alpha.md" -a ! -L "$G/.claude-fragments/skill-alpha.md"
 expect_ok "compose again" $CLAWMD compose -C "$R" g
