@@ -225,6 +225,16 @@ struct obj {
 	struct centry *ce;/* its cache entry, if any */
 };
 
+/* What open_stat() returned, into `ob`: an fd, or -errno as its error
+ * (kept apart: -EPERM is -1, which as an fd means "none"). */
+static void opened(struct obj *ob, int r)
+{
+	if (r < 0)
+		ob->err = r;
+	else
+		ob->fd = r;
+}
+
 /* The cache entry `ce` still describes `st`: the same object. */
 static bool still(const struct centry *ce, const struct stat *st)
 {
@@ -253,28 +263,25 @@ static void lookup(struct obj *ob, const struct clawmd_view *v, const struct cla
 			ob->host = ce->host;
 			return;
 		}
-		ob->fd = open_root(o->host, &ob->st);
+		opened(ob, open_root(o->host, &ob->st));
 		ob->host = o->host;
 	} else if (o && parent >= 0) {
 		if (!last && !ce) {
-			ob->fd = open_path(parent, name, &ob->st);
+			opened(ob, open_path(parent, name, &ob->st));
 		} else if (fstatat(parent, name, &ob->st, AT_SYMLINK_NOFOLLOW) < 0) {
-			ob->fd = -errno;
+			ob->err = -errno;
 		} else if (ce && still(ce, &ob->st)) {
 			ob->fd = ce->fd;
 			ob->ce = ce;
 			return;
 		} else if (S_ISDIR(ob->st.st_mode)) {
-			ob->fd = open_path(parent, name, &ob->st);
+			opened(ob, open_path(parent, name, &ob->st));
 		}
 	} else {
-		ob->fd = -ENOENT;
+		ob->err = -ENOENT;
 	}
-	if (ob->fd < -1) {
-		ob->err = ob->fd;
-		ob->fd = -1;
+	if (ob->err)
 		return;
-	}
 	ob->own = ob->fd >= 0;
 	/* Keep a directory's fd, or a symlink's identity.  A component that
 	 * changed since it was cached is not cached again: a node resolved
@@ -287,8 +294,8 @@ static void lookup(struct obj *ob, const struct clawmd_view *v, const struct cla
 	/* A symlink met mid-path keeps its O_PATH fd too: its target is
 	 * cached, and only a held inode cannot come back under the same
 	 * number as another symlink (red-team finding). */
-	ce->fd = dir || lnk ? ob->fd : -1;
-	ob->own = ob->own && ce->fd < 0;
+	ce->fd = ob->fd;
+	ob->own = false;
 	ob->ce = ce;
 }
 
