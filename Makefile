@@ -27,9 +27,9 @@ endif
 # links is loaded at every start, used or not, and the per-spawn no-op
 # compose uses none of them:
 #  - libgit2 is loaded with dlopen() only when a git feature is used (linking
-#    it costs ~2 ms of dynamic loading per process); lib/git.c.
+#    it costs ~2 ms of dynamic loading per process); lib/sys/git.c.
 #  - cJSON and md4c: Debian ships no static library for either, so
-#    lib/dlload.c dlopen()s each the first time one of its functions is
+#    lib/sys/dlload.c dlopen()s each the first time one of its functions is
 #    called (container.json changed, --json output, render, check).
 #  - libyaml: Debian ships libyaml.a, so it is linked statically: no loading
 #    at all, and its pages are only touched when frontmatter is parsed.
@@ -60,7 +60,7 @@ ALL_CFLAGS = -std=c11 -D_GNU_SOURCE $(WARN) $(CFLAGS) $(SAN_CFLAGS) -Ilib/includ
              -DCLAWMD_DOCDIR='"$(DOCDIR)"' -MMD -MP
 ALL_LDFLAGS = -Wl,--as-needed $(LDFLAGS) $(SAN_LDFLAGS)
 
-LIB_SRC  := $(sort $(wildcard lib/*.c))
+LIB_SRC  := $(sort $(wildcard lib/*/*.c))
 CMD_SRC  := $(filter-out cmd/front.c,$(sort $(wildcard cmd/*.c)))
 UNIT_SRC := $(sort $(wildcard tests/unit/*.c))
 LIB_OBJ  := $(LIB_SRC:%.c=$(BUILD)/%.o)
@@ -70,7 +70,7 @@ UNITS    := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%.t)
 # The build tree is laid out as an install is (scripts/install.mk):
 #  - libexec/clawmd/clawmd, the full program, linked as described above;
 #  - bin/clawmd, the front: the same objects plus cmd/front.o, which
-#    replaces lib/dl.o (no library loader), linked statically so that the
+#    replaces lib/sys/dl.o (no library loader), linked statically so that the
 #    per-spawn no-op compose pays no dynamic loader either; every other run
 #    it hands over to ../libexec/clawmd/clawmd (cmd/front.c).  It is linked
 #    dynamically under sanitizers, which need the loader, and when there is

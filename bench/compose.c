@@ -23,15 +23,20 @@ static int cmp(const void *x, const void *y)
 	return (a > b) - (a < b);
 }
 
-static struct clawmd_pass *pass;
-
-static int once(const struct clawmd_layout *lay, const char *group)
+/* One compose as a host makes it: open the group's handle, compose, free. */
+static int once(const struct clawmd_root *root, const char *group)
 {
 	struct clawmd_err err = CLAWMD_ERR_INIT;
 	struct clawmd_plan plan;
 	struct clawmd_changes ch;
-	struct clawmd_compose_opts opts = {.pass = pass};
-	int rc = clawmd_compose(&plan, &ch, lay, group, &opts, &err);
+	struct clawmd_compose_opts opts = {0};
+	struct clawmd_group *g;
+	if (clawmd_group_open(&g, root, group, &err) < 0) {
+		fprintf(stderr, "bench: %s\n", err.msg);
+		return -1;
+	}
+	int rc = clawmd_compose(&plan, &ch, g, &opts, &err);
+	clawmd_group_free(g);
 	if (rc < 0)
 		fprintf(stderr, "bench: %s\n", err.msg);
 	clawmd_changes_release(&ch);
@@ -46,21 +51,21 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	struct clawmd_err err = CLAWMD_ERR_INIT;
-	struct clawmd_layout lay;
+	struct clawmd_root root;
 	int n = atoi(argv[3]);
-	clawmd_layout_init(&lay);
-	if (clawmd_layout_load(&lay, argv[1], &err) < 0 ||
-	    clawmd_layout_set(&lay, "modules", "modules", &err) < 0 ||
-	    (argc > 4 && clawmd_layout_set(&lay, "mode", argv[4], &err) < 0)) {
+	clawmd_root_init(&root);
+	if (clawmd_root_load(&root, argv[1], &err) < 0 ||
+	    clawmd_layout_set(&root.lay, "modules", "modules", &err) < 0 ||
+	    (argc > 4 && clawmd_layout_set(&root.lay, "mode", argv[4], &err) < 0)) {
 		fprintf(stderr, "bench: %s\n", err.msg);
 		return 2;
 	}
 	if (argc > 5 && !strcmp(argv[5], "watch"))
-		pass = clawmd_pass_watch();
+		root.pass = clawmd_pass_watch();
 	/* Settle: the record is written by a no-op whose inputs are older
 	 * than its start, so give the first compose's writes time to age. */
 	for (int i = 0; i < 20; i++) {
-		if (once(&lay, argv[2]) < 0)
+		if (once(&root, argv[2]) < 0)
 			return 2;
 		usleep(20000);
 	}
@@ -68,7 +73,7 @@ int main(int argc, char **argv)
 	for (int i = 0; i < n; i++) {
 		struct timespec a, b;
 		clock_gettime(CLOCK_MONOTONIC, &a);
-		if (once(&lay, argv[2]) < 0)
+		if (once(&root, argv[2]) < 0)
 			return 2;
 		clock_gettime(CLOCK_MONOTONIC, &b);
 		t[i] = (double)(b.tv_sec - a.tv_sec) * 1e6 + (double)(b.tv_nsec - a.tv_nsec) / 1e3;
@@ -76,7 +81,6 @@ int main(int argc, char **argv)
 	qsort(t, (size_t)n, sizeof(double), cmp);
 	printf("%.1f %.1f\n", t[n / 2], t[n * 9 / 10]);
 	free(t);
-	clawmd_pass_free(pass);
-	clawmd_layout_release(&lay);
+	clawmd_root_release(&root);
 	return 0;
 }

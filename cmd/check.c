@@ -384,11 +384,11 @@ int cmd_check(int argc, char **argv)
 
 	struct clawmd_findings f;
 	struct clawmd_err err = CLAWMD_ERR_INIT;
-	struct clawmd_layout lay;
+	struct clawmd_root root;
 	char *srcroot = NULL;
 	cJSON *failures = cJSON_CreateArray();
 	size_t ngroups = 0;
-	clawmd_layout_init(&lay);
+	clawmd_root_init(&root);
 	clawmd_findings_init(&f);
 	if (cwd) {
 		if (clawmd_lint_tree(&f, cwd, &opts, &err) < 0) {
@@ -399,7 +399,7 @@ int cmd_check(int argc, char **argv)
 			/* Shown relative to DIR, as -C shows them relative to ROOT. */
 			srcroot = realpath(cwd, NULL);
 		}
-	} else if ((status = cmd_layout_open(&lay, &lo, quiet))) {
+	} else if ((status = cmd_root_open(&root, &lo, quiet))) {
 		early_failure(fmt, status);
 		cJSON_Delete(failures);
 		cmd_args_release(&a);
@@ -408,17 +408,17 @@ int cmd_check(int argc, char **argv)
 		char **groups = a.operands, **listed = NULL;
 		size_t n = a.noperands;
 		bool listing = n == 0;
-		if (!listing && (status = cmd_groups_check(&lay, groups, n))) {
+		if (!listing && (status = cmd_groups_check(&root, groups, n))) {
 			early_failure(fmt, status);
-			clawmd_layout_release(&lay);
+			clawmd_root_release(&root);
 			cJSON_Delete(failures);
 			cmd_args_release(&a);
 			return status;
 		}
-		if (listing && clawmd_groups_list(&listed, &n, &lay, &err) < 0) {
+		if (listing && clawmd_groups_list(&listed, &n, &root.lay, &err) < 0) {
 			status = cmd_fail(&err);
 			early_failure(fmt, status);
-			clawmd_layout_release(&lay);
+			clawmd_root_release(&root);
 			cJSON_Delete(failures);
 			cmd_args_release(&a);
 			return status;
@@ -426,13 +426,15 @@ int cmd_check(int argc, char **argv)
 		if (listing)
 			groups = listed;
 		ngroups = n;
-		clawmd_lint_layout(&f, &lay);
+		clawmd_lint_layout(&f, &root.lay);
 		bool progress = listing && n > 100 && !quiet && isatty(2);
-		opts.approve_external |= lay.approve_external; /* clawmd.json's */
-		opts.pass = clawmd_pass_new(); /* the host's sources, read once */
+		opts.approve_external |= root.lay.approve_external; /* clawmd.json's */
+		root.pass = clawmd_pass_new(); /* the host's sources, read once */
 		for (size_t i = 0; i < n; i++) {
+			struct clawmd_group *g;
 			clawmd_err_clear(&err);
-			if (clawmd_lint_group(&f, &lay, groups[i], &opts, &err) < 0) {
+			if (clawmd_group_open(&g, &root, groups[i], &err) < 0 ||
+			    clawmd_lint_group(&f, g, &opts, &err) < 0) {
 				int st = clawmd_err_exit_status(err.code);
 				if (progress)
 					fputs("\r\033[K", stderr);
@@ -443,16 +445,16 @@ int cmd_check(int argc, char **argv)
 			if (progress && (i % 64 == 0 || i + 1 == n))
 				fprintf(stderr, "\rclawmd: checked %zu/%zu groups%s", i + 1, n,
 					i + 1 == n ? "\n" : "");
+			clawmd_group_free(g);
 		}
-		clawmd_pass_free(opts.pass);
 		clawmd_strv_free(listed, listing ? n : 0);
-		srcroot = strdup(lay.root);
+		srcroot = strdup(root.lay.root);
 	}
 
 	/* SARIF keeps paths relative to ROOT (the repository); people and
 	 * problem matchers get them from where the command ran. */
-	if (fmt != FMT_SARIF && lay.root)
-		reshow(&f, &lay, lay.root);
+	if (fmt != FMT_SARIF && root.lay.root)
+		reshow(&f, &root.lay, root.lay.root);
 	clawmd_findings_sort(&f);
 	size_t errs = clawmd_findings_count(&f, CLAWMD_SEV_ERROR);
 	size_t warns = clawmd_findings_count(&f, CLAWMD_SEV_WARNING) - errs;
@@ -476,7 +478,7 @@ int cmd_check(int argc, char **argv)
 		status = 1;
 	free(srcroot);
 	clawmd_findings_release(&f);
-	clawmd_layout_release(&lay);
+	clawmd_root_release(&root);
 	cmd_args_release(&a);
 	return status;
 }

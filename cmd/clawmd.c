@@ -83,18 +83,18 @@ static int complete(int argc, char **argv)
 		for (size_t i = 0; i < NCOMMANDS; i++)
 			printf("%s\t%s\n", commands[i].name, commands[i].summary);
 	} else if (!strcmp(what, "groups")) {
-		struct clawmd_layout lay;
+		struct clawmd_root root;
 		struct clawmd_err err = CLAWMD_ERR_INIT;
 		char **v = NULL;
 		size_t n = 0;
-		if (c < 0 || cmd_layout_open(&lay, &lo, true)) {
+		if (c < 0 || cmd_root_open(&root, &lo, true)) {
 			st = 1;
 		} else {
-			if (clawmd_groups_list(&v, &n, &lay, &err) == 0)
+			if (clawmd_groups_list(&v, &n, &root.lay, &err) == 0)
 				for (size_t i = 0; i < n; i++)
 					printf("%s\n", v[i]);
 			clawmd_strv_free(v, n);
-			clawmd_layout_release(&lay);
+			clawmd_root_release(&root);
 		}
 	}
 	cmd_args_release(&a);

@@ -116,7 +116,7 @@ void cmd_help_own(const char *head, const struct cmd_opt *opts, const char *foot
 bool cmd_layout_opt(struct cmd_layout_opts *o, int key, const char *arg, const char *spelled);
 /* Load the layout (ROOT, clawmd.json, then the flags); prints on error.
  * Warnings about clawmd.json are printed unless `quiet`. */
-int cmd_layout_open(struct clawmd_layout *lay, const struct cmd_layout_opts *o, bool quiet);
+int cmd_root_open(struct clawmd_root *root, const struct cmd_layout_opts *o, bool quiet);
 /* Print the warnings about clawmd.json (what `quiet` held back). */
 void cmd_layout_warn(const struct clawmd_layout *lay);
 /*
@@ -124,7 +124,7 @@ void cmd_layout_warn(const struct clawmd_layout *lay);
  * name (else exit 3) naming a real directory under the groups directory
  * (else exit 4: missing, or a symlink).  Prints the first failure.
  */
-int cmd_groups_check(const struct clawmd_layout *lay, char **groups, size_t n);
+int cmd_groups_check(const struct clawmd_root *root, char **groups, size_t n);
 
 /* "clawmd: <msg>" and "clawmd: warning: <msg>", escaped, on stderr. */
 void cmd_put_error(const char *msg);

@@ -48,7 +48,6 @@ static const struct cmd_opt options[] = {
 struct compose_run {
 	bool dry_run, check, json, quiet, progress;
 	cJSON *doc;
-	struct clawmd_pass *pass; /* --all: the sources looked at once */
 	struct clawmd_buf text;
 	bool drift;
 	int status; /* the first failure's exit status */
@@ -120,15 +119,23 @@ static cJSON *changes_json(const struct clawmd_changes *ch)
 	return arr;
 }
 
-static void compose_one(struct compose_run *run, const struct clawmd_layout *lay,
+static void compose_one(struct compose_run *run, const struct clawmd_root *root,
 			const char *group)
 {
+	const struct clawmd_layout *lay = &root->lay;
 	struct clawmd_err err = CLAWMD_ERR_INIT;
 	struct clawmd_plan plan;
 	struct clawmd_changes ch;
 	struct clawmd_compose_opts opts = {.dry_run = run->dry_run || run->check,
-					   .record_only = cmd_front, .pass = run->pass};
-	int rc = clawmd_compose(&plan, &ch, lay, group, &opts, &err);
+					   .record_only = cmd_front};
+	struct clawmd_group *grp;
+	int rc = clawmd_group_open(&grp, root, group, &err);
+	if (rc == 0) {
+		rc = clawmd_compose(&plan, &ch, grp, &opts, &err);
+	} else {
+		clawmd_plan_init(&plan);
+		clawmd_changes_init(&ch);
+	}
 	cJSON *g = NULL;
 
 	/* The front answers a no-op the record vouches for, nothing else: a
@@ -182,6 +189,7 @@ static void compose_one(struct compose_run *run, const struct clawmd_layout *lay
 out:
 	clawmd_changes_release(&ch);
 	clawmd_plan_release(&plan);
+	clawmd_group_free(grp);
 }
 
 /* --all takes real directories only; say which symlinks it passed over,
@@ -237,23 +245,23 @@ int cmd_compose(int argc, char **argv)
 						    : "no group given (GROUP... or --all)");
 		goto out_args;
 	}
-	struct clawmd_layout lay;
-	if ((st = cmd_layout_open(&lay, &lo, run.quiet || cmd_front)))
+	struct clawmd_root root;
+	if ((st = cmd_root_open(&root, &lo, run.quiet || cmd_front)))
 		goto out_args;
 
 	char **groups = a.operands, **listed = NULL;
 	size_t n = a.noperands;
 	if (all) {
 		struct clawmd_err err = CLAWMD_ERR_INIT;
-		if (clawmd_groups_list(&listed, &n, &lay, &err) < 0) {
+		if (clawmd_groups_list(&listed, &n, &root.lay, &err) < 0) {
 			st = cmd_fail(&err);
 			goto out_layout;
 		}
 		groups = listed;
 		run.progress = n > 100 && !run.json && isatty(2);
 		if (!run.quiet)
-			warn_symlinked_groups(&lay);
-	} else if (!cmd_front && (st = cmd_groups_check(&lay, groups, n))) {
+			warn_symlinked_groups(&root.lay);
+	} else if (!cmd_front && (st = cmd_groups_check(&root, groups, n))) {
 		/* Nothing is written unless every GROUP is one.  The front skips
 		 * the look: clawmd_compose() refuses the same, and the front
 		 * hands the refusal to the full program, which says it. */
@@ -264,9 +272,9 @@ int cmd_compose(int argc, char **argv)
 		cJSON_AddArrayToObject(run.doc, "groups");
 	}
 	if (n > 1)
-		run.pass = clawmd_pass_new();
+		root.pass = clawmd_pass_new(); /* the host's sources, looked at once */
 	for (size_t i = 0; i < n; i++) {
-		compose_one(&run, &lay, groups[i]);
+		compose_one(&run, &root, groups[i]);
 		if (run.progress && (i % 64 == 0 || i + 1 == n))
 			fprintf(stderr, "\rclawmd: composed %zu/%zu groups%s", i + 1, n,
 				i + 1 == n ? "\n" : "");
@@ -278,8 +286,7 @@ int cmd_compose(int argc, char **argv)
 		fwrite(run.text.ptr, 1, run.text.len, stdout);
 	}
 	if (!run.dry_run && !run.check)
-		clawmd_layout_keep(&lay);
-	clawmd_pass_free(run.pass);
+		clawmd_layout_keep(&root.lay);
 	clawmd_buf_release(&run.text);
 	clawmd_strv_free(run.said, run.nsaid);
 	clawmd_strv_free(listed, all ? n : 0);
@@ -287,7 +294,7 @@ int cmd_compose(int argc, char **argv)
 out_layout:
 	if (st && run.json && !run.doc)
 		cmd_json_failure(st);
-	clawmd_layout_release(&lay);
+	clawmd_root_release(&root);
 	cmd_args_release(&a);
 	return st;
 out_args:

@@ -27,7 +27,7 @@
 #include <stdbool.h>
 #include <stdlib.h>
 
-#include "../lib/dl.h"
+#include "sys/dl.h"
 #include "cmd.h"
 
 bool cmd_front = true;

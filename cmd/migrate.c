@@ -180,13 +180,13 @@ int cmd_migrate(int argc, char **argv)
 	if (c < 0)
 		return json ? cmd_json_failure(2) : 2;
 
-	struct clawmd_layout lay;
-	int st = cmd_layout_open(&lay, &lo, false);
+	struct clawmd_root root;
+	int st = cmd_root_open(&root, &lo, false);
 	if (st)
 		return json ? cmd_json_failure(st) : st;
 	struct clawmd_err err = CLAWMD_ERR_INIT;
 	struct clawmd_migrate_result res;
-	int rc = clawmd_migrate(&res, &lay, &opts, &err);
+	int rc = clawmd_migrate(&res, &root, &opts, &err);
 	int status = rc < 0 ? clawmd_err_exit_status(rc) : res.nfailed ? CMD_MIGRATE_PARTIAL : 0;
 	if (rc < 0 && !status)
 		status = 4;
@@ -210,7 +210,7 @@ int cmd_migrate(int argc, char **argv)
 				"next run retries them\n", res.nfailed, res.record);
 	if (res.legacy_left)
 		fprintf(stderr, "clawmd: warning: %s/global exists again after the cutover; "
-				"'clawmd migrate --force' carries it over\n", lay.groups);
+				"'clawmd migrate --force' carries it over\n", root.lay.groups);
 
 	if (json) {
 		cJSON *doc = result_json(&res);
@@ -218,9 +218,9 @@ int cmd_migrate(int argc, char **argv)
 			cJSON_AddItemToObject(doc, "error", cmd_json_error(status, err.msg));
 		cmd_json_print(doc);
 	} else {
-		print_text(&res, &lay, quiet);
+		print_text(&res, &root.lay, quiet);
 	}
 	clawmd_migrate_result_release(&res);
-	clawmd_layout_release(&lay);
+	clawmd_root_release(&root);
 	return status;
 }

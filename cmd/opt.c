@@ -298,13 +298,14 @@ static int flag_fail(const char *spelled, const char *key, const struct clawmd_e
 	return 2;
 }
 
-int cmd_layout_open(struct clawmd_layout *lay, const struct cmd_layout_opts *o, bool quiet)
+int cmd_root_open(struct clawmd_root *root, const struct cmd_layout_opts *o, bool quiet)
 {
 	struct clawmd_err err = CLAWMD_ERR_INIT;
-	clawmd_layout_init(lay);
-	int rc = clawmd_layout_load(lay, o->root, &err);
+	struct clawmd_layout *lay = &root->lay;
+	clawmd_root_init(root);
+	int rc = clawmd_root_load(root, o->root, &err);
 	if (rc < 0) {
-		clawmd_layout_release(lay);
+		clawmd_root_release(root);
 		return cmd_fail(&err);
 	}
 	/* A preset goes first so that later flags refine it. */
@@ -313,7 +314,7 @@ int cmd_layout_open(struct clawmd_layout *lay, const struct cmd_layout_opts *o, 
 			if ((pass == 0) != !strcmp(o->keys[i], "preset"))
 				continue;
 			if (clawmd_layout_set(lay, o->keys[i], o->values[i], &err) < 0) {
-				clawmd_layout_release(lay);
+				clawmd_root_release(root);
 				return flag_fail(o->spelled[i], o->keys[i], &err);
 			}
 		}
@@ -332,15 +333,18 @@ void cmd_layout_warn(const struct clawmd_layout *lay)
 	}
 }
 
-int cmd_groups_check(const struct clawmd_layout *lay, char **groups, size_t n)
+int cmd_groups_check(const struct clawmd_root *root, char **groups, size_t n)
 {
+	const struct clawmd_layout *lay = &root->lay;
 	for (size_t i = 0; i < n; i++) {
+		struct clawmd_group *g;
+		struct clawmd_err err = CLAWMD_ERR_INIT;
+		/* The library's one check of a name: every operand before any
+		 * group is touched. */
+		if (clawmd_group_open(&g, root, groups[i], &err) < 0)
+			return cmd_fail(&err);
+		clawmd_group_free(g);
 		char *e = cmd_escaped(groups[i]);
-		if (!clawmd_name_valid(groups[i], strlen(groups[i]))) {
-			eprint("invalid group name '%s' (names match [A-Za-z0-9][A-Za-z0-9._-]{0,63})", e);
-			free(e);
-			return 3;
-		}
 		char *path = path_join(lay->groups, groups[i]);
 		char *shown = clawmd_layout_shown(lay, path);
 		struct stat st;

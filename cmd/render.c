@@ -189,38 +189,38 @@ int cmd_render(int argc, char **argv)
 		o.home = getenv("HOME");
 
 	struct clawmd_err err = CLAWMD_ERR_INIT;
-	struct clawmd_layout lay;
+	struct clawmd_root root;
 	struct clawmd_mount *mounts = NULL;
 	size_t nmounts = 0;
 	bool have_layout = false;
 	bool json = !strcmp(format, "json");
 	if (group) {
-		int st = cmd_layout_open(&lay, &lo, false);
+		int st = cmd_root_open(&root, &lo, false);
 		if (st)
 			return json ? cmd_json_failure(st) : st;
 		have_layout = true;
 		char *gv[] = {(char *)group};
-		if ((st = cmd_groups_check(&lay, gv, 1))) {
-			clawmd_layout_release(&lay);
+		if ((st = cmd_groups_check(&root, gv, 1))) {
+			clawmd_root_release(&root);
 			return json ? cmd_json_failure(st) : st;
 		}
-		if (clawmd_layout_mounts(&mounts, &nmounts, &lay, group, &err) < 0) {
-			clawmd_layout_release(&lay);
+		if (clawmd_layout_mounts(&mounts, &nmounts, &root.lay, group, &err) < 0) {
+			clawmd_root_release(&root);
 			st = cmd_fail(&err);
 			return json ? cmd_json_failure(st) : st;
 		}
 		o.mounts = mounts;
 		o.nmounts = nmounts;
 		if (!o.cwd)
-			o.cwd = lay.ct_group;
+			o.cwd = root.lay.ct_group;
 		if (!version_set)
-			o.release = lay.claude;
+			o.release = root.lay.claude;
 		/* clawmd.json's approval and setting sources, unless flags say. */
-		o.approve_external |= lay.approve_external;
+		o.approve_external |= root.lay.approve_external;
 		if (!sources_set) {
-			o.no_user = lay.no_user;
-			o.no_project = lay.no_project;
-			o.no_local = lay.no_local;
+			o.no_user = root.lay.no_user;
+			o.no_project = root.lay.no_project;
+			o.no_local = root.lay.no_local;
 		}
 	}
 	struct clawmd_memory m;
@@ -254,6 +254,6 @@ int cmd_render(int argc, char **argv)
 	clawmd_memory_release(&m);
 	clawmd_mounts_free(mounts, nmounts);
 	if (have_layout)
-		clawmd_layout_release(&lay);
+		clawmd_root_release(&root);
 	return status;
 }

@@ -144,10 +144,10 @@ int cmd_status(int argc, char **argv)
 		cmd_args_release(&a);
 		return json ? cmd_json_failure(2) : 2;
 	}
-	struct clawmd_layout lay;
-	int status = cmd_layout_open(&lay, &lo, quiet);
-	if (!status && (status = cmd_groups_check(&lay, a.operands, a.noperands)))
-		clawmd_layout_release(&lay);
+	struct clawmd_root root;
+	int status = cmd_root_open(&root, &lo, quiet);
+	if (!status && (status = cmd_groups_check(&root, a.operands, a.noperands)))
+		clawmd_root_release(&root);
 	if (status) {
 		cmd_args_release(&a);
 		return json ? cmd_json_failure(status) : status;
@@ -156,8 +156,8 @@ int cmd_status(int argc, char **argv)
 	char **groups = a.operands, **listed = NULL;
 	size_t n = a.noperands;
 	bool listing = n == 0;
-	if (listing && clawmd_groups_list(&listed, &n, &lay, &err) < 0) {
-		clawmd_layout_release(&lay);
+	if (listing && clawmd_groups_list(&listed, &n, &root.lay, &err) < 0) {
+		clawmd_root_release(&root);
 		cmd_args_release(&a);
 		status = cmd_fail(&err);
 		return json ? cmd_json_failure(status) : status;
@@ -172,10 +172,13 @@ int cmd_status(int argc, char **argv)
 		abort();
 	bool progress = n > 100 && !quiet && !json && isatty(2);
 	/* One pass: the host's sources are read once for every group. */
-	struct clawmd_lint_opts opts = {.pass = clawmd_pass_new()};
+	struct clawmd_lint_opts opts = {0};
+	root.pass = clawmd_pass_new();
 	for (size_t i = 0; i < n; i++) {
+		struct clawmd_group *g;
 		clawmd_err_clear(&err);
-		if (clawmd_group_status_get(&st[i], &lay, groups[i], &opts, &err) < 0) {
+		if (clawmd_group_open(&g, &root, groups[i], &err) < 0 ||
+		    clawmd_group_status_get(&st[i], g, &opts, &err) < 0) {
 			if (progress)
 				fputs("\r\033[K", stderr);
 			cmd_put_error(err.msg);
@@ -188,13 +191,13 @@ int cmd_status(int argc, char **argv)
 		if (progress && (i % 64 == 0 || i + 1 == n))
 			fprintf(stderr, "\rclawmd: read %zu/%zu groups%s", i + 1, n,
 				i + 1 == n ? "\n" : "");
+		clawmd_group_free(g);
 	}
-	clawmd_pass_free(opts.pass);
 
 	if (json) {
 		cJSON *doc = cmd_json_doc();
-		cJSON_AddStringToObject(doc, "root", lay.root);
-		cJSON_AddNumberToObject(doc, "token_budget", (double)lay.token_budget);
+		cJSON_AddStringToObject(doc, "root", root.lay.root);
+		cJSON_AddNumberToObject(doc, "token_budget", (double)root.lay.token_budget);
 		cJSON *arr = cJSON_AddArrayToObject(doc, "groups");
 		for (size_t i = 0; i < n; i++) {
 			cJSON *g = cJSON_CreateObject();
@@ -257,7 +260,7 @@ int cmd_status(int argc, char **argv)
 		free(why[i]);
 	free(why);
 	clawmd_strv_free(listed, listing ? n : 0);
-	clawmd_layout_release(&lay);
+	clawmd_root_release(&root);
 	cmd_args_release(&a);
 	return status;
 }

@@ -24,13 +24,14 @@ INSTALL      ?= install
 FULLDIR      := $(abspath $(BINDIR)/../libexec/clawmd)
 
 MAN_PAGES    := $(sort $(wildcard doc/man/*.1))
-VERSION      := $(shell sed -n 's/^\#define CLAWMD_VERSION "\(.*\)"/\1/p' lib/include/clawmd.h)
+VERSION      := $(shell sed -n 's/^\#define CLAWMD_VERSION "\(.*\)"/\1/p' lib/include/clawmd/base.h)
+API_HEADERS  := $(sort $(wildcard lib/include/clawmd/*.h))
 # Only a static library is built, so its dependencies go in Libs: a plain
 # `pkg-config --libs clawmd` links.  libgit2, cJSON and md4c are dlopen()ed
 # on first use (lib/git.c, lib/dlload.c), never linked.
 PC_LIBS      := $(shell pkg-config --libs yaml-0.1) -ldl
 
-$(BUILD)/clawmd.pc: scripts/clawmd.pc.in lib/include/clawmd.h scripts/install.mk
+$(BUILD)/clawmd.pc: scripts/clawmd.pc.in lib/include/clawmd/base.h scripts/install.mk
 	@mkdir -p $(@D)
 	sed -e 's|@PREFIX@|$(PREFIX)|g' -e 's|@LIBDIR@|$(LIBDIR)|g' \
 	    -e 's|@INCLUDEDIR@|$(INCLUDEDIR)|g' -e 's|@VERSION@|$(VERSION)|g' \
@@ -38,13 +39,14 @@ $(BUILD)/clawmd.pc: scripts/clawmd.pc.in lib/include/clawmd.h scripts/install.mk
 	mv $@.tmp $@
 
 install: all $(BUILD)/clawmd.pc
-	$(INSTALL) -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(FULLDIR) $(DESTDIR)$(LIBDIR) $(DESTDIR)$(INCLUDEDIR) \
+	$(INSTALL) -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(FULLDIR) $(DESTDIR)$(LIBDIR) $(DESTDIR)$(INCLUDEDIR)/clawmd \
 		$(DESTDIR)$(PKGCONFIGDIR) $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(BASHCOMPDIR) \
 		$(DESTDIR)$(ZSHCOMPDIR) $(DESTDIR)$(FISHCOMPDIR) $(DESTDIR)$(DOCDIR)
 	$(INSTALL) -m 755 $(FULL) $(DESTDIR)$(FULLDIR)/clawmd
 	$(INSTALL) -m 755 $(FRONT) $(DESTDIR)$(BINDIR)/clawmd
 	$(INSTALL) -m 644 $(BUILD)/libclawmd.a $(DESTDIR)$(LIBDIR)/libclawmd.a
 	$(INSTALL) -m 644 lib/include/clawmd.h $(DESTDIR)$(INCLUDEDIR)/clawmd.h
+	$(INSTALL) -m 644 $(API_HEADERS) $(DESTDIR)$(INCLUDEDIR)/clawmd/
 	$(INSTALL) -m 644 $(BUILD)/clawmd.pc $(DESTDIR)$(PKGCONFIGDIR)/clawmd.pc
 	$(INSTALL) -m 644 $(MAN_PAGES) $(DESTDIR)$(MANDIR)/man1/
 	$(INSTALL) -m 644 contrib/clawmd.bash-completion $(DESTDIR)$(BASHCOMPDIR)/clawmd
@@ -55,6 +57,7 @@ install: all $(BUILD)/clawmd.pc
 uninstall:
 	rm -f $(DESTDIR)$(BINDIR)/clawmd $(DESTDIR)$(FULLDIR)/clawmd $(DESTDIR)$(LIBDIR)/libclawmd.a \
 		$(DESTDIR)$(INCLUDEDIR)/clawmd.h $(DESTDIR)$(PKGCONFIGDIR)/clawmd.pc \
+		$(addprefix $(DESTDIR)$(INCLUDEDIR)/clawmd/,$(notdir $(API_HEADERS))) \
 		$(DESTDIR)$(BASHCOMPDIR)/clawmd $(DESTDIR)$(ZSHCOMPDIR)/_clawmd \
 		$(DESTDIR)$(FISHCOMPDIR)/clawmd.fish $(DESTDIR)$(DOCDIR)/README.md \
 		$(DESTDIR)$(DOCDIR)/LICENSE \

@@ -22,6 +22,9 @@ P=$D/opt/clawmd
 check "the binary" test -x "$P/bin/clawmd"
 check "the library" test -f "$P/lib/libclawmd.a"
 check "the public header" cmp -s "$P/include/clawmd.h" "$CLAWMD_SRC/lib/include/clawmd.h"
+for h in "$CLAWMD_SRC"/lib/include/clawmd/*.h; do
+	check "its part clawmd/${h##*/}" cmp -s "$P/include/clawmd/${h##*/}" "$h"
+done
 check "clawmd.pc" test -f "$P/lib/pkgconfig/clawmd.pc"
 for page in clawmd clawmd-compose clawmd-migrate clawmd-render clawmd-check clawmd-status clawmd-init; do
 	check "man page $page.1" test -f "$P/share/man/man1/$page.1"

@@ -11,7 +11,7 @@
 #include <string.h>
 
 #include "clawmd.h"
-#include "util.h"
+#include "base/util.h"
 
 /* The whole file, NUL-terminated, or NULL. */
 static inline char *test_slurp(const char *path, size_t *len)

@@ -1,7 +1,7 @@
 /* libFuzzer target: frontmatter strip, YAML and paths: globs, and matching. */
 #include "clawmd.h"
-#include "frontmatter.h"
-#include "match.h"
+#include "claude/frontmatter.h"
+#include "claude/match.h"
 
 #include <stdint.h>
 

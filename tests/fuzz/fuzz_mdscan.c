@@ -1,6 +1,6 @@
 /* libFuzzer target: the Markdown import scanner and the comment strip. */
 #include "clawmd.h"
-#include "mdscan.h"
+#include "claude/mdscan.h"
 
 #include <stdint.h>
 #include <string.h>

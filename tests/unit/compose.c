@@ -17,14 +17,18 @@
 static char root[256];
 
 /* compose GROUP (record_only or not); the warnings, joined, in *warned. */
-static int compose(const struct clawmd_layout *lay, bool record_only, bool dry_run,
+static int compose(const struct clawmd_root *r, bool record_only, bool dry_run,
 		   size_t *changes, char *warned, size_t wlen)
 {
 	struct clawmd_err err = CLAWMD_ERR_INIT;
 	struct clawmd_plan plan;
 	struct clawmd_changes ch;
 	struct clawmd_compose_opts opts = {.record_only = record_only, .dry_run = dry_run};
-	int rc = clawmd_compose(&plan, &ch, lay, "g", &opts, &err);
+	struct clawmd_group *g;
+	if (clawmd_group_open(&g, r, "g", &err) < 0)
+		abort();
+	int rc = clawmd_compose(&plan, &ch, g, &opts, &err);
+	clawmd_group_free(g);
 	if (rc < 0)
 		printf("# compose: %s\n", err.msg);
 	*changes = ch.n;
@@ -70,54 +74,54 @@ int main(void)
 	test_put(root, "container/CLAUDE.md", "# base\n");
 	test_put(root, "skills/a/instructions.md", "skill a\n");
 	test_put(root, "groups/g/container.json", "{\"skills\": [\"a\", \"nope\"]}\n");
-	struct clawmd_layout lay;
+	struct clawmd_root r;
 	struct clawmd_err err = CLAWMD_ERR_INIT;
-	clawmd_layout_init(&lay);
-	if (clawmd_layout_load(&lay, root, &err) < 0)
+	clawmd_root_init(&r);
+	if (clawmd_root_load(&r, root, &err) < 0)
 		abort();
 	size_t n;
 	char full[2048], front[2048];
 
 	char *before = listing();
-	is(compose(&lay, true, false, &n, NULL, 0), 1, "never composed: 1");
+	is(compose(&r, true, false, &n, NULL, 0), 1, "never composed: 1");
 	char *after = listing();
 	is_str(after, before, "... nothing written, no lock file made");
 	free(after);
 	free(before);
 
-	is(compose(&lay, false, false, &n, NULL, 0), 0, "the first compose");
+	is(compose(&r, false, false, &n, NULL, 0), 0, "the first compose");
 	ok(n > 0, "... writes the group");
 	age();
-	is(compose(&lay, false, false, &n, NULL, 0), 0, "a no-op compose, which records");
-	is(compose(&lay, false, false, &n, full, sizeof(full)), 0, "a no-op from the record");
-	is(compose(&lay, true, false, &n, front, sizeof(front)), 0, "record_only: the no-op answered");
+	is(compose(&r, false, false, &n, NULL, 0), 0, "a no-op compose, which records");
+	is(compose(&r, false, false, &n, full, sizeof(full)), 0, "a no-op from the record");
+	is(compose(&r, true, false, &n, front, sizeof(front)), 0, "record_only: the no-op answered");
 	is(n, 0, "... with no changes");
 	is_str(front, full, "... and the warnings of a compose");
 	ok(strstr(front, "nope") != NULL, "... the unknown skill's included");
-	is(compose(&lay, true, true, &n, NULL, 0), 1, "record_only with dry_run: 1 (no record is read)");
+	is(compose(&r, true, true, &n, NULL, 0), 1, "record_only with dry_run: 1 (no record is read)");
 
 	/* Another compose holds the lock: 1 at once, never a wait. */
 	char lockpath[400];
 	snprintf(lockpath, sizeof(lockpath), "%s/.clawmd/locks/g", root);
 	int fd = open(lockpath, O_RDONLY);
 	ok(fd >= 0 && flock(fd, LOCK_EX) == 0, "another compose takes the lock");
-	lay.lock_timeout = 600;
-	is(compose(&lay, true, false, &n, NULL, 0), 1, "record_only under a busy lock: 1, not a wait");
+	r.lay.lock_timeout = 600;
+	is(compose(&r, true, false, &n, NULL, 0), 1, "record_only under a busy lock: 1, not a wait");
 	close(fd);
 
 	/* The group changed: 1, and nothing written. */
 	test_put(root, "groups/g/container.json", "{\"skills\": []}\n");
 	age();
 	before = listing();
-	is(compose(&lay, true, false, &n, NULL, 0), 1, "container.json changed: 1");
+	is(compose(&r, true, false, &n, NULL, 0), 1, "container.json changed: 1");
 	after = listing();
 	is_str(after, before, "... nothing written");
 	free(after);
 	free(before);
-	is(compose(&lay, false, false, &n, NULL, 0), 0, "the compose that follows");
+	is(compose(&r, false, false, &n, NULL, 0), 0, "the compose that follows");
 	ok(n > 0, "... makes the change");
 
-	clawmd_layout_release(&lay);
+	clawmd_root_release(&r);
 	char cmd[400];
 	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", root);
 	if (system(cmd) != 0)

@@ -4,7 +4,7 @@
 #include "tap.h"
 #include "testutil.h"
 #include "clawmd.h"
-#include "util.h"
+#include "base/util.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,9 +1,9 @@
 /* Unit tests for the frontmatter parser: cases in tests/unit/frontmatter.txt. */
 #include "clawmd.h"
-#include "frontmatter.h"
+#include "claude/frontmatter.h"
 #include "tap.h"
 #include "testutil.h"
-#include "util.h"
+#include "base/util.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,8 +1,8 @@
 /* Unit tests for the safe filesystem primitives. */
 #include "tap.h"
 #include "clawmd.h"
-#include "fragdir.h"
-#include "fs.h"
+#include "compose/fragdir.h"
+#include "fs/fs.h"
 
 #include <dirent.h>
 #include <errno.h>

@@ -1,6 +1,6 @@
 /* Unit tests for gitignore-style rule matching (lib/match.c). */
 #include "clawmd.h"
-#include "match.h"
+#include "claude/match.h"
 #include "tap.h"
 
 static const struct {

@@ -1,8 +1,8 @@
 /* Unit tests for the Markdown import scanner: cases in tests/unit/mdscan.txt. */
-#include "mdscan.h"
+#include "claude/mdscan.h"
 #include "tap.h"
 #include "testutil.h"
-#include "util.h"
+#include "base/util.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -54,12 +54,12 @@ static void api_run(void)
 	put(dir, "CLAUDE.md", "B\n");
 
 	struct clawmd_err err = CLAWMD_ERR_INIT;
-	struct clawmd_layout lay;
+	struct clawmd_root r;
 	struct clawmd_migrate_result res;
 	struct clawmd_migrate_opts opts = {.dry_run = true};
-	clawmd_layout_init(&lay);
-	is(clawmd_layout_load(&lay, root, &err), 0, "api: layout loads");
-	is(clawmd_migrate(&res, &lay, &opts, &err), 0, "api: dry run");
+	clawmd_root_init(&r);
+	is(clawmd_root_load(&r, root, &err), 0, "api: layout loads");
+	is(clawmd_migrate(&res, &r, &opts, &err), 0, "api: dry run");
 	ok(res.dry_run && !res.already, "api: a dry run, not yet migrated");
 	is(res.ngroups, 1, "api: one group");
 	is(res.n, 5, "api: link, move, append-base, archive, record");
@@ -78,14 +78,14 @@ static void api_run(void)
 	ok(access(dir, F_OK) == 0, "api: the dry run moved nothing");
 
 	opts.dry_run = false;
-	is(clawmd_migrate(&res, &lay, &opts, &err), 0, "api: the run");
+	is(clawmd_migrate(&res, &r, &opts, &err), 0, "api: the run");
 	clawmd_migrate_result_release(&res);
 	ok(access(dir, F_OK) != 0, "api: CLAUDE.md carried away");
-	is(clawmd_migrate(&res, &lay, &opts, &err), 0, "api: the second run");
+	is(clawmd_migrate(&res, &r, &opts, &err), 0, "api: the second run");
 	ok(res.already && res.n == 0, "api: the second run sees the record and does nothing");
 	clawmd_migrate_result_release(&res);
 	clawmd_migrate_result_release(NULL);
-	clawmd_layout_release(&lay);
+	clawmd_root_release(&r);
 	rm_rf(root);
 }
 
@@ -118,12 +118,12 @@ static void api_partial(void)
 		abort();
 
 	struct clawmd_err err = CLAWMD_ERR_INIT;
-	struct clawmd_layout lay;
+	struct clawmd_root r;
 	struct clawmd_migrate_result res;
 	struct clawmd_migrate_opts opts = {0};
-	clawmd_layout_init(&lay);
-	is(clawmd_layout_load(&lay, root, &err), 0, "partial: layout loads");
-	is(clawmd_migrate(&res, &lay, &opts, &err), 0, "partial: the run completes");
+	clawmd_root_init(&r);
+	is(clawmd_root_load(&r, root, &err), 0, "partial: layout loads");
+	is(clawmd_migrate(&res, &r, &opts, &err), 0, "partial: the run completes");
 	is(res.nfailed, 1, "partial: one group failed");
 	if (res.nfailed == 1)
 		is_str(res.failed[0], "bad", "partial: the bad one");
@@ -142,7 +142,7 @@ static void api_partial(void)
 	ok(rec && strstr(rec, "\"failed\"") && strstr(rec, "\"bad\""), "partial: the record lists it");
 	free(rec);
 
-	is(clawmd_migrate(&res, &lay, &opts, &err), 0, "partial: the next run");
+	is(clawmd_migrate(&res, &r, &opts, &err), 0, "partial: the next run");
 	ok(!res.already && res.retry && res.ngroups == 1 && !strcmp(res.groups[0], "bad"),
 	   "partial: it retries only the failed group");
 	is(res.nfailed, 1, "partial: which fails again");
@@ -151,13 +151,13 @@ static void api_partial(void)
 	snprintf(dir, sizeof(dir), "%s/groups/bad/CLAUDE.local.md", root);
 	if (truncate(dir, 0) < 0)
 		abort();
-	is(clawmd_migrate(&res, &lay, &opts, &err), 0, "partial: fixed, the retry");
+	is(clawmd_migrate(&res, &r, &opts, &err), 0, "partial: fixed, the retry");
 	is(res.nfailed, 0, "partial: nothing failed");
 	clawmd_migrate_result_release(&res);
-	is(clawmd_migrate(&res, &lay, &opts, &err), 0, "partial: then");
+	is(clawmd_migrate(&res, &r, &opts, &err), 0, "partial: then");
 	ok(res.already, "partial: nothing left to do");
 	clawmd_migrate_result_release(&res);
-	clawmd_layout_release(&lay);
+	clawmd_root_release(&r);
 	rm_rf(root);
 }
 
@@ -205,10 +205,10 @@ int main(void)
 	struct clawmd_buf out = CLAWMD_BUF_INIT;
 	for (size_t i = 0; i < sizeof(carry_cases) / sizeof(carry_cases[0]); i++) {
 		const char *in = carry_cases[i].in;
-		clawmd_migrate_carry(&out, in, strlen(in), "/workspace/agent");
+		clawmd_entry_carry(&out, in, strlen(in), "/workspace/agent");
 		is_str(out.ptr, carry_cases[i].want, "carry: %s", carry_cases[i].name);
 	}
-	clawmd_migrate_carry(&out, "@/workspace/agent/.claude-global.md\n", 36, NULL);
+	clawmd_entry_carry(&out, "@/workspace/agent/.claude-global.md\n", 36, NULL);
 	is_str(out.ptr, "@/workspace/agent/.claude-global.md\n",
 	       "carry: without a container path, only the relative forms are dropped");
 

@@ -45,14 +45,17 @@ static void test_plan(void)
 	    "{\"cli_scope\": \"disabled\", \"mcpServers\": {\"s\": {\"instructions\": \"use @./x.md\"}}}");
 
 	struct clawmd_err err = CLAWMD_ERR_INIT;
-	struct clawmd_layout lay;
+	struct clawmd_root r;
+	struct clawmd_layout *lay = &r.lay;
+	struct clawmd_group *g, *h;
 	struct clawmd_plan plan;
-	clawmd_layout_init(&lay);
-	is(clawmd_layout_load(&lay, root, &err), 0, "layout loads: %s", err.msg);
-	is(clawmd_layout_set(&lay, "modules", "mods", &err), 0, "modules directory");
-	is(lay.mode, CLAWMD_MODE_COPY, "copy is the default mode");
-	is(clawmd_layout_set(&lay, "mode", "symlink", &err), 0, "symlink mode");
-	is(clawmd_plan_build(&plan, &lay, "g", &err), 0, "plan builds: %s", err.msg);
+	clawmd_root_init(&r);
+	is(clawmd_root_load(&r, root, &err), 0, "layout loads: %s", err.msg);
+	is(clawmd_group_open(&g, &r, "g", &err), 0, "the group opens");
+	is(clawmd_layout_set(lay, "modules", "mods", &err), 0, "modules directory");
+	is(lay->mode, CLAWMD_MODE_COPY, "copy is the default mode");
+	is(clawmd_layout_set(lay, "mode", "symlink", &err), 0, "symlink mode");
+	is(clawmd_plan_build(&plan, g, &err), 0, "plan builds: %s", err.msg);
 	char *got = plan_text(&plan);
 	is_str(got,
 	       ".claude-shared.md -> /app/CLAUDE.md\n"
@@ -65,36 +68,40 @@ static void test_plan(void)
 	       "@./.claude-fragments/mcp-s.md\n",
 	       "symlink plan: order, cli dropped, invalid module name skipped, defused MCP");
 	free(got);
-	ok(clawmd_composed_is_ours(plan.entries[plan.n - 1].data, plan.entries[plan.n - 1].len),
+	ok(clawmd_entry_ours(plan.entries[plan.n - 1].data, plan.entries[plan.n - 1].len),
 	   "the planned entry carries a valid digest");
 	is(plan.ndefused, 1, "one directive defused");
 
 	struct clawmd_changes ch;
-	is(clawmd_changes_compute(&ch, &lay, &plan, &err), 0, "changes against an empty group");
+	is(clawmd_changes_compute(&ch, g, &plan, &err), 0, "changes against an empty group");
 	is(ch.n, 8, "mkdir + 6 writes + CLAUDE.local.md");
-	is(clawmd_changes_apply(&ch, &lay, &err), 0, "apply: %s", err.msg);
+	is(clawmd_changes_apply(&ch, g, &err), 0, "apply: %s", err.msg);
 	clawmd_changes_release(&ch);
-	is(clawmd_changes_compute(&ch, &lay, &plan, &err), 0, "recompute");
+	is(clawmd_changes_compute(&ch, g, &plan, &err), 0, "recompute");
 	is(ch.n, 0, "nothing left to do");
 	clawmd_changes_release(&ch);
 	clawmd_plan_release(&plan);
 
-	is(clawmd_layout_set(&lay, "mode", "copy", &err), 0, "copy mode");
-	is(clawmd_plan_build(&plan, &lay, "g", &err), 0, "copy plan builds");
+	is(clawmd_layout_set(lay, "mode", "copy", &err), 0, "copy mode");
+	is(clawmd_plan_build(&plan, g, &err), 0, "copy plan builds");
 	ok(plan.entries[0].type == CLAWMD_FT_FILE && !strcmp(plan.entries[0].data, "base\n"),
 	   "copy mode: the shared base's content");
-	is(clawmd_changes_compute(&ch, &lay, &plan, &err), 0, "changes for the switch");
+	is(clawmd_changes_compute(&ch, g, &plan, &err), 0, "changes for the switch");
 	is(ch.n, 4, "the shared base and three fragments change; the entry does not");
 	clawmd_changes_release(&ch);
 	clawmd_plan_release(&plan);
 
 	clawmd_err_clear(&err);
-	is(clawmd_plan_build(&plan, &lay, "../g", &err), CLAWMD_EINPUT, "a hostile group name is refused");
+	is(clawmd_group_open(&h, &r, "../g", &err), CLAWMD_EINPUT, "a hostile group name is refused");
+	ok(h == NULL, "... with no handle");
 	clawmd_err_clear(&err);
 	put_root("groups/h/container.json", "{\"skills\": [\"a\", \"../../x\"]}");
-	is(clawmd_plan_build(&plan, &lay, "h", &err), CLAWMD_EINPUT, "a hostile skill name is refused");
+	is(clawmd_group_open(&h, &r, "h", &err), 0, "group h opens");
+	is(clawmd_plan_build(&plan, h, &err), CLAWMD_EINPUT, "a hostile skill name is refused");
+	clawmd_group_free(h);
 	ok(strstr(err.msg, "groups/h/container.json: skills[1]") != NULL, "named: %s", err.msg);
-	clawmd_layout_release(&lay);
+	clawmd_group_free(g);
+	clawmd_root_release(&r);
 	char cmd[400];
 	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", root);
 	if (system(cmd) != 0)
@@ -135,22 +142,22 @@ static void defuse(const char *in, const char *want, size_t nwant, const char *n
 int main(void)
 {
 	char *s = composed("@./.claude-shared.md\n");
-	ok(clawmd_composed_is_ours(s, strlen(s)), "a composed entry is ours");
+	ok(clawmd_entry_ours(s, strlen(s)), "a composed entry is ours");
 	s[strlen(s) - 2] = 'X';
-	ok(!clawmd_composed_is_ours(s, strlen(s)), "an edited body is not");
+	ok(!clawmd_entry_ours(s, strlen(s)), "an edited body is not");
 	free(s);
 	s = composed("@./a.md\n");
 	char *more;
 	if (asprintf(&more, "%sappended\n", s) < 0)
 		abort();
-	ok(!clawmd_composed_is_ours(more, strlen(more)), "an appended line is not");
-	ok(!clawmd_composed_is_ours("", 0), "empty is not");
-	ok(!clawmd_composed_is_ours("# notes\n", 8), "a legacy file is not");
-	ok(!clawmd_composed_is_ours(s, strlen(CLAWMD_HEADER) + 5), "a truncated header is not");
+	ok(!clawmd_entry_ours(more, strlen(more)), "an appended line is not");
+	ok(!clawmd_entry_ours("", 0), "empty is not");
+	ok(!clawmd_entry_ours("# notes\n", 8), "a legacy file is not");
+	ok(!clawmd_entry_ours(s, strlen(CLAWMD_HEADER) + 5), "a truncated header is not");
 	free(s);
 	s = composed("@./b.md\n");
 	memcpy(s + 5, "Reworded", 8);
-	ok(clawmd_composed_is_ours(s, strlen(s)), "a reworded header with a valid digest is ours");
+	ok(clawmd_entry_ours(s, strlen(s)), "a reworded header with a valid digest is ours");
 	free(s);
 	free(more);
 
@@ -174,7 +181,7 @@ int main(void)
 		{NC, true, "the header alone (nothing to carry)"},
 	};
 	for (size_t i = 0; i < sizeof(nc) / sizeof(nc[0]); i++) {
-		is(clawmd_composed_is_ours(nc[i].text, strlen(nc[i].text)), nc[i].ours, "%s", nc[i].name);
+		is(clawmd_entry_ours(nc[i].text, strlen(nc[i].text)), nc[i].ours, "%s", nc[i].name);
 	}
 
 	defuse("see @./x.md now", "see `@./x.md` now", 1, "a directive in text");

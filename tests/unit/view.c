@@ -3,8 +3,8 @@
  * not a regular file. */
 #include "clawmd.h"
 #include "tap.h"
-#include "util.h"
-#include "view.h"
+#include "base/util.h"
+#include "fs/view.h"
 
 #include <errno.h>
 #include <fcntl.h>

@@ -48,13 +48,27 @@ static char *slurp(const char *rel)
 	return s ? s : strdup("");
 }
 
+/* Compose `group` of a root made of the test's layout (shared, not copied
+ * deeply: the layout stays the test's to release) and its watched pass. */
+static int compose_in(const struct clawmd_layout *l, const char *group, struct clawmd_plan *plan,
+		      struct clawmd_changes *ch, struct clawmd_err *err)
+{
+	struct clawmd_root r = {*l, pass};
+	struct clawmd_compose_opts opts = {0};
+	struct clawmd_group *g;
+	if (clawmd_group_open(&g, &r, group, err) < 0)
+		abort();
+	int rc = clawmd_compose(plan, ch, g, &opts, err);
+	clawmd_group_free(g);
+	return rc;
+}
+
 static int compose(const struct clawmd_layout *l, const char *group)
 {
 	struct clawmd_err err = CLAWMD_ERR_INIT;
 	struct clawmd_plan plan;
 	struct clawmd_changes ch;
-	struct clawmd_compose_opts opts = {.pass = pass};
-	int rc = clawmd_compose(&plan, &ch, l, group, &opts, &err);
+	int rc = compose_in(l, group, &plan, &ch, &err);
 	if (rc < 0)
 		printf("# compose: %s\n", err.msg);
 	clawmd_changes_release(&ch);
@@ -67,20 +81,20 @@ static int compose(const struct clawmd_layout *l, const char *group)
 static bool known(struct clawmd_layout *l, const char *group)
 {
 	struct clawmd_err err = CLAWMD_ERR_INIT;
-	int fd;
-	if (clawmd_group_lock(&fd, l, group, &err) < 0)
+	struct clawmd_root r = {*l, pass};
+	struct clawmd_group *held;
+	if (clawmd_group_open(&held, &r, group, &err) < 0 || clawmd_group_lock(held, &err) < 0)
 		abort();
 	double t = l->lock_timeout;
 	l->lock_timeout = 0;
 	struct clawmd_plan plan;
 	struct clawmd_changes ch;
-	struct clawmd_compose_opts opts = {.pass = pass};
-	int rc = clawmd_compose(&plan, &ch, l, group, &opts, &err);
+	int rc = compose_in(l, group, &plan, &ch, &err);
 	bool quiet = rc == 0 && ch.n == 0 && plan.n == 0;
 	clawmd_changes_release(&ch);
 	clawmd_plan_release(&plan);
 	l->lock_timeout = t;
-	close(fd);
+	clawmd_group_free(held);
 	return quiet;
 }
 

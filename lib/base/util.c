@@ -1,0 +1,102 @@
+/* util.c - allocation, strings and paths shared by the library. */
+#include "clawmd.h"
+#include "base/util.h"
+
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+
+static void *check(void *p)
+{
+	if (!p)
+		abort(); /* out of memory: see the policy in clawmd.h */
+	return p;
+}
+
+void *clawmd_xmalloc(size_t n)
+{
+	return check(malloc(n ? n : 1));
+}
+
+void *clawmd_xcalloc(size_t nmemb, size_t size)
+{
+	return check(calloc(nmemb ? nmemb : 1, size ? size : 1));
+}
+
+void *clawmd_xrealloc(void *p, size_t n)
+{
+	return check(realloc(p, n ? n : 1));
+}
+
+char *clawmd_xstrdup(const char *s)
+{
+	return check(strdup(s));
+}
+
+char *clawmd_xstrndup(const char *s, size_t n)
+{
+	return check(strndup(s, n));
+}
+
+char *clawmd_xasprintf(const char *fmt, ...)
+{
+	char *s;
+	va_list ap;
+	va_start(ap, fmt);
+	int n = vasprintf(&s, fmt, ap);
+	va_end(ap);
+	if (n < 0)
+		abort();
+	return s;
+}
+
+void clawmd_xgrow(void *v, size_t *cap, size_t need, size_t size)
+{
+	void **pv = v;
+	if (need <= *cap)
+		return;
+	size_t ncap = *cap ? *cap * 2 : 8;
+	while (ncap < need)
+		ncap *= 2;
+	if (ncap > SIZE_MAX / size)
+		abort();
+	*pv = clawmd_xrealloc(*pv, ncap * size);
+	*cap = ncap;
+}
+
+char *clawmd_path_join(const char *a, const char *b)
+{
+	size_t la = strlen(a);
+	while (la > 1 && a[la - 1] == '/')
+		la--;
+	while (*b == '/')
+		b++;
+	if (la == 1 && a[0] == '/')
+		return clawmd_xasprintf("/%s", b);
+	return clawmd_xasprintf("%.*s/%s", (int)la, a, b);
+}
+
+int clawmd_strcmp_ptr(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+uint64_t clawmd_fnv1a64(const void *data, size_t len)
+{
+	const unsigned char *p = data;
+	uint64_t h = 0xcbf29ce484222325ULL;
+	for (size_t i = 0; i < len; i++) {
+		h ^= p[i];
+		h *= 0x100000001b3ULL;
+	}
+	return h;
+}
+
+void clawmd_strv_free(char **v, size_t n)
+{
+	if (!v)
+		return;
+	for (size_t i = 0; i < n; i++)
+		free(v[i]);
+	free(v);
+}

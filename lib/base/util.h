@@ -1,0 +1,30 @@
+/*
+ * util.h - private helpers shared by the library: allocation that aborts on
+ * exhaustion (see clawmd.h), string helpers and the banned-function list.
+ */
+#ifndef CLAWMD_UTIL_H
+#define CLAWMD_UTIL_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+void *clawmd_xmalloc(size_t n);
+void *clawmd_xcalloc(size_t nmemb, size_t size);
+void *clawmd_xrealloc(void *p, size_t n);
+char *clawmd_xstrdup(const char *s);
+char *clawmd_xstrndup(const char *s, size_t n);
+char *clawmd_xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* Grow *v (of *cap elements of `size` bytes) to hold at least `need`. */
+void clawmd_xgrow(void *v, size_t *cap, size_t need, size_t size);
+/* a/b, with exactly one slash between them. */
+char *clawmd_path_join(const char *a, const char *b);
+int clawmd_strcmp_ptr(const void *a, const void *b); /* qsort on char* */
+/* FNV-1a, 64 bits: the composed header's content digest (not a MAC). */
+uint64_t clawmd_fnv1a64(const void *data, size_t len);
+
+#define CLAWMD_ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+
+#include "base/banned.h"
+#endif

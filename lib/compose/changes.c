@@ -1,0 +1,927 @@
+/* changes.c - compare a plan with a group directory, and apply the
+ * difference without ever losing content or following a planted link. */
+#include "clawmd.h"
+#include "group/group.h"
+#include "compose/fragdir.h"
+#include "fs/fs.h"
+#include "base/util.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <sys/random.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+/* The most of an existing CLAUDE.md read to tell whether it is ours and
+ * to carry it into CLAUDE.local.md; a larger one is moved aside unread. */
+#define ENTRY_MAX (1024 * 1024)
+/* The most of an old fragment read to show its diff. */
+#define SHOW_MAX (64 * 1024)
+
+void clawmd_changes_init(struct clawmd_changes *ch)
+{
+	memset(ch, 0, sizeof(*ch));
+}
+
+void clawmd_changes_release(struct clawmd_changes *ch)
+{
+	if (!ch)
+		return;
+	for (size_t i = 0; i < ch->n; i++) {
+		free(ch->v[i].name);
+		free(ch->v[i].moved_to);
+		clawmd_buf_release(&ch->v[i].old);
+		clawmd_buf_release(&ch->v[i].carry);
+	}
+	free(ch->v);
+	free(ch->group);
+	free(ch->path);
+	clawmd_changes_init(ch);
+}
+
+static enum clawmd_ftype ftype(mode_t m)
+{
+	switch (m) {
+	case 0:
+		return CLAWMD_FT_NONE;
+	case S_IFREG:
+		return CLAWMD_FT_FILE;
+	case S_IFLNK:
+		return CLAWMD_FT_LINK;
+	case S_IFDIR:
+		return CLAWMD_FT_DIR;
+	default:
+		return CLAWMD_FT_OTHER;
+	}
+}
+
+static struct clawmd_change *add(struct clawmd_changes *ch, size_t *cap, enum clawmd_action a,
+				 const char *name, enum clawmd_ftype old_type)
+{
+	clawmd_xgrow(&ch->v, cap, ch->n + 1, sizeof(*ch->v));
+	struct clawmd_change *c = &ch->v[ch->n++];
+	memset(c, 0, sizeof(*c));
+	c->action = a;
+	c->name = clawmd_xstrdup(name);
+	c->old_type = old_type;
+	return c;
+}
+
+/* The basename inside the directory that holds an entry. */
+static const char *leaf(const char *name)
+{
+	const char *s = strrchr(name, '/');
+	return s ? s + 1 : name;
+}
+
+/*
+ * The text a hand-edited or legacy CLAUDE.md carries into CLAUDE.local.md:
+ * all of it, except clawmd's own header line and import lines when it was
+ * composed once (carrying those would import every fragment twice).
+ */
+static void carry_text(struct clawmd_buf *out, const char *data, size_t len)
+{
+	static const char *const ours[] = {"@./" CLAWMD_SHARED_NAME, "@./" CLAWMD_FRAGMENTS_DIR "/",
+					   "@./" CLAWMD_ROLE_NAME, "@./" CLAWMD_LOCAL_NAME};
+	const char *end = data + len, *nl = memchr(data, '\n', len);
+	bool composed = nl && len > 4 && !memcmp(data, "<!--", 4) &&
+			memmem(data, (size_t)(nl - data), "clawmd:fnv1a64=", 15);
+	const char *p = composed ? nl + 1 : data;
+	clawmd_buf_clear(out);
+	while (p < end) {
+		const char *e = memchr(p, '\n', (size_t)(end - p));
+		size_t l = e ? (size_t)(e - p) : (size_t)(end - p);
+		bool skip = false;
+		for (size_t i = 0; composed && i < CLAWMD_ARRAY_SIZE(ours); i++) {
+			size_t ol = strlen(ours[i]);
+			skip |= l >= ol && !memcmp(p, ours[i], ol) &&
+				(ours[i][ol - 1] == '/' || l == ol);
+		}
+		if (!skip)
+			clawmd_buf_put(out, p, e ? l + 1 : l);
+		p += e ? l + 1 : l;
+	}
+	for (size_t i = 0; i < out->len; i++)
+		if (!strchr(" \t\r\n", out->ptr[i]))
+			return;
+	clawmd_buf_clear(out); /* nothing but whitespace: nothing to carry */
+}
+
+/*
+ * A composed entry cut short: what a crash can leave of clawmd's own write
+ * when it was not fsynced (a size made durable before all of the data, or
+ * none of it): empty, a prefix of the header line, or the header line and
+ * then only clawmd's own import lines, the last of which may itself be cut
+ * short.  It is clawmd's and simply replaced; nothing in it is anybody's
+ * text, so nothing is carried or moved aside.  One byte that clawmd would
+ * not have written makes it a hand edit again.
+ */
+static bool torn_ours(const char *data, size_t len)
+{
+	static const char *const ours[] = {"@./" CLAWMD_SHARED_NAME "\n", "@./" CLAWMD_ROLE_NAME "\n",
+					   "@./" CLAWMD_LOCAL_NAME "\n", "@./" CLAWMD_FRAGMENTS_DIR "/"};
+	static const char hex[] = "0123456789abcdef";
+	const size_t hl = sizeof(CLAWMD_HEADER) - 1;
+	const char *end = data + len, *nl = memchr(data, '\n', len);
+	if (!nl) { /* the header line itself, cut short */
+		if (memcmp(data, CLAWMD_HEADER, len < hl ? len : hl) || len > hl + 16 + 4)
+			return false;
+		for (size_t i = hl; i < len; i++)
+			if (i < hl + 16 ? !strchr(hex, data[i]) || !data[i] : data[i] != " -->"[i - hl - 16])
+				return false;
+		return true;
+	}
+	if (len < 4 || memcmp(data, "<!--", 4) || !memmem(data, (size_t)(nl - data), "clawmd:fnv1a64=", 15))
+		return false;
+	for (const char *p = nl + 1; p < end;) {
+		const char *e = memchr(p, '\n', (size_t)(end - p));
+		size_t l = e ? (size_t)(e - p) + 1 : (size_t)(end - p); /* with its newline */
+		bool mine = false;
+		for (size_t i = 0; i < CLAWMD_ARRAY_SIZE(ours) && !mine; i++) {
+			size_t ol = strlen(ours[i]);
+			if (ours[i][ol - 1] == '/') /* a fragment: the directory, then a name */
+				mine = !memcmp(p, ours[i], l < ol ? l : ol) &&
+				       (l <= ol || !memchr(p + ol, '/', l - ol));
+			else /* a whole line, or the start of the last one */
+				mine = e ? l == ol && !memcmp(p, ours[i], ol) : l < ol && !memcmp(p, ours[i], l);
+		}
+		if (!mine)
+			return false;
+		p += l;
+	}
+	return true;
+}
+
+/*
+ * Compare one wanted entry with what is in `d`.  An entry of the wrong type
+ * that clawmd cannot have written (a directory, a FIFO, or a symlink where
+ * CLAUDE.md belongs) is preserved first; a file or symlink in a fragment
+ * name is ours in either mode and simply replaced, which is how switching
+ * between symlink and copy mode converges.
+ *
+ * Reads are bounded by what the answer needs, never by what the agent put
+ * there: a fragment larger than both the wanted content and what a diff
+ * is worth showing differs, full stop.
+ */
+static int compare_entry(struct clawmd_changes *ch, size_t *cap, const struct clawmd_dir *d,
+			 const struct clawmd_entry *want, bool is_entry, bool local_free,
+			 struct clawmd_err *err)
+{
+	mode_t m;
+	struct clawmd_change *c;
+	struct clawmd_buf old = CLAWMD_BUF_INIT;
+	bool unread = false;
+	int rc;
+	/* The common case first: a wanted symlink that is already right costs
+	 * one readlinkat() (a no-op compose checks every fragment). */
+	if (want->type == CLAWMD_FT_LINK) {
+		struct clawmd_err scratch = CLAWMD_ERR_INIT;
+		if (clawmd_fs_readlink(&old, d, leaf(want->name), &scratch) == 0 &&
+		    !strcmp(old.ptr, want->data)) {
+			clawmd_buf_release(&old);
+			return 0;
+		}
+		clawmd_buf_clear(&old);
+	}
+	/* Likewise a wanted file that is already right: one read. */
+	if (want->type == CLAWMD_FT_FILE && !is_entry) {
+		struct clawmd_err scratch = CLAWMD_ERR_INIT;
+		if (clawmd_fs_read(&old, d, leaf(want->name), want->len, &scratch) == 0 &&
+		    old.len == want->len && !memcmp(old.ptr, want->data, want->len)) {
+			clawmd_buf_release(&old);
+			return 0;
+		}
+		clawmd_buf_clear(&old);
+	}
+	if ((rc = clawmd_fs_type(&m, d, leaf(want->name), err)) < 0) {
+		clawmd_buf_release(&old);
+		return rc;
+	}
+	enum clawmd_ftype t = ftype(m);
+
+	if (t == CLAWMD_FT_FILE && (is_entry || want->type == CLAWMD_FT_FILE)) {
+		size_t max = is_entry ? ENTRY_MAX : want->len > SHOW_MAX ? want->len : SHOW_MAX;
+		rc = clawmd_fs_read(&old, d, leaf(want->name), max, err);
+		if (rc < 0 && err->code == CLAWMD_EINPUT) {
+			clawmd_err_clear(err); /* larger than wanted: differs */
+			clawmd_buf_release(&old);
+			unread = true;
+			rc = 0;
+		}
+		if (rc < 0)
+			goto out;
+		if (is_entry && (unread || !(clawmd_entry_ours(old.ptr, old.len) ||
+					     torn_ours(old.ptr, old.len)))) {
+			c = add(ch, cap, CLAWMD_PRESERVE, want->name, t);
+			c->old_unread = unread;
+			c->into_local = local_free && !unread;
+			if (c->into_local)
+				carry_text(&c->carry, old.ptr, old.len);
+			c->old = old;
+			old = (struct clawmd_buf)CLAWMD_BUF_INIT;
+			t = CLAWMD_FT_NONE;
+		} else if (!unread && want->type == CLAWMD_FT_FILE && old.len == want->len &&
+			   !memcmp(old.ptr, want->data, want->len)) {
+			goto out; /* unchanged */
+		}
+	} else if (t == CLAWMD_FT_FILE) {
+		unread = true; /* a file where a symlink is wanted: its content does not matter */
+	} else if (t == CLAWMD_FT_LINK && !is_entry) {
+		if ((rc = clawmd_fs_readlink(&old, d, leaf(want->name), err)) < 0)
+			goto out;
+		if (want->type == CLAWMD_FT_LINK && !strcmp(old.ptr, want->data))
+			goto out;
+	} else if (t != CLAWMD_FT_NONE) {
+		add(ch, cap, CLAWMD_PRESERVE, want->name, t);
+		t = CLAWMD_FT_NONE;
+	}
+	c = add(ch, cap, CLAWMD_WRITE, want->name, t);
+	c->want = want;
+	c->old = old;
+	c->old_unread = unread;
+	old = (struct clawmd_buf)CLAWMD_BUF_INIT;
+out:
+	clawmd_buf_release(&old);
+	return rc;
+}
+
+static bool planned(const struct clawmd_plan *plan, const char *name)
+{
+	for (size_t i = 0; i < plan->n; i++)
+		if (!strcmp(plan->entries[i].name, name))
+			return true;
+	return false;
+}
+
+/* Fragments clawmd wrote: skill-*.md, module-*.md, mcp-*.md. */
+static bool fragment_name(const char *name)
+{
+	size_t len = strlen(name);
+	return len > 3 && !strcmp(name + len - 3, ".md") &&
+	       (!strncmp(name, "skill-", 6) || !strncmp(name, "module-", 7) ||
+		!strncmp(name, "mcp-", 4));
+}
+
+/*
+ * Entries of `d` that clawmd wrote but the plan no longer wants: stale
+ * fragments (in .claude-fragments) and, in either directory, the temps of a
+ * run that was killed between staging and committing.  Only files and
+ * symlinks: a directory under such a name is not ours and stays.
+ */
+/*
+ * A killed run's temp: a temp name (fs.c) staged for a name clawmd owns in
+ * this directory.  Temp names keep 24 bytes of the name, so a fragment's is
+ * matched by its prefix.  Anybody else's ".x.<hex>.tmp" is left alone.
+ */
+static bool our_temp(const char *name, bool in_fragments)
+{
+	char buf[32];
+	const char *base = clawmd_fs_temp_of(buf, name);
+	if (!base)
+		return false;
+	if (in_fragments)
+		return (strlen(base) == 24 || fragment_name(base)) &&
+		       (!strncmp(base, "skill-", 6) || !strncmp(base, "module-", 7) ||
+			!strncmp(base, "mcp-", 4));
+	return !strcmp(base, CLAWMD_ENTRY_NAME) || !strcmp(base, CLAWMD_SHARED_NAME) ||
+	       !strcmp(base, CLAWMD_FRAGMENTS_DIR) || !strcmp(base, CLAWMD_LOCAL_NAME);
+}
+
+/* A leftover CLAUDE.md temp that is an unedited composed entry is
+ * clawmd's own output, whatever the digest in its name says: that is what
+ * a swap that was killed leaves there in the common case. */
+static bool composed_ours(const char *data, size_t len, void *payload)
+{
+	return clawmd_entry_ours(data, len);
+}
+
+static clawmd_fs_ours_fn ours_for(const char *temp)
+{
+	char buf[32];
+	const char *base = clawmd_fs_temp_of(buf, temp);
+	return base && !strcmp(base, CLAWMD_ENTRY_NAME) ? composed_ours : NULL;
+}
+
+/* Whether the leftover temp `name` would be removed (nothing changed). */
+static bool leftover_ours(const struct clawmd_dir *d, const char *name)
+{
+	return clawmd_fs_is_own(d, name, ours_for(name), NULL);
+}
+
+static int leftovers(struct clawmd_changes *ch, size_t *cap, const struct clawmd_dir *d,
+		     const char *prefix, const struct clawmd_plan *plan, struct clawmd_err *err)
+{
+	DIR *dir = clawmd_fs_list(d->fd);
+	char **found = NULL;
+	size_t n = 0, fcap = 0;
+	if (!dir)
+		return clawmd_err_sys(err, CLAWMD_EFS, "could not list '%s'", d->path);
+	/* One listing serves both: names and temps of fragment files, and (in
+	 * .claude-fragments) fragment directories no longer planned (a skill
+	 * dropped, a switch to symlink mode, imports removed) and a killed
+	 * run's staging directories. */
+	char **dirs = NULL;
+	size_t ndirs = 0, dcap = 0;
+	struct dirent *e;
+	while ((e = readdir(dir))) {
+		char buf[32];
+		struct stat st;
+		bool fragdir = *prefix &&
+			       (clawmd_fragdir_name(e->d_name) ||
+				clawmd_fragdir_temp_of(buf, e->d_name)) &&
+			       fstatat(d->fd, e->d_name, &st, AT_SYMLINK_NOFOLLOW) == 0 &&
+			       S_ISDIR(st.st_mode);
+		if (!fragdir && !our_temp(e->d_name, *prefix) &&
+		    !(*prefix && fragment_name(e->d_name)))
+			continue;
+		char *name = clawmd_xasprintf("%s%s", prefix, e->d_name);
+		if (planned(plan, name)) {
+			free(name);
+		} else if (fragdir) {
+			clawmd_xgrow(&dirs, &dcap, ndirs + 1, sizeof(*dirs));
+			dirs[ndirs++] = name;
+		} else {
+			clawmd_xgrow(&found, &fcap, n + 1, sizeof(*found));
+			found[n++] = name;
+		}
+	}
+	closedir(dir);
+	/* Sorted, so that output and syscalls are deterministic. */
+	if (n)
+		qsort(found, n, sizeof(*found), clawmd_strcmp_ptr);
+	if (ndirs)
+		qsort(dirs, ndirs, sizeof(*dirs), clawmd_strcmp_ptr);
+	int rc = 0;
+	for (size_t i = 0; i < n && rc == 0; i++) {
+		mode_t m;
+		if ((rc = clawmd_fs_type(&m, d, leaf(found[i]), err)) < 0)
+			break;
+		/* A staging directory of a killed run (only ever directly in
+		 * the group directory) is emptied of our names and removed. */
+		char buf[32];
+		if (m == S_IFDIR && !*prefix &&
+		    !strcmp(clawmd_fs_temp_of(buf, found[i]), CLAWMD_FRAGMENTS_DIR)) {
+			add(ch, cap, CLAWMD_REMOVE, found[i], CLAWMD_FT_DIR);
+			continue;
+		}
+		if (m != S_IFREG && m != S_IFLNK)
+			continue;
+		/* A temp is removed only when it holds what clawmd staged (or
+		 * another provably own content, see leftover_ours); after a
+		 * swap that a kill interrupted, it holds the agent's file, which
+		 * is moved aside instead.  Apply checks again when it acts.  The
+		 * check reads at most CLAWMD_FS_STAGED_MAX, once: what is not
+		 * ours is moved aside, so no spawn reads it again. */
+		bool temp = clawmd_fs_temp_of(buf, leaf(found[i])) != NULL;
+		if (temp && !leftover_ours(d, leaf(found[i]))) {
+			add(ch, cap, CLAWMD_PRESERVE, found[i], ftype(m))->old_unread = true;
+			continue;
+		}
+		struct clawmd_change *c = add(ch, cap, CLAWMD_REMOVE, found[i], ftype(m));
+		c->old_unread = m == S_IFREG;
+		if (m == S_IFLNK)
+			rc = clawmd_fs_readlink(&c->old, d, leaf(found[i]), err);
+		rc = rc < 0 ? rc : 0;
+	}
+	for (size_t i = 0; i < ndirs && rc == 0; i++)
+		add(ch, cap, CLAWMD_REMOVE, dirs[i], CLAWMD_FT_DIR)->old_unread = true;
+	clawmd_strv_free(found, n);
+	clawmd_strv_free(dirs, ndirs);
+	return rc;
+}
+
+static int local_state(bool *missing, bool *free_for_entry, const struct clawmd_dir *gd,
+		       struct clawmd_err *err)
+{
+	struct stat st;
+	*missing = *free_for_entry = false;
+	if (fstatat(gd->fd, CLAWMD_LOCAL_NAME, &st, AT_SYMLINK_NOFOLLOW) < 0) {
+		if (errno != ENOENT)
+			return clawmd_err_sys(err, CLAWMD_EFS, "could not stat '%s/" CLAWMD_LOCAL_NAME "'",
+					      gd->path);
+		*missing = *free_for_entry = true;
+		return 0;
+	}
+	/* An empty regular file may be replaced; a symlink is never followed
+	 * and counts as content. */
+	*free_for_entry = S_ISREG(st.st_mode) && st.st_size == 0;
+	return 0;
+}
+
+/* A copied fragment's directory (copy mode, relative imports): rewritten
+ * whole when anything in it differs; anything else at its name is moved
+ * aside first. */
+static int compare_fragdir(struct clawmd_changes *ch, size_t *cap, const struct clawmd_dir *d,
+			   const struct clawmd_entry *want, struct clawmd_err *err)
+{
+	mode_t m;
+	int rc = clawmd_fs_type(&m, d, leaf(want->name), err);
+	if (rc < 0)
+		return rc;
+	if (m == S_IFDIR && clawmd_fragdir_same(d, leaf(want->name), want))
+		return 0;
+	if (m && m != S_IFDIR) {
+		add(ch, cap, CLAWMD_PRESERVE, want->name, ftype(m));
+		m = 0;
+	}
+	struct clawmd_change *c = add(ch, cap, CLAWMD_WRITE, want->name, ftype(m));
+	c->want = want;
+	c->old_unread = m != 0;
+	return 0;
+}
+
+int clawmd_changes_compute(struct clawmd_changes *out, struct clawmd_group *g,
+			   const struct clawmd_plan *plan, struct clawmd_err *err)
+{
+	const struct clawmd_dir *group;
+	struct clawmd_dir fd = CLAWMD_DIR_INIT;
+	size_t cap = 0;
+	bool local_missing, local_free;
+	int rc;
+
+	clawmd_changes_init(out);
+	out->group = clawmd_xstrdup(g->name);
+	out->path = clawmd_xstrdup(g->shown);
+	if ((rc = clawmd_group_dir(&group, g, err)) < 0)
+		goto out;
+	/* The caller's descriptor, under the name messages show. */
+	struct clawmd_dir gd = {group->fd, out->path};
+	if ((rc = local_state(&local_missing, &local_free, &gd, err)) < 0)
+		goto out;
+
+	/* The fragments directory: a planted symlink or file there is moved
+	 * aside and a real directory made in its place. */
+	mode_t m;
+	if ((rc = clawmd_fs_type(&m, &gd, CLAWMD_FRAGMENTS_DIR, err)) < 0)
+		goto out;
+	if (m == S_IFDIR) {
+		if ((rc = clawmd_dir_openat(&fd, &gd, CLAWMD_FRAGMENTS_DIR, false, err)) < 0)
+			goto out;
+	} else {
+		if (m)
+			add(out, &cap, CLAWMD_PRESERVE, CLAWMD_FRAGMENTS_DIR, ftype(m));
+		add(out, &cap, CLAWMD_MKDIR, CLAWMD_FRAGMENTS_DIR, CLAWMD_FT_NONE);
+	}
+
+	for (size_t i = 0; i < plan->n; i++) {
+		const struct clawmd_entry *e = &plan->entries[i];
+		bool in_frag = strchr(e->name, '/') != NULL;
+		bool is_entry = !strcmp(e->name, CLAWMD_ENTRY_NAME);
+		if (in_frag && fd.fd < 0) { /* the directory is new: all fragments too */
+			add(out, &cap, CLAWMD_WRITE, e->name, CLAWMD_FT_NONE)->want = e;
+			continue;
+		}
+		if (e->type == CLAWMD_FT_DIR)
+			rc = compare_fragdir(out, &cap, &fd, e, err);
+		else
+			rc = compare_entry(out, &cap, in_frag ? &fd : &gd, e, is_entry, local_free, err);
+		if (rc < 0)
+			goto out;
+	}
+	if ((rc = leftovers(out, &cap, &gd, "", plan, err)) < 0)
+		goto out;
+	if (fd.fd >= 0 &&
+	    (rc = leftovers(out, &cap, &fd, CLAWMD_FRAGMENTS_DIR "/", plan, err)) < 0)
+		goto out;
+	/* A legacy entry carried into CLAUDE.local.md loses its import of the
+	 * legacy .claude-global.md (gone after the cutover), as in migrate. */
+	for (size_t i = 0; i < out->n; i++) {
+		struct clawmd_change *c = &out->v[i];
+		if (c->action == CLAWMD_PRESERVE && c->into_local && c->carry.len) {
+			struct clawmd_buf kept = CLAWMD_BUF_INIT;
+			clawmd_entry_carry(&kept, c->carry.ptr, c->carry.len, g->lay->ct_group);
+			size_t k = 0;
+			while (k < kept.len && strchr(" \t\r\n", kept.ptr[k]))
+				k++;
+			if (k == kept.len)
+				clawmd_buf_clear(&kept); /* nothing else: nothing to carry */
+			clawmd_buf_release(&c->carry);
+			c->carry = kept;
+		}
+	}
+	bool entry_into_local = false;
+	for (size_t i = 0; i < out->n; i++)
+		entry_into_local |= out->v[i].action == CLAWMD_PRESERVE && out->v[i].into_local &&
+				    out->v[i].carry.len;
+	if (local_missing && !entry_into_local)
+		add(out, &cap, CLAWMD_CREATE_LOCAL, CLAWMD_LOCAL_NAME, CLAWMD_FT_NONE);
+out:
+	clawmd_dir_release(&fd);
+	return rc;
+}
+
+/* ---- apply -------------------------------------------------------------- */
+
+/*
+ * Carry a hand-written entry's text into CLAUDE.local.md, which compute saw
+ * missing or empty.  The agent may have written it since, and may rename
+ * it at any moment, so:
+ *  1. missing: rename with RENAME_NOREPLACE, which fails if it appeared;
+ *  2. present: swap it out with RENAME_EXCHANGE.  From then on the temp
+ *     name holds the agent's file, not ours: it is never unlinked unless
+ *     it is still empty (clawmd_fs_remove_own, which keeps anything
+ *     written meanwhile under a preserved name);
+ *  3. not empty after all: swap back, and remove what comes out only if
+ *     it is the staged text (the agent may have put a new file there).
+ *     If the swap back fails (the agent renamed the new CLAUDE.local.md
+ *     away: ENOENT), the old content goes back to the name with
+ *     RENAME_NOREPLACE, or when the name was taken again, aside to a
+ *     preserved name.  What is kept aside is reported through *kept.
+ * Returns 0 when carried, 1 when CLAUDE.local.md turned out to hold
+ * content (the caller then moves the entry aside instead).
+ */
+static bool empty_only(const char *data, size_t len, void *payload)
+{
+	return len == 0;
+}
+
+static int commit_local(const struct clawmd_dir *gd, struct clawmd_stage *st, char **kept,
+			struct clawmd_err *err)
+{
+	*kept = NULL;
+	if (renameat2(gd->fd, st->tmp, gd->fd, CLAWMD_LOCAL_NAME, RENAME_NOREPLACE) == 0) {
+		st->pending = false;
+		return clawmd_fs_own_like_dir(gd, CLAWMD_LOCAL_NAME, err);
+	}
+	if (errno != EEXIST)
+		return clawmd_err_sys(err, CLAWMD_EFS, "could not write '%s/" CLAWMD_LOCAL_NAME "'",
+				      gd->path);
+	if (renameat2(gd->fd, st->tmp, gd->fd, CLAWMD_LOCAL_NAME, RENAME_EXCHANGE) < 0)
+		return clawmd_err_sys(err, CLAWMD_EFS, "could not write '%s/" CLAWMD_LOCAL_NAME "'",
+				      gd->path);
+	st->pending = false; /* the temp name now holds what was CLAUDE.local.md */
+	struct stat was;
+	if (fstatat(gd->fd, st->tmp, &was, AT_SYMLINK_NOFOLLOW) == 0 && S_ISREG(was.st_mode) &&
+	    was.st_size == 0) {
+		int rc = clawmd_fs_remove_own(kept, gd, st->tmp, CLAWMD_LOCAL_NAME, empty_only, NULL,
+					      err);
+		if (rc == 0)
+			rc = clawmd_fs_own_like_dir(gd, CLAWMD_LOCAL_NAME, err);
+		return rc;
+	}
+	if (renameat2(gd->fd, st->tmp, gd->fd, CLAWMD_LOCAL_NAME, RENAME_EXCHANGE) == 0) {
+		/* Normally our staged text is back at the temp name; but if the
+		 * agent replaced CLAUDE.local.md meanwhile, its new file is. */
+		int rc = clawmd_fs_remove_own(kept, gd, st->tmp, CLAWMD_LOCAL_NAME, NULL, NULL, err);
+		return rc < 0 ? rc : 1;
+	}
+	int saved = errno;
+	if (saved == ENOENT &&
+	    renameat2(gd->fd, st->tmp, gd->fd, CLAWMD_LOCAL_NAME, RENAME_NOREPLACE) == 0)
+		return 1;
+	if (clawmd_fs_move_aside_as(kept, gd, st->tmp, CLAWMD_LOCAL_NAME, err) < 0)
+		return err->code; /* left at the temp name; the next compose keeps it */
+	errno = saved;
+	return 1;
+}
+
+/*
+ * Put the new CLAUDE.md in place.  Compute decided what was there may be
+ * replaced (`expect`: its content, or NULL when it was moved aside), but
+ * the agent may have edited it since.  So swap instead of renaming over:
+ *  1. RENAME_EXCHANGE: the new entry takes the name in one step, and the
+ *     old one lands at the temp name, where nothing can be lost;
+ *  2. it is removed only if it is exactly what compute saw or an unedited
+ *     composed entry (clawmd_fs_remove_own); otherwise it is moved aside.
+ * When nothing is there, RENAME_NOREPLACE, so a file created meanwhile is
+ * swapped (and checked) instead of overwritten.
+ */
+struct entry_expect {
+	const struct clawmd_buf *expect;
+};
+
+static bool entry_ours(const char *data, size_t len, void *payload)
+{
+	const struct entry_expect *e = payload;
+	if (e->expect && len == e->expect->len && !memcmp(data, e->expect->ptr, len))
+		return true;
+	return clawmd_entry_ours(data, len);
+}
+
+static int commit_entry(const struct clawmd_dir *gd, struct clawmd_stage *st,
+			const struct clawmd_buf *expect, char **preserved, struct clawmd_err *err)
+{
+	for (int tries = 0;; tries++) {
+		if (renameat2(gd->fd, st->tmp, gd->fd, st->name, RENAME_EXCHANGE) == 0)
+			break;
+		if (errno == EINVAL) /* no RENAME_EXCHANGE here: a plain rename */
+			return clawmd_fs_commit(st, err);
+		if (errno == ENOENT && tries < 2) {
+			if (renameat2(gd->fd, st->tmp, gd->fd, st->name, RENAME_NOREPLACE) == 0) {
+				st->pending = false;
+				return 0;
+			}
+			if (errno == EEXIST)
+				continue;
+		}
+		return clawmd_err_sys(err, CLAWMD_EFS, "could not rename '%s/%s' to '%s/%s'",
+				      gd->path, st->tmp, gd->path, st->name);
+	}
+	st->pending = false; /* the temp name now holds the old entry */
+	struct entry_expect e = {expect};
+	return clawmd_fs_remove_own(preserved, gd, st->tmp, CLAWMD_ENTRY_NAME, entry_ours, &e, err);
+}
+
+/* Remove a killed run's staging directory: our names inside, then the
+ * directory.  Anything else inside is not ours: the directory is then
+ * moved aside with it, so it is not reported as drift forever. */
+static int remove_staging_dir(const struct clawmd_dir *gd, const char *name,
+			      struct clawmd_err *err)
+{
+	struct clawmd_dir sd = CLAWMD_DIR_INIT;
+	int rc = clawmd_dir_openat(&sd, gd, name, true, err);
+	if (rc != 0)
+		return rc < 0 ? rc : 0;
+	DIR *dir = clawmd_fs_list(sd.fd);
+	if (!dir) {
+		rc = clawmd_err_sys(err, CLAWMD_EFS, "could not list '%s'", sd.path);
+		goto out;
+	}
+	struct dirent *e;
+	while ((e = readdir(dir)) && rc == 0) {
+		mode_t m;
+		if (!fragment_name(e->d_name) && !our_temp(e->d_name, true))
+			continue;
+		if ((rc = clawmd_fs_type(&m, &sd, e->d_name, err)) == 0 &&
+		    (m == S_IFREG || m == S_IFLNK))
+			rc = clawmd_fs_unlink(&sd, e->d_name, err);
+	}
+	closedir(dir);
+	if (rc == 0 && unlinkat(gd->fd, name, AT_REMOVEDIR) < 0) {
+		char *moved = NULL;
+		if (errno == ENOTEMPTY || errno == EEXIST)
+			rc = clawmd_fs_move_aside(&moved, gd, name, err);
+		else
+			rc = clawmd_err_sys(err, CLAWMD_EFS, "could not remove '%s'", sd.path);
+		free(moved);
+	}
+out:
+	clawmd_dir_release(&sd);
+	return rc;
+}
+
+/* Content a swap kept aside while applying, for the report. */
+struct kept {
+	const char *name;
+	char *moved_to;
+};
+
+static void report_kept(struct kept **v, size_t *n, const char *name, char *moved_to)
+{
+	*v = clawmd_xrealloc(*v, (*n + 1) * sizeof(**v));
+	(*v)[(*n)++] = (struct kept){name, moved_to};
+}
+
+/* A name moved aside inside the fragments directory is shown with it. */
+static void in_dir(char **moved_to, const char *name)
+{
+	if (*moved_to && strchr(name, '/')) {
+		char *p = clawmd_xasprintf(CLAWMD_FRAGMENTS_DIR "/%s", *moved_to);
+		free(*moved_to);
+		*moved_to = p;
+	}
+}
+
+/*
+ * Apply in two phases so that a failure while writing (a full disk, EIO)
+ * leaves the group exactly as it was:
+ *
+ *  1. stage: every new file and symlink is written, fsynced and closed
+ *     under a temp name; a new .claude-fragments is built complete under a
+ *     temp directory name.  Any failure removes the temps and stops.
+ *  2. commit, in an order where each intermediate state still loads:
+ *     a. move wrong-typed entries aside (never deleting their content);
+ *     b. fragments and the shared base, then the new directory into place,
+ *        so everything the new CLAUDE.md imports exists before it does;
+ *     c. preserve a hand-written CLAUDE.md, then rename the new one in;
+ *     d. remove stale fragments, which nothing imports any more;
+ *     e. create CLAUDE.local.md if missing; fsync both directories when
+ *        something in them cannot be regenerated (below).
+ *
+ * What is fsynced: only what cannot be regenerated.
+ *  - Fragments, the shared base and the composed CLAUDE.md are rebuilt
+ *    from the sources by the next compose, which the runner runs before
+ *    every spawn, i.e. before anything loads them.  A crash can leave each
+ *    of them missing, empty, torn, or as it was before; the next compose
+ *    sees every one of those: fragments are compared byte for byte (or
+ *    through the record of lib/state.c, which a torn file cannot match:
+ *    its size, inode or times differ, and a compose that changes the group
+ *    spoils the record before it starts), and an entry cut short is
+ *    recognised as clawmd's own (torn_ours) and replaced, never carried or
+ *    preserved.  The rename over the target still makes each replacement
+ *    atomic for readers while the machine runs.  So they are not fsynced,
+ *    and neither are their directories: that was ~90% of a first compose.
+ *  - What is carried into CLAUDE.local.md and what is moved aside (a
+ *    hand-written CLAUDE.md, anything of the wrong type, an entry edited
+ *    while compose ran) exists nowhere else: the carried file is fsynced
+ *    before it is renamed in, and both directories are fsynced after.
+ *  - migrate writes through clawmd_fs_replace_file(), always durable.
+ */
+int clawmd_changes_apply(struct clawmd_changes *ch, struct clawmd_group *g,
+			 struct clawmd_err *err)
+{
+	const struct clawmd_dir *group;
+	if (ch->n == 0)
+		return 0;
+	int rc = clawmd_group_dir(&group, g, err);
+	if (rc < 0)
+		return rc;
+	/* The group's descriptor, under the name messages show. */
+	struct clawmd_dir gd = {group->fd, ch->path};
+	struct clawmd_dir fd = CLAWMD_DIR_INIT;
+	struct clawmd_stage *st = clawmd_xcalloc(ch->n, sizeof(*st));
+	char (*dtmp)[64] = clawmd_xcalloc(ch->n, sizeof(*dtmp)); /* staged fragment dirs */
+	const size_t nstaged = ch->n;
+	struct kept *keeps = NULL;
+	size_t nkeeps = 0;
+	char tmpdir[64] = "";
+	bool mkdir_frag = false, durable = false;
+
+	for (size_t i = 0; i < ch->n; i++) {
+		mkdir_frag |= ch->v[i].action == CLAWMD_MKDIR;
+		durable |= ch->v[i].action == CLAWMD_PRESERVE;
+	}
+
+	/* 1. Stage. */
+	if (mkdir_frag) {
+		uint64_t r = 0;
+		if (getrandom(&r, sizeof(r), 0) != sizeof(r))
+			r = clawmd_fnv1a64(&st, sizeof(st)) ^ (uint64_t)getpid();
+		snprintf(tmpdir, sizeof(tmpdir), "." CLAWMD_FRAGMENTS_DIR ".%016llx.tmp",
+			 (unsigned long long)r);
+		if (mkdirat(gd.fd, tmpdir, 0755) < 0) {
+			rc = clawmd_err_sys(err, CLAWMD_EFS, "could not write '%s/%s'", gd.path,
+					    CLAWMD_FRAGMENTS_DIR);
+			tmpdir[0] = '\0';
+			goto out;
+		}
+		if ((rc = clawmd_dir_openat(&fd, &gd, tmpdir, false, err)) < 0)
+			goto out;
+		free(fd.path);
+		fd.path = clawmd_xasprintf("%s/" CLAWMD_FRAGMENTS_DIR, gd.path);
+	} else if (clawmd_dir_openat(&fd, &gd, CLAWMD_FRAGMENTS_DIR, true, err) < 0) {
+		rc = err->code;
+		goto out;
+	}
+	for (size_t i = 0; i < ch->n; i++) {
+		const struct clawmd_change *c = &ch->v[i];
+		if (c->action == CLAWMD_PRESERVE && c->into_local && c->carry.len) {
+			rc = clawmd_fs_stage_file(&st[i], &gd, CLAWMD_LOCAL_NAME, c->carry.ptr,
+						  c->carry.len, err);
+			if (rc < 0)
+				goto out;
+		}
+		if (c->action != CLAWMD_WRITE)
+			continue;
+		const struct clawmd_dir *d = strchr(c->name, '/') ? &fd : &gd;
+		if (c->want->type == CLAWMD_FT_DIR) {
+			if ((rc = clawmd_fragdir_stage(dtmp[i], &fd, leaf(c->name), c->want, err)) < 0)
+				goto out;
+			continue;
+		}
+		rc = c->want->type == CLAWMD_FT_LINK
+			     ? clawmd_fs_stage_link(&st[i], d, leaf(c->name), c->want->data, err)
+			     : clawmd_fs_stage_file_unsynced(&st[i], d, leaf(c->name), c->want->data,
+							     c->want->len, err);
+		if (rc < 0)
+			goto out;
+	}
+
+	/* 2a. Move aside what is in the way (not CLAUDE.md: see 2c). */
+	for (size_t i = 0; i < ch->n; i++) {
+		struct clawmd_change *c = &ch->v[i];
+		if (c->action != CLAWMD_PRESERVE || !strcmp(c->name, CLAWMD_ENTRY_NAME))
+			continue;
+		const struct clawmd_dir *d = strchr(c->name, '/') ? &fd : &gd;
+		/* A leftover temp that is not ours goes aside under the name it
+		 * was staged for: "CLAUDE.local.md.clawmd-preserved-...". */
+		char tb[32];
+		const char *as = clawmd_fs_temp_of(tb, leaf(c->name));
+		if ((rc = clawmd_fs_move_aside_as(&c->moved_to, d, leaf(c->name),
+						  as ? as : leaf(c->name), err)) < 0)
+			goto out;
+		in_dir(&c->moved_to, c->name);
+	}
+	/* 2b. Fragments and the shared base; then the new directory. */
+	for (size_t i = 0; i < ch->n; i++) {
+		if (ch->v[i].action != CLAWMD_WRITE || !strcmp(ch->v[i].name, CLAWMD_ENTRY_NAME))
+			continue;
+		if (ch->v[i].want->type == CLAWMD_FT_DIR) {
+			rc = clawmd_fragdir_commit(&fd, dtmp[i], leaf(ch->v[i].name), ch->v[i].want,
+						   err);
+			dtmp[i][0] = '\0';
+		} else {
+			rc = clawmd_fs_commit(&st[i], err);
+		}
+		if (rc < 0)
+			goto out;
+	}
+	if (mkdir_frag) {
+		if (durable && (rc = clawmd_fs_sync_dir(&fd, err)) < 0)
+			goto out;
+		if ((rc = clawmd_fs_rename_noreplace(&gd, tmpdir, CLAWMD_FRAGMENTS_DIR, err)) < 0)
+			goto out;
+		tmpdir[0] = '\0';
+	}
+	/* 2c. The entry: carry or move aside what clawmd did not write, then
+	 * swap the new one in. */
+	const struct clawmd_buf *expect = NULL;
+	for (size_t i = 0; i < ch->n; i++) {
+		struct clawmd_change *c = &ch->v[i];
+		if (strcmp(c->name, CLAWMD_ENTRY_NAME))
+			continue;
+		if (c->action == CLAWMD_PRESERVE && c->into_local && c->carry.len) {
+			char *kept = NULL;
+			rc = commit_local(&gd, &st[i], &kept, err);
+			if (kept) /* CLAUDE.local.md's content, moved aside: say so */
+				report_kept(&keeps, &nkeeps, CLAWMD_LOCAL_NAME, kept);
+			if (rc < 0)
+				goto out;
+			if (rc == 0) {
+				c->moved_to = clawmd_xstrdup(CLAWMD_LOCAL_NAME);
+				expect = &c->old;
+				continue;
+			}
+			c->into_local = false; /* CLAUDE.local.md filled meanwhile */
+		}
+		if (c->action == CLAWMD_PRESERVE && c->into_local) {
+			expect = &c->old; /* only clawmd's own lines: nothing to carry */
+		} else if (c->action == CLAWMD_PRESERVE) {
+			if ((rc = clawmd_fs_move_aside(&c->moved_to, &gd, c->name, err)) < 0)
+				goto out;
+		} else if (c->action == CLAWMD_WRITE) {
+			if (c->old_type == CLAWMD_FT_FILE && !c->old_unread)
+				expect = &c->old;
+			char *preserved = NULL;
+			rc = commit_entry(&gd, &st[i], expect, &preserved, err);
+			c->moved_to = preserved; /* edited while we worked: kept, and said */
+			if (rc < 0)
+				goto out;
+		}
+	}
+	/* 2d, 2e. */
+	for (size_t i = 0; i < ch->n; i++) {
+		struct clawmd_change *c = &ch->v[i];
+		char tb[32];
+		if (c->action == CLAWMD_REMOVE && c->old_type == CLAWMD_FT_DIR && strchr(c->name, '/'))
+			rc = clawmd_fragdir_remove(&fd, leaf(c->name), err);
+		else if (c->action == CLAWMD_REMOVE && c->old_type == CLAWMD_FT_DIR)
+			rc = remove_staging_dir(&gd, c->name, err);
+		else if (c->action == CLAWMD_REMOVE && clawmd_fs_temp_of(tb, leaf(c->name))) {
+			/* Compute judged it ours; judged again now, as it goes. */
+			char *kept = NULL;
+			rc = clawmd_fs_remove_own(&kept, strchr(c->name, '/') ? &fd : &gd,
+						  leaf(c->name), tb, ours_for(leaf(c->name)), NULL,
+						  err);
+			if (kept) {
+				c->action = CLAWMD_PRESERVE;
+				c->moved_to = kept;
+				in_dir(&c->moved_to, c->name);
+			}
+		} else if (c->action == CLAWMD_REMOVE)
+			rc = clawmd_fs_unlink(strchr(c->name, '/') ? &fd : &gd, leaf(c->name), err);
+		else if (c->action == CLAWMD_CREATE_LOCAL &&
+			 (rc = clawmd_fs_create_empty(&gd, CLAWMD_LOCAL_NAME, err)) == 0)
+			rc = clawmd_fs_own_like_dir(&gd, CLAWMD_LOCAL_NAME, err);
+		if (rc < 0)
+			goto out;
+		rc = 0;
+	}
+	for (size_t i = 0; i < ch->n; i++)
+		durable |= ch->v[i].moved_to != NULL; /* edited while compose ran */
+	if (durable && fd.fd >= 0 && (rc = clawmd_fs_sync_dir(&fd, err)) < 0)
+		goto out;
+	if (durable)
+		rc = clawmd_fs_sync_dir(&gd, err);
+out:
+	for (size_t i = 0; i < nstaged; i++) {
+		if (st[i].name)
+			clawmd_fs_stage_release(&st[i]);
+		if (dtmp[i][0])
+			clawmd_fragdir_unstage(&fd, dtmp[i]);
+	}
+	/* What a failed or undone swap kept aside, reported as preserved. */
+	for (size_t i = 0; i < nkeeps; i++) {
+		size_t cap = ch->n;
+		struct clawmd_change *c = add(ch, &cap, CLAWMD_PRESERVE, keeps[i].name, CLAWMD_FT_FILE);
+		c->old_unread = true;
+		c->moved_to = keeps[i].moved_to;
+	}
+	free(keeps);
+	if (tmpdir[0]) /* staged temps are gone now, so the directory is empty */
+		unlinkat(gd.fd, tmpdir, AT_REMOVEDIR);
+	clawmd_dir_release(&fd);
+	free(st);
+	free(dtmp);
+	return rc < 0 ? rc : 0;
+}
+
+bool clawmd_changes_drift(const struct clawmd_changes *ch)
+{
+	for (size_t i = 0; i < ch->n; i++)
+		if (ch->v[i].action != CLAWMD_CREATE_LOCAL)
+			return true;
+	return false;
+}

@@ -1,0 +1,74 @@
+/* compose.c - the per-spawn job: lock the group, plan, compare, apply. */
+#include "clawmd.h"
+#include "compose/state.h"
+#include "fs/stamp.h"
+#include "group/group.h"
+#include "base/util.h"
+
+/*
+ * Lock, then either the record shows nothing changed since the last
+ * compose that found nothing to do (state.h), or the full compose: plan,
+ * compare, apply.  A full compose that finds nothing to do records what
+ * it saw; one that changes the group drops the record first.  A config
+ * the host gave is not container.json, whose identity the record holds:
+ * such a compose neither trusts nor writes a record.
+ */
+int clawmd_compose(struct clawmd_plan *plan, struct clawmd_changes *changes,
+		   struct clawmd_group *g, const struct clawmd_compose_opts *opts,
+		   struct clawmd_err *err)
+{
+	const struct clawmd_layout *lay = g->lay;
+	const struct clawmd_dir *gd;
+	bool record = !opts->dry_run && !g->config_given;
+	int rc = 0;
+	clawmd_plan_init(plan);
+	clawmd_changes_init(changes);
+	/* A watched pass that saw nothing change since the group was last
+	 * verified: no lock, no system call on the group.  Nothing is written,
+	 * and a concurrent compose that writes makes events. */
+	if (record && clawmd_state_known(plan, g->pass, lay, g->name))
+		goto noop;
+	/* Opened once, for every step below; a missing or symlinked group is
+	 * refused before its lock file is made. */
+	if ((rc = clawmd_group_dir(&gd, g, err)) < 0)
+		return rc;
+	if (!opts->dry_run) {
+		/* The lock, quickly: its file exists after the first compose and
+		 * is free unless another compose of the group runs.  With
+		 * record_only, no lock file means no record, and a busy lock a
+		 * compose that is changing the group: 1 either way. */
+		if (clawmd_group_trylock(g) && (opts->record_only || (rc = clawmd_group_lock(g, err)) < 0))
+			return opts->record_only ? 1 : rc;
+		if (record && clawmd_state_fresh(plan, g->lock, lay, gd, g->pass))
+			goto noop_locked;
+	}
+	if (opts->record_only) {
+		rc = 1;
+		goto out;
+	}
+	struct timespec since = clawmd_stamp_now();
+	if ((rc = clawmd_plan_build(plan, g, err)) < 0)
+		goto out;
+	if ((rc = clawmd_changes_compute(changes, g, plan, err)) < 0)
+		goto out;
+	if (opts->dry_run)
+		goto out;
+	if (changes->n == 0) {
+		if (record)
+			clawmd_state_save(g->lock, g->lockpath, lay, plan, gd, since);
+	} else {
+		clawmd_state_forget(g->lock, g->lockpath);
+		rc = clawmd_changes_apply(changes, g, err);
+	}
+	goto out;
+noop_locked:
+	clawmd_group_unlock(g);
+noop: /* the plan holds what the record or the watch remembered */
+	plan->group = clawmd_xstrdup(g->name);
+	changes->group = clawmd_xstrdup(g->name);
+	changes->path = clawmd_xstrdup(g->shown);
+	return 0;
+out:
+	clawmd_group_unlock(g);
+	return rc;
+}

@@ -1,0 +1,687 @@
+/* fs.c - the safe filesystem primitives (see fs.h for the rules). */
+#include "fs/fs.h"
+#include "base/util.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <sys/file.h>
+#include <sys/random.h>
+#include <time.h>
+#include <unistd.h>
+
+#define shown(d, name) (d)->path, (name)
+
+int clawmd_dir_open(struct clawmd_dir *out, const char *path, struct clawmd_err *err)
+{
+	out->fd = open(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (out->fd < 0) {
+		if (errno == ELOOP || errno == ENOTDIR)
+			return clawmd_err_set(err, CLAWMD_EFS,
+					      "'%s' is a symlink or not a directory; refusing it",
+					      path);
+		return clawmd_err_sys(err, CLAWMD_EFS, "could not open directory '%s'", path);
+	}
+	out->path = clawmd_xstrdup(path);
+	return 0;
+}
+
+DIR *clawmd_fs_list(int fd)
+{
+	/* "." names the directory itself, whatever is renamed onto its path. */
+	int own = openat(fd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	DIR *d = own >= 0 ? fdopendir(own) : NULL;
+	if (!d && own >= 0) {
+		int saved = errno;
+		close(own);
+		errno = saved;
+	}
+	return d;
+}
+
+int clawmd_dir_openat(struct clawmd_dir *out, const struct clawmd_dir *parent, const char *name,
+		      bool missing_ok, struct clawmd_err *err)
+{
+	out->path = clawmd_xasprintf("%s/%s", shown(parent, name));
+	out->fd = openat(parent->fd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (out->fd < 0) {
+		if (errno == ENOENT && missing_ok)
+			return 1; /* path stays set for messages; release as usual */
+		int saved = errno;
+		free(out->path);
+		out->path = NULL;
+		errno = saved;
+		if (errno == ELOOP || errno == ENOTDIR)
+			return clawmd_err_set(err, CLAWMD_EFS,
+					      "'%s/%s' is a symlink or not a directory; refusing it",
+					      shown(parent, name));
+		return clawmd_err_sys(err, CLAWMD_EFS, "could not open directory '%s/%s'",
+				      shown(parent, name));
+	}
+	return 0;
+}
+
+void clawmd_dir_release(struct clawmd_dir *d)
+{
+	if (!d)
+		return;
+	if (d->fd >= 0)
+		close(d->fd);
+	d->fd = -1;
+	free(d->path);
+	d->path = NULL;
+}
+
+int clawmd_fs_type(mode_t *out, const struct clawmd_dir *d, const char *name,
+		   struct clawmd_err *err)
+{
+	struct stat st;
+	if (fstatat(d->fd, name, &st, AT_SYMLINK_NOFOLLOW) < 0) {
+		*out = 0;
+		if (errno == ENOENT)
+			return 0;
+		return clawmd_err_sys(err, CLAWMD_EFS, "could not stat '%s/%s'", shown(d, name));
+	}
+	*out = st.st_mode & S_IFMT;
+	return 0;
+}
+
+int clawmd_fs_read(struct clawmd_buf *out, const struct clawmd_dir *d, const char *name,
+		   size_t max, struct clawmd_err *err)
+{
+	int rc = 0;
+	struct stat st;
+	/* O_NONBLOCK: a planted FIFO must not hang the spawn; fstat refuses it. */
+	int fd = openat(d->fd, name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
+	clawmd_buf_clear(out);
+	if (fd < 0) {
+		if (errno == ENOENT)
+			return 1;
+		if (errno == ELOOP)
+			return clawmd_err_set(err, CLAWMD_EFS, "'%s/%s' is a symlink; refusing to follow it",
+					      shown(d, name));
+		return clawmd_err_sys(err, CLAWMD_EFS, "could not open '%s/%s'", shown(d, name));
+	}
+	if (fstat(fd, &st) < 0) {
+		rc = clawmd_err_sys(err, CLAWMD_EFS, "could not stat '%s/%s'", shown(d, name));
+		goto out_close;
+	}
+	if (!S_ISREG(st.st_mode)) {
+		rc = clawmd_err_set(err, CLAWMD_EFS, "'%s/%s' is not a regular file", shown(d, name));
+		goto out_close;
+	}
+	if ((uintmax_t)st.st_size > max) {
+		rc = clawmd_err_set(err, CLAWMD_EINPUT, "'%s/%s' is larger than %zu bytes",
+				    shown(d, name), max);
+		goto out_close;
+	}
+	/* Read to EOF but never past max+1: the size may change under us. */
+	for (;;) {
+		clawmd_buf_grow(out, 8192);
+		size_t room = out->cap - out->len - 1;
+		if (room > max + 1 - out->len)
+			room = max + 1 - out->len;
+		ssize_t n = read(fd, out->ptr + out->len, room);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0) {
+			rc = clawmd_err_sys(err, CLAWMD_EFS, "could not read '%s/%s'", shown(d, name));
+			goto out_close;
+		}
+		if (n == 0)
+			break;
+		out->len += (size_t)n;
+		out->ptr[out->len] = '\0';
+		if (out->len > max) {
+			rc = clawmd_err_set(err, CLAWMD_EINPUT, "'%s/%s' is larger than %zu bytes",
+					    shown(d, name), max);
+			goto out_close;
+		}
+	}
+	if (!out->ptr)
+		clawmd_buf_put(out, "", 0);
+out_close:
+	close(fd);
+	return rc;
+}
+
+int clawmd_fs_readlink(struct clawmd_buf *out, const struct clawmd_dir *d, const char *name,
+		       struct clawmd_err *err)
+{
+	char tmp[4096];
+	ssize_t n = readlinkat(d->fd, name, tmp, sizeof(tmp));
+	clawmd_buf_clear(out);
+	if (n < 0) {
+		if (errno == ENOENT)
+			return 1;
+		if (errno == EINVAL)
+			return clawmd_err_set(err, CLAWMD_EFS, "'%s/%s' is not a symlink", shown(d, name));
+		return clawmd_err_sys(err, CLAWMD_EFS, "could not read link '%s/%s'", shown(d, name));
+	}
+	if ((size_t)n == sizeof(tmp))
+		return clawmd_err_set(err, CLAWMD_EFS, "link '%s/%s' has an over-long target",
+				      shown(d, name));
+	clawmd_buf_put(out, tmp, (size_t)n);
+	return 0;
+}
+
+/*
+ * A temp name: ".<name>.<8 hex random><8 hex digest>.tmp", the name cut
+ * short when long.  The leading dot keeps it out of globs and listings.
+ * The random half makes it unpredictable; the digest half is the low 32
+ * bits of the FNV-1a digest of what is staged (a file's content, a link's
+ * target), so a temp found later (a killed run's, or one a failed swap
+ * left) is removed only when it still holds what clawmd staged there: after
+ * a RENAME_EXCHANGE the temp name holds the agent's file instead.
+ */
+static uint32_t digest32(const void *data, size_t len)
+{
+	return (uint32_t)clawmd_fnv1a64(data, len);
+}
+
+static void temp_name(char *out, size_t size, const char *name, const void *data, size_t len)
+{
+	uint64_t r;
+	if (getrandom(&r, sizeof(r), 0) != sizeof(r)) {
+		struct timespec ts;
+		clock_gettime(CLOCK_REALTIME, &ts);
+		r = clawmd_fnv1a64(&ts, sizeof(ts)) ^ ((uint64_t)getpid() << 32);
+	}
+	snprintf(out, size, ".%.24s.%08x%08x.tmp", name, (unsigned)(r & 0xffffffffu),
+		 (unsigned)digest32(data, len));
+}
+
+const char *clawmd_fs_temp_of(char out[32], const char *name)
+{
+	size_t len = strlen(name);
+	/* ".<base>.<16 hex>.tmp" */
+	if (name[0] != '.' || len < 1 + 1 + 1 + 16 + 4 || len > 1 + 24 + 1 + 16 + 4 ||
+	    strcmp(name + len - 4, ".tmp") || name[len - 4 - 16 - 1] != '.')
+		return NULL;
+	for (size_t i = len - 4 - 16; i < len - 4; i++)
+		if (!((name[i] >= '0' && name[i] <= '9') || (name[i] >= 'a' && name[i] <= 'f')))
+			return NULL;
+	size_t blen = len - 1 - 1 - 16 - 4;
+	memcpy(out, name + 1, blen);
+	out[blen] = '\0';
+	return out;
+}
+
+/* Whether `data` is what the temp `name` was staged with (its digest half
+ * matches).  Nothing is lost with an empty file either. */
+static bool staged_content(const char *name, const void *data, size_t len)
+{
+	char buf[32];
+	size_t nl = strlen(name);
+	if (!len)
+		return true;
+	if (!clawmd_fs_temp_of(buf, name))
+		return false;
+	char hex[9];
+	memcpy(hex, name + nl - 4 - 8, 8);
+	hex[8] = '\0';
+	return strtoul(hex, NULL, 16) == digest32(data, len);
+}
+
+static int write_all(int fd, const char *p, size_t len)
+{
+	while (len) {
+		ssize_t n = write(fd, p, len);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return -1;
+		p += n;
+		len -= (size_t)n;
+	}
+	return 0;
+}
+
+/*
+ * Stage a file.  Why each step:
+ *  1. O_CREAT|O_EXCL|O_NOFOLLOW on a random name: nothing planted at that
+ *     name can be followed or reused; a collision fails instead of sharing.
+ *  2. write everything, then fsync: after the rename the new content must be
+ *     on disk, not just its name (ext4 delayed allocation).
+ *  3. a checked close: NFS and some FUSE filesystems report errors only here.
+ *  4. on any failure, unlink the temp so nothing half-written stays behind.
+ */
+static int stage_file(struct clawmd_stage *st, const struct clawmd_dir *d, const char *name,
+		      const void *data, size_t len, bool sync, struct clawmd_err *err)
+{
+	st->dir = d;
+	st->name = clawmd_xstrdup(name);
+	st->pending = false;
+	for (int tries = 0;; tries++) {
+		temp_name(st->tmp, sizeof(st->tmp), name, data, len);
+		int fd = openat(d->fd, st->tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
+				0644);
+		if (fd < 0) {
+			if (errno == EEXIST && tries < 8)
+				continue;
+			/* Name what was being written, not the temp (it never existed). */
+			return clawmd_err_sys(err, CLAWMD_EFS, "could not write '%s/%s'",
+					      shown(d, name));
+		}
+		st->pending = true;
+		int failed = write_all(fd, data, len) < 0 || (sync && fsync(fd) < 0);
+		int saved = errno;
+		if (close(fd) < 0 && !failed) {
+			failed = 1;
+			saved = errno;
+		}
+		if (failed) {
+			errno = saved;
+			clawmd_err_sys(err, CLAWMD_EFS, "could not write '%s/%s'", shown(d, st->tmp));
+			unlinkat(d->fd, st->tmp, 0);
+			st->pending = false;
+			errno = saved;
+			return CLAWMD_EFS;
+		}
+		return 0;
+	}
+}
+
+int clawmd_fs_stage_file(struct clawmd_stage *st, const struct clawmd_dir *d, const char *name,
+			 const void *data, size_t len, struct clawmd_err *err)
+{
+	return stage_file(st, d, name, data, len, true, err);
+}
+
+int clawmd_fs_stage_file_unsynced(struct clawmd_stage *st, const struct clawmd_dir *d,
+				  const char *name, const void *data, size_t len,
+				  struct clawmd_err *err)
+{
+	return stage_file(st, d, name, data, len, false, err);
+}
+
+/* Symlinks: create under a temp name, rename over (there is never a moment
+ * without the link, unlike unlink-then-symlink). */
+int clawmd_fs_stage_link(struct clawmd_stage *st, const struct clawmd_dir *d, const char *name,
+			 const char *target, struct clawmd_err *err)
+{
+	st->dir = d;
+	st->name = clawmd_xstrdup(name);
+	st->pending = false;
+	for (int tries = 0;; tries++) {
+		temp_name(st->tmp, sizeof(st->tmp), name, target, strlen(target));
+		if (symlinkat(target, d->fd, st->tmp) == 0)
+			break;
+		if (errno == EEXIST && tries < 8)
+			continue;
+		return clawmd_err_sys(err, CLAWMD_EFS, "could not create symlink '%s/%s'",
+				      shown(d, name));
+	}
+	st->pending = true;
+	return 0;
+}
+
+int clawmd_fs_commit(struct clawmd_stage *st, struct clawmd_err *err)
+{
+	if (renameat(st->dir->fd, st->tmp, st->dir->fd, st->name) < 0)
+		return clawmd_err_sys(err, CLAWMD_EFS, "could not rename '%s/%s' to '%s/%s'",
+				      shown(st->dir, st->tmp), shown(st->dir, st->name));
+	st->pending = false;
+	return 0;
+}
+
+/*
+ * Only a temp that still holds what was staged is removed: a caller may
+ * have lost track (a swap it could not undo), and then the content under
+ * the temp name is somebody else's.  That stays where it is; the next
+ * compose finds it as a leftover, moves it aside and reports it.
+ */
+void clawmd_fs_stage_release(struct clawmd_stage *st)
+{
+	if (!st)
+		return;
+	if (st->pending) {
+		int saved = errno;
+		char *kept = NULL;
+		clawmd_fs_remove_own(&kept, st->dir, st->tmp, NULL, NULL, NULL, NULL);
+		free(kept);
+		errno = saved;
+	}
+	st->pending = false;
+	free(st->name);
+	st->name = NULL;
+}
+
+int clawmd_fs_sync_dir(const struct clawmd_dir *d, struct clawmd_err *err)
+{
+	if (fsync(d->fd) < 0 && errno != EINVAL)
+		return clawmd_err_sys(err, CLAWMD_EFS, "could not sync directory '%s'", d->path);
+	return 0;
+}
+
+int clawmd_fs_replace_file(const struct clawmd_dir *d, const char *name, const void *data,
+			   size_t len, struct clawmd_err *err)
+{
+	struct clawmd_stage st;
+	int rc = clawmd_fs_stage_file(&st, d, name, data, len, err);
+	if (rc == 0)
+		rc = clawmd_fs_commit(&st, err);
+	if (rc == 0)
+		rc = clawmd_fs_sync_dir(d, err);
+	clawmd_fs_stage_release(&st);
+	return rc;
+}
+
+int clawmd_fs_create_empty(const struct clawmd_dir *d, const char *name, struct clawmd_err *err)
+{
+	int fd = openat(d->fd, name, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
+	if (fd < 0) {
+		if (errno == EEXIST)
+			return 1;
+		return clawmd_err_sys(err, CLAWMD_EFS, "could not create '%s/%s'", shown(d, name));
+	}
+	if (close(fd) < 0)
+		return clawmd_err_sys(err, CLAWMD_EFS, "could not create '%s/%s'", shown(d, name));
+	return 0;
+}
+
+int clawmd_fs_rename_noreplace(const struct clawmd_dir *d, const char *from, const char *to,
+			       struct clawmd_err *err)
+{
+	if (renameat2(d->fd, from, d->fd, to, RENAME_NOREPLACE) == 0)
+		return 0;
+	return clawmd_err_sys(err, CLAWMD_EFS, "could not rename '%s/%s' to '%s/%s'",
+			      shown(d, from), shown(d, to));
+}
+
+int clawmd_fs_move_aside(char **newname, const struct clawmd_dir *d, const char *name,
+			 struct clawmd_err *err)
+{
+	return clawmd_fs_move_aside_as(newname, d, name, name, err);
+}
+
+int clawmd_fs_own_like_dir(const struct clawmd_dir *d, const char *name, struct clawmd_err *err)
+{
+	struct stat st;
+	if (geteuid() != 0)
+		return 0;
+	if (fstat(d->fd, &st) < 0 ||
+	    fchownat(d->fd, name, st.st_uid, st.st_gid, AT_SYMLINK_NOFOLLOW) < 0)
+		return clawmd_err_sys(err, CLAWMD_EFS, "could not give '%s/%s' its directory's owner",
+				      shown(d, name));
+	return 0;
+}
+
+/* "<as>.clawmd-preserved-<UTC time>-<random>" */
+static char *preserved_name(const char *as)
+{
+	char stamp[32], rnd[32];
+	time_t now = time(NULL);
+	struct tm tm;
+	gmtime_r(&now, &tm);
+	strftime(stamp, sizeof(stamp), "%Y%m%dT%H%M%SZ", &tm);
+	temp_name(rnd, sizeof(rnd), "", "", 0);
+	return clawmd_xasprintf("%s.clawmd-preserved-%s-%.6s", as, stamp, rnd + 2);
+}
+
+int clawmd_fs_move_aside_as(char **newname, const struct clawmd_dir *d, const char *name,
+			    const char *as, struct clawmd_err *err)
+{
+	*newname = NULL;
+	for (int tries = 0; tries < 8; tries++) {
+		char *to = preserved_name(as);
+		if (renameat2(d->fd, name, d->fd, to, RENAME_NOREPLACE) == 0) {
+			*newname = to;
+			return 0;
+		}
+		int e = errno;
+		free(to);
+		if (e != EEXIST) {
+			errno = e;
+			return clawmd_err_sys(err, CLAWMD_EFS, "could not move '%s/%s' aside",
+					      shown(d, name));
+		}
+	}
+	return clawmd_err_set(err, CLAWMD_EFS, "could not find a free name to move '%s/%s' aside",
+			      shown(d, name));
+}
+
+int clawmd_fs_unlink(const struct clawmd_dir *d, const char *name, struct clawmd_err *err)
+{
+	if (unlinkat(d->fd, name, 0) < 0 && errno != ENOENT)
+		return clawmd_err_sys(err, CLAWMD_EFS, "could not remove '%s/%s'", shown(d, name));
+	return 0;
+}
+
+int clawmd_fs_mkdirs(const char *path, struct clawmd_err *err)
+{
+	char *p = clawmd_xstrdup(path);
+	int rc = 0;
+	for (char *s = p + 1;; s++) {
+		if (*s != '/' && *s != '\0')
+			continue;
+		char c = *s;
+		*s = '\0';
+		struct stat st;
+		if (mkdir(p, 0755) < 0 && errno != EEXIST) {
+			rc = clawmd_err_sys(err, CLAWMD_EFS, "could not create directory '%s'", p);
+			break;
+		}
+		if (lstat(p, &st) < 0 || !S_ISDIR(st.st_mode)) {
+			rc = clawmd_err_set(err, CLAWMD_EFS, "'%s' is not a directory", p);
+			break;
+		}
+		*s = c;
+		if (!c)
+			break;
+	}
+	free(p);
+	return rc;
+}
+
+int clawmd_fs_lock(int *fd_out, const char *lockdir, const char *name, double timeout,
+		   struct clawmd_err *err)
+{
+	*fd_out = -1;
+	int fd = -1;
+	struct clawmd_dir d = CLAWMD_DIR_INIT;
+	int rc = 0;
+	/* Open first without O_CREAT: the common case then makes no change. */
+	if (clawmd_dir_open(&d, lockdir, NULL) < 0) {
+		if ((rc = clawmd_fs_mkdirs(lockdir, err)) < 0 ||
+		    (rc = clawmd_dir_open(&d, lockdir, err)) < 0)
+			return rc;
+	}
+	/* flock() needs no write access: read-only keeps the no-op compose
+	 * free of any open for writing. */
+	fd = openat(d.fd, name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+	if (fd < 0 && errno == ENOENT)
+		fd = openat(d.fd, name, O_RDONLY | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0600);
+	if (fd < 0) {
+		rc = clawmd_err_sys(err, CLAWMD_EFS, "could not open lock '%s/%s'", lockdir, name);
+		goto out_dir;
+	}
+	/* Poll with a short, growing sleep: flock() itself has no timeout. */
+	struct timespec start, now, nap = {0, 1000000};
+	clock_gettime(CLOCK_MONOTONIC, &start);
+	while (flock(fd, LOCK_EX | LOCK_NB) < 0) {
+		if (errno != EWOULDBLOCK && errno != EINTR) {
+			rc = clawmd_err_sys(err, CLAWMD_EFS, "could not lock '%s/%s'", lockdir, name);
+			goto out_close;
+		}
+		clock_gettime(CLOCK_MONOTONIC, &now);
+		double waited = (double)(now.tv_sec - start.tv_sec) +
+				(double)(now.tv_nsec - start.tv_nsec) / 1e9;
+		if (waited >= timeout) {
+			rc = clawmd_err_set(err, CLAWMD_ELOCK,
+					    "timed out after %gs waiting for lock '%s/%s'; another "
+					    "clawmd holds it", timeout, lockdir, name);
+			goto out_close;
+		}
+		nanosleep(&nap, NULL);
+		if (nap.tv_nsec < 50000000)
+			nap.tv_nsec *= 2;
+	}
+	*fd_out = fd;
+	fd = -1;
+out_close:
+	if (fd >= 0)
+		close(fd);
+out_dir:
+	clawmd_dir_release(&d);
+	return rc;
+}
+
+/* Copy what is left in `fd` (a file just unlinked, written to meanwhile)
+ * into a fresh preserved file named after `as`; bounded. */
+static int copy_out(char **newname, const struct clawmd_dir *d, int fd, const char *as,
+		    struct clawmd_err *err)
+{
+	struct clawmd_buf b = CLAWMD_BUF_INIT;
+	int rc = 0, out = -1;
+	for (;;) {
+		clawmd_buf_grow(&b, 65536);
+		ssize_t n = pread(fd, b.ptr + b.len, b.cap - b.len - 1, (off_t)b.len);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0 || b.len + (size_t)n > CLAWMD_FS_STAGED_MAX)
+			break;
+		b.len += (size_t)n;
+	}
+	for (int tries = 0; tries < 8 && out < 0; tries++) {
+		free(*newname);
+		*newname = preserved_name(as);
+		out = openat(d->fd, *newname, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
+			     0600);
+		if (out < 0 && errno != EEXIST)
+			break;
+	}
+	if (out < 0 || write_all(out, b.ptr ? b.ptr : "", b.len) < 0 || fsync(out) < 0)
+		rc = clawmd_err_sys(err, CLAWMD_EFS, "could not keep what was written to '%s/%s'",
+				    d->path, as);
+	if (out >= 0 && close(out) < 0 && rc == 0)
+		rc = clawmd_err_sys(err, CLAWMD_EFS, "could not keep what was written to '%s/%s'",
+				    d->path, as);
+	if (rc < 0 && out < 0) { /* nothing was created under that name */
+		free(*newname);
+		*newname = NULL;
+	}
+	clawmd_buf_release(&b);
+	return rc;
+}
+
+enum verdict { GONE, OWN_LINK, OWN_FILE, FOREIGN };
+
+/* Judge what `name` holds; for OWN_FILE, *fdp is left open on it, with its
+ * stat and the bytes read. */
+static enum verdict judge(int *fdp, struct stat *st, size_t *len, const struct clawmd_dir *d,
+			  const char *name, clawmd_fs_ours_fn ours, void *payload)
+{
+	struct clawmd_buf b = CLAWMD_BUF_INIT;
+	enum verdict v = FOREIGN;
+	struct stat pre;
+	*fdp = -1;
+	/* A device, FIFO or socket is not ours and is never opened. */
+	if (fstatat(d->fd, name, &pre, AT_SYMLINK_NOFOLLOW) < 0)
+		return errno == ENOENT ? GONE : FOREIGN;
+	if (!S_ISREG(pre.st_mode) && !S_ISLNK(pre.st_mode))
+		return FOREIGN;
+	int fd = openat(d->fd, name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
+	if (fd < 0 && errno == ENOENT)
+		return GONE;
+	if (fd < 0 && errno == ELOOP) {
+		char target[4096];
+		ssize_t n = readlinkat(d->fd, name, target, sizeof(target));
+		return n > 0 && (size_t)n < sizeof(target) && staged_content(name, target, (size_t)n)
+			       ? OWN_LINK
+			       : FOREIGN;
+	}
+	/* Never read: what is not a regular file, what is larger than clawmd
+	 * ever stages, and what has other hard links (a staged temp has
+	 * none), so planted links to one big file cost a stat each. */
+	if (fd < 0 || fstat(fd, st) < 0 || !S_ISREG(st->st_mode) || st->st_nlink != 1 ||
+	    (uintmax_t)st->st_size > CLAWMD_FS_STAGED_MAX)
+		goto out;
+	for (;;) {
+		clawmd_buf_grow(&b, 65536);
+		ssize_t n = read(fd, b.ptr + b.len, b.cap - b.len - 1);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			goto out;
+		if (n == 0)
+			break;
+		b.len += (size_t)n;
+		if (b.len > CLAWMD_FS_STAGED_MAX)
+			goto out;
+	}
+	if (staged_content(name, b.ptr, b.len) || (ours && ours(b.ptr ? b.ptr : "", b.len, payload))) {
+		v = OWN_FILE;
+		*len = b.len;
+		*fdp = fd;
+		fd = -1;
+	}
+out:
+	if (fd >= 0)
+		close(fd);
+	clawmd_buf_release(&b);
+	return v;
+}
+
+bool clawmd_fs_is_own(const struct clawmd_dir *d, const char *name, clawmd_fs_ours_fn ours,
+		      void *payload)
+{
+	struct stat st;
+	size_t len;
+	int fd;
+	enum verdict v = judge(&fd, &st, &len, d, name, ours, payload);
+	if (fd >= 0)
+		close(fd);
+	return v != FOREIGN;
+}
+
+/*
+ * Remove `name` only when what it holds is provably clawmd's own; move
+ * anything else aside.  Why each step:
+ *  1. open without following and read through that fd (bounded): the
+ *     verdict is about one inode, not about whatever the name means later;
+ *  2. ours: empty, or the digest in its temp name matches, or `ours` says
+ *     so (e.g. an unedited composed CLAUDE.md); a symlink: its target's
+ *     digest.  A non-regular file or one over CLAWMD_FS_STAGED_MAX is not
+ *     ours and is not read;
+ *  3. before unlinking, the name must still lead to the inode that was
+ *     read; after, the fd shows whether it was written in between: if so,
+ *     what was written is copied out under a preserved name, not lost.
+ */
+int clawmd_fs_remove_own(char **preserved, const struct clawmd_dir *d, const char *name,
+			 const char *as, clawmd_fs_ours_fn ours, void *payload,
+			 struct clawmd_err *err)
+{
+	struct stat st, now;
+	size_t len = 0;
+	int fd, rc = 0;
+	*preserved = NULL;
+	switch (judge(&fd, &st, &len, d, name, ours, payload)) {
+	case GONE:
+		return 0;
+	case OWN_LINK:
+		if (unlinkat(d->fd, name, 0) < 0 && errno != ENOENT)
+			return clawmd_err_sys(err, CLAWMD_EFS, "could not remove '%s/%s'",
+					      shown(d, name));
+		return 0;
+	case FOREIGN:
+		/* Not provably ours: kept, under a preserved name when asked. */
+		return as ? clawmd_fs_move_aside_as(preserved, d, name, as, err) : 0;
+	case OWN_FILE:
+		break;
+	}
+	if (fstatat(d->fd, name, &now, AT_SYMLINK_NOFOLLOW) < 0 || now.st_dev != st.st_dev ||
+	    now.st_ino != st.st_ino) {
+		rc = as ? clawmd_fs_move_aside_as(preserved, d, name, as, err) : 0;
+		if (rc < 0 && errno == ENOENT)
+			rc = 0; /* gone meanwhile */
+	} else if (unlinkat(d->fd, name, 0) < 0 && errno != ENOENT) {
+		rc = clawmd_err_sys(err, CLAWMD_EFS, "could not remove '%s/%s'", shown(d, name));
+	} else if (fstat(fd, &now) == 0 &&
+		   (now.st_size != (off_t)len || now.st_mtim.tv_sec != st.st_mtim.tv_sec ||
+		    now.st_mtim.tv_nsec != st.st_mtim.tv_nsec)) {
+		rc = copy_out(preserved, d, fd, as ? as : name, err);
+	}
+	close(fd);
+	return rc;
+}

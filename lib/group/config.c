@@ -1,0 +1,308 @@
+/* config.c - read and validate a group's container.json, which the agent
+ * can write: every value is hostile until it passes here. */
+#include "clawmd.h"
+#include "base/util.h"
+
+#include <cJSON.h>
+#include <stdio.h>
+
+void clawmd_config_init(struct clawmd_group_config *cfg)
+{
+	memset(cfg, 0, sizeof(*cfg));
+	cfg->all_skills = true;
+}
+
+void clawmd_config_release(struct clawmd_group_config *cfg)
+{
+	if (!cfg)
+		return;
+	clawmd_strv_free(cfg->skills, cfg->nskills);
+	clawmd_strv_free(cfg->unknown_keys, cfg->nunknown);
+	clawmd_strv_free(cfg->warnings, cfg->nunknown);
+	for (size_t i = 0; i < cfg->nmcp; i++) {
+		free(cfg->mcp[i].name);
+		free(cfg->mcp[i].instructions);
+	}
+	free(cfg->mcp);
+	clawmd_config_init(cfg);
+}
+
+/* Quote a hostile value for a message: printable ASCII kept, the rest escaped,
+ * cut at 80 bytes, so a newline or an escape sequence cannot forge output. */
+static const char *quote(char *out, size_t size, const char *s, size_t len)
+{
+	size_t o = 0;
+	for (size_t i = 0; i < len && o + 8 < size; i++) {
+		unsigned char c = (unsigned char)s[i];
+		if (i == 80) {
+			o += (size_t)snprintf(out + o, size - o, "...");
+			break;
+		}
+		if (c >= 0x20 && c < 0x7f && c != '\\' && c != '\'')
+			out[o++] = (char)c;
+		else
+			o += (size_t)snprintf(out + o, size - o, "\\x%02x", c);
+	}
+	out[o] = '\0';
+	return out;
+}
+
+/* Length of the valid UTF-8 prefix of s: len when all of it is valid. */
+static size_t utf8_valid_prefix(const unsigned char *s, size_t len)
+{
+	size_t i = 0;
+	while (i < len) {
+		unsigned char c = s[i];
+		size_t n;
+		uint32_t cp;
+		if (c < 0x80) {
+			i++;
+			continue;
+		} else if ((c & 0xe0) == 0xc0) {
+			n = 1;
+			cp = c & 0x1f;
+		} else if ((c & 0xf0) == 0xe0) {
+			n = 2;
+			cp = c & 0x0f;
+		} else if ((c & 0xf8) == 0xf0) {
+			n = 3;
+			cp = c & 0x07;
+		} else {
+			return i;
+		}
+		for (size_t k = 1; k <= n; k++) {
+			if (i + k >= len || (s[i + k] & 0xc0) != 0x80)
+				return i;
+			cp = (cp << 6) | (s[i + k] & 0x3f);
+		}
+		/* Overlong forms, surrogates and values past U+10FFFF. */
+		if ((n == 1 && cp < 0x80) || (n == 2 && cp < 0x800) || (n == 3 && cp < 0x10000) ||
+		    (cp >= 0xd800 && cp <= 0xdfff) || cp > 0x10ffff)
+			return i;
+		i += n + 1;
+	}
+	return len;
+}
+
+static bool utf8_valid(const unsigned char *s, size_t len)
+{
+	return utf8_valid_prefix(s, len) == len;
+}
+
+/* "path:LINE:COL" of byte `off`, for errors that come before any key. */
+static int err_at(struct clawmd_err *err, const char *path, const char *json, size_t off,
+		  const char *what)
+{
+	size_t line = 1, col = 1;
+	for (size_t i = 0; i < off; i++, col++)
+		if (json[i] == '\n')
+			line++, col = 0;
+	return clawmd_err_set(err, CLAWMD_EINPUT, "%s:%zu:%zu: %s", path, line, col, what);
+}
+
+static int mcp_cmp(const void *a, const void *b)
+{
+	return strcmp(((const struct clawmd_mcp *)a)->name, ((const struct clawmd_mcp *)b)->name);
+}
+
+/* cJSON stops strings at NUL; a "\u0000" escape would silently cut a name.
+ * The offset of the first such escape (or raw NUL), or len when none. */
+static size_t nul_at(const char *json, size_t len)
+{
+	for (size_t i = 0; i < len; i++) {
+		if (json[i] == '\0')
+			return i;
+		if (json[i] == '\\') {
+			if (i + 5 < len && !memcmp(json + i + 1, "u0000", 5))
+				return i;
+			i++; /* skip the escaped character (e.g. "\\\\u0000") */
+		}
+	}
+	return len;
+}
+
+static int parse_skills(struct clawmd_group_config *cfg, const cJSON *v, const char *path,
+			struct clawmd_err *err)
+{
+	char q[400];
+	if (cJSON_IsString(v)) {
+		if (strcmp(v->valuestring, "all"))
+			return clawmd_err_set(err, CLAWMD_EINPUT,
+					      "%s: skills: expected \"all\" or an array of names, not '%s'",
+					      path, quote(q, sizeof(q), v->valuestring, strlen(v->valuestring)));
+		cfg->all_skills = true;
+		return 0;
+	}
+	if (!cJSON_IsArray(v))
+		return clawmd_err_set(err, CLAWMD_EINPUT,
+				      "%s: skills: expected \"all\" or an array of names", path);
+	int n = cJSON_GetArraySize(v);
+	if (n > 4096)
+		return clawmd_err_set(err, CLAWMD_EINPUT, "%s: skills: more than 4096 entries", path);
+	cfg->all_skills = false;
+	cfg->skills = clawmd_xcalloc((size_t)n, sizeof(char *));
+	int i = 0;
+	const cJSON *item;
+	cJSON_ArrayForEach(item, v)
+	{
+		if (!cJSON_IsString(item))
+			return clawmd_err_set(err, CLAWMD_EINPUT, "%s: skills[%d]: expected a string",
+					      path, i);
+		const char *s = item->valuestring;
+		if (!clawmd_name_valid(s, strlen(s)))
+			return clawmd_err_set(err, CLAWMD_EINPUT,
+					      "%s: skills[%d]: invalid name '%s' (names match "
+					      "[A-Za-z0-9][A-Za-z0-9._-]{0,63})",
+					      path, i, quote(q, sizeof(q), s, strlen(s)));
+		bool dup = false;
+		for (size_t k = 0; k < cfg->nskills; k++)
+			dup |= !strcmp(cfg->skills[k], s);
+		if (!dup)
+			cfg->skills[cfg->nskills++] = clawmd_xstrdup(s);
+		i++;
+	}
+	return 0;
+}
+
+static int parse_mcp(struct clawmd_group_config *cfg, const cJSON *v, const char *path,
+		     struct clawmd_err *err)
+{
+	char q[400];
+	if (!cJSON_IsObject(v))
+		return clawmd_err_set(err, CLAWMD_EINPUT, "%s: mcpServers: expected an object", path);
+	int n = cJSON_GetArraySize(v);
+	if (n > 1024)
+		return clawmd_err_set(err, CLAWMD_EINPUT, "%s: mcpServers: more than 1024 servers",
+				      path);
+	cfg->mcp = clawmd_xcalloc((size_t)n, sizeof(*cfg->mcp));
+	const cJSON *srv;
+	cJSON_ArrayForEach(srv, v)
+	{
+		const char *name = srv->string;
+		if (!clawmd_name_valid(name, strlen(name)))
+			return clawmd_err_set(err, CLAWMD_EINPUT,
+					      "%s: mcpServers: invalid server name '%s' (names match "
+					      "[A-Za-z0-9][A-Za-z0-9._-]{0,63})",
+					      path, quote(q, sizeof(q), name, strlen(name)));
+		for (size_t k = 0; k < cfg->nmcp; k++)
+			if (!strcmp(cfg->mcp[k].name, name))
+				return clawmd_err_set(err, CLAWMD_EINPUT,
+						      "%s: mcpServers.%s: defined twice", path, name);
+		if (!cJSON_IsObject(srv))
+			return clawmd_err_set(err, CLAWMD_EINPUT,
+					      "%s: mcpServers.%s: expected an object", path, name);
+		const cJSON *ins = cJSON_GetObjectItemCaseSensitive(srv, "instructions");
+		struct clawmd_mcp *m = &cfg->mcp[cfg->nmcp++];
+		m->name = clawmd_xstrdup(name);
+		if (!ins || cJSON_IsNull(ins))
+			continue;
+		if (!cJSON_IsString(ins))
+			return clawmd_err_set(err, CLAWMD_EINPUT,
+					      "%s: mcpServers.%s.instructions: expected a string",
+					      path, name);
+		size_t len = strlen(ins->valuestring);
+		if (len > CLAWMD_INSTRUCTIONS_MAX)
+			return clawmd_err_set(err, CLAWMD_EINPUT,
+					      "%s: mcpServers.%s.instructions: %zu bytes, more than "
+					      "the %d allowed", path, name, len, CLAWMD_INSTRUCTIONS_MAX);
+		if (!utf8_valid((const unsigned char *)ins->valuestring, len))
+			return clawmd_err_set(err, CLAWMD_EINPUT,
+					      "%s: mcpServers.%s.instructions: not valid UTF-8", path,
+					      name);
+		/* "" is no instructions, as nanoclaw's composer reads it: no
+		 * fragment, rather than an empty file imported for nothing. */
+		if (len)
+			m->instructions = clawmd_xstrdup(ins->valuestring);
+	}
+	if (cfg->nmcp > 1)
+		qsort(cfg->mcp, cfg->nmcp, sizeof(*cfg->mcp), mcp_cmp);
+	return 0;
+}
+
+/*
+ * Top-level keys that are a typo of one clawmd reads ("skils" silently meant
+ * every skill).  container.json is shared with the host's other tools, so a
+ * key far from all of clawmd's is theirs and passes silently.
+ */
+static void note_unknown_keys(struct clawmd_group_config *cfg, const cJSON *doc, const char *path)
+{
+	static const char *const known[] = {"skills", "mcpServers", "cli_scope"};
+	const cJSON *item;
+	size_t cap = 0, n = 0;
+	char q[400];
+	cJSON_ArrayForEach(item, doc)
+	{
+		const char *k = item->string, *near;
+		bool ours = false;
+		for (size_t i = 0; i < CLAWMD_ARRAY_SIZE(known); i++)
+			ours |= !strcmp(k, known[i]);
+		if (ours || !(near = clawmd_spell_nearest(k, known, CLAWMD_ARRAY_SIZE(known))))
+			continue;
+		if (n == 64)
+			break;
+		clawmd_xgrow(&cfg->unknown_keys, &cap, n + 1, sizeof(char *));
+		cfg->warnings = clawmd_xrealloc(cfg->warnings, cap * sizeof(char *));
+		cfg->unknown_keys[n] = clawmd_xstrdup(k);
+		cfg->warnings[n] = clawmd_xasprintf("%s: unknown key '%s' (did you mean '%s'?); "
+						    "it is ignored",
+						    path, quote(q, sizeof(q), k, strlen(k)), near);
+		cfg->nunknown = ++n;
+	}
+}
+
+int clawmd_config_parse(struct clawmd_group_config *out, const char *json, size_t len,
+			const char *path, struct clawmd_err *err)
+{
+	int rc = 0;
+	cJSON *doc = NULL;
+	clawmd_config_init(out);
+	if (len > CLAWMD_CONFIG_MAX)
+		return clawmd_err_set(err, CLAWMD_EINPUT, "%s: larger than %d bytes", path,
+				      CLAWMD_CONFIG_MAX);
+	size_t at = nul_at(json, len);
+	if (at < len)
+		return err_at(err, path, json, at, "contains a NUL character");
+	if ((at = utf8_valid_prefix((const unsigned char *)json, len)) < len)
+		return err_at(err, path, json, at, "not valid UTF-8");
+	const char *end = NULL;
+	doc = cJSON_ParseWithLengthOpts(json, len, &end, false);
+	/* Trailing bytes after the value are malformed too. */
+	while (doc && end < json + len && strchr(" \t\r\n", *end))
+		end++;
+	if (doc && end < json + len) {
+		cJSON_Delete(doc);
+		doc = NULL;
+	}
+	if (!doc) {
+		size_t off = end ? (size_t)(end - json) : 0, line = 1, col = 1;
+		for (size_t i = 0; i < off && i < len; i++, col++)
+			if (json[i] == '\n')
+				line++, col = 0;
+		return clawmd_err_set(err, CLAWMD_EINPUT, "%s:%zu:%zu: malformed JSON", path, line,
+				      col);
+	}
+	if (!cJSON_IsObject(doc)) {
+		rc = clawmd_err_set(err, CLAWMD_EINPUT, "%s: expected a JSON object at the top", path);
+		goto out;
+	}
+	const cJSON *v;
+	if ((v = cJSON_GetObjectItemCaseSensitive(doc, "skills")) && !cJSON_IsNull(v) &&
+	    (rc = parse_skills(out, v, path, err)) < 0)
+		goto out;
+	if ((v = cJSON_GetObjectItemCaseSensitive(doc, "mcpServers")) && !cJSON_IsNull(v) &&
+	    (rc = parse_mcp(out, v, path, err)) < 0)
+		goto out;
+	if ((v = cJSON_GetObjectItemCaseSensitive(doc, "cli_scope")) && !cJSON_IsNull(v)) {
+		if (!cJSON_IsString(v)) {
+			rc = clawmd_err_set(err, CLAWMD_EINPUT, "%s: cli_scope: expected a string", path);
+			goto out;
+		}
+		out->cli_disabled = !strcmp(v->valuestring, "disabled");
+	}
+	note_unknown_keys(out, doc, path);
+out:
+	cJSON_Delete(doc);
+	if (rc < 0)
+		clawmd_config_release(out);
+	return rc;
+}

@@ -1,0 +1,174 @@
+/* group.c - the group handle (see group.h and clawmd/group.h). */
+#include "group/group.h"
+#include "base/util.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <sys/file.h>
+#include <unistd.h>
+
+int clawmd_group_open(struct clawmd_group **out, const struct clawmd_root *root,
+		      const char *name, struct clawmd_err *err)
+{
+	*out = NULL;
+	if (!name || !clawmd_name_valid(name, strlen(name)))
+		return clawmd_err_set(err, CLAWMD_EINPUT,
+				      "invalid group name '%s' (names match "
+				      "[A-Za-z0-9][A-Za-z0-9._-]{0,63})",
+				      name ? name : "");
+	struct clawmd_group *g = clawmd_xcalloc(1, sizeof(*g));
+	g->lay = &root->lay;
+	g->pass = root->pass;
+	g->name = clawmd_xstrdup(name);
+	g->path = clawmd_path_join(root->lay.groups, name);
+	g->shown = clawmd_layout_shown(&root->lay, g->path);
+	g->dir = (struct clawmd_dir)CLAWMD_DIR_INIT;
+	g->lock = -1;
+	g->lockpath = clawmd_xasprintf("%s/locks/%s", root->lay.state, name);
+	g->config_rc = 1;
+	clawmd_config_init(&g->config);
+	*out = g;
+	return 0;
+}
+
+void clawmd_group_free(struct clawmd_group *g)
+{
+	if (!g)
+		return;
+	clawmd_group_unlock(g);
+	clawmd_dir_release(&g->dir);
+	clawmd_buf_release(&g->config_text);
+	clawmd_config_release(&g->config);
+	free(g->name);
+	free(g->path);
+	free(g->shown);
+	free(g->lockpath);
+	free(g);
+}
+
+const char *clawmd_group_name(const struct clawmd_group *g)
+{
+	return g->name;
+}
+
+const char *clawmd_group_path(const struct clawmd_group *g)
+{
+	return g->path;
+}
+
+int clawmd_group_dir(const struct clawmd_dir **out, struct clawmd_group *g,
+		     struct clawmd_err *err)
+{
+	*out = &g->dir;
+	if (g->dir.fd >= 0)
+		return 0;
+	g->dir.fd = open(g->path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (g->dir.fd < 0)
+		return errno == ELOOP || errno == ENOTDIR
+			       ? clawmd_err_set(err, CLAWMD_EFS,
+						"'%s' is a symlink or not a directory; refusing it",
+						g->path)
+			       : clawmd_err_sys(err, CLAWMD_EFS, "could not open directory '%s'",
+						g->path);
+	g->dir.path = clawmd_xstrdup(g->path);
+	return 0;
+}
+
+/*
+ * The lock lives in the host-only state directory, not in the group: the
+ * group directory is writable by the agent, which could otherwise hold the
+ * lock forever or plant a symlink at its name.
+ */
+int clawmd_group_lock(struct clawmd_group *g, struct clawmd_err *err)
+{
+	if (g->lock >= 0)
+		return 0;
+	char *dir = clawmd_path_join(g->lay->state, "locks");
+	int rc = clawmd_fs_lock(&g->lock, dir, g->name, g->lay->lock_timeout, err);
+	free(dir);
+	return rc;
+}
+
+int clawmd_group_trylock(struct clawmd_group *g)
+{
+	if (g->lock >= 0)
+		return 0;
+	int fd = open(g->lockpath, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+	if (fd >= 0 && flock(fd, LOCK_EX | LOCK_NB) == 0) {
+		g->lock = fd;
+		return 0;
+	}
+	if (fd >= 0)
+		close(fd);
+	return 1;
+}
+
+void clawmd_group_unlock(struct clawmd_group *g)
+{
+	if (g->lock >= 0)
+		close(g->lock);
+	g->lock = -1;
+}
+
+/* A symlinked or non-regular container.json is invalid input, as a
+ * malformed one is: the agent wrote it either way. */
+static int read_config(struct clawmd_group *g, struct clawmd_err *err)
+{
+	const struct clawmd_dir *gd;
+	int rc = clawmd_group_dir(&gd, g, err);
+	if (rc < 0)
+		return rc;
+	struct clawmd_dir shown = {gd->fd, g->shown};
+	rc = clawmd_fs_read(&g->config_text, &shown, CLAWMD_CONFIG_NAME, CLAWMD_CONFIG_MAX, err);
+	if (rc == 1) {
+		g->config_absent = true;
+		clawmd_buf_clear(&g->config_text);
+		clawmd_buf_put(&g->config_text, "", 0);
+		return 0;
+	}
+	if (rc == CLAWMD_EFS)
+		return err->code = CLAWMD_EINPUT;
+	if (rc < 0)
+		return rc;
+	char *path = clawmd_path_join(g->shown, CLAWMD_CONFIG_NAME);
+	rc = clawmd_config_parse(&g->config, g->config_text.ptr, g->config_text.len, path, err);
+	free(path);
+	return rc;
+}
+
+int clawmd_group_config(const struct clawmd_group_config **out, struct clawmd_group *g,
+			struct clawmd_err *err)
+{
+	*out = &g->config;
+	if (g->config_rc == 1) {
+		g->config_rc = read_config(g, &g->config_err);
+		if (g->config_rc < 0) {
+			clawmd_config_release(&g->config);
+			clawmd_config_init(&g->config);
+		}
+	}
+	if (g->config_rc < 0 && err && !err->code)
+		*err = g->config_err;
+	return g->config_rc;
+}
+
+int clawmd_group_set_config(struct clawmd_group *g, const char *json, size_t len,
+			    struct clawmd_err *err)
+{
+	struct clawmd_group_config cfg;
+	char *file = clawmd_path_join(g->shown, CLAWMD_CONFIG_NAME);
+	char *path = clawmd_xasprintf("%s (given by the host)", file);
+	free(file);
+	int rc = clawmd_config_parse(&cfg, json, len, path, err);
+	free(path);
+	if (rc < 0)
+		return rc;
+	clawmd_config_release(&g->config);
+	g->config = cfg;
+	clawmd_buf_clear(&g->config_text);
+	clawmd_buf_put(&g->config_text, json, len);
+	g->config_rc = 0;
+	g->config_given = true;
+	g->config_absent = false;
+	return 0;
+}

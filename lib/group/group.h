@@ -1,0 +1,56 @@
+/*
+ * group.h - the group handle (struct clawmd_group, opaque in the public
+ * API): one group of one root, its name checked once, here.
+ *
+ * Every per-group step (the record, the plan, the comparison, the apply,
+ * the lint, status, render --group, migrate) takes the handle and asks it
+ * for what it needs:
+ *
+ *	clawmd_group_open(&g, root, "main", &err);       // the name, checked
+ *	clawmd_group_dir(&gd, g, &err);          // opened on first use, once
+ *	clawmd_group_config(&cfg, g, &err);      // read and parsed once
+ *	clawmd_group_lock(g, &err);              // held until clawmd_group_free()
+ *
+ * The directory is opened without following a symlink, the first time a
+ * step needs it, and every later step works on that same directory
+ * whatever is renamed onto its path meanwhile.  It is opened lazily so
+ * that a watched pass can answer a no-op compose with no system call on
+ * the group at all (compose/record.c).
+ */
+#ifndef CLAWMD_GROUP_GROUP_H
+#define CLAWMD_GROUP_GROUP_H
+
+#include "clawmd.h"
+#include "fs/fs.h"
+
+struct clawmd_group {
+	const struct clawmd_layout *lay;
+	struct clawmd_pass *pass; /* the root's: NULL, a pass or a watched pass */
+	char *name;
+	char *path;		/* lay->groups/<name>, absolute */
+	char *shown;		/* the path as messages show it */
+	struct clawmd_dir dir;	/* fd -1 until clawmd_group_dir() */
+	int lock;		/* -1 unless held */
+	char *lockpath;		/* STATE/locks/<name> */
+	/* container.json as read once (or as the host gave it) */
+	int config_rc;		/* 1: not read yet; 0; or the error */
+	bool config_given;	/* the host's, not the file's */
+	bool config_absent;	/* no container.json: all defaults */
+	struct clawmd_buf config_text;
+	struct clawmd_group_config config;
+	struct clawmd_err config_err;
+};
+
+/* The group's directory, opened on first use: EFS for a missing one, a
+ * symlink or anything but a directory. */
+int clawmd_group_dir(const struct clawmd_dir **out, struct clawmd_group *g,
+		     struct clawmd_err *err);
+
+/* The lock without waiting and without creating its file: 0 when taken,
+ * 1 when the file is missing or another process holds it. */
+int clawmd_group_trylock(struct clawmd_group *g);
+
+/* Let go of the lock (compose drops it as soon as it is done). */
+void clawmd_group_unlock(struct clawmd_group *g);
+
+#endif

@@ -1,0 +1,85 @@
+/* clawmd/base.h - errors, buffers, names and the small things every part uses (part of clawmd.h, which includes every part). */
+#ifndef CLAWMD_API_BASE_H
+#define CLAWMD_API_BASE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define CLAWMD_VERSION "0.1.0"
+
+/* ---- errors ------------------------------------------------------------ */
+
+/*
+ * Codes are the negated exit statuses of the command line, so the CLI maps
+ * them without a table: 2 usage, 3 invalid input, 4 filesystem or safety
+ * refusal, 5 lock timeout.
+ */
+enum clawmd_code {
+	CLAWMD_OK = 0,
+	CLAWMD_EUSAGE = -2,
+	CLAWMD_EINPUT = -3,
+	CLAWMD_EFS = -4,
+	CLAWMD_ELOCK = -5,
+};
+
+#define CLAWMD_ERR_MSG_MAX 1024
+
+struct clawmd_err {
+	int code;	/* 0 until the first error */
+	int sys_errno;	/* errno at the failure, 0 when not a system error */
+	char msg[CLAWMD_ERR_MSG_MAX];
+};
+
+#define CLAWMD_ERR_INIT {0, 0, {0}}
+
+/* Record an error unless one is already recorded; returns `code`. */
+int clawmd_err_set(struct clawmd_err *err, int code, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+/* The same, appending ": strerror(errno)" and saving errno. */
+int clawmd_err_sys(struct clawmd_err *err, int code, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+void clawmd_err_clear(struct clawmd_err *err);
+/* Exit status for a code: 0, or 2..5. */
+int clawmd_err_exit_status(int code);
+
+/* ---- growable buffer --------------------------------------------------- */
+
+/* Always NUL-terminated when ptr != NULL; len excludes the NUL. */
+struct clawmd_buf {
+	char *ptr;
+	size_t len;
+	size_t cap;
+};
+
+#define CLAWMD_BUF_INIT {NULL, 0, 0}
+
+void clawmd_buf_grow(struct clawmd_buf *buf, size_t extra);
+void clawmd_buf_put(struct clawmd_buf *buf, const void *data, size_t len);
+void clawmd_buf_puts(struct clawmd_buf *buf, const char *s);
+void clawmd_buf_putc(struct clawmd_buf *buf, char c);
+void clawmd_buf_printf(struct clawmd_buf *buf, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+void clawmd_buf_clear(struct clawmd_buf *buf);
+/* Hand the string over to the caller (never NULL) and reset the buffer. */
+char *clawmd_buf_detach(struct clawmd_buf *buf);
+void clawmd_buf_release(struct clawmd_buf *buf);
+
+/* The nearest spelling of `word` among `cands` (case-insensitive, a few
+ * edits or a prefix), or NULL when none is close enough to be a typo. */
+const char *clawmd_spell_nearest(const char *word, const char *const *cands, size_t n);
+
+/* True for names matching [A-Za-z0-9][A-Za-z0-9._-]{0,63}. */
+bool clawmd_name_valid(const char *name, size_t len);
+
+/* Free an array of n strings and the array (NULL: no-op). */
+void clawmd_strv_free(char **v, size_t n);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,131 @@
+/* clawmd/group.h - one group: its container.json and the names clawmd owns in it (part of clawmd.h, which includes every part). */
+#ifndef CLAWMD_API_GROUP_H
+#define CLAWMD_API_GROUP_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "clawmd/base.h"
+#include "clawmd/layout.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ---- the group's container.json ---------------------------------------- */
+
+#define CLAWMD_CONFIG_MAX (1024 * 1024)	     /* container.json size cap */
+#define CLAWMD_INSTRUCTIONS_MAX (64 * 1024) /* inline MCP instructions cap */
+
+struct clawmd_mcp {
+	char *name;
+	char *instructions; /* NULL: the server has none, so no fragment */
+};
+
+struct clawmd_group_config {
+	bool all_skills;	/* "all", or no "skills" key */
+	char **skills;		/* the listed names, in file order */
+	size_t nskills;
+	struct clawmd_mcp *mcp; /* sorted bytewise by name */
+	size_t nmcp;
+	bool cli_disabled;	/* cli_scope == "disabled" */
+	/* Top-level keys that look like a misspelt key clawmd reads ("skils"):
+	 * ignored, but worth a warning.  Keys far from any of clawmd's are other
+	 * tools' and pass silently.  unknown_keys are as written (hostile: escape
+	 * before printing); warnings are ready-made, escaped messages. */
+	char **unknown_keys;
+	char **warnings;
+	size_t nunknown;
+};
+
+void clawmd_config_init(struct clawmd_group_config *cfg);
+/*
+ * Parse and validate `len` bytes of container.json.  `path` is only used in
+ * messages.  Every value is hostile: names, types, sizes and encodings are
+ * checked, and the first violation is reported with its key, e.g.
+ * "groups/a/container.json: skills[2]: invalid name '../x'".  CLAWMD_EINPUT.
+ */
+int clawmd_config_parse(struct clawmd_group_config *out, const char *json, size_t len,
+			const char *path, struct clawmd_err *err);
+void clawmd_config_release(struct clawmd_group_config *cfg);
+
+/* Names clawmd owns inside a group directory. */
+#define CLAWMD_ENTRY_NAME "CLAUDE.md"
+#define CLAWMD_LOCAL_NAME "CLAUDE.local.md"
+#define CLAWMD_ROLE_NAME "CLAUDE.role.md"
+#define CLAWMD_SHARED_NAME ".claude-shared.md"
+#define CLAWMD_FRAGMENTS_DIR ".claude-fragments"
+#define CLAWMD_CONFIG_NAME "container.json"
+
+/* The first line of every composed CLAUDE.md; the line ends with the digest
+ * of the rest of the file, which tells clawmd's output from a hand edit. */
+#define CLAWMD_HEADER                                                                              \
+	"<!-- Composed at spawn \xe2\x80\x94 do not edit. Edit CLAUDE.local.md for per-group "     \
+	"content. clawmd:fnv1a64="
+
+/* ---- the group handle ---------------------------------------------------- */
+
+/*
+ * A group of a root, as libgit2 has its repository: every per-group call
+ * (clawmd_plan_build, clawmd_changes_compute, clawmd_changes_apply,
+ * clawmd_compose, clawmd_lint_group, clawmd_group_status_get) takes one.
+ *
+ *	struct clawmd_group *g;
+ *	if (clawmd_group_open(&g, &root, "main", &err) < 0) ...  // EINPUT: name
+ *	... clawmd_compose(&plan, &changes, g, &opts, &err) ...
+ *	clawmd_group_free(g);
+ *
+ * The name is checked once, here ([A-Za-z0-9][A-Za-z0-9._-]{0,63}).  The
+ * handle owns what the steps share: the group directory, opened without
+ * following a symlink when a step first needs it and then the same
+ * directory for every step (a missing or symlinked group is EFS there);
+ * container.json, read and parsed once, or the config the host gave with
+ * clawmd_group_set_config(); and the group's lock, once taken, until the
+ * handle is freed.  The root must outlive the handle.  One thread at a
+ * time per handle; handles of different groups are independent.
+ */
+struct clawmd_group;
+
+int clawmd_group_open(struct clawmd_group **out, const struct clawmd_root *root,
+		      const char *name, struct clawmd_err *err);
+void clawmd_group_free(struct clawmd_group *g);
+const char *clawmd_group_name(const struct clawmd_group *g);
+/* The group directory on the host (absolute). */
+const char *clawmd_group_path(const struct clawmd_group *g);
+/* The group's container.json, read and parsed on first use: 0, or the
+ * same error at every call (EINPUT for an invalid one, EFS when the group
+ * cannot be opened).  A missing file is all defaults. */
+int clawmd_group_config(const struct clawmd_group_config **out, struct clawmd_group *g,
+			struct clawmd_err *err);
+/* Use `len` bytes of JSON given by the host as the group's container.json
+ * (a host that keeps the config elsewhere need not write the file first).
+ * EINPUT when invalid; the handle keeps its previous config then. */
+int clawmd_group_set_config(struct clawmd_group *g, const char *json, size_t len,
+			    struct clawmd_err *err);
+/* Take the group's lock (STATE/locks/<name>, waiting lay->lock_timeout
+ * seconds, else ELOCK), as compose and migrate do; it is held until
+ * clawmd_group_free(). */
+int clawmd_group_lock(struct clawmd_group *g, struct clawmd_err *err);
+
+/* ---- the composed entry -------------------------------------------------- */
+
+/* True when `data` is a CLAUDE.md that clawmd composed and nobody edited,
+ * or one that nanoclaw's own composer wrote (its header, then only
+ * @./.claude-shared.md and @./.claude-fragments/NAME.md lines): either is
+ * replaced without carrying or preserving anything. */
+bool clawmd_entry_ours(const char *data, size_t len);
+
+/*
+ * What is carried out of a CLAUDE.md clawmd did not compose (into
+ * CLAUDE.local.md, by compose and by migrate): `text` minus the legacy
+ * import lines ("@./.claude-global.md", "@.claude-global.md" and
+ * "@<ct_group>/.claude-global.md" alone on a line; ct_group may be NULL)
+ * and the blank lines that led the text after a removed import.
+ */
+void clawmd_entry_carry(struct clawmd_buf *out, const char *text, size_t len, const char *ct_group);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

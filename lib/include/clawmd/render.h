@@ -1,0 +1,136 @@
+/* clawmd/render.h - Claude Code's memory loading: what the agent will read (part of clawmd.h, which includes every part). */
+#ifndef CLAWMD_API_RENDER_H
+#define CLAWMD_API_RENDER_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "clawmd/base.h"
+#include "clawmd/claude.h"
+#include "clawmd/layout.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ---- memory loading: what Claude Code will read (render) --------------- */
+
+/*
+ * clawmd_memory_load() reproduces Claude Code's startup memory loading
+ * (claude-code-memory.md beside DESIGN.md): the managed file and rules, the
+ * user file and rules, then the walk from just below / down to the realpath
+ * of the working directory (CLAUDE.md, .claude/CLAUDE.md, .claude/rules,
+ * CLAUDE.local.md per directory), each file followed by its @-imports,
+ * depth-first, as opts.release loads it (section 15 of that file: rules
+ * sorted up to 2.1.112, in readdir(3) order from 2.1.113; the realpath gate
+ * on imports and symlinked rules from 2.1.232):
+ *
+ *	struct clawmd_memory_opts o = {.cwd = ".", .home = getenv("HOME")};
+ *	struct clawmd_memory m;
+ *	clawmd_memory_init(&m);
+ *	if (clawmd_memory_load(&m, &o, &err) < 0) ...   // cwd unreadable, ...
+ *	struct clawmd_buf s = CLAWMD_BUF_INIT;
+ *	clawmd_memory_text(&s, &m, &o);                  // the exact string
+ *	clawmd_memory_release(&m);
+ *
+ * With opts.target, the result is instead the nested-memory attachments a
+ * first read of that file adds.  With opts.mounts, every path (cwd, home,
+ * managed dir, target, and what is shown) is a container path: files are
+ * reached through the mount table, and symlink targets are resolved in the
+ * container's view.  Missing, unreadable or odd files are never errors:
+ * they are what Claude Code skips silently, and their imports say why.
+ *
+ * Every file is reached through one fd-based resolver (the container view:
+ * no host path string is opened after resolution), only regular files are
+ * opened for reading, and a load is bounded: files over 4 MiB are skipped
+ * unread (as Claude Code skips them), at most 64 MiB are read, 50,000 paths
+ * tried and 200,000 rules entries listed (65,536 per directory, 32 levels
+ * deep); past a bound the rest is skipped as missing.
+ */
+
+enum clawmd_mem_type {
+	CLAWMD_MEM_MANAGED = 0,
+	CLAWMD_MEM_USER,
+	CLAWMD_MEM_PROJECT,
+	CLAWMD_MEM_LOCAL,
+};
+
+enum clawmd_import_status {
+	CLAWMD_IMPORT_LOADED = 0,
+	CLAWMD_IMPORT_EMPTY,	   /* read, but empty after transformations */
+	CLAWMD_IMPORT_MISSING,	   /* cannot be read: absent, a directory, ... */
+	CLAWMD_IMPORT_CYCLE,	   /* already on the chain of imports above */
+	CLAWMD_IMPORT_DUPLICATE,   /* already processed elsewhere */
+	CLAWMD_IMPORT_TOO_DEEP,	   /* would be depth 5 */
+	CLAWMD_IMPORT_NOT_TEXT,	   /* extension not in the text whitelist */
+	CLAWMD_IMPORT_EXTERNAL,	   /* outside the cwd, external not approved */
+	CLAWMD_IMPORT_CONDITIONAL, /* loaded but dropped: it has paths: */
+	CLAWMD_IMPORT_INSIDE_CODE, /* written inside code: never followed */
+};
+
+struct clawmd_mem_file {
+	enum clawmd_mem_type type;
+	char *path;	/* as Claude Code shows it */
+	char *parent;	/* the importing file, NULL at top level */
+	char *content;	/* after frontmatter and comment stripping, untrimmed */
+	size_t len;
+	size_t size;	/* bytes read */
+	char **globs;	/* paths: of a conditional rule, else NULL */
+	size_t nglobs;
+	int depth;
+};
+
+struct clawmd_mem_import {
+	char *from;	/* the importing file's path */
+	char *raw;	/* as written after '@' (post-processed) */
+	char *path;	/* resolved, absolute */
+	enum clawmd_import_status status;
+};
+
+struct clawmd_memory {
+	struct clawmd_mem_file *files; /* in prompt order */
+	size_t nfiles, capfiles;
+	struct clawmd_mem_import *imports; /* in the order they were met */
+	size_t nimports, capimports;
+	char **external; /* what an approval prompt would list */
+	size_t nexternal;
+	char *cwd;	 /* the realpath the walk ended at */
+	bool external_met; /* an import or a rules entry led outside the
+			      working directory (by path, or by realpath from
+			      2.1.232): only then can a load without approved
+			      external includes differ from one with them */
+};
+
+struct clawmd_memory_opts {
+	const char *cwd;	 /* default "." */
+	const char *home;	 /* the user tier is HOME/.claude; NULL: none */
+	const char *managed_dir; /* default /etc/claude-code */
+	bool approve_external;	 /* hasClaudeMdExternalIncludesApproved */
+	bool no_user, no_project, no_local; /* setting sources left out */
+	struct clawmd_release release; /* the agents' Claude Code; zero: the
+					  default (clawmd_release_default) */
+	const char *target;	 /* nested memory for a first read of this file */
+	const struct clawmd_mount *mounts; /* group mode: container view */
+	size_t nmounts;
+	bool list_external;	 /* also fill clawmd_memory.external (a second,
+				    forced load: only json output needs it) */
+};
+
+void clawmd_memory_init(struct clawmd_memory *m);
+int clawmd_memory_load(struct clawmd_memory *out, const struct clawmd_memory_opts *opts,
+		       struct clawmd_err *err);
+/* The memory string (empty when nothing loads); with a target, the
+ * attachments as <system-reminder> blocks. */
+void clawmd_memory_text(struct clawmd_buf *out, const struct clawmd_memory *m,
+			const struct clawmd_memory_opts *opts);
+void clawmd_memory_release(struct clawmd_memory *m);
+/* "Managed", "User", "Project", "Local". */
+const char *clawmd_mem_type_name(enum clawmd_mem_type type);
+/* "loaded", "missing", "cycle", "too deep", "not text", ... */
+const char *clawmd_import_status_name(enum clawmd_import_status status);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,876 @@
+/* layout.c - find ROOT, apply presets, clawmd.json and flags, and build the
+ * container's mount table. */
+#include "clawmd.h"
+#include "fs/fs.h"
+#include "fs/stamp.h"
+#include "base/util.h"
+
+#include <cJSON.h>
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#define LAYOUT_JSON_MAX (256 * 1024)
+
+void clawmd_layout_init(struct clawmd_layout *lay)
+{
+	memset(lay, 0, sizeof(*lay));
+	lay->token_budget = 20000;
+	lay->lock_timeout = 30;
+	lay->claude = clawmd_release_default;
+	lay->mode = CLAWMD_MODE_COPY; /* loads in every release, no approval needed */
+}
+
+static void set_str(char **slot, char *value)
+{
+	free(*slot);
+	*slot = value;
+}
+
+static char *host_path(const struct clawmd_layout *lay, const char *v)
+{
+	return v[0] == '/' ? clawmd_xstrdup(v) : clawmd_path_join(lay->root, v);
+}
+
+/* Drop the mounts the previous preset added (clawmd.json's stay). */
+static void drop_preset_mounts(struct clawmd_layout *lay)
+{
+	size_t k = lay->npreset_mounts;
+	if (!k)
+		return;
+	for (size_t i = 0; i < k; i++) {
+		free(lay->mounts[i].container);
+		free(lay->mounts[i].host);
+	}
+	memmove(lay->mounts, lay->mounts + k, (lay->nmounts - k) * sizeof(*lay->mounts));
+	lay->nmounts -= k;
+	lay->npreset_mounts = 0;
+}
+
+static void apply_preset_default(struct clawmd_layout *lay)
+{
+	drop_preset_mounts(lay);
+	lay->import_local = false;
+	lay->no_user = lay->no_project = lay->no_local = false;
+	set_str(&lay->base, clawmd_path_join(lay->root, "container/CLAUDE.md"));
+	set_str(&lay->skills, clawmd_path_join(lay->root, "skills"));
+	set_str(&lay->groups, clawmd_path_join(lay->root, "groups"));
+	set_str(&lay->modules, NULL);
+	set_str(&lay->state, clawmd_path_join(lay->root, ".clawmd"));
+	set_str(&lay->ct_base, clawmd_xstrdup("/app/CLAUDE.md"));
+	set_str(&lay->ct_skills, clawmd_xstrdup("/app/skills"));
+	set_str(&lay->ct_modules, clawmd_xstrdup("/app/src/mcp-tools"));
+	set_str(&lay->ct_group, clawmd_xstrdup("/workspace/agent"));
+}
+
+/*
+ * nanoclaw as it runs (its src/container-runner.ts and agent runner):
+ *  - skills in container/skills, mounted at /app/skills;
+ *  - the agent runner's sources, container/agent-runner/src, mounted at
+ *    /app/src, so its MCP tool modules (with their <name>.instructions.md)
+ *    are seen at /app/src/mcp-tools: the mount table carries that mount;
+ *  - the runner starts the SDK with settingSources ['project', 'user'], so
+ *    Claude Code does not read CLAUDE.local.md by itself: the composed
+ *    entry imports it (import_local), and render and check load without
+ *    the local source.
+ */
+static void apply_preset_nanoclaw(struct clawmd_layout *lay)
+{
+	apply_preset_default(lay);
+	set_str(&lay->skills, clawmd_path_join(lay->root, "container/skills"));
+	set_str(&lay->modules, clawmd_path_join(lay->root, "container/agent-runner/src/mcp-tools"));
+	lay->import_local = true;
+	lay->no_local = true;
+	lay->mounts = clawmd_xrealloc(lay->mounts, (lay->nmounts + 1) * sizeof(*lay->mounts));
+	memmove(lay->mounts + 1, lay->mounts, lay->nmounts * sizeof(*lay->mounts));
+	lay->mounts[0].container = clawmd_xstrdup("/app/src");
+	lay->mounts[0].host = clawmd_path_join(lay->root, "container/agent-runner/src");
+	lay->nmounts++;
+	lay->npreset_mounts = 1;
+}
+
+/* "project,user" (any order, any subset of user, project, local). */
+static int parse_sources(struct clawmd_layout *lay, const char *v, struct clawmd_err *err)
+{
+	bool user = false, project = false, local = false;
+	const char *p = v;
+	while (*p) {
+		size_t n = strcspn(p, ",");
+		if (n == 4 && !strncmp(p, "user", 4))
+			user = true;
+		else if (n == 7 && !strncmp(p, "project", 7))
+			project = true;
+		else if (n == 5 && !strncmp(p, "local", 5))
+			local = true;
+		else
+			return clawmd_err_set(err, CLAWMD_EUSAGE,
+					      "setting_sources: expected a list of user, project, "
+					      "local, not '%s'", v);
+		p += n + (p[n] == ',');
+	}
+	lay->no_user = !user;
+	lay->no_project = !project;
+	lay->no_local = !local;
+	return 0;
+}
+
+static int parse_bool(bool *out, const char *key, const char *v, struct clawmd_err *err)
+{
+	if (!strcmp(v, "true") || !strcmp(v, "1") || !strcmp(v, "yes"))
+		*out = true;
+	else if (!strcmp(v, "false") || !strcmp(v, "0") || !strcmp(v, "no"))
+		*out = false;
+	else
+		return clawmd_err_set(err, CLAWMD_EUSAGE, "%s: expected true or false, not '%s'",
+				      key, v);
+	return 0;
+}
+
+int clawmd_layout_set(struct clawmd_layout *lay, const char *key, const char *v,
+		      struct clawmd_err *err)
+{
+	static const struct {
+		const char *key;
+		size_t off;
+		bool container;
+	} paths[] = {
+		{"base", offsetof(struct clawmd_layout, base), false},
+		{"skills", offsetof(struct clawmd_layout, skills), false},
+		{"groups", offsetof(struct clawmd_layout, groups), false},
+		{"modules", offsetof(struct clawmd_layout, modules), false},
+		{"state", offsetof(struct clawmd_layout, state), false},
+		{"container.base", offsetof(struct clawmd_layout, ct_base), true},
+		{"container.skills", offsetof(struct clawmd_layout, ct_skills), true},
+		{"container.modules", offsetof(struct clawmd_layout, ct_modules), true},
+		{"container.group", offsetof(struct clawmd_layout, ct_group), true},
+	};
+	for (size_t i = 0; i < CLAWMD_ARRAY_SIZE(paths); i++) {
+		if (strcmp(key, paths[i].key))
+			continue;
+		char **slot = (char **)((char *)lay + paths[i].off);
+		if (!*v && !strcmp(key, "modules")) {
+			set_str(slot, NULL); /* "" turns module fragments off */
+			return 0;
+		}
+		if (!*v || (paths[i].container && v[0] != '/'))
+			return clawmd_err_set(err, CLAWMD_EUSAGE, "%s: expected %s path, not '%s'",
+					      key, paths[i].container ? "an absolute" : "a", v);
+		set_str(slot, paths[i].container ? clawmd_xstrdup(v) : host_path(lay, v));
+		return 0;
+	}
+	if (!strcmp(key, "preset")) {
+		if (!strcmp(v, "default"))
+			apply_preset_default(lay);
+		else if (!strcmp(v, "nanoclaw"))
+			apply_preset_nanoclaw(lay);
+		else
+			return clawmd_err_set(err, CLAWMD_EUSAGE,
+					      "preset: unknown preset '%s' (default, nanoclaw)", v);
+		return 0;
+	}
+	if (!strcmp(key, "mode")) {
+		if (!strcmp(v, "symlink"))
+			lay->mode = CLAWMD_MODE_SYMLINK;
+		else if (!strcmp(v, "copy"))
+			lay->mode = CLAWMD_MODE_COPY;
+		else
+			return clawmd_err_set(err, CLAWMD_EUSAGE,
+					      "mode: expected 'symlink' or 'copy', not '%s'", v);
+		return 0;
+	}
+	if (!strcmp(key, "setting_sources"))
+		return parse_sources(lay, v, err);
+	if (!strcmp(key, "import_local"))
+		return parse_bool(&lay->import_local, key, v, err);
+	if (!strcmp(key, "approve_external"))
+		return parse_bool(&lay->approve_external, key, v, err);
+	if (!strcmp(key, "claude_version"))
+		return clawmd_release_parse(&lay->claude, v, err);
+	if (!strcmp(key, "token_budget") || !strcmp(key, "lock_timeout")) {
+		char *end;
+		errno = 0;
+		double d = strtod(v, &end);
+		if (errno || end == v || *end || d < 0 || d > 1e9)
+			return clawmd_err_set(err, CLAWMD_EUSAGE, "%s: expected a number, not '%s'",
+					      key, v);
+		if (key[0] == 't')
+			lay->token_budget = (long)d;
+		else
+			lay->lock_timeout = d;
+		return 0;
+	}
+	return clawmd_err_set(err, CLAWMD_EUSAGE, "unknown layout key '%s'", key);
+}
+
+/* ---- finding ROOT ------------------------------------------------------ */
+
+/*
+ * Without -C and $CLAWMD_ROOT, ROOT is found by walking up from the current
+ * directory, as git finds its work tree, but without loading libgit2 (whose
+ * dynamic loading alone would cost more than a no-op compose): the nearest
+ * ancestor holding a clawmd.json, else the nearest one holding a .git.
+ *
+ * An agent can write anything in its group, including `git init` or a
+ * clawmd.json that redirects "base", "groups" and "state".  When an operator
+ * runs clawmd inside a group, that planted marker is nearer than the real
+ * ROOT.  So every marker found on the way up is a candidate, and a candidate
+ * inside the groups directory of a candidate further up is never ROOT.
+ */
+struct root_candidate {
+	char *dir;
+	bool json;  /* holds clawmd.json (else .git) */
+	bool shape; /* neither, but shaped like a ROOT (container/, groups/) */
+	bool out;   /* inside an outer candidate's groups directory */
+};
+
+/* The groups directory of a ROOT candidate: "groups" from its clawmd.json
+ * (only that key: a preset does not move it), else DIR/groups. */
+static char *candidate_groups(const struct root_candidate *c)
+{
+	struct clawmd_dir d = CLAWMD_DIR_INIT;
+	struct clawmd_buf buf = CLAWMD_BUF_INIT;
+	struct clawmd_err e = CLAWMD_ERR_INIT;
+	char *groups = NULL;
+	if (c->json && clawmd_dir_open(&d, c->dir, &e) == 0 &&
+	    clawmd_fs_read(&buf, &d, "clawmd.json", LAYOUT_JSON_MAX, &e) == 0) {
+		cJSON *doc = cJSON_ParseWithLength(buf.ptr, buf.len);
+		const cJSON *g = cJSON_GetObjectItemCaseSensitive(doc, "groups");
+		if (cJSON_IsString(g) && g->valuestring[0])
+			groups = g->valuestring[0] == '/' ? clawmd_xstrdup(g->valuestring)
+							  : clawmd_path_join(c->dir, g->valuestring);
+		cJSON_Delete(doc);
+	}
+	clawmd_buf_release(&buf);
+	clawmd_dir_release(&d);
+	if (!groups)
+		groups = clawmd_path_join(c->dir, "groups");
+	char *real = realpath(groups, NULL);
+	if (real) {
+		free(groups);
+		groups = real;
+	}
+	return groups;
+}
+
+/* `path` is strictly below `dir`. */
+static bool strictly_under(const char *path, const char *dir)
+{
+	size_t n = strlen(dir);
+	while (n > 1 && dir[n - 1] == '/')
+		n--;
+	return !strncmp(path, dir, n) && path[n] == '/' && path[n + 1];
+}
+
+static char *root_walk_up(const char *cwd, struct clawmd_err *err)
+{
+	struct root_candidate c[64];
+	size_t n = 0;
+	char *dir = clawmd_xstrdup(cwd);
+	for (;;) {
+		struct stat st;
+		char *f = clawmd_path_join(dir, "clawmd.json");
+		bool json = stat(f, &st) == 0 && S_ISREG(st.st_mode);
+		free(f);
+		f = clawmd_path_join(dir, ".git");
+		bool git = !json && lstat(f, &st) == 0 && (S_ISDIR(st.st_mode) || S_ISREG(st.st_mode));
+		free(f);
+		/* A ROOT with neither marker still has the layout's shape: it is
+		 * never chosen, but its groups directory disqualifies what an
+		 * agent plants inside (its fragments removed first). */
+		bool shape = false;
+		if (!json && !git) {
+			f = clawmd_path_join(dir, "groups");
+			shape = stat(f, &st) == 0 && S_ISDIR(st.st_mode);
+			free(f);
+			if (shape) {
+				f = clawmd_path_join(dir, "container");
+				shape = stat(f, &st) == 0 && S_ISDIR(st.st_mode);
+				free(f);
+			}
+		}
+		/* A directory compose wrote fragments into is a group, whatever
+		 * else its agent planted there. */
+		if (json || git || shape) {
+			f = clawmd_path_join(dir, CLAWMD_FRAGMENTS_DIR);
+			bool group = lstat(f, &st) == 0;
+			free(f);
+			if (!group && n < CLAWMD_ARRAY_SIZE(c))
+				c[n++] = (struct root_candidate){clawmd_xstrdup(dir), json, shape, false};
+		}
+		char *slash = strrchr(dir, '/');
+		if (!slash || slash == dir) {
+			if (dir[1] == '\0')
+				break;
+			dir[1] = '\0'; /* up to "/" itself, then stop */
+			continue;
+		}
+		*slash = '\0';
+	}
+	free(dir);
+	/* Outermost first: each candidate disqualifies those in its groups. */
+	for (size_t i = n; n > 1 && i-- > 0;) {
+		if (c[i].out)
+			continue;
+		char *groups = candidate_groups(&c[i]);
+		for (size_t k = 0; k < i; k++)
+			if (!strcmp(c[k].dir, groups) || strictly_under(c[k].dir, groups))
+				c[k].out = true;
+		free(groups);
+	}
+	char *root = NULL;
+	for (int pass = 0; pass < 2 && !root; pass++)
+		for (size_t i = 0; i < n && !root; i++)
+			if (!c[i].out && !c[i].shape && c[i].json == (pass == 0))
+				root = clawmd_xstrdup(c[i].dir);
+	for (size_t i = 0; i < n; i++)
+		free(c[i].dir);
+	if (!root)
+		clawmd_err_set(err, CLAWMD_EUSAGE,
+			       "no root: pass -C DIR, set CLAWMD_ROOT, or run inside a directory "
+			       "tree with a clawmd.json or a git work tree");
+	return root;
+}
+
+/* A JSON value as the string clawmd_layout_set() takes. */
+static int json_scalar(char *out, size_t size, const cJSON *v)
+{
+	if (cJSON_IsString(v))
+		return snprintf(out, size, "%s", v->valuestring) < (int)size ? 0 : -1;
+	if (cJSON_IsBool(v))
+		return snprintf(out, size, "%s", cJSON_IsTrue(v) ? "true" : "false"), 0;
+	if (cJSON_IsNumber(v))
+		return snprintf(out, size, "%.17g", v->valuedouble), 0;
+	return -1;
+}
+
+/* Every key clawmd.json may hold ("mounts" and "container" are read apart). */
+static const char *const layout_keys[] = {
+	"preset",	  "base",	      "skills",		"groups",	  "modules",
+	"state",	  "mode",	      "import_local",	"claude_version", "approve_external",
+	"setting_sources", "lock_timeout",   "token_budget",	"container",	  "mounts",
+	"container.base", "container.skills", "container.modules", "container.group"};
+
+static bool layout_key_known(const char *k)
+{
+	for (size_t i = 0; i < CLAWMD_ARRAY_SIZE(layout_keys); i++)
+		if (!strcmp(k, layout_keys[i]))
+			return true;
+	return false;
+}
+
+static void note_unknown(struct clawmd_layout *lay, const char *key)
+{
+	if (lay->nunknown_keys == 64)
+		return;
+	lay->unknown_keys = clawmd_xrealloc(lay->unknown_keys,
+					    (lay->nunknown_keys + 1) * sizeof(char *));
+	lay->unknown_keys[lay->nunknown_keys++] = clawmd_xstrdup(key);
+}
+
+/*
+ * clawmd.json is read in two steps: flattened into the (key, value) pairs
+ * it sets, in the order they apply (the preset first, so that the other
+ * keys refine it), then applied with clawmd_layout_set(), the one setter
+ * the command-line flags use too.  Pairs are NUL-terminated strings:
+ *	key value		a layout key ("container.base" for nested ones)
+ *	"mount" container host	one entry of "mounts"
+ *	"?" key			a key clawmd does not know (warned about)
+ * Flattening needs cJSON, and loading cJSON costs a per-spawn compose more
+ * than the rest of its work, so the pairs are cached (layout_cache_*).
+ */
+static void put_str(struct clawmd_buf *b, const char *s)
+{
+	clawmd_buf_put(b, s, strlen(s) + 1);
+}
+
+static int put_scalar(struct clawmd_buf *b, const char *key, const cJSON *v, const char *file,
+		      struct clawmd_err *err)
+{
+	char val[4096];
+	if (json_scalar(val, sizeof(val), v) < 0)
+		return clawmd_err_set(err, CLAWMD_EINPUT,
+				      "%s: %s: expected a string, a number or a boolean (under 4096 bytes)",
+				      file, key);
+	put_str(b, key);
+	put_str(b, val);
+	return 0;
+}
+
+static int flatten_json(struct clawmd_buf *pairs, const struct clawmd_buf *text, const char *file,
+			struct clawmd_err *err)
+{
+	cJSON *doc = cJSON_ParseWithLength(text->ptr, text->len);
+	const cJSON *item, *sub;
+	int rc = 0, nmounts = 0;
+	clawmd_buf_clear(pairs);
+	if (!cJSON_IsObject(doc)) {
+		rc = clawmd_err_set(err, CLAWMD_EINPUT, "%s: not a JSON object", file);
+		goto out;
+	}
+	const cJSON *preset = cJSON_GetObjectItemCaseSensitive(doc, "preset");
+	if (preset && (rc = put_scalar(pairs, "preset", preset, file, err)) < 0)
+		goto out;
+	cJSON_ArrayForEach(item, doc)
+	{
+		const char *k = item->string;
+		if (!strcmp(k, "preset") || k[0] == '$' || !strcmp(k, "comment"))
+			continue; /* the preset came first; "$schema", comments */
+		if (!strcmp(k, "mounts")) {
+			if (!cJSON_IsArray(item) || nmounts++) {
+				rc = clawmd_err_set(err, CLAWMD_EINPUT, nmounts > 1
+					? "%s: mounts: given twice" : "%s: mounts: expected an array", file);
+				goto out;
+			}
+			int i = 0;
+			cJSON_ArrayForEach(sub, item)
+			{
+				const cJSON *c = cJSON_GetObjectItemCaseSensitive(sub, "container");
+				const cJSON *h = cJSON_GetObjectItemCaseSensitive(sub, "host");
+				if (!cJSON_IsString(c) || c->valuestring[0] != '/' || !cJSON_IsString(h) ||
+				    !h->valuestring[0]) {
+					rc = clawmd_err_set(err, CLAWMD_EINPUT,
+							    "%s: mounts[%d]: expected {\"container\": \"/abs\", "
+							    "\"host\": \"path\"}", file, i);
+					goto out;
+				}
+				put_str(pairs, "mount");
+				put_str(pairs, c->valuestring);
+				put_str(pairs, h->valuestring);
+				i++;
+			}
+			continue;
+		}
+		if (!strcmp(k, "container")) {
+			if (!cJSON_IsObject(item)) {
+				rc = clawmd_err_set(err, CLAWMD_EINPUT,
+						    "%s: container: expected an object", file);
+				goto out;
+			}
+			cJSON_ArrayForEach(sub, item)
+			{
+				char key[64];
+				snprintf(key, sizeof(key), "container.%s", sub->string);
+				if (!layout_key_known(key)) {
+					put_str(pairs, "?");
+					put_str(pairs, key);
+				} else if ((rc = put_scalar(pairs, key, sub, file, err)) < 0) {
+					goto out;
+				}
+			}
+			continue;
+		}
+		if (!strcmp(k, "setting_sources") && cJSON_IsArray(item)) {
+			/* ["project", "user"], as the SDK's settingSources is written */
+			struct clawmd_buf list = CLAWMD_BUF_INIT;
+			clawmd_buf_put(&list, "", 0);
+			cJSON_ArrayForEach(sub, item)
+				clawmd_buf_printf(&list, "%s%s", list.len ? "," : "",
+						  cJSON_IsString(sub) ? sub->valuestring : "?");
+			put_str(pairs, k);
+			put_str(pairs, list.ptr);
+			clawmd_buf_release(&list);
+			continue;
+		}
+		if (!layout_key_known(k)) {
+			put_str(pairs, "?");
+			put_str(pairs, k);
+		} else if ((rc = put_scalar(pairs, k, item, file, err)) < 0) {
+			goto out;
+		}
+	}
+out:
+	cJSON_Delete(doc);
+	return rc;
+}
+
+/* The next NUL-terminated string of `pairs` at *at, or NULL past the end. */
+static const char *next_str(const struct clawmd_buf *pairs, size_t *at)
+{
+	if (*at >= pairs->len)
+		return NULL;
+	const char *s = pairs->ptr + *at, *nul = memchr(s, '\0', pairs->len - *at);
+	if (!nul)
+		return NULL;
+	*at += (size_t)(nul - s) + 1;
+	return s;
+}
+
+static int apply_pairs(struct clawmd_layout *lay, const struct clawmd_buf *pairs, const char *file,
+		       struct clawmd_err *err)
+{
+	size_t at = 0;
+	const char *k, *v;
+	while ((k = next_str(pairs, &at))) {
+		if (!(v = next_str(pairs, &at)))
+			return clawmd_err_set(err, CLAWMD_EINPUT, "%s: unreadable", file);
+		if (!strcmp(k, "?")) {
+			note_unknown(lay, v);
+			continue;
+		}
+		if (!strcmp(k, "mount")) {
+			const char *h = next_str(pairs, &at);
+			if (!h)
+				return clawmd_err_set(err, CLAWMD_EINPUT, "%s: unreadable", file);
+			lay->mounts = clawmd_xrealloc(lay->mounts, (lay->nmounts + 1) * sizeof(*lay->mounts));
+			lay->mounts[lay->nmounts].container = clawmd_xstrdup(v);
+			lay->mounts[lay->nmounts].host = host_path(lay, h);
+			lay->nmounts++;
+			continue;
+		}
+		struct clawmd_err e2 = CLAWMD_ERR_INIT;
+		if (clawmd_layout_set(lay, k, v, &e2) < 0)
+			return clawmd_err_set(err, CLAWMD_EINPUT, "%s: %s", file, e2.msg[0] ? e2.msg : k);
+	}
+	return 0;
+}
+
+/*
+ * The cache of clawmd.json's pairs, ROOT/.clawmd/layout (only when
+ * ROOT/.clawmd exists: a layout that keeps its state elsewhere parses
+ * clawmd.json every time).  It is trusted while clawmd.json's identity
+ * (device, inode, mode, size, mtime, ctime) is the one it was made from,
+ * under this version of clawmd; it is made only from a clawmd.json that
+ * was last changed clearly before it was read (clawmd_stamp_racy), as
+ * the no-op record is.  A torn or foreign cache fails its checksum and
+ * only costs the parse:
+ *	magic[16] ident:{mode dev ino size mtime.s mtime.ns ctime.s ctime.ns}:u64
+ *	version NUL pairs checksum:u64
+ */
+#define LAYOUT_CACHE_MAGIC "clawmd-layout\x01\n\n"
+
+static void layout_ident(uint64_t id[8], const struct stat *st)
+{
+	id[0] = st->st_mode, id[1] = st->st_dev, id[2] = st->st_ino, id[3] = (uint64_t)st->st_size;
+	id[4] = (uint64_t)st->st_mtim.tv_sec, id[5] = (uint64_t)st->st_mtim.tv_nsec;
+	id[6] = (uint64_t)st->st_ctim.tv_sec, id[7] = (uint64_t)st->st_ctim.tv_nsec;
+}
+
+static bool layout_cache_get(struct clawmd_buf *pairs, const struct clawmd_dir *root,
+			     const struct stat *json)
+{
+	struct clawmd_buf c = CLAWMD_BUF_INIT;
+	struct clawmd_err e = CLAWMD_ERR_INIT;
+	uint64_t id[8], sum;
+	const size_t head = 16 + sizeof(id), vl = strlen(CLAWMD_VERSION) + 1;
+	bool ok = false;
+	layout_ident(id, json);
+	if (clawmd_fs_read(&c, root, ".clawmd/layout", LAYOUT_JSON_MAX * 2, &e) != 0 ||
+	    c.len < head + vl + 8 || memcmp(c.ptr, LAYOUT_CACHE_MAGIC, 16) ||
+	    memcmp(c.ptr + 16, id, sizeof(id)) || memcmp(c.ptr + head, CLAWMD_VERSION, vl))
+		goto out;
+	memcpy(&sum, c.ptr + c.len - 8, 8);
+	if (sum != clawmd_fnv1a64(c.ptr, c.len - 8))
+		goto out;
+	clawmd_buf_clear(pairs);
+	clawmd_buf_put(pairs, c.ptr + head + vl, c.len - 8 - head - vl);
+	ok = true;
+out:
+	clawmd_buf_release(&c);
+	return ok;
+}
+
+/* What layout_cache_get() accepts, for clawmd_layout_keep() to write. */
+static void layout_cache_make(struct clawmd_buf *out, const struct clawmd_buf *pairs,
+			      const struct stat *json)
+{
+	uint64_t id[8], sum;
+	clawmd_buf_clear(out);
+	layout_ident(id, json);
+	clawmd_buf_put(out, LAYOUT_CACHE_MAGIC, 16);
+	clawmd_buf_put(out, id, sizeof(id));
+	put_str(out, CLAWMD_VERSION);
+	clawmd_buf_put(out, pairs->ptr, pairs->len);
+	sum = clawmd_fnv1a64(out->ptr, out->len);
+	clawmd_buf_put(out, &sum, 8);
+}
+
+void clawmd_layout_keep(const struct clawmd_layout *lay)
+{
+	struct clawmd_dir root = CLAWMD_DIR_INIT, state = CLAWMD_DIR_INIT;
+	struct clawmd_stage st = {0};
+	struct clawmd_err e = CLAWMD_ERR_INIT;
+	if (!lay->json_cache.len || clawmd_dir_open(&root, lay->root, &e) < 0 ||
+	    clawmd_dir_openat(&state, &root, ".clawmd", true, &e) != 0)
+		goto out;
+	/* Unsynced: a crash can only leave a cache that fails its checksum. */
+	if (clawmd_fs_stage_file_unsynced(&st, &state, "layout", lay->json_cache.ptr,
+					  lay->json_cache.len, &e) == 0)
+		(void)clawmd_fs_commit(&st, &e);
+	clawmd_fs_stage_release(&st);
+out:
+	clawmd_dir_release(&state);
+	clawmd_dir_release(&root);
+}
+
+static int load_json(struct clawmd_layout *lay, struct clawmd_err *err)
+{
+	struct clawmd_dir root = CLAWMD_DIR_INIT;
+	struct clawmd_buf text = CLAWMD_BUF_INIT, pairs = CLAWMD_BUF_INIT;
+	struct timespec since = clawmd_stamp_now();
+	struct stat st;
+	char *file = NULL;
+	int rc = clawmd_dir_open(&root, lay->root, err);
+	if (rc < 0)
+		return rc;
+	if (fstatat(root.fd, "clawmd.json", &st, AT_SYMLINK_NOFOLLOW) < 0) {
+		if (errno != ENOENT) /* else no file: the defaults stand */
+			rc = clawmd_err_sys(err, CLAWMD_EFS, "could not read '%s/clawmd.json'",
+					    lay->root);
+		goto out;
+	}
+	file = clawmd_path_join(lay->root, "clawmd.json");
+	bool cached = S_ISREG(st.st_mode) && layout_cache_get(&pairs, &root, &st);
+	if (!cached) {
+		rc = clawmd_fs_read(&text, &root, "clawmd.json", LAYOUT_JSON_MAX, err);
+		if (rc != 0)
+			goto out; /* 1: gone since */
+		if ((rc = flatten_json(&pairs, &text, file, err)) < 0)
+			goto out;
+	}
+	if ((rc = apply_pairs(lay, &pairs, file, err)) < 0)
+		goto out;
+	/* Kept only when the identity stat'ed is surely the content read: a
+	 * file edited or replaced after `since` has a newer identity, which
+	 * the next load will not find in the cache. */
+	if (!cached && !clawmd_stamp_racy(&st, since))
+		layout_cache_make(&lay->json_cache, &pairs, &st);
+out:
+	free(file);
+	clawmd_buf_release(&text);
+	clawmd_buf_release(&pairs);
+	clawmd_dir_release(&root);
+	return rc < 0 ? rc : 0;
+}
+
+int clawmd_layout_load(struct clawmd_layout *lay, const char *root, struct clawmd_err *err)
+{
+	/* The current directory is only needed to walk up from, and to show
+	 * paths from when ROOT is not given (a spawn gives it: no getcwd). */
+	const char *env = getenv("CLAWMD_ROOT");
+	bool given = root && *root;
+	char *found = NULL, *cwd = given ? NULL : realpath(".", NULL);
+	if (given)
+		found = clawmd_xstrdup(root);
+	else if (env && *env)
+		found = clawmd_xstrdup(env);
+	else if (!cwd)
+		return clawmd_err_sys(err, CLAWMD_EUSAGE, "no root: the current directory");
+	else if (!(found = root_walk_up(cwd, err))) {
+		free(cwd);
+		return err->code ? err->code : CLAWMD_EUSAGE;
+	}
+	char *real = realpath(found, NULL);
+	if (!real) {
+		int rc = clawmd_err_sys(err, CLAWMD_EUSAGE, "root '%s'", found);
+		free(found);
+		free(cwd);
+		return rc;
+	}
+	free(found);
+	set_str(&lay->root, real);
+	/* As git -C: a given ROOT is where paths are shown from. */
+	set_str(&lay->shown_from, cwd ? cwd : clawmd_xstrdup(real));
+	apply_preset_default(lay);
+	return load_json(lay, err);
+}
+
+void clawmd_layout_release(struct clawmd_layout *lay)
+{
+	if (!lay)
+		return;
+	char **strs[] = {&lay->root,	  &lay->base,	    &lay->skills,     &lay->groups,
+			 &lay->modules,	  &lay->state,	    &lay->ct_base,    &lay->ct_skills,
+			 &lay->ct_modules, &lay->ct_group};
+	for (size_t i = 0; i < CLAWMD_ARRAY_SIZE(strs); i++)
+		set_str(strs[i], NULL);
+	set_str(&lay->shown_from, NULL);
+	clawmd_strv_free(lay->unknown_keys, lay->nunknown_keys);
+	lay->unknown_keys = NULL;
+	lay->nunknown_keys = 0;
+	clawmd_mounts_free(lay->mounts, lay->nmounts);
+	lay->mounts = NULL;
+	lay->nmounts = lay->npreset_mounts = 0;
+	clawmd_buf_release(&lay->json_cache);
+}
+
+/*
+ * Paths inside ROOT are shown relative to shown_from (the current directory,
+ * or ROOT when given), with "../" as needed, so an editor or a CI problem
+ * matcher opens them from where the command ran.  From outside ROOT, and for
+ * paths outside it, they are shown absolute.
+ */
+char *clawmd_layout_shown(const struct clawmd_layout *lay, const char *path)
+{
+	const char *from = lay->shown_from ? lay->shown_from : lay->root;
+	if (!from || !lay->root || path[0] != '/' ||
+	    !(strictly_under(path, lay->root) || !strcmp(path, lay->root)) ||
+	    !(strictly_under(from, lay->root) || !strcmp(from, lay->root)))
+		return clawmd_xstrdup(path);
+	/* The common directory prefix, by components. */
+	size_t i = 0, common = 0;
+	while (from[i] && from[i] == path[i]) {
+		if (from[i] == '/')
+			common = i;
+		i++;
+	}
+	if (!from[i] && (path[i] == '/' || !path[i]))
+		common = i;
+	struct clawmd_buf b = CLAWMD_BUF_INIT;
+	clawmd_buf_put(&b, "", 0);
+	for (const char *p = from + common; *p; p++)
+		if (*p == '/' && p[1])
+			clawmd_buf_puts(&b, "../");
+	const char *rest = path + common;
+	while (*rest == '/')
+		rest++;
+	clawmd_buf_puts(&b, rest);
+	if (!b.len)
+		clawmd_buf_puts(&b, ".");
+	else if (b.ptr[b.len - 1] == '/')
+		b.ptr[--b.len] = '\0';
+	return b.ptr;
+}
+
+char *clawmd_layout_unknown_message(const struct clawmd_layout *lay, size_t i)
+{
+	const char *key = lay->unknown_keys[i];
+	const char *near = clawmd_spell_nearest(key, layout_keys, CLAWMD_ARRAY_SIZE(layout_keys));
+	char *file = clawmd_path_join(lay->root, "clawmd.json");
+	char *shown = clawmd_layout_shown(lay, file);
+	char *msg = clawmd_xasprintf("%s: unknown key '%s'%s%s%s; it is ignored", shown, key,
+				     near ? " (did you mean '" : "", near ? near : "",
+				     near ? "'?)" : "");
+	free(file);
+	free(shown);
+	return msg;
+}
+
+/* ---- mount table -------------------------------------------------------- */
+
+static int mount_cmp(const void *a, const void *b)
+{
+	const struct clawmd_mount *x = a, *y = b;
+	size_t lx = strlen(x->container), ly = strlen(y->container);
+	return lx != ly ? (lx > ly ? -1 : 1) : strcmp(x->container, y->container);
+}
+
+int clawmd_layout_mounts(struct clawmd_mount **out, size_t *n, const struct clawmd_layout *lay,
+			 const char *group, struct clawmd_err *err)
+{
+	if (!clawmd_name_valid(group, strlen(group)))
+		return clawmd_err_set(err, CLAWMD_EINPUT, "invalid group name '%s'", group);
+	struct clawmd_mount *m = clawmd_xcalloc(5 + lay->nmounts, sizeof(*m));
+	size_t k = 0;
+	m[k].container = clawmd_xstrdup(lay->ct_group);
+	m[k++].host = clawmd_path_join(lay->groups, group);
+	m[k].container = clawmd_xstrdup(lay->ct_base);
+	m[k++].host = clawmd_xstrdup(lay->base);
+	m[k].container = clawmd_xstrdup(lay->ct_skills);
+	m[k++].host = clawmd_xstrdup(lay->skills);
+	if (lay->modules) {
+		m[k].container = clawmd_xstrdup(lay->ct_modules);
+		m[k++].host = clawmd_xstrdup(lay->modules);
+	}
+	for (size_t i = 0; i < lay->nmounts; i++) {
+		m[k].container = clawmd_xstrdup(lay->mounts[i].container);
+		m[k++].host = clawmd_xstrdup(lay->mounts[i].host);
+	}
+	/* Most specific (longest) container path first, as the kernel's mount
+	 * lookup resolves nested bind mounts. */
+	if (k > 1)
+		qsort(m, k, sizeof(*m), mount_cmp);
+	*out = m;
+	*n = k;
+	return 0;
+}
+
+void clawmd_mounts_free(struct clawmd_mount *mounts, size_t n)
+{
+	if (!mounts)
+		return;
+	for (size_t i = 0; i < n; i++) {
+		free(mounts[i].container);
+		free(mounts[i].host);
+	}
+	free(mounts);
+}
+
+/* `path` equals `prefix` or continues it with a '/': the rest, else NULL. */
+static const char *under(const char *path, const char *prefix)
+{
+	size_t n = strlen(prefix);
+	while (n > 1 && prefix[n - 1] == '/')
+		n--;
+	if (strncmp(path, prefix, n))
+		return NULL;
+	if (path[n] == '\0' || path[n] == '/')
+		return path + n;
+	return n == 1 && prefix[0] == '/' ? path + 1 : NULL;
+}
+
+static char *map_path(const struct clawmd_mount *m, size_t n, const char *path, bool to_host)
+{
+	for (size_t i = 0; i < n; i++) {
+		const char *from = to_host ? m[i].container : m[i].host;
+		const char *to = to_host ? m[i].host : m[i].container;
+		const char *rest = under(path, from);
+		if (rest)
+			return *rest ? clawmd_path_join(to, rest) : clawmd_xstrdup(to);
+	}
+	return NULL;
+}
+
+char *clawmd_mounts_to_host(const struct clawmd_mount *mounts, size_t n, const char *ct_path)
+{
+	return map_path(mounts, n, ct_path, true);
+}
+
+char *clawmd_mounts_to_container(const struct clawmd_mount *mounts, size_t n,
+				 const char *host_path)
+{
+	return map_path(mounts, n, host_path, false);
+}
+
+/* ---- groups ------------------------------------------------------------- */
+
+int clawmd_groups_list(char ***out, size_t *n, const struct clawmd_layout *lay,
+		       struct clawmd_err *err)
+{
+	struct clawmd_dir d = CLAWMD_DIR_INIT;
+	char **v = NULL;
+	size_t cap = 0, k = 0;
+	*out = NULL;
+	*n = 0;
+	int rc = clawmd_dir_open(&d, lay->groups, err);
+	if (rc < 0)
+		return rc;
+	DIR *dir = clawmd_fs_list(d.fd);
+	if (!dir) {
+		rc = clawmd_err_sys(err, CLAWMD_EFS, "could not list '%s'", lay->groups);
+		goto out;
+	}
+	struct dirent *e;
+	while ((e = readdir(dir))) {
+		struct stat st;
+		size_t len = strlen(e->d_name);
+		/* Symlinks are not groups: fstatat without following them. */
+		if (e->d_name[0] == '.' || !strcmp(e->d_name, "global") ||
+		    !clawmd_name_valid(e->d_name, len) ||
+		    fstatat(d.fd, e->d_name, &st, AT_SYMLINK_NOFOLLOW) < 0 || !S_ISDIR(st.st_mode))
+			continue;
+		clawmd_xgrow(&v, &cap, k + 1, sizeof(*v));
+		v[k++] = clawmd_xstrdup(e->d_name);
+	}
+	closedir(dir);
+	if (k)
+		qsort(v, k, sizeof(*v), clawmd_strcmp_ptr);
+	*out = v;
+	*n = k;
+out:
+	clawmd_dir_release(&d);
+	return rc;
+}

@@ -1,0 +1,1132 @@
+/*
+ * memory.c - Claude Code's memory loading (getMemoryFiles, processMemoryFile,
+ * the .claude/rules traversal, nested memory), over a small filesystem view.
+ *
+ * The view: every path the loader handles is a path as the agent sees it.
+ * On the host that is the identity.  In group mode it is the container's
+ * view: a path is mapped to the host through the mount table, and realpath
+ * is computed component by component, reading each symlink and resolving
+ * its target again in the container's view (a fragment link pointing at
+ * /app/skills/x/instructions.md must land on the skills mount, not on the
+ * host's /app).
+ *
+ * Section numbers (§) refer to claude-code-memory.md.
+ */
+#include "clawmd.h"
+#include "claude/frontmatter.h"
+#include "claude/match.h"
+#include "claude/mdscan.h"
+#include "base/util.h"
+#include "fs/view.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#define MAX_INCLUDE_DEPTH 5
+#define FILE_MAX (4u * 1024 * 1024) /* 2.1.330 skips files over 4 MiB */
+#define MAX_LINKS 40
+
+/* ---- paths -------------------------------------------------------------- */
+
+/* POSIX path.normalize for absolute paths: no ".", "..", "//" or trailing /. */
+static char *path_norm(const char *p)
+{
+	size_t len = strlen(p);
+	char *out = clawmd_xmalloc(len + 2);
+	size_t n = 0;
+	out[n++] = '/';
+	for (const char *a = p; *a;) {
+		while (*a == '/')
+			a++;
+		const char *e = a;
+		while (*e && *e != '/')
+			e++;
+		size_t sl = (size_t)(e - a);
+		if (sl == 0)
+			break;
+		if (sl == 1 && a[0] == '.') {
+			/* nothing */
+		} else if (sl == 2 && a[0] == '.' && a[1] == '.') {
+			while (n > 1 && out[n - 1] != '/')
+				n--;
+			if (n > 1)
+				n--;
+		} else {
+			if (n > 1)
+				out[n++] = '/';
+			memcpy(out + n, a, sl);
+			n += sl;
+		}
+		a = e;
+	}
+	out[n] = '\0';
+	return out;
+}
+
+static char *path_resolve(const char *base, const char *rel)
+{
+	if (rel[0] == '/')
+		return path_norm(rel);
+	char *j = clawmd_xasprintf("%s/%s", base, rel);
+	char *r = path_norm(j);
+	free(j);
+	return r;
+}
+
+static char *path_dir(const char *p)
+{
+	const char *sl = strrchr(p, '/');
+	if (!sl || sl == p)
+		return clawmd_xstrdup("/");
+	return clawmd_xstrndup(p, (size_t)(sl - p));
+}
+
+static bool path_under(const char *p, const char *dir)
+{
+	size_t n = strlen(dir);
+	if (!strcmp(dir, "/"))
+		return true;
+	return !strncmp(p, dir, n) && (p[n] == '\0' || p[n] == '/');
+}
+
+/* ---- the filesystem view ------------------------------------------------ */
+
+/*
+ * Every read goes through view.c's resolver: a container path walked
+ * through the mount table with directory fds (the identity on the host).
+ * The loader is bounded: a file over FILE_MAX is skipped unread (as Claude
+ * Code skips it), and one load reads at most LOAD_BYTES_MAX bytes, tries
+ * at most LOAD_FILES_MAX paths and lists at most LOAD_ENTRIES_MAX rules
+ * entries (RULES_DIR_MAX per directory); past a bound, the rest is skipped
+ * as missing.
+ */
+#define LOAD_BYTES_MAX (64u * 1024 * 1024)
+#define LOAD_FILES_MAX 50000u
+#define LOAD_ENTRIES_MAX 200000u
+#define RULES_DIR_MAX 65536u
+#define LOAD_STEPS_MAX 4000000u /* path components resolved */
+
+struct view {
+	struct clawmd_view v;
+	size_t bytes, files, entries; /* spent in this load */
+	size_t steps;		      /* left in this load */
+};
+
+static char *view_realpath(struct view *v, const char *p)
+{
+	return clawmd_view_realpath(&v->v, p);
+}
+
+static char view_kind(struct view *v, const char *p)
+{
+	return clawmd_view_kind(&v->v, p);
+}
+
+/* Read the regular file `nd` resolved to; -errno otherwise (EISDIR for
+ * directories, EFBIG over 4 MiB or past the load's bytes). */
+static int view_read(struct view *v, const struct clawmd_view_node *nd, struct clawmd_buf *out)
+{
+	if (v->bytes >= LOAD_BYTES_MAX)
+		return -EFBIG;
+	size_t max = LOAD_BYTES_MAX - v->bytes < FILE_MAX ? LOAD_BYTES_MAX - v->bytes : FILE_MAX;
+	size_t before = out->len;
+	int rc = clawmd_view_read_node(nd, out, max);
+	v->bytes += out->len - before;
+	return rc;
+}
+
+static bool view_exists_nofollow(struct view *v, const char *p, bool *is_dir)
+{
+	struct stat st;
+	if (!clawmd_view_lexists(&v->v, p, &st))
+		return false;
+	if (is_dir)
+		*is_dir = S_ISDIR(st.st_mode);
+	return true;
+}
+
+/* Names in a directory in readdir(3) order, sorted bytewise for the
+ * JavaScript releases (§5.1.4, §15); NULL if unreadable or over a bound. */
+static char **view_list(struct view *v, const char *p, bool sorted, size_t *n, dev_t *dev,
+			ino_t *ino)
+{
+	char **names;
+	bool truncated;
+	if (v->entries >= LOAD_ENTRIES_MAX)
+		return NULL;
+	size_t max = LOAD_ENTRIES_MAX - v->entries < RULES_DIR_MAX ? LOAD_ENTRIES_MAX - v->entries
+								  : RULES_DIR_MAX;
+	if (clawmd_view_list(&v->v, p, max, &names, n, &truncated, dev, ino) < 0)
+		return NULL;
+	v->entries += *n;
+	if (sorted && *n)
+		qsort(names, *n, sizeof(char *), clawmd_strcmp_ptr);
+	return names;
+}
+
+
+/*
+ * Claude Code reads memory files as UTF-8 strings (readFile(p, 'utf-8')):
+ * every maximal ill-formed subsequence becomes U+FFFD, as the WHATWG
+ * decoder that Node uses does.  `in` is replaced when it is not valid.
+ */
+static void utf8_sanitize(struct clawmd_buf *in)
+{
+	const unsigned char *s = (const unsigned char *)in->ptr;
+	size_t n = in->len, i = 0;
+	while (i < n && s[i] < 0x80)
+		i++;
+	struct clawmd_buf out = CLAWMD_BUF_INIT;
+	bool bad = false;
+	clawmd_buf_put(&out, "", 0);
+	while (i < n) {
+		unsigned char b = s[i];
+		size_t need;
+		unsigned char lo = 0x80, hi = 0xbf;
+		if (b < 0x80)
+			need = 0;
+		else if (b >= 0xc2 && b <= 0xdf)
+			need = 1;
+		else if (b >= 0xe0 && b <= 0xef) {
+			need = 2;
+			if (b == 0xe0)
+				lo = 0xa0;
+			else if (b == 0xed)
+				hi = 0x9f;
+		} else if (b >= 0xf0 && b <= 0xf4) {
+			need = 3;
+			if (b == 0xf0)
+				lo = 0x90;
+			else if (b == 0xf4)
+				hi = 0x8f;
+		} else {
+			bad = true;
+			clawmd_buf_put(&out, "\xef\xbf\xbd", 3);
+			i++;
+			continue;
+		}
+		size_t j = i + 1;
+		bool ok = true;
+		for (size_t k = 0; k < need; k++, j++) {
+			unsigned char l = k ? 0x80 : lo, h = k ? 0xbf : hi;
+			if (j >= n || s[j] < l || s[j] > h) {
+				ok = false;
+				break;
+			}
+		}
+		if (ok) {
+			clawmd_buf_put(&out, s + i, j - i);
+		} else {
+			/* the offending byte is not consumed: it starts anew */
+			bad = true;
+			clawmd_buf_put(&out, "\xef\xbf\xbd", 3);
+		}
+		i = j;
+	}
+	if (bad) {
+		size_t ascii = 0;
+		while (ascii < n && s[ascii] < 0x80)
+			ascii++;
+		struct clawmd_buf all = CLAWMD_BUF_INIT;
+		clawmd_buf_put(&all, s, ascii);
+		clawmd_buf_put(&all, out.ptr, out.len);
+		clawmd_buf_release(in);
+		*in = all;
+	}
+	clawmd_buf_release(&out);
+}
+
+/* ---- the text extension whitelist (§8) ---------------------------------- */
+
+static const char *const text_exts[] = {
+	".md", ".txt", ".text", ".json", ".yaml", ".yml", ".toml", ".xml", ".csv", ".html",
+	".htm", ".css", ".scss", ".sass", ".less", ".js", ".ts", ".tsx", ".jsx", ".mjs", ".cjs",
+	".mts", ".cts", ".py", ".pyi", ".pyw", ".rb", ".erb", ".rake", ".go", ".rs", ".java",
+	".kt", ".kts", ".scala", ".c", ".cpp", ".cc", ".cxx", ".h", ".hpp", ".hxx", ".cs",
+	".swift", ".sh", ".bash", ".zsh", ".fish", ".ps1", ".bat", ".cmd", ".env", ".ini",
+	".cfg", ".conf", ".config", ".properties", ".sql", ".graphql", ".gql", ".proto", ".vue",
+	".svelte", ".astro", ".ejs", ".hbs", ".pug", ".jade", ".php", ".pl", ".pm", ".lua", ".r",
+	".R", ".dart", ".ex", ".exs", ".erl", ".hrl", ".clj", ".cljs", ".cljc", ".edn", ".hs",
+	".lhs", ".elm", ".ml", ".mli", ".f", ".f90", ".f95", ".for", ".cmake", ".make",
+	".makefile", ".gradle", ".sbt", ".rst", ".adoc", ".asciidoc", ".org", ".tex", ".latex",
+	".lock", ".log", ".diff", ".patch",
+};
+
+bool clawmd_text_extension(const char *path)
+{
+	const char *base = strrchr(path, '/');
+	base = base ? base + 1 : path;
+	const char *dot = strrchr(base, '.');
+	if (!dot || dot == base) /* Node's extname: none, or a dotfile */
+		return true;
+	char ext[64];
+	size_t n = strlen(dot);
+	if (n >= sizeof(ext))
+		return false;
+	for (size_t i = 0; i <= n; i++)
+		ext[i] = (char)((dot[i] >= 'A' && dot[i] <= 'Z') ? dot[i] + 32 : dot[i]);
+	for (size_t i = 0; i < CLAWMD_ARRAY_SIZE(text_exts); i++)
+		if (!strcmp(ext, text_exts[i]))
+			return true;
+	return false;
+}
+
+/* ---- the loader state --------------------------------------------------- */
+
+/* A set of strings: open addressing, so that N paths cost O(N), not O(N^2). */
+struct set {
+	char **v; /* cap slots, NULL when free; cap a power of two */
+	size_t n, cap;
+};
+
+static size_t set_slot(const struct set *s, const char *p)
+{
+	size_t i = (size_t)clawmd_fnv1a64(p, strlen(p)) & (s->cap - 1);
+	while (s->v[i] && strcmp(s->v[i], p))
+		i = (i + 1) & (s->cap - 1);
+	return i;
+}
+
+static bool set_has(const struct set *s, const char *p)
+{
+	return s->cap && s->v[set_slot(s, p)];
+}
+
+static void set_add(struct set *s, const char *p)
+{
+	if (2 * (s->n + 1) > s->cap) {
+		struct set bigger = {NULL, 0, s->cap ? s->cap * 2 : 64};
+		bigger.v = clawmd_xcalloc(bigger.cap, sizeof(char *));
+		for (size_t i = 0; i < s->cap; i++)
+			if (s->v[i]) {
+				bigger.v[set_slot(&bigger, s->v[i])] = s->v[i];
+				bigger.n++;
+			}
+		free(s->v);
+		*s = bigger;
+	}
+	size_t i = set_slot(s, p);
+	if (s->v[i])
+		return;
+	s->v[i] = clawmd_xstrdup(p);
+	s->n++;
+}
+
+static void set_release(struct set *s)
+{
+	for (size_t i = 0; i < s->cap; i++)
+		free(s->v[i]);
+	free(s->v);
+	memset(s, 0, sizeof(*s));
+}
+
+struct loader {
+	const struct clawmd_memory_opts *o;
+	struct view view;
+	struct clawmd_memory *m;
+	struct set seen;  /* S: processed paths */
+	bool native;	  /* 2.1.113 on: readdir order */
+	bool dedup;	  /* 2.1.142 on: realpath dedup */
+	bool gate;	  /* 2.1.232 on: the realpath gate (imports and rules) */
+	char *cwd;	  /* originalCwd, realpath'd */
+	char *home;	  /* for @~/ */
+	bool approve;	  /* external includes approved (or forced) */
+	bool record;	  /* record imports (not during the forced pass) */
+	/* An import the external gate resolved already, for process_file to
+	 * read: one resolution, so the realpath judged is the file read. */
+	const char *pre_path;
+	struct clawmd_view_node pre;
+	bool pre_ok;
+	const char *chain[MAX_INCLUDE_DEPTH + 1];
+};
+
+/* A file list under construction: one processMemoryFile result. */
+struct flist {
+	struct clawmd_mem_file *v;
+	size_t n, cap;
+};
+
+static void file_release(struct clawmd_mem_file *f)
+{
+	free(f->path);
+	free(f->parent);
+	free(f->content);
+	clawmd_strv_free(f->globs, f->nglobs);
+}
+
+static void flist_push(struct flist *l, struct clawmd_mem_file *f)
+{
+	clawmd_xgrow(&l->v, &l->cap, l->n + 1, sizeof(l->v[0]));
+	l->v[l->n++] = *f;
+}
+
+/* Record an import in document order; returns its index (SIZE_MAX: not recording). */
+static size_t record_import(struct loader *L, const char *from, const char *raw, const char *path,
+			    enum clawmd_import_status st)
+{
+	if (!L->record)
+		return SIZE_MAX;
+	struct clawmd_memory *m = L->m;
+	clawmd_xgrow(&m->imports, &m->capimports, m->nimports + 1, sizeof(m->imports[0]));
+	m->imports[m->nimports] = (struct clawmd_mem_import){
+		clawmd_xstrdup(from), clawmd_xstrdup(raw), clawmd_xstrdup(path), st};
+	return m->nimports++;
+}
+
+/* "Is inside originalCwd" (§3.8): lower-cased, /private/{var,tmp} folded. */
+static char *fold(const char *p)
+{
+	const char *q = p;
+	if (!strncmp(q, "/private/var", 12) && (q[12] == '/' || !q[12]))
+		q += 8;
+	else if (!strncmp(q, "/private/tmp", 12) && (q[12] == '/' || !q[12]))
+		q += 8;
+	char *s = clawmd_xstrdup(q);
+	for (char *c = s; *c; c++)
+		if (*c >= 'A' && *c <= 'Z')
+			*c = (char)(*c + 32);
+	return s;
+}
+
+static bool inside_cwd(const struct loader *L, const char *p)
+{
+	char *a = fold(p), *b = fold(L->cwd);
+	bool in = path_under(a, b);
+	free(a);
+	free(b);
+	return in;
+}
+
+/* Resolve an include path against the including file's directory (§3.6). */
+static char *resolve_include(const struct loader *L, const char *raw, const char *dir)
+{
+	size_t a, b;
+	clawmd_js_trim(raw, strlen(raw), &a, &b);
+	char *p = clawmd_xstrndup(raw + a, b - a);
+	char *r;
+	if (!strcmp(p, "~") || !strncmp(p, "~/", 2)) {
+		char *j = clawmd_xasprintf("%s/%s", L->home ? L->home : "/", p + 1);
+		r = path_norm(j);
+		free(j);
+	} else {
+		r = path_resolve(dir, p);
+	}
+	free(p);
+	return r;
+}
+
+/*
+ * processMemoryFile (§4).  Appends what it emits to `out`; returns the
+ * status an import of `path` gets.
+ */
+static enum clawmd_import_status process_file(struct loader *L, struct flist *out,
+					      const char *path, enum clawmd_mem_type type,
+					      bool include_external, int depth,
+					      const char *parent)
+{
+	char *np = path_norm(path);
+	enum clawmd_import_status st = CLAWMD_IMPORT_LOADED;
+	if (set_has(&L->seen, np)) {
+		st = CLAWMD_IMPORT_DUPLICATE;
+		for (int i = 0; i < depth && i <= MAX_INCLUDE_DEPTH; i++)
+			if (L->chain[i] && !strcmp(L->chain[i], np))
+				st = CLAWMD_IMPORT_CYCLE;
+		free(np);
+		return st;
+	}
+	if (depth >= MAX_INCLUDE_DEPTH) {
+		free(np);
+		return CLAWMD_IMPORT_TOO_DEEP;
+	}
+	if (++L->view.files > LOAD_FILES_MAX) {
+		free(np);
+		return CLAWMD_IMPORT_MISSING; /* past the bound: skipped */
+	}
+	/* One resolution: the realpath recorded is the file then read. */
+	struct clawmd_view_node nd;
+	bool resolved;
+	if (L->pre_path && !strcmp(L->pre_path, np)) {
+		nd = L->pre;
+		resolved = L->pre_ok;
+		L->pre_path = NULL;
+	} else {
+		resolved = clawmd_view_resolve(&nd, &L->view.v, np, true) == 0;
+	}
+	char *rp = resolved ? clawmd_xstrdup(nd.real) : clawmd_xstrdup(np);
+	/* From 2.1.142: a file whose realpath was processed is not loaded
+	 * again (§14.2; bisected by make e2e, case imports-symlink). */
+	if (L->dedup && set_has(&L->seen, rp)) {
+		free(np);
+		free(rp);
+		if (resolved)
+			clawmd_view_node_release(&nd);
+		return CLAWMD_IMPORT_DUPLICATE;
+	}
+	set_add(&L->seen, np);
+	if (strcmp(rp, np))
+		set_add(&L->seen, rp);
+
+	struct clawmd_buf raw = CLAWMD_BUF_INIT;
+	clawmd_buf_put(&raw, "", 0);
+	int rrc = resolved ? view_read(&L->view, &nd, &raw) : -ENOENT;
+	if (resolved)
+		clawmd_view_node_release(&nd);
+	if (rrc < 0) {
+		st = CLAWMD_IMPORT_MISSING;
+		goto out;
+	}
+	if (!clawmd_text_extension(np)) {
+		st = CLAWMD_IMPORT_NOT_TEXT;
+		goto out;
+	}
+	size_t raw_size = raw.len;
+	utf8_sanitize(&raw);
+	struct clawmd_frontmatter fm;
+	clawmd_frontmatter_parse(&fm, raw.ptr, raw.len);
+	const char *body = raw.ptr + fm.body;
+	size_t blen = raw.len - fm.body;
+	struct clawmd_buf content = CLAWMD_BUF_INIT;
+	clawmd_md_strip_comments(&content, body, blen);
+	size_t ta, tb;
+	clawmd_js_trim(content.ptr, content.len, &ta, &tb);
+	if (ta >= tb) {
+		clawmd_buf_release(&content);
+		clawmd_frontmatter_release(&fm);
+		st = CLAWMD_IMPORT_EMPTY;
+		goto out;
+	}
+	struct clawmd_mem_file f = {0};
+	f.type = type;
+	f.path = clawmd_xstrdup(path);
+	f.parent = parent ? clawmd_xstrdup(parent) : NULL;
+	f.size = raw_size;
+	f.len = content.len;
+	f.content = clawmd_buf_detach(&content);
+	f.globs = fm.globs;
+	f.nglobs = fm.nglobs;
+	f.depth = depth;
+	fm.globs = NULL;
+	fm.nglobs = 0;
+	clawmd_frontmatter_release(&fm);
+	flist_push(out, &f);
+
+	/* The includes, resolved against the realpath's directory (§3.6). */
+	struct clawmd_md_scan scan;
+	clawmd_md_scan_init(&scan);
+	clawmd_md_scan(&scan, body, blen, L->record);
+	char *dir = path_dir(rp);
+	struct set mine = {0};
+	L->chain[depth] = np;
+	for (size_t i = 0; i < scan.n; i++) {
+		char *inc = resolve_include(L, scan.v[i].path, dir);
+		if (scan.v[i].in_code) {
+			record_import(L, path, scan.v[i].path, inc, CLAWMD_IMPORT_INSIDE_CODE);
+		} else if (!set_has(&mine, inc)) {
+			set_add(&mine, inc);
+			enum clawmd_import_status ist;
+			size_t slot = record_import(L, path, scan.v[i].path, inc, CLAWMD_IMPORT_LOADED);
+			bool external = !inside_cwd(L, inc);
+			if (!external && L->gate) {
+				/* 2.1.232 on: the realpath must stay inside too (§14.5, §15) */
+				L->pre_ok = clawmd_view_resolve(&L->pre, &L->view.v, inc, true) == 0;
+				L->pre_path = inc;
+				external = L->pre_ok && !inside_cwd(L, L->pre.real);
+			}
+			if (external && L->record)
+				L->m->external_met = true;
+			if (external && !include_external) {
+				ist = CLAWMD_IMPORT_EXTERNAL;
+			} else {
+				ist = process_file(L, out, inc, type, include_external, depth + 1,
+						   path);
+			}
+			if (L->pre_path) { /* not taken: a duplicate, too deep, ... */
+				if (L->pre_ok)
+					clawmd_view_node_release(&L->pre);
+				L->pre_path = NULL;
+			}
+			if (slot != SIZE_MAX)
+				L->m->imports[slot].status = ist;
+		}
+		free(inc);
+	}
+	L->chain[depth] = NULL;
+	set_release(&mine);
+	free(dir);
+	clawmd_md_scan_release(&scan);
+out:
+	clawmd_buf_release(&raw);
+	free(np);
+	free(rp);
+	return st;
+}
+
+enum rules_mode { RULES_UNCONDITIONAL, RULES_CONDITIONAL };
+
+/*
+ * The .claude/rules traversal (§5.1).  A directory is entered once per
+ * traversal (by path, realpath and device/inode: four links to "." cost
+ * four lookups), at most RULES_DEPTH_MAX deep; the entries are bounded by
+ * view_list.  From 2.1.232, an entry whose realpath leaves the project is
+ * dropped unless external includes are approved (§15).
+ */
+#define RULES_DEPTH_MAX 32
+
+static void rules_walk(struct loader *L, struct flist *out, const char *dir,
+		       enum clawmd_mem_type type, bool include_external, struct set *visited,
+		       int depth)
+{
+	char *rd = view_realpath(&L->view, dir);
+	if (!rd || depth > RULES_DEPTH_MAX)
+		goto out;
+	if (L->gate && strcmp(rd, dir) && !inside_cwd(L, rd)) {
+		L->m->external_met |= L->record;
+		if (!include_external)
+			goto out;
+	}
+	if (set_has(visited, dir) || set_has(visited, rd))
+		goto out;
+	set_add(visited, dir);
+	set_add(visited, rd);
+	size_t n;
+	dev_t dev;
+	ino_t ino;
+	char **names = view_list(&L->view, rd, !L->native, &n, &dev, &ino);
+	if (!names)
+		goto out;
+	char id[64];
+	snprintf(id, sizeof(id), "\x01%llu:%llu", (unsigned long long)dev,
+		 (unsigned long long)ino);
+	if (set_has(visited, id)) {
+		clawmd_strv_free(names, n);
+		goto out;
+	}
+	set_add(visited, id);
+	for (size_t i = 0; i < n; i++) {
+		char *entry = path_resolve(rd, names[i]);
+		struct clawmd_view_node nd;
+		char *erp = NULL, kind = 0;
+		if (clawmd_view_resolve(&nd, &L->view.v, entry, true) == 0) {
+			erp = nd.real;
+			nd.real = NULL;
+			kind = S_ISDIR(nd.st.st_mode) ? 'd' : S_ISREG(nd.st.st_mode) ? 'f' : 'o';
+			clawmd_view_node_release(&nd);
+		}
+		size_t nl = strlen(names[i]);
+		bool gated = L->gate && erp && strcmp(erp, entry) && !inside_cwd(L, erp);
+		L->m->external_met |= gated && L->record;
+		gated = gated && !include_external;
+		if (gated) {
+			/* a rule (or a directory of rules) linked outside */
+		} else if (kind == 'd') {
+			rules_walk(L, out, entry, type, include_external, visited, depth + 1);
+		} else if (kind == 'f' && nl >= 3 && !strcmp(names[i] + nl - 3, ".md")) {
+			process_file(L, out, erp, type, include_external, 0, NULL);
+		}
+		free(erp);
+		free(entry);
+	}
+	clawmd_strv_free(names, n);
+out:
+	free(rd);
+}
+
+/* processMdRules: unconditional keeps files without globs, conditional those with. */
+static void rules(struct loader *L, struct flist *out, const char *dir, enum clawmd_mem_type type,
+		  bool include_external, enum rules_mode mode)
+{
+	struct flist all = {0};
+	struct set visited = {0};
+	rules_walk(L, &all, dir, type, include_external, &visited, 0);
+	set_release(&visited);
+	struct set dropped = {0};
+	for (size_t i = 0; i < all.n; i++) {
+		bool cond = all.v[i].nglobs > 0;
+		if (cond == (mode == RULES_CONDITIONAL)) {
+			flist_push(out, &all.v[i]);
+		} else {
+			if (mode == RULES_UNCONDITIONAL && L->record)
+				set_add(&dropped, all.v[i].path);
+			file_release(&all.v[i]);
+		}
+	}
+	/* the imports of what was dropped: loaded, then dropped as conditional */
+	for (size_t k = 0; dropped.n && k < L->m->nimports; k++)
+		if (L->m->imports[k].status == CLAWMD_IMPORT_LOADED &&
+		    set_has(&dropped, L->m->imports[k].path))
+			L->m->imports[k].status = CLAWMD_IMPORT_CONDITIONAL;
+	set_release(&dropped);
+	free(all.v);
+}
+
+/* ---- nested git worktree (§2.8) ----------------------------------------- */
+
+/*
+ * The directories of the walk that skip their project files: inside the
+ * main repository's work tree but outside the nested worktree the cwd is
+ * in.  Read as Claude Code reads it, through the view, never by libgit2:
+ * the `.git` file's "gitdir:", that directory's `commondir`, both links
+ * validated (the gitdir is <commondir>/worktrees/<name>, and its `gitdir`
+ * file leads back to <git root>/.git).  Returns the two roots in the view,
+ * or false when there is no nested worktree.
+ */
+#define GIT_LINK_MAX 4096u
+
+/* The first line of a small regular file, trimmed; NULL otherwise. */
+static char *git_link(struct loader *L, const char *path)
+{
+	struct clawmd_buf b = CLAWMD_BUF_INIT;
+	char *line = NULL;
+	clawmd_buf_put(&b, "", 0);
+	if (clawmd_view_read(&L->view.v, path, &b, GIT_LINK_MAX, NULL) == 0 &&
+	    !memchr(b.ptr, '\0', b.len)) {
+		size_t e = strcspn(b.ptr, "\r\n"), a = 0;
+		while (a < e && (b.ptr[a] == ' ' || b.ptr[a] == '\t'))
+			a++;
+		while (e > a && (b.ptr[e - 1] == ' ' || b.ptr[e - 1] == '\t'))
+			e--;
+		if (e > a)
+			line = clawmd_xstrndup(b.ptr + a, e - a);
+	}
+	clawmd_buf_release(&b);
+	return line;
+}
+
+static bool nested_worktree(struct loader *L, char **git_root, char **canonical)
+{
+	char *d = clawmd_xstrdup(L->cwd);
+	bool found = false, is_dir = false, ok = false;
+	for (;;) {
+		char *g = path_resolve(d, ".git");
+		found = view_exists_nofollow(&L->view, g, &is_dir);
+		free(g);
+		if (found || !strcmp(d, "/"))
+			break;
+		char *p = path_dir(d);
+		free(d);
+		d = p;
+	}
+	if (!found || is_dir) {
+		free(d);
+		return false;
+	}
+	char *dotgit = path_resolve(d, ".git");
+	char *line = git_link(L, dotgit);
+	char *gitdir = NULL, *common = NULL, *back = NULL, *cfile = NULL, *bfile = NULL;
+	char *rgit = NULL, *rcommon = NULL, *rback = NULL, *rroot = NULL, *want = NULL;
+	if (!line || strncmp(line, "gitdir:", 7))
+		goto out;
+	size_t skip = 7;
+	while (line[skip] == ' ' || line[skip] == '\t')
+		skip++;
+	if (!line[skip])
+		goto out;
+	gitdir = path_resolve(d, line + skip);
+	cfile = path_resolve(gitdir, "commondir");
+	bfile = path_resolve(gitdir, "gitdir");
+	char *c = git_link(L, cfile), *bk = git_link(L, bfile);
+	if (c)
+		common = path_resolve(gitdir, c);
+	if (bk)
+		back = path_resolve(gitdir, bk);
+	free(c);
+	free(bk);
+	if (!common || !back)
+		goto out;
+	rgit = view_realpath(&L->view, gitdir);
+	rcommon = view_realpath(&L->view, common);
+	rback = view_realpath(&L->view, back);
+	rroot = view_realpath(&L->view, d);
+	if (!rgit || !rcommon || !rback || !rroot)
+		goto out;
+	/* the gitdir is <commondir>/worktrees/<name> */
+	char *wt = path_resolve(rcommon, "worktrees");
+	char *gparent = path_dir(rgit);
+	bool in_common = !strcmp(wt, gparent);
+	free(wt);
+	free(gparent);
+	/* and <gitdir>/gitdir leads back to <git root>/.git */
+	want = path_resolve(rroot, ".git");
+	if (!in_common || strcmp(rback, want))
+		goto out;
+	char *main_root = path_dir(rcommon);
+	if (strcmp(main_root, rroot) && path_under(rroot, main_root)) {
+		*git_root = rroot;
+		*canonical = main_root;
+		rroot = main_root = NULL;
+		ok = true;
+	}
+	free(main_root);
+out:
+	free(line);
+	free(dotgit);
+	free(gitdir);
+	free(common);
+	free(back);
+	free(cfile);
+	free(bfile);
+	free(rgit);
+	free(rcommon);
+	free(rback);
+	free(rroot);
+	free(want);
+	free(d);
+	return ok;
+}
+
+/* ---- getMemoryFiles ----------------------------------------------------- */
+
+static void loader_init(struct loader *L, struct clawmd_memory *m, const struct clawmd_memory_opts *o,
+			struct clawmd_view_cache *cache, char *cwd, bool approve, bool record)
+{
+	memset(L, 0, sizeof(*L));
+	L->o = o;
+	L->view.v = (struct clawmd_view){o->mounts, o->nmounts, &L->view.steps, cache};
+	L->view.steps = LOAD_STEPS_MAX;
+	struct clawmd_release rel = o->release;
+	if (!rel.major && !rel.minor && !rel.patch)
+		rel = clawmd_release_default;
+	L->native = clawmd_release_native(&rel);
+	L->dedup = clawmd_release_realpath_dedup(&rel);
+	L->gate = clawmd_release_realpath_gate(&rel);
+	L->m = m;
+	L->cwd = cwd;
+	L->home = o->home ? path_norm(o->home) : NULL;
+	L->approve = approve;
+	L->record = record;
+}
+
+static void loader_release(struct loader *L)
+{
+	set_release(&L->seen);
+	free(L->home);
+}
+
+/* Directories of the walk, top down: just below / to the cwd (§2.2). */
+static char **walk_dirs(const char *cwd, size_t *n)
+{
+	size_t k = 0;
+	for (const char *c = cwd; *c; c++)
+		k += *c == '/';
+	char **v = clawmd_xcalloc(k + 1, sizeof(char *));
+	*n = 0;
+	if (!strcmp(cwd, "/"))
+		return v;
+	for (const char *c = cwd + 1;; c++) {
+		if (*c == '/' || !*c)
+			v[(*n)++] = clawmd_xstrndup(cwd, (size_t)(c - cwd));
+		if (!*c)
+			break;
+	}
+	return v;
+}
+
+static void startup(struct loader *L, struct flist *out)
+{
+	const struct clawmd_memory_opts *o = L->o;
+	const char *managed = o->managed_dir ? o->managed_dir : "/etc/claude-code";
+	char *mfile = path_resolve(managed, "CLAUDE.md");
+	char *mrules = path_resolve(managed, ".claude/rules");
+	process_file(L, out, mfile, CLAWMD_MEM_MANAGED, L->approve, 0, NULL);
+	rules(L, out, mrules, CLAWMD_MEM_MANAGED, L->approve, RULES_UNCONDITIONAL);
+	free(mfile);
+	free(mrules);
+	if (!o->no_user && L->home) {
+		char *ufile = path_resolve(L->home, ".claude/CLAUDE.md");
+		char *urules = path_resolve(L->home, ".claude/rules");
+		process_file(L, out, ufile, CLAWMD_MEM_USER, true, 0, NULL);
+		rules(L, out, urules, CLAWMD_MEM_USER, true, RULES_UNCONDITIONAL);
+		free(ufile);
+		free(urules);
+	}
+	char *git_root = NULL, *canonical = NULL;
+	bool nested = !o->no_project && nested_worktree(L, &git_root, &canonical);
+	size_t nd;
+	char **dirs = walk_dirs(L->cwd, &nd);
+	for (size_t i = 0; i < nd; i++) {
+		const char *d = dirs[i];
+		bool skip = nested && path_under(d, canonical) && !path_under(d, git_root);
+		if (!o->no_project && !skip) {
+			char *a = path_resolve(d, "CLAUDE.md");
+			char *b = path_resolve(d, ".claude/CLAUDE.md");
+			char *r = path_resolve(d, ".claude/rules");
+			process_file(L, out, a, CLAWMD_MEM_PROJECT, L->approve, 0, NULL);
+			process_file(L, out, b, CLAWMD_MEM_PROJECT, L->approve, 0, NULL);
+			rules(L, out, r, CLAWMD_MEM_PROJECT, L->approve, RULES_UNCONDITIONAL);
+			free(a);
+			free(b);
+			free(r);
+		}
+		if (!o->no_local) {
+			char *l = path_resolve(d, "CLAUDE.local.md");
+			process_file(L, out, l, CLAWMD_MEM_LOCAL, L->approve, 0, NULL);
+			free(l);
+		}
+	}
+	clawmd_strv_free(dirs, nd);
+	free(git_root);
+	free(canonical);
+}
+
+/* Conditional rules under `rules_dir` that match the target, globs taken
+ * relative to `base` (§7.4, §11). */
+static void matching_rules(struct loader *L, struct flist *out, const char *rules_dir,
+			   const char *base, enum clawmd_mem_type type, bool include_external,
+			   const char *target)
+{
+	/* A processed set of its own: the unconditional pass over the same
+	 * directory has processed (and dropped) these rules already. */
+	struct flist cond = {0};
+	struct set saved = L->seen;
+	memset(&L->seen, 0, sizeof(L->seen));
+	rules(L, &cond, rules_dir, type, include_external, RULES_CONDITIONAL);
+	set_release(&L->seen);
+	L->seen = saved;
+	for (size_t i = 0; i < cond.n; i++) {
+		const char *rel = NULL;
+		if (path_under(target, base) && strcmp(target, base))
+			rel = target + strlen(base) + (strcmp(base, "/") ? 1 : 0);
+		if (rel && clawmd_globs_match(cond.v[i].globs, cond.v[i].nglobs, rel))
+			flist_push(out, &cond.v[i]);
+		else
+			file_release(&cond.v[i]);
+	}
+	free(cond.v);
+}
+
+/* Nested memory for a first read of the target (§11). */
+static void nested(struct loader *L, struct flist *out, const char *target)
+{
+	const struct clawmd_memory_opts *o = L->o;
+	if (!path_under(target, L->cwd) || !strcmp(target, L->cwd))
+		return;
+	const char *managed = o->managed_dir ? o->managed_dir : "/etc/claude-code";
+	char *mrules = path_resolve(managed, ".claude/rules");
+	matching_rules(L, out, mrules, L->cwd, CLAWMD_MEM_MANAGED, L->approve, target);
+	free(mrules);
+	if (!o->no_user && L->home) {
+		char *urules = path_resolve(L->home, ".claude/rules");
+		matching_rules(L, out, urules, L->cwd, CLAWMD_MEM_USER, true, target);
+		free(urules);
+	}
+	/* directories strictly below the cwd down to the target's directory */
+	char *tdir = path_dir(target);
+	size_t nd;
+	char **dirs = walk_dirs(tdir, &nd);
+	for (size_t i = 0; i < nd; i++) {
+		const char *d = dirs[i];
+		if (!path_under(d, L->cwd) || !strcmp(d, L->cwd))
+			continue;
+		char *r = path_resolve(d, ".claude/rules");
+		if (!o->no_project) {
+			char *a = path_resolve(d, "CLAUDE.md");
+			char *b = path_resolve(d, ".claude/CLAUDE.md");
+			process_file(L, out, a, CLAWMD_MEM_PROJECT, false, 0, NULL);
+			process_file(L, out, b, CLAWMD_MEM_PROJECT, false, 0, NULL);
+			free(a);
+			free(b);
+		}
+		if (!o->no_local) {
+			char *l = path_resolve(d, "CLAUDE.local.md");
+			process_file(L, out, l, CLAWMD_MEM_LOCAL, false, 0, NULL);
+			free(l);
+		}
+		if (!o->no_project) {
+			rules(L, out, r, CLAWMD_MEM_PROJECT, false, RULES_UNCONDITIONAL);
+			matching_rules(L, out, r, d, CLAWMD_MEM_PROJECT, false, target);
+		}
+		free(r);
+	}
+	clawmd_strv_free(dirs, nd);
+	free(tdir);
+	/* the walk's own directories: their conditional rules */
+	dirs = walk_dirs(L->cwd, &nd);
+	for (size_t i = 0; i < nd && !o->no_project; i++) {
+		char *r = path_resolve(dirs[i], ".claude/rules");
+		matching_rules(L, out, r, dirs[i], CLAWMD_MEM_PROJECT, L->approve, target);
+		free(r);
+	}
+	clawmd_strv_free(dirs, nd);
+}
+
+void clawmd_memory_init(struct clawmd_memory *m)
+{
+	memset(m, 0, sizeof(*m));
+}
+
+int clawmd_memory_load(struct clawmd_memory *out, const struct clawmd_memory_opts *o,
+		       struct clawmd_err *err)
+{
+	struct view view = {{o->mounts, o->nmounts, NULL, clawmd_view_cache_new()}, 0, 0, 0, 0};
+	const char *cwd_arg = o->cwd ? o->cwd : ".";
+	char *abs;
+	if (cwd_arg[0] == '/' || view.v.m) {
+		abs = path_norm(cwd_arg);
+	} else {
+		char *here = getcwd(NULL, 0);
+		if (!here) {
+			clawmd_view_cache_free(view.v.cache);
+			return clawmd_err_sys(err, CLAWMD_EFS, "could not get the current directory");
+		}
+		abs = path_resolve(here, cwd_arg);
+		free(here);
+	}
+	char *cwd = view_realpath(&view, abs);
+	if (!cwd || view_kind(&view, cwd) != 'd') {
+		clawmd_err_set(err, CLAWMD_EFS, "could not open the working directory '%s'",
+			       cwd_arg);
+		free(abs);
+		free(cwd);
+		clawmd_view_cache_free(view.v.cache);
+		return CLAWMD_EFS;
+	}
+	free(abs);
+	out->cwd = cwd;
+
+	struct loader L;
+	struct flist files = {0};
+	/* --home and --managed-dir are taken relative to the process on the host */
+	struct clawmd_memory_opts oo = *o;
+	char *home_abs = NULL, *managed_abs = NULL;
+	if (!view.v.m) {
+		char *here = getcwd(NULL, 0);
+		if (here && o->home)
+			oo.home = home_abs = path_resolve(here, o->home);
+		if (here && o->managed_dir)
+			oo.managed_dir = managed_abs = path_resolve(here, o->managed_dir);
+		free(here);
+	}
+	o = &oo;
+	loader_init(&L, out, o, view.v.cache, cwd, o->approve_external, true);
+	if (o->target) {
+		/* Nested memory starts a processed set of its own: conditional
+		 * rules were processed (and dropped) at startup, yet attach. */
+		char *t = L.view.v.m || o->target[0] == '/' ? path_norm(o->target)
+							   : path_resolve(cwd, o->target);
+		nested(&L, &files, t);
+		free(t);
+	} else {
+		startup(&L, &files);
+	}
+	loader_release(&L);
+	out->files = files.v;
+	out->nfiles = files.n;
+	out->capfiles = files.cap;
+
+	if (!o->target && o->list_external) {
+		/* getExternalClaudeMdIncludes runs on a forced load (§3.10). */
+		struct clawmd_memory forced;
+		clawmd_memory_init(&forced);
+		struct flist ff = {0};
+		loader_init(&L, &forced, o, view.v.cache, cwd, true, false);
+		startup(&L, &ff);
+		loader_release(&L);
+		size_t cap = 0;
+		for (size_t i = 0; i < ff.n; i++) {
+			struct clawmd_mem_file *f = &ff.v[i];
+			L.cwd = cwd;
+			if (f->parent && f->type != CLAWMD_MEM_USER && !inside_cwd(&L, f->path)) {
+				clawmd_xgrow(&out->external, &cap, out->nexternal + 1, sizeof(char *));
+				out->external[out->nexternal++] = clawmd_xstrdup(f->path);
+			}
+			file_release(f);
+		}
+		free(ff.v);
+	}
+	free(home_abs);
+	free(managed_abs);
+	clawmd_view_cache_free(view.v.cache);
+	return 0;
+}
+
+const char *clawmd_mem_type_name(enum clawmd_mem_type type)
+{
+	static const char *const names[] = {"Managed", "User", "Project", "Local"};
+	return (unsigned)type < CLAWMD_ARRAY_SIZE(names) ? names[type] : "?";
+}
+
+const char *clawmd_import_status_name(enum clawmd_import_status st)
+{
+	static const char *const names[] = {
+		"loaded",   "empty",	"missing",     "cycle",	      "duplicate",
+		"too deep", "not text", "external and not approved", "conditional", "inside code",
+	};
+	return (unsigned)st < CLAWMD_ARRAY_SIZE(names) ? names[st] : "?";
+}
+
+#define MEMORY_INSTRUCTION_PROMPT                                                                  \
+	"Codebase and user instructions are shown below. Be sure to adhere to these "             \
+	"instructions. IMPORTANT: These instructions OVERRIDE any default behavior and you MUST " \
+	"follow them exactly as written."
+
+static const char *description(enum clawmd_mem_type t, bool legacy)
+{
+	switch (t) {
+	case CLAWMD_MEM_PROJECT:
+		return " (project instructions, checked into the codebase)";
+	case CLAWMD_MEM_LOCAL:
+		return " (user's private project instructions, not checked in)";
+	case CLAWMD_MEM_MANAGED:
+		if (!legacy)
+			return " (organization-managed policy instructions)";
+		/* fall through */
+	default:
+		return " (user's private global instructions for all projects)";
+	}
+}
+
+void clawmd_memory_text(struct clawmd_buf *out, const struct clawmd_memory *m,
+			const struct clawmd_memory_opts *o)
+{
+	struct clawmd_release rel = o->release;
+	if (!rel.major && !rel.minor && !rel.patch)
+		rel = clawmd_release_default;
+	bool policy = clawmd_release_managed_policy(&rel);
+	clawmd_buf_clear(out);
+	clawmd_buf_put(out, "", 0);
+	if (o->target) {
+		/* Attachments: no description, content untrimmed (§11.2). */
+		for (size_t i = 0; i < m->nfiles; i++) {
+			/* the content may hold NUL bytes: put it by length */
+			clawmd_buf_printf(out, "%s<system-reminder>\nContents of %s:\n\n",
+					  i ? "\n" : "", m->files[i].path);
+			clawmd_buf_put(out, m->files[i].content, m->files[i].len);
+			clawmd_buf_puts(out, "\n</system-reminder>");
+		}
+		return;
+	}
+	for (size_t i = 0; i < m->nfiles; i++) {
+		const struct clawmd_mem_file *f = &m->files[i];
+		size_t a, b;
+		clawmd_js_trim(f->content, f->len, &a, &b);
+		if (a >= b)
+			continue;
+		clawmd_buf_puts(out, out->len ? "\n\n" : MEMORY_INSTRUCTION_PROMPT "\n\n");
+		clawmd_buf_printf(out, "Contents of %s%s:\n\n", f->path,
+				  description(f->type, !policy));
+		clawmd_buf_put(out, f->content + a, b - a);
+	}
+}
+
+void clawmd_memory_release(struct clawmd_memory *m)
+{
+	if (!m)
+		return;
+	for (size_t i = 0; i < m->nfiles; i++)
+		file_release(&m->files[i]);
+	free(m->files);
+	for (size_t i = 0; i < m->nimports; i++) {
+		free(m->imports[i].from);
+		free(m->imports[i].raw);
+		free(m->imports[i].path);
+	}
+	free(m->imports);
+	clawmd_strv_free(m->external, m->nexternal);
+	free(m->cwd);
+	memset(m, 0, sizeof(*m));
+}
