@@ -57,7 +57,7 @@ sym="$clawmd compose -C $R --mode symlink g"
 cpy="$clawmd compose -C $R --mode copy c"
 $sym && $cpy
 # A no-op records what it verified only for inputs older than itself
-# (lib/state.c); the group was just written, so let it age once.
+# (lib/compose/record.c); the group was just written, so let it age once.
 sleep 1
 $sym && $cpy
 

@@ -1,5 +1,5 @@
 #!/bin/sh
-# compose: the record of the last verified no-op (lib/state.c).  A no-op
+# compose: the record of the last verified no-op (lib/compose/record.c).  A no-op
 # compose trusts it only while every recorded identity still matches, so:
 # the record is written and used (no source, copy or container.json read),
 # and every kind of change made after it, by the host or by the agent, is

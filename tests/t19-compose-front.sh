@@ -21,7 +21,7 @@ echo '{"skills": ["beta"]}' >"$R/groups/h/container.json"
 echo '{"mode": "copy", "colour": "blue"}' >"$R/clawmd.json"
 touch -d '-1 minute' "$R/clawmd.json" "$G/container.json" "$R/groups/h/container.json"
 $CLAWMD compose -C "$R" g h >/dev/null 2>&1
-sleep 1 # a no-op records only what is older than itself (lib/state.c)
+sleep 1 # a no-op records only what is older than itself (lib/compose/record.c)
 $CLAWMD compose -C "$R" g h >/dev/null 2>&1
 
 if nm "$CLAWMD_BUILD/libclawmd.a" 2>/dev/null | grep -q __asan; then

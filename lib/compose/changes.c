@@ -706,7 +706,7 @@ static void in_dir(char **moved_to, const char *name)
  *    every spawn, i.e. before anything loads them.  A crash can leave each
  *    of them missing, empty, torn, or as it was before; the next compose
  *    sees every one of those: fragments are compared byte for byte (or
- *    through the record of lib/state.c, which a torn file cannot match:
+ *    through the record of lib/compose/record.c, which a torn file cannot match:
  *    its size, inode or times differ, and a compose that changes the group
  *    spoils the record before it starts), and an entry cut short is
  *    recognised as clawmd's own (torn_ours) and replaced, never carried or

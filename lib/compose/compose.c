@@ -1,13 +1,13 @@
 /* compose.c - the per-spawn job: lock the group, plan, compare, apply. */
 #include "clawmd.h"
-#include "compose/state.h"
+#include "compose/record.h"
 #include "fs/stamp.h"
 #include "group/group.h"
 #include "base/util.h"
 
 /*
  * Lock, then either the record shows nothing changed since the last
- * compose that found nothing to do (state.h), or the full compose: plan,
+ * compose that found nothing to do (record.h), or the full compose: plan,
  * compare, apply.  A full compose that finds nothing to do records what
  * it saw; one that changes the group drops the record first.  A config
  * the host gave is not container.json, whose identity the record holds:
@@ -26,7 +26,7 @@ int clawmd_compose(struct clawmd_plan *plan, struct clawmd_changes *changes,
 	/* A watched pass that saw nothing change since the group was last
 	 * verified: no lock, no system call on the group.  Nothing is written,
 	 * and a concurrent compose that writes makes events. */
-	if (record && clawmd_state_known(plan, g->pass, lay, g->name))
+	if (record && clawmd_record_known(plan, g->pass, lay, g->name))
 		goto noop;
 	/* Opened once, for every step below; a missing or symlinked group is
 	 * refused before its lock file is made. */
@@ -39,7 +39,7 @@ int clawmd_compose(struct clawmd_plan *plan, struct clawmd_changes *changes,
 		 * compose that is changing the group: 1 either way. */
 		if (clawmd_group_trylock(g) && (opts->record_only || (rc = clawmd_group_lock(g, err)) < 0))
 			return opts->record_only ? 1 : rc;
-		if (record && clawmd_state_fresh(plan, g->lock, lay, gd, g->pass))
+		if (record && clawmd_record_fresh(plan, g->lock, lay, gd, g->pass))
 			goto noop_locked;
 	}
 	if (opts->record_only) {
@@ -55,9 +55,9 @@ int clawmd_compose(struct clawmd_plan *plan, struct clawmd_changes *changes,
 		goto out;
 	if (changes->n == 0) {
 		if (record)
-			clawmd_state_save(g->lock, g->lockpath, lay, plan, gd, since);
+			clawmd_record_save(g->lock, g->lockpath, lay, plan, gd, since);
 	} else {
-		clawmd_state_forget(g->lock, g->lockpath);
+		clawmd_record_forget(g->lock, g->lockpath);
 		rc = clawmd_changes_apply(changes, g, err);
 	}
 	goto out;

@@ -4,7 +4,7 @@
 #include "group/entry.h"
 #include "group/group.h"
 #include "fs/fs.h"
-#include "compose/state.h"
+#include "compose/pass.h"
 #include "base/util.h"
 
 #include <dirent.h>
@@ -221,7 +221,7 @@ struct source_dir {
 };
 
 /* The pass's key for what plan.c read: a tag byte, then the strings
- * NUL-separated (see clawmd_pass_recall in state.h). */
+ * NUL-separated (see clawmd_pass_recall in pass.h). */
 static void source_key(struct clawmd_buf *k, char tag, const char *a, const char *b)
 {
 	clawmd_buf_clear(k);

@@ -21,6 +21,14 @@
 #include <sys/stat.h>
 #include <time.h>
 
+/* A file's identity as a stat gives it: equal identities mean the file
+ * was not replaced or changed (unless the change was racy, below). */
+struct clawmd_ident {
+	uint32_t mode, pad; /* mode 0: nothing there */
+	uint64_t dev, ino, size;
+	int64_t ms, mns, cs, cns; /* mtime and ctime: seconds, nanoseconds */
+};
+
 /* The time a look begins: read it before the look reads anything. */
 struct timespec clawmd_stamp_now(void);
 

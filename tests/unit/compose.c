@@ -60,7 +60,7 @@ static char *listing(void)
 }
 
 /* A compose records only inputs older than itself by more than the racy
- * window (lib/state.c: 10 ms on filesystems with fine timestamps). */
+ * window (lib/compose/record.c: 10 ms on filesystems with fine timestamps). */
 static void age(void)
 {
 	usleep(100000);

@@ -1,5 +1,6 @@
-/* state.c - the record of a group's last verified compose (see state.h). */
-#include "compose/state.h"
+/* record.c - the record of a group's last verified compose (see record.h). */
+#include "compose/record.h"
+#include "compose/pass.h"
 #include "fs/stamp.h"
 #include "base/util.h"
 #include "compose/watch.h"
@@ -45,41 +46,15 @@ enum base {
 #define F_NOLINK 8    /* on a path copy mode reads beneath its root: no record
 			 is made while it is a symlink (see source_facts) */
 
-struct ident {
-	uint32_t mode, pad;
-	uint64_t dev, ino, size;
-	int64_t ms, mns, cs, cns;
-};
-
 struct fact {
 	int base, flags;
 	char *path;
-	struct ident id;
+	struct clawmd_ident id;
 };
 
 struct facts {
 	struct fact *v;
 	size_t n, cap;
-};
-
-/* A pass's memory of the host's sources: path facts by (base, flags,
- * path), each stat'ed once per pass (open addressing, FNV-1a). */
-struct memo {
-	char *key; /* base, flags, path, NUL; or a source's key (state.h) */
-	size_t klen;
-	int rc;
-	struct ident id;
-	char *data; /* a source's bytes (clawmd_pass_remember) */
-	size_t len;
-};
-
-struct clawmd_pass {
-	struct memo *v;
-	size_t n, cap; /* cap: a power of two */
-	/* A watched pass (clawmd_pass_watch()) lives as long as its host: it
-	 * keeps no stats (v stays empty), only what inotify vouches for. */
-	bool watched;
-	struct clawmd_watch *watch; /* NULL: inotify unavailable */
 };
 
 struct bases {
@@ -91,98 +66,6 @@ struct bases {
 	const struct clawmd_layout *lay;
 	const struct clawmd_dir *gd;
 };
-
-struct clawmd_pass *clawmd_pass_new(void)
-{
-	struct clawmd_pass *p = clawmd_xcalloc(1, sizeof(*p));
-	p->cap = 256;
-	p->v = clawmd_xcalloc(p->cap, sizeof(*p->v));
-	return p;
-}
-
-struct clawmd_pass *clawmd_pass_watch(void)
-{
-	struct clawmd_pass *p = clawmd_pass_new();
-	p->watched = true;
-	p->watch = clawmd_watch_new();
-	return p;
-}
-
-void clawmd_pass_free(struct clawmd_pass *pass)
-{
-	if (!pass)
-		return;
-	clawmd_watch_free(pass->watch);
-	for (size_t i = 0; i < pass->cap; i++) {
-		free(pass->v[i].key);
-		free(pass->v[i].data);
-	}
-	free(pass->v);
-	free(pass);
-}
-
-static struct memo *memo_slot(struct memo *v, size_t cap, const char *key, size_t klen)
-{
-	size_t i = (size_t)clawmd_fnv1a64(key, klen) & (cap - 1);
-	while (v[i].key && (v[i].klen != klen || memcmp(v[i].key, key, klen)))
-		i = (i + 1) & (cap - 1);
-	return &v[i];
-}
-
-static struct memo *memo_put(struct clawmd_pass *p, const char *key, size_t klen, int rc,
-			     const struct ident *id)
-{
-	if ((p->n + 1) * 2 > p->cap) {
-		size_t cap = p->cap * 2;
-		struct memo *v = clawmd_xcalloc(cap, sizeof(*v));
-		for (size_t i = 0; i < p->cap; i++)
-			if (p->v[i].key)
-				*memo_slot(v, cap, p->v[i].key, p->v[i].klen) = p->v[i];
-		free(p->v);
-		p->v = v;
-		p->cap = cap;
-	}
-	struct memo *m = memo_slot(p->v, p->cap, key, klen);
-	if (!m->key) {
-		m->key = clawmd_xmalloc(klen + 1); /* source keys hold NUL bytes */
-		memcpy(m->key, key, klen);
-		m->key[klen] = '\0';
-		m->klen = klen;
-		p->n++;
-	}
-	m->rc = rc;
-	m->id = *id;
-	return m;
-}
-
-/* Source keys start with a byte no fact key starts with ('0' + base). */
-bool clawmd_pass_recall(struct clawmd_pass *pass, const char *key, size_t klen,
-			const char **data, size_t *len)
-{
-	/* A watched pass outlives any edit: it remembers no source. */
-	if (!pass || pass->watched)
-		return false;
-	const struct memo *m = memo_slot(pass->v, pass->cap, key, klen);
-	if (!m->key || !m->data)
-		return false;
-	*data = m->data;
-	*len = m->len;
-	return true;
-}
-
-void clawmd_pass_remember(struct clawmd_pass *pass, const char *key, size_t klen,
-			  const char *data, size_t len)
-{
-	static const struct ident none;
-	if (!pass || pass->watched)
-		return;
-	struct memo *m = memo_put(pass, key, klen, 0, &none);
-	free(m->data);
-	m->data = clawmd_xmalloc(len + 1);
-	memcpy(m->data, data, len);
-	m->data[len] = '\0';
-	m->len = len;
-}
 
 static void bases_init(struct bases *b, const struct clawmd_layout *lay, const struct clawmd_dir *gd)
 {
@@ -237,11 +120,11 @@ static int base_fd(struct bases *b, int base)
 	return b->state[base];
 }
 
-static int stat_fact_now(struct bases *b, const struct fact *f, struct ident *id);
+static int stat_fact_now(struct bases *b, const struct fact *f, struct clawmd_ident *id);
 
 /* Stat one fact's path into `id` (mode 0: nothing there).  -1: cannot tell.
  * Within a pass, a host source is stat'ed once for all its groups. */
-static int stat_fact(struct bases *b, const struct fact *f, struct ident *id)
+static int stat_fact(struct bases *b, const struct fact *f, struct clawmd_ident *id)
 {
 	if (!b->pass || b->pass->watched || f->base == B_GROUP || f->base == B_FRAG)
 		return stat_fact_now(b, f, id);
@@ -251,18 +134,18 @@ static int stat_fact(struct bases *b, const struct fact *f, struct ident *id)
 	clawmd_buf_clear(&b->key);
 	clawmd_buf_put(&b->key, head, 2);
 	clawmd_buf_puts(&b->key, f->path);
-	struct memo *m = memo_slot(b->pass->v, b->pass->cap, b->key.ptr, b->key.len);
+	struct clawmd_pass_memo *m = clawmd_pass_slot(b->pass->v, b->pass->cap, b->key.ptr, b->key.len);
 	if (m->key) {
 		*id = m->id;
 		return m->rc;
 	}
 	int rc = stat_fact_now(b, f, id);
 	if (rc == 0)
-		memo_put(b->pass, b->key.ptr, b->key.len, rc, id);
+		clawmd_pass_put(b->pass, b->key.ptr, b->key.len, rc, id);
 	return rc;
 }
 
-static int stat_fact_now(struct bases *b, const struct fact *f, struct ident *id)
+static int stat_fact_now(struct bases *b, const struct fact *f, struct clawmd_ident *id)
 {
 	struct stat st;
 	int rc;
@@ -306,9 +189,9 @@ static int stat_fact_now(struct bases *b, const struct fact *f, struct ident *id
 	return 0;
 }
 
-static bool same(const struct fact *f, const struct ident *now)
+static bool same(const struct fact *f, const struct clawmd_ident *now)
 {
-	const struct ident *was = &f->id;
+	const struct clawmd_ident *was = &f->id;
 	if (f->flags & F_TYPE)
 		return (was->mode & S_IFMT) == (now->mode & S_IFMT);
 	return was->mode == now->mode && was->dev == now->dev && was->ino == now->ino &&
@@ -320,7 +203,7 @@ static bool same(const struct fact *f, const struct ident *now)
  * showing it (fs/stamp.h)?  Only what is clearly older than the look is
  * recorded: a later change then gives a later mtime or ctime, or a new
  * inode, and the next compose sees it. */
-static bool racy(const struct ident *id, struct timespec since)
+static bool racy(const struct clawmd_ident *id, struct timespec since)
 {
 	return id->mode && clawmd_stamp_racy_ns(id->ms * 1000000000LL + id->mns,
 						id->cs * 1000000000LL + id->cns,
@@ -494,13 +377,13 @@ static int watch_fact(struct bases *b, struct clawmd_watch *w, int g, const stru
 	return rc;
 }
 
-bool clawmd_state_known(struct clawmd_plan *plan, struct clawmd_pass *pass,
+bool clawmd_record_known(struct clawmd_plan *plan, struct clawmd_pass *pass,
 			const struct clawmd_layout *lay, const char *group)
 {
 	return pass && pass->watch && clawmd_watch_hit(pass->watch, plan, layout_digest(lay), group);
 }
 
-bool clawmd_state_fresh(struct clawmd_plan *plan, int fd, const struct clawmd_layout *lay,
+bool clawmd_record_fresh(struct clawmd_plan *plan, int fd, const struct clawmd_layout *lay,
 			const struct clawmd_dir *gd, struct clawmd_pass *pass)
 {
 	struct clawmd_buf rec = CLAWMD_BUF_INIT;
@@ -547,7 +430,7 @@ bool clawmd_state_fresh(struct clawmd_plan *plan, int fd, const struct clawmd_la
 	}
 	for (uint32_t i = 0; i < nfacts; i++) {
 		struct fact f;
-		struct ident now;
+		struct clawmd_ident now;
 		uint8_t base = 0, flags = 0;
 		uint16_t pl = 0;
 		const char *pp;
@@ -769,7 +652,7 @@ static void write_record(int fd, const char *lockpath, const struct clawmd_buf *
 	close(w);
 }
 
-void clawmd_state_forget(int fd, const char *lockpath)
+void clawmd_record_forget(int fd, const char *lockpath)
 {
 	struct stat st;
 	struct clawmd_buf spoilt = CLAWMD_BUF_INIT;
@@ -795,7 +678,7 @@ static bool base_dir_racy(const char *base, struct timespec since)
 	return r;
 }
 
-void clawmd_state_save(int fd, const char *lockpath, const struct clawmd_layout *lay,
+void clawmd_record_save(int fd, const char *lockpath, const struct clawmd_layout *lay,
 		       const struct clawmd_plan *plan, const struct clawmd_dir *gd,
 		       struct timespec since)
 {

@@ -1,5 +1,5 @@
 /*
- * state.h - the record that lets a no-op compose skip planning (private).
+ * record.h - the record that lets a no-op compose skip planning (private).
  *
  * A compose that found nothing to do records, in the group's lock file in
  * the host-only state directory, every filesystem fact its plan and its
@@ -16,15 +16,15 @@
  *
  *	struct timespec since = clawmd_stamp_now();    // before reading anything
  *	... plan, compare: nothing to do ...
- *	clawmd_state_save(lockfd, lockpath, lay, plan, gd, since);
+ *	clawmd_record_save(lockfd, lockpath, lay, plan, gd, since);
  *	...
- *	if (clawmd_state_fresh(plan, lockfd, lay, gd)) ... nothing to do ...
+ *	if (clawmd_record_fresh(plan, lockfd, lay, gd)) ... nothing to do ...
  *
  * Errors are never reported: the record is a shortcut, and a record that
  * cannot be written or read only costs the full compose.
  */
-#ifndef CLAWMD_STATE_H
-#define CLAWMD_STATE_H
+#ifndef CLAWMD_COMPOSE_RECORD_H
+#define CLAWMD_COMPOSE_RECORD_H
 
 #include <stdbool.h>
 #include <sys/stat.h>
@@ -37,39 +37,25 @@
  * the group's name, the recorded warnings and ndefused, and no entries.
  * With a pass, what the host's sources were found to be is remembered for
  * the rest of the pass (see struct clawmd_pass in clawmd.h). */
-bool clawmd_state_fresh(struct clawmd_plan *plan, int fd, const struct clawmd_layout *lay,
+bool clawmd_record_fresh(struct clawmd_plan *plan, int fd, const struct clawmd_layout *lay,
 			const struct clawmd_dir *gd, struct clawmd_pass *pass);
 
 /* With a watched pass (clawmd_pass_watch()): true when inotify shows
  * nothing `group`'s last verification rested on changed since, under the
- * same layout; `plan` then gets what clawmd_state_fresh() would give.  One
+ * same layout; `plan` then gets what clawmd_record_fresh() would give.  One
  * system call, none on the group.  A verification in a watched pass (a
- * clawmd_state_fresh() that returns true) is what makes a group known. */
-bool clawmd_state_known(struct clawmd_plan *plan, struct clawmd_pass *pass,
+ * clawmd_record_fresh() that returns true) is what makes a group known. */
+bool clawmd_record_known(struct clawmd_plan *plan, struct clawmd_pass *pass,
 			const struct clawmd_layout *lay, const char *group);
 
 /* Record the facts `plan` rests on, after a compose of it found nothing to
  * do; nothing is recorded when one of them may have changed since `since`. */
-void clawmd_state_save(int fd, const char *lockpath, const struct clawmd_layout *lay,
+void clawmd_record_save(int fd, const char *lockpath, const struct clawmd_layout *lay,
 		       const struct clawmd_plan *plan, const struct clawmd_dir *gd,
 		       struct timespec since);
 
-/*
- * The host's sources as plan.c read them, once per pass (struct clawmd_pass
- * in clawmd.h): the shared base and each copied source file, the skill and
- * module listings, the layout's warnings.  `key` names what was read
- * (plan.c's own scheme; it never starts with a digit, which fact keys do);
- * the bytes remembered are copied and NUL-terminated.  Only successes are
- * remembered: a failure is tried again by the next group, and reported
- * there.  NULL pass: nothing is remembered.
- */
-bool clawmd_pass_recall(struct clawmd_pass *pass, const char *key, size_t klen,
-			const char **data, size_t *len);
-void clawmd_pass_remember(struct clawmd_pass *pass, const char *key, size_t klen,
-			  const char *data, size_t len);
-
 /* Drop the record before changing the group: a run killed halfway must not
  * leave a record that vouches for what it left behind. */
-void clawmd_state_forget(int fd, const char *lockpath);
+void clawmd_record_forget(int fd, const char *lockpath);
 
 #endif

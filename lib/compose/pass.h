@@ -1,0 +1,58 @@
+/*
+ * pass.h - a pass over many groups of one root (private; the public side is
+ * struct clawmd_pass in clawmd/compose.h and struct clawmd_root).
+ *
+ * A plain pass remembers, for the pass's length, what the host's sources
+ * were found to be: each source path's identity, stat'ed once for all the
+ * groups (compose/record.c), and the bytes plan.c read (the shared base,
+ * copied sources, listings, the layout's warnings).  A watched pass keeps
+ * none of that (it lives as long as its host, and any source may change
+ * meanwhile); it holds the inotify watch instead (compose/watch.h).
+ */
+#ifndef CLAWMD_COMPOSE_PASS_H
+#define CLAWMD_COMPOSE_PASS_H
+
+#include "clawmd.h"
+#include "fs/stamp.h"
+
+/* A pass's memory of the host's sources: path facts by (base, flags,
+ * path), each stat'ed once per pass (open addressing, FNV-1a). */
+struct clawmd_pass_memo {
+	char *key; /* base, flags, path, NUL; or a source's key (pass.h) */
+	size_t klen;
+	int rc;
+	struct clawmd_ident id;
+	char *data; /* a source's bytes (clawmd_pass_remember) */
+	size_t len;
+};
+
+struct clawmd_pass {
+	struct clawmd_pass_memo *v;
+	size_t n, cap; /* cap: a power of two */
+	/* A watched pass (clawmd_pass_watch()) lives as long as its host: it
+	 * keeps no stats (v stays empty), only what inotify vouches for. */
+	bool watched;
+	struct clawmd_watch *watch; /* NULL: inotify unavailable */
+};
+
+/* The slot for `key` (open addressing, FNV-1a): its key is NULL when the
+ * pass has no such entry. */
+struct clawmd_pass_memo *clawmd_pass_slot(struct clawmd_pass_memo *v, size_t cap, const char *key,
+					  size_t klen);
+/* Enter `key` with a stat's outcome (rc, id), growing the table. */
+struct clawmd_pass_memo *clawmd_pass_put(struct clawmd_pass *p, const char *key, size_t klen,
+					 int rc, const struct clawmd_ident *id);
+
+/*
+ * The host's sources as plan.c read them: `key` names what was read
+ * (plan.c's own scheme; it never starts with a digit, which the record's
+ * fact keys do); the bytes remembered are copied and NUL-terminated.  Only
+ * successes are remembered: a failure is tried again by the next group,
+ * and reported there.  NULL pass, or a watched one: nothing is remembered.
+ */
+bool clawmd_pass_recall(struct clawmd_pass *pass, const char *key, size_t klen,
+			const char **data, size_t *len);
+void clawmd_pass_remember(struct clawmd_pass *pass, const char *key, size_t klen,
+			  const char *data, size_t len);
+
+#endif

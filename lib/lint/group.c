@@ -1,0 +1,588 @@
+/* group.c - one group linted as its container sees it: container.json, skills, MCP
+ * instructions, drift, what loads, the budget, CLAUDE.local.md and git, preserved content. */
+#include "clawmd.h"
+#include "lint/lint.h"
+#include "base/util.h"
+#include "group/group.h"
+#include "sys/git.h"
+#include "claude/frontmatter.h"
+#include "claude/match.h"
+
+#include <ctype.h>
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+/* ---- a group ------------------------------------------------------------ */
+
+
+static void lint_config(struct clawmd_lint_group *g, struct clawmd_err *err)
+{
+	struct clawmd_err perr = CLAWMD_ERR_INIT;
+	int rc = clawmd_group_config(&g->cfg, g->grp, &perr);
+	g->cfg_text = &g->grp->config_text;
+	if (rc == 0) {
+		g->cfg_ok = true;
+		for (size_t i = 0; i < g->cfg->nunknown; i++) {
+			unsigned long line, col;
+			const char *msg = g->cfg->warnings[i];
+			size_t sl = strlen(g->cfg_prefix);
+			if (!strncmp(msg, g->cfg_prefix, sl) && msg[sl] == ':')
+				msg += sl + 2;
+			clawmd_lint_pos(&line, &col, g->cfg_text->ptr,
+					clawmd_lint_json_find(g->cfg_text->ptr, g->cfg->unknown_keys[i]));
+			clawmd_lint_add(g->out, "CM304", g->group, g->cfg_shown, line, col,
+					"spell the key as suggested; as it is, clawmd ignores it",
+					"%s", msg);
+		}
+		return;
+	}
+	/* The message names the file first; findings carry it separately. */
+	const char *msg = perr.msg;
+	unsigned long line = 1, col = 1;
+	size_t sl = strlen(g->cfg_prefix);
+	if (!strncmp(msg, g->cfg_prefix, sl)) {
+		msg += sl;
+		if (sscanf(msg, ":%lu:%lu:", &line, &col) != 2)
+			line = col = 1;
+		while (*msg == ':' || (*msg >= '0' && *msg <= '9'))
+			msg++;
+		while (*msg == ' ')
+			msg++;
+	}
+	if (line == 1 && col == 1 && g->cfg_text->ptr && !memchr(g->cfg_text->ptr, '\0', g->cfg_text->len)) {
+		/* Point at the offending value ("... '../x'"), else at the key the
+		 * message starts with ("skills[2]: ..."). */
+		const char *q = strchr(msg, '\'');
+		const char *qe = q ? strchr(q + 1, '\'') : NULL;
+		size_t kl = strcspn(msg, "[.: ");
+		char *tok = qe && qe > q + 1 ? clawmd_xstrndup(q + 1, (size_t)(qe - q - 1))
+					   : clawmd_xstrndup(msg, kl);
+		size_t at = tok[0] ? clawmd_lint_json_find(g->cfg_text->ptr, tok) : 0;
+		if (!at && qe) {
+			free(tok);
+			tok = clawmd_xstrndup(msg, kl);
+			at = tok[0] ? clawmd_lint_json_find(g->cfg_text->ptr, tok) : 0;
+		}
+		if (at)
+			clawmd_lint_pos(&line, &col, g->cfg_text->ptr, at - 1);
+		free(tok);
+	}
+	clawmd_lint_add(g->out, "CM302", g->group, g->cfg_shown, line, col,
+			"fix container.json: names match [A-Za-z0-9][A-Za-z0-9._-]{0,63}, \"skills\" is "
+			"\"all\" or an array of names, instructions are strings; compose refuses "
+			"the group until then",
+			"%s", msg);
+}
+
+/* CM303: every listed skill must be a directory under the skills dir. */
+static void lint_skills(struct clawmd_lint_group *g)
+{
+	if (!g->cfg_ok || g->cfg->all_skills)
+		return;
+	for (size_t i = 0; i < g->cfg->nskills; i++) {
+		char *dir = clawmd_path_join(g->lay->skills, g->cfg->skills[i]);
+		struct stat st;
+		if (stat(dir, &st) < 0 || !S_ISDIR(st.st_mode)) {
+			unsigned long line, col;
+			clawmd_lint_pos(&line, &col, g->cfg_text->ptr,
+					clawmd_lint_json_find(g->cfg_text->ptr, g->cfg->skills[i]));
+			char *shown = clawmd_lint_shown(g->lay->root, dir);
+			clawmd_lint_add(g->out, "CM303", g->group, g->cfg_shown, line, col,
+					"remove it from \"skills\", or add the skill's directory",
+					"skill '%s' is selected but %s does not exist",
+					g->cfg->skills[i], shown);
+			free(shown);
+		}
+		free(dir);
+	}
+}
+
+struct directive_ctx {
+	struct clawmd_lint_group *g;
+	const struct clawmd_mcp *m;
+	size_t value;	/* offset of the instructions' string literal, or 0 */
+	int live;	/* the fragment on disk: -1 none, 0 defused, 1 imports live */
+};
+
+static size_t hex4(const char *s, unsigned *cp)
+{
+	*cp = 0;
+	for (int i = 0; i < 4; i++) {
+		char c = s[i];
+		unsigned v = c >= '0' && c <= '9' ? (unsigned)(c - '0')
+			     : c >= 'a' && c <= 'f' ? (unsigned)(c - 'a' + 10)
+			     : c >= 'A' && c <= 'F' ? (unsigned)(c - 'A' + 10) : 16;
+		if (v == 16)
+			return 0;
+		*cp = *cp * 16 + v;
+	}
+	return 4;
+}
+
+/*
+ * The byte offset in the JSON text of decoded byte `off` of the string
+ * literal at `lit` (its opening quote): walk the escapes, counting what
+ * each decodes to in UTF-8.
+ */
+static size_t json_raw_offset(const char *json, size_t lit, size_t off)
+{
+	size_t i = lit + 1, dec = 0;
+	unsigned cp, lo;
+	while (json[i] && json[i] != '"' && dec < off) {
+		if (json[i] != '\\') {
+			i++, dec++;
+			continue;
+		}
+		if (json[i + 1] != 'u' || !hex4(json + i + 2, &cp)) {
+			i += 2, dec++;
+			continue;
+		}
+		if (cp >= 0xD800 && cp < 0xDC00 && json[i + 6] == '\\' && json[i + 7] == 'u' &&
+		    hex4(json + i + 8, &lo) && lo >= 0xDC00 && lo < 0xE000) {
+			i += 12, dec += 4;
+			continue;
+		}
+		i += 6, dec += cp < 0x80 ? 1 : cp < 0x800 ? 2 : 3;
+	}
+	return i;
+}
+
+/* The offset of the opening quote of server `name`'s "instructions" value. */
+static size_t json_instructions(const char *json, const char *name)
+{
+	size_t k = clawmd_lint_json_find(json, name);
+	const char *p = k ? strstr(json + k, "\"instructions\"") : NULL;
+	if (!p)
+		return 0;
+	p += strlen("\"instructions\"");
+	while (*p && (isspace((unsigned char)*p) || *p == ':'))
+		p++;
+	return *p == '"' ? (size_t)(p - json) : 0;
+}
+
+static int report_directive(size_t off, size_t len, const char *path, void *payload)
+{
+	struct directive_ctx *d = payload;
+	const char *json = d->g->cfg_text->ptr;
+	unsigned long line, col;
+	if (d->value)
+		clawmd_lint_pos(&line, &col, json, json_raw_offset(json, d->value, off));
+	else
+		clawmd_lint_pos(&line, &col, json, clawmd_lint_json_find(json, d->m->name));
+	int shown_len = len > 200 ? 200 : (int)len;
+	const char *state =
+		d->live > 0 ? "LIVE in the fragment on disk, so Claude Code imports it until the next "
+			      "compose defuses it"
+		: d->live == 0 ? "defused by compose in the fragment (the model reads it as text; "
+				 "nothing is imported)"
+			       : "which compose defuses when it writes the fragment";
+	clawmd_lint_add(d->g->out, "CM301", d->g->group, d->g->cfg_shown, line, col,
+			d->live > 0 ? "run 'clawmd compose' for the group now; then drop the '@' or "
+				      "write the path in backticks"
+				    : "drop the '@' or write the path in backticks",
+			"mcpServers.%s.instructions has the @ directive '%.*s', %s", d->m->name,
+			shown_len, d->m->instructions + off, state);
+	return 0;
+}
+
+static int count_import(size_t off, size_t len, const char *path, void *payload)
+{
+	(*(size_t *)payload)++;
+	return 0;
+}
+
+/* Whether the MCP fragment compose wrote for `server` still imports
+ * anything: -1 when there is none (or it is not a regular file). */
+static int fragment_live(struct clawmd_lint_group *g, const char *server)
+{
+	struct clawmd_dir fd = CLAWMD_DIR_INIT;
+	struct clawmd_buf buf = CLAWMD_BUF_INIT;
+	struct clawmd_err e = CLAWMD_ERR_INIT;
+	int live = -1;
+	char *name = clawmd_xasprintf("mcp-%s.md", server);
+	if (clawmd_dir_openat(&fd, &g->gd, CLAWMD_FRAGMENTS_DIR, true, &e) == 0 &&
+	    clawmd_fs_read(&buf, &fd, name, CLAWMD_INSTRUCTIONS_MAX * 2, &e) == 0) {
+		size_t n = 0;
+		clawmd_md_imports(buf.ptr, buf.len, count_import, &n);
+		live = n > 0;
+	}
+	free(name);
+	clawmd_buf_release(&buf);
+	clawmd_dir_release(&fd);
+	return live;
+}
+
+/* CM301: @ directives in inline MCP instructions, located at the directive
+ * inside the JSON string (escapes accounted for). */
+static void lint_mcp(struct clawmd_lint_group *g)
+{
+	if (!g->cfg_ok)
+		return;
+	for (size_t i = 0; i < g->cfg->nmcp; i++) {
+		const struct clawmd_mcp *m = &g->cfg->mcp[i];
+		if (!m->instructions)
+			continue;
+		struct directive_ctx d = {g, m, json_instructions(g->cfg_text->ptr, m->name),
+					  fragment_live(g, m->name)};
+		clawmd_md_imports(m->instructions, strlen(m->instructions), report_directive, &d);
+	}
+}
+
+/* CM401, CM402: compare the plan with the disk, as compose --check does. */
+static int lint_drift(struct clawmd_lint_group *g, struct clawmd_err *err)
+{
+	struct clawmd_changes ch;
+	clawmd_changes_init(&ch);
+	int rc = clawmd_changes_compute(&ch, g->grp, &g->plan, err);
+	if (rc < 0)
+		return rc;
+	/* A hand-edited entry shows as a PRESERVE of CLAUDE.md (then its WRITE). */
+	const struct clawmd_change *entry = NULL;
+	for (size_t i = 0; i < ch.n; i++)
+		if (!strcmp(ch.v[i].name, CLAWMD_ENTRY_NAME) &&
+		    (!entry || ch.v[i].action == CLAWMD_PRESERVE))
+			entry = &ch.v[i];
+	if (!clawmd_changes_drift(&ch)) {
+		g->drift = CLAWMD_DRIFT_CLEAN;
+	} else if (entry && entry->action != CLAWMD_PRESERVE && entry->old_type == CLAWMD_FT_NONE) {
+		g->drift = CLAWMD_DRIFT_NEVER;
+		char *hint = clawmd_xasprintf("run 'clawmd compose %s' (the container runner does it "
+					      "at every spawn)", g->group);
+		clawmd_lint_add(g->out, "CM402", g->group, g->entry_shown, 1, 1, hint,
+				"%s has never been composed", g->gshown);
+		free(hint);
+	} else if (entry && (entry->action == CLAWMD_PRESERVE ||
+			     !clawmd_entry_ours(entry->old.ptr ? entry->old.ptr : "",
+						      entry->old.len))) {
+		g->drift = CLAWMD_DRIFT_HAND_EDITED;
+		clawmd_lint_add(g->out, "CM401", g->group, g->entry_shown, 1, 1,
+				"put per-group content in CLAUDE.local.md; the next compose moves this "
+				"file's content there (or aside) and rewrites CLAUDE.md",
+				"%s was not written by clawmd (edited by hand, or a legacy file)",
+				g->entry_shown);
+	} else {
+		g->drift = CLAWMD_DRIFT_CHANGE;
+		struct clawmd_buf names = CLAWMD_BUF_INIT;
+		for (size_t i = 0; i < ch.n && i < 8; i++)
+			clawmd_buf_printf(&names, "%s%s", i ? ", " : "", ch.v[i].name);
+		if (ch.n > 8)
+			clawmd_buf_printf(&names, ", and %zu more", ch.n - 8);
+		char *hint = clawmd_xasprintf("run 'clawmd compose %s'; 'clawmd compose --dry-run %s' "
+					      "shows the diff", g->group, g->group);
+		clawmd_lint_add(g->out, "CM402", g->group, g->entry_shown, 1, 1, hint,
+				"%s is stale: compose would change %s", g->gshown, names.ptr);
+		free(hint);
+		clawmd_buf_release(&names);
+	}
+	clawmd_changes_release(&ch);
+	return 0;
+}
+
+/* What the container loads at startup, through the mount table: CM101-CM105
+ * and CM201, and the memory size for the budget. */
+static int lint_memory(struct clawmd_lint_group *g, struct clawmd_err *err)
+{
+	struct clawmd_mount *mounts = NULL;
+	size_t nmounts = 0;
+	int rc = clawmd_layout_mounts(&mounts, &nmounts, g->lay, g->group, err);
+	if (rc < 0)
+		return rc;
+	struct clawmd_lint_view V = {
+		.out = g->out,
+		.group = g->group,
+		.root = g->lay->root,
+		.mounts = mounts,
+		.nmounts = nmounts,
+		.plan = g->planned ? &g->plan : NULL,
+		.gpath = g->gpath,
+	};
+	struct clawmd_memory_opts mo = {
+		.cwd = g->lay->ct_group,
+		.approve_external = g->opts->approve_external || g->lay->approve_external,
+		.release = g->lay->claude,
+		.mounts = mounts,
+		.nmounts = nmounts,
+	};
+	/* The host's setting sources decide what loads natively (nanoclaw
+	 * leaves out local: CLAUDE.local.md only loads when imported). */
+	mo.no_user = g->lay->no_user;
+	mo.no_project = g->lay->no_project;
+	mo.no_local = g->lay->no_local;
+	rc = clawmd_lint_loaded(&V, &mo, &g->memory_chars, err);
+	clawmd_mounts_free(mounts, nmounts);
+	return rc;
+}
+
+/* CM501-CM503 for the group's rules, as the container sees them. */
+static int lint_group_rules(struct clawmd_lint_group *g)
+{
+	struct clawmd_mount *mounts = NULL;
+	size_t nmounts = 0;
+	struct clawmd_err err = CLAWMD_ERR_INIT;
+	int rc = clawmd_layout_mounts(&mounts, &nmounts, g->lay, g->group, &err);
+	if (rc < 0)
+		return 0; /* lint_memory reported it */
+	struct clawmd_view v = {mounts, nmounts};
+	clawmd_lint_rules_dir(g->out, g->group, &v, g->lay->ct_group, g->lay->root);
+	clawmd_mounts_free(mounts, nmounts);
+	return 0;
+}
+
+static void lint_budget(struct clawmd_lint_group *g)
+{
+	long budget = g->lay->token_budget;
+	size_t tokens = (g->memory_chars + 3) / 4;
+	if (budget > 0 && tokens > (size_t)budget)
+		clawmd_lint_add(g->out, "CM202", g->group, g->entry_shown, 1, 1,
+				"drop skills the group does not use (\"skills\" in container.json), trim "
+				"CLAUDE.local.md, or raise \"token_budget\" in clawmd.json",
+				"%s loads about %zu tokens of memory (%zu characters / 4), over the budget of "
+				"%ld",
+				g->gshown, tokens, g->memory_chars, budget);
+}
+
+/*
+ * CM403: CLAUDE.local.md is per-group, agent-written memory; committing it
+ * publishes whatever the agent wrote.  Only when `dir` is in the work tree
+ * of the repository found from `repo_dir` (ROOT for a group: a repository
+ * the agent made inside its group is never opened).
+ *
+ * libgit2 must not read anything in the group: a FIFO .gitignore would
+ * hang it, a symlinked one would read a host file.  So clawmd reads the
+ * .gitignore files from the work tree's top down to `dir` itself (O_NOFOLLOW,
+ * O_NONBLOCK, regular files only, bounded; git does not follow a symlinked
+ * .gitignore either), turns each into rules relative to the top (a pattern
+ * without an inner slash matches below its directory: "d/" + "**" + "/p";
+ * with one, it is anchored there: "d/p"), and hands them to libgit2 as
+ * in-memory rules, with libgit2's work tree pointed at the git directory,
+ * where no .gitignore is.  info/exclude and core.excludesFile still apply.
+ */
+#define IGNORE_FILE_MAX (1024 * 1024)
+
+static void ignore_rules(struct clawmd_buf *out, const char *text, const char *rel)
+{
+	for (const char *l = text; *l;) {
+		size_t n = strcspn(l, "\n");
+		char *line = clawmd_xstrndup(l, n);
+		l += n + (l[n] == '\n');
+		const char *p = line;
+		bool neg = *p == '!';
+		p += neg;
+		size_t pl = strlen(p);
+		if (!pl || line[0] == '#' || !*rel) {
+			if (pl && line[0] != '#')
+				clawmd_buf_printf(out, "%s\n", line);
+			free(line);
+			continue;
+		}
+		/* an inner slash anchors the pattern to its directory */
+		bool anchored = false;
+		for (size_t i = 0; i + 1 < pl; i++)
+			anchored = anchored || p[i] == '/';
+		clawmd_buf_puts(out, neg ? "!" : "");
+		for (const char *c = rel; *c; c++) {
+			if (strchr("*?[]\\!#", *c))
+				clawmd_buf_putc(out, '\\');
+			clawmd_buf_putc(out, *c);
+		}
+		clawmd_buf_printf(out, "%s%s\n", anchored ? "/" : "/**/", p + (p[0] == '/'));
+		free(line);
+	}
+}
+
+static void ignore_file(struct clawmd_buf *rules, const char *top, const char *rel)
+{
+	char *path = *rel ? clawmd_xasprintf("%s/%s/.gitignore", top, rel)
+			  : clawmd_xasprintf("%s/.gitignore", top);
+	int fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+	free(path);
+	struct stat st;
+	if (fd < 0)
+		return;
+	if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size <= IGNORE_FILE_MAX) {
+		struct clawmd_buf b = CLAWMD_BUF_INIT;
+		char chunk[8192];
+		ssize_t k;
+		clawmd_buf_put(&b, "", 0);
+		while (b.len <= IGNORE_FILE_MAX && (k = read(fd, chunk, sizeof(chunk))) > 0)
+			clawmd_buf_put(&b, chunk, (size_t)k);
+		if (b.len <= IGNORE_FILE_MAX && !memchr(b.ptr, '\0', b.len))
+			ignore_rules(rules, b.ptr, rel);
+		clawmd_buf_release(&b);
+	}
+	close(fd);
+}
+
+void clawmd_lint_local_ignored(struct clawmd_findings *out, const char *group,
+				      const char *repo_dir, const char *dir, const char *shown)
+{
+	struct clawmd_err gerr = CLAWMD_ERR_INIT;
+	const struct clawmd_git *git = clawmd_git(&gerr);
+	git_repository *repo = NULL;
+	char *rdir = NULL, *rwd = NULL, *rel = NULL;
+	struct clawmd_buf rules = CLAWMD_BUF_INIT;
+	if (!git || git->git_repository_open_ext(&repo, repo_dir, 0, NULL) < 0)
+		return;
+	const char *wd = git->git_repository_workdir(repo);
+	if (!wd || !(rdir = realpath(dir, NULL)) || !(rwd = realpath(wd, NULL)))
+		goto out;
+	if (!clawmd_lint_under(rdir, rwd))
+		goto out;
+	const char *rest = rdir + strlen(rwd);
+	while (*rest == '/')
+		rest++;
+	/* the .gitignore files from the top down to dir */
+	clawmd_buf_put(&rules, "", 0);
+	ignore_file(&rules, rwd, "");
+	for (const char *c = rest; *c; c++)
+		if (c[1] == '/' || !c[1]) {
+			char *sub = clawmd_xstrndup(rest, (size_t)(c - rest + 1));
+			ignore_file(&rules, rwd, sub);
+			free(sub);
+		}
+	rel = *rest ? clawmd_xasprintf("%s/%s", rest, CLAWMD_LOCAL_NAME)
+		    : clawmd_xstrdup(CLAWMD_LOCAL_NAME);
+	int ignored = 0;
+	if (git->git_repository_set_workdir(repo, git->git_repository_path(repo), 0) == 0 &&
+	    (!rules.len || git->git_ignore_add_rule(repo, rules.ptr) == 0) &&
+	    git->git_ignore_path_is_ignored(&ignored, repo, rel) == 0 && !ignored)
+		clawmd_lint_add(out, "CM403", group, shown, 1, 1,
+				"add 'CLAUDE.local.md' to .gitignore (per-group memory is written by the "
+				"agent and is not for the repository)",
+				"%s is not ignored by git", rel);
+out:
+	clawmd_buf_release(&rules);
+	free(rel);
+	free(rdir);
+	free(rwd);
+	git->git_repository_free(repo);
+}
+
+/* CM403 is about a file that exists: an absent CLAUDE.local.md (compose
+ * creates it) is not committed by anyone. */
+static bool local_present(struct clawmd_lint_group *g)
+{
+	struct clawmd_err e = CLAWMD_ERR_INIT;
+	mode_t t = 0;
+	return clawmd_fs_type(&t, &g->gd, CLAWMD_LOCAL_NAME, &e) == 0 && t != 0;
+}
+
+#define PRESERVED_MARK ".clawmd-preserved-"
+#define PRESERVED_MAX 100 /* findings per group; the count says the rest */
+
+/* The names in `d` that compose moved aside, sorted. */
+static void list_preserved(struct clawmd_lint_files *fl, const struct clawmd_dir *d, const char *prefix)
+{
+	DIR *dir = d->fd >= 0 ? clawmd_fs_list(d->fd) : NULL;
+	struct dirent *e;
+	while (dir && (e = readdir(dir)) && fl->n < 10000)
+		if (strstr(e->d_name, PRESERVED_MARK)) {
+			clawmd_xgrow(&fl->v, &fl->cap, fl->n + 1, sizeof(char *));
+			fl->v[fl->n++] = prefix ? clawmd_xasprintf("%s/%s", prefix, e->d_name)
+						: clawmd_xstrdup(e->d_name);
+		}
+	if (dir)
+		closedir(dir);
+}
+
+/* CM404: content compose preserved (never deleted) and nobody reviewed yet,
+ * in the group and in its fragments directory. */
+static void lint_preserved(struct clawmd_lint_group *g)
+{
+	struct clawmd_dir fd = CLAWMD_DIR_INIT;
+	struct clawmd_err e = CLAWMD_ERR_INIT;
+	struct clawmd_lint_files fl = {0};
+	list_preserved(&fl, &g->gd, NULL);
+	if (clawmd_dir_openat(&fd, &g->gd, CLAWMD_FRAGMENTS_DIR, true, &e) == 0)
+		list_preserved(&fl, &fd, CLAWMD_FRAGMENTS_DIR);
+	if (fl.n)
+		qsort(fl.v, fl.n, sizeof(char *), clawmd_strcmp_ptr);
+	for (size_t i = 0; i < fl.n && i < PRESERVED_MAX; i++) {
+		char *file = clawmd_xasprintf("%s/%s", g->gshown, fl.v[i]);
+		clawmd_lint_add(g->out, "CM404", g->group, file, 1, 1,
+				"review it, keep what matters (in CLAUDE.local.md), then delete it",
+				"compose moved this content aside rather than delete it; it is waiting "
+				"for review%s",
+				i + 1 == PRESERVED_MAX && fl.n > PRESERVED_MAX ? " (and more not listed)"
+									     : "");
+		free(file);
+	}
+	g->npreserved = fl.n;
+	clawmd_strv_free(fl.v, fl.n);
+	clawmd_dir_release(&fd);
+}
+
+void clawmd_lint_group_release(struct clawmd_lint_group *g)
+{
+	free(g->gpath);
+	free(g->gshown);
+	free(g->cfg_shown);
+	free(g->entry_shown);
+	free(g->cfg_prefix);
+	clawmd_plan_release(&g->plan);
+}
+
+int clawmd_lint_group_run(struct clawmd_lint_group *g, struct clawmd_findings *out, struct clawmd_group *grp,
+		      const struct clawmd_lint_opts *opts, struct clawmd_err *err)
+{
+	static const struct clawmd_lint_opts defaults = {0};
+	const struct clawmd_layout *lay = grp->lay;
+	const struct clawmd_dir *gd;
+	int rc;
+	memset(g, 0, sizeof(*g));
+	clawmd_plan_init(&g->plan);
+	g->out = out;
+	g->grp = grp;
+	g->lay = lay;
+	g->opts = opts ? opts : &defaults;
+	g->group = grp->name;
+	g->drift = CLAWMD_DRIFT_INVALID;
+	g->gpath = clawmd_xstrdup(grp->path);
+	g->gshown = clawmd_lint_shown(lay->root, g->gpath);
+	g->cfg_shown = clawmd_xasprintf("%s/%s", g->gshown, CLAWMD_CONFIG_NAME);
+	g->cfg_prefix = clawmd_path_join(grp->shown, CLAWMD_CONFIG_NAME);
+	g->entry_shown = clawmd_xasprintf("%s/%s", g->gshown, CLAWMD_ENTRY_NAME);
+	/* The handle's directory, opened once, for every look below. */
+	if ((rc = clawmd_group_dir(&gd, grp, err)) < 0)
+		return rc;
+	g->gd = (struct clawmd_dir){gd->fd, g->gpath};
+
+	lint_config(g, err);
+	if (err->code)
+		return err->code;
+	lint_skills(g);
+	lint_mcp(g);
+	if (g->cfg_ok) {
+		if ((rc = clawmd_plan_build(&g->plan, grp, err)) < 0)
+			return rc;
+		g->planned = true;
+		if ((rc = lint_drift(g, err)) < 0)
+			return rc;
+	}
+	if ((rc = lint_memory(g, err)) < 0)
+		return rc;
+	lint_budget(g);
+	char *local = clawmd_path_join(g->gshown, CLAWMD_LOCAL_NAME);
+	if (local_present(g))
+		clawmd_lint_local_ignored(out, grp->name, lay->root, g->gpath, local);
+	free(local);
+	lint_preserved(g);
+	if ((rc = lint_group_rules(g)) < 0)
+		return rc;
+	return 0;
+}
+
+int clawmd_lint_group(struct clawmd_findings *out, struct clawmd_group *grp,
+		      const struct clawmd_lint_opts *opts, struct clawmd_err *err)
+{
+	struct clawmd_lint_group g;
+	int rc = clawmd_lint_group_run(&g, out, grp, opts, err);
+	clawmd_lint_group_release(&g);
+	return rc;
+}

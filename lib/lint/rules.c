@@ -1,0 +1,167 @@
+/* rules.c - the rule table: every code check reports, what it means and what to do (SARIF shows the same). */
+#include "clawmd.h"
+#include "lint/lint.h"
+#include "base/util.h"
+
+#include <ctype.h>
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+/* ---- the rules ---------------------------------------------------------- */
+
+/*
+ * Sorted by code.  A code never changes meaning; retired codes stay listed.
+ * Each rule carries what SARIF consumers (code scanning) show: a one-line
+ * summary, a full description, and what to do about it.
+ */
+static const struct clawmd_lint_rule lint_rules[] = {
+	{"CM101", "import-missing", CLAWMD_SEV_ERROR,
+	 "An @ import names a file that does not exist.",
+	 "An @ import in a memory file names a file that does not exist or is not a readable "
+	 "regular file. For a group the path is resolved as the container sees it, through the "
+	 "mount table, so a file that exists only on the host is missing too. Claude Code "
+	 "silently loads nothing for it.",
+	 "Create the file or fix the path. For a group, add a mount for it (\"mounts\" in "
+	 "clawmd.json) when it lives outside the mounted directories."},
+	{"CM102", "import-cycle", CLAWMD_SEV_WARNING,
+	 "An @ import leads back to a file already being loaded.",
+	 "An @ import leads back to a file that is already being loaded. Claude Code loads each "
+	 "file once, so the cycle loads nothing more and only hides the order in which files "
+	 "appear.",
+	 "Remove one of the imports that form the cycle."},
+	{"CM103", "import-too-deep", CLAWMD_SEV_ERROR,
+	 "An @ import is a fifth-level import, which Claude Code does not load.",
+	 "Claude Code follows @ imports at most four hops below a top-level memory file (its "
+	 "MAX_INCLUDE_DEPTH is 5, counting the top-level file as 0). An import at the fifth "
+	 "level is not loaded, and its own imports are not followed.",
+	 "Import the file from a shallower level, at most four hops below a top-level memory "
+	 "file."},
+	{"CM104", "import-not-text", CLAWMD_SEV_ERROR,
+	 "An @ import names a file Claude Code does not load as text.",
+	 "An @ import names a file whose extension is not on Claude Code's list of text "
+	 "extensions (for example .png), so it is silently skipped.",
+	 "Import a text file (.md, .txt, ...) or convert the content."},
+	{"CM105", "import-external-dropped", CLAWMD_SEV_ERROR,
+	 "An @ import leaves the working directory and a headless Claude Code drops it.",
+	 "An @ import resolves, by its path or its real path, outside the working directory. "
+	 "Claude Code 2.1.232 and later drop such an import in headless runs unless external "
+	 "includes were approved for the project. In clawmd's default symlink mode this is every "
+	 "symlinked fragment.",
+	 "Compose with --mode copy (\"mode\": \"copy\" in clawmd.json) so fragments are regular "
+	 "files inside the agent's directory, or approve external includes for the project and "
+	 "pass --approve-external."},
+	{"CM201", "file-too-large", CLAWMD_SEV_WARNING,
+	 "A memory file is over 40,000 characters.",
+	 "A memory file is over 40,000 characters, Claude Code's size warning threshold. Large "
+	 "memory files crowd the context of every session.",
+	 "Split the file, or move rarely needed parts into path-scoped rules (.claude/rules with "
+	 "paths: frontmatter)."},
+	{"CM202", "memory-over-budget", CLAWMD_SEV_WARNING,
+	 "The memory a group loads is over the token budget.",
+	 "Everything a group loads at startup is over the token budget (characters / 4; "
+	 "\"token_budget\" in clawmd.json, default 20000).",
+	 "Drop skills the group does not use (\"skills\" in container.json), trim CLAUDE.local.md, "
+	 "or raise \"token_budget\" in clawmd.json."},
+	{"CM301", "mcp-import-directive", CLAWMD_SEV_WARNING,
+	 "Inline MCP instructions contain an @ directive.",
+	 "Inline MCP instructions in container.json contain an @ directive that Claude Code would "
+	 "import from the MCP fragment. Compose defuses it into a code span, so the model reads "
+	 "the text but nothing is imported; the finding says whether the fragment on disk is "
+	 "defused or still live (written before defusing, or edited since).",
+	 "Drop the '@' or write the path in backticks. A live directive disappears at the next "
+	 "compose."},
+	{"CM302", "config-invalid", CLAWMD_SEV_ERROR,
+	 "container.json is invalid.",
+	 "The group's container.json is malformed or has a bad name or type. Compose refuses "
+	 "the group until it is fixed.",
+	 "Fix container.json: names match [A-Za-z0-9][A-Za-z0-9._-]{0,63}, \"skills\" is \"all\" "
+	 "or an array of names, instructions are strings."},
+	{"CM303", "skill-unknown", CLAWMD_SEV_ERROR,
+	 "container.json selects a skill that does not exist.",
+	 "container.json selects a skill that has no directory under the skills directory, so the "
+	 "group gets no fragment for it.",
+	 "Remove the skill from \"skills\", or add the skill's directory."},
+	{"CM304", "config-unknown-key", CLAWMD_SEV_WARNING,
+	 "container.json has a misspelt key, which is ignored.",
+	 "A top-level key of container.json looks like a misspelling of a key clawmd reads "
+	 "(skills, mcpServers, cli_scope). It is ignored, so for example a misspelt \"skills\" "
+	 "means every skill. Keys far from clawmd's belong to other tools and pass silently.",
+	 "Spell the key as suggested."},
+	{"CM305", "layout-unknown-key", CLAWMD_SEV_WARNING,
+	 "clawmd.json has a key clawmd does not know, which is ignored.",
+	 "A key of clawmd.json is not one clawmd knows, so it is ignored and its default stands.",
+	 "Spell the key as suggested, or remove it. The keys are listed in the README under "
+	 "\"Layout and clawmd.json\"."},
+	{"CM401", "entry-hand-edited", CLAWMD_SEV_ERROR,
+	 "The composed CLAUDE.md was edited by hand.",
+	 "The group's CLAUDE.md is not clawmd's output: it was edited by hand, or is a legacy "
+	 "file. The next compose moves its content into CLAUDE.local.md (or aside) and rewrites "
+	 "it.",
+	 "Put per-group content in CLAUDE.local.md."},
+	{"CM402", "entry-stale", CLAWMD_SEV_ERROR,
+	 "Compose would change the group.",
+	 "Compose would change the group: it was never composed, or a source, container.json or "
+	 "the layout changed since. This is what compose --check fails on.",
+	 "Run clawmd compose for the group; clawmd compose --dry-run shows the diff."},
+	{"CM403", "local-not-ignored", CLAWMD_SEV_WARNING,
+	 "CLAUDE.local.md is not ignored by git.",
+	 "The group's CLAUDE.local.md is inside a git work tree and not ignored. It holds what "
+	 "the agent writes; committing it publishes that.",
+	 "Add CLAUDE.local.md to .gitignore (clawmd init writes that line)."},
+	{"CM404", "preserved-leftover", CLAWMD_SEV_WARNING,
+	 "Content compose moved aside is waiting for review.",
+	 "Compose never deletes content it did not write: a hand-edited CLAUDE.md it could not "
+	 "carry into CLAUDE.local.md, or anything of the wrong type where a fragment belongs, is "
+	 "renamed to NAME.clawmd-preserved-TIME-RANDOM. Such a file stays until someone looks "
+	 "at it.",
+	 "Review the file, keep what matters (in CLAUDE.local.md), then delete it."},
+	{"CM501", "frontmatter-invalid", CLAWMD_SEV_ERROR,
+	 "A rule's frontmatter does not parse.",
+	 "A rule's frontmatter does not parse even after Claude Code's quoting retry, so the rule "
+	 "loads unconditionally, everywhere.",
+	 "Fix the YAML between the '---' lines; quote values with special characters."},
+	{"CM502", "paths-no-match", CLAWMD_SEV_WARNING,
+	 "A rule's paths: globs match no file.",
+	 "A rule's paths: globs (gitignore semantics, relative to the directory that holds "
+	 ".claude) match no file in the tree, so the rule never loads.",
+	 "Fix the globs, or delete the rule if its files are gone."},
+	{"CM503", "paths-too-many", CLAWMD_SEV_WARNING,
+	 "A rule's paths: expand to more than 256 patterns.",
+	 "A rule's paths: globs expand, through brace groups, to more than 256 patterns (26 "
+	 "groups of {a,b} would be 67 million). clawmd keeps the first 256 and matches nothing "
+	 "past them; Claude Code would try to expand them all.",
+	 "Write fewer brace groups, or split the rule."},
+};
+
+const struct clawmd_lint_rule *clawmd_lint_rules(size_t *n)
+{
+	*n = CLAWMD_ARRAY_SIZE(lint_rules);
+	return lint_rules;
+}
+
+const struct clawmd_lint_rule *clawmd_lint_rule(const char *code)
+{
+	for (size_t i = 0; i < CLAWMD_ARRAY_SIZE(lint_rules); i++)
+		if (!strcmp(lint_rules[i].code, code))
+			return &lint_rules[i];
+	return NULL;
+}
+
+const char *clawmd_severity_name(enum clawmd_severity sev)
+{
+	static const char *const names[] = {"note", "warning", "error"};
+	return (unsigned)sev < CLAWMD_ARRAY_SIZE(names) ? names[sev] : "error";
+}
+
+const char *clawmd_drift_name(enum clawmd_drift drift)
+{
+	static const char *const names[] = {"clean", "would change", "hand-edited",
+					    "never composed", "invalid"};
+	return (unsigned)drift < CLAWMD_ARRAY_SIZE(names) ? names[drift] : "invalid";
+}

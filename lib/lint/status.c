@@ -1,0 +1,74 @@
+/* status.c - the per-group summary behind `clawmd status`, built on a group's lint. */
+#include "clawmd.h"
+#include "lint/lint.h"
+#include "base/util.h"
+#include "group/group.h"
+
+#include <ctype.h>
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+/* ---- status ------------------------------------------------------------- */
+
+void clawmd_group_status_init(struct clawmd_group_status *st)
+{
+	memset(st, 0, sizeof(*st));
+}
+
+void clawmd_group_status_release(struct clawmd_group_status *st)
+{
+	if (!st)
+		return;
+	free(st->group);
+	clawmd_strv_free(st->skills, st->nskills);
+	clawmd_strv_free(st->fragments, st->nfragments);
+	clawmd_group_status_init(st);
+}
+
+int clawmd_group_status_get(struct clawmd_group_status *out, struct clawmd_group *grp,
+			    const struct clawmd_lint_opts *opts, struct clawmd_err *err)
+{
+	struct clawmd_findings f;
+	struct clawmd_lint_group g;
+	clawmd_group_status_init(out);
+	clawmd_findings_init(&f);
+	int rc = clawmd_lint_group_run(&g, &f, grp, opts, err);
+	out->group = clawmd_xstrdup(grp->name);
+	if (rc < 0)
+		goto out;
+	out->drift = g.drift;
+	out->all_skills = g.cfg_ok && g.cfg->all_skills;
+	out->memory_chars = g.memory_chars;
+	out->tokens = (g.memory_chars + 3) / 4;
+	out->nfindings = f.n;
+	out->nerrors = clawmd_findings_count(&f, CLAWMD_SEV_ERROR);
+	out->npreserved = g.npreserved;
+	if (g.planned) {
+		size_t cap = 0, scap = 0;
+		static const char skill_prefix[] = CLAWMD_FRAGMENTS_DIR "/skill-";
+		for (size_t i = 0; i + 1 < g.plan.n; i++) {
+			const struct clawmd_entry *e = &g.plan.entries[i];
+			const char *name = e->name;
+			bool dir = e->type == CLAWMD_FT_DIR;
+			clawmd_xgrow(&out->fragments, &cap, out->nfragments + 1, sizeof(char *));
+			/* A copied fragment directory: the entry imports its first file. */
+			out->fragments[out->nfragments++] =
+				dir ? clawmd_xasprintf("%s/%s", name, e->files[0].name) : clawmd_xstrdup(name);
+			if (!strncmp(name, skill_prefix, sizeof(skill_prefix) - 1)) {
+				const char *s = name + sizeof(skill_prefix) - 1;
+				clawmd_xgrow(&out->skills, &scap, out->nskills + 1, sizeof(char *));
+				out->skills[out->nskills++] = clawmd_xstrndup(s, strlen(s) - (dir ? 0 : 3));
+			}
+		}
+	}
+out:
+	clawmd_lint_group_release(&g);
+	clawmd_findings_release(&f);
+	return rc;
+}
