@@ -165,10 +165,10 @@ expect_fail 1 "real drift still fails the gate" $CLAWMD compose -C "$R" --check 
 expect_ok "compose" $CLAWMD compose -q -C "$R" a
 check "creates the missing CLAUDE.local.md" test -f "$R/groups/a/CLAUDE.local.md"
 
-# The README's render snapshot recipe, run as the README writes it, on a
+# The render snapshot recipe of doc/render.md, run as written there, on a
 # repository that ignores CLAUDE.local.md (the agents' memory).
 recipe() { # 1: the refresh part, 2: the CI part
-	sed -n '/^\*\*In CI: a snapshot of what the agent sees/,/^```$/p' "$CLAWMD_SRC/README.md" |
+	sed -n '/^\*\*In CI: a snapshot of what the agent sees/,/^```$/p' "$CLAWMD_SRC/doc/render.md" |
 		sed -n '/^```sh$/,/^```$/p' | sed '1d;$d' >"$T/recipe.sh"
 	if [ "$1" = 1 ]; then sed '/^# in CI/,$d' "$T/recipe.sh"; else sed -n '/^# in CI/,$p' "$T/recipe.sh"; fi
 }
