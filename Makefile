@@ -144,8 +144,7 @@ bench: all $(BUILD)/bench/compose
 -include scripts/install.mk
 
 # --- end to end (not in make check: it downloads Claude Code from npm) -----
-# Real Claude Code releases against render; see README "End-to-end against
-# real Claude Code".  E2E_CASES="rules-order ..." runs only those cases.
+# Real Claude Code releases against render; see doc/e2e.md.  E2E_CASES="rules-order ..." runs only those cases.
 e2e: all
 	CLAWMD=$(abspath $(BUILD)/clawmd) sh scripts/e2e/run.sh $(E2E_CASES)
 .PHONY: e2e

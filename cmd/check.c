@@ -6,11 +6,11 @@
 
 #include "cmd.h"
 
-/* Where the installed documentation is: rules link to their README anchors. */
+/* Where the installed documentation is: rules link to their anchors in check.md. */
 #ifndef CLAWMD_DOCDIR
 #define CLAWMD_DOCDIR "/usr/local/share/doc/clawmd"
 #endif
-#define CLAWMD_DOC_URI "file://" CLAWMD_DOCDIR "/README.md"
+#define CLAWMD_DOC_URI "file://" CLAWMD_DOCDIR "/check.md"
 
 static const char help_head[] =
 	"usage: clawmd check [options] [GROUP...]\n"
@@ -23,8 +23,8 @@ static const char help_head[] =
 	"clawmd.json, unknown skills, a composed CLAUDE.md that is stale or edited\n"
 	"by hand, content compose moved aside, CLAUDE.local.md not ignored by git,\n"
 	"rules whose frontmatter does not parse or whose paths: globs match nothing.\n"
-	"Every finding has a stable code (see the README).  With no GROUP, every\n"
-	"group is checked (as --all).\n"
+	"Every finding has a stable code (see clawmd-check(1)).  With no GROUP,\n"
+	"every group is checked (as --all).\n"
 	"\n"
 	"Text output is one finding a line, sorted by file, line and column, then\n"
 	"its hint, and a summary line on stderr:\n"
@@ -46,12 +46,13 @@ static const struct cmd_opt options[] = {
 	{"cwd", OPT_CWD, "DIR", "lint the tree at DIR as Claude Code started there\n"
 				"would load it (host view) instead of groups"},
 	{"json", OPT_JSON, NULL, "the findings as one JSON document (--format json)"},
-	{"format", OPT_FORMAT, "FMT", "text (default), json, or sarif (a SARIF 2.1.0 log\n"
-				      "for code-scanning tools)"},
+	{"format", OPT_FORMAT, "FMT", "text, json or sarif (a SARIF 2.1.0 log for\n"
+				      "code-scanning tools) (default: text)"},
 	{"strict", OPT_STRICT, NULL, "exit 1 on any finding, not only on errors"},
 	{"approve-external", OPT_APPROVE, NULL, "the project approved external includes:\n"
-						"imports leaving the working directory load (no CM105)"},
-	{"hints", OPT_HINTS, NULL, "print each finding's hint (the default)"},
+						"imports leaving the working directory load (no CM105)\n"
+						"(default: approve_external in clawmd.json)"},
+	{"hints", OPT_HINTS, NULL, "print each finding's hint (default: on)"},
 	{"no-hints", OPT_NO_HINTS, NULL, "never print hints"},
 	{"quiet", 'q', NULL, "no progress, no summary line"},
 	CMD_OPT_END,
@@ -168,7 +169,7 @@ static void add_message(cJSON *parent, const char *key, const char *text, const 
 }
 
 /* A SARIF 2.1.0 log with one run, as code-scanning tools take it: every
- * rule documented (descriptions, help, a link to its README entry), paths
+ * rule documented (descriptions, help, a link to its entry in check.md), paths
  * relative to ROOT (%SRCROOT%), which is the repository in CI. */
 static cJSON *sarif_doc(const struct clawmd_findings *f, cJSON *errors, const char *srcroot)
 {

@@ -27,10 +27,10 @@ static const char help_foot[] =
 enum { OPT_MODE = OPT_CMD, OPT_VERSION, OPT_PRESET };
 
 static const struct cmd_opt options[] = {
-	{"mode", OPT_MODE, "MODE", "fragments as 'copy' (default: loads on every Claude\n"
-				   "Code release) or 'symlink'"},
-	{"claude-version", OPT_VERSION, "V", "the agents' Claude Code release (default: the\n"
-					     "newest clawmd knows)"},
+	{"mode", OPT_MODE, "MODE", "fragments as 'copy' (loads on every Claude Code\n"
+				   "release) or 'symlink' (default: copy)"},
+	{"claude-version", OPT_VERSION, "V", "the agents' Claude Code release (default:\n"
+					     "2.1.330, the newest clawmd knows)"},
 	{"preset", OPT_PRESET, "NAME", "default, or nanoclaw (skills in container/skills)"},
 	{"root", 'C', "DIR", "the directory to scaffold (as DIR)"},
 	CMD_OPT_END,

@@ -40,20 +40,20 @@ const struct cmd_opt cmd_layout_options[] = {
 	 "directory above holding clawmd.json, else the git work\n"
 	 "tree; never one inside the groups directory)"},
 	{"preset", OPT_LAYOUT + 0, "NAME", "start from a preset layout: default or nanoclaw"},
-	{"base", OPT_LAYOUT + 1, "FILE", "shared base (default ROOT/container/CLAUDE.md)"},
-	{"skills", OPT_LAYOUT + 2, "DIR", "skills directory (default ROOT/skills)"},
-	{"groups", OPT_LAYOUT + 3, "DIR", "groups directory (default ROOT/groups)"},
+	{"base", OPT_LAYOUT + 1, "FILE", "shared base (default: ROOT/container/CLAUDE.md)"},
+	{"skills", OPT_LAYOUT + 2, "DIR", "skills directory (default: ROOT/skills)"},
+	{"groups", OPT_LAYOUT + 3, "DIR", "groups directory (default: ROOT/groups)"},
 	{"modules", OPT_LAYOUT + 4, "DIR", "module fragments directory (default: none)"},
-	{"state", OPT_LAYOUT + 5, "DIR", "host-only state: locks, records (default ROOT/.clawmd)"},
-	{"mode", OPT_LAYOUT + 6, "MODE", "fragments as 'copy' (default) or 'symlink'"},
-	{"lock-timeout", OPT_LAYOUT + 7, "S", "seconds to wait for a group's lock (default 30)"},
+	{"state", OPT_LAYOUT + 5, "DIR", "host-only state: locks, records\n(default: ROOT/.clawmd)"},
+	{"mode", OPT_LAYOUT + 6, "MODE", "fragments as 'copy' or 'symlink' (default: copy)"},
+	{"lock-timeout", OPT_LAYOUT + 7, "S", "seconds to wait for a group's lock (default: 30)"},
 	{"import-local", OPT_LAYOUT + 8, NULL, "also import CLAUDE.local.md from the composed entry"},
 	CMD_OPT_END,
 };
 
 /* Accepted by every subcommand, layout or not. */
 static const struct cmd_opt common_options[] = {
-	{"color", OPT_COLOR, "WHEN", "colour: auto (default: on a terminal, not with\nTERM=dumb or NO_COLOR), always or never"},
+	{"color", OPT_COLOR, "WHEN", "colour: auto (on a terminal, not with TERM=dumb\nor NO_COLOR), always or never (default: auto)"},
 	{"help", 'h', NULL, "this help"},
 	CMD_OPT_END,
 };

@@ -36,15 +36,15 @@ enum {
 };
 
 static const struct cmd_opt options[] = {
-	{"cwd", O_CWD, "DIR", "the directory Claude Code starts in (default: .)"},
+	{"cwd", O_CWD, "DIR", "the directory Claude Code starts in\n(default: the current directory)"},
 	{"home", O_HOME, "DIR", "the user tier is DIR/.claude (default: $HOME)"},
-	{"managed-dir", O_MANAGED, "DIR", "the managed tier (default /etc/claude-code)"},
+	{"managed-dir", O_MANAGED, "DIR", "the managed tier (default: /etc/claude-code)"},
 	{"approve-external", O_APPROVE, NULL, "the project approved external includes (with\n"
 					      "--group also when clawmd.json's approve_external)"},
 	{"setting-sources", O_SOURCES, "L", "comma list of user,project,local (default: all;\n"
 					    "with --group, setting_sources from clawmd.json)"},
 	{"target", O_TARGET, "FILE", "instead: the nested memory a first read of FILE adds"},
-	{"format", O_FORMAT, "F", "text (default), files (TYPE<TAB>PATH<TAB>PARENT) or json"},
+	{"format", O_FORMAT, "F", "text, files (TYPE<TAB>PATH<TAB>PARENT) or json\n(default: text)"},
 	{"json", O_JSON, NULL, "the same as --format json"},
 	{"claude-version", O_VERSION, "V", "the agents' Claude Code release, any X.Y.Z or 'latest'\n"
 					   "(default: claude_version from clawmd.json with --group,\n"

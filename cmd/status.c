@@ -26,7 +26,7 @@ static const char help_foot[] =
 enum { OPT_JSON = OPT_CMD, OPT_FORMAT };
 
 static const struct cmd_opt options[] = {
-	{"format", OPT_FORMAT, "FMT", "table (default) or json"},
+	{"format", OPT_FORMAT, "FMT", "table or json (default: table)"},
 	{"json", OPT_JSON, NULL, "the same as --format json"},
 	{"quiet", 'q', NULL, "no progress"},
 	CMD_OPT_END,

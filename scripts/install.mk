@@ -5,8 +5,8 @@
 # Installs the command (the static front as BINDIR/clawmd, and the full
 # program it hands over to as BINDIR/../libexec/clawmd/clawmd, where the
 # front looks for it: cmd/front.c), the static library and its public header, clawmd.pc,
-# the man pages, the README and LICENSE (the rules' help links point at the
-# README's anchors), and the bash, zsh and fish completions.  Every directory
+# the man pages, the README, the doc/ pages and LICENSE (the rules' help
+# links point at doc/check.md's anchors), and the bash, zsh and fish completions.  Every directory
 # can be overridden (BINDIR, LIBDIR, INCLUDEDIR, MANDIR, PKGCONFIGDIR,
 # BASHCOMPDIR, ZSHCOMPDIR, FISHCOMPDIR, DOCDIR).  DESTDIR is
 # prepended to every path and never recorded in clawmd.pc, as packagers expect.
@@ -24,6 +24,7 @@ INSTALL      ?= install
 FULLDIR      := $(abspath $(BINDIR)/../libexec/clawmd)
 
 MAN_PAGES    := $(sort $(wildcard doc/man/*.1))
+DOC_PAGES    := $(sort $(wildcard doc/*.md))
 VERSION      := $(shell sed -n 's/^\#define CLAWMD_VERSION "\(.*\)"/\1/p' lib/include/clawmd/base.h)
 API_HEADERS  := $(sort $(wildcard lib/include/clawmd/*.h))
 # Only a static library is built, so its dependencies go in Libs: a plain
@@ -52,7 +53,7 @@ install: all $(BUILD)/clawmd.pc
 	$(INSTALL) -m 644 contrib/clawmd.bash-completion $(DESTDIR)$(BASHCOMPDIR)/clawmd
 	$(INSTALL) -m 644 contrib/_clawmd $(DESTDIR)$(ZSHCOMPDIR)/_clawmd
 	$(INSTALL) -m 644 contrib/clawmd.fish $(DESTDIR)$(FISHCOMPDIR)/clawmd.fish
-	$(INSTALL) -m 644 README.md LICENSE $(DESTDIR)$(DOCDIR)/
+	$(INSTALL) -m 644 README.md LICENSE $(DOC_PAGES) $(DESTDIR)$(DOCDIR)/
 
 uninstall:
 	rm -f $(DESTDIR)$(BINDIR)/clawmd $(DESTDIR)$(FULLDIR)/clawmd $(DESTDIR)$(LIBDIR)/libclawmd.a \
@@ -60,7 +61,7 @@ uninstall:
 		$(addprefix $(DESTDIR)$(INCLUDEDIR)/clawmd/,$(notdir $(API_HEADERS))) \
 		$(DESTDIR)$(BASHCOMPDIR)/clawmd $(DESTDIR)$(ZSHCOMPDIR)/_clawmd \
 		$(DESTDIR)$(FISHCOMPDIR)/clawmd.fish $(DESTDIR)$(DOCDIR)/README.md \
-		$(DESTDIR)$(DOCDIR)/LICENSE \
+		$(DESTDIR)$(DOCDIR)/LICENSE $(addprefix $(DESTDIR)$(DOCDIR)/,$(notdir $(DOC_PAGES))) \
 		$(addprefix $(DESTDIR)$(MANDIR)/man1/,$(notdir $(MAN_PAGES)))
 
 .PHONY: install uninstall

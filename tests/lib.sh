@@ -139,7 +139,7 @@ resume_stopped() {
 
 # The name clawmd stages CONTENT-FILE's content under for BASE:
 # ".<BASE>.<8 hex random><8 hex digest>.tmp", the digest being the low 32
-# bits of the FNV-1a 64 digest of the content (lib/fs.c, temp_name).
+# bits of the FNV-1a 64 digest of the content (lib/fs/fs.c, temp_name).
 staged_temp() { # BASE CONTENT-FILE [RANDOM-HEX8]
 	python3 -c 'import sys
 h = 0xcbf29ce484222325

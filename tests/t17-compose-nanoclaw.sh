@@ -165,10 +165,10 @@ expect_fail 1 "real drift still fails the gate" $CLAWMD compose -C "$R" --check 
 expect_ok "compose" $CLAWMD compose -q -C "$R" a
 check "creates the missing CLAUDE.local.md" test -f "$R/groups/a/CLAUDE.local.md"
 
-# The README's render snapshot recipe, run as the README writes it, on a
+# The render snapshot recipe of doc/render.md, run as written there, on a
 # repository that ignores CLAUDE.local.md (the agents' memory).
 recipe() { # 1: the refresh part, 2: the CI part
-	sed -n '/^\*\*In CI: a snapshot of what the agent sees/,/^```$/p' "$CLAWMD_SRC/README.md" |
+	sed -n '/^\*\*In CI: a snapshot of what the agent sees/,/^```$/p' "$CLAWMD_SRC/doc/render.md" |
 		sed -n '/^```sh$/,/^```$/p' | sed '1d;$d' >"$T/recipe.sh"
 	if [ "$1" = 1 ]; then sed '/^# in CI/,$d' "$T/recipe.sh"; else sed -n '/^# in CI/,$p' "$T/recipe.sh"; fi
 }
@@ -212,4 +212,20 @@ expect_grep "symlink mode (approved) loads the shared base" '^Project	/workspace
 expect_eq "both load the same number of files" "$(grep -c '^Project' "$T/copy.files")" "$(grep -c '^Project' "$T/sym.files")"
 expect_grep "check is clean for the default mode" '^\(exit 0, and no finding at all\)$' "$T/demo.out"
 expect_eq "the symlink warning is said once" "$(grep -c 'warning: symlink mode' "$T/demo.out")" 1
+# The README's quick start by hand, after make demo: each command as written,
+# in the demo's tree, with the exit status it promises (compose --check
+# exits 1 after the edit; everything else 0).
+sed -n '/^The same commands by hand/,/^```$/p' "$CLAWMD_SRC/README.md" |
+	sed -n '/^```sh$/,/^```$/p' | sed '1d;$d' >"$T/quick.sh"
+check "the README has the quick start's commands" grep -q 'compose --check' "$T/quick.sh"
+mkdir -p "$D/build" && ln -sf "$CLAWMD" "$D/build/clawmd"
+st=
+while IFS= read -r line; do
+	( cd "$D" && eval "$line" ) >>"$T/quick.out" 2>&1
+	st="$st$? "
+done <"$T/quick.sh"
+expect_eq "the quick start's commands exit as the README says" "$st" "0 0 0 1 0 0 "
+expect_grep "status shows the group" '^assistant  *clean ' "$T/quick.out"
+expect_grep "compose --check shows the diff" '^-@./.claude-fragments/skill-file-handoff.md$' "$T/quick.out"
+expect_grep "check is clean after compose" '^clawmd: 0 errors, 0 warnings, 0 notes in 1 group$' "$T/quick.out"
 done_testing

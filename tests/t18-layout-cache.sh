@@ -93,7 +93,7 @@ old "$R2/clawmd.json"
 expect_ok "compose with the state directory elsewhere" $CLAWMD compose -C "$R2" g
 expect_ok "twice" $CLAWMD compose -C "$R2" g
 check "no ROOT/.clawmd made for it" test ! -e "$R2/.clawmd"
-# ... until an operator makes one (README, Speed): then the copy is kept
+# ... until an operator makes one (doc/speed.md): then the copy is kept
 # there, and the state stays where clawmd.json put it.
 mkdir "$R2/.clawmd"
 expect_ok "with an empty ROOT/.clawmd" $CLAWMD compose -C "$R2" g

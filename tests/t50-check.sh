@@ -39,12 +39,12 @@ for d in "$CLAWMD_TESTS"/check/*/; do
 	esac
 done
 
-# The rule table: every code has a tree, and a README line.
-for code in $(sed -n 's/^- `\(CM[0-9]*\)`.*/\1/p' "$CLAWMD_SRC/README.md"); do
+# The rule table: every code has a tree, and a line in doc/check.md.
+for code in $(sed -n 's/^- `\(CM[0-9]*\)`.*/\1/p' "$CLAWMD_SRC/doc/check.md"); do
 	check "$code has a tree" test -d "$CLAWMD_TESTS/check/$code"
 done
-n=$(sed -n 's/^- `\(CM[0-9]*\)`.*/\1/p' "$CLAWMD_SRC/README.md" | wc -l)
-check "the README lists the codes" test "$n" -ge 18
+n=$(sed -n 's/^- `\(CM[0-9]*\)`.*/\1/p' "$CLAWMD_SRC/doc/check.md" | wc -l)
+check "doc/check.md lists the codes" test "$n" -ge 18
 
 # Exit statuses.
 W=$T/w
@@ -105,7 +105,7 @@ for my $r (@{$drv->{rules}}) {
 	need(defined $r->{id} && defined $r->{shortDescription}{text}, 'rule id and shortDescription');
 	need(length $r->{fullDescription}{text} && length $r->{help}{text} && length $r->{help}{markdown},
 	     "rule $r->{id}: fullDescription and help (text, markdown)");
-	need($r->{helpUri} =~ m{^file:///.*/README\.md#\Q${\ lc $r->{id}}\E$}, "rule $r->{id}: helpUri to its README anchor");
+	need($r->{helpUri} =~ m{^file:///.*/check\.md#\Q${\ lc $r->{id}}\E$}, "rule $r->{id}: helpUri to its check.md anchor");
 	$ids{$r->{id}} = 1;
 }
 need(ref $run->{results} eq 'ARRAY' && @{$run->{results}} >= 1, 'results');

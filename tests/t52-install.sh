@@ -32,8 +32,9 @@ done
 check "bash completion" test -f "$P/share/bash-completion/completions/clawmd"
 check "zsh completion" test -f "$P/share/zsh/site-functions/_clawmd"
 check "fish completion" test -f "$P/share/fish/vendor_completions.d/clawmd.fish"
-check "the README (the SARIF rules link to it) and LICENSE" \
-	test -f "$P/share/doc/clawmd/README.md" -a -f "$P/share/doc/clawmd/LICENSE"
+check "the README, LICENSE and check.md (the SARIF rules link to it)" \
+	test -f "$P/share/doc/clawmd/README.md" -a -f "$P/share/doc/clawmd/LICENSE" \
+	-a -f "$P/share/doc/clawmd/check.md"
 check "nothing outside DESTDIR/PREFIX" sh -c "test \"\$(ls '$D')\" = opt"
 expect_grep "clawmd.pc records PREFIX, not DESTDIR" '^prefix=/opt/clawmd$' "$P/lib/pkgconfig/clawmd.pc"
 check "DESTDIR is never recorded" sh -c "! grep -q '$D' '$P/lib/pkgconfig/clawmd.pc'"

@@ -51,7 +51,7 @@ static const struct clawmd_lint_rule lint_rules[] = {
 	 "An @ import leaves the working directory and a headless Claude Code drops it.",
 	 "An @ import resolves, by its path or its real path, outside the working directory. "
 	 "Claude Code 2.1.232 and later drop such an import in headless runs unless external "
-	 "includes were approved for the project. In clawmd's default symlink mode this is every "
+	 "includes were approved for the project. In clawmd's symlink mode this is every "
 	 "symlinked fragment.",
 	 "Compose with --mode copy (\"mode\": \"copy\" in clawmd.json) so fragments are regular "
 	 "files inside the agent's directory, or approve external includes for the project and "
@@ -96,8 +96,8 @@ static const struct clawmd_lint_rule lint_rules[] = {
 	{"CM305", "layout-unknown-key", CLAWMD_SEV_WARNING,
 	 "clawmd.json has a key clawmd does not know, which is ignored.",
 	 "A key of clawmd.json is not one clawmd knows, so it is ignored and its default stands.",
-	 "Spell the key as suggested, or remove it. The keys are listed in the README under "
-	 "\"Layout and clawmd.json\"."},
+	 "Spell the key as suggested, or remove it. The keys are listed in clawmd's doc/layout.md "
+	 "under \"Every key of clawmd.json\"."},
 	{"CM401", "entry-hand-edited", CLAWMD_SEV_ERROR,
 	 "The composed CLAUDE.md was edited by hand.",
 	 "The group's CLAUDE.md is not clawmd's output: it was edited by hand, or is a legacy "

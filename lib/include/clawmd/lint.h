@@ -33,8 +33,8 @@ extern "C" {
  * missing or symlinked group directory, a missing shared base, an
  * unreadable --cwd directory) returns a negative code.  Findings are
  * appended, so one struct can collect a whole fleet; each carries a rule
- * from a static table whose codes never change meaning (the README lists
- * them).  Paths in findings are relative to ROOT for groups and to the
+ * from a static table whose codes never change meaning (doc/check.md
+ * lists them).  Paths in findings are relative to ROOT for groups and to the
  * linted directory for trees; lines and columns count from 1, columns in
  * bytes.  Findings come in the order they were found; the CLI sorts them
  * with clawmd_findings_sort() and shows paths from the current directory.
