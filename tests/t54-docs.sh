@@ -68,7 +68,7 @@ expect_eq "clawmd-check(1) lists every rule" \
 	"$(sed -n 's/^\.B \(CM[0-9]*\) .*/\1/p' "$MAN/clawmd-check.1")" "$codes"
 for c in $codes; do
 	lc=$(echo "$c" | tr 'A-Z' 'a-z')
-	check "README anchor for $c (its helpUri)" grep -q "<a id=\"$lc\"></a>" "$README"
+	check "README anchor for $c" grep -q "<a id=\"$lc\"></a>" "$README"
 done
 # The depth limit is worded as Claude Code loads it, everywhere.
 check "no 'five levels'/'5 levels' wording left" sh -c "! grep -rniE '(5|five) (levels|imports deep)|at most 5([^0-9,]|$)' '$README' '$MAN' '$CLAWMD_SRC/lib/lint.c'"
