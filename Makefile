@@ -6,15 +6,13 @@
 #                   again under ASan+UBSan
 #   make bench      the speed figures (ratios printed side by side)
 #   make e2e        render against real Claude Code releases (npm, needs root)
-#   make install    PREFIX=/usr/local DESTDIR=
+#   make install    PREFIX=/usr/local DESTDIR= (nothing is baked at build time)
 #
 # Dependencies come through pkg-config; when one is missing, the build first
 # runs scripts/install-deps.sh, which installs the Debian packages.
 
 CC       ?= cc
 CFLAGS   ?= -O2 -g
-PREFIX   ?= /usr/local
-DOCDIR   ?= $(PREFIX)/share/doc/clawmd
 BUILD    ?= build
 PKGS      = libgit2 yaml-0.1 libcjson md4c
 
@@ -56,8 +54,7 @@ SAN_LDFLAGS = -fsanitize=$(SANITIZE)
 endif
 ALL_CFLAGS = -std=c11 -D_GNU_SOURCE $(WARN) $(CFLAGS) $(SAN_CFLAGS) -Ilib/include -Ilib $(DEP_CFLAGS) \
              -DCLAWMD_GIT2_SONAME='"$(GIT2_SONAME)"' -DCLAWMD_CJSON_SONAME='"$(CJSON_SONAME)"' \
-             -DCLAWMD_MD4C_SONAME='"$(MD4C_SONAME)"' \
-             -DCLAWMD_DOCDIR='"$(DOCDIR)"' -MMD -MP
+             -DCLAWMD_MD4C_SONAME='"$(MD4C_SONAME)"' -MMD -MP
 ALL_LDFLAGS = -Wl,--as-needed $(LDFLAGS) $(SAN_LDFLAGS)
 
 LIB_SRC  := $(sort $(wildcard lib/*.c))
