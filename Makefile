@@ -52,7 +52,7 @@ ifdef SANITIZE
 SAN_CFLAGS  = -fsanitize=$(SANITIZE) -fno-omit-frame-pointer -fno-sanitize-recover=all
 SAN_LDFLAGS = -fsanitize=$(SANITIZE)
 endif
-ALL_CFLAGS = -std=c11 -D_GNU_SOURCE $(WARN) $(CFLAGS) $(SAN_CFLAGS) -Ilib/include -Ilib $(DEP_CFLAGS) \
+ALL_CFLAGS = -std=c11 -D_GNU_SOURCE $(WARN) $(CPPFLAGS) $(CFLAGS) $(SAN_CFLAGS) -Ilib/include -Ilib $(DEP_CFLAGS) \
              -DCLAWMD_GIT2_SONAME='"$(GIT2_SONAME)"' -DCLAWMD_CJSON_SONAME='"$(CJSON_SONAME)"' \
              -DCLAWMD_MD4C_SONAME='"$(MD4C_SONAME)"' -MMD -MP
 ALL_LDFLAGS = -Wl,--as-needed $(LDFLAGS) $(SAN_LDFLAGS)
