@@ -7,6 +7,7 @@
 #   make bench      the speed figures (ratios printed side by side)
 #   make e2e        render against real Claude Code releases (npm, needs root)
 #   make install    PREFIX=/usr/local DESTDIR= (nothing is baked at build time)
+#   make deb        the Debian packages clawmd and clawmd-dev, in build/deb/
 #
 # Dependencies come through pkg-config; when one is missing, the build first
 # runs scripts/install-deps.sh, which installs the Debian packages.
@@ -140,6 +141,10 @@ bench: all $(BUILD)/bench/compose
 
 -include scripts/install.mk
 
+# The Debian packages (debian/), built from what git tracks, in build/deb/.
+deb:
+	@scripts/deb.sh
+
 # --- end to end (not in make check: it downloads Claude Code from npm) -----
 # Real Claude Code releases against render; see README "End-to-end against
 # real Claude Code".  E2E_CASES="rules-order ..." runs only those cases.
@@ -150,5 +155,5 @@ e2e: all
 clean:
 	rm -rf $(BUILD) demo
 
-.PHONY: all test test-deps check demo bench clean
+.PHONY: all test test-deps check demo bench deb clean
 -include $(LIB_OBJ:.o=.d) $(CMD_OBJ:.o=.d) $(BUILD)/cmd/front.d
