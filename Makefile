@@ -6,15 +6,14 @@
 #                   again under ASan+UBSan
 #   make bench      the speed figures (ratios printed side by side)
 #   make e2e        render against real Claude Code releases (npm, needs root)
-#   make install    PREFIX=/usr/local DESTDIR=
+#   make install    PREFIX=/usr/local DESTDIR= (nothing is baked at build time)
+#   make deb        the Debian packages clawmd and clawmd-dev, in build/deb/
 #
 # Dependencies come through pkg-config; when one is missing, the build first
 # runs scripts/install-deps.sh, which installs the Debian packages.
 
 CC       ?= cc
 CFLAGS   ?= -O2 -g
-PREFIX   ?= /usr/local
-DOCDIR   ?= $(PREFIX)/share/doc/clawmd
 BUILD    ?= build
 PKGS      = libgit2 yaml-0.1 libcjson md4c
 
@@ -54,10 +53,9 @@ ifdef SANITIZE
 SAN_CFLAGS  = -fsanitize=$(SANITIZE) -fno-omit-frame-pointer -fno-sanitize-recover=all
 SAN_LDFLAGS = -fsanitize=$(SANITIZE)
 endif
-ALL_CFLAGS = -std=c11 -D_GNU_SOURCE $(WARN) $(CFLAGS) $(SAN_CFLAGS) -Ilib/include -Ilib $(DEP_CFLAGS) \
+ALL_CFLAGS = -std=c11 -D_GNU_SOURCE $(WARN) $(CPPFLAGS) $(CFLAGS) $(SAN_CFLAGS) -Ilib/include -Ilib $(DEP_CFLAGS) \
              -DCLAWMD_GIT2_SONAME='"$(GIT2_SONAME)"' -DCLAWMD_CJSON_SONAME='"$(CJSON_SONAME)"' \
-             -DCLAWMD_MD4C_SONAME='"$(MD4C_SONAME)"' \
-             -DCLAWMD_DOCDIR='"$(DOCDIR)"' -MMD -MP
+             -DCLAWMD_MD4C_SONAME='"$(MD4C_SONAME)"' -MMD -MP
 ALL_LDFLAGS = -Wl,--as-needed $(LDFLAGS) $(SAN_LDFLAGS)
 
 LIB_SRC  := $(sort $(wildcard lib/*/*.c))
@@ -143,6 +141,10 @@ bench: all $(BUILD)/bench/compose
 
 -include scripts/install.mk
 
+# The Debian packages (debian/), built from what git tracks, in build/deb/.
+deb:
+	@scripts/deb.sh
+
 # --- end to end (not in make check: it downloads Claude Code from npm) -----
 # Real Claude Code releases against render; see doc/e2e.md.  E2E_CASES="rules-order ..." runs only those cases.
 e2e: all
@@ -152,5 +154,5 @@ e2e: all
 clean:
 	rm -rf $(BUILD) demo
 
-.PHONY: all test test-deps check demo bench clean
+.PHONY: all test test-deps check demo bench deb clean
 -include $(LIB_OBJ:.o=.d) $(CMD_OBJ:.o=.d) $(BUILD)/cmd/front.d

@@ -6,12 +6,6 @@
 
 #include "cmd.h"
 
-/* Where the installed documentation is: rules link to their anchors in check.md. */
-#ifndef CLAWMD_DOCDIR
-#define CLAWMD_DOCDIR "/usr/local/share/doc/clawmd"
-#endif
-#define CLAWMD_DOC_URI "file://" CLAWMD_DOCDIR "/check.md"
-
 static const char help_head[] =
 	"usage: clawmd check [options] [GROUP...]\n"
 	"       clawmd check [options] --all\n"
@@ -120,15 +114,20 @@ static const char *sarif_level(enum clawmd_severity sev)
 	return sev == CLAWMD_SEV_ERROR ? "error" : sev == CLAWMD_SEV_WARNING ? "warning" : "note";
 }
 
-static char *lower(const char *s)
+/* The rule table's own sentences as CommonMark text: punctuation that
+ * Markdown would read as emphasis, a link or HTML is backslash-escaped. */
+static char *md_escape(const char *s)
 {
-	char *l = strdup(s);
-	if (!l)
+	char *out = malloc(strlen(s) * 2 + 1), *o = out;
+	if (!out)
 		abort();
-	for (char *p = l; *p; p++)
-		if (*p >= 'A' && *p <= 'Z')
-			*p = (char)(*p - 'A' + 'a');
-	return l;
+	for (; *s; s++) {
+		if (strchr("\\`*_[]<>#|~", *s))
+			*o++ = '\\';
+		*o++ = *s;
+	}
+	*o = '\0';
+	return out;
 }
 
 /* A path as an RFC 3986 URI reference: what is not unreserved, a
@@ -169,8 +168,11 @@ static void add_message(cJSON *parent, const char *key, const char *text, const 
 }
 
 /* A SARIF 2.1.0 log with one run, as code-scanning tools take it: every
- * rule documented (descriptions, help, a link to its entry in check.md), paths
- * relative to ROOT (%SRCROOT%), which is the repository in CI. */
+ * rule documented inside the log itself (descriptions, and help in text
+ * and Markdown: what it means and what to do), so a reader needs nothing
+ * installed and no link; there is no helpUri because no https page holds
+ * the rules (a file:// link would name the machine that wrote the log).
+ * Paths are relative to ROOT (%SRCROOT%), which is the repository in CI. */
 static cJSON *sarif_doc(const struct clawmd_findings *f, cJSON *errors, const char *srcroot)
 {
 	size_t nrules;
@@ -185,16 +187,18 @@ static cJSON *sarif_doc(const struct clawmd_findings *f, cJSON *errors, const ch
 	cJSON_AddStringToObject(driver, "name", "clawmd");
 	cJSON_AddStringToObject(driver, "version", CLAWMD_VERSION);
 	cJSON_AddStringToObject(driver, "semanticVersion", CLAWMD_VERSION);
-	cJSON_AddStringToObject(driver, "informationUri", CLAWMD_DOC_URI);
 	cJSON *jr = cJSON_AddArrayToObject(driver, "rules");
 	for (size_t i = 0; i < nrules; i++) {
 		const struct clawmd_lint_rule *r = &rules[i];
 		cJSON *o = cJSON_CreateObject();
-		char *anchor = lower(r->code), *uri = NULL, *md = NULL, *name = NULL;
-		if (asprintf(&uri, "%s#%s", CLAWMD_DOC_URI, anchor) < 0 ||
-		    asprintf(&md, "%s\n\n**What to do:** %s\n\n[%s %s](%s)", r->description, r->help,
-			     r->code, r->name, uri) < 0)
+		char *text = NULL, *md = NULL, *name = NULL;
+		char *md_desc = md_escape(r->description), *md_help = md_escape(r->help);
+		if (asprintf(&text, "%s\n\nWhat to do: %s", r->description, r->help) < 0 ||
+		    asprintf(&md, "**%s %s** (%s)\n\n%s\n\n**What to do:** %s", r->code,
+			     r->name, sarif_level(r->severity), md_desc, md_help) < 0)
 			abort();
+		free(md_desc);
+		free(md_help);
 		/* SARIF rule names are PascalCase identifiers. */
 		name = strdup(r->name);
 		if (!name)
@@ -211,16 +215,14 @@ static cJSON *sarif_doc(const struct clawmd_findings *f, cJSON *errors, const ch
 		cJSON_AddStringToObject(o, "name", name);
 		add_message(o, "shortDescription", r->summary, NULL);
 		add_message(o, "fullDescription", r->description, NULL);
-		add_message(o, "help", r->help, md);
-		cJSON_AddStringToObject(o, "helpUri", uri);
+		add_message(o, "help", text, md);
 		cJSON_AddStringToObject(cJSON_AddObjectToObject(o, "defaultConfiguration"), "level",
 					sarif_level(r->severity));
 		cJSON *props = cJSON_AddObjectToObject(o, "properties");
 		cJSON_AddItemToArray(cJSON_AddArrayToObject(props, "tags"),
 				     cJSON_CreateString("claude-code-memory"));
 		cJSON_AddItemToArray(jr, o);
-		free(anchor);
-		free(uri);
+		free(text);
 		free(md);
 		free(name);
 	}

@@ -5,12 +5,20 @@
 # Installs the command (the static front as BINDIR/clawmd, and the full
 # program it hands over to as BINDIR/../libexec/clawmd/clawmd, where the
 # front looks for it: cmd/front.c), the static library and its public header, clawmd.pc,
-# the man pages, the README, the doc/ pages and LICENSE (the rules' help
-# links point at doc/check.md's anchors), and the bash, zsh and fish completions.  Every directory
-# can be overridden (BINDIR, LIBDIR, INCLUDEDIR, MANDIR, PKGCONFIGDIR,
-# BASHCOMPDIR, ZSHCOMPDIR, FISHCOMPDIR, DOCDIR).  DESTDIR is
-# prepended to every path and never recorded in clawmd.pc, as packagers expect.
+# the man pages, the README, the doc/ pages and LICENSE, and the bash, zsh
+# and fish completions.  Every directory can be overridden (BINDIR, LIBDIR, INCLUDEDIR,
+# MANDIR, PKGCONFIGDIR, BASHCOMPDIR, ZSHCOMPDIR, FISHCOMPDIR, DOCDIR).  DESTDIR
+# is prepended to every path and never recorded in clawmd.pc, as packagers
+# expect.
+#
+# Nothing here is decided at build time: the programs hold no installation
+# path (the front finds the full program relative to itself, and the SARIF
+# log carries its rules' help), and clawmd.pc is written straight into the
+# destination with the PREFIX of this install.  So `make && make install
+# PREFIX=...` installs what that PREFIX needs, and an install writes nothing
+# into the build directory the tests run from.
 
+PREFIX       ?= /usr/local
 BINDIR       ?= $(PREFIX)/bin
 LIBDIR       ?= $(PREFIX)/lib
 INCLUDEDIR   ?= $(PREFIX)/include
@@ -19,6 +27,7 @@ PKGCONFIGDIR ?= $(LIBDIR)/pkgconfig
 BASHCOMPDIR  ?= $(PREFIX)/share/bash-completion/completions
 ZSHCOMPDIR   ?= $(PREFIX)/share/zsh/site-functions
 FISHCOMPDIR  ?= $(PREFIX)/share/fish/vendor_completions.d
+DOCDIR       ?= $(PREFIX)/share/doc/clawmd
 INSTALL      ?= install
 # Not a setting: the front finds the full program relative to itself.
 FULLDIR      := $(abspath $(BINDIR)/../libexec/clawmd)
@@ -29,17 +38,10 @@ VERSION      := $(shell sed -n 's/^\#define CLAWMD_VERSION "\(.*\)"/\1/p' lib/in
 API_HEADERS  := $(sort $(wildcard lib/include/clawmd/*.h))
 # Only a static library is built, so its dependencies go in Libs: a plain
 # `pkg-config --libs clawmd` links.  libgit2, cJSON and md4c are dlopen()ed
-# on first use (lib/git.c, lib/dlload.c), never linked.
+# on first use (lib/sys/git.c, lib/sys/dlload.c), never linked.
 PC_LIBS      := $(shell pkg-config --libs yaml-0.1) -ldl
 
-$(BUILD)/clawmd.pc: scripts/clawmd.pc.in lib/include/clawmd/base.h scripts/install.mk
-	@mkdir -p $(@D)
-	sed -e 's|@PREFIX@|$(PREFIX)|g' -e 's|@LIBDIR@|$(LIBDIR)|g' \
-	    -e 's|@INCLUDEDIR@|$(INCLUDEDIR)|g' -e 's|@VERSION@|$(VERSION)|g' \
-	    -e 's|@PC_LIBS@|$(PC_LIBS)|g' scripts/clawmd.pc.in >$@.tmp
-	mv $@.tmp $@
-
-install: all $(BUILD)/clawmd.pc
+install: all
 	$(INSTALL) -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(FULLDIR) $(DESTDIR)$(LIBDIR) $(DESTDIR)$(INCLUDEDIR)/clawmd \
 		$(DESTDIR)$(PKGCONFIGDIR) $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(BASHCOMPDIR) \
 		$(DESTDIR)$(ZSHCOMPDIR) $(DESTDIR)$(FISHCOMPDIR) $(DESTDIR)$(DOCDIR)
@@ -48,7 +50,10 @@ install: all $(BUILD)/clawmd.pc
 	$(INSTALL) -m 644 $(BUILD)/libclawmd.a $(DESTDIR)$(LIBDIR)/libclawmd.a
 	$(INSTALL) -m 644 lib/include/clawmd.h $(DESTDIR)$(INCLUDEDIR)/clawmd.h
 	$(INSTALL) -m 644 $(API_HEADERS) $(DESTDIR)$(INCLUDEDIR)/clawmd/
-	$(INSTALL) -m 644 $(BUILD)/clawmd.pc $(DESTDIR)$(PKGCONFIGDIR)/clawmd.pc
+	sed -e 's|@PREFIX@|$(PREFIX)|g' -e 's|@LIBDIR@|$(LIBDIR)|g' \
+	    -e 's|@INCLUDEDIR@|$(INCLUDEDIR)|g' -e 's|@VERSION@|$(VERSION)|g' \
+	    -e 's|@PC_LIBS@|$(PC_LIBS)|g' scripts/clawmd.pc.in >$(DESTDIR)$(PKGCONFIGDIR)/clawmd.pc
+	chmod 644 $(DESTDIR)$(PKGCONFIGDIR)/clawmd.pc
 	$(INSTALL) -m 644 $(MAN_PAGES) $(DESTDIR)$(MANDIR)/man1/
 	$(INSTALL) -m 644 contrib/clawmd.bash-completion $(DESTDIR)$(BASHCOMPDIR)/clawmd
 	$(INSTALL) -m 644 contrib/_clawmd $(DESTDIR)$(ZSHCOMPDIR)/_clawmd

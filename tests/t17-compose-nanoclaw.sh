@@ -179,7 +179,8 @@ if command -v git >/dev/null 2>&1; then
 	U=$T/upstream
 	make_root "$U"
 	make_skill "$U" alpha
-	mkdir -p "$U/groups/main" "$U/groups/ops" "$U/tests/snapshots"
+	# No tests/snapshots: the recipe makes it (a fresh repository has none).
+	mkdir -p "$U/groups/main" "$U/groups/ops"
 	printf 'CLAUDE.local.md\n.clawmd/\n' >"$U/.gitignore"
 	cmt() { git -c user.name=t -c user.email=t@t commit -qm "$1"; }
 	( cd "$U" && git init -q . && $CLAWMD compose -q -C . --all && git add -A && cmt tree ) >/dev/null 2>&1

@@ -98,14 +98,20 @@ my $run = $d->{runs}[0];
 my $drv = $run->{tool}{driver} or die "tool.driver\n";
 need($drv->{name} eq 'clawmd', 'driver name');
 need(defined $drv->{version}, 'driver version');
-need(defined $drv->{informationUri}, 'driver informationUri');
+need(encode_json($drv) !~ m{file:}, 'no file: link in the tool and its rules');
 need(ref $drv->{rules} eq 'ARRAY' && @{$drv->{rules}} >= 15, 'driver rules');
 my %ids;
 for my $r (@{$drv->{rules}}) {
 	need(defined $r->{id} && defined $r->{shortDescription}{text}, 'rule id and shortDescription');
 	need(length $r->{fullDescription}{text} && length $r->{help}{text} && length $r->{help}{markdown},
 	     "rule $r->{id}: fullDescription and help (text, markdown)");
-	need($r->{helpUri} =~ m{^file:///.*/check\.md#\Q${\ lc $r->{id}}\E$}, "rule $r->{id}: helpUri to its check.md anchor");
+	# The whole help is in the log: what it means, then what to do.
+	my $desc = $r->{fullDescription}{text};
+	need(index($r->{help}{text}, $desc =~ s/\.$//r) == 0 && $r->{help}{text} =~ /\n\nWhat to do: \S/,
+	     "rule $r->{id}: help.text is the description and what to do");
+	need($r->{help}{markdown} =~ /^\*\*$r->{id} [a-z-]+\*\* \((error|warning|note)\)\n\n.+\n\n\*\*What to do:\*\* \S/s,
+	     "rule $r->{id}: help.markdown names the rule, then the description and what to do");
+	need(!exists $r->{helpUri}, "rule $r->{id}: no helpUri (no https page holds the rules)");
 	$ids{$r->{id}} = 1;
 }
 need(ref $run->{results} eq 'ARRAY' && @{$run->{results}} >= 1, 'results');

@@ -17,7 +17,21 @@ if nm "$T/build/libclawmd.a" 2>/dev/null | grep -q __asan; then
 	san=-fsanitize=address,undefined
 	M="$M SANITIZE=address,undefined"
 fi
+# An install before this one, to another prefix, from the same build: none of
+# it may leak into the next install, and no install changes the build
+# directory (what the tests run).
+tree() { (cd "$T/build" && find . -path ./sarif-multitool -prune -o -printf '%p %s %T@ %l\n' | sort); }
+tree >"$T/build.before"
+expect_ok "make install PREFIX=/other/prefix (an earlier install)" \
+	make --no-print-directory -C "$CLAWMD_SRC" BUILD="$T/build" ${san:+SANITIZE=address,undefined} \
+	PREFIX=/other/prefix DESTDIR="$T/first" install
 expect_ok "make install PREFIX=/opt/clawmd DESTDIR=..." $M install
+tree >"$T/build.after"
+expect_ok "the installs left the build directory as it was" diff "$T/build.before" "$T/build.after"
+expect_ok "the earlier install's prefix is named nowhere in this one" \
+	sh -c "! grep -rla /other/prefix '$D'"
+expect_ok "the earlier install named its own prefix" grep -q '^prefix=/other/prefix$' \
+	"$T/first/other/prefix/lib/pkgconfig/clawmd.pc"
 P=$D/opt/clawmd
 check "the binary" test -x "$P/bin/clawmd"
 check "the library" test -f "$P/lib/libclawmd.a"
@@ -32,7 +46,7 @@ done
 check "bash completion" test -f "$P/share/bash-completion/completions/clawmd"
 check "zsh completion" test -f "$P/share/zsh/site-functions/_clawmd"
 check "fish completion" test -f "$P/share/fish/vendor_completions.d/clawmd.fish"
-check "the README, LICENSE and check.md (the SARIF rules link to it)" \
+check "the README, LICENSE and the doc pages" \
 	test -f "$P/share/doc/clawmd/README.md" -a -f "$P/share/doc/clawmd/LICENSE" \
 	-a -f "$P/share/doc/clawmd/check.md"
 check "nothing outside DESTDIR/PREFIX" sh -c "test \"\$(ls '$D')\" = opt"

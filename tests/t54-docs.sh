@@ -195,7 +195,7 @@ expect_eq "clawmd-check(1) lists every rule" \
 	"$(sed -n 's/^\.B \(CM[0-9]*\) .*/\1/p' "$MAN/clawmd-check.1")" "$codes"
 for c in $codes; do
 	lc=$(echo "$c" | tr 'A-Z' 'a-z')
-	check "doc/check.md anchor for $c (its helpUri)" grep -q "<a id=\"$lc\"></a>" "$DOC/check.md"
+	check "doc/check.md anchor for $c" grep -q "<a id=\"$lc\"></a>" "$DOC/check.md"
 done
 # The depth limit is worded as Claude Code loads it, everywhere.
 check "no 'five levels'/'5 levels' wording left" sh -c "! grep -rniE '(5|five) (levels|imports deep)|at most 5([^0-9,]|$)' '$README' '$DOC' '$MAN' '$CLAWMD_SRC/lib/lint'"

@@ -6,6 +6,16 @@
 #ifndef CLAWMD_BANNED_H
 #define CLAWMD_BANNED_H
 
+/*
+ * The headers that declare the banned functions come first: with
+ * _FORTIFY_SOURCE (Debian's package build) they define inline wrappers
+ * named sprintf, strcpy, ..., which the macros below would mangle if one of
+ * them were included later.  Their include guards make later includes no-ops.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
 #define CLAWMD_BANNED(f) sorry_##f##_is_banned_in_clawmd
 
 #undef strcpy

@@ -1,0 +1,25 @@
+#!/bin/sh
+# make deb: build the Debian packages (debian/) as `dpkg-buildpackage -us
+# -uc -b` does on a clean clone, from the files git tracks in this checkout,
+# copied to build/deb/clawmd-VERSION: dpkg-buildpackage writes its .deb,
+# .buildinfo and .changes beside the source tree, so they land in build/deb/
+# and the checkout's own build/ is left alone.  DEB_BUILD_OPTIONS passes
+# through (nocheck skips the tests the package build runs).
+set -eu
+cd "$(dirname "$0")/.."
+for tool in dpkg-buildpackage dh git; do
+	command -v "$tool" >/dev/null 2>&1 || {
+		echo "make deb: $tool is missing (apt install dpkg-dev debhelper git)" >&2
+		exit 1
+	}
+done
+version=$(sed -n 's/^#define CLAWMD_VERSION "\(.*\)"/\1/p' lib/include/clawmd.h)
+out=build/deb
+src=$out/clawmd-$version
+rm -rf "$out"
+mkdir -p "$src"
+git ls-files -z | tar --null -T - -cf - | tar -xf - -C "$src"
+# Variables given to `make deb` must not reach the package's own make.
+unset MAKEFLAGS MFLAGS MAKELEVEL
+(cd "$src" && dpkg-buildpackage -us -uc -b)
+ls -1 "$out"/*.deb
