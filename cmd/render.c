@@ -204,11 +204,15 @@ int cmd_render(int argc, char **argv)
 			clawmd_root_release(&root);
 			return json ? cmd_json_failure(st) : st;
 		}
-		if (clawmd_layout_mounts(&mounts, &nmounts, &root.lay, group, &err) < 0) {
+		struct clawmd_group *g;
+		if (clawmd_group_open(&g, &root, group, &err) < 0 ||
+		    clawmd_group_mounts(&mounts, &nmounts, g, &err) < 0) {
+			clawmd_group_free(g);
 			clawmd_root_release(&root);
 			st = cmd_fail(&err);
 			return json ? cmd_json_failure(st) : st;
 		}
+		clawmd_group_free(g);
 		o.mounts = mounts;
 		o.nmounts = nmounts;
 		if (!o.cwd)

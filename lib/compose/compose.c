@@ -17,7 +17,6 @@ int clawmd_compose(struct clawmd_plan *plan, struct clawmd_changes *changes,
 		   struct clawmd_group *g, const struct clawmd_compose_opts *opts,
 		   struct clawmd_err *err)
 {
-	const struct clawmd_layout *lay = g->lay;
 	const struct clawmd_dir *gd;
 	bool record = !opts->dry_run && !g->config_given;
 	int rc = 0;
@@ -26,7 +25,7 @@ int clawmd_compose(struct clawmd_plan *plan, struct clawmd_changes *changes,
 	/* A watched pass that saw nothing change since the group was last
 	 * verified: no lock, no system call on the group.  Nothing is written,
 	 * and a concurrent compose that writes makes events. */
-	if (record && clawmd_record_known(plan, g->pass, lay, g->name))
+	if (record && clawmd_record_known(plan, g))
 		goto noop;
 	/* Opened once, for every step below; a missing or symlinked group is
 	 * refused before its lock file is made. */
@@ -39,7 +38,7 @@ int clawmd_compose(struct clawmd_plan *plan, struct clawmd_changes *changes,
 		 * compose that is changing the group: 1 either way. */
 		if (clawmd_group_trylock(g) && (opts->record_only || (rc = clawmd_group_lock(g, err)) < 0))
 			return opts->record_only ? 1 : rc;
-		if (record && clawmd_record_fresh(plan, g->lock, lay, gd, g->pass))
+		if (record && clawmd_record_fresh(plan, g))
 			goto noop_locked;
 	}
 	if (opts->record_only) {
@@ -55,9 +54,9 @@ int clawmd_compose(struct clawmd_plan *plan, struct clawmd_changes *changes,
 		goto out;
 	if (changes->n == 0) {
 		if (record)
-			clawmd_record_save(g->lock, g->lockpath, lay, plan, gd, since);
+			clawmd_record_save(g, plan, since);
 	} else {
-		clawmd_record_forget(g->lock, g->lockpath);
+		clawmd_record_forget(g);
 		rc = clawmd_changes_apply(changes, g, err);
 	}
 	goto out;

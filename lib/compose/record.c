@@ -1,6 +1,7 @@
 /* record.c - the record of a group's last verified compose (see record.h). */
 #include "compose/record.h"
 #include "compose/pass.h"
+#include "group/group.h"
 #include "fs/stamp.h"
 #include "base/util.h"
 #include "compose/watch.h"
@@ -377,15 +378,19 @@ static int watch_fact(struct bases *b, struct clawmd_watch *w, int g, const stru
 	return rc;
 }
 
-bool clawmd_record_known(struct clawmd_plan *plan, struct clawmd_pass *pass,
-			const struct clawmd_layout *lay, const char *group)
+bool clawmd_record_known(struct clawmd_plan *plan, const struct clawmd_group *g)
 {
-	return pass && pass->watch && clawmd_watch_hit(pass->watch, plan, layout_digest(lay), group);
+	struct clawmd_pass *pass = g->pass;
+	return pass && pass->watch &&
+	       clawmd_watch_hit(pass->watch, plan, layout_digest(g->lay), g->name);
 }
 
-bool clawmd_record_fresh(struct clawmd_plan *plan, int fd, const struct clawmd_layout *lay,
-			const struct clawmd_dir *gd, struct clawmd_pass *pass)
+bool clawmd_record_fresh(struct clawmd_plan *plan, const struct clawmd_group *grp)
 {
+	int fd = grp->lock;
+	const struct clawmd_layout *lay = grp->lay;
+	const struct clawmd_dir *gd = &grp->dir;
+	struct clawmd_pass *pass = grp->pass;
 	struct clawmd_buf rec = CLAWMD_BUF_INIT;
 	struct bases b;
 	bool fresh = false;
@@ -652,8 +657,10 @@ static void write_record(int fd, const char *lockpath, const struct clawmd_buf *
 	close(w);
 }
 
-void clawmd_record_forget(int fd, const char *lockpath)
+void clawmd_record_forget(const struct clawmd_group *g)
 {
+	int fd = g->lock;
+	const char *lockpath = g->lockpath;
 	struct stat st;
 	struct clawmd_buf spoilt = CLAWMD_BUF_INIT;
 	clawmd_buf_put(&spoilt, "-", 1); /* no magic: no record */
@@ -678,10 +685,13 @@ static bool base_dir_racy(const char *base, struct timespec since)
 	return r;
 }
 
-void clawmd_record_save(int fd, const char *lockpath, const struct clawmd_layout *lay,
-		       const struct clawmd_plan *plan, const struct clawmd_dir *gd,
-		       struct timespec since)
+void clawmd_record_save(const struct clawmd_group *g, const struct clawmd_plan *plan,
+			struct timespec since)
 {
+	int fd = g->lock;
+	const char *lockpath = g->lockpath;
+	const struct clawmd_layout *lay = g->lay;
+	const struct clawmd_dir *gd = &g->dir;
 	struct facts fs = {NULL, 0, 0};
 	struct clawmd_buf rec = CLAWMD_BUF_INIT;
 	struct bases b;

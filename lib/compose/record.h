@@ -16,9 +16,9 @@
  *
  *	struct timespec since = clawmd_stamp_now();    // before reading anything
  *	... plan, compare: nothing to do ...
- *	clawmd_record_save(lockfd, lockpath, lay, plan, gd, since);
+ *	clawmd_record_save(g, plan, since);  // g locked
  *	...
- *	if (clawmd_record_fresh(plan, lockfd, lay, gd)) ... nothing to do ...
+ *	if (clawmd_record_fresh(plan, g)) ... nothing to do ...  // g locked
  *
  * Errors are never reported: the record is a shortcut, and a record that
  * cannot be written or read only costs the full compose.
@@ -37,25 +37,22 @@
  * the group's name, the recorded warnings and ndefused, and no entries.
  * With a pass, what the host's sources were found to be is remembered for
  * the rest of the pass (see struct clawmd_pass in clawmd.h). */
-bool clawmd_record_fresh(struct clawmd_plan *plan, int fd, const struct clawmd_layout *lay,
-			const struct clawmd_dir *gd, struct clawmd_pass *pass);
+bool clawmd_record_fresh(struct clawmd_plan *plan, const struct clawmd_group *g);
 
 /* With a watched pass (clawmd_pass_watch()): true when inotify shows
  * nothing `group`'s last verification rested on changed since, under the
  * same layout; `plan` then gets what clawmd_record_fresh() would give.  One
  * system call, none on the group.  A verification in a watched pass (a
  * clawmd_record_fresh() that returns true) is what makes a group known. */
-bool clawmd_record_known(struct clawmd_plan *plan, struct clawmd_pass *pass,
-			const struct clawmd_layout *lay, const char *group);
+bool clawmd_record_known(struct clawmd_plan *plan, const struct clawmd_group *g);
 
 /* Record the facts `plan` rests on, after a compose of it found nothing to
  * do; nothing is recorded when one of them may have changed since `since`. */
-void clawmd_record_save(int fd, const char *lockpath, const struct clawmd_layout *lay,
-		       const struct clawmd_plan *plan, const struct clawmd_dir *gd,
-		       struct timespec since);
+void clawmd_record_save(const struct clawmd_group *g, const struct clawmd_plan *plan,
+			struct timespec since);
 
 /* Drop the record before changing the group: a run killed halfway must not
  * leave a record that vouches for what it left behind. */
-void clawmd_record_forget(int fd, const char *lockpath);
+void clawmd_record_forget(const struct clawmd_group *g);
 
 #endif

@@ -24,7 +24,6 @@ int clawmd_group_open(struct clawmd_group **out, const struct clawmd_root *root,
 	g->shown = clawmd_layout_shown(&root->lay, g->path);
 	g->dir = (struct clawmd_dir)CLAWMD_DIR_INIT;
 	g->lock = -1;
-	g->lockpath = clawmd_xasprintf("%s/locks/%s", root->lay.state, name);
 	g->config_rc = 1;
 	clawmd_config_init(&g->config);
 	*out = g;
@@ -54,6 +53,12 @@ const char *clawmd_group_name(const struct clawmd_group *g)
 const char *clawmd_group_path(const struct clawmd_group *g)
 {
 	return g->path;
+}
+
+int clawmd_group_mounts(struct clawmd_mount **out, size_t *n, const struct clawmd_group *g,
+			struct clawmd_err *err)
+{
+	return clawmd_layout_mounts(out, n, g->lay, g->name, err);
 }
 
 int clawmd_group_dir(const struct clawmd_dir **out, struct clawmd_group *g,
@@ -93,6 +98,8 @@ int clawmd_group_trylock(struct clawmd_group *g)
 {
 	if (g->lock >= 0)
 		return 0;
+	if (!g->lockpath) /* made when first needed: a watched no-op never is */
+		g->lockpath = clawmd_xasprintf("%s/locks/%s", g->lay->state, g->name);
 	int fd = open(g->lockpath, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
 	if (fd >= 0 && flock(fd, LOCK_EX | LOCK_NB) == 0) {
 		g->lock = fd;

@@ -47,7 +47,8 @@
  * is memory exhaustion, which aborts (as git's xmalloc does): every caller
  * would have to give up anyway, and the code stays readable.
  *
- * Ownership: structs are caller-allocated.  _init sets one up without
+ * Ownership: structs are caller-allocated, but for the group handle, which
+ * clawmd_group_open() allocates and clawmd_group_free() frees.  _init sets one up without
  * allocating, _release frees what it holds, _free frees it and the struct.
  * Passing NULL to _release or _free is a no-op.  Strings handed back are
  * owned by the struct that holds them.

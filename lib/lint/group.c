@@ -290,7 +290,7 @@ static int lint_memory(struct clawmd_lint_group *g, struct clawmd_err *err)
 {
 	struct clawmd_mount *mounts = NULL;
 	size_t nmounts = 0;
-	int rc = clawmd_layout_mounts(&mounts, &nmounts, g->lay, g->group, err);
+	int rc = clawmd_group_mounts(&mounts, &nmounts, g->grp, err);
 	if (rc < 0)
 		return rc;
 	struct clawmd_lint_view V = {
@@ -325,7 +325,7 @@ static int lint_group_rules(struct clawmd_lint_group *g)
 	struct clawmd_mount *mounts = NULL;
 	size_t nmounts = 0;
 	struct clawmd_err err = CLAWMD_ERR_INIT;
-	int rc = clawmd_layout_mounts(&mounts, &nmounts, g->lay, g->group, &err);
+	int rc = clawmd_group_mounts(&mounts, &nmounts, g->grp, &err);
 	if (rc < 0)
 		return 0; /* lint_memory reported it */
 	struct clawmd_view v = {mounts, nmounts};

@@ -81,8 +81,7 @@ void clawmd_config_release(struct clawmd_group_config *cfg);
  * following a symlink when a step first needs it and then the same
  * directory for every step (a missing or symlinked group is EFS there);
  * container.json, read and parsed once, or the config the host gave with
- * clawmd_group_set_config(); and the group's lock, once taken, until the
- * handle is freed.  The root must outlive the handle.  One thread at a
+ * clawmd_group_set_config(); and the group's lock while it is held.  The root must outlive the handle.  One thread at a
  * time per handle; handles of different groups are independent.
  */
 struct clawmd_group;
@@ -93,6 +92,10 @@ void clawmd_group_free(struct clawmd_group *g);
 const char *clawmd_group_name(const struct clawmd_group *g);
 /* The group directory on the host (absolute). */
 const char *clawmd_group_path(const struct clawmd_group *g);
+/* The container's mount table for this group, most specific first (what
+ * render --group and check read through; see clawmd_layout_mounts()). */
+int clawmd_group_mounts(struct clawmd_mount **out, size_t *n, const struct clawmd_group *g,
+			struct clawmd_err *err);
 /* The group's container.json, read and parsed on first use: 0, or the
  * same error at every call (EINPUT for an invalid one, EFS when the group
  * cannot be opened).  A missing file is all defaults. */
@@ -104,8 +107,10 @@ int clawmd_group_config(const struct clawmd_group_config **out, struct clawmd_gr
 int clawmd_group_set_config(struct clawmd_group *g, const char *json, size_t len,
 			    struct clawmd_err *err);
 /* Take the group's lock (STATE/locks/<name>, waiting lay->lock_timeout
- * seconds, else ELOCK), as compose and migrate do; it is held until
- * clawmd_group_free(). */
+ * seconds, else ELOCK), as migrate does; it is held until
+ * clawmd_group_free().  clawmd_compose() takes it and lets it go itself
+ * (the lock file lives in the host-only state directory, never in the
+ * group, which the agent could hold forever). */
 int clawmd_group_lock(struct clawmd_group *g, struct clawmd_err *err);
 
 /* ---- the composed entry -------------------------------------------------- */
