@@ -37,7 +37,8 @@ static const struct cmd_opt options[] = {
 	{"all", 'a', NULL, "every group: the real directories under the groups\n"
 			   "directory (a symlink is skipped with a warning)"},
 	{"dry-run", 'n', NULL, "print what would change (unified diffs, one line per\n"
-			       "symlink or moved entry); change nothing"},
+			       "symlink or moved entry; control bytes in the text\n"
+			       "escaped: \\r, \\t, \\xNN); change nothing"},
 	{"check", OPT_CHECK, NULL, "like --dry-run, and exit 1 when anything would change\n"
 				   "(creating a missing empty CLAUDE.local.md does not)"},
 	{"json", OPT_JSON, NULL, "print the changes as one JSON document"},
@@ -283,7 +284,12 @@ int cmd_compose(int argc, char **argv)
 		cJSON_AddBoolToObject(run.doc, "changed", run.drift);
 		cmd_json_print(run.doc);
 	} else if (run.text.len) {
-		fwrite(run.text.ptr, 1, run.text.len, stdout);
+		/* Diffs carry the agent's text (CLAUDE.local.md carried over, MCP
+		 * instructions): escaped line by line as check escapes it. */
+		struct clawmd_buf shown = CLAWMD_BUF_INIT;
+		cmd_escape_lines(&shown, run.text.ptr, run.text.len);
+		fwrite(shown.ptr, 1, shown.len, stdout);
+		clawmd_buf_release(&shown);
 	}
 	if (!run.dry_run && !run.check)
 		clawmd_layout_keep(&root.lay);
