@@ -169,12 +169,16 @@ static void compose_one(struct compose_run *run, const struct clawmd_root *root,
 		fprintf(stderr, "clawmd: warning: %s: defused %zu @ directive(s) in inline MCP "
 				"instructions\n", ch.path, plan.ndefused);
 	for (size_t i = 0; i < ch.n && !run->quiet && !opts.dry_run; i++)
-		if (ch.v[i].moved_to)
-			fprintf(stderr, "clawmd: warning: %s/%s %s; moved to %s/%s\n", ch.path,
-				ch.v[i].name,
-				ch.v[i].action == CLAWMD_PRESERVE ? "was not written by clawmd"
-								  : "was edited while compose ran",
-				ch.path, ch.v[i].moved_to);
+		if (ch.v[i].moved_to) {
+			char *m = NULL;
+			if (asprintf(&m, "%s/%s %s; moved to %s/%s", ch.path, ch.v[i].name,
+				     ch.v[i].action == CLAWMD_PRESERVE ? "was not written by clawmd"
+								       : "was edited while compose ran",
+				     ch.path, ch.v[i].moved_to) < 0)
+				abort();
+			cmd_put_warning(m); /* escaped: the names are found on disk */
+			free(m);
+		}
 	if (g) {
 		cJSON_AddStringToObject(g, "path", ch.path);
 		cJSON_AddBoolToObject(g, "changed", ch.n > 0);
