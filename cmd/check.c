@@ -130,29 +130,6 @@ static char *md_escape(const char *s)
 	return out;
 }
 
-/* A path as an RFC 3986 URI reference: what is not unreserved, a
- * sub-delimiter, ':', '@' or '/' is percent-encoded (spaces, '%', bytes
- * of non-ASCII names, control bytes an agent put in a file name). */
-static char *uri_encode(const char *path)
-{
-	static const char hex[] = "0123456789ABCDEF";
-	char *out = malloc(strlen(path) * 3 + 1), *o = out;
-	if (!out)
-		abort();
-	for (const unsigned char *p = (const unsigned char *)path; *p; p++) {
-		if ((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9') ||
-		    strchr("-._~!$&'()*+,;=:@/", *p)) {
-			*o++ = (char)*p;
-		} else {
-			*o++ = '%';
-			*o++ = hex[*p >> 4];
-			*o++ = hex[*p & 15];
-		}
-	}
-	*o = '\0';
-	return out;
-}
-
 /* A message as SARIF consumers want it: one sentence ending in a period. */
 static void add_message(cJSON *parent, const char *key, const char *text, const char *markdown)
 {
@@ -227,7 +204,7 @@ static cJSON *sarif_doc(const struct clawmd_findings *f, cJSON *errors, const ch
 		free(name);
 	}
 	if (srcroot) {
-		char *uri = NULL, *enc = uri_encode(srcroot);
+		char *uri = NULL, *enc = cmd_uri_encode(srcroot);
 		if (asprintf(&uri, "file://%s%s", enc, enc[strlen(enc) - 1] == '/' ? "" : "/") < 0)
 			abort();
 		free(enc);
@@ -253,7 +230,7 @@ static cJSON *sarif_doc(const struct clawmd_findings *f, cJSON *errors, const ch
 		cJSON *loc = cJSON_CreateObject();
 		cJSON *phys = cJSON_AddObjectToObject(loc, "physicalLocation");
 		cJSON *art = cJSON_AddObjectToObject(phys, "artifactLocation");
-		char *enc = uri_encode(x->file);
+		char *enc = cmd_uri_encode(x->file);
 		if (x->file[0] == '/') {
 			char *abs = NULL;
 			if (asprintf(&abs, "file://%s", enc) < 0)
@@ -319,7 +296,7 @@ static void early_failure(enum format fmt, int status)
 		cJSON_AddNullToObject(e, "group");
 		cJSON_AddItemToObject(e, "error", cmd_json_error(status, NULL));
 		cJSON_AddItemToArray(failures, e);
-		cmd_json_print(sarif_doc(&none, failures, NULL));
+		cmd_sarif_print(sarif_doc(&none, failures, NULL));
 	} else if (fmt == FMT_JSON) {
 		cmd_json_failure(status);
 	}
@@ -465,8 +442,10 @@ int cmd_check(int argc, char **argv)
 		print_text(&f, hints, cmd_use_colour(stdout));
 		cJSON_Delete(failures);
 	} else {
-		cJSON *doc = fmt == FMT_JSON ? json_doc(&f, failures) : sarif_doc(&f, failures, srcroot);
-		cmd_json_print(doc);
+		if (fmt == FMT_JSON)
+			cmd_json_print(json_doc(&f, failures));
+		else
+			cmd_sarif_print(sarif_doc(&f, failures, srcroot));
 	}
 	if (!quiet) {
 		fprintf(stderr, "clawmd: %zu error%s, %zu warning%s, %zu note%s", errs,

@@ -135,16 +135,29 @@ int cmd_fail(const struct clawmd_err *err);
 int cmd_usage_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* Colour escapes per --color, TERM=dumb and NO_COLOR. */
 bool cmd_use_colour(FILE *f);
-/* Print `s` with every control byte (newline, tab, ESC, DEL, ...) escaped
- * as \n, \t, \r or \xNN, so text the agent controls cannot forge a line,
- * an annotation or a terminal sequence.  Backslashes stay as they are: the
- * library's messages already carry escapes of their own. */
+/*
+ * Escaping (cmd/escape.c): one rule for every string that leaves clawmd.
+ * Text: `s` with every control byte (newline, tab, ESC, DEL, a C1
+ * control, ...) and every byte outside well-formed UTF-8 escaped as \n,
+ * \t, \r or \xNN, so text the agent controls cannot forge a line, an
+ * annotation or a terminal sequence.  Backslashes stay as they are: the
+ * library's messages already carry escapes of their own.
+ */
 void cmd_put_escaped(FILE *f, const char *s);
 /* The same for a data field read back by programs (render --format files):
  * backslashes are doubled too, so the escaping can be undone exactly. */
 void cmd_put_field(FILE *f, const char *s);
 /* The same, into a fresh string (caller frees). */
 char *cmd_escaped(const char *s);
+/* The same for multi-line text (a diff), line by line: each line is
+ * escaped, the newlines that end lines are kept; appended to `out`. */
+void cmd_escape_lines(struct clawmd_buf *out, const char *s, size_t len);
+/* Length of the well-formed UTF-8 sequence at s (at most n bytes), or 0. */
+size_t cmd_utf8_len(const unsigned char *s, size_t n);
+/* A path as an RFC 3986 URI reference: what is not unreserved, a
+ * sub-delimiter, ':', '@' or '/' is percent-encoded, so every byte of the
+ * name survives exactly (caller frees). */
+char *cmd_uri_encode(const char *path);
 /* A path as shown from the current directory (see clawmd_layout_shown);
  * `rel` relative to `base` when not absolute (caller frees). */
 char *cmd_shown(const struct clawmd_layout *lay, const char *base, const char *rel);
@@ -158,8 +171,18 @@ char *cmd_shown(const struct clawmd_layout *lay, const char *base, const char *r
 struct cJSON;
 struct cJSON *cmd_json_doc(void);
 struct cJSON *cmd_json_error(int status, const char *message);
-/* Print `doc` on stdout and free it. */
+/*
+ * A document as text, every string made well-formed UTF-8 (each byte
+ * outside a well-formed sequence becomes U+FFFD); with `exact`, a member
+ * "K" so changed gets "K_base64" with its original bytes (for an array,
+ * a parallel array, null where nothing changed).  Caller frees.
+ */
+char *cmd_json_text(struct cJSON *doc, bool exact);
+/* Print `doc` on stdout (cmd_json_text, exact) and free it. */
 void cmd_json_print(struct cJSON *doc);
+/* The same for a SARIF log: U+FFFD only (the schema takes no extra
+ * members; each artifact's URI holds its exact path, percent-encoded). */
+void cmd_sarif_print(struct cJSON *doc);
 /* Print {"tool", "version", "error"} for a run that failed; returns status. */
 int cmd_json_failure(int status);
 

@@ -37,7 +37,8 @@ static const struct cmd_opt options[] = {
 	{"all", 'a', NULL, "every group: the real directories under the groups\n"
 			   "directory (a symlink is skipped with a warning)"},
 	{"dry-run", 'n', NULL, "print what would change (unified diffs, one line per\n"
-			       "symlink or moved entry); change nothing"},
+			       "symlink or moved entry; control bytes in the text\n"
+			       "escaped: \\r, \\t, \\xNN); change nothing"},
 	{"check", OPT_CHECK, NULL, "like --dry-run, and exit 1 when anything would change\n"
 				   "(creating a missing empty CLAUDE.local.md does not)"},
 	{"json", OPT_JSON, NULL, "print the changes as one JSON document"},
@@ -168,12 +169,16 @@ static void compose_one(struct compose_run *run, const struct clawmd_root *root,
 		fprintf(stderr, "clawmd: warning: %s: defused %zu @ directive(s) in inline MCP "
 				"instructions\n", ch.path, plan.ndefused);
 	for (size_t i = 0; i < ch.n && !run->quiet && !opts.dry_run; i++)
-		if (ch.v[i].moved_to)
-			fprintf(stderr, "clawmd: warning: %s/%s %s; moved to %s/%s\n", ch.path,
-				ch.v[i].name,
-				ch.v[i].action == CLAWMD_PRESERVE ? "was not written by clawmd"
-								  : "was edited while compose ran",
-				ch.path, ch.v[i].moved_to);
+		if (ch.v[i].moved_to) {
+			char *m = NULL;
+			if (asprintf(&m, "%s/%s %s; moved to %s/%s", ch.path, ch.v[i].name,
+				     ch.v[i].action == CLAWMD_PRESERVE ? "was not written by clawmd"
+								       : "was edited while compose ran",
+				     ch.path, ch.v[i].moved_to) < 0)
+				abort();
+			cmd_put_warning(m); /* escaped: the names are found on disk */
+			free(m);
+		}
 	if (g) {
 		cJSON_AddStringToObject(g, "path", ch.path);
 		cJSON_AddBoolToObject(g, "changed", ch.n > 0);
@@ -283,7 +288,12 @@ int cmd_compose(int argc, char **argv)
 		cJSON_AddBoolToObject(run.doc, "changed", run.drift);
 		cmd_json_print(run.doc);
 	} else if (run.text.len) {
-		fwrite(run.text.ptr, 1, run.text.len, stdout);
+		/* Diffs carry the agent's text (CLAUDE.local.md carried over, MCP
+		 * instructions): escaped line by line as check escapes it. */
+		struct clawmd_buf shown = CLAWMD_BUF_INIT;
+		cmd_escape_lines(&shown, run.text.ptr, run.text.len);
+		fwrite(shown.ptr, 1, shown.len, stdout);
+		clawmd_buf_release(&shown);
 	}
 	if (!run.dry_run && !run.check)
 		clawmd_layout_keep(&root.lay);

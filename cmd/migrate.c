@@ -97,13 +97,19 @@ static cJSON *result_json(const struct clawmd_migrate_result *res)
 
 static void print_action(const struct clawmd_migrate_action *a)
 {
-	printf("%-13s %s", clawmd_migrate_step_name(a->step), a->path ? a->path : "");
-	if (a->dest)
-		printf(" -> %s", a->dest);
+	printf("%-13s ", clawmd_migrate_step_name(a->step));
+	cmd_put_escaped(stdout, a->path ? a->path : "");
+	if (a->dest) {
+		printf(" -> ");
+		cmd_put_escaped(stdout, a->dest);
+	}
 	if (a->bytes && a->step != CLAWMD_MIGRATE_WRITE_RECORD)
 		printf(" (%zu bytes)", a->bytes);
-	if (a->note)
-		printf(" (%s)", a->note);
+	if (a->note) {
+		printf(" (");
+		cmd_put_escaped(stdout, a->note);
+		printf(")");
+	}
 	printf("\n");
 }
 

@@ -1,5 +1,6 @@
 /* opt.c - the option parser every subcommand shares, the layout options,
- * help formatting, and printing helpers (errors, colour, escaping). */
+ * help formatting, and printing helpers (errors, colour; escaping is
+ * cmd/escape.c's). */
 #include <cJSON.h>
 #include <errno.h>
 #include <limits.h>
@@ -411,72 +412,6 @@ bool cmd_use_colour(FILE *f)
 	return isatty(fileno(f));
 }
 
-/* Length of a valid UTF-8 sequence at s (not a C1 control), or 0. */
-static size_t utf8_seq(const unsigned char *s)
-{
-	size_t n = s[0] >= 0xf0 && s[0] < 0xf5 ? 4 : s[0] >= 0xe0 ? 3 : s[0] >= 0xc2 ? 2 : 0;
-	if (n == 0 || (n == 3 && s[0] >= 0xf0))
-		return 0;
-	for (size_t k = 1; k < n; k++)
-		if ((s[k] & 0xc0) != 0x80)
-			return 0;
-	if (n == 2 && s[0] == 0xc2 && s[1] < 0xa0)
-		return 0; /* U+0080..U+009F: C1 controls (CSI is U+009B) */
-	return n;
-}
-
-static char *escaped(const char *s, bool reversible)
-{
-	size_t len = strlen(s), o = 0;
-	char *out = malloc(len * 4 + 1);
-	if (!out)
-		abort();
-	for (const unsigned char *p = (const unsigned char *)s; *p;) {
-		size_t n;
-		if (*p >= 0x20 && *p < 0x7f && !(reversible && *p == '\\')) {
-			out[o++] = (char)*p++;
-		} else if (*p >= 0x80 && (n = utf8_seq(p))) {
-			memcpy(out + o, p, n);
-			o += n;
-			p += n;
-		} else {
-			static const char hex[] = "0123456789abcdef";
-			out[o++] = '\\';
-			if (*p == '\\') {
-				out[o++] = '\\';
-			} else if (*p == '\n' || *p == '\t' || *p == '\r') {
-				out[o++] = *p == '\n' ? 'n' : *p == '\t' ? 't' : 'r';
-			} else {
-				out[o++] = 'x';
-				out[o++] = hex[*p >> 4];
-				out[o++] = hex[*p & 15];
-			}
-			p++;
-		}
-	}
-	out[o] = '\0';
-	return out;
-}
-
-char *cmd_escaped(const char *s)
-{
-	return escaped(s, false);
-}
-
-void cmd_put_field(FILE *f, const char *s)
-{
-	char *e = escaped(s, true);
-	fputs(e, f);
-	free(e);
-}
-
-void cmd_put_escaped(FILE *f, const char *s)
-{
-	char *e = cmd_escaped(s);
-	fputs(e, f);
-	free(e);
-}
-
 char *cmd_shown(const struct clawmd_layout *lay, const char *base, const char *rel)
 {
 	if (rel[0] == '/')
@@ -507,9 +442,15 @@ cJSON *cmd_json_error(int status, const char *message)
 
 void cmd_json_print(cJSON *doc)
 {
-	char *s = cJSON_Print(doc);
-	if (!s)
-		abort();
+	char *s = cmd_json_text(doc, true);
+	puts(s);
+	free(s);
+	cJSON_Delete(doc);
+}
+
+void cmd_sarif_print(cJSON *doc)
+{
+	char *s = cmd_json_text(doc, false);
 	puts(s);
 	free(s);
 	cJSON_Delete(doc);

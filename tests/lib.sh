@@ -147,3 +147,23 @@ for b in open(sys.argv[2], "rb").read():
     h = ((h ^ b) * 0x100000001b3) & 0xffffffffffffffff
 print(".%s.%s%08x.tmp" % (sys.argv[1][:24], sys.argv[3], h & 0xffffffff))' "$1" "$2" "${3:-01234567}"
 }
+
+# FILE is one strict JSON document: its bytes are well-formed UTF-8 (Python's
+# strict decoder: no overlong form, no surrogate, nothing past U+10FFFF), it
+# parses (no NaN or Infinity, no duplicate key), and no string holds a lone
+# surrogate escape (\udc80), which would decode to no Unicode text.  Python
+# because the tests already need it (staged_temp, t30); cJSON, the only
+# JSON library clawmd links, does not check UTF-8.
+json_strict() { # FILE
+	python3 -c 'import json, sys
+def no_constant(c): raise ValueError("not JSON: " + c)
+def pairs(p):
+    if len(set(k for k, _ in p)) != len(p): raise ValueError("duplicate key")
+    return dict(p)
+def walk(v):
+    if isinstance(v, str): v.encode("utf-8")
+    elif isinstance(v, list): [walk(x) for x in v]
+    elif isinstance(v, dict): [walk(k) or walk(x) for k, x in v.items()]
+walk(json.loads(open(sys.argv[1], "rb").read().decode("utf-8"),
+                parse_constant=no_constant, object_pairs_hook=pairs))' "$1"
+}
