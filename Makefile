@@ -142,6 +142,8 @@ bench: all $(BUILD)/bench/compose
 	@scripts/bench.sh $(abspath $(BUILD))
 
 -include scripts/install.mk
+# make node: the Node package (bindings/node/node.mk).
+-include bindings/node/node.mk
 
 # --- end to end (not in make check: it downloads Claude Code from npm) -----
 # Real Claude Code releases against render; see README "End-to-end against
