@@ -66,6 +66,8 @@ module.exports = {
 	open,
 	ClawmdError,
 	version: binding.version,
+	/** True for a valid group, skill, module or server name (the library's check). */
+	validName: binding.validName,
 	/** The clawmd command this package carries. */
 	bin: path.join(__dirname, 'bin', 'clawmd'),
 	Handle: binding.Handle,

@@ -3,5 +3,5 @@ import { createRequire } from 'node:module';
 
 const clawmd = createRequire(import.meta.url)('./index.js');
 
-export const { open, ClawmdError, version, bin, Handle } = clawmd;
+export const { open, ClawmdError, version, validName, bin, Handle } = clawmd;
 export default clawmd;

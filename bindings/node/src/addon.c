@@ -1071,6 +1071,35 @@ static napi_value m_root(napi_env env, napi_callback_info info)
 	return v;
 }
 
+static napi_value m_groups_dir(napi_env env, napi_callback_info info)
+{
+	size_t argc = 0;
+	struct handle *h = get_handle(env, info, &argc, NULL, NULL);
+	napi_value v = NULL;
+	if (h)
+		napi_create_string_utf8(env, h->root.lay.groups, NAPI_AUTO_LENGTH, &v);
+	return v;
+}
+
+/* clawmd.validName(name): the library's one name check, for a host that
+ * must check a name before it uses it in a path of its own. */
+static napi_value f_valid_name(napi_env env, napi_callback_info info)
+{
+	size_t argc = 1, len = 0;
+	napi_value argv[1] = {NULL}, ret;
+	napi_valuetype t = napi_undefined;
+	bool ok = false;
+	napi_get_cb_info(env, info, &argc, argv, NULL, NULL);
+	if (argv[0] && napi_typeof(env, argv[0], &t) == napi_ok && t == napi_string &&
+	    napi_get_value_string_utf8(env, argv[0], NULL, 0, &len) == napi_ok && len <= 64) {
+		char buf[72];
+		napi_get_value_string_utf8(env, argv[0], buf, sizeof(buf), &len);
+		ok = clawmd_name_valid(buf, len) && !memchr(buf, '\0', len);
+	}
+	napi_get_boolean(env, ok, &ret);
+	return ret;
+}
+
 static void handle_finalize(napi_env env, void *data, void *hint)
 {
 	struct handle *h = data;
@@ -1342,6 +1371,7 @@ NAPI_MODULE_INIT()
 		{"groups", NULL, m_groups, NULL, NULL, NULL, napi_default_method, NULL},
 		{"close", NULL, m_close, NULL, NULL, NULL, napi_default_method, NULL},
 		{"root", NULL, NULL, m_root, NULL, NULL, napi_enumerable, NULL},
+		{"groupsDir", NULL, NULL, m_groups_dir, NULL, NULL, napi_enumerable, NULL},
 	};
 	napi_value cls, fn, ver;
 	napi_define_class(env, "Handle", NAPI_AUTO_LENGTH, handle_ctor, NULL,
@@ -1350,6 +1380,8 @@ NAPI_MODULE_INIT()
 	napi_set_named_property(env, exports, "Handle", cls);
 	napi_create_function(env, "open", NAPI_AUTO_LENGTH, f_open, NULL, &fn);
 	napi_set_named_property(env, exports, "open", fn);
+	napi_create_function(env, "validName", NAPI_AUTO_LENGTH, f_valid_name, NULL, &fn);
+	napi_set_named_property(env, exports, "validName", fn);
 	napi_create_function(env, "setErrorClass", NAPI_AUTO_LENGTH, f_set_error_class, NULL, &fn);
 	napi_set_named_property(env, exports, "setErrorClass", fn);
 	napi_create_string_utf8(env, CLAWMD_VERSION, NAPI_AUTO_LENGTH, &ver);
