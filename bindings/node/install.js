@@ -7,6 +7,7 @@
  */
 const { execFileSync } = require('child_process');
 const fs = require('fs');
+const os = require('os');
 const path = require('path');
 
 const here = __dirname;
@@ -26,7 +27,7 @@ if (!why && !process.env.CLAWMD_BUILD_FROM_SOURCE) process.exit(0);
 
 console.error(`clawmd: ${why || 'CLAWMD_BUILD_FROM_SOURCE is set'}; building from source`);
 const src = path.join(here, 'src');
-const make = (args) => execFileSync('make', ['-C', src, `NODE=${process.execPath}`, ...args], { stdio: 'inherit' });
+const make = (args) => execFileSync('make', ['-C', src, `-j${Math.min(os.cpus().length, 4)}`, `NODE=${process.execPath}`, ...args], { stdio: 'inherit' });
 try {
 	make(['BUILD=build', 'build/node/clawmd.node', 'build/bin/clawmd', 'build/libexec/clawmd/clawmd']);
 } catch (e) {
@@ -41,6 +42,7 @@ for (const f of ['bin/clawmd', 'libexec/clawmd/clawmd']) {
 	fs.copyFileSync(path.join(src, 'build', f), path.join(here, f));
 	fs.chmodSync(path.join(here, f), 0o755);
 }
+fs.rmSync(path.join(src, 'build'), { recursive: true, force: true });
 const still = loads(path.join(here, 'build', 'clawmd.node'));
 if (still) {
 	console.error(`clawmd: the addon built from source does not load: ${still}`);
