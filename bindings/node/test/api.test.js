@@ -2,6 +2,7 @@
 // The handle: open, compose, composeAll, migrate, render, check, status, close.
 const test = require('node:test');
 const assert = require('node:assert/strict');
+const { spawnSync } = require('child_process');
 const fs = require('fs');
 const path = require('path');
 const { pkg, makeRoot, read } = require('./helper.js');
@@ -231,4 +232,17 @@ test('ESM: import clawmd and clawmd/nanoclaw', async () => {
 	const n = await import(path.join(pkg, 'nanoclaw.mjs'));
 	assert.equal(typeof n.composeGroupClaudeMd, 'function');
 	assert.equal(typeof n.migrateGroupsToClaudeLocal, 'function');
+});
+
+test('the libraries the library loads on first use load inside the addon (libgit2, md4c, cJSON)', { skip: spawnSync('git', ['--version']).status !== 0 && 'no git' }, (t) => {
+	const root = makeRoot(t, ['main']);
+	spawnSync('git', ['init', '-q', root]);
+	const h = clawmd.open(root);
+	t.after(() => h.close());
+	h.compose('main', { config: { skills: ['alpha'] } }); // cJSON: the host's config
+	assert.match(h.render('main'), /Use alpha\./); // md4c: the import scan
+	const c = h.check(['main']); // libgit2: is CLAUDE.local.md ignored?
+	assert.ok(c.findings.some((f) => f.code === 'CM403'), JSON.stringify(c.findings));
+	fs.writeFileSync(path.join(root, '.gitignore'), 'CLAUDE.local.md\n');
+	assert.equal(h.check(['main']).findings.some((f) => f.code === 'CM403'), false);
 });

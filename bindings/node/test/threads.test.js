@@ -3,7 +3,7 @@
 // compose in parallel; one group is serialized by its lock.
 const test = require('node:test');
 const assert = require('node:assert/strict');
-const { spawn } = require('child_process');
+const { spawn, spawnSync } = require('child_process');
 const fs = require('fs');
 const path = require('path');
 const { Worker } = require('worker_threads');
@@ -58,6 +58,27 @@ test('one group from two worker threads: serialized by its lock, never torn', as
 	const skills = /skill-alpha/.test(entry) ? ['alpha'] : ['beta'];
 	assert.equal(h.compose('main', { dryRun: true, config: { skills } }).changed, false);
 	assert.deepEqual(fs.readdirSync(path.join(root, 'groups/main')).filter((n) => /\.tmp|clawmd-tmp/.test(n)), []);
+});
+
+test('check from two worker threads at once (libgit2 loaded once)', async (t) => {
+	const root = makeRoot(t, ['one', 'two']);
+	spawnSync('git', ['init', '-q', root]);
+	const body2 = `
+const { parentPort, workerData: w } = require('worker_threads');
+const h = require(w.pkg).open(w.root);
+h.compose(w.group);
+parentPort.postMessage(h.check([w.group]).findings.map((f) => f.code));
+h.close();
+`;
+	const check = (group) => new Promise((resolve, reject) => {
+		const w = new Worker(body2, { eval: true, workerData: { pkg, root, group } });
+		w.once('message', resolve);
+		w.once('error', reject);
+	});
+	const [a, b] = await Promise.all([check('one'), check('two')]);
+	const git = spawnSync('git', ['--version']).status === 0;
+	assert.deepEqual(a, git ? ['CM403'] : []);
+	assert.deepEqual(b, a);
 });
 
 test('a lock held elsewhere: ELOCK after lock_timeout, exit status 5', async (t) => {
