@@ -101,9 +101,11 @@ function composeGroupClaudeMd(group, config) {
 	try {
 		fs.mkdirSync(groupDir);
 	} catch (e) {
-		if (e.code !== 'EEXIST') throw e; // a symlink there: compose refuses it
+		if (e.code !== 'EEXIST') throw e;
 	}
-	refuseOddFragments(groupDir);
+	// A symlinked group directory is compose's to refuse: nothing is looked
+	// at through it.
+	if (!fs.lstatSync(groupDir).isSymbolicLink()) refuseOddFragments(groupDir);
 	h.compose(group.folder, cfg === undefined ? undefined : { config: cfg });
 }
 

@@ -86,6 +86,14 @@ test("the host's config: a container.json object or a container_configs row", (t
 	assert.throws(() => composeGroupClaudeMd(group('main'), { skills: ['../x'] }), (e) => e.code === 'EINPUT' && e.exitStatus === 3);
 });
 
+test('a symlinked group directory is refused, not followed', (t) => {
+	const root = nanoclawTree(t);
+	const outside = tmpdir(t);
+	fs.symlinkSync(outside, path.join(root, 'groups/linked'));
+	assert.throws(() => composeGroupClaudeMd(group('linked')), (e) => e.code === 'EFS' && e.exitStatus === 4);
+	assert.deepEqual(fs.readdirSync(outside), []);
+});
+
 test('bad groups throw before anything is created', (t) => {
 	const root = nanoclawTree(t);
 	assert.throws(() => composeGroupClaudeMd(group('../escape')), (e) => e.code === 'EINPUT');
