@@ -140,6 +140,8 @@ bench: all $(BUILD)/bench/compose
 	@scripts/bench.sh $(abspath $(BUILD))
 
 -include scripts/install.mk
+# make node: the Node package (bindings/node/node.mk).
+-include bindings/node/node.mk
 
 # The Debian packages (debian/), built from what git tracks, in build/deb/.
 deb:

@@ -234,11 +234,11 @@ for my $f (@ARGV) { open my $fh, '<', $f or die; my $fence = 0; my $n = 0;
 exit($bad ? 1 : 0);
 PERL
 expect_ok "every link in README.md and doc/*.md resolves" perl "$T/links.pl" "$README" "$DOC"/*.md
-# The README's Node snippet, run as written: it composes, and it throws with
+# The README's Node snippet (the first js block of "At every spawn"), run as written: it composes, and it throws with
 # the reason when clawmd fails (exit 4: no such group) or cannot run at all
 # (not on PATH: r.error), never "failed (null)".
 sed -n '/^\*\*At every spawn: compose\.\*\*/,/^## /p' "$README" |
-	sed -n '/^```js$/,/^```$/p' | sed '1d;$d' >"$T/compose.mjs"
+	awk '/^```js$/ { if (done) exit; on = 1; next } on && /^```$/ { on = 0; done = 1 } on' >"$T/compose.mjs"
 check "the README has a Node snippet" grep -q 'function composeGroup' "$T/compose.mjs"
 if command -v node >/dev/null 2>&1; then
 	mkdir -p "$T/bin" && ln -sf "$CLAWMD" "$T/bin/clawmd"

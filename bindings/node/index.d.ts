@@ -1,0 +1,188 @@
+// clawmd for Node: the declarations of require('clawmd') / import 'clawmd'.
+
+/** A stable code per cause; exitStatus is the CLI's status for the same cause. */
+export type ClawmdCode = 'EUSAGE' | 'EINPUT' | 'EFS' | 'ELOCK';
+
+export class ClawmdError extends Error {
+	name: 'ClawmdError';
+	code: ClawmdCode;
+	/** 2 usage, 3 invalid input, 4 filesystem or safety refusal, 5 lock timeout. */
+	exitStatus: number;
+	/** The group directory (or ROOT) the error is about, when there is one. */
+	path?: string;
+	/** The option or container.json key at fault, when there is one. */
+	key?: string;
+	/** The system's errno at the failure, when it was a system call. */
+	errno?: number;
+}
+
+/** The layout keys of clawmd.json, and watch. */
+export interface OpenOptions {
+	preset?: 'default' | 'nanoclaw';
+	base?: string;
+	skills?: string;
+	groups?: string;
+	/** '' turns module fragments off. */
+	modules?: string;
+	state?: string;
+	mode?: 'copy' | 'symlink';
+	import_local?: boolean;
+	claude_version?: string;
+	approve_external?: boolean;
+	setting_sources?: string | Array<'user' | 'project' | 'local'>;
+	lock_timeout?: number;
+	token_budget?: number;
+	container?: { base?: string; skills?: string; modules?: string; group?: string };
+	'container.base'?: string;
+	'container.skills'?: string;
+	'container.modules'?: string;
+	'container.group'?: string;
+	/** Decide no-op composes from inotify (the library's watched pass). */
+	watch?: boolean;
+}
+
+/** A group's container.json, as the host keeps it. */
+export interface ContainerConfig {
+	skills?: string[] | 'all';
+	mcpServers?: Record<string, { instructions?: string; [k: string]: unknown }>;
+	cli_scope?: string;
+	[k: string]: unknown;
+}
+
+export interface ComposeOptions {
+	/** Compute the changes only: no lock, no write. */
+	dryRun?: boolean;
+	/** Use this instead of the group's container.json (an object or its JSON text). */
+	config?: ContainerConfig | string;
+}
+
+export interface Change {
+	action: 'write' | 'remove' | 'preserve' | 'mkdir' | 'create';
+	/** The entry, as the group directory is shown (relative to ROOT when inside). */
+	path: string;
+	/** preserve: where content clawmd did not write went. */
+	movedTo?: string;
+}
+
+export interface ComposeResult {
+	group: string;
+	path: string;
+	changed: boolean;
+	changes: Change[];
+	warnings: string[];
+}
+
+/** One group of composeAll: its result, or the error that stopped it. */
+export type ComposeAllResult = ComposeResult | { group: string; error: ClawmdError };
+
+export interface MigrateResult {
+	dryRun: boolean;
+	alreadyMigrated: boolean;
+	legacyLeft: boolean;
+	record: string | null;
+	groups: string[];
+	failed: Array<{ group: string; message: string }>;
+	actions: Array<{
+		action: string;
+		group: string | null;
+		path: string | null;
+		dest: string | null;
+		note: string | null;
+		bytes: number;
+	}>;
+}
+
+export interface RenderOptions {
+	format?: 'text' | 'files' | 'json';
+	approveExternal?: boolean;
+	/** The user tier, as a container path (default: none). */
+	home?: string;
+}
+
+export interface MemoryFile {
+	type: 'Managed' | 'User' | 'Project' | 'Local';
+	path: string;
+	parent: string | null;
+	size?: number;
+	tokens?: number;
+}
+
+export interface MemoryJson {
+	cwd: string;
+	files: MemoryFile[];
+	imports: Array<{ from: string; import: string; path: string; status: string }>;
+	externalIncludes: string[];
+}
+
+export interface Finding {
+	code: string;
+	name: string;
+	severity: 'note' | 'warning' | 'error';
+	group: string | null;
+	/** Relative to ROOT. */
+	file: string;
+	line: number;
+	column: number;
+	message: string;
+	hint: string;
+}
+
+export interface CheckResult {
+	findings: Finding[];
+	/** Groups that could not be read; the others were checked. */
+	failures: Array<{ group: string; error: ClawmdError }>;
+	errors: number;
+	warnings: number;
+	notes: number;
+}
+
+export type GroupStatus =
+	| {
+			group: string;
+			drift: 'clean' | 'would change' | 'hand-edited' | 'never composed' | 'invalid';
+			allSkills: boolean;
+			skills: string[];
+			fragments: string[];
+			memoryChars: number;
+			tokens: number;
+			findings: number;
+			errors: number;
+			preserved: number;
+	  }
+	| { group: string; drift: 'unreadable'; error: ClawmdError };
+
+export interface Handle {
+	/** ROOT, absolute. */
+	readonly root: string;
+	/** The groups directory, absolute. */
+	readonly groupsDir: string;
+	compose(group: string, options?: ComposeOptions): ComposeResult;
+	/** Every group, off the main thread. */
+	composeAll(options?: { dryRun?: boolean }): Promise<ComposeAllResult[]>;
+	migrate(options?: { dryRun?: boolean; force?: boolean }): MigrateResult;
+	render(group: string, options?: RenderOptions & { format?: 'text' }): string;
+	render(group: string, options: RenderOptions & { format: 'files' }): MemoryFile[];
+	render(group: string, options: RenderOptions & { format: 'json' }): MemoryJson;
+	check(groups?: string[] | null, options?: { approveExternal?: boolean }): CheckResult;
+	status(groups?: string[] | null): GroupStatus[];
+	groups(): string[];
+	/** Release the root; later calls throw (EUSAGE).  Closing twice is fine. */
+	close(): void;
+}
+
+/** Open ROOT (default: found from the current directory, as the CLI finds it). */
+export function open(root?: string | null, options?: OpenOptions): Handle;
+export const version: string;
+/** True for a valid group, skill, module or server name: [A-Za-z0-9][A-Za-z0-9._-]{0,63}. */
+export function validName(name: string): boolean;
+/** The clawmd command this package carries. */
+export const bin: string;
+
+declare const clawmd: {
+	open: typeof open;
+	ClawmdError: typeof ClawmdError;
+	version: string;
+	validName: typeof validName;
+	bin: string;
+};
+export default clawmd;

@@ -1,0 +1,24 @@
+// clawmd/nanoclaw: nanoclaw's composer API over clawmd.
+import type { ContainerConfig } from './index';
+
+/** nanoclaw's AgentGroup (only folder is read). */
+export interface AgentGroup {
+	id?: string;
+	name?: string;
+	folder: string;
+	[k: string]: unknown;
+}
+
+/** A row of nanoclaw's container_configs table (JSON columns as text). */
+export interface ContainerConfigRow {
+	agent_group_id?: string;
+	skills?: string | null;
+	mcp_servers?: string | null;
+	cli_scope?: string | null;
+	[k: string]: unknown;
+}
+
+/** Regenerate groups/<folder>/CLAUDE.md under the working directory. */
+export function composeGroupClaudeMd(group: AgentGroup, config?: ContainerConfig | ContainerConfigRow | string): void;
+/** The one-time cutover from groups/global (idempotent). */
+export function migrateGroupsToClaudeLocal(): void;

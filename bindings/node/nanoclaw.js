@@ -1,0 +1,123 @@
+'use strict';
+/*
+ * A drop-in for nanoclaw's src/claude-md-compose.ts:
+ *
+ *	import { composeGroupClaudeMd, migrateGroupsToClaudeLocal } from 'clawmd/nanoclaw';
+ *
+ * with nanoclaw's signatures, rooted where nanoclaw roots them: the host's
+ * working directory (nanoclaw's PROJECT_ROOT, groups in ./groups), with the
+ * nanoclaw preset unless that directory holds a clawmd.json, which then
+ * says the layout.  composeGroupClaudeMd takes the group's config as the
+ * host keeps it as an optional second argument: a container.json-shaped
+ * object ({ skills, mcpServers, cli_scope }), or a row of nanoclaw's
+ * container_configs table (JSON columns as strings); without one, the
+ * group's container.json is read.  Errors are clawmd's ClawmdError.
+ */
+const fs = require('fs');
+const path = require('path');
+const clawmd = require('./index.js');
+
+const { ClawmdError } = clawmd;
+let cached = null; // { cwd, handle }
+
+function root() {
+	const cwd = process.cwd();
+	if (cached && cached.cwd === cwd) return cached.handle;
+	if (cached) cached.handle.close();
+	const own = fs.existsSync(path.join(cwd, 'clawmd.json'));
+	cached = { cwd, handle: clawmd.open(cwd, own ? {} : { preset: 'nanoclaw' }) };
+	return cached.handle;
+}
+
+function usage(message, key) {
+	return new ClawmdError(message, { code: 'EUSAGE', exitStatus: 2, key });
+}
+
+/* nanoclaw's container_configs row to container.json's shape. */
+function fromRow(row) {
+	const parse = (key, text) => {
+		if (typeof text !== 'string') return text;
+		try {
+			return JSON.parse(text);
+		} catch (e) {
+			throw new ClawmdError(`container config of ${row.agent_group_id || 'the group'}: ` +
+				`${key}: not JSON (${e.message})`, { code: 'EINPUT', exitStatus: 3, key });
+		}
+	};
+	const cfg = {};
+	if (row.skills !== undefined && row.skills !== null) cfg.skills = parse('skills', row.skills);
+	if (row.mcp_servers !== undefined && row.mcp_servers !== null)
+		cfg.mcpServers = parse('mcp_servers', row.mcp_servers);
+	if (row.cli_scope !== undefined && row.cli_scope !== null) cfg.cli_scope = row.cli_scope;
+	return cfg;
+}
+
+function hostConfig(config) {
+	if (config === undefined || config === null) return undefined;
+	if (typeof config === 'string') return config;
+	if (typeof config !== 'object' || Array.isArray(config))
+		throw usage(`config: expected an object or a JSON string, not ${typeof config}`, 'config');
+	const isRow = 'mcp_servers' in config || 'agent_group_id' in config;
+	return isRow ? fromRow(config) : config;
+}
+
+/*
+ * What nanoclaw's composer refuses and clawmd's would move aside: a
+ * .claude-fragments that is not a real directory.  The host gets the throw
+ * its own tests expect, and nothing is changed.
+ */
+function refuseOddFragments(groupDir) {
+	const dir = path.join(groupDir, '.claude-fragments');
+	let st;
+	try {
+		st = fs.lstatSync(dir);
+	} catch (e) {
+		if (e.code === 'ENOENT') return;
+		throw new ClawmdError(`could not look at '${dir}': ${e.message}`,
+			{ code: 'EFS', exitStatus: 4, path: dir });
+	}
+	if (st.isSymbolicLink())
+		throw new ClawmdError(`CLAUDE fragment directory '${dir}' must be a directory and not a symlink ` +
+			'(refused: it could lead anywhere; remove it)', { code: 'EFS', exitStatus: 4, path: dir });
+	if (!st.isDirectory())
+		throw new ClawmdError(`CLAUDE fragment directory '${dir}' is not a directory (remove it)`,
+			{ code: 'EFS', exitStatus: 4, path: dir });
+}
+
+/**
+ * Regenerate groups/<folder>/CLAUDE.md (nanoclaw's signature; the config
+ * argument is clawmd's addition).  Creates the group directory when it is
+ * missing, as nanoclaw does.
+ */
+function composeGroupClaudeMd(group, config) {
+	if (!group || typeof group !== 'object' || typeof group.folder !== 'string')
+		throw usage('composeGroupClaudeMd: expected an agent group with a folder', 'folder');
+	const cfg = hostConfig(config);
+	const h = root();
+	if (!clawmd.validName(group.folder))
+		h.compose(group.folder); // throws the library's message for the name
+	const groupDir = path.join(h.groupsDir, group.folder);
+	fs.mkdirSync(h.groupsDir, { recursive: true });
+	try {
+		fs.mkdirSync(groupDir);
+	} catch (e) {
+		if (e.code !== 'EEXIST') throw e;
+	}
+	// A symlinked group directory is compose's to refuse: nothing is looked
+	// at through it.
+	if (!fs.lstatSync(groupDir).isSymbolicLink()) refuseOddFragments(groupDir);
+	h.compose(group.folder, cfg === undefined ? undefined : { config: cfg });
+}
+
+/** The one-time cutover from groups/global and .claude-global.md (idempotent). */
+function migrateGroupsToClaudeLocal() {
+	const h = root();
+	if (!fs.existsSync(h.groupsDir)) return;
+	const res = h.migrate();
+	if (res.failed.length)
+		throw new ClawmdError(`migrate: ${res.failed.length} group(s) failed: ` +
+			res.failed.map((f) => `${f.group}: ${f.message}`).join('; '),
+			{ code: 'EFS', exitStatus: 6 });
+}
+
+module.exports = { composeGroupClaudeMd, migrateGroupsToClaudeLocal };

@@ -1,0 +1,7 @@
+// The ESM face of clawmd/nanoclaw.
+import { createRequire } from 'node:module';
+
+const nanoclaw = createRequire(import.meta.url)('./nanoclaw.js');
+
+export const { composeGroupClaudeMd, migrateGroupsToClaudeLocal } = nanoclaw;
+export default nanoclaw;

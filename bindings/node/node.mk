@@ -1,0 +1,68 @@
+# node.mk - the Node package (bindings/node), included by the Makefile.
+#
+#   make node          the package, staged in build/node/package: the N-API
+#                      addon (prebuilds/linux-x64/clawmd.node), the command
+#                      (bin/clawmd and libexec/clawmd/clawmd), the JS, the
+#                      declarations, and the C sources for a build on install
+#   make node-pack     npm pack of it: build/node/clawmd-VERSION.tgz
+#   make node-test     node --test bindings/node/test/ against the staged package
+#
+# The addon is C against node_api.h only (no node-gyp), linked with a copy
+# of the static library compiled position-independent in its own build
+# directory (the normal objects are PIE, which a shared object cannot take).
+# cJSON, md4c and libgit2 are dlopen()ed by the library as in the program;
+# libyaml.a goes into the addon.  Only the two N-API entry points are
+# exported: nothing of the library or libyaml can clash with the host's.
+
+NODE        ?= node
+NODE_INC    ?= $(firstword $(wildcard $(dir $(shell $(NODE) -p process.execPath 2>/dev/null))../include/node) \
+                 $(wildcard /usr/include/node /usr/local/include/node))
+NODE_PIC    := $(BUILD)/pic
+NODE_DIR    := $(BUILD)/node
+NODE_ADDON  := $(NODE_DIR)/clawmd.node
+NODE_PKG    := $(NODE_DIR)/package
+NODE_SRC    := bindings/node
+NODE_JS     := $(addprefix $(NODE_SRC)/,package.json index.js index.mjs index.d.ts nanoclaw.js \
+                 nanoclaw.mjs nanoclaw.d.ts install.js README.md)
+# What a build from source inside the installed package needs.
+NODE_CSRC   := Makefile LICENSE $(LIB_SRC) $(wildcard lib/*/*.h lib/include/*.h lib/include/clawmd/*.h) \
+               $(CMD_SRC) cmd/front.c cmd/cmd.h scripts/install-deps.sh \
+               $(NODE_SRC)/node.mk $(NODE_SRC)/src/addon.c $(NODE_SRC)/src/exports.map
+
+# The library again, -fPIC, in its own build directory (SANITIZE passes down).
+$(NODE_PIC)/libclawmd.a: FORCE
+	@$(MAKE) --no-print-directory BUILD=$(NODE_PIC) CFLAGS='$(CFLAGS) -fPIC' $@
+
+$(NODE_ADDON): $(NODE_SRC)/src/addon.c $(NODE_PIC)/libclawmd.a $(NODE_SRC)/src/exports.map
+	@test -n "$(NODE_INC)" || { echo "make node: no node_api.h (Node's headers) found; set NODE_INC" >&2; exit 1; }
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CFLAGS) -fPIC -I$(NODE_INC) -shared -o $@ $< $(NODE_PIC)/libclawmd.a $(DEP_LIBS) \
+		-lpthread $(ALL_LDFLAGS) -Wl,--exclude-libs,ALL \
+		-Wl,--version-script=$(NODE_SRC)/src/exports.map
+
+node-addon: $(NODE_ADDON)
+
+node: $(NODE_ADDON) $(FULL) $(FRONT) $(NODE_JS) $(NODE_CSRC)
+	rm -rf $(NODE_PKG) && mkdir -p $(NODE_PKG)/prebuilds/linux-x64 $(NODE_PKG)/bin \
+		$(NODE_PKG)/libexec/clawmd
+	cp $(NODE_JS) LICENSE $(NODE_PKG)/
+	cp $(NODE_ADDON) $(NODE_PKG)/prebuilds/linux-x64/clawmd.node
+	cp $(FRONT) $(NODE_PKG)/bin/clawmd
+	cp $(FULL) $(NODE_PKG)/libexec/clawmd/clawmd
+	tar cf - $(NODE_CSRC) | (mkdir -p $(NODE_PKG)/src && cd $(NODE_PKG)/src && tar xf -)
+
+node-pack: node
+	cd $(NODE_DIR) && npm pack --silent ./package
+
+node-test: node
+	CLAWMD_NODE_PKG=$(abspath $(NODE_PKG)) $(NODE) --test $(NODE_SRC)/test/
+
+FORCE:
+.PHONY: node node-addon node-pack node-test FORCE
+
+# make test (and so make check, in each of its builds) stages the package
+# for tests/t60-node.sh wherever Node's headers are; that test says why it
+# skips where they or Node are not.
+ifneq ($(NODE_INC),)
+test: node
+endif

@@ -1,0 +1,1390 @@
+/*
+ * addon.c - clawmd for Node: an N-API addon over the public API (clawmd.h).
+ *
+ * The module exports open(root, options), which loads a root once and hands
+ * back a handle (a struct clawmd_root behind a JS object), and
+ * setErrorClass(ClawmdError), which index.js calls once per environment so
+ * that every failure is thrown as its ClawmdError.  The handle's methods
+ * mirror the commands: compose, composeAll (async), migrate, render, check,
+ * status, groups, close.  index.js adds the JS conveniences; every argument
+ * is checked here too, so the binding never crashes its host whatever it is
+ * called with.
+ *
+ * Threads: the module is context-aware (NAPI_MODULE_INIT, per-environment
+ * instance data), so worker threads load it, each with its own handles.
+ * One handle is one root, whose pass (a watched one with {watch: true}) is
+ * one thread at a time: every method takes the handle's mutex, composeAll
+ * on a thread of the libuv pool, the others on the calling thread (a
+ * synchronous call made while a composeAll runs waits for it).  Handles of
+ * different roots, or of the same root in different workers, are
+ * independent; two composes of one group serialize on the group's lock.
+ *
+ * Ownership: the JS object owns the handle.  close() releases the root (at
+ * once, or when the composeAll in flight completes); the finalizer frees
+ * what is left.  A composeAll holds a reference to the object until it
+ * completes, so the handle is never finalized under a running work.
+ */
+#define NAPI_VERSION 8
+#include <node_api.h>
+
+#include <dlfcn.h>
+#include <errno.h>
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "clawmd.h"
+
+#ifndef CLAWMD_CJSON_SONAME
+#define CLAWMD_CJSON_SONAME "libcjson.so.1"
+#endif
+#ifndef CLAWMD_MD4C_SONAME
+#define CLAWMD_MD4C_SONAME "libmd4c.so.0"
+#endif
+
+struct addon {
+	napi_ref error_class; /* ClawmdError, from index.js; NULL: plain Error */
+	napi_ref handle_class;
+};
+
+struct handle {
+	struct clawmd_root root;
+	pthread_mutex_t mu; /* one thread at a time on the root and its pass */
+	bool open;	    /* false after close() (main thread only) */
+	bool kept;	    /* clawmd_layout_keep() was called */
+	unsigned busy;	    /* composeAll works in flight (main thread only) */
+};
+
+/* ---- errors ----------------------------------------------------------- */
+
+static const char *code_name(int code)
+{
+	switch (code) {
+	case CLAWMD_EUSAGE: return "EUSAGE";
+	case CLAWMD_EINPUT: return "EINPUT";
+	case CLAWMD_ELOCK: return "ELOCK";
+	default: return "EFS";
+	}
+}
+
+static void set_str(napi_env env, napi_value obj, const char *key, const char *s)
+{
+	napi_value v;
+	if (s && napi_create_string_utf8(env, s, NAPI_AUTO_LENGTH, &v) == napi_ok)
+		napi_set_named_property(env, obj, key, v);
+	else if (!s && napi_get_null(env, &v) == napi_ok)
+		napi_set_named_property(env, obj, key, v);
+}
+
+static void set_num(napi_env env, napi_value obj, const char *key, double d)
+{
+	napi_value v;
+	if (napi_create_double(env, d, &v) == napi_ok)
+		napi_set_named_property(env, obj, key, v);
+}
+
+static void set_bool(napi_env env, napi_value obj, const char *key, bool b)
+{
+	napi_value v;
+	if (napi_get_boolean(env, b, &v) == napi_ok)
+		napi_set_named_property(env, obj, key, v);
+}
+
+/*
+ * The key an EINPUT message names: the library says
+ * "<dir>/container.json[ (given by the host)]: <key>: <what>".
+ */
+static char *message_key(const char *msg)
+{
+	const char *p = strstr(msg, "container.json");
+	if (!p)
+		return NULL;
+	p += strlen("container.json");
+	if (!strncmp(p, " (given by the host)", 20))
+		p += 20;
+	if (strncmp(p, ": ", 2))
+		return NULL;
+	p += 2;
+	const char *e = strstr(p, ": ");
+	if (!e || e == p || memchr(p, ' ', (size_t)(e - p)))
+		return NULL;
+	return strndup(p, (size_t)(e - p));
+}
+
+/* A ClawmdError for (code, message): code, exitStatus, and path, key and
+ * errno when known. */
+static napi_value make_error(napi_env env, int code, const char *msg, int sys_errno,
+			     const char *path, const char *key)
+{
+	struct addon *ad = NULL;
+	napi_value err = NULL, cls, m, props;
+	napi_get_instance_data(env, (void **)&ad);
+	napi_create_string_utf8(env, msg, NAPI_AUTO_LENGTH, &m);
+	napi_create_object(env, &props);
+	set_str(env, props, "code", code_name(code));
+	set_num(env, props, "exitStatus", clawmd_err_exit_status(code ? code : CLAWMD_EFS));
+	char *k = !key && code == CLAWMD_EINPUT ? message_key(msg) : NULL;
+	if (path)
+		set_str(env, props, "path", path);
+	if (key || k)
+		set_str(env, props, "key", key ? key : k);
+	if (sys_errno)
+		set_num(env, props, "errno", sys_errno);
+	free(k);
+	if (ad && ad->error_class && napi_get_reference_value(env, ad->error_class, &cls) == napi_ok &&
+	    cls) {
+		napi_value argv[2] = {m, props};
+		if (napi_new_instance(env, cls, 2, argv, &err) == napi_ok)
+			return err;
+	}
+	/* No ClawmdError registered (the binding used on its own): an Error
+	 * carrying the same properties. */
+	napi_value c;
+	napi_create_string_utf8(env, code_name(code), NAPI_AUTO_LENGTH, &c);
+	napi_create_error(env, c, m, &err);
+	napi_value names;
+	uint32_t n = 0;
+	if (napi_get_property_names(env, props, &names) == napi_ok &&
+	    napi_get_array_length(env, names, &n) == napi_ok)
+		for (uint32_t i = 0; i < n; i++) {
+			napi_value name, v;
+			napi_get_element(env, names, i, &name);
+			napi_get_property(env, props, name, &v);
+			napi_set_property(env, err, name, v);
+		}
+	return err;
+}
+
+static void throw_err(napi_env env, int code, const char *msg, int sys_errno, const char *path,
+		      const char *key)
+{
+	bool pending = false;
+	napi_is_exception_pending(env, &pending);
+	if (!pending)
+		napi_throw(env, make_error(env, code, msg, sys_errno, path, key));
+}
+
+static void throw_usage(napi_env env, const char *key, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+static void throw_usage(napi_env env, const char *key, const char *fmt, ...)
+{
+	char msg[512];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	throw_err(env, CLAWMD_EUSAGE, msg, 0, NULL, key);
+}
+
+/* ---- arguments -------------------------------------------------------- */
+
+static const char *type_name(napi_valuetype t)
+{
+	static const char *const names[] = {"undefined", "null",   "a boolean",  "a number",
+					    "a string",  "a symbol", "an object", "a function",
+					    "an external", "a bigint"};
+	return (unsigned)t < sizeof(names) / sizeof(*names) ? names[t] : "a value";
+}
+
+static bool is_nullish(napi_env env, napi_value v)
+{
+	napi_valuetype t;
+	return !v || (napi_typeof(env, v, &t) == napi_ok && (t == napi_undefined || t == napi_null));
+}
+
+/* A JS string as a C string (caller frees); NULL after throwing.  `what`
+ * names the argument; a NUL byte inside is refused (the C side would see
+ * a shorter name than the caller gave). */
+static char *get_string(napi_env env, napi_value v, const char *what, int nul_code, size_t *lenp)
+{
+	napi_valuetype t = napi_undefined;
+	size_t len = 0;
+	if (!v || napi_typeof(env, v, &t) != napi_ok || t != napi_string) {
+		throw_usage(env, what, "%s: expected a string, not %s", what, type_name(t));
+		return NULL;
+	}
+	if (napi_get_value_string_utf8(env, v, NULL, 0, &len) != napi_ok) {
+		throw_usage(env, what, "%s: could not read the string", what);
+		return NULL;
+	}
+	char *s = malloc(len + 1);
+	if (!s)
+		abort();
+	napi_get_value_string_utf8(env, v, s, len + 1, &len);
+	if (memchr(s, '\0', len)) {
+		char msg[256];
+		snprintf(msg, sizeof(msg), "%s: must not hold a NUL byte", what);
+		throw_err(env, nul_code, msg, 0, NULL, what);
+		free(s);
+		return NULL;
+	}
+	if (lenp)
+		*lenp = len;
+	return s;
+}
+
+/* An options argument: undefined, null or an object.  *out is NULL when
+ * none was given.  False after throwing. */
+static bool get_options(napi_env env, napi_value v, const char *what, napi_value *out)
+{
+	napi_valuetype t = napi_undefined;
+	*out = NULL;
+	if (is_nullish(env, v))
+		return true;
+	if (napi_typeof(env, v, &t) != napi_ok || t != napi_object) {
+		throw_usage(env, what, "%s: expected an object, not %s", what, type_name(t));
+		return false;
+	}
+	*out = v;
+	return true;
+}
+
+/* opts[key]: NULL when opts is NULL or the property is undefined or null. */
+static napi_value get_opt(napi_env env, napi_value opts, const char *key)
+{
+	napi_value v = NULL;
+	bool has = false;
+	if (!opts || napi_has_named_property(env, opts, key, &has) != napi_ok || !has)
+		return NULL;
+	if (napi_get_named_property(env, opts, key, &v) != napi_ok || is_nullish(env, v))
+		return NULL;
+	return v;
+}
+
+/* A boolean option; false after throwing. */
+static bool get_bool_opt(napi_env env, napi_value opts, const char *key, bool *out)
+{
+	napi_value v = get_opt(env, opts, key);
+	napi_valuetype t = napi_undefined;
+	*out = false;
+	if (!v)
+		return true;
+	if (napi_typeof(env, v, &t) != napi_ok || t != napi_boolean) {
+		throw_usage(env, key, "%s: expected a boolean, not %s", key, type_name(t));
+		return false;
+	}
+	return napi_get_value_bool(env, v, out) == napi_ok;
+}
+
+/* An optional string option (caller frees; NULL when absent or thrown:
+ * tell them apart with napi_is_exception_pending). */
+static char *get_string_opt(napi_env env, napi_value opts, const char *key)
+{
+	napi_value v = get_opt(env, opts, key);
+	return v ? get_string(env, v, key, CLAWMD_EUSAGE, NULL) : NULL;
+}
+
+static bool pending(napi_env env)
+{
+	bool p = false;
+	napi_is_exception_pending(env, &p);
+	return p;
+}
+
+/* An array of group names, or undefined/null for every group.  False after
+ * throwing. */
+static bool get_groups(napi_env env, napi_value v, char ***out, size_t *n)
+{
+	bool is_array = false;
+	uint32_t len = 0;
+	*out = NULL;
+	*n = 0;
+	if (is_nullish(env, v))
+		return true;
+	if (napi_is_array(env, v, &is_array) != napi_ok || !is_array) {
+		napi_valuetype t = napi_undefined;
+		napi_typeof(env, v, &t);
+		throw_usage(env, "groups", "groups: expected an array of group names, not %s",
+			    type_name(t));
+		return false;
+	}
+	napi_get_array_length(env, v, &len);
+	char **g = calloc(len ? len : 1, sizeof(char *));
+	if (!g)
+		abort();
+	for (uint32_t i = 0; i < len; i++) {
+		napi_value e;
+		napi_get_element(env, v, i, &e);
+		if (!(g[i] = get_string(env, e, "groups[]", CLAWMD_EINPUT, NULL))) {
+			clawmd_strv_free(g, i);
+			return false;
+		}
+	}
+	*out = g;
+	*n = len;
+	return true;
+}
+
+/* The handle behind `this`; NULL after throwing (not a handle, closed). */
+static struct handle *get_handle(napi_env env, napi_callback_info info, size_t *argc,
+				 napi_value *argv, napi_value *self)
+{
+	napi_value this_arg;
+	void *p = NULL;
+	if (napi_get_cb_info(env, info, argc, argv, &this_arg, NULL) != napi_ok)
+		return NULL;
+	if (self)
+		*self = this_arg;
+	if (napi_unwrap(env, this_arg, &p) != napi_ok || !p) {
+		throw_usage(env, NULL, "not a clawmd handle (use clawmd.open())");
+		return NULL;
+	}
+	struct handle *h = p;
+	if (!h->open) {
+		throw_usage(env, NULL, "the clawmd handle is closed");
+		return NULL;
+	}
+	return h;
+}
+
+/* JSON.stringify(v), for a config given as an object (caller frees). */
+static char *stringify(napi_env env, napi_value v, size_t *len)
+{
+	napi_value global, json, fn, s;
+	napi_valuetype t;
+	if (napi_get_global(env, &global) != napi_ok ||
+	    napi_get_named_property(env, global, "JSON", &json) != napi_ok ||
+	    napi_get_named_property(env, json, "stringify", &fn) != napi_ok ||
+	    napi_call_function(env, json, fn, 1, &v, &s) != napi_ok)
+		return NULL; /* it threw (a cycle, a BigInt): that error stays */
+	if (napi_typeof(env, s, &t) != napi_ok || t != napi_string) {
+		throw_usage(env, "config", "config: cannot be written as JSON");
+		return NULL;
+	}
+	return get_string(env, s, "config", CLAWMD_EINPUT, len);
+}
+
+/* ---- JS values from the library's -------------------------------------- */
+
+static napi_value strv_js(napi_env env, char *const *v, size_t n)
+{
+	napi_value arr, s;
+	napi_create_array_with_length(env, n, &arr);
+	for (size_t i = 0; i < n; i++) {
+		napi_create_string_utf8(env, v[i], NAPI_AUTO_LENGTH, &s);
+		napi_set_element(env, arr, (uint32_t)i, s);
+	}
+	return arr;
+}
+
+/* ---- compose ------------------------------------------------------------ */
+
+/* What one compose leaves for JS: the plan and changes are released at
+ * once (a plan holds every fragment's content), so composeAll over a
+ * thousand groups keeps only this much per group. */
+struct summary {
+	char *group;
+	char *path; /* the group directory as shown */
+	char *abspath;
+	int rc;
+	int sys_errno;
+	char *msg;
+	char **warnings;
+	size_t nwarnings;
+	struct {
+		const char *action;
+		char *path;
+		char *moved_to;
+	} *ch;
+	size_t nch;
+};
+
+static const char *action_word(enum clawmd_action a)
+{
+	static const char *const words[] = {"write", "remove", "preserve", "mkdir", "create"};
+	return (unsigned)a < sizeof(words) / sizeof(*words) ? words[a] : "write";
+}
+
+static char *xstrdup(const char *s)
+{
+	char *d = s ? strdup(s) : NULL;
+	if (s && !d)
+		abort();
+	return d;
+}
+
+static char *xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static char *xasprintf(const char *fmt, ...)
+{
+	char *s;
+	va_list ap;
+	va_start(ap, fmt);
+	int rc = vasprintf(&s, fmt, ap);
+	va_end(ap);
+	if (rc < 0)
+		abort();
+	return s;
+}
+
+static void summary_release(struct summary *s)
+{
+	free(s->group);
+	free(s->path);
+	free(s->abspath);
+	free(s->msg);
+	clawmd_strv_free(s->warnings, s->nwarnings);
+	for (size_t i = 0; i < s->nch; i++) {
+		free(s->ch[i].path);
+		free(s->ch[i].moved_to);
+	}
+	free(s->ch);
+	memset(s, 0, sizeof(*s));
+}
+
+/* Compose one group into `out`; the caller holds h->mu. */
+static void compose_group(struct summary *out, struct handle *h, const char *name,
+			  const char *config, size_t config_len, bool dry_run)
+{
+	struct clawmd_err err = CLAWMD_ERR_INIT;
+	struct clawmd_plan plan;
+	struct clawmd_changes ch;
+	struct clawmd_compose_opts opts = {.dry_run = dry_run};
+	struct clawmd_group *g = NULL;
+	clawmd_plan_init(&plan);
+	clawmd_changes_init(&ch);
+	memset(out, 0, sizeof(*out));
+	out->group = xstrdup(name);
+	int rc = clawmd_group_open(&g, &h->root, name, &err);
+	if (rc == 0)
+		out->abspath = xstrdup(clawmd_group_path(g));
+	if (rc == 0 && config)
+		rc = clawmd_group_set_config(g, config, config_len, &err);
+	if (rc == 0)
+		rc = clawmd_compose(&plan, &ch, g, &opts, &err);
+	out->rc = rc < 0 ? rc : 0;
+	if (rc < 0) {
+		out->msg = xstrdup(err.msg);
+		out->sys_errno = err.sys_errno;
+		goto out;
+	}
+	out->path = xstrdup(ch.path);
+	if (plan.nwarnings) {
+		out->warnings = calloc(plan.nwarnings + ch.n, sizeof(char *));
+		if (!out->warnings)
+			abort();
+	}
+	for (size_t i = 0; i < plan.nwarnings; i++)
+		out->warnings[out->nwarnings++] = xstrdup(plan.warnings[i]);
+	out->ch = calloc(ch.n ? ch.n : 1, sizeof(*out->ch));
+	if (!out->ch)
+		abort();
+	for (size_t i = 0; i < ch.n; i++) {
+		const struct clawmd_change *c = &ch.v[i];
+		out->ch[i].action = action_word(c->action);
+		out->ch[i].path = xasprintf("%s/%s", ch.path, c->name);
+		out->ch[i].moved_to = c->moved_to ? xasprintf("%s/%s", ch.path, c->moved_to) : NULL;
+		if (c->moved_to) { /* the same words as the command's warning */
+			out->warnings = realloc(out->warnings,
+						(out->nwarnings + 1) * sizeof(char *));
+			if (!out->warnings)
+				abort();
+			out->warnings[out->nwarnings++] = xasprintf(
+				"%s/%s %s; moved to %s/%s", ch.path, c->name,
+				c->action == CLAWMD_PRESERVE ? "was not written by clawmd"
+							     : "was edited while compose ran",
+				ch.path, c->moved_to);
+		}
+	}
+	out->nch = ch.n;
+	/* As the command does after its groups: keep clawmd.json's parse. */
+	if (!dry_run && !h->kept) {
+		clawmd_layout_keep(&h->root.lay);
+		h->kept = true;
+	}
+out:
+	clawmd_changes_release(&ch);
+	clawmd_plan_release(&plan);
+	clawmd_group_free(g);
+}
+
+static napi_value summary_js(napi_env env, const struct summary *s)
+{
+	napi_value o, arr, c;
+	napi_create_object(env, &o);
+	set_str(env, o, "group", s->group);
+	if (s->rc < 0) {
+		napi_set_named_property(env, o, "error",
+					make_error(env, s->rc, s->msg, s->sys_errno, s->abspath, NULL));
+		return o;
+	}
+	set_str(env, o, "path", s->path);
+	set_bool(env, o, "changed", s->nch > 0);
+	napi_create_array_with_length(env, s->nch, &arr);
+	for (size_t i = 0; i < s->nch; i++) {
+		napi_create_object(env, &c);
+		set_str(env, c, "action", s->ch[i].action);
+		set_str(env, c, "path", s->ch[i].path);
+		if (s->ch[i].moved_to)
+			set_str(env, c, "movedTo", s->ch[i].moved_to);
+		napi_set_element(env, arr, (uint32_t)i, c);
+	}
+	napi_set_named_property(env, o, "changes", arr);
+	napi_set_named_property(env, o, "warnings", strv_js(env, s->warnings, s->nwarnings));
+	return o;
+}
+
+/* handle.compose(group, {dryRun, config}) */
+static napi_value m_compose(napi_env env, napi_callback_info info)
+{
+	size_t argc = 2;
+	napi_value argv[2] = {NULL, NULL}, opts, ret = NULL, cfgv;
+	struct handle *h = get_handle(env, info, &argc, argv, NULL);
+	char *group = NULL, *config = NULL;
+	size_t config_len = 0;
+	bool dry = false;
+	if (!h || !(group = get_string(env, argv[0], "group", CLAWMD_EINPUT, NULL)) ||
+	    !get_options(env, argv[1], "options", &opts) || !get_bool_opt(env, opts, "dryRun", &dry))
+		goto out;
+	if ((cfgv = get_opt(env, opts, "config"))) {
+		napi_valuetype t;
+		napi_typeof(env, cfgv, &t);
+		if (t == napi_string)
+			config = get_string(env, cfgv, "config", CLAWMD_EINPUT, &config_len);
+		else if (t == napi_object)
+			config = stringify(env, cfgv, &config_len);
+		else
+			throw_usage(env, "config", "config: expected an object or a JSON string, not %s",
+				    type_name(t));
+		if (!config)
+			goto out;
+	}
+	struct summary s;
+	pthread_mutex_lock(&h->mu);
+	compose_group(&s, h, group, config, config_len, dry);
+	pthread_mutex_unlock(&h->mu);
+	if (s.rc < 0)
+		napi_throw(env, make_error(env, s.rc, s.msg, s.sys_errno, s.abspath, NULL));
+	else
+		ret = summary_js(env, &s);
+	summary_release(&s);
+out:
+	free(group);
+	free(config);
+	return ret;
+}
+
+/* A pass for a call over many groups, unless the root has its own (the
+ * watched one): the host's sources are read once.  Under h->mu. */
+static bool pass_begin(struct handle *h)
+{
+	if (h->root.pass)
+		return false;
+	h->root.pass = clawmd_pass_new();
+	return true;
+}
+
+static void pass_end(struct handle *h, bool made)
+{
+	if (made) {
+		clawmd_pass_free(h->root.pass);
+		h->root.pass = NULL;
+	}
+}
+
+struct all_work {
+	struct handle *h;
+	napi_ref self;
+	napi_deferred deferred;
+	napi_async_work work;
+	bool dry_run;
+	int rc; /* listing the groups failed */
+	struct clawmd_err err;
+	struct summary *v;
+	size_t n;
+};
+
+static void all_execute(napi_env env, void *data)
+{
+	struct all_work *w = data;
+	struct handle *h = w->h;
+	char **groups = NULL;
+	size_t n = 0;
+	pthread_mutex_lock(&h->mu);
+	w->rc = clawmd_groups_list(&groups, &n, &h->root.lay, &w->err);
+	if (w->rc == 0) {
+		bool made = pass_begin(h);
+		w->v = calloc(n ? n : 1, sizeof(*w->v));
+		if (!w->v)
+			abort();
+		for (size_t i = 0; i < n; i++)
+			compose_group(&w->v[i], h, groups[i], NULL, 0, w->dry_run);
+		w->n = n;
+		pass_end(h, made);
+		clawmd_strv_free(groups, n);
+	}
+	pthread_mutex_unlock(&h->mu);
+}
+
+static void handle_close(struct handle *h)
+{
+	pthread_mutex_lock(&h->mu);
+	clawmd_root_release(&h->root);
+	pthread_mutex_unlock(&h->mu);
+}
+
+static void all_complete(napi_env env, napi_status status, void *data)
+{
+	struct all_work *w = data;
+	struct handle *h = w->h;
+	napi_value arr;
+	if (w->rc < 0) {
+		napi_reject_deferred(env, w->deferred,
+				     make_error(env, w->rc, w->err.msg, w->err.sys_errno, NULL, NULL));
+	} else if (status != napi_ok) {
+		napi_reject_deferred(env, w->deferred,
+				     make_error(env, CLAWMD_EFS, "composeAll was cancelled", 0, NULL, NULL));
+	} else {
+		napi_create_array_with_length(env, w->n, &arr);
+		for (size_t i = 0; i < w->n; i++)
+			napi_set_element(env, arr, (uint32_t)i, summary_js(env, &w->v[i]));
+		napi_resolve_deferred(env, w->deferred, arr);
+	}
+	for (size_t i = 0; i < w->n; i++)
+		summary_release(&w->v[i]);
+	free(w->v);
+	if (--h->busy == 0 && !h->open)
+		handle_close(h); /* close() came while it ran */
+	napi_delete_async_work(env, w->work);
+	napi_delete_reference(env, w->self);
+	free(w);
+}
+
+/* handle.composeAll({dryRun}) -> Promise */
+static napi_value m_compose_all(napi_env env, napi_callback_info info)
+{
+	size_t argc = 1;
+	napi_value argv[1] = {NULL}, self, opts, promise = NULL, name;
+	struct handle *h = get_handle(env, info, &argc, argv, &self);
+	bool dry = false;
+	if (!h || !get_options(env, argv[0], "options", &opts) ||
+	    !get_bool_opt(env, opts, "dryRun", &dry))
+		return NULL;
+	struct all_work *w = calloc(1, sizeof(*w));
+	if (!w)
+		abort();
+	w->h = h;
+	w->dry_run = dry;
+	napi_create_string_utf8(env, "clawmd.composeAll", NAPI_AUTO_LENGTH, &name);
+	if (napi_create_reference(env, self, 1, &w->self) != napi_ok ||
+	    napi_create_promise(env, &w->deferred, &promise) != napi_ok ||
+	    napi_create_async_work(env, NULL, name, all_execute, all_complete, w, &w->work) != napi_ok ||
+	    napi_queue_async_work(env, w->work) != napi_ok) {
+		throw_err(env, CLAWMD_EFS, "composeAll: could not start the work", 0, NULL, NULL);
+		return NULL; /* w leaks a few bytes: only when N-API itself fails */
+	}
+	h->busy++;
+	return promise;
+}
+
+/* ---- migrate ------------------------------------------------------------ */
+
+static napi_value m_migrate(napi_env env, napi_callback_info info)
+{
+	size_t argc = 1;
+	napi_value argv[1] = {NULL}, opts, o = NULL, arr, a;
+	struct handle *h = get_handle(env, info, &argc, argv, NULL);
+	struct clawmd_migrate_opts mo = {0};
+	if (!h || !get_options(env, argv[0], "options", &opts) ||
+	    !get_bool_opt(env, opts, "dryRun", &mo.dry_run) ||
+	    !get_bool_opt(env, opts, "force", &mo.force))
+		return NULL;
+	struct clawmd_err err = CLAWMD_ERR_INIT;
+	struct clawmd_migrate_result res;
+	pthread_mutex_lock(&h->mu);
+	int rc = clawmd_migrate(&res, &h->root, &mo, &err);
+	pthread_mutex_unlock(&h->mu);
+	if (rc < 0) {
+		throw_err(env, rc, err.msg, err.sys_errno, h->root.lay.groups, NULL);
+		goto out;
+	}
+	napi_create_object(env, &o);
+	set_bool(env, o, "dryRun", res.dry_run);
+	set_bool(env, o, "alreadyMigrated", res.already);
+	set_bool(env, o, "legacyLeft", res.legacy_left);
+	set_str(env, o, "record", res.record);
+	napi_set_named_property(env, o, "groups", strv_js(env, res.groups, res.ngroups));
+	napi_create_array(env, &arr);
+	for (size_t i = 0, k = 0; i < res.n; i++) {
+		const struct clawmd_migrate_action *x = &res.v[i];
+		if (x->step != CLAWMD_MIGRATE_ERROR)
+			continue;
+		napi_create_object(env, &a);
+		set_str(env, a, "group", x->group ? x->group : "");
+		set_str(env, a, "message", x->note ? x->note : "");
+		napi_set_element(env, arr, (uint32_t)k++, a);
+	}
+	napi_set_named_property(env, o, "failed", arr);
+	napi_create_array_with_length(env, res.n, &arr);
+	for (size_t i = 0; i < res.n; i++) {
+		const struct clawmd_migrate_action *x = &res.v[i];
+		napi_create_object(env, &a);
+		set_str(env, a, "action", clawmd_migrate_step_name(x->step));
+		set_str(env, a, "group", x->group);
+		set_str(env, a, "path", x->path);
+		set_str(env, a, "dest", x->dest);
+		set_str(env, a, "note", x->note);
+		set_num(env, a, "bytes", (double)x->bytes);
+		napi_set_element(env, arr, (uint32_t)i, a);
+	}
+	napi_set_named_property(env, o, "actions", arr);
+out:
+	clawmd_migrate_result_release(&res);
+	return o;
+}
+
+/* ---- render ------------------------------------------------------------- */
+
+/* The group's directory must be a real one (as the command's
+ * cmd_groups_check): render reads through the mount table, which would
+ * otherwise show a missing group as an empty one. */
+static int group_exists(const struct clawmd_group *g, struct clawmd_err *err)
+{
+	struct stat st;
+	const char *path = clawmd_group_path(g);
+	if (lstat(path, &st) < 0)
+		return clawmd_err_sys(err, CLAWMD_EFS, "no group '%s': '%s'", clawmd_group_name(g),
+				      path);
+	if (S_ISLNK(st.st_mode))
+		return clawmd_err_set(err, CLAWMD_EFS,
+				      "group '%s': '%s' is a symlink (refused: it could lead anywhere)",
+				      clawmd_group_name(g), path);
+	if (!S_ISDIR(st.st_mode))
+		return clawmd_err_set(err, CLAWMD_EFS, "group '%s': '%s' is not a directory",
+				      clawmd_group_name(g), path);
+	return 0;
+}
+
+static size_t utf16_units(const char *s, size_t len)
+{
+	size_t chars = 0;
+	for (size_t k = 0; k < len; k++) {
+		unsigned char c = (unsigned char)s[k];
+		if ((c & 0xc0) != 0x80)
+			chars += c >= 0xf0 ? 2 : 1;
+	}
+	return chars;
+}
+
+static napi_value memory_js(napi_env env, const struct clawmd_memory *m,
+			    const struct clawmd_memory_opts *o, const char *format)
+{
+	napi_value ret, arr, x;
+	if (!strcmp(format, "text")) {
+		struct clawmd_buf s = CLAWMD_BUF_INIT;
+		clawmd_memory_text(&s, m, o);
+		napi_create_string_utf8(env, s.ptr ? s.ptr : "", s.len, &ret);
+		clawmd_buf_release(&s);
+		return ret;
+	}
+	napi_create_array_with_length(env, m->nfiles, &arr);
+	for (size_t i = 0; i < m->nfiles; i++) {
+		const struct clawmd_mem_file *f = &m->files[i];
+		napi_create_object(env, &x);
+		set_str(env, x, "type", clawmd_mem_type_name(f->type));
+		set_str(env, x, "path", f->path);
+		set_str(env, x, "parent", f->parent);
+		if (!strcmp(format, "json")) {
+			set_num(env, x, "size", (double)f->size);
+			set_num(env, x, "tokens", (double)((utf16_units(f->content, f->len) + 3) / 4));
+		}
+		napi_set_element(env, arr, (uint32_t)i, x);
+	}
+	if (!strcmp(format, "files"))
+		return arr;
+	napi_create_object(env, &ret);
+	set_str(env, ret, "cwd", m->cwd);
+	napi_set_named_property(env, ret, "files", arr);
+	napi_create_array_with_length(env, m->nimports, &arr);
+	for (size_t i = 0; i < m->nimports; i++) {
+		const struct clawmd_mem_import *im = &m->imports[i];
+		napi_create_object(env, &x);
+		set_str(env, x, "from", im->from);
+		set_str(env, x, "import", im->raw);
+		set_str(env, x, "path", im->path);
+		set_str(env, x, "status", clawmd_import_status_name(im->status));
+		napi_set_element(env, arr, (uint32_t)i, x);
+	}
+	napi_set_named_property(env, ret, "imports", arr);
+	napi_set_named_property(env, ret, "externalIncludes", strv_js(env, m->external, m->nexternal));
+	return ret;
+}
+
+/* handle.render(group, {format, approveExternal, home}): what the agent of
+ * GROUP loads, in its container's view (render --group). */
+static napi_value m_render(napi_env env, napi_callback_info info)
+{
+	size_t argc = 2;
+	napi_value argv[2] = {NULL, NULL}, opts, ret = NULL;
+	struct handle *h = get_handle(env, info, &argc, argv, NULL);
+	char *group = NULL, *format = NULL, *home = NULL;
+	bool approve = false;
+	struct clawmd_group *g = NULL;
+	struct clawmd_mount *mounts = NULL;
+	size_t nmounts = 0;
+	struct clawmd_memory m;
+	clawmd_memory_init(&m);
+	if (!h || !(group = get_string(env, argv[0], "group", CLAWMD_EINPUT, NULL)) ||
+	    !get_options(env, argv[1], "options", &opts) ||
+	    !get_bool_opt(env, opts, "approveExternal", &approve))
+		goto out;
+	if (!(format = get_string_opt(env, opts, "format")) && pending(env))
+		goto out;
+	if (!(home = get_string_opt(env, opts, "home")) && pending(env))
+		goto out;
+	if (format && strcmp(format, "text") && strcmp(format, "files") && strcmp(format, "json")) {
+		throw_usage(env, "format", "format: unknown format '%s' (text, files or json)", format);
+		goto out;
+	}
+	struct clawmd_err err = CLAWMD_ERR_INIT;
+	const struct clawmd_layout *lay = &h->root.lay;
+	pthread_mutex_lock(&h->mu);
+	int rc = clawmd_group_open(&g, &h->root, group, &err);
+	if (rc == 0)
+		rc = group_exists(g, &err);
+	if (rc == 0)
+		rc = clawmd_layout_mounts(&mounts, &nmounts, lay, group, &err);
+	struct clawmd_memory_opts o = {
+		.cwd = lay->ct_group,
+		.home = home,
+		.approve_external = approve || lay->approve_external,
+		.no_user = lay->no_user,
+		.no_project = lay->no_project,
+		.no_local = lay->no_local,
+		.release = lay->claude,
+		.mounts = mounts,
+		.nmounts = nmounts,
+		.list_external = format && !strcmp(format, "json"),
+	};
+	if (rc == 0)
+		rc = clawmd_memory_load(&m, &o, &err);
+	pthread_mutex_unlock(&h->mu);
+	if (rc < 0)
+		throw_err(env, rc, err.msg, err.sys_errno, g ? clawmd_group_path(g) : NULL, NULL);
+	else
+		ret = memory_js(env, &m, &o, format ? format : "text");
+out:
+	clawmd_memory_release(&m);
+	clawmd_mounts_free(mounts, nmounts);
+	clawmd_group_free(g);
+	free(group);
+	free(format);
+	free(home);
+	return ret;
+}
+
+/* ---- check and status ----------------------------------------------------- */
+
+static napi_value failure_js(napi_env env, const char *group, const struct clawmd_err *err,
+			     const char *path)
+{
+	napi_value o;
+	napi_create_object(env, &o);
+	set_str(env, o, "group", group);
+	napi_set_named_property(env, o, "error",
+				make_error(env, err->code, err->msg, err->sys_errno, path, NULL));
+	return o;
+}
+
+/* The groups given, or every group; false after throwing.  Under h->mu. */
+static bool groups_or_all(napi_env env, struct handle *h, char ***groups, size_t *n, bool given)
+{
+	struct clawmd_err err = CLAWMD_ERR_INIT;
+	if (given)
+		return true;
+	if (clawmd_groups_list(groups, n, &h->root.lay, &err) < 0) {
+		throw_err(env, err.code, err.msg, err.sys_errno, h->root.lay.groups, NULL);
+		return false;
+	}
+	return true;
+}
+
+/* handle.check(groups, {approveExternal}) -> {findings, failures, errors,
+ * warnings, notes}, as check --json: findings sorted, paths relative to
+ * ROOT; a group that cannot be read is a failure, the others are linted. */
+static napi_value m_check(napi_env env, napi_callback_info info)
+{
+	size_t argc = 2, n = 0;
+	napi_value argv[2] = {NULL, NULL}, opts, ret = NULL, arr, fails, x;
+	struct handle *h = get_handle(env, info, &argc, argv, NULL);
+	char **groups = NULL;
+	struct clawmd_lint_opts lo = {0};
+	struct clawmd_findings f;
+	clawmd_findings_init(&f);
+	if (!h || !get_groups(env, argv[0], &groups, &n) ||
+	    !get_options(env, argv[1], "options", &opts) ||
+	    !get_bool_opt(env, opts, "approveExternal", &lo.approve_external))
+		goto out;
+	bool given = groups != NULL;
+	napi_create_array(env, &fails);
+	uint32_t nfails = 0;
+	pthread_mutex_lock(&h->mu);
+	if (!groups_or_all(env, h, &groups, &n, given)) {
+		pthread_mutex_unlock(&h->mu);
+		goto out;
+	}
+	lo.approve_external |= h->root.lay.approve_external;
+	clawmd_lint_layout(&f, &h->root.lay);
+	bool made = pass_begin(h);
+	for (size_t i = 0; i < n; i++) {
+		struct clawmd_err err = CLAWMD_ERR_INIT;
+		struct clawmd_group *g = NULL;
+		if (clawmd_group_open(&g, &h->root, groups[i], &err) < 0 ||
+		    clawmd_lint_group(&f, g, &lo, &err) < 0)
+			napi_set_element(env, fails, nfails++,
+					 failure_js(env, groups[i], &err, g ? clawmd_group_path(g) : NULL));
+		clawmd_group_free(g);
+	}
+	pass_end(h, made);
+	pthread_mutex_unlock(&h->mu);
+	clawmd_findings_sort(&f);
+	napi_create_object(env, &ret);
+	napi_create_array_with_length(env, f.n, &arr);
+	for (size_t i = 0; i < f.n; i++) {
+		const struct clawmd_finding *y = &f.v[i];
+		napi_create_object(env, &x);
+		set_str(env, x, "code", y->rule->code);
+		set_str(env, x, "name", y->rule->name);
+		set_str(env, x, "severity", clawmd_severity_name(y->rule->severity));
+		set_str(env, x, "group", y->group);
+		set_str(env, x, "file", y->file);
+		set_num(env, x, "line", (double)y->line);
+		set_num(env, x, "column", (double)y->col);
+		set_str(env, x, "message", y->message);
+		set_str(env, x, "hint", y->hint);
+		napi_set_element(env, arr, (uint32_t)i, x);
+	}
+	napi_set_named_property(env, ret, "findings", arr);
+	napi_set_named_property(env, ret, "failures", fails);
+	size_t errs = clawmd_findings_count(&f, CLAWMD_SEV_ERROR);
+	size_t warns = clawmd_findings_count(&f, CLAWMD_SEV_WARNING) - errs;
+	set_num(env, ret, "errors", (double)errs);
+	set_num(env, ret, "warnings", (double)warns);
+	set_num(env, ret, "notes", (double)(f.n - errs - warns));
+out:
+	clawmd_findings_release(&f);
+	clawmd_strv_free(groups, n);
+	return ret;
+}
+
+/* handle.status(groups) -> one object per group, as status --json. */
+static napi_value m_status(napi_env env, napi_callback_info info)
+{
+	size_t argc = 1, n = 0;
+	napi_value argv[1] = {NULL}, ret = NULL, x;
+	struct handle *h = get_handle(env, info, &argc, argv, NULL);
+	char **groups = NULL;
+	struct clawmd_lint_opts lo = {0};
+	if (!h || !get_groups(env, argv[0], &groups, &n))
+		goto out;
+	bool given = groups != NULL;
+	pthread_mutex_lock(&h->mu);
+	if (!groups_or_all(env, h, &groups, &n, given)) {
+		pthread_mutex_unlock(&h->mu);
+		goto out;
+	}
+	napi_create_array_with_length(env, n, &ret);
+	bool made = pass_begin(h);
+	for (size_t i = 0; i < n; i++) {
+		struct clawmd_err err = CLAWMD_ERR_INIT;
+		struct clawmd_group *g = NULL;
+		struct clawmd_group_status st;
+		clawmd_group_status_init(&st);
+		if (clawmd_group_open(&g, &h->root, groups[i], &err) < 0 ||
+		    clawmd_group_status_get(&st, g, &lo, &err) < 0) {
+			x = failure_js(env, groups[i], &err, g ? clawmd_group_path(g) : NULL);
+			set_str(env, x, "drift", "unreadable");
+		} else {
+			napi_create_object(env, &x);
+			set_str(env, x, "group", groups[i]);
+			set_str(env, x, "drift", clawmd_drift_name(st.drift));
+			set_bool(env, x, "allSkills", st.all_skills);
+			napi_set_named_property(env, x, "skills", strv_js(env, st.skills, st.nskills));
+			napi_set_named_property(env, x, "fragments",
+						strv_js(env, st.fragments, st.nfragments));
+			set_num(env, x, "memoryChars", (double)st.memory_chars);
+			set_num(env, x, "tokens", (double)st.tokens);
+			set_num(env, x, "findings", (double)st.nfindings);
+			set_num(env, x, "errors", (double)st.nerrors);
+			set_num(env, x, "preserved", (double)st.npreserved);
+		}
+		napi_set_element(env, ret, (uint32_t)i, x);
+		clawmd_group_status_release(&st);
+		clawmd_group_free(g);
+	}
+	pass_end(h, made);
+	pthread_mutex_unlock(&h->mu);
+out:
+	clawmd_strv_free(groups, n);
+	return ret;
+}
+
+/* handle.groups() -> the group names, sorted. */
+static napi_value m_groups(napi_env env, napi_callback_info info)
+{
+	size_t argc = 0, n = 0;
+	struct handle *h = get_handle(env, info, &argc, NULL, NULL);
+	char **groups = NULL;
+	napi_value ret = NULL;
+	if (!h)
+		return NULL;
+	pthread_mutex_lock(&h->mu);
+	bool ok = groups_or_all(env, h, &groups, &n, false);
+	pthread_mutex_unlock(&h->mu);
+	if (ok)
+		ret = strv_js(env, groups, n);
+	clawmd_strv_free(groups, n);
+	return ret;
+}
+
+/* ---- the handle ----------------------------------------------------------- */
+
+static napi_value m_close(napi_env env, napi_callback_info info)
+{
+	napi_value this_arg, undef;
+	void *p = NULL;
+	napi_get_undefined(env, &undef);
+	if (napi_get_cb_info(env, info, NULL, NULL, &this_arg, NULL) != napi_ok)
+		return NULL;
+	if (napi_unwrap(env, this_arg, &p) != napi_ok || !p) {
+		throw_usage(env, NULL, "not a clawmd handle (use clawmd.open())");
+		return NULL;
+	}
+	struct handle *h = p;
+	if (h->open) {
+		h->open = false;
+		if (!h->busy)
+			handle_close(h);
+	}
+	return undef; /* closing twice is fine */
+}
+
+static napi_value m_root(napi_env env, napi_callback_info info)
+{
+	size_t argc = 0;
+	struct handle *h = get_handle(env, info, &argc, NULL, NULL);
+	napi_value v = NULL;
+	if (h)
+		napi_create_string_utf8(env, h->root.lay.root, NAPI_AUTO_LENGTH, &v);
+	return v;
+}
+
+static napi_value m_groups_dir(napi_env env, napi_callback_info info)
+{
+	size_t argc = 0;
+	struct handle *h = get_handle(env, info, &argc, NULL, NULL);
+	napi_value v = NULL;
+	if (h)
+		napi_create_string_utf8(env, h->root.lay.groups, NAPI_AUTO_LENGTH, &v);
+	return v;
+}
+
+/* clawmd.validName(name): the library's one name check, for a host that
+ * must check a name before it uses it in a path of its own. */
+static napi_value f_valid_name(napi_env env, napi_callback_info info)
+{
+	size_t argc = 1, len = 0;
+	napi_value argv[1] = {NULL}, ret;
+	napi_valuetype t = napi_undefined;
+	bool ok = false;
+	napi_get_cb_info(env, info, &argc, argv, NULL, NULL);
+	if (argv[0] && napi_typeof(env, argv[0], &t) == napi_ok && t == napi_string &&
+	    napi_get_value_string_utf8(env, argv[0], NULL, 0, &len) == napi_ok && len <= 64) {
+		char buf[72];
+		napi_get_value_string_utf8(env, argv[0], buf, sizeof(buf), &len);
+		ok = clawmd_name_valid(buf, len) && !memchr(buf, '\0', len);
+	}
+	napi_get_boolean(env, ok, &ret);
+	return ret;
+}
+
+static void handle_finalize(napi_env env, void *data, void *hint)
+{
+	struct handle *h = data;
+	if (h->open)
+		clawmd_root_release(&h->root); /* nothing runs: no work holds it */
+	pthread_mutex_destroy(&h->mu);
+	free(h);
+}
+
+/* The class behind handles: only open() makes a usable one. */
+static napi_value handle_ctor(napi_env env, napi_callback_info info)
+{
+	napi_value this_arg;
+	napi_get_cb_info(env, info, NULL, NULL, &this_arg, NULL);
+	return this_arg;
+}
+
+/* An option value as clawmd.json writes it: a string, boolean, number, or
+ * (setting_sources) an array of strings.  NULL after throwing. */
+static char *option_value(napi_env env, napi_value v, const char *key)
+{
+	napi_valuetype t = napi_undefined;
+	bool is_array = false;
+	napi_typeof(env, v, &t);
+	if (t == napi_string)
+		return get_string(env, v, key, CLAWMD_EUSAGE, NULL);
+	if (t == napi_boolean) {
+		bool b = false;
+		napi_get_value_bool(env, v, &b);
+		return xstrdup(b ? "true" : "false");
+	}
+	if (t == napi_number) {
+		double d = 0;
+		napi_get_value_double(env, v, &d);
+		return xasprintf("%.17g", d);
+	}
+	if (napi_is_array(env, v, &is_array) == napi_ok && is_array) {
+		uint32_t len = 0;
+		struct clawmd_buf b = CLAWMD_BUF_INIT;
+		napi_get_array_length(env, v, &len);
+		clawmd_buf_puts(&b, "");
+		for (uint32_t i = 0; i < len; i++) {
+			napi_value e;
+			napi_get_element(env, v, i, &e);
+			char *s = get_string(env, e, key, CLAWMD_EUSAGE, NULL);
+			if (!s) {
+				clawmd_buf_release(&b);
+				return NULL;
+			}
+			if (i)
+				clawmd_buf_putc(&b, ',');
+			clawmd_buf_puts(&b, s);
+			free(s);
+		}
+		return clawmd_buf_detach(&b);
+	}
+	throw_usage(env, key, "%s: expected a string, boolean or number, not %s", key, type_name(t));
+	return NULL;
+}
+
+static int set_layout_key(napi_env env, struct clawmd_root *root, const char *key, napi_value v)
+{
+	struct clawmd_err err = CLAWMD_ERR_INIT;
+	if (is_nullish(env, v))
+		return 0;
+	char *s = option_value(env, v, key);
+	if (!s)
+		return -1;
+	int rc = clawmd_layout_set(&root->lay, key, s, &err);
+	free(s);
+	if (rc < 0)
+		throw_err(env, rc, err.msg, err.sys_errno, NULL, key);
+	return rc;
+}
+
+/* The own enumerable string keys of an object. */
+static bool own_keys(napi_env env, napi_value obj, napi_value *keys, uint32_t *n)
+{
+	return napi_get_all_property_names(env, obj, napi_key_own_only,
+					   napi_key_enumerable | napi_key_skip_symbols,
+					   napi_key_numbers_to_strings, keys) == napi_ok &&
+	       napi_get_array_length(env, *keys, n) == napi_ok;
+}
+
+/* options: the layout keys as clawmd.json names them (the preset first, so
+ * that the others refine it, as on the command line), `container` as an
+ * object or "container.base" keys, and `watch`. */
+static int apply_options(napi_env env, struct clawmd_root *root, napi_value opts, bool *watch)
+{
+	napi_value keys, v;
+	uint32_t n = 0;
+	*watch = false;
+	if (!opts)
+		return 0;
+	if (!own_keys(env, opts, &keys, &n))
+		return throw_usage(env, NULL, "options: could not list its keys"), -1;
+	if ((v = get_opt(env, opts, "preset")) && set_layout_key(env, root, "preset", v) < 0)
+		return -1;
+	for (uint32_t i = 0; i < n; i++) {
+		napi_value kv;
+		napi_get_element(env, keys, i, &kv);
+		char *key = get_string(env, kv, "options", CLAWMD_EUSAGE, NULL);
+		int rc = 0;
+		if (!key)
+			return -1;
+		napi_get_named_property(env, opts, key, &v);
+		if (!strcmp(key, "preset")) {
+			/* done first */
+		} else if (!strcmp(key, "watch")) {
+			rc = get_bool_opt(env, opts, "watch", watch) ? 0 : -1;
+		} else if (!strcmp(key, "container") && !is_nullish(env, v)) {
+			napi_valuetype t;
+			napi_value ck;
+			uint32_t cn = 0;
+			napi_typeof(env, v, &t);
+			if (t != napi_object || !own_keys(env, v, &ck, &cn)) {
+				throw_usage(env, "container", "container: expected an object, not %s",
+					    type_name(t));
+				rc = -1;
+			}
+			for (uint32_t k = 0; rc == 0 && k < cn; k++) {
+				napi_value sk, sv;
+				napi_get_element(env, ck, k, &sk);
+				char *sub = get_string(env, sk, "container", CLAWMD_EUSAGE, NULL);
+				if (!sub) {
+					rc = -1;
+					break;
+				}
+				char *full = xasprintf("container.%s", sub);
+				napi_get_named_property(env, v, sub, &sv);
+				rc = set_layout_key(env, root, full, sv);
+				free(full);
+				free(sub);
+			}
+		} else if (!strcmp(key, "mounts")) {
+			throw_usage(env, key, "mounts: give extra mounts in ROOT/clawmd.json");
+			rc = -1;
+		} else {
+			rc = set_layout_key(env, root, key, v);
+		}
+		free(key);
+		if (rc < 0)
+			return -1;
+	}
+	return 0;
+}
+
+/* clawmd.open(root, options) */
+static napi_value f_open(napi_env env, napi_callback_info info)
+{
+	size_t argc = 2;
+	napi_value argv[2] = {NULL, NULL}, opts, cls, obj = NULL;
+	struct addon *ad = NULL;
+	char *dir = NULL;
+	bool watch = false;
+	if (napi_get_cb_info(env, info, &argc, argv, NULL, NULL) != napi_ok)
+		return NULL;
+	if (!is_nullish(env, argv[0]) && !(dir = get_string(env, argv[0], "root", CLAWMD_EUSAGE, NULL)))
+		return NULL;
+	if (!get_options(env, argv[1], "options", &opts)) {
+		free(dir);
+		return NULL;
+	}
+	struct handle *h = calloc(1, sizeof(*h));
+	if (!h)
+		abort();
+	pthread_mutex_init(&h->mu, NULL);
+	clawmd_root_init(&h->root);
+	struct clawmd_err err = CLAWMD_ERR_INIT;
+	if (clawmd_root_load(&h->root, dir, &err) < 0) {
+		throw_err(env, err.code, err.msg, err.sys_errno, dir, NULL);
+		goto fail;
+	}
+	if (apply_options(env, &h->root, opts, &watch) < 0)
+		goto fail;
+	if (watch)
+		h->root.pass = clawmd_pass_watch();
+	h->open = true;
+	napi_get_instance_data(env, (void **)&ad);
+	if (napi_get_reference_value(env, ad->handle_class, &cls) != napi_ok ||
+	    napi_new_instance(env, cls, 0, NULL, &obj) != napi_ok ||
+	    napi_wrap(env, obj, h, handle_finalize, NULL, NULL) != napi_ok) {
+		throw_err(env, CLAWMD_EFS, "open: could not make the handle", 0, NULL, NULL);
+		goto fail;
+	}
+	free(dir);
+	return obj;
+fail:
+	clawmd_root_release(&h->root);
+	pthread_mutex_destroy(&h->mu);
+	free(h);
+	free(dir);
+	return NULL;
+}
+
+/* clawmd.setErrorClass(ClawmdError): index.js, once per environment. */
+static napi_value f_set_error_class(napi_env env, napi_callback_info info)
+{
+	size_t argc = 1;
+	napi_value argv[1] = {NULL};
+	napi_valuetype t = napi_undefined;
+	struct addon *ad = NULL;
+	napi_get_cb_info(env, info, &argc, argv, NULL, NULL);
+	napi_get_instance_data(env, (void **)&ad);
+	if (!argv[0] || napi_typeof(env, argv[0], &t) != napi_ok || t != napi_function) {
+		throw_usage(env, NULL, "setErrorClass: expected a class, not %s", type_name(t));
+		return NULL;
+	}
+	if (ad->error_class)
+		napi_delete_reference(env, ad->error_class);
+	napi_create_reference(env, argv[0], 1, &ad->error_class);
+	return NULL;
+}
+
+static void addon_finalize(napi_env env, void *data, void *hint)
+{
+	struct addon *ad = data;
+	if (ad->error_class)
+		napi_delete_reference(env, ad->error_class);
+	if (ad->handle_class)
+		napi_delete_reference(env, ad->handle_class);
+	free(ad);
+}
+
+/* cJSON and md4c are dlopen()ed by the library on first use, and a
+ * library that cannot be loaded then ends the process (lib/sys/dlload.c):
+ * right for a command, wrong for a host.  So the addon refuses to load
+ * instead, with the reason, when either is missing. */
+static const char *check_libraries(void)
+{
+	static const char *const libs[][2] = {{CLAWMD_CJSON_SONAME, "libcjson.so"},
+					      {CLAWMD_MD4C_SONAME, "libmd4c.so"}};
+	for (size_t i = 0; i < 2; i++) {
+		void *p = libs[i][0][0] ? dlopen(libs[i][0], RTLD_NOW | RTLD_LOCAL) : NULL;
+		if (!p)
+			p = dlopen(libs[i][1], RTLD_NOW | RTLD_LOCAL);
+		if (!p)
+			return libs[i][1];
+		dlclose(p);
+	}
+	return NULL;
+}
+
+/* What NAPI_MODULE_INIT() defines (node_api.h gives them no prototype). */
+int32_t node_api_module_get_api_version_v1(void);
+napi_value napi_register_module_v1(napi_env env, napi_value exports);
+
+NAPI_MODULE_INIT()
+{
+	const char *missing = check_libraries();
+	if (missing) {
+		char msg[256];
+		snprintf(msg, sizeof(msg),
+			 "clawmd: cannot load %s (install cJSON and md4c: libcjson1, libmd4c0)", missing);
+		napi_throw_error(env, "EFS", msg);
+		return NULL;
+	}
+	struct addon *ad = calloc(1, sizeof(*ad));
+	if (!ad)
+		abort();
+	napi_set_instance_data(env, ad, addon_finalize, NULL);
+	napi_property_descriptor methods[] = {
+		{"compose", NULL, m_compose, NULL, NULL, NULL, napi_default_method, NULL},
+		{"composeAll", NULL, m_compose_all, NULL, NULL, NULL, napi_default_method, NULL},
+		{"migrate", NULL, m_migrate, NULL, NULL, NULL, napi_default_method, NULL},
+		{"render", NULL, m_render, NULL, NULL, NULL, napi_default_method, NULL},
+		{"check", NULL, m_check, NULL, NULL, NULL, napi_default_method, NULL},
+		{"status", NULL, m_status, NULL, NULL, NULL, napi_default_method, NULL},
+		{"groups", NULL, m_groups, NULL, NULL, NULL, napi_default_method, NULL},
+		{"close", NULL, m_close, NULL, NULL, NULL, napi_default_method, NULL},
+		{"root", NULL, NULL, m_root, NULL, NULL, napi_enumerable, NULL},
+		{"groupsDir", NULL, NULL, m_groups_dir, NULL, NULL, napi_enumerable, NULL},
+	};
+	napi_value cls, fn, ver;
+	napi_define_class(env, "Handle", NAPI_AUTO_LENGTH, handle_ctor, NULL,
+			  sizeof(methods) / sizeof(*methods), methods, &cls);
+	napi_create_reference(env, cls, 1, &ad->handle_class);
+	napi_set_named_property(env, exports, "Handle", cls);
+	napi_create_function(env, "open", NAPI_AUTO_LENGTH, f_open, NULL, &fn);
+	napi_set_named_property(env, exports, "open", fn);
+	napi_create_function(env, "validName", NAPI_AUTO_LENGTH, f_valid_name, NULL, &fn);
+	napi_set_named_property(env, exports, "validName", fn);
+	napi_create_function(env, "setErrorClass", NAPI_AUTO_LENGTH, f_set_error_class, NULL, &fn);
+	napi_set_named_property(env, exports, "setErrorClass", fn);
+	napi_create_string_utf8(env, CLAWMD_VERSION, NAPI_AUTO_LENGTH, &ver);
+	napi_set_named_property(env, exports, "version", ver);
+	return exports;
+}

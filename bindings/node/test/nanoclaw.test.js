@@ -1,0 +1,128 @@
+'use strict';
+// clawmd/nanoclaw: nanoclaw's composer API, rooted at the working directory
+// with the nanoclaw preset.
+const test = require('node:test');
+const assert = require('node:assert/strict');
+const fs = require('fs');
+const path = require('path');
+const { pkg, tmpdir, read } = require('./helper.js');
+const { composeGroupClaudeMd, migrateGroupsToClaudeLocal } = require(path.join(pkg, 'nanoclaw.js'));
+const { ClawmdError } = require(pkg);
+
+/* A nanoclaw checkout's shape: container/CLAUDE.md, container/skills,
+ * the agent runner's MCP tool modules, groups/. */
+function nanoclawTree(t) {
+	const root = tmpdir(t);
+	const w = (p, s) => {
+		fs.mkdirSync(path.dirname(path.join(root, p)), { recursive: true });
+		fs.writeFileSync(path.join(root, p), s);
+	};
+	w('container/CLAUDE.md', '# Base\n');
+	w('container/skills/browser/instructions.md', 'Browse.\n');
+	w('container/skills/browser/SKILL.md', '---\nname: browser\n---\n');
+	w('container/agent-runner/src/mcp-tools/cli.instructions.md', 'CLI.\n');
+	w('container/agent-runner/src/mcp-tools/scheduling.instructions.md', 'Schedule.\n');
+	w('container/agent-runner/src/mcp-tools/cli.ts', '');
+	fs.mkdirSync(path.join(root, 'groups'));
+	const cwd = process.cwd();
+	process.chdir(root);
+	t.after(() => process.chdir(cwd));
+	return root;
+}
+
+const group = (folder) => ({ id: `ag-${folder}`, name: folder, folder, agent_provider: null, created_at: '2026-01-01T00:00:00.000Z' });
+
+test('composeGroupClaudeMd: the group dir is created, the entry imports base, skills, modules, local', (t) => {
+	const root = nanoclawTree(t);
+	composeGroupClaudeMd(group('main'));
+	const entry = read(root, 'groups/main/CLAUDE.md');
+	assert.match(entry, /^<!-- Composed at spawn/);
+	const imports = entry.split('\n').filter((l) => l.startsWith('@'));
+	assert.deepEqual(imports, ['@./.claude-shared.md', '@./.claude-fragments/skill-browser.md',
+		'@./.claude-fragments/module-cli.md', '@./.claude-fragments/module-scheduling.md', '@./CLAUDE.local.md']);
+	assert.equal(read(root, 'groups/main/CLAUDE.local.md'), '');
+	assert.equal(read(root, 'groups/main/.claude-fragments/module-cli.md'), 'CLI.\n');
+	const again = fs.statSync(path.join(root, 'groups/main/CLAUDE.md'));
+	composeGroupClaudeMd(group('main'));
+	assert.equal(fs.statSync(path.join(root, 'groups/main/CLAUDE.md')).ino, again.ino);
+});
+
+test('CLAUDE.role.md is imported when present, after the fragments', (t) => {
+	const root = nanoclawTree(t);
+	composeGroupClaudeMd(group('main'));
+	assert.doesNotMatch(read(root, 'groups/main/CLAUDE.md'), /CLAUDE\.role\.md/);
+	fs.writeFileSync(path.join(root, 'groups/main/CLAUDE.role.md'), '# Role\n');
+	composeGroupClaudeMd(group('main'));
+	const body = read(root, 'groups/main/CLAUDE.md');
+	assert.ok(body.indexOf('@./CLAUDE.role.md') > body.indexOf('@./.claude-fragments/'));
+	composeGroupClaudeMd(group('main'));
+	assert.equal(read(root, 'groups/main/CLAUDE.md'), body);
+});
+
+test('a symlinked .claude-fragments throws, and nothing outside is touched', (t) => {
+	const root = nanoclawTree(t);
+	const outside = tmpdir(t);
+	fs.writeFileSync(path.join(outside, 'mount-allowlist.json'), 'keep me');
+	fs.mkdirSync(path.join(root, 'groups/main'));
+	fs.symlinkSync(outside, path.join(root, 'groups/main/.claude-fragments'), 'dir');
+	assert.throws(() => composeGroupClaudeMd(group('main')), /CLAUDE fragment directory.*not a symlink/);
+	assert.throws(() => composeGroupClaudeMd(group('main')), (e) => e instanceof ClawmdError && e.exitStatus === 4);
+	assert.equal(read(outside, 'mount-allowlist.json'), 'keep me');
+	assert.deepEqual(fs.readdirSync(outside), ['mount-allowlist.json']);
+	assert.equal(fs.existsSync(path.join(root, 'groups/main/CLAUDE.md')), false);
+});
+
+test("the host's config: a container.json object or a container_configs row", (t) => {
+	const root = nanoclawTree(t);
+	composeGroupClaudeMd(group('main'), { mcpServers: { gh: { command: 'gh', instructions: 'Use gh.' } }, cli_scope: 'disabled' });
+	let entry = read(root, 'groups/main/CLAUDE.md');
+	assert.match(entry, /mcp-gh\.md/);
+	assert.doesNotMatch(entry, /module-cli/);
+	composeGroupClaudeMd(group('main'), { agent_group_id: 'ag-main', skills: '"all"', mcp_servers: '{}', cli_scope: null });
+	entry = read(root, 'groups/main/CLAUDE.md');
+	assert.doesNotMatch(entry, /mcp-gh/);
+	assert.match(entry, /module-cli/);
+	assert.throws(() => composeGroupClaudeMd(group('main'), { mcp_servers: '{' }), (e) => e.code === 'EINPUT' && e.key === 'mcp_servers');
+	assert.throws(() => composeGroupClaudeMd(group('main'), { skills: ['../x'] }), (e) => e.code === 'EINPUT' && e.exitStatus === 3);
+});
+
+test('a symlinked group directory is refused, not followed', (t) => {
+	const root = nanoclawTree(t);
+	const outside = tmpdir(t);
+	fs.symlinkSync(outside, path.join(root, 'groups/linked'));
+	assert.throws(() => composeGroupClaudeMd(group('linked')), (e) => e.code === 'EFS' && e.exitStatus === 4);
+	assert.deepEqual(fs.readdirSync(outside), []);
+});
+
+test('bad groups throw before anything is created', (t) => {
+	const root = nanoclawTree(t);
+	assert.throws(() => composeGroupClaudeMd(group('../escape')), (e) => e.code === 'EINPUT');
+	assert.equal(fs.existsSync(path.join(root, 'escape')), false);
+	assert.throws(() => composeGroupClaudeMd({ folder: 'a\0b' }), (e) => e.code === 'EINPUT');
+	assert.throws(() => composeGroupClaudeMd(), (e) => e.code === 'EUSAGE');
+	assert.throws(() => composeGroupClaudeMd({ folder: 3 }), (e) => e.code === 'EUSAGE');
+	assert.deepEqual(fs.readdirSync(path.join(root, 'groups')), []);
+});
+
+test('migrateGroupsToClaudeLocal: the legacy layout, once', (t) => {
+	const root = nanoclawTree(t);
+	fs.mkdirSync(path.join(root, 'groups/global'));
+	fs.writeFileSync(path.join(root, 'groups/global/CLAUDE.md'), '# Base\n');
+	fs.mkdirSync(path.join(root, 'groups/main'));
+	fs.writeFileSync(path.join(root, 'groups/main/CLAUDE.md'), '@./.claude-global.md\n# Mine\n');
+	fs.symlinkSync('/workspace/global/CLAUDE.md', path.join(root, 'groups/main/.claude-global.md'));
+	migrateGroupsToClaudeLocal();
+	assert.equal(fs.existsSync(path.join(root, 'groups/global')), false);
+	assert.equal(fs.existsSync(path.join(root, 'groups/main/.claude-global.md')), false);
+	assert.match(read(root, 'groups/main/CLAUDE.local.md'), /# Mine/);
+	migrateGroupsToClaudeLocal();
+	composeGroupClaudeMd(group('main'));
+	assert.match(read(root, 'groups/main/CLAUDE.local.md'), /# Mine/);
+});
+
+test('no groups directory: migrate does nothing', (t) => {
+	const root = nanoclawTree(t);
+	fs.rmdirSync(path.join(root, 'groups'));
+	migrateGroupsToClaudeLocal();
+	assert.equal(fs.existsSync(path.join(root, 'groups')), false);
+});

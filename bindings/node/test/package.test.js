@@ -1,0 +1,43 @@
+'use strict';
+// The package: the clawmd command it carries, and an offline install of
+// the npm pack tarball with the prebuilt addon.
+const test = require('node:test');
+const assert = require('node:assert/strict');
+const { execFileSync, spawnSync } = require('child_process');
+const fs = require('fs');
+const path = require('path');
+const { pkg, tmpdir, makeRoot, read } = require('./helper.js');
+
+const has = (cmd) => spawnSync('sh', ['-c', `command -v ${cmd}`]).status === 0;
+
+test('the package carries the clawmd command', (t) => {
+	const root = makeRoot(t);
+	const bin = require(pkg).bin;
+	const out = execFileSync(bin, ['-C', root, 'compose', 'main'], { encoding: 'utf8' });
+	assert.equal(out, '');
+	assert.match(read(root, 'groups/main/CLAUDE.md'), /^<!-- Composed at spawn/);
+	const r = spawnSync(bin, ['-C', root, 'compose', '--check', '--json', 'main'], { encoding: 'utf8' });
+	assert.equal(r.status, 0, r.stderr);
+	assert.equal(JSON.parse(r.stdout).changed, false);
+	assert.equal(spawnSync(bin, ['-C', root, 'compose', 'no/such'], { encoding: 'utf8' }).status, 3);
+});
+
+test('npm pack installs offline; require, import and npx clawmd work', { skip: !has('npm') && 'no npm' }, (t) => {
+	const dir = tmpdir(t);
+	const env = { ...process.env, npm_config_cache: path.join(dir, 'cache'), npm_config_update_notifier: 'false' };
+	const tgz = execFileSync('npm', ['pack', '--silent', '--pack-destination', dir, pkg], { encoding: 'utf8', env }).trim().split('\n').pop();
+	const app = path.join(dir, 'app');
+	fs.mkdirSync(app);
+	fs.writeFileSync(path.join(app, 'package.json'), '{"name": "app", "version": "1.0.0", "private": true}');
+	execFileSync('npm', ['install', '--offline', '--no-audit', '--no-fund', path.join(dir, tgz)], { cwd: app, env, stdio: 'pipe' });
+	const installed = path.join(app, 'node_modules', 'clawmd');
+	assert.ok(fs.existsSync(path.join(installed, 'prebuilds/linux-x64/clawmd.node')));
+	assert.equal(fs.existsSync(path.join(installed, 'build', 'clawmd.node')), false, 'the prebuilt was kept');
+	const root = makeRoot(t);
+	const script = `const c = require('clawmd'); const h = c.open(${JSON.stringify(root)});
+		console.log(JSON.stringify(h.compose('main').changed)); h.close();
+		import('clawmd/nanoclaw').then((n) => console.log(typeof n.composeGroupClaudeMd));`;
+	assert.equal(execFileSync(process.execPath, ['-e', script], { cwd: app, encoding: 'utf8' }), 'true\nfunction\n');
+	const out = execFileSync('npx', ['--offline', 'clawmd', '-C', root, 'status', '--json'], { cwd: app, env, encoding: 'utf8' });
+	assert.equal(JSON.parse(out).groups[0].drift, 'clean');
+});
