@@ -114,6 +114,25 @@ for planted in device symlink; do
 	rm -f "$A/groups/g/CLAUDE.local.md"
 done
 
+# ---- no /proc: refused, never opened by name ----------------------------------
+# Without /proc the inode cannot be reopened: the safe open refuses, saying
+# why, rather than fall back to opening the name (exit 3: container.json that
+# cannot be read is invalid input, as one the agent made unreadable is).  The full program
+# is run (the front needs /proc/self/exe to find it).
+FULL=${CLAWMD_BUILD:-}/libexec/clawmd/clawmd
+if [ -x "$FULL" ] && unshare -m true 2>/dev/null; then
+	P=$T/noproc
+	make_root "$P"
+	mkdir -p "$P/groups/g"
+	printf '{}' >"$P/groups/g/container.json"
+	expect_fail 3 "no /proc: compose refuses" unshare -m sh -c \
+		"umount -l /proc && exec '$FULL' compose -C '$P' g"
+	expect_grep "no /proc: the message says why" '/proc is not mounted' "$T/err"
+	check "no /proc: nothing was written" test ! -e "$P/groups/g/CLAUDE.md"
+else
+	for k in 1 2 3; do _report 0 "# SKIP unshare -m unavailable"; done
+fi
+
 check "the devices are still devices" test -c "$G/mem/CLAUDE.local.md" -a -c "$G/cfg/container.json"
 
 done_testing

@@ -166,8 +166,8 @@ int clawmd_fs_read(struct clawmd_buf *out, const struct clawmd_dir *d, const cha
 		return clawmd_err_set(err, CLAWMD_EFS, "'%s/%s' is not a regular file", shown(d, name));
 	if (fd == -EOPNOTSUPP)
 		return clawmd_err_set(err, CLAWMD_EFS,
-				      "could not open '%s/%s': /proc is not mounted, and a file the "
-				      "agent can replace is opened only through /proc/self/fd",
+				      "could not open '%s/%s' safely: /proc is not mounted (a file "
+				      "is opened for reading only through /proc/self/fd)",
 				      shown(d, name));
 	if (fd < 0) {
 		errno = -fd;
