@@ -69,4 +69,33 @@ else
 	for k in 1 2; do _report 0 "# SKIP strace unavailable"; done
 fi
 
+# ---- the rules directory swapped for a host symlink mid-walk -----------------
+# check --cwd ROOT is stopped (strace SIGSTOP) at its read open of the
+# group's ok.md; the agent then swaps .claude/rules for a symlink to a host
+# directory; the walk goes on with x.md, y.md, ... and must read nothing
+# of the host's.
+if strace -f -o /dev/null true 2>/dev/null; then
+	NOLEAK="ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0"
+	printf -- '---\npaths: "HOSTDIRGLOB/**"\n---\nrule\n' >"$H/rules/x.md"
+	env "$NOLEAK" strace -o "$T/count" -e trace=openat "$CLAWMD" check --cwd "$R" >/dev/null 2>&1
+	k=$(grep -n '"ok\.md", .*O_PATH' "$T/count" | head -n 1 | cut -d: -f1)
+	k=$((${k:-0} + 1))
+	if start_stopped "openat:$k" env "$NOLEAK" "$CLAWMD" check --cwd "$R"; then
+		_report 0 "check --cwd stopped at its open of ok.md"
+		mv "$M/.claude/rules" "$M/.claude/rules.real"
+		ln -s "$H/rules" "$M/.claude/rules"
+		resume_stopped
+		check "rules swapped for a host symlink mid-walk: no host globs shown" \
+			sh -c "! grep -Eq '$leaks' '$T/out' '$T/err'"
+		rm "$M/.claude/rules"
+		mv "$M/.claude/rules.real" "$M/.claude/rules"
+	else
+		_report 1 "check --cwd stopped at its open of ok.md" "k=$k"
+		resume_stopped
+		_report 1 "rules swapped for a host symlink mid-walk: no host globs shown"
+	fi
+else
+	for k in 1 2; do _report 0 "# SKIP strace unavailable"; done
+fi
+
 done_testing
