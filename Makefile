@@ -104,12 +104,18 @@ $(BUILD)/tests/%.t: tests/unit/%.c $(BUILD)/libclawmd.a tests/tap.h tests/testut
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) -Itests $(ALL_LDFLAGS) -o $@ $< $(BUILD)/libclawmd.a $(DEP_LIBS)
 
+# A helper the shell tests use to act at the moment an inotify event comes.
+TEST_HELPERS := $(BUILD)/tests/on-inotify
+$(BUILD)/tests/on-inotify: tests/on-inotify.c
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) -o $@ $<
+
 # --- tests ---------------------------------------------------------------
 # The shell tests find the binary through $CLAWMD; unit tests are binaries.
 TEST_ENV = CLAWMD=$(abspath $(BUILD)/clawmd) CLAWMD_TESTS=$(abspath tests) \
            CLAWMD_BUILD=$(abspath $(BUILD)) CLAWMD_SRC=$(abspath .)
 
-test: all $(UNITS) test-deps
+test: all $(UNITS) $(TEST_HELPERS) test-deps
 	$(TEST_ENV) prove -j2 $(UNITS) tests/t[0-9]*.sh
 
 test-deps:

@@ -257,7 +257,7 @@ else
 	echo "# node is not installed; the Node snippet is not run" >&2
 fi
 # Each page's contents list every section, before the first one.
-for p in compose migrate render check status init layout speed security e2e development; do
+for p in compose migrate render check status init layout speed security e2e development architecture node; do
 	f=$DOC/$p.md
 	want=$(awk '/^```/ { f = !f } !f && /^##+ / { sub(/^#+ /, ""); print }' "$f")
 	got=$(awk '/^## / { exit } /^ *- \[/ { sub(/^ *- \[/, ""); sub(/\]\(#.*/, ""); print }' "$f")

@@ -57,12 +57,12 @@ static bool want_dir(const struct clawmd_entry *want, const char *rel)
 
 static bool same_content(int dfd, const char *name, const struct clawmd_entry *f)
 {
-	int fd = openat(dfd, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
 	struct stat st;
+	int fd = clawmd_fs_open_read(dfd, name, CLAWMD_FS_NOFOLLOW, &st);
 	bool same = false;
 	if (fd < 0)
 		return false;
-	if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && (size_t)st.st_size == f->len) {
+	if ((size_t)st.st_size == f->len) {
 		char *buf = clawmd_xmalloc(f->len + 1);
 		size_t got = 0;
 		ssize_t r;

@@ -238,27 +238,33 @@ static int open_beneath(struct source_dir *root, const char *rel, struct clawmd_
 		return clawmd_err_sys(err, CLAWMD_EINPUT, "could not open source directory '%s'",
 				      root->path);
 	int dfd = root->fd;
-	struct open_how how = {.flags = O_RDONLY | O_CLOEXEC | O_NONBLOCK,
-			       .resolve = RESOLVE_BENEATH | RESOLVE_NO_MAGICLINKS};
-	int fd = (int)syscall(SYS_openat2, dfd, rel, &how, sizeof(how));
-	if (fd < 0 && errno == ENOSYS) {
+	struct stat st;
+	/* The one safe open (fs.h): a FIFO or device swapped in is never
+	 * opened, a link leading out of the source directory never followed. */
+	int fd = clawmd_fs_open_read(dfd, rel, CLAWMD_FS_BENEATH | CLAWMD_FS_FOLLOW, &st);
+	if (fd == -ENOSYS) {
 		/* Kernels before 5.6: resolve, then check the prefix. */
 		char *full = clawmd_path_join(root->path, rel), *rp = realpath(full, NULL);
 		char *rr = realpath(root->path, NULL);
 		size_t n = rr ? strlen(rr) : 0;
-		errno = EXDEV;
+		fd = -EXDEV;
 		if (rp && rr && !strncmp(rp, rr, n) && rp[n] == '/')
-			fd = open(rp, (int)how.flags);
+			fd = clawmd_fs_open_read(AT_FDCWD, rp, CLAWMD_FS_NOFOLLOW, &st);
 		free(full);
 		free(rp);
 		free(rr);
 	}
-	if (fd < 0 && errno == EXDEV)
+	if (fd == -EXDEV)
 		clawmd_err_set(err, CLAWMD_EINPUT, "source '%s/%s' leads outside '%s'; refusing to copy it",
 			       root->path, rel, root->path);
+	else if (fd == -ENODEV || fd == -EISDIR || fd == -ELOOP)
+		clawmd_err_set(err, CLAWMD_EINPUT,
+			       "source '%s/%s' is not a regular file of at most %d bytes", root->path,
+			       rel, SOURCE_MAX);
 	else if (fd < 0)
-		clawmd_err_sys(err, CLAWMD_EINPUT, "could not read source '%s/%s'", root->path, rel);
-	return fd;
+		clawmd_err_set(err, CLAWMD_EINPUT, "could not read source '%s/%s': %s", root->path,
+			       rel, strerror(-fd));
+	return fd < 0 ? -1 : fd;
 }
 
 /* Read a source for copy mode: `rel` beneath `root`, or the file `rel`
@@ -278,11 +284,19 @@ static int read_source(char **data, size_t *len, struct source_dir *root, const 
 			return 0;
 		}
 	}
-	int fd = root ? open_beneath(root, rel, err) : open(rel, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
 	struct stat st;
+	int fd = root ? open_beneath(root, rel, err)
+		      : clawmd_fs_open_read(AT_FDCWD, rel, CLAWMD_FS_FOLLOW, &st);
 	if (fd < 0) {
 		clawmd_buf_release(&key);
-		return root ? err->code : clawmd_err_sys(err, CLAWMD_EINPUT, "could not read source '%s'", path);
+		if (root)
+			return err->code;
+		if (fd == -ENODEV || fd == -EISDIR)
+			return clawmd_err_set(err, CLAWMD_EINPUT,
+					      "source '%s' is not a regular file of at most %d bytes",
+					      path, SOURCE_MAX);
+		errno = -fd;
+		return clawmd_err_sys(err, CLAWMD_EINPUT, "could not read source '%s'", path);
 	}
 	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) || st.st_size > SOURCE_MAX) {
 		rc = clawmd_err_set(err, CLAWMD_EINPUT,

@@ -5,7 +5,11 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
+#include <linux/magic.h>
+#include <linux/openat2.h>
 #include <sys/file.h>
+#include <sys/statfs.h>
+#include <sys/syscall.h>
 #include <sys/random.h>
 #include <time.h>
 #include <unistd.h>
@@ -86,29 +90,88 @@ int clawmd_fs_type(mode_t *out, const struct clawmd_dir *d, const char *name,
 	return 0;
 }
 
+/* /proc/self/fd reopens an inode: only when /proc is a procfs (host-owned,
+ * checked once a process). */
+static bool proc_fd_usable(void)
+{
+	static int known; /* 0 not yet, 1 yes, -1 no */
+	if (!known) {
+		struct statfs sf;
+		known = statfs("/proc/self/fd", &sf) == 0 && sf.f_type == PROC_SUPER_MAGIC ? 1 : -1;
+	}
+	return known > 0;
+}
+
+int clawmd_fs_open_read(int dirfd, const char *name, int how, struct stat *st)
+{
+	int pfd, fd, e;
+	struct stat again;
+	if (how & CLAWMD_FS_BENEATH) {
+		struct open_how oh = {.flags = O_PATH | O_CLOEXEC,
+				      .resolve = RESOLVE_BENEATH | RESOLVE_NO_MAGICLINKS};
+		if (how & CLAWMD_FS_NO_SYMLINKS)
+			oh.resolve |= RESOLVE_NO_SYMLINKS;
+		if (!(how & CLAWMD_FS_FOLLOW))
+			oh.flags |= O_NOFOLLOW;
+		pfd = (int)syscall(SYS_openat2, dirfd, name, &oh, sizeof(oh));
+	} else {
+		pfd = openat(dirfd, name, O_PATH | O_CLOEXEC | (how & CLAWMD_FS_FOLLOW ? 0 : O_NOFOLLOW));
+	}
+	if (pfd < 0)
+		return -errno;
+	if (fstat(pfd, st) < 0) {
+		e = -errno;
+		goto out_close;
+	}
+	e = S_ISLNK(st->st_mode) ? -ELOOP : S_ISDIR(st->st_mode) ? -EISDIR
+		: !S_ISREG(st->st_mode) ? -ENODEV : !proc_fd_usable() ? -EOPNOTSUPP : 0;
+	if (e)
+		goto out_close;
+	char self[64];
+	snprintf(self, sizeof(self), "/proc/self/fd/%d", pfd);
+	fd = open(self, O_RDONLY | O_CLOEXEC | O_NOCTTY);
+	if (fd < 0) {
+		e = errno == ENOENT ? -EOPNOTSUPP : -errno;
+		goto out_close;
+	}
+	if (fstat(fd, &again) < 0 || !S_ISREG(again.st_mode) || again.st_dev != st->st_dev ||
+	    again.st_ino != st->st_ino) {
+		close(fd);
+		e = -EAGAIN; /* not the inode of step 2: never trusted */
+		goto out_close;
+	}
+	close(pfd);
+	*st = again;
+	return fd;
+out_close:
+	close(pfd);
+	return e;
+}
+
 int clawmd_fs_read(struct clawmd_buf *out, const struct clawmd_dir *d, const char *name,
 		   size_t max, struct clawmd_err *err)
 {
 	int rc = 0;
 	struct stat st;
-	/* O_NONBLOCK: a planted FIFO must not hang the spawn; fstat refuses it. */
-	int fd = openat(d->fd, name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
+	/* A planted FIFO or device is never opened: fstat of an O_PATH fd
+	 * refuses it first. */
+	int fd = clawmd_fs_open_read(d->fd, name, CLAWMD_FS_NOFOLLOW, &st);
 	clawmd_buf_clear(out);
+	if (fd == -ENOENT)
+		return 1;
+	if (fd == -ELOOP)
+		return clawmd_err_set(err, CLAWMD_EFS, "'%s/%s' is a symlink; refusing to follow it",
+				      shown(d, name));
+	if (fd == -EISDIR || fd == -ENODEV)
+		return clawmd_err_set(err, CLAWMD_EFS, "'%s/%s' is not a regular file", shown(d, name));
+	if (fd == -EOPNOTSUPP)
+		return clawmd_err_set(err, CLAWMD_EFS,
+				      "could not open '%s/%s' safely: /proc is not mounted (a file "
+				      "is opened for reading only through /proc/self/fd)",
+				      shown(d, name));
 	if (fd < 0) {
-		if (errno == ENOENT)
-			return 1;
-		if (errno == ELOOP)
-			return clawmd_err_set(err, CLAWMD_EFS, "'%s/%s' is a symlink; refusing to follow it",
-					      shown(d, name));
+		errno = -fd;
 		return clawmd_err_sys(err, CLAWMD_EFS, "could not open '%s/%s'", shown(d, name));
-	}
-	if (fstat(fd, &st) < 0) {
-		rc = clawmd_err_sys(err, CLAWMD_EFS, "could not stat '%s/%s'", shown(d, name));
-		goto out_close;
-	}
-	if (!S_ISREG(st.st_mode)) {
-		rc = clawmd_err_set(err, CLAWMD_EFS, "'%s/%s' is not a regular file", shown(d, name));
-		goto out_close;
 	}
 	if ((uintmax_t)st.st_size > max) {
 		rc = clawmd_err_set(err, CLAWMD_EINPUT, "'%s/%s' is larger than %zu bytes",
@@ -581,10 +644,10 @@ static enum verdict judge(int *fdp, struct stat *st, size_t *len, const struct c
 		return errno == ENOENT ? GONE : FOREIGN;
 	if (!S_ISREG(pre.st_mode) && !S_ISLNK(pre.st_mode))
 		return FOREIGN;
-	int fd = openat(d->fd, name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
-	if (fd < 0 && errno == ENOENT)
+	int fd = clawmd_fs_open_read(d->fd, name, CLAWMD_FS_NOFOLLOW, st);
+	if (fd == -ENOENT)
 		return GONE;
-	if (fd < 0 && errno == ELOOP) {
+	if (fd == -ELOOP) {
 		char target[4096];
 		ssize_t n = readlinkat(d->fd, name, target, sizeof(target));
 		return n > 0 && (size_t)n < sizeof(target) && staged_content(name, target, (size_t)n)

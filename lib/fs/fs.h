@@ -62,6 +62,33 @@ int clawmd_fs_type(mode_t *out, const struct clawmd_dir *d, const char *name,
 		   struct clawmd_err *err);
 
 /*
+ * The one open for reading of anything the agent may have planted: every
+ * read in lib/ that is not of a host-owned file goes through it.  Why in
+ * three steps:
+ *  1. `name` is opened O_PATH (with O_NOFOLLOW unless CLAWMD_FS_FOLLOW):
+ *     an O_PATH open runs no driver code, so a device, FIFO or socket
+ *     planted there is never opened (opening one is already an action for
+ *     some drivers: a watchdog starts, a tape rewinds);
+ *  2. fstat of that fd: only a regular file goes on (a symlink -ELOOP, a
+ *     directory -EISDIR, anything else -ENODEV), *st gets its stat;
+ *  3. that same inode is reopened for reading through /proc/self/fd/N,
+ *     and checked to be the inode of step 2.  No name is looked up again,
+ *     so nothing swapped in meanwhile is opened.  Where /proc is not a
+ *     procfs, the file is refused (-EOPNOTSUPP), never opened by name.
+ * `how`: CLAWMD_FS_NOFOLLOW (`name` relative to `dirfd`, its last
+ * component not followed), CLAWMD_FS_FOLLOW (a host-configured path), or
+ * CLAWMD_FS_BENEATH (openat2 RESOLVE_BENEATH|RESOLVE_NO_MAGICLINKS: -EXDEV
+ * when it leads out of `dirfd`; -ENOSYS before Linux 5.6), optionally with
+ * CLAWMD_FS_NO_SYMLINKS (no symlink in any component).  Returns the fd
+ * (O_RDONLY|O_CLOEXEC) or -errno.
+ */
+#define CLAWMD_FS_NOFOLLOW 0
+#define CLAWMD_FS_FOLLOW 1
+#define CLAWMD_FS_BENEATH 2
+#define CLAWMD_FS_NO_SYMLINKS 4
+int clawmd_fs_open_read(int dirfd, const char *name, int how, struct stat *st);
+
+/*
  * Read a regular file of at most `max` bytes into `out` (replacing its
  * content).  Returns 0, 1 when there is nothing at `name`, or an error:
  * EFS for a symlink, a non-regular file or a read failure, EINPUT when the

@@ -1,5 +1,6 @@
 /* view.c - the container view: one fd-based resolver (see view.h). */
 #include "fs/view.h"
+#include "fs/fs.h"
 #include "base/util.h"
 
 #include <dirent.h>
@@ -511,19 +512,21 @@ bool clawmd_view_lexists(const struct clawmd_view *v, const char *path, struct s
 /* Open the resolved regular file for reading, as the same inode. */
 static int reopen(const struct clawmd_view_node *nd)
 {
-	int flags = O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC;
+	struct stat st;
 	int fd;
+	/* Through the one safe open (fs.h): what is there now is opened
+	 * O_PATH and only a regular file is opened for reading. */
 	if (nd->parent >= 0)
-		fd = openat(nd->parent, nd->name, flags | O_NOFOLLOW);
+		fd = clawmd_fs_open_read(nd->parent, nd->name, CLAWMD_FS_NOFOLLOW, &st);
 	else if (nd->host_root)
-		fd = open(nd->host_root, flags);
+		fd = clawmd_fs_open_read(AT_FDCWD, nd->host_root, CLAWMD_FS_FOLLOW, &st);
 	else
 		return -ENOENT;
+	if (fd == -ELOOP || fd == -EISDIR || fd == -ENODEV)
+		return -EAGAIN; /* swapped meanwhile */
 	if (fd < 0)
-		return -errno;
-	struct stat st;
-	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) || st.st_dev != nd->st.st_dev ||
-	    st.st_ino != nd->st.st_ino) {
+		return fd;
+	if (st.st_dev != nd->st.st_dev || st.st_ino != nd->st.st_ino) {
 		close(fd);
 		return -EAGAIN; /* swapped meanwhile */
 	}

@@ -400,12 +400,13 @@ static void ignore_file(struct clawmd_buf *rules, const char *top, const char *r
 {
 	char *path = *rel ? clawmd_xasprintf("%s/%s/.gitignore", top, rel)
 			  : clawmd_xasprintf("%s/.gitignore", top);
-	int fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
-	free(path);
 	struct stat st;
+	/* A group's .gitignore is the agent's: the one safe open (fs.h). */
+	int fd = clawmd_fs_open_read(AT_FDCWD, path, CLAWMD_FS_NOFOLLOW, &st);
+	free(path);
 	if (fd < 0)
 		return;
-	if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size <= IGNORE_FILE_MAX) {
+	if (st.st_size <= IGNORE_FILE_MAX) {
 		struct clawmd_buf b = CLAWMD_BUF_INIT;
 		char chunk[8192];
 		ssize_t k;

@@ -326,10 +326,15 @@ static int copy_owner(const struct clawmd_dir *d, const char *tmp, const struct 
 {
 	struct stat st;
 	int rc = 0;
-	int fd = openat(d->fd, tmp, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
-	if (fd < 0)
+	int fd = clawmd_fs_open_read(d->fd, tmp, CLAWMD_FS_NOFOLLOW, &st);
+	if (fd == -ELOOP || fd == -EISDIR || fd == -ENODEV || fd == -EAGAIN)
+		return clawmd_err_set(err, CLAWMD_EFS, "'%s/%s' was replaced while being written",
+				      d->path, tmp);
+	if (fd < 0) {
+		errno = -fd;
 		return clawmd_err_sys(err, CLAWMD_EFS, "could not open '%s/%s'", d->path, tmp);
-	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) || st.st_nlink != 1 ||
+	}
+	if (st.st_nlink != 1 ||
 	    st.st_uid != geteuid()) {
 		rc = clawmd_err_set(err, CLAWMD_EFS, "'%s/%s' was replaced while being written",
 				    d->path, tmp);

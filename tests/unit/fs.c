@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <sys/file.h>
 #include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -183,6 +184,47 @@ int main(void)
 	is_str(e.msg, "first", "the first error wins");
 	is(clawmd_err_exit_status(CLAWMD_ELOCK), 5, "ELOCK exits 5");
 	is(clawmd_err_exit_status(CLAWMD_EUSAGE), 2, "EUSAGE exits 2");
+
+	/* The one open for reading (clawmd_fs_open_read): O_PATH first, only
+	 * a regular file reopened, as the same inode. */
+	struct stat ost, fst;
+	put("reg", "regular\n");
+	int rfd = clawmd_fs_open_read(d.fd, "reg", CLAWMD_FS_NOFOLLOW, &ost);
+	ok(rfd >= 0 && fstat(rfd, &fst) == 0 && fst.st_ino == ost.st_ino && S_ISREG(ost.st_mode),
+	   "open_read: a regular file, the inode stat'ed");
+	char got[16] = {0};
+	ok(rfd >= 0 && read(rfd, got, sizeof(got) - 1) == 8 && !strcmp(got, "regular\n"),
+	   "open_read: readable");
+	ok(rfd >= 0 && (fcntl(rfd, F_GETFL) & O_PATH) == 0, "open_read: not an O_PATH fd");
+	if (rfd >= 0)
+		close(rfd);
+	mkfifo(path("fifo"), 0600);
+	is(clawmd_fs_open_read(d.fd, "fifo", CLAWMD_FS_NOFOLLOW, &ost), -ENODEV,
+	   "open_read: a FIFO is refused, not opened (this would block)");
+	if (mknod(path("dev"), S_IFCHR | 0600, makedev(1, 3)) == 0)
+		is(clawmd_fs_open_read(d.fd, "dev", CLAWMD_FS_NOFOLLOW, &ost), -ENODEV,
+		   "open_read: a device is refused");
+	else
+		ok(1, "# SKIP mknod needs root");
+	symlink("reg", path("lnk"));
+	is(clawmd_fs_open_read(d.fd, "lnk", CLAWMD_FS_NOFOLLOW, &ost), -ELOOP,
+	   "open_read: a symlink is not followed");
+	rfd = clawmd_fs_open_read(d.fd, "lnk", CLAWMD_FS_FOLLOW, &ost);
+	ok(rfd >= 0, "open_read: followed when asked (a host-configured path)");
+	if (rfd >= 0)
+		close(rfd);
+	mkdir(path("sub"), 0700);
+	is(clawmd_fs_open_read(d.fd, "sub", CLAWMD_FS_NOFOLLOW, &ost), -EISDIR,
+	   "open_read: a directory is refused");
+	is(clawmd_fs_open_read(d.fd, "absent", CLAWMD_FS_NOFOLLOW, &ost), -ENOENT,
+	   "open_read: absent");
+	int sfd = open(path("sub"), O_RDONLY | O_DIRECTORY);
+	symlink("../reg", path("sub/up"));
+	int r2 = clawmd_fs_open_read(sfd, "up", CLAWMD_FS_BENEATH | CLAWMD_FS_FOLLOW, &ost);
+	ok(r2 == -EXDEV || r2 == -ENOSYS, "open_read: beneath, a link out is refused (%d)", r2);
+	r2 = clawmd_fs_open_read(sfd, "../reg", CLAWMD_FS_BENEATH, &ost);
+	ok(r2 == -EXDEV || r2 == -ENOSYS, "open_read: beneath, '..' out is refused (%d)", r2);
+	close(sfd);
 
 	clawmd_buf_release(&buf);
 	clawmd_dir_release(&d);

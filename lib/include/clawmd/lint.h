@@ -77,6 +77,12 @@ struct clawmd_lint_opts {
 	 * render --approve-external): imports leaving the working directory
 	 * load, so CM105 is not reported. */
 	bool approve_external;
+	/* clawmd_lint_tree only: the layout of the root the tree is in, or
+	 * NULL.  A group directory the tree reaches is the agent's: it is
+	 * linted as the group's container sees it (its mount table), never
+	 * through the host.  Without it the groups are not known, and only
+	 * the tree's confinement holds (no link is followed out of it). */
+	const struct clawmd_layout *layout;
 };
 
 /* The rule table, sorted by code; clawmd_lint_rule() finds one or NULL. */
