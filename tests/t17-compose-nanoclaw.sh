@@ -38,11 +38,10 @@ expect_eq "skills, modules, and CLAUDE.local.md imported (the runner leaves out 
 @./.claude-fragments/module-core.md
 @./.claude-fragments/module-scheduling.md
 @./CLAUDE.local.md"
-expect_eq "cli_scope disabled drops only the cli module; empty instructions get no fragment" \
+expect_eq "cli_scope disabled drops the cli and scheduling modules; empty instructions get no fragment" \
 	"$(tail -n +2 "$N/groups/ops/CLAUDE.md")" "@./.claude-shared.md
 @./.claude-fragments/skill-web.md
 @./.claude-fragments/module-core.md
-@./.claude-fragments/module-scheduling.md
 @./.claude-fragments/mcp-loud.md
 @./CLAUDE.local.md"
 check "no fragment file for the empty instructions" test ! -e "$N/groups/ops/.claude-fragments/mcp-quiet.md"

@@ -53,7 +53,11 @@ void clawmd_config_release(struct clawmd_group_config *cfg);
 /* Names clawmd owns inside a group directory. */
 #define CLAWMD_ENTRY_NAME "CLAUDE.md"
 #define CLAWMD_LOCAL_NAME "CLAUDE.local.md"
-#define CLAWMD_ROLE_NAME "CLAUDE.role.md"
+#define CLAWMD_ROLE_NAME "CLAUDE.role.md" /* the default optional import */
+#define CLAWMD_PERSONA_NAME "instructions.prepend.md" /* first of the persona files */
+#define CLAWMD_PREPEND_SUFFIX ".prepend.md"	      /* the persona files' suffix */
+#define CLAWMD_PERSONA_FRAGMENT "persona.md"	      /* in CLAWMD_FRAGMENTS_DIR */
+#define CLAWMD_OPTIONAL_MAX 32 		      /* optional_imports entries */
 #define CLAWMD_SHARED_NAME ".claude-shared.md"
 #define CLAWMD_FRAGMENTS_DIR ".claude-fragments"
 #define CLAWMD_CONFIG_NAME "container.json"
