@@ -1,8 +1,9 @@
 #!/bin/sh
 # compose: a group's persona (*.prepend.md, the "persona" key, on with the
-# nanoclaw preset) and the files the entry imports when present
-# ("optional_imports"): order, hostile files, defusing, validation of both
-# keys, and the no-op record, which must see a file created after it.
+# nanoclaw preset), the files the entry imports when present
+# ("optional_imports"), and module gating by a "modules" list in
+# container.json: order, hostile files, defusing, validation of the keys,
+# and the no-op record, which must see a file created after it.
 . "$CLAWMD_TESTS/lib.sh"
 
 N=$T/nano
@@ -120,6 +121,32 @@ bad "persona not a boolean" '{"persona": "maybe"}' \
 	"clawmd.json: persona: expected true or false, not 'maybe'"
 expect_eq "nothing written by any of them" "$(ls -liR --time-style=+%s.%N "$G")" "$snapshot"
 printf '{"preset": "nanoclaw", "optional_imports": ["facts.md", "CLAUDE.role.md"]}\n' >"$N/clawmd.json"
+
+# Module gating: "modules" in container.json selects as "skills" does;
+# cli_scope "disabled" still drops cli and scheduling from the list.
+printf 'cli\n' >"$N/container/agent-runner/src/mcp-tools/cli.instructions.md"
+printf 'sched\n' >"$N/container/agent-runner/src/mcp-tools/scheduling.instructions.md"
+printf '{"modules": ["scheduling", "cli", "ghost"]}\n' >"$G/container.json"
+expect_ok "compose with a modules list" $CLAWMD compose -C "$N" main
+expect_eq "only the listed modules, in bytewise order" \
+	"$(grep module- "$G/CLAUDE.md")" "@./.claude-fragments/module-cli.md
+@./.claude-fragments/module-scheduling.md"
+check "the unlisted module's fragment is gone" test ! -e "$F/module-core.md"
+expect_grep "an unknown module is a warning naming it" \
+	"container.json: modules: unknown module 'ghost'" "$T/err"
+printf '{"modules": ["scheduling", "cli", "core"], "cli_scope": "disabled"}\n' >"$G/container.json"
+expect_ok "compose with a modules list and cli_scope disabled" $CLAWMD compose -C "$N" main
+expect_eq "cli_scope disabled wins over the list" "$(grep module- "$G/CLAUDE.md")" \
+	"@./.claude-fragments/module-core.md"
+printf '{"modules": "some"}\n' >"$G/container.json"
+before=$(ls -liR --time-style=+%s.%N "$G")
+expect_fail 3 "a modules value that is neither \"all\" nor a list" $CLAWMD compose -C "$N" main
+expect_grep "the key is named" 'container.json: modules: expected "all" or an array of names' "$T/err"
+expect_eq "nothing written" "$(ls -liR --time-style=+%s.%N "$G")" "$before"
+printf '{"modules": "all"}\n' >"$G/container.json"
+expect_ok "modules all" $CLAWMD compose -C "$N" main
+expect_eq "every module again" "$(grep -c module- "$G/CLAUDE.md")" 3
+rm "$G/container.json"
 
 # The no-op record: once a no-op is recorded, a file created afterwards
 # (an optional import, a persona file) must still be seen by the next

@@ -695,6 +695,14 @@ static void layout_warnings(struct clawmd_plan *plan, const struct clawmd_layout
 	clawmd_buf_release(&all);
 }
 
+static bool module_selected(const struct clawmd_group_config *cfg, const char *name)
+{
+	for (size_t k = 0; !cfg->all_modules && k < cfg->nmodules; k++)
+		if (!strcmp(cfg->modules[k], name))
+			return true;
+	return cfg->all_modules;
+}
+
 static void warn_persona(void *payload, const char *msg)
 {
 	warn(payload, "%s", msg);
@@ -796,8 +804,21 @@ int clawmd_plan_build(struct clawmd_plan *out, struct clawmd_group *g, struct cl
 	 * the CLI; doc/nanoclaw.md). */
 	if (lay->modules)
 		modules = list_dir(&nmodules, lay->modules, module_fragment, pass, 'm');
+	/* A "modules" list in container.json keeps the listed ones only (the
+	 * selection rule of "skills"); a listed module without a fragment is
+	 * a warning, as an unknown skill is. */
+	for (size_t k = 0; !cfg->all_modules && k < cfg->nmodules; k++) {
+		bool have = false;
+		for (size_t i = 0; i < nmodules && !have; i++)
+			have = !strcmp(modules[i], cfg->modules[k]);
+		if (!have)
+			warn(out, "groups/%s/container.json: modules: unknown module '%s' (no %s/%s.instructions.md)",
+			     group, cfg->modules[k], lay->modules ? lay->modules : "(no modules directory)",
+			     cfg->modules[k]);
+	}
 	for (size_t i = 0; i < nmodules && rc == 0; i++)
-		if (!cfg->cli_disabled || (strcmp(modules[i], "cli") && strcmp(modules[i], "scheduling")))
+		if (module_selected(cfg, modules[i]) &&
+		    (!cfg->cli_disabled || (strcmp(modules[i], "cli") && strcmp(modules[i], "scheduling"))))
 			rc = add_fragment(out, &cap, &body, lay, "module", modules[i], &modules_dir,
 					  lay->ct_modules, ".instructions.md", err);
 	if (rc < 0)

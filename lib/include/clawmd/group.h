@@ -29,6 +29,9 @@ struct clawmd_group_config {
 	size_t nskills;
 	struct clawmd_mcp *mcp; /* sorted bytewise by name */
 	size_t nmcp;
+	bool all_modules;	/* "all", or no "modules" key */
+	char **modules;		/* the listed module names, in file order */
+	size_t nmodules;
 	bool cli_disabled;	/* cli_scope == "disabled" */
 	/* Top-level keys that look like a misspelt key clawmd reads ("skils"):
 	 * ignored, but worth a warning.  Keys far from any of clawmd's are other
