@@ -21,7 +21,12 @@ static const char help_head[] =
 	"the import-only CLAUDE.md.  Nothing is written when nothing changed.  A\n"
 	"CLAUDE.md that clawmd did not write is moved into CLAUDE.local.md (or\n"
 	"aside), never lost; one written by nanoclaw's own composer is replaced.\n"
-	"mode, claude_version and approve_external come from ROOT/clawmd.json.\n"
+	"mode, claude_version and approve_external come from ROOT/clawmd.json, as\n"
+	"do persona (the group's *.prepend.md inlined and imported first; on with\n"
+	"the nanoclaw preset) and optional_imports (group files imported when\n"
+	"present, default CLAUDE.role.md).  In container.json, skills and modules\n"
+	"select fragments (\"all\" or a list); cli_scope \"disabled\" drops the\n"
+	"cli and scheduling modules.\n"
 	"Symlink mode warns once per run when the configured Claude Code release\n"
 	"drops symlinked imports and approve_external is not set.  Every GROUP is\n"
 	"checked before any is written.\n";

@@ -38,11 +38,10 @@ expect_eq "skills, modules, and CLAUDE.local.md imported (the runner leaves out 
 @./.claude-fragments/module-core.md
 @./.claude-fragments/module-scheduling.md
 @./CLAUDE.local.md"
-expect_eq "cli_scope disabled drops only the cli module; empty instructions get no fragment" \
+expect_eq "cli_scope disabled drops the cli and scheduling modules; empty instructions get no fragment" \
 	"$(tail -n +2 "$N/groups/ops/CLAUDE.md")" "@./.claude-shared.md
 @./.claude-fragments/skill-web.md
 @./.claude-fragments/module-core.md
-@./.claude-fragments/module-scheduling.md
 @./.claude-fragments/mcp-loud.md
 @./CLAUDE.local.md"
 check "no fragment file for the empty instructions" test ! -e "$N/groups/ops/.claude-fragments/mcp-quiet.md"
@@ -93,6 +92,21 @@ for nl in yes no; do
 	check "nothing preserved ($nl)" sh -c "! ls -A '$G' | grep -q preserved"
 	expect_grep "the entry is clawmd's now ($nl)" 'clawmd:fnv1a64=' "$G/CLAUDE.md"
 done
+# nanocoai/nanoclaw's header, its persona import first, and the group-file
+# imports of qwibitai pull requests 2262 and 2345 at the end.
+hdr2='<!-- Composed at spawn - do not edit. Standing instructions: instructions.prepend.md. Memory: memory/. -->'
+{ echo "$hdr2"; echo "@./.claude-fragments/persona.md"; echo "@./.claude-shared.md"
+  echo "@./.claude-fragments/skill-web.md"; echo "@./CLAUDE.role.md"; echo "@./CLAUDE.local.md"; } >"$G/CLAUDE.md"
+expect_ok "compose over nanocoai's entry" $CLAWMD compose -C "$N" main
+expect_eq "nanocoai's entry: nothing said about preserving" "$(cat "$T/err")" ""
+expect_eq "nanocoai's entry: nothing carried" "$(cat "$G/CLAUDE.local.md")" ""
+check "nanocoai's entry: nothing preserved" sh -c "! ls -A '$G' | grep -q preserved"
+{ echo "$hdr2"; echo "@./.claude-shared.md"; echo "@./notes.md"; } >"$G/CLAUDE.md"
+expect_ok "nanocoai's header over an import of another file" $CLAWMD compose -C "$N" main
+expect_file "is carried as a hand edit" "$G/CLAUDE.local.md" "$hdr2
+@./.claude-shared.md
+@./notes.md"
+: >"$G/CLAUDE.local.md"
 { echo "$hdr"; echo "@./.claude-shared.md"; echo "@./.claude-fragments/skill-web.md"; } >"$G/CLAUDE.md"
 expect_ok "migrate leaves nanoclaw's entry to compose" $CLAWMD migrate -C "$N" --quiet
 expect_eq "nothing carried by migrate" "$(cat "$G/CLAUDE.local.md")" ""

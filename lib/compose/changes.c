@@ -255,13 +255,14 @@ static bool planned(const struct clawmd_plan *plan, const char *name)
 	return false;
 }
 
-/* Fragments clawmd wrote: skill-*.md, module-*.md, mcp-*.md. */
+/* Fragments clawmd wrote: skill-*.md, module-*.md, mcp-*.md, persona.md. */
 static bool fragment_name(const char *name)
 {
 	size_t len = strlen(name);
-	return len > 3 && !strcmp(name + len - 3, ".md") &&
-	       (!strncmp(name, "skill-", 6) || !strncmp(name, "module-", 7) ||
-		!strncmp(name, "mcp-", 4));
+	return !strcmp(name, CLAWMD_PERSONA_FRAGMENT) ||
+	       (len > 3 && !strcmp(name + len - 3, ".md") &&
+		(!strncmp(name, "skill-", 6) || !strncmp(name, "module-", 7) ||
+		 !strncmp(name, "mcp-", 4)));
 }
 
 /*
@@ -282,9 +283,10 @@ static bool our_temp(const char *name, bool in_fragments)
 	if (!base)
 		return false;
 	if (in_fragments)
-		return (strlen(base) == 24 || fragment_name(base)) &&
-		       (!strncmp(base, "skill-", 6) || !strncmp(base, "module-", 7) ||
-			!strncmp(base, "mcp-", 4));
+		return !strcmp(base, CLAWMD_PERSONA_FRAGMENT) ||
+		       ((strlen(base) == 24 || fragment_name(base)) &&
+			(!strncmp(base, "skill-", 6) || !strncmp(base, "module-", 7) ||
+			 !strncmp(base, "mcp-", 4)));
 	return !strcmp(base, CLAWMD_ENTRY_NAME) || !strcmp(base, CLAWMD_SHARED_NAME) ||
 	       !strcmp(base, CLAWMD_FRAGMENTS_DIR) || !strcmp(base, CLAWMD_LOCAL_NAME);
 }

@@ -5,6 +5,8 @@
 #include "group/group.h"
 #include "fs/fs.h"
 #include "compose/pass.h"
+#include "compose/persona.h"
+
 #include "base/util.h"
 
 #include <dirent.h>
@@ -708,6 +710,19 @@ static void layout_warnings(struct clawmd_plan *plan, const struct clawmd_layout
 	clawmd_buf_release(&all);
 }
 
+static bool module_selected(const struct clawmd_group_config *cfg, const char *name)
+{
+	for (size_t k = 0; !cfg->all_modules && k < cfg->nmodules; k++)
+		if (!strcmp(cfg->modules[k], name))
+			return true;
+	return cfg->all_modules;
+}
+
+static void warn_persona(void *payload, const char *msg)
+{
+	warn(payload, "%s", msg);
+}
+
 int clawmd_plan_build(struct clawmd_plan *out, struct clawmd_group *g, struct clawmd_err *err)
 {
 	const struct clawmd_layout *lay = g->lay;
@@ -718,7 +733,7 @@ int clawmd_plan_build(struct clawmd_plan *out, struct clawmd_group *g, struct cl
 	struct clawmd_buf body = CLAWMD_BUF_INIT, tmp = CLAWMD_BUF_INIT;
 	char **skills = NULL, **modules = NULL;
 	size_t nskills = 0, nmodules = 0, cap = 0;
-	bool role = false;
+	bool *present = NULL; /* lay->optional[i] is a regular file */
 	int rc;
 	/* Opened on first use, once for all the fragments they hold. */
 	struct source_dir skills_dir = {lay->skills, -1, pass}, modules_dir = {lay->modules, -1, pass};
@@ -727,14 +742,34 @@ int clawmd_plan_build(struct clawmd_plan *out, struct clawmd_group *g, struct cl
 	out->group = clawmd_xstrdup(group);
 	if ((rc = clawmd_group_config(&cfg, g, err)) < 0 || (rc = clawmd_group_dir(&gd, g, err)) < 0)
 		goto out;
-	mode_t t;
+	/* The optional imports: each only while it is a regular file (a
+	 * symlink the agent planted is not imported, nor followed). */
 	struct clawmd_dir shown = {gd->fd, g->shown};
-	if ((rc = clawmd_fs_type(&t, &shown, CLAWMD_ROLE_NAME, err)) < 0)
-		goto out;
-	role = t == S_IFREG;
+	present = clawmd_xcalloc(lay->noptional + 1, sizeof(*present));
+	for (size_t i = 0; i < lay->noptional; i++) {
+		mode_t t;
+		if ((rc = clawmd_fs_type(&t, &shown, lay->optional[i], err)) < 0)
+			goto out;
+		present[i] = t == S_IFREG;
+	}
 	layout_warnings(out, lay, pass);
 	for (size_t i = 0; i < cfg->nunknown; i++)
 		warn(out, "%s", cfg->warnings[i]);
+
+	/* 0. The persona, inlined, imported before everything else: nanoclaw
+	 * puts it at the top of the system prompt.  Defused as inline MCP
+	 * instructions are: the agent writes these files. */
+	if (lay->persona) {
+		if ((rc = clawmd_persona_build(&tmp, &out->ndefused, &shown, g->shown, warn_persona,
+					       out, err)) < 0)
+			goto out;
+		if (tmp.len) {
+			size_t plen = tmp.len;
+			add_entry(out, &cap, clawmd_xstrdup(CLAWMD_FRAGMENTS_DIR "/" CLAWMD_PERSONA_FRAGMENT),
+				  CLAWMD_FT_FILE, clawmd_buf_detach(&tmp), plen);
+			clawmd_buf_puts(&body, "@./" CLAWMD_FRAGMENTS_DIR "/" CLAWMD_PERSONA_FRAGMENT "\n");
+		}
+	}
 
 	/* 1. The shared base. */
 	const char *got;
@@ -778,12 +813,27 @@ int clawmd_plan_build(struct clawmd_plan *out, struct clawmd_group *g, struct cl
 	if (rc < 0)
 		goto out;
 
-	/* 3. Modules; cli_scope "disabled" drops the cli one only (nanoclaw's
-	 * composer keeps scheduling: its tools do not go through the CLI). */
+	/* 3. Modules; cli_scope "disabled" drops cli and scheduling, which
+	 * teaches the agent `ncl tasks`: without the CLI it is as dead as cli
+	 * itself (nanocoai/nanoclaw's composer since it moved scheduling onto
+	 * the CLI; doc/nanoclaw.md). */
 	if (lay->modules)
 		modules = list_dir(&nmodules, lay->modules, module_fragment, pass, 'm');
+	/* A "modules" list in container.json keeps the listed ones only (the
+	 * selection rule of "skills"); a listed module without a fragment is
+	 * a warning, as an unknown skill is. */
+	for (size_t k = 0; !cfg->all_modules && k < cfg->nmodules; k++) {
+		bool have = false;
+		for (size_t i = 0; i < nmodules && !have; i++)
+			have = !strcmp(modules[i], cfg->modules[k]);
+		if (!have)
+			warn(out, "groups/%s/container.json: modules: unknown module '%s' (no %s/%s.instructions.md)",
+			     group, cfg->modules[k], lay->modules ? lay->modules : "(no modules directory)",
+			     cfg->modules[k]);
+	}
 	for (size_t i = 0; i < nmodules && rc == 0; i++)
-		if (!cfg->cli_disabled || strcmp(modules[i], "cli"))
+		if (module_selected(cfg, modules[i]) &&
+		    (!cfg->cli_disabled || (strcmp(modules[i], "cli") && strcmp(modules[i], "scheduling"))))
 			rc = add_fragment(out, &cap, &body, lay, "module", modules[i], &modules_dir,
 					  lay->ct_modules, ".instructions.md", err);
 	if (rc < 0)
@@ -803,9 +853,11 @@ int clawmd_plan_build(struct clawmd_plan *out, struct clawmd_group *g, struct cl
 		add_entry(out, &cap, name, CLAWMD_FT_FILE, clawmd_buf_detach(&tmp), len);
 	}
 
-	/* 5. The role, then CLAUDE.local.md for hosts that do not load it. */
-	if (role)
-		clawmd_buf_puts(&body, "@./" CLAWMD_ROLE_NAME "\n");
+	/* 5. The optional imports present (the role file by default), in the
+	 * layout's order, then CLAUDE.local.md for hosts that do not load it. */
+	for (size_t i = 0; i < lay->noptional; i++)
+		if (present[i])
+			clawmd_buf_printf(&body, "@./%s\n", lay->optional[i]);
 	if (lay->import_local)
 		clawmd_buf_puts(&body, "@./" CLAWMD_LOCAL_NAME "\n");
 
@@ -823,6 +875,7 @@ out:
 		close(modules_dir.fd);
 	clawmd_strv_free(skills, nskills);
 	clawmd_strv_free(modules, nmodules);
+	free(present);
 	clawmd_buf_release(&body);
 	clawmd_buf_release(&tmp);
 	if (rc < 0)

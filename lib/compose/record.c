@@ -5,6 +5,7 @@
 #include "fs/stamp.h"
 #include "base/util.h"
 #include "compose/watch.h"
+#include "compose/persona.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -46,6 +47,8 @@ enum base {
 #define F_RACY_ONLY 4 /* a parent directory: checked when saving, not recorded */
 #define F_NOLINK 8    /* on a path copy mode reads beneath its root: no record
 			 is made while it is a symlink (see source_facts) */
+#define F_LIST 16     /* the group's persona files, *.prepend.md: their names
+			 (digest, count), not an object (see persona_ident) */
 
 struct fact {
 	int base, flags;
@@ -146,11 +149,32 @@ static int stat_fact(struct bases *b, const struct fact *f, struct clawmd_ident 
 	return rc;
 }
 
+/* The listing of the group's persona files as an identity: which names
+ * there are, not what they hold (each file is a fact of its own).  A name
+ * created, removed or renamed changes it. */
+static int persona_ident(struct bases *b, struct clawmd_ident *id)
+{
+	char **names;
+	size_t n;
+	if (clawmd_persona_list(&names, &n, b->gd->fd) < 0)
+		return -1;
+	uint64_t h = 0xcbf29ce484222325ULL;
+	for (size_t i = 0; i < n; i++)
+		h = clawmd_fnv1a64(names[i], strlen(names[i]) + 1) ^ (h * 0x100000001b3ULL);
+	clawmd_strv_free(names, n);
+	id->mode = S_IFDIR;
+	id->ino = h;
+	id->size = n;
+	return 0;
+}
+
 static int stat_fact_now(struct bases *b, const struct fact *f, struct clawmd_ident *id)
 {
 	struct stat st;
 	int rc;
 	memset(id, 0, sizeof(*id));
+	if (f->flags & F_LIST)
+		return persona_ident(b, id);
 	if (f->base == B_BASE || f->base == B_SKILLS || f->base == B_MODULES) {
 		/* Host sources by path: opening their directory first would cost
 		 * two more system calls than the longer walks. */
@@ -242,6 +266,10 @@ static uint64_t layout_digest(const struct clawmd_layout *lay)
 			   lay->import_local ? "local" : "-"};
 	for (size_t i = 0; i < CLAWMD_ARRAY_SIZE(v); i++)
 		clawmd_buf_put(&b, v[i], strlen(v[i]) + 1);
+	/* What the entry may import from the group. */
+	for (size_t i = 0; i < lay->noptional; i++)
+		clawmd_buf_put(&b, lay->optional[i], strlen(lay->optional[i]) + 1);
+	clawmd_buf_printf(&b, "%zu persona=%d ", lay->noptional, lay->persona);
 	/* The release and the approval decide the symlink-mode warning the
 	 * record replays; the setting sources belong to the layout too. */
 	clawmd_buf_printf(&b, "%u.%u.%u %d%d%d%d", lay->claude.major, lay->claude.minor,
@@ -309,9 +337,9 @@ static const char *group_name(const struct clawmd_dir *gd)
  * its own notes in the group makes events nobody counts. */
 static int watch_group(struct bases *b, struct clawmd_watch *w, int g)
 {
-	static const char *const names[] = {CLAWMD_ENTRY_NAME,	 CLAWMD_LOCAL_NAME,
-					    CLAWMD_ROLE_NAME,	 CLAWMD_SHARED_NAME,
-					    CLAWMD_FRAGMENTS_DIR, CLAWMD_CONFIG_NAME};
+	static const char *const names[] = {CLAWMD_ENTRY_NAME, CLAWMD_LOCAL_NAME,
+					    CLAWMD_SHARED_NAME, CLAWMD_FRAGMENTS_DIR,
+					    CLAWMD_CONFIG_NAME};
 	char self[64];
 	struct stat a, c;
 	if (clawmd_watch_dir(w, CLAWMD_WATCH_ALL, b->lay->root, b->lay->groups, group_name(b->gd)) < 0)
@@ -321,6 +349,12 @@ static int watch_group(struct bases *b, struct clawmd_watch *w, int g)
 	for (size_t i = 0; i < CLAWMD_ARRAY_SIZE(names); i++)
 		if (clawmd_watch_dir(w, g, NULL, self, names[i]) < 0)
 			return -1;
+	/* The layout's optional imports, and the persona files by suffix. */
+	for (size_t i = 0; i < b->lay->noptional; i++)
+		if (clawmd_watch_dir(w, g, NULL, self, b->lay->optional[i]) < 0)
+			return -1;
+	if (b->lay->persona && clawmd_watch_dir(w, g, NULL, self, "*" CLAWMD_PREPEND_SUFFIX) < 0)
+		return -1;
 	/* It was opened before the groups directory was watched: is it still
 	 * the one at its name? */
 	if (fstat(b->gd->fd, &a) < 0 || lstat(b->gd->path, &c) < 0 || a.st_dev != c.st_dev ||
@@ -340,6 +374,10 @@ static int watch_fact(struct bases *b, struct clawmd_watch *w, int g, const stru
 		if (s < 0)
 			return -1;
 		int fd = f->base == B_GROUP ? b->gd->fd : b->fd[B_FRAG];
+		if (f->flags & F_LIST) { /* names by suffix: the directory's watch */
+			snprintf(p, sizeof(p), "/proc/self/fd/%d", fd);
+			return clawmd_watch_dir(w, g, NULL, p, f->path);
+		}
 		if (!strcmp(f->path, ".")) {
 			snprintf(p, sizeof(p), "/proc/self/fd/%d", fd);
 			return clawmd_watch_dir(w, g, NULL, p, NULL);
@@ -589,8 +627,8 @@ static bool entry_facts(struct facts *fs, const struct clawmd_entry *e,
 	 * place, so it has its own. */
 	if (e->type == CLAWMD_FT_FILE)
 		add(fs, B_FRAG, 0, clawmd_xstrdup(leaf));
-	if (base < 0)
-		return !strncmp(leaf, "mcp-", 4); /* mcp-: from container.json */
+	if (base < 0) /* mcp-: from container.json; the persona: persona_facts */
+		return !strncmp(leaf, "mcp-", 4) || !strcmp(leaf, CLAWMD_PERSONA_FRAGMENT);
 	/* skill-<s>.md from <s>/instructions.md, module-<m>.md from
 	 * <m>.instructions.md; a copy by its content (source_facts), a
 	 * symlink by the source being a file. */
@@ -685,6 +723,25 @@ static bool base_dir_racy(const char *base, struct timespec since)
 	return r;
 }
 
+/* The persona: which *.prepend.md files there are, and each one's
+ * identity (their content is inlined).  Listed again here, after the
+ * plan: a file created since made the group directory racy, which the
+ * save checks, so no record can miss it. */
+static bool persona_facts(struct facts *fs, const struct clawmd_dir *gd)
+{
+	char **names;
+	size_t n;
+	if (clawmd_persona_list(&names, &n, gd->fd) < 0)
+		return false;
+	add(fs, B_GROUP, F_LIST, clawmd_xstrdup("*" CLAWMD_PREPEND_SUFFIX));
+	for (size_t i = 0; i < n; i++) {
+		add(fs, B_GROUP, 0, names[i]); /* lstat: a symlink is left out, and recorded as one */
+		names[i] = NULL;
+	}
+	free(names);
+	return true;
+}
+
 void clawmd_record_save(const struct clawmd_group *g, const struct clawmd_plan *plan,
 			struct timespec since)
 {
@@ -701,8 +758,11 @@ void clawmd_record_save(const struct clawmd_group *g, const struct clawmd_plan *
 	 * holds the names below (checked now, not recorded: the agent writes
 	 * its own files there all the time). */
 	add(&fs, B_GROUP, 0, clawmd_xstrdup(CLAWMD_CONFIG_NAME));
-	add(&fs, B_GROUP, F_TYPE, clawmd_xstrdup(CLAWMD_ROLE_NAME));
+	for (size_t i = 0; i < lay->noptional; i++) /* imported while regular files */
+		add(&fs, B_GROUP, F_TYPE, clawmd_xstrdup(lay->optional[i]));
 	add(&fs, B_GROUP, F_TYPE, clawmd_xstrdup(CLAWMD_LOCAL_NAME));
+	if (lay->persona && !persona_facts(&fs, gd))
+		goto out;
 	add(&fs, B_GROUP, F_RACY_ONLY, clawmd_xstrdup("."));
 	/* 2. Each entry and its source; then the fragments directory, which
 	 * vouches for the symlinks in it and for the absence of stale ones. */

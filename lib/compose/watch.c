@@ -207,6 +207,16 @@ static void forget(struct clawmd_watch *w, int owner)
 		w->g[owner].verified = w->g[owner].refused = false;
 }
 
+/* An entry name watched: the name itself, or "*SUFFIX" for every name
+ * ending in SUFFIX (a group's persona files, *.prepend.md). */
+static bool name_hits(const char *watched, const char *name)
+{
+	if (watched[0] != '*')
+		return !strcmp(watched, name);
+	size_t sl = strlen(watched + 1), nl = strlen(name);
+	return nl >= sl && !strcmp(name + nl - sl, watched + 1);
+}
+
 /* Read every queued event; each that touches what a group rests on
  * forgets that group.  A read that comes back short emptied the queue. */
 static void drain(struct clawmd_watch *w)
@@ -234,7 +244,7 @@ static void drain(struct clawmd_watch *w)
 			bool hits = !ev->len || e->all ||
 				    (ev->mask & (IN_IGNORED | IN_UNMOUNT | IN_DELETE_SELF | IN_MOVE_SELF));
 			for (size_t i = 0; !hits && i < e->nnames; i++)
-				hits = !strcmp(e->names[i], ev->name);
+				hits = name_hits(e->names[i], ev->name);
 			if (hits)
 				forget(w, e->owner);
 			if (ev->mask & IN_IGNORED)

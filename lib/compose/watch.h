@@ -51,7 +51,8 @@ bool clawmd_watch_hit(struct clawmd_watch *w, struct clawmd_plan *plan, uint64_t
 int clawmd_watch_begin(struct clawmd_watch *w, const char *group);
 
 /*
- * Watch directory `dir` for events on its entry `name` (NULL: on any entry)
+ * Watch directory `dir` for events on its entry `name` (NULL: on any entry;
+ * "*SUFFIX": on every entry whose name ends in SUFFIX)
  * and on itself.  When `dir` lies under `anchor` (ROOT), each directory from
  * the anchor down to `dir` is watched for the next component too, and none
  * of them may be a symlink: a symlink's target has parents nobody watches.

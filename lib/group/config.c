@@ -10,6 +10,7 @@ void clawmd_config_init(struct clawmd_group_config *cfg)
 {
 	memset(cfg, 0, sizeof(*cfg));
 	cfg->all_skills = true;
+	cfg->all_modules = true;
 }
 
 void clawmd_config_release(struct clawmd_group_config *cfg)
@@ -17,6 +18,7 @@ void clawmd_config_release(struct clawmd_group_config *cfg)
 	if (!cfg)
 		return;
 	clawmd_strv_free(cfg->skills, cfg->nskills);
+	clawmd_strv_free(cfg->modules, cfg->nmodules);
 	clawmd_strv_free(cfg->unknown_keys, cfg->nunknown);
 	clawmd_strv_free(cfg->warnings, cfg->nunknown);
 	for (size_t i = 0; i < cfg->nmcp; i++) {
@@ -121,44 +123,48 @@ static size_t nul_at(const char *json, size_t len)
 	return len;
 }
 
-static int parse_skills(struct clawmd_group_config *cfg, const cJSON *v, const char *path,
-			struct clawmd_err *err)
+/*
+ * A selection: "all", or an array of names ("skills", and "modules" as
+ * nanoclaw's per-group module gating proposes it): one rule for both.
+ */
+static int parse_selection(bool *all, char ***names, size_t *n, const char *key,
+			   const cJSON *v, const char *path, struct clawmd_err *err)
 {
 	char q[400];
 	if (cJSON_IsString(v)) {
 		if (strcmp(v->valuestring, "all"))
 			return clawmd_err_set(err, CLAWMD_EINPUT,
-					      "%s: skills: expected \"all\" or an array of names, not '%s'",
-					      path, quote(q, sizeof(q), v->valuestring, strlen(v->valuestring)));
-		cfg->all_skills = true;
+					      "%s: %s: expected \"all\" or an array of names, not '%s'",
+					      path, key, quote(q, sizeof(q), v->valuestring, strlen(v->valuestring)));
+		*all = true;
 		return 0;
 	}
 	if (!cJSON_IsArray(v))
 		return clawmd_err_set(err, CLAWMD_EINPUT,
-				      "%s: skills: expected \"all\" or an array of names", path);
-	int n = cJSON_GetArraySize(v);
-	if (n > 4096)
-		return clawmd_err_set(err, CLAWMD_EINPUT, "%s: skills: more than 4096 entries", path);
-	cfg->all_skills = false;
-	cfg->skills = clawmd_xcalloc((size_t)n, sizeof(char *));
+				      "%s: %s: expected \"all\" or an array of names", path, key);
+	int size = cJSON_GetArraySize(v);
+	if (size > 4096)
+		return clawmd_err_set(err, CLAWMD_EINPUT, "%s: %s: more than 4096 entries", path, key);
+	*all = false;
+	*names = clawmd_xcalloc((size_t)size + 1, sizeof(char *));
 	int i = 0;
 	const cJSON *item;
 	cJSON_ArrayForEach(item, v)
 	{
 		if (!cJSON_IsString(item))
-			return clawmd_err_set(err, CLAWMD_EINPUT, "%s: skills[%d]: expected a string",
-					      path, i);
+			return clawmd_err_set(err, CLAWMD_EINPUT, "%s: %s[%d]: expected a string",
+					      path, key, i);
 		const char *s = item->valuestring;
 		if (!clawmd_name_valid(s, strlen(s)))
 			return clawmd_err_set(err, CLAWMD_EINPUT,
-					      "%s: skills[%d]: invalid name '%s' (names match "
+					      "%s: %s[%d]: invalid name '%s' (names match "
 					      "[A-Za-z0-9][A-Za-z0-9._-]{0,63})",
-					      path, i, quote(q, sizeof(q), s, strlen(s)));
+					      path, key, i, quote(q, sizeof(q), s, strlen(s)));
 		bool dup = false;
-		for (size_t k = 0; k < cfg->nskills; k++)
-			dup |= !strcmp(cfg->skills[k], s);
+		for (size_t k = 0; k < *n; k++)
+			dup |= !strcmp((*names)[k], s);
 		if (!dup)
-			cfg->skills[cfg->nskills++] = clawmd_xstrdup(s);
+			(*names)[(*n)++] = clawmd_xstrdup(s);
 		i++;
 	}
 	return 0;
@@ -226,7 +232,7 @@ static int parse_mcp(struct clawmd_group_config *cfg, const cJSON *v, const char
  */
 static void note_unknown_keys(struct clawmd_group_config *cfg, const cJSON *doc, const char *path)
 {
-	static const char *const known[] = {"skills", "mcpServers", "cli_scope"};
+	static const char *const known[] = {"skills", "mcpServers", "cli_scope", "modules"};
 	const cJSON *item;
 	size_t cap = 0, n = 0;
 	char q[400];
@@ -287,7 +293,12 @@ int clawmd_config_parse(struct clawmd_group_config *out, const char *json, size_
 	}
 	const cJSON *v;
 	if ((v = cJSON_GetObjectItemCaseSensitive(doc, "skills")) && !cJSON_IsNull(v) &&
-	    (rc = parse_skills(out, v, path, err)) < 0)
+	    (rc = parse_selection(&out->all_skills, &out->skills, &out->nskills, "skills", v, path,
+				  err)) < 0)
+		goto out;
+	if ((v = cJSON_GetObjectItemCaseSensitive(doc, "modules")) && !cJSON_IsNull(v) &&
+	    (rc = parse_selection(&out->all_modules, &out->modules, &out->nmodules, "modules", v,
+				  path, err)) < 0)
 		goto out;
 	if ((v = cJSON_GetObjectItemCaseSensitive(doc, "mcpServers")) && !cJSON_IsNull(v) &&
 	    (rc = parse_mcp(out, v, path, err)) < 0)

@@ -31,33 +31,52 @@ void clawmd_entry_digest(char out[17], const char *data, size_t len)
 	snprintf(out, 17, "%016llx", (unsigned long long)clawmd_fnv1a64(data, len));
 }
 
-/* nanoclaw's own composer (src/claude-md-compose.ts) writes this header. */
-#define NANOCLAW_HEADER                                                                            \
-	"<!-- Composed at spawn \xe2\x80\x94 do not edit. Edit CLAUDE.local.md for per-group "     \
-	"content. -->"
+/* The headers nanoclaw's own composer (src/claude-md-compose.ts) writes:
+ * qwibitai/nanoclaw's since c8fc1da71, and nanocoai/nanoclaw's, which names
+ * the persona files and memory/ instead (doc/nanoclaw.md). */
+static const char *const nanoclaw_headers[] = {
+	"<!-- Composed at spawn \xe2\x80\x94 do not edit. Edit CLAUDE.local.md for per-group "
+	"content. -->",
+	"<!-- Composed at spawn - do not edit. Standing instructions: instructions.prepend.md. "
+	"Memory: memory/. -->",
+};
+
+/* Lines of group files nanoclaw's composer may import last: CLAUDE.local.md
+ * (qwibitai pull requests 2262 and 2479) and CLAUDE.role.md (2345). */
+static const char *const nanoclaw_group_imports[] = {"@./" CLAWMD_LOCAL_NAME, "@./" CLAWMD_ROLE_NAME};
 
 /*
- * An entry written by nanoclaw's composer: its exact header line, then only
- * "@./.claude-shared.md" and "@./.claude-fragments/<name>.md" lines, with or
- * without a final newline.  It holds nothing but imports of what compose
- * writes anyway, so a host cutting over from nanoclaw's composer gets it
- * replaced as a composed entry: nothing carried into CLAUDE.local.md (that
- * would import every fragment twice), nothing preserved.  Anything else on
- * any line (a hand edit) makes it not nanoclaw's.
+ * An entry written by nanoclaw's composer: one of its exact header lines,
+ * then only "@./.claude-shared.md", "@./.claude-fragments/<name>.md" and
+ * the group-file imports above, with or without a final newline.  It holds
+ * nothing but imports of what compose writes or imports anyway, so a host
+ * cutting over from nanoclaw's composer gets it replaced as a composed
+ * entry: nothing carried into CLAUDE.local.md (that would import every
+ * fragment twice), nothing preserved.  Anything else on any line (a hand
+ * edit) makes it not nanoclaw's.
  */
 static bool nanoclaw_composed(const char *data, size_t len)
 {
 	static const char shared[] = "@./" CLAWMD_SHARED_NAME;
 	static const char frag[] = "@./" CLAWMD_FRAGMENTS_DIR "/";
-	const size_t hl = sizeof(NANOCLAW_HEADER) - 1, sl = sizeof(shared) - 1,
-		     fl = sizeof(frag) - 1;
-	if (len < hl + 1 || memcmp(data, NANOCLAW_HEADER, hl) || data[hl] != '\n')
+	const size_t sl = sizeof(shared) - 1, fl = sizeof(frag) - 1;
+	size_t hl = 0;
+	for (size_t i = 0; !hl && i < CLAWMD_ARRAY_SIZE(nanoclaw_headers); i++) {
+		size_t n = strlen(nanoclaw_headers[i]);
+		if (len > n && !memcmp(data, nanoclaw_headers[i], n) && data[n] == '\n')
+			hl = n;
+	}
+	if (!hl)
 		return false;
 	const char *p = data + hl + 1, *end = data + len;
 	while (p < end) {
 		const char *nl = memchr(p, '\n', (size_t)(end - p));
 		size_t l = nl ? (size_t)(nl - p) : (size_t)(end - p);
-		bool ok = (l == sl && !memcmp(p, shared, sl)) ||
+		bool ok = false;
+		for (size_t i = 0; !ok && i < CLAWMD_ARRAY_SIZE(nanoclaw_group_imports); i++)
+			ok = l == strlen(nanoclaw_group_imports[i]) &&
+			     !memcmp(p, nanoclaw_group_imports[i], l);
+		ok = ok || (l == sl && !memcmp(p, shared, sl)) ||
 			  (l > fl + 3 && !memcmp(p, frag, fl) && !memcmp(p + l - 3, ".md", 3) &&
 			   !memchr(p + fl, '/', l - fl) && !memchr(p + fl, ' ', l - fl) &&
 			   !memchr(p + fl, '\r', l - fl));

@@ -51,10 +51,23 @@ static void drop_preset_mounts(struct clawmd_layout *lay)
 	lay->npreset_mounts = 0;
 }
 
+/* Replace the optional imports with `names` (n of them, already valid). */
+static void set_optional(struct clawmd_layout *lay, const char *const *names, size_t n)
+{
+	clawmd_strv_free(lay->optional, lay->noptional);
+	lay->optional = n ? clawmd_xcalloc(n, sizeof(char *)) : NULL;
+	for (size_t i = 0; i < n; i++)
+		lay->optional[i] = clawmd_xstrdup(names[i]);
+	lay->noptional = n;
+}
+
 static void apply_preset_default(struct clawmd_layout *lay)
 {
+	static const char *const role[] = {CLAWMD_ROLE_NAME};
 	drop_preset_mounts(lay);
 	lay->import_local = false;
+	lay->persona = false;
+	set_optional(lay, role, 1);
 	lay->no_user = lay->no_project = lay->no_local = false;
 	set_str(&lay->base, clawmd_path_join(lay->root, "container/CLAUDE.md"));
 	set_str(&lay->skills, clawmd_path_join(lay->root, "skills"));
@@ -85,6 +98,10 @@ static void apply_preset_nanoclaw(struct clawmd_layout *lay)
 	set_str(&lay->modules, clawmd_path_join(lay->root, "container/agent-runner/src/mcp-tools"));
 	lay->import_local = true;
 	lay->no_local = true;
+	/* Its composer inlines the group's *.prepend.md files first (nanocoai
+	 * nanoclaw, src/group-persona.ts); the role file is imported when
+	 * present (qwibitai/nanoclaw pull request 2345). */
+	lay->persona = true;
 	lay->mounts = clawmd_xrealloc(lay->mounts, (lay->nmounts + 1) * sizeof(*lay->mounts));
 	memmove(lay->mounts + 1, lay->mounts, lay->nmounts * sizeof(*lay->mounts));
 	lay->mounts[0].container = clawmd_xstrdup("/app/src");
@@ -116,6 +133,52 @@ static int parse_sources(struct clawmd_layout *lay, const char *v, struct clawmd
 	lay->no_project = !project;
 	lay->no_local = !local;
 	return 0;
+}
+
+/*
+ * "CLAUDE.role.md,facts.md" (clawmd.json's array arrives joined by commas,
+ * which no valid name holds): the files of the group the entry imports when
+ * present, in this order.  Each a valid name ([A-Za-z0-9][A-Za-z0-9._-]
+ * {0,63}: nothing outside the group, no hidden file), none of the names
+ * clawmd writes or reads for itself, none a persona file, no repeats.
+ */
+static int parse_optional(struct clawmd_layout *lay, const char *v, struct clawmd_err *err)
+{
+	static const char *const reserved[] = {CLAWMD_ENTRY_NAME, CLAWMD_LOCAL_NAME,
+					       CLAWMD_CONFIG_NAME};
+	const char *names[CLAWMD_OPTIONAL_MAX];
+	char *copy = clawmd_xstrdup(v);
+	size_t n = 0;
+	int rc = 0;
+	for (char *p = copy; *p;) {
+		size_t len = strcspn(p, ",");
+		bool last = !p[len];
+		p[len] = '\0';
+		const char *why = NULL;
+		size_t sl = strlen(CLAWMD_PREPEND_SUFFIX);
+		if (!clawmd_name_valid(p, len))
+			why = "not a valid file name ([A-Za-z0-9][A-Za-z0-9._-]{0,63})";
+		for (size_t i = 0; !why && i < CLAWMD_ARRAY_SIZE(reserved); i++)
+			if (!strcmp(p, reserved[i]))
+				why = "a name clawmd owns";
+		if (!why && len >= sl && !strcmp(p + len - sl, CLAWMD_PREPEND_SUFFIX))
+			why = "a persona file (see \"persona\")";
+		for (size_t i = 0; !why && i < n; i++)
+			if (!strcmp(names[i], p))
+				why = "listed twice";
+		if (!why && n == CLAWMD_OPTIONAL_MAX)
+			why = "past the 32 names allowed";
+		if (why) {
+			rc = clawmd_err_set(err, CLAWMD_EUSAGE, "optional_imports: '%s' is %s", p, why);
+			goto out;
+		}
+		names[n++] = p;
+		p += len + !last;
+	}
+	set_optional(lay, names, n);
+out:
+	free(copy);
+	return rc;
 }
 
 static int parse_bool(bool *out, const char *key, const char *v, struct clawmd_err *err)
@@ -184,6 +247,10 @@ int clawmd_layout_set(struct clawmd_layout *lay, const char *key, const char *v,
 	}
 	if (!strcmp(key, "setting_sources"))
 		return parse_sources(lay, v, err);
+	if (!strcmp(key, "optional_imports"))
+		return parse_optional(lay, v, err);
+	if (!strcmp(key, "persona"))
+		return parse_bool(&lay->persona, key, v, err);
 	if (!strcmp(key, "import_local"))
 		return parse_bool(&lay->import_local, key, v, err);
 	if (!strcmp(key, "approve_external"))
@@ -352,6 +419,7 @@ static const char *const layout_keys[] = {
 	"preset",	  "base",	      "skills",		"groups",	  "modules",
 	"state",	  "mode",	      "import_local",	"claude_version", "approve_external",
 	"setting_sources", "lock_timeout",   "token_budget",	"container",	  "mounts",
+	"optional_imports", "persona",
 	"container.base", "container.skills", "container.modules", "container.group"};
 
 static bool layout_key_known(const char *k)
@@ -461,6 +529,37 @@ static int flatten_json(struct clawmd_buf *pairs, const struct clawmd_buf *text,
 					goto out;
 				}
 			}
+			continue;
+		}
+		if (!strcmp(k, "optional_imports")) {
+			/* An array of file names, kept as "a,b" (no valid name
+			 * holds a comma; clawmd_layout_set() checks each). */
+			struct clawmd_buf list = CLAWMD_BUF_INIT;
+			int i = 0;
+			clawmd_buf_put(&list, "", 0);
+			if (!cJSON_IsArray(item))
+				rc = clawmd_err_set(err, CLAWMD_EINPUT,
+						    "%s: optional_imports: expected an array of file names", file);
+			cJSON_ArrayForEach(sub, item)
+			{
+				if (rc < 0)
+					break;
+				if (!cJSON_IsString(sub) || strchr(sub->valuestring, ',') ||
+				    !clawmd_name_valid(sub->valuestring, strlen(sub->valuestring)))
+					rc = clawmd_err_set(err, CLAWMD_EINPUT,
+							    "%s: optional_imports[%d]: expected a file name of the group "
+							    "([A-Za-z0-9][A-Za-z0-9._-]{0,63})", file, i);
+				else
+					clawmd_buf_printf(&list, "%s%s", i ? "," : "", sub->valuestring);
+				i++;
+			}
+			if (rc == 0) {
+				put_str(pairs, k);
+				put_str(pairs, list.ptr);
+			}
+			clawmd_buf_release(&list);
+			if (rc < 0)
+				goto out;
 			continue;
 		}
 		if (!strcmp(k, "setting_sources") && cJSON_IsArray(item)) {
@@ -688,6 +787,9 @@ void clawmd_layout_release(struct clawmd_layout *lay)
 	for (size_t i = 0; i < CLAWMD_ARRAY_SIZE(strs); i++)
 		set_str(strs[i], NULL);
 	set_str(&lay->shown_from, NULL);
+	clawmd_strv_free(lay->optional, lay->noptional);
+	lay->optional = NULL;
+	lay->noptional = 0;
 	clawmd_strv_free(lay->unknown_keys, lay->nunknown_keys);
 	lay->unknown_keys = NULL;
 	lay->nunknown_keys = 0;

@@ -90,7 +90,7 @@ static const struct clawmd_lint_rule lint_rules[] = {
 	{"CM304", "config-unknown-key", CLAWMD_SEV_WARNING,
 	 "container.json has a misspelt key, which is ignored.",
 	 "A top-level key of container.json looks like a misspelling of a key clawmd reads "
-	 "(skills, mcpServers, cli_scope). It is ignored, so for example a misspelt \"skills\" "
+	 "(skills, modules, mcpServers, cli_scope). It is ignored, so for example a misspelt \"skills\" "
 	 "means every skill. Keys far from clawmd's belong to other tools and pass silently.",
 	 "Spell the key as suggested."},
 	{"CM305", "layout-unknown-key", CLAWMD_SEV_WARNING,

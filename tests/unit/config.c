@@ -1,5 +1,5 @@
 /* Unit tests for container.json validation, driven by tests/config/NAME.json
- * with NAME.expect: "ok all=B skills=a,b mcp=name:hasinstr,... cli=B" or
+ * with NAME.expect: "ok all=B skills=a,b mcp=name:hasinstr,... cli=B[ modules=a,b]" or
  * "error STATUS <text the message must contain>". */
 #include "tap.h"
 #include "clawmd.h"
@@ -18,6 +18,11 @@ static void describe(struct clawmd_buf *out, const struct clawmd_group_config *c
 		clawmd_buf_printf(out, "%s%s:%d", i ? "," : "", cfg->mcp[i].name,
 				  cfg->mcp[i].instructions != NULL);
 	clawmd_buf_printf(out, " cli=%d", cfg->cli_disabled);
+	if (!cfg->all_modules) { /* only a "modules" list shows */
+		clawmd_buf_puts(out, " modules=");
+		for (size_t i = 0; i < cfg->nmodules; i++)
+			clawmd_buf_printf(out, "%s%s", i ? "," : "", cfg->modules[i]);
+	}
 }
 
 static int cmp(const void *a, const void *b)

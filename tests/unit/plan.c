@@ -176,7 +176,16 @@ int main(void)
 		{NC "@./.claude-shared.md\n\n", false, "a blank line is an edit"},
 		{NC "@./.claude-shared.md\n@./.claude-fragments/../x.md\n", false, "a path leaving the fragments"},
 		{NC "@./.claude-fragments/skill-a.txt\n", false, "a fragment that is not .md"},
-		{NC "@./CLAUDE.local.md\n", false, "an import nanoclaw never writes"},
+		{NC "@./notes.md\n", false, "an import nanoclaw never writes"},
+		{NC "@./.claude-shared.md\n@./CLAUDE.role.md\n@./CLAUDE.local.md\n", true,
+		 "the role and local imports of nanoclaw's pull requests 2345 and 2262"},
+		{NC "@./CLAUDE.local.md.bak\n", false, "a longer name than CLAUDE.local.md"},
+		{"<!-- Composed at spawn - do not edit. Standing instructions: instructions.prepend.md. "
+		 "Memory: memory/. -->\n@./.claude-fragments/persona.md\n@./.claude-shared.md\n", true,
+		 "nanocoai's header and its persona import"},
+		{"<!-- Composed at spawn - do not edit. Standing instructions: instructions.prepend.md. "
+		 "Memory: memory/. -->\n@./.claude-shared.md\nBe terse.\n", false,
+		 "nanocoai's header over a hand-added line"},
 		{"<!-- Composed at spawn -->\n@./.claude-shared.md\n", false, "another header"},
 		{NC, true, "the header alone (nothing to carry)"},
 	};

@@ -318,12 +318,64 @@ static void test_outside_root(void)
 		abort();
 }
 
+/* The group files clawmd.json names (optional_imports) and the persona
+ * files (*.prepend.md): each created, edited, renamed or removed is seen,
+ * though the agent's other files in the group still are not. */
+static void test_optional_and_persona(void)
+{
+	put("clawmd.json", "{\"mode\": \"copy\", \"persona\": true, "
+			   "\"optional_imports\": [\"facts.md\", \"CLAUDE.role.md\", \"tasks.md\"]}\n");
+	put("groups/g/container.json", "{}\n");
+	load(&lay, NULL);
+	pass = clawmd_pass_watch();
+	ok(settle(&lay, "g"), "optional imports: a composed group becomes known");
+	put("groups/g/notes.md", "my notes\n");
+	put("groups/g/notes.prepend.txt", "not a persona file\n");
+	ok(known(&lay, "g"), "optional imports: the agent's other files do not count");
+
+	EDIT("creating tasks.md", put("groups/g/tasks.md", "open tasks\n"),
+	     contains("groups/g/CLAUDE.md", "@./tasks.md"));
+	EDIT("creating facts.md", put("groups/g/facts.md", "standing facts\n"),
+	     contains("groups/g/CLAUDE.md", "@./facts.md\n@./tasks.md\n"));
+	EDIT("removing facts.md", unlink(path_of("groups/g/facts.md")),
+	     !contains("groups/g/CLAUDE.md", "@./facts.md"));
+	EDIT("creating instructions.prepend.md", put("groups/g/instructions.prepend.md", "You are Kai.\n"),
+	     contains("groups/g/.claude-fragments/persona.md", "You are Kai.") &&
+		     contains("groups/g/CLAUDE.md", "-->\n@./.claude-fragments/persona.md\n@./.claude-shared.md\n"));
+	EDIT("in-place edit of instructions.prepend.md",
+	     put_in_place("groups/g/instructions.prepend.md", "You are Lea.\n"),
+	     contains("groups/g/.claude-fragments/persona.md", "You are Lea."));
+	EDIT("a sibling persona file created", put("groups/g/tone.prepend.md", "Be dry.\n"),
+	     contains("groups/g/.claude-fragments/persona.md", "You are Lea.\n\nBe dry.\n"));
+	EDIT("a sibling persona file renamed away",
+	     rename(path_of("groups/g/tone.prepend.md"), path_of("groups/g/tone.md")),
+	     !contains("groups/g/.claude-fragments/persona.md", "Be dry."));
+	EDIT("a persona file renamed in",
+	     rename(path_of("groups/g/tone.md"), path_of("groups/g/a.prepend.md")),
+	     contains("groups/g/.claude-fragments/persona.md", "You are Lea.\n\nBe dry.\n"));
+	EDIT("the persona fragment deleted", unlink(path_of("groups/g/.claude-fragments/persona.md")),
+	     contains("groups/g/.claude-fragments/persona.md", "You are Lea."));
+	EDIT("every persona file removed",
+	     (unlink(path_of("groups/g/instructions.prepend.md")), unlink(path_of("groups/g/a.prepend.md"))),
+	     access(path_of("groups/g/.claude-fragments/persona.md"), F_OK) < 0 &&
+		     !contains("groups/g/CLAUDE.md", "persona"));
+
+	clawmd_pass_free(pass);
+	pass = NULL;
+	clawmd_layout_release(&lay);
+	unlink(path_of("groups/g/notes.md"));
+	unlink(path_of("groups/g/notes.prepend.txt"));
+	unlink(path_of("groups/g/tasks.md"));
+	put("clawmd.json", "{\"mode\": \"copy\"}\n");
+}
+
 int main(void)
 {
 	snprintf(root, sizeof(root), "%s/clawmd-watch.XXXXXX", getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
 	if (!mkdtemp(root))
 		abort();
 	test_copy_mode();
+	test_optional_and_persona();
 	test_symlink_mode();
 	test_outside_root();
 	char cmd[400];

@@ -29,6 +29,9 @@ struct clawmd_group_config {
 	size_t nskills;
 	struct clawmd_mcp *mcp; /* sorted bytewise by name */
 	size_t nmcp;
+	bool all_modules;	/* "all", or no "modules" key */
+	char **modules;		/* the listed module names, in file order */
+	size_t nmodules;
 	bool cli_disabled;	/* cli_scope == "disabled" */
 	/* Top-level keys that look like a misspelt key clawmd reads ("skils"):
 	 * ignored, but worth a warning.  Keys far from any of clawmd's are other
@@ -53,7 +56,11 @@ void clawmd_config_release(struct clawmd_group_config *cfg);
 /* Names clawmd owns inside a group directory. */
 #define CLAWMD_ENTRY_NAME "CLAUDE.md"
 #define CLAWMD_LOCAL_NAME "CLAUDE.local.md"
-#define CLAWMD_ROLE_NAME "CLAUDE.role.md"
+#define CLAWMD_ROLE_NAME "CLAUDE.role.md" /* the default optional import */
+#define CLAWMD_PERSONA_NAME "instructions.prepend.md" /* first of the persona files */
+#define CLAWMD_PREPEND_SUFFIX ".prepend.md"	      /* the persona files' suffix */
+#define CLAWMD_PERSONA_FRAGMENT "persona.md"	      /* in CLAWMD_FRAGMENTS_DIR */
+#define CLAWMD_OPTIONAL_MAX 32 		      /* optional_imports entries */
 #define CLAWMD_SHARED_NAME ".claude-shared.md"
 #define CLAWMD_FRAGMENTS_DIR ".claude-fragments"
 #define CLAWMD_CONFIG_NAME "container.json"

@@ -48,6 +48,16 @@ struct clawmd_layout {
 	char *ct_group;
 	enum clawmd_mode mode;
 	bool import_local;	/* add @./CLAUDE.local.md to the composed entry */
+	/* Files of the group the entry imports, in this order, each only
+	 * while it is a regular file there ("optional_imports"; default and
+	 * nanoclaw: CLAUDE.role.md).  Valid names, none of clawmd's own. */
+	char **optional;
+	size_t noptional;
+	/* The group's standing instructions ("persona"; on with the nanoclaw
+	 * preset): instructions.prepend.md, then every other *.prepend.md in
+	 * bytewise order, inlined into .claude-fragments/persona.md and
+	 * imported first, before the shared base. */
+	bool persona;
 	struct clawmd_release claude; /* the agents' Claude Code ("claude_version") */
 	bool approve_external;	/* the host approved external includes for the
 				   agents' project ("approve_external") */
