@@ -6,7 +6,6 @@ export interface AgentGroup {
 	id?: string;
 	name?: string;
 	folder: string;
-	[k: string]: unknown;
 }
 
 /** A row of nanoclaw's container_configs table (JSON columns as text). */
@@ -15,7 +14,6 @@ export interface ContainerConfigRow {
 	skills?: string | null;
 	mcp_servers?: string | null;
 	cli_scope?: string | null;
-	[k: string]: unknown;
 }
 
 /** Regenerate groups/<folder>/CLAUDE.md under the working directory. */
