@@ -211,7 +211,7 @@ static void warn_symlinked_groups(const struct clawmd_layout *lay)
 int cmd_compose(int argc, char **argv)
 {
 	struct cmd_layout_opts lo = cmd_layout_global;
-	struct compose_run run = {0};
+	struct compose_run run = {.quiet = cmd_quiet};
 	struct cmd_args a;
 	bool all = false;
 	int c, st = 0;

@@ -156,7 +156,7 @@ int cmd_migrate(int argc, char **argv)
 	struct cmd_layout_opts lo = cmd_layout_global;
 	struct clawmd_migrate_opts opts = {0};
 	struct cmd_args a;
-	bool json = false, quiet = false;
+	bool json = false, quiet = cmd_quiet;
 	int c;
 	cmd_args_init(&a, "migrate", options, true, argc, argv);
 	while ((c = cmd_args_next(&a)) > 0) {

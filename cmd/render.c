@@ -195,7 +195,7 @@ int cmd_render(int argc, char **argv)
 	bool have_layout = false;
 	bool json = !strcmp(format, "json");
 	if (group) {
-		int st = cmd_root_open(&root, &lo, false);
+		int st = cmd_root_open(&root, &lo, cmd_quiet);
 		if (st)
 			return json ? cmd_json_failure(st) : st;
 		have_layout = true;

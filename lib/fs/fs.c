@@ -4,9 +4,11 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <linux/openat2.h>
 #include <stdio.h>
 #include <sys/file.h>
 #include <sys/random.h>
+#include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -59,6 +61,69 @@ int clawmd_dir_openat(struct clawmd_dir *out, const struct clawmd_dir *parent, c
 				      shown(parent, name));
 	}
 	return 0;
+}
+
+static int openat2_dir(int dfd, const char *rel)
+{
+	struct open_how how = {.flags = O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC,
+			       .resolve = RESOLVE_BENEATH | RESOLVE_NO_SYMLINKS};
+	return (int)syscall(SYS_openat2, dfd, rel, &how, sizeof(how));
+}
+
+int clawmd_dir_open_beneath(struct clawmd_dir *out, const struct clawmd_dir *base,
+			    const char *rel, bool create, struct clawmd_err *err)
+{
+	out->fd = -1;
+	out->path = clawmd_xasprintf("%s/%s", shown(base, rel));
+	int fd = openat2_dir(base->fd, rel), rc = 0;
+	if (fd >= 0) {
+		out->fd = fd;
+		return 0;
+	}
+	if (errno != ENOSYS && errno != ENOENT)
+		goto refuse;
+	/* One component at a time: each opened O_NOFOLLOW relative to its
+	 * parent's fd (a name without a slash cannot lead anywhere else). */
+	int cur = base->fd;
+	for (const char *c = rel; *c;) {
+		size_t n = strcspn(c, "/");
+		char *name = clawmd_xstrndup(c, n);
+		bool last = !c[n] || !c[n + 1];
+		if (!n || !strcmp(name, ".") || !strcmp(name, "..")) {
+			free(name);
+			errno = EINVAL;
+			goto refuse_at;
+		}
+		if (create && mkdirat(cur, name, 0755) == 0 && last)
+			rc = 1;
+		fd = openat(cur, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+		int saved = errno;
+		free(name);
+		if (cur != base->fd)
+			close(cur);
+		errno = saved;
+		if (fd < 0) {
+			if (errno == ENOENT && !create)
+				return 2;
+			goto refuse;
+		}
+		cur = fd;
+		c += n + (c[n] == '/');
+	}
+	out->fd = cur;
+	return rc;
+refuse_at:
+	if (cur != base->fd)
+		close(cur);
+refuse:
+	if (errno == ELOOP || errno == ENOTDIR || errno == EXDEV)
+		rc = clawmd_err_set(err, CLAWMD_EFS, "'%s' is reached through a symlink or is not a "
+				    "directory; refusing to follow it", out->path);
+	else
+		rc = clawmd_err_sys(err, CLAWMD_EFS, "could not open directory '%s'", out->path);
+	free(out->path);
+	out->path = NULL;
+	return rc;
 }
 
 void clawmd_dir_release(struct clawmd_dir *d)
@@ -361,6 +426,26 @@ int clawmd_fs_replace_file(const struct clawmd_dir *d, const char *name, const v
 	int rc = clawmd_fs_stage_file(&st, d, name, data, len, err);
 	if (rc == 0)
 		rc = clawmd_fs_commit(&st, err);
+	if (rc == 0)
+		rc = clawmd_fs_sync_dir(d, err);
+	clawmd_fs_stage_release(&st);
+	return rc;
+}
+
+int clawmd_fs_create_file(const struct clawmd_dir *d, const char *name, const void *data,
+			  size_t len, struct clawmd_err *err)
+{
+	struct clawmd_stage st;
+	int rc = clawmd_fs_stage_file(&st, d, name, data, len, err);
+	if (rc == 0) {
+		if (renameat2(d->fd, st.tmp, d->fd, name, RENAME_NOREPLACE) == 0)
+			st.pending = false;
+		else if (errno == EEXIST)
+			rc = 1;
+		else
+			rc = clawmd_err_sys(err, CLAWMD_EFS, "could not rename '%s/%s' to '%s/%s'",
+					    shown(d, st.tmp), shown(d, name));
+	}
 	if (rc == 0)
 		rc = clawmd_fs_sync_dir(d, err);
 	clawmd_fs_stage_release(&st);
