@@ -559,6 +559,27 @@ int clawmd_fs_mkdirs(const char *path, struct clawmd_err *err)
 	return rc;
 }
 
+/*
+ * The directory above a lock directory is clawmd's host-only state (locks,
+ * records, the layout cache): nothing in it is for a repository.  When the
+ * lock directory is first made, the state directory gets a ".gitignore" of
+ * "*" (if it has none), so git ignores it wherever it lives, with no line
+ * in the user's .gitignore (what clawmd creates, it makes ignored).  Best
+ * effort: a lock must not fail for it.
+ */
+static void ignore_self(const char *lockdir)
+{
+	const char *slash = strrchr(lockdir, '/');
+	if (!slash || slash == lockdir)
+		return;
+	char *state = clawmd_xstrndup(lockdir, (size_t)(slash - lockdir));
+	struct clawmd_dir sd = CLAWMD_DIR_INIT;
+	if (clawmd_dir_open(&sd, state, NULL) == 0)
+		clawmd_fs_create_file(&sd, ".gitignore", "*\n", 2, NULL);
+	clawmd_dir_release(&sd);
+	free(state);
+}
+
 int clawmd_fs_lock(int *fd_out, const char *lockdir, const char *name, double timeout,
 		   struct clawmd_err *err)
 {
@@ -571,6 +592,7 @@ int clawmd_fs_lock(int *fd_out, const char *lockdir, const char *name, double ti
 		if ((rc = clawmd_fs_mkdirs(lockdir, err)) < 0 ||
 		    (rc = clawmd_dir_open(&d, lockdir, err)) < 0)
 			return rc;
+		ignore_self(lockdir);
 	}
 	/* flock() needs no write access: read-only keeps the no-op compose
 	 * free of any open for writing. */

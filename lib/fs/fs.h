@@ -179,7 +179,9 @@ int clawmd_fs_unlink(const struct clawmd_dir *d, const char *name, struct clawmd
 /*
  * Take the exclusive lock `name` in directory `lockdir` (created if needed),
  * waiting up to `timeout` seconds: ELOCK when it stays taken.  The fd is the
- * lock; close it to release.
+ * lock; close it to release.  `lockdir` is STATE/locks: when it is created,
+ * STATE gets a ".gitignore" of "*" (if it has none), so git ignores the
+ * host-only state without a line in the user's .gitignore.
  */
 int clawmd_fs_lock(int *fd_out, const char *lockdir, const char *name, double timeout,
 		   struct clawmd_err *err);
