@@ -164,9 +164,12 @@ static void compose_one(struct compose_run *run, const struct clawmd_root *root,
 	for (size_t i = 0; i < plan.nwarnings && !run->quiet; i++)
 		if (!said_before(run, plan.warnings[i]))
 			cmd_put_warning(plan.warnings[i]);
-	if (plan.ndefused && !run->quiet && opts.dry_run)
+	/* Every compose that defuses says so, once per group: the agent's
+	 * container.json asked for an import that will not load. */
+	if (plan.ndefused && !run->quiet)
 		fprintf(stderr, "clawmd: warning: %s: defused %zu @ directive(s) in inline MCP "
-				"instructions\n", ch.path, plan.ndefused);
+				"instructions (they load as text; 'clawmd check' lists them)\n",
+			ch.path, plan.ndefused);
 	for (size_t i = 0; i < ch.n && !run->quiet && !opts.dry_run; i++)
 		if (ch.v[i].moved_to)
 			fprintf(stderr, "clawmd: warning: %s/%s %s; moved to %s/%s\n", ch.path,
@@ -259,6 +262,14 @@ int cmd_compose(int argc, char **argv)
 		}
 		groups = listed;
 		run.progress = n > 100 && !run.json && isatty(2);
+		if (!n && !run.quiet) {
+			char *shown = clawmd_layout_shown(&root.lay, root.lay.groups);
+			char *e = cmd_escaped(shown);
+			fprintf(stderr, "clawmd: no groups under %s/: nothing to compose (a group is a "
+					"directory there)\n", e);
+			free(e);
+			free(shown);
+		}
 		if (!run.quiet)
 			warn_symlinked_groups(&root.lay);
 	} else if (!cmd_front && (st = cmd_groups_check(&root, groups, n))) {
