@@ -23,8 +23,9 @@ static const char help_head[] =
 	"aside), never lost; one written by nanoclaw's own composer is replaced.\n"
 	"mode, claude_version and approve_external come from ROOT/clawmd.json.\n"
 	"Symlink mode warns once per run when the configured Claude Code release\n"
-	"drops symlinked imports and approve_external is not set.  Every GROUP is\n"
-	"checked before any is written.\n";
+	"drops symlinked imports and approve_external is not set; an @ directive\n"
+	"defused in inline MCP instructions is warned about at every compose.\n"
+	"Every GROUP is checked before any is written.\n";
 
 static const char help_foot[] =
 	"Exit status: 0 success (or clean, with --check), 1 drift with --check,\n"
@@ -35,7 +36,8 @@ enum { OPT_CHECK = OPT_CMD, OPT_JSON };
 
 static const struct cmd_opt options[] = {
 	{"all", 'a', NULL, "every group: the real directories under the groups\n"
-			   "directory (a symlink is skipped with a warning)"},
+			   "directory (a symlink is skipped with a warning; none\n"
+			   "there is said on stderr, exit 0)"},
 	{"dry-run", 'n', NULL, "print what would change (unified diffs, one line per\n"
 			       "symlink or moved entry); change nothing"},
 	{"check", OPT_CHECK, NULL, "like --dry-run, and exit 1 when anything would change\n"
