@@ -54,7 +54,8 @@ for cmd in compose migrate render check status; do
 done
 l=$(help_opts compose layout)
 expect_eq "clawmd(1) lists the layout and common options" \
-	"$(man_opts "$MAN/clawmd.1" | grep -vx -- --version)" "$l"
+	"$(man_opts "$MAN/clawmd.1" | grep -vx -e --version -e --quiet)" "$l"
+expect_grep "clawmd(1) lists -q/--quiet (before the command)" '^\.BR \\-q ", " \\-\\-quiet$' "$MAN/clawmd.1"
 expect_eq "the README lists the layout and common options" \
 	"$(readme_opts "## The command line")" "$l"
 check "every command has a man page" sh -c "for c in compose migrate render check status init; do test -f '$MAN'/clawmd-\$c.1 || exit 1; done"

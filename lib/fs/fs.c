@@ -80,7 +80,9 @@ int clawmd_dir_open_beneath(struct clawmd_dir *out, const struct clawmd_dir *bas
 		out->fd = fd;
 		return 0;
 	}
-	if (errno != ENOSYS && errno != ENOENT)
+	/* ENOSYS: a kernel before 5.6; EPERM: a seccomp filter that predates
+	 * openat2.  The walk below is as strict, one syscall per component. */
+	if (errno != ENOSYS && errno != EPERM && errno != ENOENT)
 		goto refuse;
 	/* One component at a time: each opened O_NOFOLLOW relative to its
 	 * parent's fd (a name without a slash cannot lead anywhere else). */
@@ -561,11 +563,20 @@ int clawmd_fs_mkdirs(const char *path, struct clawmd_err *err)
 
 /*
  * The directory above a lock directory is clawmd's host-only state (locks,
- * records, the layout cache): nothing in it is for a repository.  When the
- * lock directory is first made, the state directory gets a ".gitignore" of
- * "*" (if it has none), so git ignores it wherever it lives, with no line
- * in the user's .gitignore (what clawmd creates, it makes ignored).  Best
- * effort: a lock must not fail for it.
+ * records, the layout cache): nothing in it is for a repository.  Before
+ * the lock directory is first made, the state directory gets a
+ * ".gitignore" of "*", so git ignores it wherever it lives, with no line in
+ * the user's .gitignore (what clawmd creates, it makes ignored).  Why this
+ * way:
+ *  1. before the lock directory, not after: a run killed in between finds
+ *     no lock directory and comes here again;
+ *  2. written in place, not staged: the state directory is host-only (no
+ *     agent can plant anything there), and a kill leaves at worst an empty
+ *     file, which the next pass through here fills; a staged temp would be
+ *     a leftover nothing cleans;
+ *  3. not fsynced: what a power cut can cost is an empty file (the state
+ *     shows in git status), never data, and a spawn pays no extra fsync;
+ *  4. best effort: a lock must not fail for it.
  */
 static void ignore_self(const char *lockdir)
 {
@@ -574,8 +585,15 @@ static void ignore_self(const char *lockdir)
 		return;
 	char *state = clawmd_xstrndup(lockdir, (size_t)(slash - lockdir));
 	struct clawmd_dir sd = CLAWMD_DIR_INIT;
-	if (clawmd_dir_open(&sd, state, NULL) == 0)
-		clawmd_fs_create_file(&sd, ".gitignore", "*\n", 2, NULL);
+	struct stat st;
+	if (clawmd_fs_mkdirs(state, NULL) == 0 && clawmd_dir_open(&sd, state, NULL) == 0) {
+		int fd = openat(sd.fd, ".gitignore", O_WRONLY | O_CREAT | O_NOFOLLOW | O_NONBLOCK |
+							     O_CLOEXEC, 0644);
+		if (fd >= 0 && fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size == 0)
+			write_all(fd, "*\n", 2);
+		if (fd >= 0)
+			close(fd);
+	}
 	clawmd_dir_release(&sd);
 	free(state);
 }
@@ -589,10 +607,10 @@ int clawmd_fs_lock(int *fd_out, const char *lockdir, const char *name, double ti
 	int rc = 0;
 	/* Open first without O_CREAT: the common case then makes no change. */
 	if (clawmd_dir_open(&d, lockdir, NULL) < 0) {
+		ignore_self(lockdir);
 		if ((rc = clawmd_fs_mkdirs(lockdir, err)) < 0 ||
 		    (rc = clawmd_dir_open(&d, lockdir, err)) < 0)
 			return rc;
-		ignore_self(lockdir);
 	}
 	/* flock() needs no write access: read-only keeps the no-op compose
 	 * free of any open for writing. */

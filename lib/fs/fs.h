@@ -53,7 +53,7 @@ void clawmd_dir_release(struct clawmd_dir *d);
  * Open directory `rel` ("a/b", relative; a ".." leaving `base` is refused)
  * beneath `base`, following no symlink on the way: openat2() with RESOLVE_BENEATH|
  * RESOLVE_NO_SYMLINKS, or one O_NOFOLLOW|O_DIRECTORY component at a time
- * where openat2() is missing (ENOSYS).  With `create`, missing components
+ * where openat2() is missing (ENOSYS, or EPERM from an old seccomp filter).  With `create`, missing components
  * are made (0755) on the way, each relative to its parent's fd.  Returns 0
  * (out->path is "<base>/<rel>"), 1 when it was missing and `create` made
  * it, 2 when it is missing and !create (out->fd == -1; release as usual),
@@ -179,9 +179,10 @@ int clawmd_fs_unlink(const struct clawmd_dir *d, const char *name, struct clawmd
 /*
  * Take the exclusive lock `name` in directory `lockdir` (created if needed),
  * waiting up to `timeout` seconds: ELOCK when it stays taken.  The fd is the
- * lock; close it to release.  `lockdir` is STATE/locks: when it is created,
- * STATE gets a ".gitignore" of "*" (if it has none), so git ignores the
- * host-only state without a line in the user's .gitignore.
+ * lock; close it to release.  `lockdir` is STATE/locks: before it is
+ * created, STATE gets a ".gitignore" of "*" (if it has none, or an empty
+ * one), so git ignores the host-only state without a line in the user's
+ * .gitignore.
  */
 int clawmd_fs_lock(int *fd_out, const char *lockdir, const char *name, double timeout,
 		   struct clawmd_err *err);
