@@ -361,7 +361,7 @@ int cmd_check(int argc, char **argv)
 	struct clawmd_lint_opts opts = {0};
 	struct cmd_args a;
 	enum format fmt = FMT_TEXT;
-	bool all = false, strict = false, quiet = false, hints = true;
+	bool all = false, strict = false, quiet = cmd_quiet, hints = true;
 	const char *cwd = NULL;
 	int c, status = 0;
 	cmd_args_init(&a, "check", options, true, argc, argv);

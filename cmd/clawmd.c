@@ -21,19 +21,21 @@ static const struct {
 
 static const struct cmd_opt main_options[] = {
 	{"version", 'V', NULL, "print the version"},
+	{"quiet", 'q', NULL, "the command's -q: only errors (and findings)"},
 	CMD_OPT_END,
 };
 
 static void usage(FILE *f)
 {
-	fprintf(f, "usage: clawmd [-C DIR|--root DIR] [layout options] <command> [options] [operands]\n"
+	fprintf(f, "usage: clawmd [-q] [-C DIR|--root DIR] [layout options] <command> [options] [operands]\n"
 		   "       clawmd help <command>\n"
 		   "       clawmd -V|--version\n\nCommands:\n");
 	for (size_t i = 0; i < NCOMMANDS; i++)
 		fprintf(f, "  %-9s %s\n", commands[i].name, commands[i].summary);
 	fprintf(f, "  %-9s %s\n", "help", "describe a command (as 'clawmd <command> --help')");
 	fprintf(f, "\nOptions and operands may come in any order ('--' ends options); layout\n"
-		   "options (-C DIR, --groups DIR, ...) go before or after the command.\n"
+		   "options (-C DIR, --groups DIR, ...) and -q/--quiet go before or after the\n"
+		   "command.\n"
 		   "'clawmd <command> --help' describes a command.\n"
 		   "Exit status: 0 success, 1 drift or findings, 2 usage, 3 invalid input,\n"
 		   "4 filesystem or safety refusal (a missing group), 5 lock timeout.\n");
@@ -137,6 +139,10 @@ int main(int argc, char **argv)
 			break;
 		if (c == 'h' || c == 'V')
 			break;
+		if (c == 'q') {
+			cmd_quiet = true;
+			continue;
+		}
 		if (!cmd_args_common(&a, c, &cmd_layout_global)) {
 			cmd_usage_error(NULL, "%s: expected auto, always or never, not '%s'", a.spelled,
 					a.arg);

@@ -71,6 +71,9 @@ struct cmd_layout_opts {
 /* The layout options given before the command (clawmd -C DIR compose ...);
  * each subcommand starts from them. */
 extern struct cmd_layout_opts cmd_layout_global;
+/* -q/--quiet given before the command (clawmd -q compose ...), as git takes
+ * its global options: each command starts quiet from it. */
+extern bool cmd_quiet;
 
 /* Colour: --color=auto (a terminal, not TERM=dumb, no NO_COLOR), always, never. */
 enum cmd_color { CMD_COLOR_AUTO, CMD_COLOR_ALWAYS, CMD_COLOR_NEVER };

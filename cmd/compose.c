@@ -28,8 +28,9 @@ static const char help_head[] =
 	"select fragments (\"all\" or a list); cli_scope \"disabled\" drops the\n"
 	"cli and scheduling modules.\n"
 	"Symlink mode warns once per run when the configured Claude Code release\n"
-	"drops symlinked imports and approve_external is not set.  Every GROUP is\n"
-	"checked before any is written.\n";
+	"drops symlinked imports and approve_external is not set; an @ directive\n"
+	"defused in inline MCP instructions is warned about at every compose.\n"
+	"Every GROUP is checked before any is written.\n";
 
 static const char help_foot[] =
 	"Exit status: 0 success (or clean, with --check), 1 drift with --check,\n"
@@ -40,7 +41,8 @@ enum { OPT_CHECK = OPT_CMD, OPT_JSON };
 
 static const struct cmd_opt options[] = {
 	{"all", 'a', NULL, "every group: the real directories under the groups\n"
-			   "directory (a symlink is skipped with a warning)"},
+			   "directory (a symlink is skipped with a warning; none\n"
+			   "there is said on stderr, exit 0)"},
 	{"dry-run", 'n', NULL, "print what would change (unified diffs, one line per\n"
 			       "symlink or moved entry; control bytes in the text\n"
 			       "escaped: \\r, \\t, \\xNN); change nothing"},
@@ -170,9 +172,12 @@ static void compose_one(struct compose_run *run, const struct clawmd_root *root,
 	for (size_t i = 0; i < plan.nwarnings && !run->quiet; i++)
 		if (!said_before(run, plan.warnings[i]))
 			cmd_put_warning(plan.warnings[i]);
-	if (plan.ndefused && !run->quiet && opts.dry_run)
+	/* Every compose that defuses says so, once per group: the agent's
+	 * container.json asked for an import that will not load. */
+	if (plan.ndefused && !run->quiet)
 		fprintf(stderr, "clawmd: warning: %s: defused %zu @ directive(s) in inline MCP "
-				"instructions\n", ch.path, plan.ndefused);
+				"instructions (they load as text; 'clawmd check' lists them)\n",
+			ch.path, plan.ndefused);
 	for (size_t i = 0; i < ch.n && !run->quiet && !opts.dry_run; i++)
 		if (ch.v[i].moved_to) {
 			char *m = NULL;
@@ -221,7 +226,7 @@ static void warn_symlinked_groups(const struct clawmd_layout *lay)
 int cmd_compose(int argc, char **argv)
 {
 	struct cmd_layout_opts lo = cmd_layout_global;
-	struct compose_run run = {0};
+	struct compose_run run = {.quiet = cmd_quiet};
 	struct cmd_args a;
 	bool all = false;
 	int c, st = 0;
@@ -269,6 +274,14 @@ int cmd_compose(int argc, char **argv)
 		}
 		groups = listed;
 		run.progress = n > 100 && !run.json && isatty(2);
+		if (!n && !run.quiet) {
+			char *shown = clawmd_layout_shown(&root.lay, root.lay.groups);
+			char *e = cmd_escaped(shown);
+			fprintf(stderr, "clawmd: no groups under %s/: nothing to compose (a group is a "
+					"directory there)\n", e);
+			free(e);
+			free(shown);
+		}
 		if (!run.quiet)
 			warn_symlinked_groups(&root.lay);
 	} else if (!cmd_front && (st = cmd_groups_check(&root, groups, n))) {

@@ -1,4 +1,16 @@
-/* init.c - `clawmd init`: scaffold a new layout, overwriting nothing. */
+/*
+ * init.c - `clawmd init`: scaffold a layout or adopt the tree that is there,
+ * overwriting nothing.
+ *
+ * DIR is the user's, but what is inside it may not be: `container` may be a
+ * symlink to anywhere.  So every path init creates is reached from DIR's fd
+ * through clawmd_dir_open_beneath() (no symlink followed on the way) and
+ * written with the library's atomic primitive (clawmd_fs_create_file: a
+ * staged temp renamed with RENAME_NOREPLACE, so a race cannot make init
+ * replace anything).  This is the one command that reaches into lib/fs
+ * (fs/fs.h) from cmd/: scaffolding is a host tool's job, not a library
+ * concept, and the library's one atomic primitive must not be copied here.
+ */
 #include <cJSON.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -8,21 +20,27 @@
 #include <unistd.h>
 
 #include "cmd.h"
+#include "fs/fs.h"
 
 static const char help_head[] =
 	"usage: clawmd init [options] [DIR]\n"
 	"\n"
 	"Scaffold a layout in DIR (default: the -C directory, else the current one;\n"
-	"created when missing): container/CLAUDE.md (the shared base), skills/,\n"
-	"groups/, a clawmd.json with the fragment mode and the agents' Claude Code\n"
-	"release, and .gitignore lines for CLAUDE.local.md (per-group memory the\n"
-	"agents write) and the state directory .clawmd/.  Nothing is overwritten:\n"
-	"when any of these exists, init changes nothing and says which.  An\n"
-	"existing .gitignore only gets the lines it lacks.\n";
+	"created when missing), or adopt the tree already there: create what is\n"
+	"missing of container/CLAUDE.md (the shared base), skills/ (container/skills/\n"
+	"with --preset nanoclaw), groups/, a clawmd.json with the fragment mode and\n"
+	"the agents' Claude Code release, and the .gitignore lines for\n"
+	"CLAUDE.local.md (per-group memory the agents write) and the state\n"
+	"directory /.clawmd/.  Nothing is overwritten: what exists is left as it\n"
+	"is, and init says what it created and what it left.  Everything is\n"
+	"created beneath DIR, following no symlink on the way.  A tree that looks\n"
+	"like nanoclaw's (container/skills/, no skills/) needs --preset nanoclaw.\n";
 
 static const char help_foot[] =
-	"Exit status: 0 success, 2 usage, 3 invalid input (--mode, --claude-version,\n"
-	"--preset), 4 something is already there, or a write failed.\n";
+	"Exit status: 0 success (also when everything was there), 2 usage, 3 invalid\n"
+	"input (--mode, --claude-version, --preset, a nanoclaw tree without --preset\n"
+	"nanoclaw), 4 a symlink or something of the wrong type on a path init\n"
+	"creates (nothing is changed then), or a write failed.\n";
 
 enum { OPT_MODE = OPT_CMD, OPT_VERSION, OPT_PRESET };
 
@@ -31,8 +49,10 @@ static const struct cmd_opt options[] = {
 				   "release) or 'symlink' (default: copy)"},
 	{"claude-version", OPT_VERSION, "V", "the agents' Claude Code release (default:\n"
 					     "2.1.330, the newest clawmd knows)"},
-	{"preset", OPT_PRESET, "NAME", "default, or nanoclaw (skills in container/skills)"},
+	{"preset", OPT_PRESET, "NAME", "default, or nanoclaw (skills in container/skills;\n"
+				       "adopts a nanoclaw checkout)"},
 	{"root", 'C', "DIR", "the directory to scaffold (as DIR)"},
+	{"quiet", 'q', NULL, "print only errors"},
 	CMD_OPT_END,
 };
 
@@ -42,73 +62,167 @@ static const char base_text[] =
 	"Every agent group loads this file first. It is mounted read-only into the\n"
 	"containers; per-group memory belongs in groups/<group>/CLAUDE.local.md.\n";
 
-struct init_file {
-	const char *path; /* relative to DIR; ends in '/' for a directory */
-	const char *text;
+/* What init makes, in order: a directory ("groups/"), or a file with text. */
+struct item {
+	const char *parent; /* "" for DIR itself, else a directory beneath it */
+	const char *name;
+	const char *text;   /* NULL for a directory */
 };
 
-/* Write `text` into a new file `path` (never replacing one). */
-static int create_file(int dfd, const char *path, const char *text)
+/* The .gitignore lines init adds, each with the spellings that already
+ * mean it: nanoclaw's own .gitignore has the '**' form. */
+static const char *const ignore_local[] = {"CLAUDE.local.md", "**/CLAUDE.local.md",
+					   "/**/CLAUDE.local.md", NULL};
+static const char *const ignore_state[] = {"/.clawmd/", ".clawmd/", "/.clawmd", ".clawmd",
+					   "**/.clawmd/", NULL};
+
+static bool has_line(const char *text, const char *const *spellings)
 {
-	int fd = openat(dfd, path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
-	if (fd < 0)
-		return -1;
-	size_t len = strlen(text), off = 0;
-	while (off < len) {
-		ssize_t w = write(fd, text + off, len - off);
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w <= 0) {
-			int e = errno;
-			close(fd);
-			unlinkat(dfd, path, 0);
-			errno = e ? e : EIO;
-			return -1;
-		}
-		off += (size_t)w;
+	for (const char *p = text; *p;) {
+		size_t n = strcspn(p, "\n"), k = n;
+		while (k && (p[k - 1] == ' ' || p[k - 1] == '\r'))
+			k--;
+		for (const char *const *s = spellings; *s; s++)
+			if (strlen(*s) == k && !strncmp(p, *s, k))
+				return true;
+		p += n + (p[n] == '\n');
 	}
-	if (fsync(fd) < 0 || close(fd) < 0)
-		return -1;
+	return false;
+}
+
+struct init_run {
+	struct clawmd_dir top;
+	const char *dir; /* as given, for messages */
+	bool quiet;
+};
+
+static void say(const struct init_run *r, const char *what, const char *parent, const char *name,
+		const char *why)
+{
+	if (r->quiet)
+		return;
+	printf("%s %s/%s%s%s%s\n", what, r->dir, *parent ? parent : "", *parent ? "/" : "", name,
+	       why);
+}
+
+/*
+ * The state of one item, changing nothing: 0 missing, 1 there (of the right
+ * type), or an error printed (exit 4): a symlink, a wrong type, or a parent
+ * reached through a symlink.
+ */
+static int look(const struct init_run *r, const struct item *it)
+{
+	struct clawmd_err err = CLAWMD_ERR_INIT;
+	struct clawmd_dir pd = CLAWMD_DIR_INIT;
+	const struct clawmd_dir *p = &r->top;
+	mode_t t = 0;
+	int rc = 0;
+	if (*it->parent) {
+		rc = clawmd_dir_open_beneath(&pd, &r->top, it->parent, false, &err);
+		if (rc < 0)
+			goto fail;
+		if (rc == 2) {
+			clawmd_dir_release(&pd);
+			return 0;
+		}
+		p = &pd;
+	}
+	if ((rc = clawmd_fs_type(&t, p, it->name, &err)) < 0)
+		goto fail;
+	clawmd_dir_release(&pd);
+	if (!t)
+		return 0;
+	if (t == (it->text ? S_IFREG : S_IFDIR))
+		return 1;
+	fprintf(stderr, "clawmd: %s/%s%s%s is %s, not a %s; init follows and replaces nothing "
+			"(move it away, or scaffold another directory)\n",
+		r->dir, it->parent, *it->parent ? "/" : "", it->name,
+		t == S_IFLNK ? "a symlink" : "something else", it->text ? "file" : "directory");
+	return -4;
+fail:
+	clawmd_dir_release(&pd);
+	cmd_put_error(err.msg);
+	return -4;
+}
+
+/* Create one item, beneath DIR, never replacing: 0 done (or left). */
+static int make(const struct init_run *r, const struct item *it)
+{
+	struct clawmd_err err = CLAWMD_ERR_INIT;
+	struct clawmd_dir pd = CLAWMD_DIR_INIT, d = CLAWMD_DIR_INIT;
+	int rc = 0;
+	if (!it->text) {
+		char *rel = NULL;
+		if (asprintf(&rel, "%s%s%s", it->parent, *it->parent ? "/" : "", it->name) < 0)
+			abort();
+		rc = clawmd_dir_open_beneath(&d, &r->top, rel, true, &err);
+		free(rel);
+		clawmd_dir_release(&d);
+		if (rc >= 0)
+			say(r, rc == 1 ? "created" : "left", it->parent, it->name,
+			    rc == 1 ? "/" : "/ (already there)");
+	} else {
+		const struct clawmd_dir *p = &r->top;
+		if (*it->parent && (rc = clawmd_dir_open_beneath(&pd, &r->top, it->parent, true, &err)) >= 0)
+			p = &pd;
+		if (rc >= 0)
+			rc = clawmd_fs_create_file(p, it->name, it->text, strlen(it->text), &err);
+		clawmd_dir_release(&pd);
+		if (rc >= 0)
+			say(r, rc == 0 ? "created" : "left", it->parent, it->name,
+			    rc == 0 ? "" : " (already there)");
+	}
+	if (rc < 0) {
+		cmd_put_error(err.msg);
+		return 4;
+	}
 	return 0;
 }
 
-/* The .gitignore lines missing from `have`, appended (the file is the
- * user's: only added to, never rewritten). */
-static int gitignore(int dfd, const char *const *lines, size_t n, const char *dir)
+/* The .gitignore lines it lacks, added (the file is the user's: kept as it
+ * is, only added to, through the atomic replace; created when missing). */
+static int gitignore(const struct init_run *r)
 {
-	char have[65536];
-	ssize_t got = 0;
-	int fd = openat(dfd, ".gitignore", O_RDWR | O_CREAT | O_APPEND | O_NOFOLLOW | O_CLOEXEC, 0644);
-	if (fd < 0)
-		return -1;
-	struct stat st;
-	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
-		close(fd);
-		errno = EINVAL;
-		return -1;
-	}
-	got = pread(fd, have, sizeof(have) - 1, 0);
-	have[got > 0 ? got : 0] = '\0';
-	bool nl = got <= 0 || have[got - 1] == '\n';
-	for (size_t i = 0; i < n; i++) {
-		const char *p = have;
-		size_t l = strlen(lines[i]);
-		bool found = false;
-		for (; p && *p; p = strchr(p, '\n'), p = p ? p + 1 : NULL)
-			if (!strncmp(p, lines[i], l) && (p[l] == '\n' || !p[l]))
-				found = true;
-		if (found)
+	struct clawmd_err err = CLAWMD_ERR_INIT;
+	struct clawmd_buf b = CLAWMD_BUF_INIT;
+	const char *const *want[] = {ignore_local, ignore_state};
+	int rc = clawmd_fs_read(&b, &r->top, ".gitignore", 1024 * 1024, &err);
+	bool existed = rc == 0;
+	size_t added = 0;
+	if (rc < 0)
+		goto fail;
+	clawmd_buf_put(&b, "", 0);
+	size_t len = b.len;
+	for (size_t i = 0; i < sizeof(want) / sizeof(want[0]); i++) {
+		if (has_line(b.ptr, want[i]))
 			continue;
-		if (dprintf(fd, "%s%s\n", nl ? "" : "\n", lines[i]) < 0) {
-			close(fd);
-			return -1;
-		}
-		nl = true;
-		printf("added '%s' to %s/.gitignore\n", lines[i], dir);
+		if (len && b.ptr[len - 1] != '\n')
+			clawmd_buf_putc(&b, '\n');
+		clawmd_buf_printf(&b, "%s\n", want[i][0]);
+		len = b.len;
+		added++;
 	}
-	if (fsync(fd) < 0 || close(fd) < 0)
-		return -1;
+	if (!added) {
+		say(r, "left", "", ".gitignore", " (it ignores CLAUDE.local.md and /.clawmd/)");
+		goto out;
+	}
+	rc = existed ? clawmd_fs_replace_file(&r->top, ".gitignore", b.ptr, b.len, &err)
+		     : clawmd_fs_create_file(&r->top, ".gitignore", b.ptr, b.len, &err);
+	if (rc == 1) /* created meanwhile: it is the user's now */
+		rc = clawmd_err_set(&err, CLAWMD_EFS, "%s/.gitignore appeared while init ran; "
+				    "run init again", r->dir);
+	if (rc < 0)
+		goto fail;
+	if (!r->quiet)
+		printf("%s %s/.gitignore (%zu line%s: ignores CLAUDE.local.md and /.clawmd/)\n",
+		       existed ? "added to" : "created", r->dir, added, added == 1 ? "" : "s");
+out:
+	clawmd_buf_release(&b);
 	return 0;
+fail:
+	clawmd_buf_release(&b);
+	cmd_put_error(err.msg);
+	return 4;
 }
 
 int cmd_init(int argc, char **argv)
@@ -116,6 +230,7 @@ int cmd_init(int argc, char **argv)
 	struct cmd_args a;
 	struct clawmd_err err = CLAWMD_ERR_INIT;
 	struct clawmd_release rel = clawmd_release_default;
+	struct init_run r = {.top = CLAWMD_DIR_INIT, .quiet = cmd_quiet};
 	const char *mode = "copy", *version = NULL, *preset = NULL, *dir = cmd_layout_global.root;
 	int c;
 	cmd_args_init(&a, "init", options, false, argc, argv);
@@ -125,6 +240,7 @@ int cmd_init(int argc, char **argv)
 		case OPT_VERSION: version = a.arg; break;
 		case OPT_PRESET: preset = a.arg; break;
 		case 'C': dir = a.arg; break;
+		case 'q': r.quiet = true; break;
 		case 'h': cmd_help_own(help_head, options, help_foot); cmd_args_release(&a); return 0;
 		default:
 			if (!cmd_args_common(&a, c, NULL))
@@ -143,6 +259,7 @@ int cmd_init(int argc, char **argv)
 		return 2;
 	if (!dir)
 		dir = ".";
+	r.dir = dir;
 	/* Every value is checked before anything is created. */
 	if (strcmp(mode, "copy") && strcmp(mode, "symlink")) {
 		fprintf(stderr, "clawmd: --mode: expected 'symlink' or 'copy', not '%s'\n", mode);
@@ -172,73 +289,67 @@ int cmd_init(int argc, char **argv)
 		abort();
 	free(json);
 
-	const struct init_file files[] = {
-		{"container/", NULL},
-		{"container/CLAUDE.md", base_text},
-		{nano ? "container/skills/" : "skills/", NULL},
-		{"groups/", NULL},
-		{"clawmd.json", json_nl},
+	const struct item items[] = {
+		{"", "container", NULL},
+		{"container", "CLAUDE.md", base_text},
+		{nano ? "container" : "", "skills", NULL},
+		{"", "groups", NULL},
+		{"", "clawmd.json", json_nl},
 	};
-	static const char *const ignore[] = {"CLAUDE.local.md", "/.clawmd/"};
+	const size_t nitems = sizeof(items) / sizeof(items[0]);
 	int status = 0;
 
+	/* DIR itself is the user's word: a symlink given as DIR is followed. */
 	if (mkdir(dir, 0755) < 0 && errno != EEXIST) {
 		fprintf(stderr, "clawmd: could not create '%s': %s\n", dir, strerror(errno));
 		free(json_nl);
 		return 4;
 	}
-	int dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	if (dfd < 0) {
+	r.top.fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (r.top.fd < 0) {
 		fprintf(stderr, "clawmd: could not open directory '%s': %s\n", dir, strerror(errno));
 		free(json_nl);
 		return 4;
 	}
-	/* 1. Refuse before creating anything: nothing of ours may be there
-	 *    (an existing container/ directory is fine, its CLAUDE.md not). */
-	for (size_t i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
-		struct stat st;
-		size_t l = strlen(files[i].path);
-		char p[64];
-		snprintf(p, sizeof(p), "%.*s", (int)(files[i].path[l - 1] == '/' ? l - 1 : l),
-			 files[i].path);
-		if (!strcmp(p, "container"))
-			continue;
-		if (fstatat(dfd, p, &st, AT_SYMLINK_NOFOLLOW) == 0) {
-			fprintf(stderr, "clawmd: %s/%s already exists; init overwrites nothing (remove it, "
-					"or scaffold another directory)\n", dir, p);
+	if (!(r.top.path = strdup(dir)))
+		abort();
+
+	/* 1. Look before creating anything: a symlink or a wrong type on any
+	 *    path init would create refuses the whole run. */
+	mode_t t = 0;
+	int there[sizeof(items) / sizeof(items[0])] = {0};
+	for (size_t i = 0; !status && i < nitems; i++)
+		if ((there[i] = look(&r, &items[i])) < 0)
 			status = 4;
-		}
-	}
-	/* 2. Create, each with O_EXCL / mkdir, so a race cannot make us replace. */
-	for (size_t i = 0; !status && i < sizeof(files) / sizeof(files[0]); i++) {
-		const char *p = files[i].path;
-		size_t l = strlen(p);
-		char d[64];
-		int rc;
-		if (p[l - 1] == '/') {
-			snprintf(d, sizeof(d), "%.*s", (int)(l - 1), p);
-			rc = mkdirat(dfd, d, 0755);
-			if (rc < 0 && errno == EEXIST && !strcmp(d, "container"))
-				continue;
-			p = d;
-		} else {
-			rc = create_file(dfd, p, files[i].text);
-		}
-		if (rc < 0) {
-			fprintf(stderr, "clawmd: could not create '%s/%s': %s\n", dir, p, strerror(errno));
-			status = 4;
-			break;
-		}
-		printf("created %s/%s%s\n", dir, p, files[i].path[l - 1] == '/' ? "/" : "");
-	}
-	if (!status && gitignore(dfd, ignore, sizeof(ignore) / sizeof(ignore[0]), dir) < 0) {
-		fprintf(stderr, "clawmd: could not update '%s/.gitignore': %s\n", dir, strerror(errno));
+	if (!status && look(&r, &(struct item){"", ".gitignore", ""}) < 0)
 		status = 4;
+	/* 2. nanoclaw's tree adopted without its preset would compose only the
+	 *    shared base: say so instead of scaffolding skills/ beside it. */
+	if (!status && !preset && clawmd_fs_type(&t, &r.top, "skills", &err) == 0 && !t) {
+		struct clawmd_dir cd = CLAWMD_DIR_INIT;
+		mode_t ct = 0;
+		if (clawmd_dir_open_beneath(&cd, &r.top, "container", false, &err) == 0 &&
+		    clawmd_fs_type(&ct, &cd, "skills", &err) == 0 && ct == S_IFDIR) {
+			fprintf(stderr, "clawmd: %s looks like a nanoclaw checkout (container/skills/, no "
+					"skills/); run 'clawmd init --preset nanoclaw' to adopt it\n", dir);
+			status = 3;
+		}
+		clawmd_dir_release(&cd);
 	}
+	/* 3. Create what is missing, each with mkdirat / RENAME_NOREPLACE, so
+	 *    a race cannot make init replace anything. */
+	for (size_t i = 0; !status && i < nitems; i++)
+		if (there[i]) /* no staging either: a no-op adopt changes no mtime */
+			say(&r, "left", items[i].parent, items[i].name,
+			    items[i].text ? " (already there)" : "/ (already there)");
+		else
+			status = make(&r, &items[i]);
 	if (!status)
+		status = gitignore(&r);
+	if (!status && !r.quiet)
 		printf("next: add skills under %s/, then 'clawmd -C %s compose --all'\n",
 		       nano ? "container/skills" : "skills", dir);
-	close(dfd);
+	clawmd_dir_release(&r.top);
 	free(json_nl);
 	return status;
 }

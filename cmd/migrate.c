@@ -60,6 +60,10 @@ static cJSON *result_json(const struct clawmd_migrate_result *res)
 	cJSON_AddBoolToObject(doc, "already_migrated", res->already);
 	cJSON_AddBoolToObject(doc, "legacy_left", res->legacy_left);
 	cJSON_AddStringToObject(doc, "record", res->record ? res->record : "");
+	if (res->ignore_hint)
+		cJSON_AddStringToObject(doc, "gitignore_hint", res->ignore_hint);
+	else
+		cJSON_AddNullToObject(doc, "gitignore_hint");
 	cJSON *g = cJSON_AddArrayToObject(doc, "groups");
 	for (size_t i = 0; i < res->ngroups; i++)
 		cJSON_AddItemToArray(g, cJSON_CreateString(res->groups[i]));
@@ -162,7 +166,7 @@ int cmd_migrate(int argc, char **argv)
 	struct cmd_layout_opts lo = cmd_layout_global;
 	struct clawmd_migrate_opts opts = {0};
 	struct cmd_args a;
-	bool json = false, quiet = false;
+	bool json = false, quiet = cmd_quiet;
 	int c;
 	cmd_args_init(&a, "migrate", options, true, argc, argv);
 	while ((c = cmd_args_next(&a)) > 0) {
@@ -217,6 +221,9 @@ int cmd_migrate(int argc, char **argv)
 	if (res.legacy_left)
 		fprintf(stderr, "clawmd: warning: %s/global exists again after the cutover; "
 				"'clawmd migrate --force' carries it over\n", root.lay.groups);
+
+	if (res.ignore_hint)
+		cmd_put_warning(res.ignore_hint);
 
 	if (json) {
 		cJSON *doc = result_json(&res);

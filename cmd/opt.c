@@ -13,6 +13,7 @@
 #include "cmd.h"
 
 struct cmd_layout_opts cmd_layout_global;
+bool cmd_quiet;
 /* Defined true by cmd/front.c, which only the front links. */
 __attribute__((weak)) bool cmd_front;
 char **cmd_argv;

@@ -2,16 +2,19 @@
 #include <cJSON.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cmd.h"
 
 static const char help_head[] =
 	"usage: clawmd render [options]\n"
-	"       clawmd render --group GROUP [layout options] [options]\n"
+	"       clawmd render [layout options] [options] GROUP   (as --group GROUP)\n"
 	"\n"
 	"Print the memory string Claude Code builds at session start, byte for byte:\n"
 	"managed, user, project and local CLAUDE.md files, .claude/rules, and their\n"
-	"@-imports, as the configured Claude Code release loads them.\n";
+	"@-imports, as the configured Claude Code release loads them.  The text has\n"
+	"no trailing newline (Claude Code's string ends there), except on a terminal,\n"
+	"where one is added so the prompt starts on its own line.\n";
 
 static const char help_foot[] =
 	"In --format files, PATH and PARENT are escaped: a backslash, a control byte\n"
@@ -37,7 +40,9 @@ enum {
 
 static const struct cmd_opt options[] = {
 	{"cwd", O_CWD, "DIR", "the directory Claude Code starts in\n(default: the current directory)"},
-	{"home", O_HOME, "DIR", "the user tier is DIR/.claude (default: $HOME)"},
+	{"home", O_HOME, "DIR", "the user tier is DIR/.claude (default: $HOME); with\n"
+				"--group a container path, read through the mount table,\n"
+				"and no user tier unless given"},
 	{"managed-dir", O_MANAGED, "DIR", "the managed tier (default: /etc/claude-code)"},
 	{"approve-external", O_APPROVE, NULL, "the project approved external includes (with\n"
 					      "--group also when clawmd.json's approve_external)"},
@@ -178,8 +183,20 @@ int cmd_render(int argc, char **argv)
 		if (c < 0)
 			break;
 	}
-	if (c >= 0 && a.noperands)
-		c = (cmd_usage_error("render", "unexpected argument '%s'", a.operands[0]), -1);
+	/* `render GROUP` is `render --group GROUP`, as `compose GROUP`. */
+	if (c >= 0 && a.noperands && group)
+		c = (cmd_usage_error("render", "give GROUP or --group GROUP, not both ('%s')",
+				     a.operands[0]), -1);
+	else if (c >= 0 && a.noperands > 1)
+		c = (cmd_usage_error("render", "one GROUP at a time ('%s' is a second)",
+				     a.operands[1]), -1);
+	else if (c >= 0 && a.noperands)
+		group = a.operands[0];
+	/* The container's user tier is what a mount shows at its home: the
+	 * path is the container's, not the host's. */
+	if (c >= 0 && group && home_set && o.home[0] != '/')
+		c = (cmd_usage_error("render", "--home with --group is a container path, absolute, "
+					       "not '%s'", o.home), -1);
 	cmd_args_release(&a);
 	if (c < 0)
 		return !strcmp(format, "json") ? cmd_json_failure(2) : 2;
@@ -195,7 +212,7 @@ int cmd_render(int argc, char **argv)
 	bool have_layout = false;
 	bool json = !strcmp(format, "json");
 	if (group) {
-		int st = cmd_root_open(&root, &lo, false);
+		int st = cmd_root_open(&root, &lo, cmd_quiet);
 		if (st)
 			return json ? cmd_json_failure(st) : st;
 		have_layout = true;
@@ -251,6 +268,10 @@ int cmd_render(int argc, char **argv)
 		struct clawmd_buf s = CLAWMD_BUF_INIT;
 		clawmd_memory_text(&s, &m, &o);
 		fwrite(s.ptr, 1, s.len, stdout);
+		/* Exactly Claude Code's string for a pipe (no newline of ours);
+		 * a terminal gets one, so the prompt does not follow the text. */
+		if (s.len && s.ptr[s.len - 1] != '\n' && isatty(1))
+			putchar('\n');
 		clawmd_buf_release(&s);
 	}
 	if (fflush(stdout) != 0 && !status)

@@ -115,7 +115,7 @@ int cmd_status(int argc, char **argv)
 {
 	struct cmd_layout_opts lo = cmd_layout_global;
 	struct cmd_args a;
-	bool json = false, quiet = false;
+	bool json = false, quiet = cmd_quiet;
 	int c;
 	cmd_args_init(&a, "status", options, true, argc, argv);
 	while ((c = cmd_args_next(&a)) > 0) {

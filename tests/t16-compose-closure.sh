@@ -59,6 +59,8 @@ check "the file past the depth limit loads in neither" sh -c "! grep -q 'Deeper:
 $CLAWMD check --no-hints -C "$R" --modules mods g >"$T/out" 2>&1
 expect_grep "a missing import in a copied fragment is reported at the source" \
 	'^skills/foo/instructions\.md:2:68: error: @\./missing\.md: .* \[CM101\]$' "$T/out"
+expect_grep "... naming the missing file where the user creates it, not its copy" \
+	'^skills/foo/instructions\.md:2:68: error: @\./missing\.md: skills/foo/missing\.md does not exist' "$T/out"
 expect_grep "a non-text import in a copied closure file, at its source" \
 	'^skills/foo/details\.md:1:30: error: @\./pic\.png: .* \[CM104\]$' "$T/out"
 check "nothing is reported at the copies" sh -c "! grep -q '^groups/' '$T/out'"

@@ -385,4 +385,31 @@ if command -v flock >/dev/null 2>&1; then
 	expect_ok "with the lock free, the rerun completes" $CLAWMD migrate -C "$R8"
 	expect_file "the locked group migrated" "$R8/groups/a/CLAUDE.local.md" "persona"
 fi
+# --- what migrate creates is ignored, or it says the line (issue 20, item 7)
+if command -v git >/dev/null; then
+	G=$T/gitted
+	mkdir -p "$G/groups/main" "$G/container"
+	printf 'Base.\n' >"$G/container/CLAUDE.md"
+	printf 'Persona.\n' >"$G/groups/main/CLAUDE.md"
+	git init -q "$G"
+	expect_ok "migrate in a git tree" $CLAWMD migrate -C "$G"
+	expect_grep "names the one line to add" \
+		"^clawmd: warning: the groups' CLAUDE.local.md files are not ignored by git: add the line 'CLAUDE.local.md' to (.*/)?\.gitignore " "$T/err"
+	check "... and does not touch .gitignore" test ! -e "$G/.gitignore"
+	expect_file "the state directory ignores itself" "$G/.clawmd/.gitignore" "*"
+	expect_eq "git sees nothing of .clawmd/" "$(git -C "$G" status --porcelain --untracked-files=all .clawmd)" ""
+	expect_ok "a second run" $CLAWMD migrate -C "$G"
+	expect_eq "... is quiet about it (once, in the run that migrates)" "$(cat "$T/err")" ""
+	G2=$T/gitted2
+	mkdir -p "$G2/groups/main" "$G2/container"
+	printf 'Base.\n' >"$G2/container/CLAUDE.md"
+	printf 'Persona.\n' >"$G2/groups/main/CLAUDE.md"
+	printf 'groups/*\n' >"$G2/.gitignore"
+	git init -q "$G2"
+	expect_ok "migrate where the groups are ignored" $CLAWMD migrate -C "$G2" --json
+	expect_eq "... says nothing" "$(cat "$T/err")" ""
+	expect_grep "... gitignore_hint is null" '"gitignore_hint":[[:space:]]*null' "$T/out"
+	expect_ok "compose" $CLAWMD compose -C "$G2" main
+	expect_ok "... and check finds no CM403 on the tree clawmd set up" $CLAWMD check -C "$G2" main
+fi
 done_testing

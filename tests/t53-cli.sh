@@ -348,23 +348,73 @@ mkdir "$I/groups/main"
 expect_ok "the scaffold composes" "$CLAWMD" -C "$I" compose main
 expect_ok "and checks clean" "$CLAWMD" -C "$I" check --strict main
 before=$(snap "$I")
-expect_fail 4 "init refuses an existing layout" "$CLAWMD" init "$I"
-expect_grep "names what is there" "already exists; init overwrites nothing" "$T/err"
+expect_ok "init on its own layout adopts it" "$CLAWMD" init "$I"
+expect_grep "says what it left" "^left $I/container/CLAUDE.md \(already there\)$" "$T/out"
 expect_eq "... and changes nothing" "$(snap "$I")" "$before"
 I2=$T/init2
 mkdir -p "$I2"
 printf 'node_modules\n' >"$I2/.gitignore"
 echo keep >"$I2/clawmd.json"
-expect_fail 4 "init refuses when only clawmd.json exists" "$CLAWMD" -C "$I2" init
-check "... nothing created" test ! -e "$I2/groups" -a ! -e "$I2/container"
-rm "$I2/clawmd.json"
+expect_ok "init adopts a tree holding only clawmd.json and .gitignore" "$CLAWMD" -C "$I2" init
+expect_grep "... leaves clawmd.json" "^left $I2/clawmd.json \(already there\)$" "$T/out"
+expect_grep "... creates the base" "^created $I2/container/CLAUDE.md$" "$T/out"
+expect_eq "... clawmd.json untouched" "$(cat "$I2/clawmd.json")" "keep"
+expect_eq ".gitignore kept, lines added" "$(cat "$I2/.gitignore")" "node_modules
+CLAUDE.local.md
+/.clawmd/"
+I2=$T/init2b
+mkdir -p "$I2"
+printf 'node_modules' >"$I2/.gitignore"
 expect_ok "init -C DIR --preset nanoclaw --claude-version 2.1.128 --mode symlink" \
 	"$CLAWMD" -C "$I2" init --preset nanoclaw --claude-version 2.1.128 --mode symlink
 check "nanoclaw: container/skills" test -d "$I2/container/skills"
 expect_grep "the version" '"claude_version":[[:space:]]*"2\.1\.128"' "$I2/clawmd.json"
-expect_eq ".gitignore kept, lines added" "$(cat "$I2/.gitignore")" "node_modules
+expect_eq ".gitignore without a final newline: lines added after one" "$(cat "$I2/.gitignore")" "node_modules
 CLAUDE.local.md
 /.clawmd/"
+# A nanoclaw checkout: its base, skills, modules and groups stay; init adds
+# clawmd.json and the state line (nanoclaw already ignores **/CLAUDE.local.md).
+N=$T/nano
+mkdir -p "$N/container/skills/web" "$N/container/agent-runner/src/mcp-tools" "$N/groups/main"
+printf 'Base.\n' >"$N/container/CLAUDE.md"
+printf 'Web.\n' >"$N/container/skills/web/instructions.md"
+printf 'Core.\n' >"$N/container/agent-runner/src/mcp-tools/core.instructions.md"
+printf 'groups/*\n**/CLAUDE.local.md\n' >"$N/.gitignore"
+before=$(snap "$N")
+expect_fail 3 "init without --preset on a nanoclaw checkout" "$CLAWMD" init "$N"
+expect_grep "... names --preset nanoclaw" "run 'clawmd init --preset nanoclaw'" "$T/err"
+expect_eq "... and changes nothing" "$(snap "$N")" "$before"
+expect_ok "init --preset nanoclaw adopts a nanoclaw checkout" "$CLAWMD" init --preset nanoclaw "$N"
+expect_eq "... the base is kept" "$(cat "$N/container/CLAUDE.md")" "Base."
+expect_grep "... clawmd.json names the preset" '"preset":[[:space:]]*"nanoclaw"' "$N/clawmd.json"
+expect_eq "... only the missing line is added" "$(cat "$N/.gitignore")" "groups/*
+**/CLAUDE.local.md
+/.clawmd/"
+expect_ok "... and the adopted tree composes" "$CLAWMD" -C "$N" compose main
+expect_grep "... with its skill and module" '^@\./\.claude-fragments/module-core\.md$' "$N/groups/main/CLAUDE.md"
+# Nothing is created through a symlink on the way (issue 18, item 5).
+E=$T/evil
+mkdir -p "$E" "$T/outside"
+ln -s ../outside "$E/container"
+expect_fail 4 "init refuses DIR/container as a symlink" "$CLAWMD" init "$E"
+expect_grep "... names it" "$E/container is a symlink" "$T/err"
+check "... nothing written through it" test -z "$(ls -A "$T/outside")"
+check "... nothing created beside it" test ! -e "$E/groups" -a ! -e "$E/clawmd.json"
+rm "$E/container"
+mkdir -p "$E/container"
+ln -s ../../outside "$E/container/CLAUDE.md"
+expect_fail 4 "init refuses container/CLAUDE.md as a symlink" "$CLAWMD" init "$E"
+check "... nothing written through it" test -z "$(ls -A "$T/outside")"
+rm "$E/container/CLAUDE.md"
+ln -s "$T/outside" "$E/groups"
+expect_fail 4 "init refuses groups as a symlink" "$CLAWMD" init "$E"
+rm "$E/groups"
+ln -s "$T/outside/ig" "$E/.gitignore"
+expect_fail 4 "init refuses a symlinked .gitignore" "$CLAWMD" init "$E"
+check "... nothing written through it" test -z "$(ls -A "$T/outside")"
+rm "$E/.gitignore"
+expect_ok "... and scaffolds once the links are gone" "$CLAWMD" -q init "$E"
+expect_eq "-q before the command: init prints nothing" "$(cat "$T/out")" ""
 expect_fail 3 "init --mode cpy" "$CLAWMD" init --mode cpy "$T/init3"
 check "... creates nothing" test ! -e "$T/init3"
 

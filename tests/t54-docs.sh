@@ -116,10 +116,11 @@ for cmd in migrate render check status; do
 	expect_eq "$cmd: the same layout options and defaults as compose" "$(help $cmd layout)" "$l"
 done
 no_stray "the layout options state defaults as (default: VALUE)" "$l"
-m=$(opts man "$MAN/clawmd.1" | grep -v '^--version	')
+m=$(opts man "$MAN/clawmd.1" | grep -v -e '^--version	' -e '^--quiet	')
 expect_eq "clawmd(1) lists the layout and common options, with their defaults" "$m" "$l"
 expect_eq "doc/layout.md lists the layout and common options, with their defaults" \
 	"$(opts doc "$DOC/layout.md" "## Options every command takes")" "$l"
+expect_grep "clawmd(1) lists -q/--quiet (before the command)" '^\.BR \\-q ", " \\-\\-quiet$' "$MAN/clawmd.1"
 check "every command has a man page" sh -c "for c in compose migrate render check status init; do test -f '$MAN'/clawmd-\$c.1 || exit 1; done"
 check "clawmd(1) names every command" sh -c "for c in compose migrate render check status init; do grep -q \"^\\.B \$c\$\" '$MAN/clawmd.1' || exit 1; done"
 

@@ -93,9 +93,10 @@ int clawmd_changes_format(struct clawmd_buf *out, const struct clawmd_changes *c
 				clawmd_buf_printf(out, "preserve %s/%s -> %s/%s (not written by clawmd)\n",
 						  p, name, p, c->moved_to ? safe(&t, c->moved_to) : CLAWMD_LOCAL_NAME);
 			else
-				clawmd_buf_printf(out, "preserve %s/%s (%s) -> %s/%s\n", p, name,
+				clawmd_buf_printf(out, "preserve %s/%s (%s) -> %s/%s%s\n", p, name,
 						  type_word(c->old_type), p,
-						  c->moved_to ? safe(&t, c->moved_to) : "<name>.clawmd-preserved-*");
+						  c->moved_to ? safe(&t, c->moved_to) : name,
+						  c->moved_to ? "" : ".clawmd-preserved-<time>-<random>");
 			break;
 		case CLAWMD_REMOVE:
 			if (c->old_type == CLAWMD_FT_DIR && strchr(c->name, '/'))

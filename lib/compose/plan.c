@@ -796,9 +796,14 @@ int clawmd_plan_build(struct clawmd_plan *out, struct clawmd_group *g, struct cl
 		int sfd = open(lay->skills, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 		for (size_t i = 0; i < cfg->nskills; i++) {
 			struct stat st;
-			if (sfd < 0 || fstatat(sfd, cfg->skills[i], &st, 0) < 0 || !S_ISDIR(st.st_mode))
-				warn(out, "groups/%s/container.json: skills: unknown skill '%s' (no %s/%s)",
-				     group, cfg->skills[i], lay->skills, cfg->skills[i]);
+			if (sfd < 0 || fstatat(sfd, cfg->skills[i], &st, 0) < 0 || !S_ISDIR(st.st_mode)) {
+				/* paths as messages show them: from the current directory */
+				char *cj = clawmd_xasprintf("%s/%s/container.json", lay->groups, group);
+				char *sk = clawmd_path_join(lay->skills, cfg->skills[i]);
+				char *cjs = clawmd_layout_shown(lay, cj), *sks = clawmd_layout_shown(lay, sk);
+				warn(out, "%s: skills: unknown skill '%s' (no %s)", cjs, cfg->skills[i], sks);
+				free(cj), free(sk), free(cjs), free(sks);
+			}
 			else if ((skills[nskills] = skill_with_fragment(sfd, cfg->skills[i])))
 				nskills++;
 		}

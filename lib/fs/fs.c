@@ -4,6 +4,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <linux/openat2.h>
 #include <stdio.h>
 #include <linux/magic.h>
 #include <linux/openat2.h>
@@ -11,6 +12,7 @@
 #include <sys/statfs.h>
 #include <sys/syscall.h>
 #include <sys/random.h>
+#include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -63,6 +65,71 @@ int clawmd_dir_openat(struct clawmd_dir *out, const struct clawmd_dir *parent, c
 				      shown(parent, name));
 	}
 	return 0;
+}
+
+static int openat2_dir(int dfd, const char *rel)
+{
+	struct open_how how = {.flags = O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC,
+			       .resolve = RESOLVE_BENEATH | RESOLVE_NO_SYMLINKS};
+	return (int)syscall(SYS_openat2, dfd, rel, &how, sizeof(how));
+}
+
+int clawmd_dir_open_beneath(struct clawmd_dir *out, const struct clawmd_dir *base,
+			    const char *rel, bool create, struct clawmd_err *err)
+{
+	out->fd = -1;
+	out->path = clawmd_xasprintf("%s/%s", shown(base, rel));
+	int fd = openat2_dir(base->fd, rel), rc = 0;
+	if (fd >= 0) {
+		out->fd = fd;
+		return 0;
+	}
+	/* ENOSYS: a kernel before 5.6; EPERM: a seccomp filter that predates
+	 * openat2.  The walk below is as strict, one syscall per component. */
+	if (errno != ENOSYS && errno != EPERM && errno != ENOENT)
+		goto refuse;
+	/* One component at a time: each opened O_NOFOLLOW relative to its
+	 * parent's fd (a name without a slash cannot lead anywhere else). */
+	int cur = base->fd;
+	for (const char *c = rel; *c;) {
+		size_t n = strcspn(c, "/");
+		char *name = clawmd_xstrndup(c, n);
+		bool last = !c[n] || !c[n + 1];
+		if (!n || !strcmp(name, ".") || !strcmp(name, "..")) {
+			free(name);
+			errno = EINVAL;
+			goto refuse_at;
+		}
+		if (create && mkdirat(cur, name, 0755) == 0 && last)
+			rc = 1;
+		fd = openat(cur, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+		int saved = errno;
+		free(name);
+		if (cur != base->fd)
+			close(cur);
+		errno = saved;
+		if (fd < 0) {
+			if (errno == ENOENT && !create)
+				return 2;
+			goto refuse;
+		}
+		cur = fd;
+		c += n + (c[n] == '/');
+	}
+	out->fd = cur;
+	return rc;
+refuse_at:
+	if (cur != base->fd)
+		close(cur);
+refuse:
+	if (errno == ELOOP || errno == ENOTDIR || errno == EXDEV)
+		rc = clawmd_err_set(err, CLAWMD_EFS, "'%s' is reached through a symlink or is not a "
+				    "directory; refusing to follow it", out->path);
+	else
+		rc = clawmd_err_sys(err, CLAWMD_EFS, "could not open directory '%s'", out->path);
+	free(out->path);
+	out->path = NULL;
+	return rc;
 }
 
 void clawmd_dir_release(struct clawmd_dir *d)
@@ -430,6 +497,26 @@ int clawmd_fs_replace_file(const struct clawmd_dir *d, const char *name, const v
 	return rc;
 }
 
+int clawmd_fs_create_file(const struct clawmd_dir *d, const char *name, const void *data,
+			  size_t len, struct clawmd_err *err)
+{
+	struct clawmd_stage st;
+	int rc = clawmd_fs_stage_file(&st, d, name, data, len, err);
+	if (rc == 0) {
+		if (renameat2(d->fd, st.tmp, d->fd, name, RENAME_NOREPLACE) == 0)
+			st.pending = false;
+		else if (errno == EEXIST)
+			rc = 1;
+		else
+			rc = clawmd_err_sys(err, CLAWMD_EFS, "could not rename '%s/%s' to '%s/%s'",
+					    shown(d, st.tmp), shown(d, name));
+	}
+	if (rc == 0)
+		rc = clawmd_fs_sync_dir(d, err);
+	clawmd_fs_stage_release(&st);
+	return rc;
+}
+
 int clawmd_fs_create_empty(const struct clawmd_dir *d, const char *name, struct clawmd_err *err)
 {
 	int fd = openat(d->fd, name, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
@@ -537,6 +624,43 @@ int clawmd_fs_mkdirs(const char *path, struct clawmd_err *err)
 	return rc;
 }
 
+/*
+ * The directory above a lock directory is clawmd's host-only state (locks,
+ * records, the layout cache): nothing in it is for a repository.  Before
+ * the lock directory is first made, the state directory gets a
+ * ".gitignore" of "*", so git ignores it wherever it lives, with no line in
+ * the user's .gitignore (what clawmd creates, it makes ignored).  Why this
+ * way:
+ *  1. before the lock directory, not after: a run killed in between finds
+ *     no lock directory and comes here again;
+ *  2. written in place, not staged: the state directory is host-only (no
+ *     agent can plant anything there), and a kill leaves at worst an empty
+ *     file, which the next pass through here fills; a staged temp would be
+ *     a leftover nothing cleans;
+ *  3. not fsynced: what a power cut can cost is an empty file (the state
+ *     shows in git status), never data, and a spawn pays no extra fsync;
+ *  4. best effort: a lock must not fail for it.
+ */
+static void ignore_self(const char *lockdir)
+{
+	const char *slash = strrchr(lockdir, '/');
+	if (!slash || slash == lockdir)
+		return;
+	char *state = clawmd_xstrndup(lockdir, (size_t)(slash - lockdir));
+	struct clawmd_dir sd = CLAWMD_DIR_INIT;
+	struct stat st;
+	if (clawmd_fs_mkdirs(state, NULL) == 0 && clawmd_dir_open(&sd, state, NULL) == 0) {
+		int fd = openat(sd.fd, ".gitignore", O_WRONLY | O_CREAT | O_NOFOLLOW | O_NONBLOCK |
+							     O_CLOEXEC, 0644);
+		if (fd >= 0 && fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size == 0)
+			write_all(fd, "*\n", 2);
+		if (fd >= 0)
+			close(fd);
+	}
+	clawmd_dir_release(&sd);
+	free(state);
+}
+
 int clawmd_fs_lock(int *fd_out, const char *lockdir, const char *name, double timeout,
 		   struct clawmd_err *err)
 {
@@ -546,6 +670,7 @@ int clawmd_fs_lock(int *fd_out, const char *lockdir, const char *name, double ti
 	int rc = 0;
 	/* Open first without O_CREAT: the common case then makes no change. */
 	if (clawmd_dir_open(&d, lockdir, NULL) < 0) {
+		ignore_self(lockdir);
 		if ((rc = clawmd_fs_mkdirs(lockdir, err)) < 0 ||
 		    (rc = clawmd_dir_open(&d, lockdir, err)) < 0)
 			return rc;

@@ -49,6 +49,18 @@ int clawmd_dir_open(struct clawmd_dir *out, const char *path, struct clawmd_err 
 int clawmd_dir_openat(struct clawmd_dir *out, const struct clawmd_dir *parent, const char *name,
 		      bool missing_ok, struct clawmd_err *err);
 void clawmd_dir_release(struct clawmd_dir *d);
+/*
+ * Open directory `rel` ("a/b", relative; a ".." leaving `base` is refused)
+ * beneath `base`, following no symlink on the way: openat2() with RESOLVE_BENEATH|
+ * RESOLVE_NO_SYMLINKS, or one O_NOFOLLOW|O_DIRECTORY component at a time
+ * where openat2() is missing (ENOSYS, or EPERM from an old seccomp filter).  With `create`, missing components
+ * are made (0755) on the way, each relative to its parent's fd.  Returns 0
+ * (out->path is "<base>/<rel>"), 1 when it was missing and `create` made
+ * it, 2 when it is missing and !create (out->fd == -1; release as usual),
+ * or EFS: a symlink or a non-directory on the way is refused, never followed.
+ */
+int clawmd_dir_open_beneath(struct clawmd_dir *out, const struct clawmd_dir *base,
+			    const char *rel, bool create, struct clawmd_err *err);
 
 /* A listing of the directory open at `fd`, from its start, with a position
  * of its own: a dup() would share the offset, so a second listing of a
@@ -158,6 +170,12 @@ bool clawmd_fs_is_own(const struct clawmd_dir *d, const char *name, clawmd_fs_ou
 int clawmd_fs_replace_file(const struct clawmd_dir *d, const char *name, const void *data,
 			   size_t len, struct clawmd_err *err);
 
+/* The same, never replacing anything: the staged file is renamed to
+ * `name` with RENAME_NOREPLACE.  0 created, 1 something already there (the
+ * temp is removed), or EFS. */
+int clawmd_fs_create_file(const struct clawmd_dir *d, const char *name, const void *data,
+			  size_t len, struct clawmd_err *err);
+
 /* Create an empty regular file if nothing is at `name` (never following a
  * symlink there); 0 created, 1 something already there. */
 int clawmd_fs_create_empty(const struct clawmd_dir *d, const char *name, struct clawmd_err *err);
@@ -188,7 +206,10 @@ int clawmd_fs_unlink(const struct clawmd_dir *d, const char *name, struct clawmd
 /*
  * Take the exclusive lock `name` in directory `lockdir` (created if needed),
  * waiting up to `timeout` seconds: ELOCK when it stays taken.  The fd is the
- * lock; close it to release.
+ * lock; close it to release.  `lockdir` is STATE/locks: before it is
+ * created, STATE gets a ".gitignore" of "*" (if it has none, or an empty
+ * one), so git ignores the host-only state without a line in the user's
+ * .gitignore.
  */
 int clawmd_fs_lock(int *fd_out, const char *lockdir, const char *name, double timeout,
 		   struct clawmd_err *err);

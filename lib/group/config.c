@@ -308,7 +308,35 @@ int clawmd_config_parse(struct clawmd_group_config *out, const char *json, size_
 			rc = clawmd_err_set(err, CLAWMD_EINPUT, "%s: cli_scope: expected a string", path);
 			goto out;
 		}
-		out->cli_disabled = !strcmp(v->valuestring, "disabled");
+		/* nanoclaw's values: "disabled" drops the cli module's
+		 * instructions; "group" (its default) and "global" keep them.
+		 * Anything else is refused, not read as "keep": "off" meant to
+		 * drop them, and silently keeping them is the wrong guess. */
+		static const char *const scopes[] = {"disabled", "group", "global"};
+		const char *sv = v->valuestring, *near;
+		bool known = false;
+		for (size_t i = 0; i < CLAWMD_ARRAY_SIZE(scopes); i++)
+			known |= !strcmp(sv, scopes[i]);
+		if (!known) {
+			char q[400];
+			quote(q, sizeof(q), sv, strlen(sv));
+			near = clawmd_spell_nearest(sv, scopes, CLAWMD_ARRAY_SIZE(scopes));
+			if (!near && (!strcasecmp(sv, "off") || !strcasecmp(sv, "none") ||
+				      !strcasecmp(sv, "false") || !strcasecmp(sv, "no")))
+				near = "disabled";
+			if (!near && (!strcasecmp(sv, "on") || !strcasecmp(sv, "enabled") ||
+				      !strcasecmp(sv, "true") || !strcasecmp(sv, "yes")))
+				near = "group";
+			if (near)
+				rc = clawmd_err_set(err, CLAWMD_EINPUT, "%s: cli_scope: unknown value '%s' "
+						    "(did you mean '%s'? expected disabled, group or "
+						    "global)", path, q, near);
+			else
+				rc = clawmd_err_set(err, CLAWMD_EINPUT, "%s: cli_scope: unknown value '%s' "
+						    "(expected disabled, group or global)", path, q);
+			goto out;
+		}
+		out->cli_disabled = !strcmp(sv, "disabled");
 	}
 	note_unknown_keys(out, doc, path);
 out:

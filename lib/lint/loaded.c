@@ -403,6 +403,18 @@ static void report_import(const struct clawmd_lint_view *V, const struct clawmd_
 		       "from inside its skill or module directory: keep the file there, or fix the "
 		       "path";
 	char *disp = display(V, imp->path);
+	if (copied) {
+		/* The missing file is where the user creates it, the source
+		 * (skills/b/details.md), not its copy in the group. */
+		char *h = to_host(V, imp->path), *was = h ? clawmd_xstrdup(h) : NULL;
+		char *src = source_of(V, h);
+		if (src && was && strcmp(src, was)) {
+			free(disp);
+			disp = clawmd_lint_shown(V->root, src);
+		}
+		free(src);
+		free(was);
+	}
 	struct clawmd_view cv = {V->mounts, V->nmounts};
 	char *target = NULL;
 	if (imp->status == CLAWMD_IMPORT_EXTERNAL &&

@@ -34,12 +34,14 @@
 #include "fs/fs.h"
 #include "group/group.h"
 #include "base/util.h"
+#include "sys/git.h"
 
 #include <cJSON.h>
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -92,6 +94,7 @@ void clawmd_migrate_result_release(struct clawmd_migrate_result *res)
 	}
 	free(res->v);
 	free(res->record);
+	free(res->ignore_hint);
 	clawmd_strv_free(res->failed, res->nfailed);
 	clawmd_strv_free(res->groups, res->ngroups);
 	clawmd_migrate_result_init(res);
@@ -959,6 +962,59 @@ static void group_failed(struct mig *m, const char *group, const struct clawmd_e
 	r->failed[r->nfailed++] = clawmd_xstrdup(group);
 }
 
+/*
+ * Migrate turns each group's CLAUDE.md into CLAUDE.local.md, memory the
+ * agent writes; in a git work tree that does not ignore it, `check` then
+ * reports CM403 on a tree clawmd set up itself.  Migrate does not edit the
+ * user's .gitignore: it runs unattended at host start, usually in a
+ * deployed checkout of the host, where an edit to that tracked file dirties
+ * the checkout the host updates with git pull.  It says the one line to add
+ * instead, once, in the run that migrates.  (The state directory needs no
+ * line: it ignores itself, see clawmd_fs_lock.)
+ *
+ * The probe is a path below the groups directory that no group can have
+ * ("-clawmd-probe-" is not a valid group name), so libgit2 reads only the
+ * host's .gitignore files on the way, never one inside a group.
+ */
+#define IGNORE_PROBE "-clawmd-probe-"
+
+static char *local_ignore_hint(const struct clawmd_layout *lay)
+{
+	const struct clawmd_git *git = clawmd_git(NULL);
+	git_repository *repo = NULL;
+	char *rg = NULL, *rwd = NULL, *probe = NULL, *hint = NULL;
+	int ignored = 1;
+	if (!git || git->git_repository_open_ext(&repo, lay->root, 0, NULL) < 0)
+		return NULL;
+	const char *wd = git->git_repository_workdir(repo);
+	if (!wd || !(rg = realpath(lay->groups, NULL)) || !(rwd = realpath(wd, NULL)))
+		goto out;
+	size_t l = strlen(rwd);
+	if (strncmp(rg, rwd, l) || (rg[l] != '/' && rg[l] && strcmp(rwd, "/")))
+		goto out;
+	const char *rest = rg + l;
+	while (*rest == '/')
+		rest++;
+	probe = *rest ? clawmd_xasprintf("%s/" IGNORE_PROBE "/%s", rest, CLAWMD_LOCAL_NAME)
+		      : clawmd_xstrdup(IGNORE_PROBE "/" CLAWMD_LOCAL_NAME);
+	if (git->git_ignore_path_is_ignored(&ignored, repo, probe) == 0 && !ignored) {
+		char *gi = clawmd_path_join(rwd, ".gitignore");
+		char *shown = clawmd_layout_shown(lay, gi);
+		hint = clawmd_xasprintf("the groups' CLAUDE.local.md files are not ignored by git: add "
+					"the line 'CLAUDE.local.md' to %s (per-group memory the "
+					"agents write; 'clawmd check' reports CM403 until then)",
+					shown);
+		free(shown);
+		free(gi);
+	}
+out:
+	free(probe);
+	free(rg);
+	free(rwd);
+	git->git_repository_free(repo);
+	return hint;
+}
+
 int clawmd_migrate(struct clawmd_migrate_result *out, const struct clawmd_root *root,
 		   const struct clawmd_migrate_opts *opts, struct clawmd_err *err)
 {
@@ -1027,6 +1083,8 @@ int clawmd_migrate(struct clawmd_migrate_result *out, const struct clawmd_root *
 	/* The record after every group was attempted, listing the failed
 	 * ones: one bad group must not keep the fleet from completing. */
 	rc = write_record(&m, err);
+	if (rc == 0)
+		out->ignore_hint = local_ignore_hint(lay);
 	goto out;
 already:
 	out->already = true;

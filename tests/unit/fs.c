@@ -68,6 +68,41 @@ int main(void)
 	ok(d2.fd == -1 && d2.path && strstr(d2.path, "/absent"), "its path is kept for messages");
 	clawmd_dir_release(&d2);
 
+	/* Beneath a directory, following no symlink on the way (init). */
+	clawmd_err_clear(&err);
+	is(clawmd_dir_open_beneath(&d2, &d, "b1/b2", false, &err), 2, "beneath: missing, not made");
+	clawmd_dir_release(&d2);
+	is(clawmd_dir_open_beneath(&d2, &d, "b1/b2", true, &err), 1, "beneath: made on the way");
+	ok(d2.fd >= 0 && strstr(d2.path, "/b1/b2"), "... and opened");
+	clawmd_dir_release(&d2);
+	is(clawmd_dir_open_beneath(&d2, &d, "b1/b2", true, &err), 0, "beneath: there already");
+	clawmd_dir_release(&d2);
+	mkdir(path("outside"), 0755);
+	symlink("../outside", path("b1/ln"));
+	clawmd_err_clear(&err);
+	is(clawmd_dir_open_beneath(&d2, &d, "b1/ln/x", true, &err), CLAWMD_EFS,
+	   "beneath: a symlinked component is refused");
+	ok(strstr(err.msg, "symlink") != NULL, "... saying why: %s", err.msg);
+	ok(access(path("outside/x"), F_OK) != 0, "... and nothing is made through it");
+	clawmd_err_clear(&err);
+	is(clawmd_dir_open_beneath(&d2, &d, "b1/../..", false, &err), CLAWMD_EFS,
+	   "beneath: '..' out of the directory is refused");
+	clawmd_err_clear(&err);
+	is(clawmd_fs_create_file(&d, "new", "one", 3, &err), 0, "create_file: a new file");
+	is(clawmd_fs_create_file(&d, "new", "two", 3, &err), 1, "create_file: never replaces");
+	is(clawmd_fs_read(&buf, &d, "new", 100, &err), 0, "... read back");
+	ok(buf.len == 3 && !memcmp(buf.ptr, "one", 3), "... the first content stays");
+	symlink("outside/t", path("dangling"));
+	is(clawmd_fs_create_file(&d, "dangling", "x", 1, &err), 1,
+	   "create_file: a dangling symlink counts as there");
+	ok(access(path("outside/t"), F_OK) != 0, "... and is not written through");
+	unlink(path("new"));
+	unlink(path("dangling"));
+	unlink(path("b1/ln"));
+	rmdir(path("b1/b2"));
+	rmdir(path("b1"));
+	rmdir(path("outside"));
+
 	/* Atomic replace. */
 	put("f", "old");
 	struct stat st0, st1;

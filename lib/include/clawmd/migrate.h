@@ -107,6 +107,10 @@ struct clawmd_migrate_result {
 	char **failed;	/* groups that failed ("global" too), in order */
 	size_t nfailed;
 	bool retry;	/* a record listed failed groups: only those were run */
+	/* When ROOT is in a git work tree whose .gitignore files do not ignore
+	 * the groups' CLAUDE.local.md: the message naming the line to add
+	 * (migrate never edits the user's .gitignore); else NULL. */
+	char *ignore_hint;
 };
 
 struct clawmd_migrate_opts {
