@@ -57,7 +57,7 @@ static void trim(size_t *lo, size_t *hi, const char *s, size_t len)
 }
 
 int clawmd_persona_build(struct clawmd_buf *out, size_t *ndefused, const struct clawmd_dir *gd,
-			 const char *shown, void (*warn)(void *payload, const char *msg),
+			 const char *shown, void (*skipped)(void *payload, const char *msg),
 			 void *payload, struct clawmd_err *err)
 {
 	struct clawmd_buf text = CLAWMD_BUF_INIT, one = CLAWMD_BUF_INIT;
@@ -74,7 +74,7 @@ int clawmd_persona_build(struct clawmd_buf *out, size_t *ndefused, const struct 
 			char *m = clawmd_xasprintf("%s: more than %d *%s files; '%s' and those after "
 						   "it are left out", shown, CLAWMD_PERSONA_FILES_MAX,
 						   CLAWMD_PREPEND_SUFFIX, names[i]);
-			warn(payload, m);
+			skipped(payload, m);
 			free(m);
 			break;
 		}
@@ -88,7 +88,7 @@ int clawmd_persona_build(struct clawmd_buf *out, size_t *ndefused, const struct 
 			char *m = e.msg[0] ? clawmd_xasprintf("%s; left out of the persona", e.msg)
 					   : clawmd_xasprintf("%s/%s: unreadable; left out of the persona",
 							      shown, names[i]);
-			warn(payload, m);
+			skipped(payload, m);
 			free(m);
 			continue;
 		}

@@ -32,11 +32,11 @@ int clawmd_persona_list(char ***out, size_t *n, int gfd);
 /*
  * The persona fragment's text into `out` (empty: no fragment), its live
  * imports defused (clawmd_defuse_imports) and counted in *ndefused;
- * `warn` gets one message per file left out.  EFS when the group cannot
+ * `skipped` gets one message per file left out.  EFS when the group cannot
  * be listed.
  */
 int clawmd_persona_build(struct clawmd_buf *out, size_t *ndefused, const struct clawmd_dir *gd,
-			 const char *shown, void (*warn)(void *payload, const char *msg),
+			 const char *shown, void (*skipped)(void *payload, const char *msg),
 			 void *payload, struct clawmd_err *err);
 
 #endif

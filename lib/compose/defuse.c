@@ -1,0 +1,141 @@
+/* defuse.c - @ directives in text the agent or a host config wrote (inline
+ * MCP instructions, the persona) made inert: the model still reads them,
+ * Claude Code's loader imports nothing (clawmd_defuse_imports in
+ * clawmd/compose.h). */
+#include "clawmd.h"
+#include "base/util.h"
+
+#include <string.h>
+
+struct defuse_state {
+	struct clawmd_buf *out;
+	const char *text;
+	size_t done;  /* bytes of text already copied */
+	size_t count;
+	size_t ticks; /* fence length: longer than any backtick run in the text */
+	size_t len;
+};
+
+/* Longest run of backticks in s[0, len). */
+static size_t max_ticks(const char *s, size_t len)
+{
+	size_t best = 0, run = 0;
+	for (size_t i = 0; i < len; i++) {
+		run = s[i] == '`' ? run + 1 : 0;
+		if (run > best)
+			best = run;
+	}
+	return best;
+}
+
+/*
+ * Wrap one directive in a code span.  The fence is one backtick longer than
+ * any run in the whole text, so it can never pair with a backtick elsewhere
+ * (which could turn other text into a new import), and there is no padding
+ * space after the opening fence:
+ * Claude Code's scanner takes '@' only at the start of a text token or
+ * after whitespace, and even in a tight list item (where it scans the raw
+ * text, backticks included) the '@' then follows a backtick.  A directive
+ * ending in a backtick gets a space before the closing fence, as CommonMark
+ * requires; the '@' side stays unpadded.  A backtick right before or after
+ * the directive gets a space between it and the fence: touching, it would
+ * lengthen the fence, which then pairs with nothing, and an earlier code
+ * span that backtick closed would open up again (issue 9, item 7:
+ * "` @Y`@u" revived "@Y").
+ */
+static int defuse_one(size_t off, size_t len, const char *path, void *payload)
+{
+	struct defuse_state *st = payload;
+	const char *tok = st->text + off;
+	size_t ticks = st->ticks;
+	clawmd_buf_put(st->out, st->text + st->done, off - st->done);
+	if (off > 0 && st->text[off - 1] == '`')
+		clawmd_buf_putc(st->out, ' ');
+	for (size_t i = 0; i < ticks; i++)
+		clawmd_buf_putc(st->out, '`');
+	clawmd_buf_put(st->out, tok, len);
+	if (tok[len - 1] == '`')
+		clawmd_buf_putc(st->out, ' ');
+	for (size_t i = 0; i < ticks; i++)
+		clawmd_buf_putc(st->out, '`');
+	if (off + len < st->len && st->text[off + len] == '`')
+		clawmd_buf_putc(st->out, ' ');
+	st->done = off + len;
+	st->count++;
+	return 0;
+}
+
+/*
+ * The stronger form: a backslash before every '@' that is not already
+ * escaped, i.e. not preceded by an odd run of backslashes.  Then every '@'
+ * follows a backslash, so a raw scan (a tight list item, an HTML comment's
+ * residue) never matches, and in inline text every '@' ends an odd run, so
+ * it is an escape, which Claude Code's lexer does not scan.  Inside code
+ * the backslash shows, which is why this is not the first choice.
+ */
+static void escape_all(struct clawmd_buf *out, const char *text, size_t len)
+{
+	size_t run = 0;
+	clawmd_buf_clear(out);
+	clawmd_buf_put(out, "", 0);
+	for (size_t i = 0; i < len; i++) {
+		if (text[i] == '@' && run % 2 == 0)
+			clawmd_buf_putc(out, '\\');
+		run = text[i] == '\\' ? run + 1 : 0;
+		clawmd_buf_putc(out, text[i]);
+	}
+}
+
+static int count_one(size_t off, size_t len, const char *path, void *payload)
+{
+	(*(size_t *)payload)++;
+	return 0;
+}
+
+/* Live imports in `out`, by the scanner Claude Code's rules use. */
+static size_t live_imports(const struct clawmd_buf *out)
+{
+	size_t n = 0;
+	clawmd_md_imports(out->ptr, out->len, count_one, &n);
+	return n;
+}
+
+static size_t defuse_with(struct clawmd_buf *out, const char *text, size_t len,
+			  clawmd_import_fn fn)
+{
+	struct defuse_state st = {out, text, 0, 0, max_ticks(text, len) + 1, len};
+	clawmd_buf_clear(out);
+	clawmd_buf_put(out, "", 0);
+	clawmd_md_imports(text, len, fn, &st);
+	clawmd_buf_put(out, text + st.done, len - st.done);
+	return st.count;
+}
+
+/*
+ * Defusing is checked, not assumed: the output is scanned again with the
+ * same scanner, and must hold no live import.  Three forms, each tried
+ * only when the one before left something live:
+ *  1. code spans, which read best;
+ *  2. a backslash before each '@' not yet escaped;
+ *  3. no '@' left at all ("&#64;", which Claude Code's lexer does not
+ *     decode): the scanner's pattern needs the byte '@', so this one
+ *     cannot fail.
+ */
+size_t clawmd_defuse_imports(struct clawmd_buf *out, const char *text, size_t len)
+{
+	size_t count = defuse_with(out, text, len, defuse_one);
+	if (!count || !live_imports(out))
+		return count;
+	escape_all(out, text, len);
+	if (!live_imports(out))
+		return count;
+	clawmd_buf_clear(out);
+	clawmd_buf_put(out, "", 0);
+	for (size_t i = 0; i < len; i++) {
+		if (text[i] == '@')
+			clawmd_buf_puts(out, "&#64;");
+		else
+			clawmd_buf_putc(out, text[i]);
+	}
+	return count;
+}
