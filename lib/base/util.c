@@ -107,3 +107,16 @@ void clawmd_strv_free(char **v, size_t n)
 		free(v[i]);
 	free(v);
 }
+
+bool clawmd_is_blank(char c)
+{
+	return c == ' ' || c == '\t' || c == '\r';
+}
+
+void clawmd_trim(const char **s, const char **e)
+{
+	while (*s < *e && clawmd_is_blank(**s))
+		(*s)++;
+	while (*e > *s && clawmd_is_blank((*e)[-1]))
+		(*e)--;
+}

@@ -5,6 +5,7 @@
 #ifndef CLAWMD_UTIL_H
 #define CLAWMD_UTIL_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -27,4 +28,9 @@ uint64_t clawmd_fnv1a64(const void *data, size_t len);
 #define CLAWMD_ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 
 #include "base/banned.h"
+/* A blank inside a line: space, tab, carriage return. */
+bool clawmd_is_blank(char c);
+/* [*s, *e) without its leading and trailing blanks. */
+void clawmd_trim(const char **s, const char **e);
+
 #endif

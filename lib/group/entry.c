@@ -12,20 +12,6 @@
 #include <stdio.h>
 #include <string.h>
 
-static bool is_blank(char c)
-{
-	return c == ' ' || c == '\t' || c == '\r';
-}
-
-/* [s, e) without leading and trailing blanks. */
-static void trim(const char **s, const char **e)
-{
-	while (*s < *e && is_blank(**s))
-		(*s)++;
-	while (*e > *s && is_blank((*e)[-1]))
-		(*e)--;
-}
-
 void clawmd_entry_digest(char out[17], const char *data, size_t len)
 {
 	snprintf(out, 17, "%016llx", (unsigned long long)clawmd_fnv1a64(data, len));
@@ -121,7 +107,7 @@ static bool eq(const char *s, const char *e, const char *lit)
 
 static bool legacy_import(const char *s, const char *e, const char *ct_group)
 {
-	trim(&s, &e);
+	clawmd_trim(&s, &e);
 	if (eq(s, e, "@./" CLAWMD_LEGACY_LINK_NAME) || eq(s, e, "@" CLAWMD_LEGACY_LINK_NAME))
 		return true;
 	if (!ct_group || e - s < 2 || *s != '@')
@@ -146,7 +132,7 @@ void clawmd_entry_carry(struct clawmd_buf *out, const char *text, size_t len, co
 		const char *nl = memchr(p, '\n', (size_t)(end - p));
 		const char *le = nl ? nl : end, *next = nl ? nl + 1 : end;
 		const char *s = p, *e = le;
-		trim(&s, &e);
+		clawmd_trim(&s, &e);
 		if (legacy_import(p, le, ct_group)) {
 			after_drop = true;
 		} else if (s == e && after_drop && leading) {

@@ -128,23 +128,9 @@ static struct clawmd_migrate_action *act(struct mig *m, enum clawmd_migrate_step
 
 /* ---- the pure parts ------------------------------------------------------ */
 
-static bool is_blank(char c)
-{
-	return c == ' ' || c == '\t' || c == '\r';
-}
-
-/* [s, e) without leading and trailing blanks. */
-static void trim(const char **s, const char **e)
-{
-	while (*s < *e && is_blank(**s))
-		(*s)++;
-	while (*e > *s && is_blank((*e)[-1]))
-		(*e)--;
-}
-
 static bool blank_line(const char *s, const char *e)
 {
-	trim(&s, &e);
+	clawmd_trim(&s, &e);
 	return s == e;
 }
 
@@ -155,7 +141,7 @@ static void put_normalized(struct clawmd_buf *out, const char *s, const char *e)
 		const char *nl = memchr(s, '\n', (size_t)(e - s));
 		const char *le = nl ? nl : e;
 		const char *t = le;
-		while (t > s && is_blank(t[-1]))
+		while (t > s && clawmd_is_blank(t[-1]))
 			t--;
 		clawmd_buf_put(out, s, (size_t)(t - s));
 		clawmd_buf_putc(out, '\n');
@@ -433,10 +419,10 @@ static int carry_entry(struct mig *m, const struct clawmd_dir *gd, const char *g
 
 	clawmd_entry_carry(&carried, entry->ptr, entry->len, lay->ct_group);
 	const char *s = carried.ptr, *e = carried.ptr + carried.len;
-	trim(&s, &e);
+	clawmd_trim(&s, &e);
 	bool nothing = true;
 	for (const char *q = s; q < e; q++)
-		if (!is_blank(*q) && *q != '\n')
+		if (!clawmd_is_blank(*q) && *q != '\n')
 			nothing = false;
 	if (nothing) {
 		act(m, CLAWMD_MIGRATE_REMOVE_ENTRY, group, epath, NULL,
