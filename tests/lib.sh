@@ -79,6 +79,22 @@ done_testing() {
 	exit $?
 }
 
+# age_out: return once everything changed so far is out of compose's racy
+# window (lib/state.c: a record or kept copy vouches only for what was
+# last changed more than 10 ms before the run began, 2 s where times have
+# no nanoseconds).  It polls the filesystem's own clock (a fresh file's
+# ctime: the coarse clock compose reads too), so a slow or loaded machine
+# only makes it return later; no test guesses a duration.
+age_out() {
+	: >"$T/.clock"
+	_t0=$(stat -c %.9Z "$T/.clock")
+	_win=10000000
+	[ "${_t0#*.}" = 000000000 ] && _win=2000000000
+	_t0=${_t0%.*}${_t0#*.}
+	while : >"$T/.clock" && _t=$(stat -c %.9Z "$T/.clock") &&
+		[ $((${_t%.*}${_t#*.} - _t0)) -le $_win ]; do :; done
+}
+
 # A private copy of clawmd for a long test, since a shared build directory
 # may be relinking $CLAWMD meanwhile; laid out as installed, the front
 # finding the full program as ../libexec/clawmd/clawmd.  Sets CLAWMD.
