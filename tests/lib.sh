@@ -95,6 +95,35 @@ age_out() {
 		[ $((${_t%.*}${_t#*.} - _t0)) -le $_win ]; do :; done
 }
 
+# Crash tests kill a command at each system call that changes the disk
+# (strace injects SIGKILL at its entry, so the call never runs).  A kill at
+# a call that changes nothing (an openat that only reads, an fsync) leaves
+# the disk as a kill at the next call that does, so such a call is only a
+# kill point when none that writes follows it (the run killed with all its
+# work done).  kill_points CALLS CMD... runs CMD once, tracing CALLS (a
+# comma-separated list), and prints the kill points as "CALL N" (the N-th
+# call of CALL), one a line.  kill_at CALL N CMD... runs CMD killed there;
+# it fails when the run ended without meeting that call, or met an openat
+# that does not write (the calls changed since kill_points: the test must
+# fail rather than silently test less).
+kill_points() { # CALLS CMD...
+	_calls=$1
+	shift
+	strace -f -o "$T/kp.trace" -e trace="$_calls" "$@" >/dev/null 2>&1 </dev/null
+	awk '{ sc = $2; sub(/\(.*/, "", sc); if (sc !~ /^[a-z0-9]+$/) next
+		n[sc]++; w = sc != "fsync" && (sc != "openat" || /O_CREAT|O_WRONLY|O_RDWR|O_TRUNC/)
+		if (w) { np = 0; print sc, n[sc] } else p[np++] = sc " " n[sc] }
+		END { for (i = 0; i < np; i++) print p[i] }' "$T/kp.trace"
+}
+kill_at() { # CALL N CMD...
+	_kcall=$1 _kn=$2
+	shift 2
+	strace -f -o "$T/kill.trace" -e trace="$_kcall" -e inject="$_kcall:signal=KILL:when=$_kn" \
+		"$@" >/dev/null 2>&1 </dev/null && return 1
+	[ "$_kcall" != openat ] || grep "^[0-9]* *openat(" "$T/kill.trace" | tail -n 1 |
+		grep -qE 'O_CREAT|O_WRONLY|O_RDWR|O_TRUNC'
+}
+
 # A private copy of clawmd for a long test, since a shared build directory
 # may be relinking $CLAWMD meanwhile; laid out as installed, the front
 # finding the full program as ../libexec/clawmd/clawmd.  Sets CLAWMD.
