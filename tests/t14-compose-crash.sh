@@ -26,7 +26,7 @@ reset() { rm -rf "$R/groups/g" && cp -a "$R/start" "$R/groups/g"; }
 # (one find, one cksum, one sed: it runs after every kill).
 state() {
 	(cd "$R/groups/g" && find . -mindepth 1 \( -type l -printf '%p -> %l\n' \) \
-		-o \( -type f -exec cksum {} + \) -o \( -type d -printf '%p/\n' \)) |
+		-o \( -type f -exec cksum {} + \) -o -printf '%p/\n') |
 		sed 's/clawmd-preserved-[^/ ]*/clawmd-preserved-X/g' | sort
 }
 reset
