@@ -19,6 +19,11 @@ _failed=0
 export LC_ALL=C NO_COLOR=1
 unset CLAWMD_ROOT
 
+# A guard against a hang (a run blocked for ever), not a time limit: it is
+# only there to end a suite that would never end, so no load can reach it.
+# What a test bounds, it bounds in CPU time (ulimit -t; t45's bounded).
+HANG_GUARD="timeout -s KILL 1800"
+
 _report() { # STATUS NAME [DIAG]
 	_n=$((_n + 1))
 	if [ "$1" = 0 ]; then

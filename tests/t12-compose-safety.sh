@@ -90,10 +90,14 @@ fi
 
 # 200 overlapping composes of one group, alternating modes so that each one
 # rewrites the fragments: all succeed, and the result is one whole state.
+# They queue for one lock, so the last waits for all the others: a lock
+# timeout past any load (the default 30 s is not, under ASan on a busy
+# machine); the timeout itself is tested above.
 i=0
 while [ $i -lt 200 ]; do
 	if [ $((i % 2)) = 0 ]; then m=copy; else m=symlink; fi
-	( $CLAWMD compose -C "$R" --mode $m g >/dev/null 2>"$T/err.$i"; echo $? >"$T/st.$i" ) &
+	( $CLAWMD compose -C "$R" --mode $m --lock-timeout 1800 g >/dev/null 2>"$T/err.$i"
+		echo $? >"$T/st.$i" ) &
 	i=$((i + 1))
 done
 wait

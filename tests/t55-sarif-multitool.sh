@@ -46,7 +46,7 @@ echo "hand" >>"$R/groups/main/CLAUDE.md"
 validate() { # NAME SARIF [--rule-kind Gh]
 	_name=$1 _log=$2
 	shift 2
-	(cd "$T" && timeout 300 "$MT" validate "$_log" -o "$T/v.sarif" --log ForceOverwrite "$@") \
+	(cd "$T" && $HANG_GUARD "$MT" validate "$_log" -o "$T/v.sarif" --log ForceOverwrite "$@") \
 		>"$T/mt.out" 2>&1
 	expect_ok "$_name" perl -MJSON::PP -e '
 		local $/; open my $f, "<", $ARGV[0] or die "no validation log\n";
