@@ -157,7 +157,8 @@ make_skill() {
 # test can act "while it works"; resume_stopped lets it go on and returns its
 # exit status.  strace's log tells when the stop really happened (/proc's
 # state cannot tell a group stop from the tracing stops at every syscall),
-# and every wait is bounded: a stopped process is never left behind.
+# and every wait ends when the process does (or at the hang guard's 30 min,
+# 36000 looks): a stopped process is never left behind.
 # start_stopped fails when the stop never came.
 start_stopped() { # SYSCALL[:N] CMD...  (N: at its Nth call, default the first)
 	_sc=${1%%:*} _when=${1#*:}
@@ -168,7 +169,8 @@ start_stopped() { # SYSCALL[:N] CMD...  (N: at its Nth call, default the first)
 		"$@" >"$T/out" 2>"$T/err" &
 	_spid=$!
 	_i=0
-	while [ $_i -lt 2400 ] && ! grep -q 'stopped by SIGSTOP' "$T/stop.trace"; do
+	while [ $_i -lt 36000 ] && kill -0 $_spid 2>/dev/null &&
+		! grep -q 'stopped by SIGSTOP' "$T/stop.trace"; do
 		sleep 0.05
 		_i=$((_i + 1))
 	done
@@ -178,7 +180,7 @@ start_stopped() { # SYSCALL[:N] CMD...  (N: at its Nth call, default the first)
 
 resume_stopped() {
 	_i=0
-	while kill -0 $_spid 2>/dev/null && [ $_i -lt 600 ]; do
+	while kill -0 $_spid 2>/dev/null && [ $_i -lt 36000 ]; do
 		[ -n "$_child" ] && kill -CONT "$_child" 2>/dev/null
 		sleep 0.05
 		_i=$((_i + 1))

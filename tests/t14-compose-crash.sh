@@ -92,7 +92,8 @@ stop_run() {
 }
 at_stop() {
 	_i=0
-	while [ $_i -lt 2400 ] && [ "$(grep -c 'stopped by SIGSTOP' "$T/stops")" -lt "$1" ]; do
+	while [ $_i -lt 36000 ] && kill -0 $_spid 2>/dev/null &&
+		[ "$(grep -c 'stopped by SIGSTOP' "$T/stops")" -lt "$1" ]; do
 		sleep 0.05
 		_i=$((_i + 1))
 	done
@@ -102,7 +103,7 @@ at_stop() {
 go_on() { kill -CONT "$_child" 2>/dev/null; }
 finish() { # the run's exit status; never leaves a stopped process behind
 	_i=0
-	while kill -0 $_spid 2>/dev/null && [ $_i -lt 600 ]; do
+	while kill -0 $_spid 2>/dev/null && [ $_i -lt 36000 ]; do
 		go_on
 		sleep 0.05
 		_i=$((_i + 1))
