@@ -2,12 +2,15 @@
 #
 #   make            build/clawmd and build/libclawmd.a
 #   make demo       compose a demo group from container/ and skills/ and show it
-#   make check      every test, a -Werror developer build, then the whole suite
-#                   again under ASan+UBSan
+#   make check      every test, a -Werror developer build, the whole suite
+#                   again under ASan+UBSan, and the fuzzers for a few seconds
+#   make test       every test, once, against build/
 #   make bench      the speed figures (ratios printed side by side)
 #   make e2e        render against real Claude Code releases (npm, needs root)
 #   make install    PREFIX=/usr/local DESTDIR= (nothing is baked at build time)
 #   make deb        the Debian packages clawmd and clawmd-dev, in build/deb/
+#   V=1             show the compiler's command lines (else "  CC lib/x.c";
+#                   make -s shows none)
 #
 # Dependencies come through pkg-config; when one is missing, the build first
 # runs scripts/install-deps.sh, which installs the Debian packages.
@@ -78,31 +81,45 @@ FULL     := $(BUILD)/libexec/clawmd/clawmd
 FRONT    := $(BUILD)/bin/clawmd
 FRONT_STATIC := $(if $(SANITIZE),,$(if $(YAML_STATIC),-static-pie))
 
+# Quiet by default: one "  CC file" line a step, none under make -s, the
+# whole command line with V=1.  $(Q)$(call say,WHAT,FILE) starts a recipe.
+ifeq ($(V),1)
+Q   =
+say =
+else
+Q   = @
+ifneq ($(findstring s,$(firstword -$(MAKEFLAGS))),)
+say =
+else
+say = printf '  %-5s %s\n' '$(1)' '$(2)';
+endif
+endif
+
 all: $(BUILD)/clawmd $(FULL) $(BUILD)/libclawmd.a
 
 $(BUILD)/%.o: %.c
 	@mkdir -p $(@D)
-	$(CC) $(ALL_CFLAGS) -c -o $@ $<
+	$(Q)$(call say,CC,$<)$(CC) $(ALL_CFLAGS) -c -o $@ $<
 
 $(BUILD)/libclawmd.a: $(LIB_OBJ)
 	@rm -f $@
-	ar rcs $@ $^
+	$(Q)$(call say,AR,$@)ar rcs $@ $^
 
 $(FULL): $(CMD_OBJ) $(BUILD)/libclawmd.a
 	@mkdir -p $(@D)
-	$(CC) $(ALL_LDFLAGS) -o $@ $(CMD_OBJ) $(BUILD)/libclawmd.a $(DEP_LIBS)
+	$(Q)$(call say,LINK,$@)$(CC) $(ALL_LDFLAGS) -o $@ $(CMD_OBJ) $(BUILD)/libclawmd.a $(DEP_LIBS)
 
 $(FRONT): $(BUILD)/cmd/front.o $(CMD_OBJ) $(BUILD)/libclawmd.a
 	@mkdir -p $(@D)
-	$(CC) $(ALL_LDFLAGS) $(FRONT_STATIC) -o $@ $(BUILD)/cmd/front.o $(CMD_OBJ) \
+	$(Q)$(call say,LINK,$@)$(CC) $(ALL_LDFLAGS) $(FRONT_STATIC) -o $@ $(BUILD)/cmd/front.o $(CMD_OBJ) \
 		$(BUILD)/libclawmd.a $(DEP_LIBS)
 
 $(BUILD)/clawmd: $(FRONT)
-	ln -sfn bin/clawmd $@
+	$(Q)ln -sfn bin/clawmd $@
 
 $(BUILD)/tests/%.t: tests/unit/%.c $(BUILD)/libclawmd.a tests/tap.h tests/testutil.h
 	@mkdir -p $(@D)
-	$(CC) $(ALL_CFLAGS) -Itests $(ALL_LDFLAGS) -o $@ $< $(BUILD)/libclawmd.a $(DEP_LIBS)
+	$(Q)$(call say,CC,$@)$(CC) $(ALL_CFLAGS) -Itests $(ALL_LDFLAGS) -o $@ $< $(BUILD)/libclawmd.a $(DEP_LIBS)
 
 # A helper the shell tests use to act at the moment an inotify event comes.
 TEST_HELPERS := $(BUILD)/tests/on-inotify
@@ -111,29 +128,67 @@ $(BUILD)/tests/on-inotify: tests/on-inotify.c
 	$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) -o $@ $<
 
 # --- tests ---------------------------------------------------------------
-# The shell tests find the binary through $CLAWMD; unit tests are binaries.
-TEST_ENV = CLAWMD=$(abspath $(BUILD)/clawmd) CLAWMD_TESTS=$(abspath tests) \
-           CLAWMD_BUILD=$(abspath $(BUILD)) CLAWMD_SRC=$(abspath .)
+# tests/run-test.sh runs each one against the build directory its path
+# names: BUILD/tests/NAME.t (a unit test) or BUILD/tests/tNN-NAME.sh (a link
+# to the shell test), so one prove runs several builds' suites side by
+# side; a test's stderr goes to BUILD/tests/log/, and tests/failures.sh
+# names what failed.  Slow tests first, so that none starts last.
+SH_TESTS  := $(sort $(wildcard tests/t[0-9]*.sh))
+SLOW_FIRST = t31-migrate-crash t45-read-hostile t53-cli t40-render-conformance \
+             t14-compose-crash t16-compose-record t55-sarif-multitool t30-migrate
+suite      = $(foreach t,$(SLOW_FIRST),$(1)/tests/$(t).sh) \
+             $(filter-out $(SLOW_FIRST:%=$(1)/tests/%.sh),$(SH_TESTS:%=$(1)/%)) \
+             $(UNIT_SRC:tests/unit/%.c=$(1)/tests/%.t)
+TEST_JOBS ?= $(shell n=$$(nproc 2>/dev/null || echo 1); echo $$((n * 2)))
+PROVE      = prove -j$(TEST_JOBS) --exec $(abspath tests/run-test.sh)
+# To run one test by hand: make test-build, then
+#   tests/run-test.sh build/tests/t10-compose.sh (its stderr: build/tests/log/),
+# or with the environment the tests expect, prove -v tests/t10-compose.sh:
+TEST_ENV   = CLAWMD=$(abspath $(BUILD)/clawmd) CLAWMD_TESTS=$(abspath tests) \
+             CLAWMD_BUILD=$(abspath $(BUILD)) CLAWMD_SRC=$(abspath .)
 
-test: all $(UNITS) $(TEST_HELPERS) test-deps
-	$(TEST_ENV) prove -j2 $(UNITS) tests/t[0-9]*.sh
+$(BUILD)/tests/%.sh: tests/%.sh
+	@mkdir -p $(@D)
+	@ln -sfn $(abspath $<) $@
+
+test-build: all $(UNITS) $(TEST_HELPERS) $(SH_TESTS:%=$(BUILD)/%)
+
+test: test-deps
+	@$(MAKE) --no-print-directory test-build
+	@rm -rf $(BUILD)/tests/log
+	@$(PROVE) $(call suite,$(BUILD)) || { tests/failures.sh $(BUILD); exit 1; }
 
 test-deps:
 	@scripts/install-deps.sh test
 
-# make check = the suite, then the developer build (-Werror -Wconversion) in
-# its own build directory, then the same suite built with sanitizers in its
-# own, then the fuzzers for a short run when clang can build them.
-check: test
-	$(MAKE) --no-print-directory BUILD=build/dev DEVELOPER=1 all
-	$(MAKE) --no-print-directory BUILD=build/san SANITIZE=address,undefined \
-		CFLAGS='-O1 -g' test
-	@if [ -f tests/fuzz/Makefile.inc ]; then $(MAKE) --no-print-directory fuzz-smoke; fi
+# make check = the suite against build/, the developer build (-Werror
+# -Wconversion) in build/dev, the same suite built with sanitizers in
+# build/san, then the fuzzers for a short run when clang can build them.
+# The three builds (and the fuzzers) build side by side in one make -j, and
+# both suites run in one prove -j; on success it prints a dozen lines.
+CHECK_SAN = BUILD=build/san SANITIZE=address,undefined CFLAGS='-O1 -g'
+check: test-deps
+	@echo "check: building $(BUILD) (tests), build/dev (DEVELOPER=1), build/san (ASan+UBSan)$(if $(wildcard tests/fuzz/Makefile.inc), and the fuzzers)"
+	@$(MAKE) --no-print-directory -s -j$(TEST_JOBS) check-build-$(BUILD) check-build-dev check-build-san \
+		$(if $(wildcard tests/fuzz/Makefile.inc),fuzz-build)
+	@echo "check: the suite against $(BUILD) and build/san ($(TEST_JOBS) jobs)"
+	@rm -rf $(BUILD)/tests/log build/san/tests/log
+	@$(PROVE) -Q $(call suite,build/san) $(call suite,$(BUILD)) || { tests/failures.sh build/san $(BUILD); exit 1; }
+	@if [ -f tests/fuzz/Makefile.inc ]; then $(MAKE) --no-print-directory -s fuzz-smoke; fi
+	@echo "check: all passed"
+
+check-build-$(BUILD):
+	@+$(MAKE) --no-print-directory test-build
+check-build-dev:
+	@+$(MAKE) --no-print-directory BUILD=build/dev DEVELOPER=1 all
+check-build-san:
+	@+$(MAKE) --no-print-directory $(CHECK_SAN) test-build
 
 -include tests/fuzz/Makefile.inc
 
 # --- demo, bench, install ------------------------------------------------
-demo: all
+demo:
+	@$(MAKE) --no-print-directory -s all
 	@scripts/demo.sh $(abspath $(BUILD)/clawmd)
 
 # bench/compose.c times clawmd_compose() in-process, linked as a host would.
@@ -162,5 +217,6 @@ e2e: all
 clean:
 	rm -rf $(BUILD) demo
 
-.PHONY: all test test-deps check demo bench deb clean
+.PHONY: all test test-build test-deps check check-build-$(BUILD) check-build-dev check-build-san \
+	demo bench deb clean
 -include $(LIB_OBJ:.o=.d) $(CMD_OBJ:.o=.d) $(BUILD)/cmd/front.d

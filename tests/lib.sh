@@ -19,6 +19,11 @@ _failed=0
 export LC_ALL=C NO_COLOR=1
 unset CLAWMD_ROOT
 
+# A guard against a hang (a run blocked for ever), not a time limit: it is
+# only there to end a suite that would never end, so no load can reach it.
+# What a test bounds, it bounds in CPU time (ulimit -t; t45's bounded).
+HANG_GUARD="timeout -s KILL 1800"
+
 _report() { # STATUS NAME [DIAG]
 	_n=$((_n + 1))
 	if [ "$1" = 0 ]; then
@@ -79,6 +84,51 @@ done_testing() {
 	exit $?
 }
 
+# age_out: return once everything changed so far is out of compose's racy
+# window (lib/state.c: a record or kept copy vouches only for what was
+# last changed more than 10 ms before the run began, 2 s where times have
+# no nanoseconds).  It polls the filesystem's own clock (a fresh file's
+# ctime: the coarse clock compose reads too), so a slow or loaded machine
+# only makes it return later; no test guesses a duration.
+age_out() {
+	: >"$T/.clock"
+	_t0=$(stat -c %.9Z "$T/.clock")
+	_win=10000000
+	[ "${_t0#*.}" = 000000000 ] && _win=2000000000
+	_t0=${_t0%.*}${_t0#*.}
+	while : >"$T/.clock" && _t=$(stat -c %.9Z "$T/.clock") &&
+		[ $((${_t%.*}${_t#*.} - _t0)) -le $_win ]; do :; done
+}
+
+# Crash tests kill a command at each system call that changes the disk
+# (strace injects SIGKILL at its entry, so the call never runs).  A kill at
+# a call that changes nothing (an openat that only reads, an fsync) leaves
+# the disk as a kill at the next call that does, so such a call is only a
+# kill point when none that writes follows it (the run killed with all its
+# work done).  kill_points CALLS CMD... runs CMD once, tracing CALLS (a
+# comma-separated list), and prints the kill points as "CALL N" (the N-th
+# call of CALL), one a line.  kill_at CALL N CMD... runs CMD killed there;
+# it fails when the run ended without meeting that call, or met an openat
+# that does not write (the calls changed since kill_points: the test must
+# fail rather than silently test less).
+kill_points() { # CALLS CMD...
+	_calls=$1
+	shift
+	strace -f -o "$T/kp.trace" -e trace="$_calls" "$@" >/dev/null 2>&1 </dev/null
+	awk '{ sc = $2; sub(/\(.*/, "", sc); if (sc !~ /^[a-z0-9]+$/) next
+		n[sc]++; w = sc != "fsync" && (sc != "openat" || /O_CREAT|O_WRONLY|O_RDWR|O_TRUNC/)
+		if (w) { np = 0; print sc, n[sc] } else p[np++] = sc " " n[sc] }
+		END { for (i = 0; i < np; i++) print p[i] }' "$T/kp.trace"
+}
+kill_at() { # CALL N CMD...
+	_kcall=$1 _kn=$2
+	shift 2
+	strace -f -o "$T/kill.trace" -e trace="$_kcall" -e inject="$_kcall:signal=KILL:when=$_kn" \
+		"$@" >/dev/null 2>&1 </dev/null && return 1
+	[ "$_kcall" != openat ] || grep "^[0-9]* *openat(" "$T/kill.trace" | tail -n 1 |
+		grep -qE 'O_CREAT|O_WRONLY|O_RDWR|O_TRUNC'
+}
+
 # A private copy of clawmd for a long test, since a shared build directory
 # may be relinking $CLAWMD meanwhile; laid out as installed, the front
 # finding the full program as ../libexec/clawmd/clawmd.  Sets CLAWMD.
@@ -107,7 +157,8 @@ make_skill() {
 # test can act "while it works"; resume_stopped lets it go on and returns its
 # exit status.  strace's log tells when the stop really happened (/proc's
 # state cannot tell a group stop from the tracing stops at every syscall),
-# and every wait is bounded: a stopped process is never left behind.
+# and every wait ends when the process does (or at the hang guard's 30 min,
+# 36000 looks): a stopped process is never left behind.
 # start_stopped fails when the stop never came.
 start_stopped() { # SYSCALL[:N] CMD...  (N: at its Nth call, default the first)
 	_sc=${1%%:*} _when=${1#*:}
@@ -118,7 +169,8 @@ start_stopped() { # SYSCALL[:N] CMD...  (N: at its Nth call, default the first)
 		"$@" >"$T/out" 2>"$T/err" &
 	_spid=$!
 	_i=0
-	while [ $_i -lt 2400 ] && ! grep -q 'stopped by SIGSTOP' "$T/stop.trace"; do
+	while [ $_i -lt 36000 ] && kill -0 $_spid 2>/dev/null &&
+		! grep -q 'stopped by SIGSTOP' "$T/stop.trace"; do
 		sleep 0.05
 		_i=$((_i + 1))
 	done
@@ -128,7 +180,7 @@ start_stopped() { # SYSCALL[:N] CMD...  (N: at its Nth call, default the first)
 
 resume_stopped() {
 	_i=0
-	while kill -0 $_spid 2>/dev/null && [ $_i -lt 600 ]; do
+	while kill -0 $_spid 2>/dev/null && [ $_i -lt 36000 ]; do
 		[ -n "$_child" ] && kill -CONT "$_child" 2>/dev/null
 		sleep 0.05
 		_i=$((_i + 1))

@@ -100,7 +100,7 @@ mkfifo "$F/skill-foo/details.md.fifo" 2>/dev/null && rm -f "$F/skill-foo/details
 deep=$F/skill-foo/d; i=0
 while [ $i -lt 20 ]; do deep=$deep/d; i=$((i + 1)); done
 mkdir -p "$deep" && echo bottom >"$deep/f.md"
-timeout 60 $CLAWMD compose -q -C "$R" --modules mods g >"$T/out" 2>&1
+$HANG_GUARD $CLAWMD compose -q -C "$R" --modules mods g >"$T/out" 2>&1
 expect_eq "compose over a FIFO and a planted tree deeper than the bounds" "$?" 0
 check "the copy is a regular file again (the FIFO was never opened)" test -f "$F/skill-foo/details.md" -a ! -p "$F/skill-foo/details.md"
 check "the planted tree is gone from the fragment directory" test ! -e "$F/skill-foo/d"

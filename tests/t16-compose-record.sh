@@ -40,21 +40,19 @@ has_record() { [ "$(head -c 6 "$R/.clawmd/locks/$1" 2>/dev/null)" = clawmd ]; }
 settle() { # GROUP
 	_i=0
 	compose "$1" 2>/dev/null
-	while ! has_record "$1" && [ $_i -lt 30 ]; do
-		sleep 0.1
+	while ! has_record "$1" && [ $_i -lt 5 ]; do
+		age_out
 		compose "$1" 2>/dev/null
 		_i=$((_i + 1))
 	done
 	has_record "$1"
 }
 
-# snapshot GROUP: every name, type and content (link targets) in the group.
+# snapshot GROUP: every name, type and content (link targets) in the group
+# (one find and one cksum: it runs twice in each of the 25 convergences).
 snapshot() {
-	(cd "$R/groups/$1" && find . -mindepth 1 ! -name container.json | sort | while read -r p; do
-		if [ -L "$p" ]; then echo "$p -> $(readlink "$p")"
-		elif [ -f "$p" ]; then echo "$p: $(cksum <"$p")"
-		else echo "$p/"; fi
-	done)
+	(cd "$R/groups/$1" && find . -mindepth 1 ! -name container.json \( \( -type l -printf '%p -> %l\n' \) \
+		-o \( -type f -exec cksum {} + \) -o -printf '%p/\n' \)) | sort
 }
 
 # converged NAME GROUP: compose, then the group equals a fresh composition
@@ -100,8 +98,8 @@ cp -a "$R/container" "$R/skills" "$R/modules" "$T/fleet/"
 for g in a b c d; do mkdir "$T/fleet/groups/$g"; done
 $CLAWMD compose -C "$T/fleet" --modules modules --mode copy --all
 i=0
-while [ "$(head -c 6 "$T/fleet/.clawmd/locks/d" 2>/dev/null)" != clawmd ] && [ $i -lt 30 ]; do
-	sleep 0.1; $CLAWMD compose -C "$T/fleet" --modules modules --mode copy --all; i=$((i + 1))
+while [ "$(head -c 6 "$T/fleet/.clawmd/locks/d" 2>/dev/null)" != clawmd ] && [ $i -lt 5 ]; do
+	age_out; $CLAWMD compose -C "$T/fleet" --modules modules --mode copy --all; i=$((i + 1))
 done
 if command -v strace >/dev/null 2>&1 && strace -f -o /dev/null true 2>/dev/null; then
 	ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0" strace -f -o "$T/trace" \
@@ -122,7 +120,7 @@ done
 expect_ok "unknown skill: full compose" $CLAWMD compose -C "$R" --modules modules h
 expect_grep "unknown skill: warned" "unknown skill 'nope'" "$T/err"
 i=0
-while ! has_record h && [ $i -lt 30 ]; do sleep 0.1; $CLAWMD compose -C "$R" --modules modules -q h; i=$((i + 1)); done
+while ! has_record h && [ $i -lt 5 ]; do age_out; $CLAWMD compose -C "$R" --modules modules -q h; i=$((i + 1)); done
 expect_ok "unknown skill: compose from the record" $CLAWMD compose -C "$R" --modules modules h
 expect_grep "unknown skill: still warned" "unknown skill 'nope'" "$T/err"
 
@@ -182,7 +180,8 @@ rm -rf "$D/$F"/skill-rel.clawmd-preserved-*
 settle d
 mv "$R/skills/rel/docs" "$R/skills/rel/docs2" && ln -s "$R/skills/rel/docs2" "$R/skills/rel/docs"
 converged "an imported file's directory made an absolute symlink to itself" d
-check "... no record while a source is reached through a symlink" sh -c "! { $(compose_cmd d) 2>/dev/null; sleep 0.1; $(compose_cmd d) 2>/dev/null; head -c 6 '$R/.clawmd/locks/d' | grep -q clawmd; }"
+{ compose d; age_out; compose d; } >/dev/null 2>&1
+check "... no record while a source is reached through a symlink" sh -c "! head -c 6 '$R/.clawmd/locks/d' | grep -q clawmd"
 rm "$R/skills/rel/docs" && mv "$R/skills/rel/docs2" "$R/skills/rel/docs"
 converged "... and back" d
 settle d

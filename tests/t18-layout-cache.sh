@@ -20,7 +20,10 @@ traced() { env "$NOLEAK" strace -f -o "$T/trace" -e trace=openat,open "$@" >/dev
 
 printf '{"mode": "symlink", "approve_external": true}\n' >"$R/clawmd.json"
 # 1. A clawmd.json changed too recently is not kept: a later edit in the
-# same clock tick would leave its identity unchanged.
+# same clock tick would leave its identity unchanged.  Where a test needs
+# the copy kept (or the no-op record written), it first lets the changes
+# age out of that racy window (age_out, tests/lib.sh): how fast the
+# machine runs must not decide what is kept.
 touch -d '+1 minute' "$R/clawmd.json"
 expect_ok "compose with a clawmd.json changed 'now'" $CLAWMD compose -C "$R" g
 check "a clawmd.json changed 'now' is not kept" test ! -e "$K"
@@ -29,9 +32,11 @@ for cmd in "status" "check g" "render --group g" "compose --check g" "compose --
 	$CLAWMD $cmd -C "$R" >/dev/null 2>&1
 	check "$cmd keeps nothing (read-only)" test ! -e "$K"
 done
+age_out
 expect_ok "compose keeps it" $CLAWMD compose -C "$R" g
 check "kept in ROOT/.clawmd/layout" test -f "$K"
 check "the symlink mode applied" test -L "$G/.claude-fragments/skill-alpha.md"
+age_out # the compose above wrote the group: the next one records the no-op
 
 if command -v strace >/dev/null 2>&1; then
 	traced $CLAWMD compose -C "$R" g
@@ -59,6 +64,7 @@ expect_ok "compose after an edit that kept size and mtime" $CLAWMD compose -C "$
 check "the edit applied (copy mode)" test -f "$G/.claude-fragments/skill-alpha.md" -a ! -L "$G/.claude-fragments/skill-alpha.md"
 expect_ok "compose again" $CLAWMD compose -C "$R" g
 check "still copy mode, from the kept copy" test ! -L "$G/.claude-fragments/skill-alpha.md"
+age_out
 
 # 3. A torn or corrupted copy is parsed around, and replaced.
 head -c 40 "$K" >"$T/torn" && cat "$T/torn" >"$K"
@@ -72,12 +78,14 @@ check "still copy mode" test ! -L "$G/.claude-fragments/skill-alpha.md"
 # 4. Errors and warnings are the same from the file and from the kept copy.
 printf '{"mode": "copy", "bogus_key": 1}\n' >"$R/clawmd.json"
 old "$R/clawmd.json"
+age_out
 expect_ok "an unknown key is a warning" $CLAWMD compose -C "$R" g
 expect_grep "... naming it" "bogus_key" "$T/err"
 expect_ok "again, from the kept copy" $CLAWMD compose -C "$R" g
 expect_grep "... still naming it" "bogus_key" "$T/err"
 printf '{"mode": "mirror"}\n' >"$R/clawmd.json"
 old "$R/clawmd.json"
+age_out # were a bad file kept, it would be kept now
 expect_fail 3 "a bad value is an error" $CLAWMD compose -C "$R" g
 expect_grep "... naming the file and the key" "clawmd.json: mode: expected 'symlink' or 'copy', not 'mirror'" "$T/err"
 cp "$K" "$T/kept"
@@ -96,6 +104,7 @@ check "no ROOT/.clawmd made for it" test ! -e "$R2/.clawmd"
 # ... until an operator makes one (doc/speed.md): then the copy is kept
 # there, and the state stays where clawmd.json put it.
 mkdir "$R2/.clawmd"
+age_out
 expect_ok "with an empty ROOT/.clawmd" $CLAWMD compose -C "$R2" g
 check "... the copy is kept in it" test -f "$R2/.clawmd/layout"
 check "... and nothing else" test "$(ls -A "$R2/.clawmd")" = layout

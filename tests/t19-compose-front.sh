@@ -21,7 +21,7 @@ echo '{"skills": ["beta"]}' >"$R/groups/h/container.json"
 echo '{"mode": "copy", "colour": "blue"}' >"$R/clawmd.json"
 touch -d '-1 minute' "$R/clawmd.json" "$G/container.json" "$R/groups/h/container.json"
 $CLAWMD compose -C "$R" g h >/dev/null 2>&1
-sleep 1 # a no-op records only what is older than itself (lib/compose/record.c)
+age_out # a no-op records only what is older than itself (lib/compose/record.c)
 $CLAWMD compose -C "$R" g h >/dev/null 2>&1
 
 if nm "$CLAWMD_BUILD/libclawmd.a" 2>/dev/null | grep -q __asan; then
@@ -45,7 +45,7 @@ expect_grep "... and the group's own" "nope" "$T/warned"
 # The warning compose owes every run in symlink mode under a release that
 # drops symlinked imports (DESIGN, fragment modes): the front's no-op says it.
 $CLAWMD compose -q -C "$R" --mode symlink h >/dev/null 2>&1
-sleep 1
+age_out
 $CLAWMD compose -q -C "$R" --mode symlink h >/dev/null 2>&1
 "$FULL" compose -C "$R" --mode symlink h >"$T/full.out" 2>"$T/full.err"
 expect_ok "no-op compose in symlink mode" $CLAWMD compose -C "$R" --mode symlink h
@@ -139,7 +139,7 @@ exec 9>&-
 mkdir -p "$T/alone/bin"
 cp "$CLAWMD_BUILD/bin/clawmd" "$T/alone/bin/clawmd"
 "$T/alone/bin/clawmd" compose -q -C "$R" g >/dev/null 2>&1 # the run that records
-sleep 1
+age_out
 "$T/alone/bin/clawmd" compose -q -C "$R" g >/dev/null 2>&1
 expect_ok "alone, the front answers a no-op" "$T/alone/bin/clawmd" compose -C "$R" g
 expect_fail 4 "alone, it cannot render" "$T/alone/bin/clawmd" render -C "$R" --group g

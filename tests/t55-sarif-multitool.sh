@@ -2,22 +2,27 @@
 # The SARIF log passes the real SARIF Multitool (Microsoft's validator, from
 # npm: @microsoft/sarif-multitool and its linux platform package) with its
 # default rule set and its GitHub ingestion rules (--rule-kind Gh): no error
-# and no warning but the missing informationUri (see validate).  The install is cached under the build directory; the
-# test is skipped only when npm cannot reach its registry.
+# and no warning but the missing informationUri (see validate).  The install
+# is cached in the repository's build/ (one for every build directory: make
+# check runs this test against build/ and build/san at once, so the install
+# holds a lock); the test is skipped only when npm cannot reach its registry.
 . "$CLAWMD_TESTS/lib.sh"
 
-CACHE=$CLAWMD_BUILD/sarif-multitool
+CACHE=$CLAWMD_SRC/build/sarif-multitool
 MT=$CACHE/node_modules/@microsoft/sarif-multitool-linux/Sarif.Multitool
+mkdir -p "$CACHE"
+exec 8>"$CACHE.lock"
+flock -x 8
 if [ ! -f "$MT" ]; then
 	if ! command -v npm >/dev/null || ! timeout 30 npm ping >/dev/null 2>&1; then
 		echo "1..0 # SKIP npm or its registry is unreachable"
 		exit 0
 	fi
-	mkdir -p "$CACHE"
 	timeout 600 npm install --no-audit --no-fund --silent --prefix "$CACHE" \
 		@microsoft/sarif-multitool >"$T/npm.log" 2>&1 ||
 		{ _report 1 "npm install @microsoft/sarif-multitool" "$(tail -20 "$T/npm.log")"; done_testing; }
 fi
+exec 8>&-
 chmod u+x "$MT" 2>/dev/null
 check "the Multitool is installed" test -x "$MT"
 
@@ -41,7 +46,7 @@ echo "hand" >>"$R/groups/main/CLAUDE.md"
 validate() { # NAME SARIF [--rule-kind Gh]
 	_name=$1 _log=$2
 	shift 2
-	(cd "$T" && timeout 300 "$MT" validate "$_log" -o "$T/v.sarif" --log ForceOverwrite "$@") \
+	(cd "$T" && $HANG_GUARD "$MT" validate "$_log" -o "$T/v.sarif" --log ForceOverwrite "$@") \
 		>"$T/mt.out" 2>&1
 	expect_ok "$_name" perl -MJSON::PP -e '
 		local $/; open my $f, "<", $ARGV[0] or die "no validation log\n";

@@ -1,0 +1,20 @@
+#!/bin/sh
+# tests/run-test.sh BUILD/tests/NAME - how make test and make check run one
+# test (prove --exec): BUILD/tests/NAME.t is a unit test binary, and
+# BUILD/tests/tNN-NAME.sh a link to tests/tNN-NAME.sh, run against BUILD's
+# clawmd.  The TAP goes to prove and to BUILD/tests/log/NAME.tap, stderr
+# only to BUILD/tests/log/NAME.err (a passing run prints nothing else), the
+# exit status to BUILD/tests/log/NAME.status: tests/failures.sh reads them.
+t=$1
+build=$(cd "${t%/tests/*}" && pwd) || exit 1
+name=${t##*/}
+src=$(cd "$(dirname "$0")/.." && pwd)
+log=$build/tests/log/$name
+mkdir -p "$build/tests/log" || exit 1
+export CLAWMD="$build/clawmd" CLAWMD_TESTS="$src/tests" CLAWMD_BUILD="$build" CLAWMD_SRC="$src"
+case $name in
+*.sh) set -- sh "$src/tests/$name" ;;
+*) set -- "$build/tests/$name" ;;
+esac
+{ "$@" 2>"$log.err"; echo $? >"$log.status"; } | tee "$log.tap"
+exit "$(cat "$log.status")"
