@@ -103,9 +103,9 @@ age_out() {
 # Crash tests kill a command at each system call that changes the disk
 # (strace injects SIGKILL at its entry, so the call never runs).  A kill at
 # a call that changes nothing (an openat that only reads, an fsync) leaves
-# the disk as a kill at the next call that does, so such a call is only a
-# kill point when none that writes follows it (the run killed with all its
-# work done).  kill_points CALLS CMD... runs CMD once, tracing CALLS (a
+# the disk as a kill at the next call that does, and one after the last call
+# that writes leaves what the uninterrupted run leaves (the reference every
+# crash test starts from), so neither is a kill point.  kill_points CALLS CMD... runs CMD once, tracing CALLS (a
 # comma-separated list), and prints the kill points as "CALL N" (the N-th
 # call of CALL), one a line.  kill_at CALL N CMD... runs CMD killed there;
 # it fails when the run ended without meeting that call, or met an openat
@@ -117,8 +117,7 @@ kill_points() { # CALLS CMD...
 	strace -f -o "$T/kp.trace" -e trace="$_calls" "$@" >/dev/null 2>&1 </dev/null
 	awk '{ sc = $2; sub(/\(.*/, "", sc); if (sc !~ /^[a-z0-9]+$/) next
 		n[sc]++; w = sc != "fsync" && (sc != "openat" || /O_CREAT|O_WRONLY|O_RDWR|O_TRUNC/)
-		if (w) { np = 0; print sc, n[sc] } else p[np++] = sc " " n[sc] }
-		END { for (i = 0; i < np; i++) print p[i] }' "$T/kp.trace"
+		if (w) print sc, n[sc] }' "$T/kp.trace"
 }
 kill_at() { # CALL N CMD...
 	_kcall=$1 _kn=$2

@@ -78,6 +78,12 @@ EOF
 # stopped (strace injects SIGSTOP) at the open that follows the O_PATH open
 # of the name, the name is replaced, and clawmd goes on.  What it reads is
 # the inode it checked, never the device or the link's target.
+# A sanitized build proves neither: its runtime makes opens of its own
+# (so the open to stop at moves between two runs), and without /proc it
+# cannot read its options, so LeakSanitizer turns the exit into its own.
+# The plain build of the same suite runs both.
+san=
+nm "${CLAWMD_BUILD:-}/libexec/clawmd/clawmd" 2>/dev/null | grep -q __asan_init && san=1
 A=$T/atk
 make_root "$A"
 mkdir -p "$A/groups/g" "$T/host"
@@ -86,6 +92,10 @@ printf '{}' >"$A/groups/g/container.json"
 printf 'AGENTLOCAL\n' >"$A/groups/g/CLAUDE.local.md"
 $CLAWMD compose -C "$A" g >/dev/null 2>&1
 for planted in device symlink; do
+	if [ -n "$san" ]; then
+		_report 0 "# SKIP $planted swapped in at the open: the plain build's to prove"
+		continue
+	fi
 	printf 'AGENTLOCAL\n' >"$A/groups/g/CLAUDE.local.md"
 	strace -o "$T/count" -e trace=openat,open $CLAWMD render -C "$A" --group g >/dev/null 2>&1
 	# the index of the first open after the O_PATH open of the name (or, on
@@ -120,7 +130,9 @@ done
 # cannot be read is invalid input, as one the agent made unreadable is).  The full program
 # is run (the front needs /proc/self/exe to find it).
 FULL=${CLAWMD_BUILD:-}/libexec/clawmd/clawmd
-if [ -x "$FULL" ] && unshare -m true 2>/dev/null; then
+if [ -n "$san" ]; then
+	_report 0 "# SKIP no /proc: the plain build's to prove"
+elif [ -x "$FULL" ] && unshare -m true 2>/dev/null; then
 	P=$T/noproc
 	make_root "$P"
 	mkdir -p "$P/groups/g"

@@ -1,6 +1,6 @@
 #!/bin/sh
 # The build's output (issue 20, item 9): a compile prints one short line
-# ("  CC    lib/err.c"), none under make -s, the whole command with V=1,
+# ("  CC    lib/base/err.c"), none under make -s, the whole command with V=1,
 # and make demo prints no compiler line at all.  Each build goes to its
 # own directory under $T: nothing here touches the build under test.
 . "$CLAWMD_TESTS/lib.sh"
@@ -11,12 +11,12 @@ if ! command -v make >/dev/null 2>&1 || ! command -v cc >/dev/null 2>&1; then
 fi
 mk() { make --no-print-directory -C "$CLAWMD_SRC" "$@"; }
 
-expect_ok "compile one object" mk BUILD="$T/b1" "$T/b1/lib/err.o"
-expect_eq "... prints one short line" "$(cat "$T/out")" "  CC    lib/err.c"
-expect_ok "make -s" mk -s BUILD="$T/b2" "$T/b2/lib/err.o"
+expect_ok "compile one object" mk BUILD="$T/b1" "$T/b1/lib/base/err.o"
+expect_eq "... prints one short line" "$(cat "$T/out")" "  CC    lib/base/err.c"
+expect_ok "make -s" mk -s BUILD="$T/b2" "$T/b2/lib/base/err.o"
 expect_eq "... prints nothing" "$(cat "$T/out" "$T/err")" ""
-expect_ok "make V=1" mk V=1 BUILD="$T/b3" "$T/b3/lib/err.o"
-expect_grep "... prints the compiler's command line" "^[^ ]+ .* -c -o $T/b3/lib/err.o lib/err.c$" "$T/out"
+expect_ok "make V=1" mk V=1 BUILD="$T/b3" "$T/b3/lib/base/err.o"
+expect_grep "... prints the compiler's command line" "^[^ ]+ .* -c -o $T/b3/lib/base/err.o lib/base/err.c$" "$T/out"
 
 # make demo builds with make -s: against a build that is up to date, make -n
 # shows the commands it would run, and no compiler or archiver is among them.

@@ -60,9 +60,9 @@ node-test: node
 FORCE:
 .PHONY: node node-addon node-pack node-test FORCE
 
-# make test (and so make check, in each of its builds) stages the package
+# test-build (so make test and make check, in each of its builds) stages the package
 # for tests/t60-node.sh wherever Node's headers are; that test says why it
 # skips where they or Node are not.
 ifneq ($(NODE_INC),)
-test: node
+test-build: node
 endif
