@@ -36,6 +36,7 @@ enum {
 	O_FORMAT,
 	O_VERSION,
 	O_JSON,
+	O_RUNTIME,
 };
 
 static const struct cmd_opt options[] = {
@@ -55,6 +56,9 @@ static const struct cmd_opt options[] = {
 					   "(default: claude_version from clawmd.json with --group,\n"
 					   "else 2.1.330): rules sorted up to 2.1.112, in readdir(3)\n"
 					   "order from 2.1.113; realpath gate from 2.1.232"},
+	{"runtime", O_RUNTIME, "R", "whose loading: claude, codex, gemini or opencode\n"
+				"(default: claude; with --group, the group's first\n"
+				"runtime, container.json's provider)"},
 	{"group", 'g', "GROUP", "render inside GROUP's container: cwd is the\n"
 				"container's group directory, paths are container\n"
 				"paths, files are reached through the mount table"},
@@ -149,6 +153,15 @@ int cmd_render(int argc, char **argv)
 		case O_FORMAT: format = a.arg; break;
 		case O_JSON: format = "json"; break;
 		case 'g': group = a.arg; break;
+		case O_RUNTIME:
+			if (clawmd_runtime_parse(&o.runtime, a.arg) < 0) {
+				const char *near = clawmd_runtime_suggest(a.arg);
+				c = (cmd_usage_error("render", "%s: unknown runtime '%s'%s%s%s (claude, codex, "
+							       "gemini or opencode)", a.spelled, a.arg,
+						     near ? "; did you mean '" : "", near ? near : "",
+						     near ? "'?" : ""), -1);
+			}
+			break;
 		case O_VERSION: {
 			struct clawmd_err verr = CLAWMD_ERR_INIT;
 			if (clawmd_release_parse(&o.release, a.arg, &verr) < 0)
@@ -200,6 +213,9 @@ int cmd_render(int argc, char **argv)
 	cmd_args_release(&a);
 	if (c < 0)
 		return !strcmp(format, "json") ? cmd_json_failure(2) : 2;
+	if (o.target && o.runtime != CLAWMD_RUNTIME_CLAUDE)
+		return cmd_usage_error("render", "--target: nested memory is Claude Code's alone, not %s's",
+				       clawmd_runtime_name(o.runtime));
 	if (strcmp(format, "text") && strcmp(format, "files") && strcmp(format, "json"))
 		return cmd_usage_error("render", "--format: unknown format '%s' (text, files or json)", format);
 	if (!home_set && !group)

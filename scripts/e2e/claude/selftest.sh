@@ -5,7 +5,7 @@
 # mock-api.js answering a streamed and a plain request.  Prints TAP.
 set -u
 top=$(cd "$(dirname "$0")/../.." && pwd -P)
-here=$top/scripts/e2e
+here=$top/scripts/e2e/claude
 T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
 n=0
