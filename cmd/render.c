@@ -140,7 +140,7 @@ int cmd_render(int argc, char **argv)
 	struct cmd_layout_opts lo = cmd_layout_global;
 	struct cmd_args a;
 	const char *format = "text", *group = NULL;
-	bool home_set = false, version_set = false, sources_set = false;
+	bool home_set = false, version_set = false, sources_set = false, runtime_set = false;
 	int c;
 	cmd_args_init(&a, "render", options, true, argc, argv);
 	while ((c = cmd_args_next(&a)) > 0) {
@@ -154,6 +154,7 @@ int cmd_render(int argc, char **argv)
 		case O_JSON: format = "json"; break;
 		case 'g': group = a.arg; break;
 		case O_RUNTIME:
+			runtime_set = true;
 			if (clawmd_runtime_parse(&o.runtime, a.arg) < 0) {
 				const char *near = clawmd_runtime_suggest(a.arg);
 				c = (cmd_usage_error("render", "%s: unknown runtime '%s'%s%s%s (claude, codex, "
@@ -238,14 +239,19 @@ int cmd_render(int argc, char **argv)
 			return json ? cmd_json_failure(st) : st;
 		}
 		struct clawmd_group *g;
+		clawmd_runtimes set;
+		enum clawmd_runtime first;
 		if (clawmd_group_open(&g, &root, group, &err) < 0 ||
-		    clawmd_group_mounts(&mounts, &nmounts, g, &err) < 0) {
+		    clawmd_group_mounts(&mounts, &nmounts, g, &err) < 0 ||
+		    (!runtime_set && clawmd_group_runtimes(&set, &first, g, &err) < 0)) {
 			clawmd_group_free(g);
 			clawmd_root_release(&root);
 			st = cmd_fail(&err);
 			return json ? cmd_json_failure(st) : st;
 		}
 		clawmd_group_free(g);
+		if (!runtime_set)
+			o.runtime = first;
 		o.mounts = mounts;
 		o.nmounts = nmounts;
 		if (!o.cwd)
