@@ -216,7 +216,12 @@ static int compare_entry(struct clawmd_changes *ch, size_t *cap, const struct cl
 					     torn_ours(old.ptr, old.len)))) {
 			c = add(ch, cap, CLAWMD_PRESERVE, want->name, t);
 			c->old_unread = unread;
-			c->into_local = local_free && !unread;
+			/* Text someone wrote is carried into the memory file; a
+			 * runtime's inlined entry edited in place is not (it
+			 * holds every part already imported) and goes aside. */
+			c->into_local = local_free && !unread &&
+					(!strcmp(want->name, CLAWMD_ENTRY_NAME) ||
+					 !memmem(old.ptr, old.len, "clawmd:fnv1a64=", 15));
 			if (c->into_local)
 				carry_text(&c->carry, old.ptr, old.len);
 			c->old = old;
@@ -287,7 +292,7 @@ static bool our_temp(const char *name, bool in_fragments)
 		       ((strlen(base) == 24 || fragment_name(base)) &&
 			(!strncmp(base, "skill-", 6) || !strncmp(base, "module-", 7) ||
 			 !strncmp(base, "mcp-", 4)));
-	return !strcmp(base, CLAWMD_ENTRY_NAME) || !strcmp(base, CLAWMD_SHARED_NAME) ||
+	return clawmd_runtime_entry_name(base) || !strcmp(base, CLAWMD_SHARED_NAME) ||
 	       !strcmp(base, CLAWMD_FRAGMENTS_DIR) || !strcmp(base, CLAWMD_LOCAL_NAME);
 }
 
@@ -303,7 +308,7 @@ static clawmd_fs_ours_fn ours_for(const char *temp)
 {
 	char buf[32];
 	const char *base = clawmd_fs_temp_of(buf, temp);
-	return base && !strcmp(base, CLAWMD_ENTRY_NAME) ? composed_ours : NULL;
+	return base && clawmd_runtime_entry_name(base) ? composed_ours : NULL;
 }
 
 /* Whether the leftover temp `name` would be removed (nothing changed). */
@@ -470,7 +475,7 @@ int clawmd_changes_compute(struct clawmd_changes *out, struct clawmd_group *g,
 	for (size_t i = 0; i < plan->n; i++) {
 		const struct clawmd_entry *e = &plan->entries[i];
 		bool in_frag = strchr(e->name, '/') != NULL;
-		bool is_entry = !strcmp(e->name, CLAWMD_ENTRY_NAME);
+		bool is_entry = clawmd_runtime_entry_name(e->name);
 		if (in_frag && fd.fd < 0) { /* the directory is new: all fragments too */
 			add(out, &cap, CLAWMD_WRITE, e->name, CLAWMD_FT_NONE)->want = e;
 			continue;
@@ -623,7 +628,7 @@ static int commit_entry(const struct clawmd_dir *gd, struct clawmd_stage *st,
 	}
 	st->pending = false; /* the temp name now holds the old entry */
 	struct entry_expect e = {expect};
-	return clawmd_fs_remove_own(preserved, gd, st->tmp, CLAWMD_ENTRY_NAME, entry_ours, &e, err);
+	return clawmd_fs_remove_own(preserved, gd, st->tmp, st->name, entry_ours, &e, err);
 }
 
 /* Remove a killed run's staging directory: our names inside, then the
@@ -794,7 +799,7 @@ int clawmd_changes_apply(struct clawmd_changes *ch, struct clawmd_group *g,
 	/* 2a. Move aside what is in the way (not CLAUDE.md: see 2c). */
 	for (size_t i = 0; i < ch->n; i++) {
 		struct clawmd_change *c = &ch->v[i];
-		if (c->action != CLAWMD_PRESERVE || !strcmp(c->name, CLAWMD_ENTRY_NAME))
+		if (c->action != CLAWMD_PRESERVE || clawmd_runtime_entry_name(c->name))
 			continue;
 		const struct clawmd_dir *d = strchr(c->name, '/') ? &fd : &gd;
 		/* A leftover temp that is not ours goes aside under the name it
@@ -808,7 +813,7 @@ int clawmd_changes_apply(struct clawmd_changes *ch, struct clawmd_group *g,
 	}
 	/* 2b. Fragments and the shared base; then the new directory. */
 	for (size_t i = 0; i < ch->n; i++) {
-		if (ch->v[i].action != CLAWMD_WRITE || !strcmp(ch->v[i].name, CLAWMD_ENTRY_NAME))
+		if (ch->v[i].action != CLAWMD_WRITE || clawmd_runtime_entry_name(ch->v[i].name))
 			continue;
 		if (ch->v[i].want->type == CLAWMD_FT_DIR) {
 			rc = clawmd_fragdir_commit(&fd, dtmp[i], leaf(ch->v[i].name), ch->v[i].want,
@@ -827,13 +832,16 @@ int clawmd_changes_apply(struct clawmd_changes *ch, struct clawmd_group *g,
 			goto out;
 		tmpdir[0] = '\0';
 	}
-	/* 2c. The entry: carry or move aside what clawmd did not write, then
-	 * swap the new one in. */
-	const struct clawmd_buf *expect = NULL;
+	/* 2c. The entries (CLAUDE.md, then the other runtimes'): carry or
+	 * move aside what clawmd did not write, then swap the new one in. */
+	const struct clawmd_buf *expect = NULL; /* what compute saw, per entry */
+	const char *expect_of = NULL;
 	for (size_t i = 0; i < ch->n; i++) {
 		struct clawmd_change *c = &ch->v[i];
-		if (strcmp(c->name, CLAWMD_ENTRY_NAME))
+		if (!clawmd_runtime_entry_name(c->name))
 			continue;
+		if (!expect_of || strcmp(expect_of, c->name))
+			expect = NULL, expect_of = c->name; /* the entry's PRESERVE, then its WRITE */
 		if (c->action == CLAWMD_PRESERVE && c->into_local && c->carry.len) {
 			char *kept = NULL;
 			rc = commit_local(&gd, &st[i], &kept, err);
