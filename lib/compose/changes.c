@@ -260,6 +260,36 @@ static bool planned(const struct clawmd_plan *plan, const char *name)
 	return false;
 }
 
+/*
+ * The entry file of a runtime the group no longer runs (a provider switched
+ * back): removed when it is clawmd's own and unedited; anything else there
+ * is somebody's file and stays.
+ */
+static int stale_entries(struct clawmd_changes *ch, size_t *cap, const struct clawmd_dir *gd,
+			 const struct clawmd_plan *plan, struct clawmd_err *err)
+{
+	int rc = 0;
+	for (int rt = 0; rt < CLAWMD_RUNTIME_N && rc == 0; rt++) {
+		const char *name = clawmd_runtime_entry(rt);
+		struct clawmd_buf old = CLAWMD_BUF_INIT;
+		struct clawmd_err scratch = CLAWMD_ERR_INIT;
+		bool seen = false;
+		for (int o = 0; o < rt; o++)
+			seen |= !strcmp(clawmd_runtime_entry(o), name);
+		if (seen || planned(plan, name))
+			continue;
+		/* absent, a symlink, too large or not a file: not ours */
+		if (clawmd_fs_read(&old, gd, name, ENTRY_MAX, &scratch) == 0 &&
+		    clawmd_entry_ours(old.ptr, old.len)) {
+			struct clawmd_change *c = add(ch, cap, CLAWMD_REMOVE, name, CLAWMD_FT_FILE);
+			c->old = old;
+			continue;
+		}
+		clawmd_buf_release(&old);
+	}
+	return rc;
+}
+
 /* Fragments clawmd wrote: skill-*.md, module-*.md, mcp-*.md, persona.md. */
 static bool fragment_name(const char *name)
 {
@@ -487,7 +517,8 @@ int clawmd_changes_compute(struct clawmd_changes *out, struct clawmd_group *g,
 		if (rc < 0)
 			goto out;
 	}
-	if ((rc = leftovers(out, &cap, &gd, "", plan, err)) < 0)
+	if ((rc = leftovers(out, &cap, &gd, "", plan, err)) < 0 ||
+	    (rc = stale_entries(out, &cap, &gd, plan, err)) < 0)
 		goto out;
 	if (fd.fd >= 0 &&
 	    (rc = leftovers(out, &cap, &fd, CLAWMD_FRAGMENTS_DIR "/", plan, err)) < 0)
@@ -889,6 +920,14 @@ int clawmd_changes_apply(struct clawmd_changes *ch, struct clawmd_group *g,
 				c->action = CLAWMD_PRESERVE;
 				c->moved_to = kept;
 				in_dir(&c->moved_to, c->name);
+			}
+		} else if (c->action == CLAWMD_REMOVE && clawmd_runtime_entry_name(c->name)) {
+			/* judged again as it goes: the agent may have edited it */
+			char *kept = NULL;
+			rc = clawmd_fs_remove_own(&kept, &gd, c->name, c->name, composed_ours, NULL, err);
+			if (kept) {
+				c->action = CLAWMD_PRESERVE;
+				c->moved_to = kept;
 			}
 		} else if (c->action == CLAWMD_REMOVE)
 			rc = clawmd_fs_unlink(strchr(c->name, '/') ? &fd : &gd, leaf(c->name), err);

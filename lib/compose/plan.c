@@ -657,6 +657,17 @@ static int add_runtime_entries(struct clawmd_plan *out, size_t *cap, struct claw
 			done = !strcmp(out->entries[i].name, name);
 		if (!(runtimes & (1u << rt)) || done)
 			continue;
+		if (clawmd_runtime_imports_inside(rt) && g->lay->mode == CLAWMD_MODE_SYMLINK) {
+			char *cj = clawmd_path_join(g->shown, CLAWMD_CONFIG_NAME);
+			rc = clawmd_err_set(err, CLAWMD_EINPUT,
+					    "%s: %s follows no import whose target is outside the working "
+					    "directory, and symlink mode links the shared base and fragments "
+					    "there from the container's /app: compose this layout in copy "
+					    "mode (\"mode\": \"copy\" in clawmd.json, or --mode copy)", cj,
+					    clawmd_runtime_title(rt));
+			free(cj);
+			break;
+		}
 		if (clawmd_runtime_imports(rt)) {
 			clawmd_buf_clear(&imports);
 			clawmd_buf_put(&imports, body->ptr, body->len);

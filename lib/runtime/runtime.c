@@ -10,13 +10,16 @@ static const struct {
 	const char *name, *title;
 	const char *entry;
 	bool imports; /* follows @ imports from its entry file */
+	bool inside;  /* ... only to files whose realpath is beneath the
+			 working directory (or its git root) */
 	size_t limit; /* bytes of the entry file it loads; 0: no limit */
 } runtimes[CLAWMD_RUNTIME_N] = {
-	[CLAWMD_RUNTIME_CLAUDE] = {"claude", "Claude Code", CLAWMD_ENTRY_NAME, true, 0},
+	[CLAWMD_RUNTIME_CLAUDE] = {"claude", "Claude Code", CLAWMD_ENTRY_NAME, true, false, 0},
 	/* project_doc_max_bytes, 32 KiB by default */
-	[CLAWMD_RUNTIME_CODEX] = {"codex", "Codex", "AGENTS.md", false, 32768},
-	[CLAWMD_RUNTIME_GEMINI] = {"gemini", "Gemini CLI", "GEMINI.md", true, 0},
-	[CLAWMD_RUNTIME_OPENCODE] = {"opencode", "OpenCode", "AGENTS.md", false, 0},
+	[CLAWMD_RUNTIME_CODEX] = {"codex", "Codex", "AGENTS.md", false, false, 32768},
+	/* an import leaving the directory is "Path traversal attempt" */
+	[CLAWMD_RUNTIME_GEMINI] = {"gemini", "Gemini CLI", "GEMINI.md", true, true, 0},
+	[CLAWMD_RUNTIME_OPENCODE] = {"opencode", "OpenCode", "AGENTS.md", false, false, 0},
 };
 
 const char *clawmd_runtime_name(enum clawmd_runtime rt)
@@ -37,6 +40,11 @@ const char *clawmd_runtime_entry(enum clawmd_runtime rt)
 bool clawmd_runtime_imports(enum clawmd_runtime rt)
 {
 	return (unsigned)rt < CLAWMD_RUNTIME_N && runtimes[rt].imports;
+}
+
+bool clawmd_runtime_imports_inside(enum clawmd_runtime rt)
+{
+	return (unsigned)rt < CLAWMD_RUNTIME_N && runtimes[rt].inside;
 }
 
 size_t clawmd_runtime_limit(enum clawmd_runtime rt)

@@ -43,6 +43,10 @@ const char *clawmd_runtime_entry(enum clawmd_runtime rt);
 /* Whether it follows @ imports in its entry file: compose writes an
  * import-only entry for it, else one file with every part inlined. */
 bool clawmd_runtime_imports(enum clawmd_runtime rt);
+/* Whether it follows only imports whose realpath stays beneath the
+ * working directory: symlink mode's links to /app are dropped, so only a
+ * copy-mode layout can compose for it. */
+bool clawmd_runtime_imports_inside(enum clawmd_runtime rt);
 /* The most bytes of its entry file it loads (0: no limit of its own): past
  * it the runtime cuts the text off, so compose refuses an inlined entry
  * that large. */
