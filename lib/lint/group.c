@@ -331,6 +331,8 @@ static int lint_runtimes(struct clawmd_lint_group *g, struct clawmd_err *err)
 	enum clawmd_runtime first;
 	struct clawmd_mount *mounts = NULL;
 	size_t nmounts = 0;
+	if (!g->cfg_ok) /* CM302 said why */
+		return 0;
 	int rc = clawmd_group_runtimes(&set, &first, g->grp, err);
 	if (rc < 0 || !(set & ~(1u << CLAWMD_RUNTIME_CLAUDE)))
 		return rc;
@@ -627,19 +629,11 @@ int clawmd_lint_group_run(struct clawmd_lint_group *g, struct clawmd_findings *o
 	lint_skills(g);
 	lint_mcp(g);
 	if (g->cfg_ok) {
-		rc = clawmd_plan_build(&g->plan, grp, err);
-		if (rc == CLAWMD_EINPUT) {
-			/* compose would stop here: a finding, and check goes on */
-			clawmd_lint_add(out, "CM405", g->group, g->cfg_shown, 1, 1,
-					"do what the message says, then compose", "%s", err->msg);
-			clawmd_err_clear(err);
-		} else if (rc < 0) {
+		if ((rc = clawmd_plan_build(&g->plan, grp, err)) < 0)
 			return rc;
-		} else {
-			g->planned = true;
-			if ((rc = lint_drift(g, err)) < 0)
-				return rc;
-		}
+		g->planned = true;
+		if ((rc = lint_drift(g, err)) < 0)
+			return rc;
 	}
 	if ((rc = lint_memory(g, err)) < 0 || (rc = lint_runtimes(g, err)) < 0)
 		return rc;

@@ -121,13 +121,6 @@ static const struct clawmd_lint_rule lint_rules[] = {
 	 "renamed to NAME.clawmd-preserved-TIME-RANDOM. Such a file stays until someone looks "
 	 "at it.",
 	 "Review the file, keep what matters (in CLAUDE.local.md), then delete it."},
-	{"CM405", "compose-refused", CLAWMD_SEV_ERROR,
-	 "Compose refuses to compose the group.",
-	 "Compose stops with an error before writing anything: an inlined entry past its "
-	 "runtime's limit, a runtime the layout's mode cannot serve, a source it may not read. "
-	 "The agent starts with what the group held before.",
-	 "Do what the message says (trim the biggest parts, switch to copy mode, fix the "
-	 "source), then compose."},
 	{"CM601", "runtime-entry-not-loaded", CLAWMD_SEV_ERROR,
 	 "A runtime the group runs does not load clawmd's entry file.",
 	 "The group runs an agent runtime (container.json's provider or runtimes) that, as it "
