@@ -36,6 +36,7 @@ enum {
 	O_FORMAT,
 	O_VERSION,
 	O_JSON,
+	O_RUNTIME,
 };
 
 static const struct cmd_opt options[] = {
@@ -55,6 +56,9 @@ static const struct cmd_opt options[] = {
 					   "(default: claude_version from clawmd.json with --group,\n"
 					   "else 2.1.330): rules sorted up to 2.1.112, in readdir(3)\n"
 					   "order from 2.1.113; realpath gate from 2.1.232"},
+	{"runtime", O_RUNTIME, "R", "whose loading: claude, codex, gemini or opencode\n"
+				"(default: claude; with --group, the group's first\n"
+				"runtime, container.json's provider)"},
 	{"group", 'g', "GROUP", "render inside GROUP's container: cwd is the\n"
 				"container's group directory, paths are container\n"
 				"paths, files are reached through the mount table"},
@@ -136,7 +140,7 @@ int cmd_render(int argc, char **argv)
 	struct cmd_layout_opts lo = cmd_layout_global;
 	struct cmd_args a;
 	const char *format = "text", *group = NULL;
-	bool home_set = false, version_set = false, sources_set = false;
+	bool home_set = false, version_set = false, sources_set = false, runtime_set = false;
 	int c;
 	cmd_args_init(&a, "render", options, true, argc, argv);
 	while ((c = cmd_args_next(&a)) > 0) {
@@ -149,6 +153,16 @@ int cmd_render(int argc, char **argv)
 		case O_FORMAT: format = a.arg; break;
 		case O_JSON: format = "json"; break;
 		case 'g': group = a.arg; break;
+		case O_RUNTIME:
+			runtime_set = true;
+			if (clawmd_runtime_parse(&o.runtime, a.arg) < 0) {
+				const char *near = clawmd_runtime_suggest(a.arg);
+				c = (cmd_usage_error("render", "%s: unknown runtime '%s'%s%s%s (claude, codex, "
+							       "gemini or opencode)", a.spelled, a.arg,
+						     near ? "; did you mean '" : "", near ? near : "",
+						     near ? "'?" : ""), -1);
+			}
+			break;
 		case O_VERSION: {
 			struct clawmd_err verr = CLAWMD_ERR_INIT;
 			if (clawmd_release_parse(&o.release, a.arg, &verr) < 0)
@@ -200,6 +214,9 @@ int cmd_render(int argc, char **argv)
 	cmd_args_release(&a);
 	if (c < 0)
 		return !strcmp(format, "json") ? cmd_json_failure(2) : 2;
+	if (o.target && o.runtime != CLAWMD_RUNTIME_CLAUDE)
+		return cmd_usage_error("render", "--target: nested memory is Claude Code's alone, not %s's",
+				       clawmd_runtime_name(o.runtime));
 	if (strcmp(format, "text") && strcmp(format, "files") && strcmp(format, "json"))
 		return cmd_usage_error("render", "--format: unknown format '%s' (text, files or json)", format);
 	if (!home_set && !group)
@@ -222,14 +239,19 @@ int cmd_render(int argc, char **argv)
 			return json ? cmd_json_failure(st) : st;
 		}
 		struct clawmd_group *g;
+		clawmd_runtimes set;
+		enum clawmd_runtime first;
 		if (clawmd_group_open(&g, &root, group, &err) < 0 ||
-		    clawmd_group_mounts(&mounts, &nmounts, g, &err) < 0) {
+		    clawmd_group_mounts(&mounts, &nmounts, g, &err) < 0 ||
+		    (!runtime_set && clawmd_group_runtimes(&set, &first, g, &err) < 0)) {
 			clawmd_group_free(g);
 			clawmd_root_release(&root);
 			st = cmd_fail(&err);
 			return json ? cmd_json_failure(st) : st;
 		}
 		clawmd_group_free(g);
+		if (!runtime_set)
+			o.runtime = first;
 		o.mounts = mounts;
 		o.nmounts = nmounts;
 		if (!o.cwd)

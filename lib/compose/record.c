@@ -269,7 +269,8 @@ static uint64_t layout_digest(const struct clawmd_layout *lay)
 	/* What the entry may import from the group. */
 	for (size_t i = 0; i < lay->noptional; i++)
 		clawmd_buf_put(&b, lay->optional[i], strlen(lay->optional[i]) + 1);
-	clawmd_buf_printf(&b, "%zu persona=%d ", lay->noptional, lay->persona);
+	clawmd_buf_printf(&b, "%zu persona=%d runtimes=%u ", lay->noptional, lay->persona,
+			  lay->runtimes);
 	/* The release and the approval decide the symlink-mode warning the
 	 * record replays; the setting sources belong to the layout too. */
 	clawmd_buf_printf(&b, "%u.%u.%u %d%d%d%d", lay->claude.major, lay->claude.minor,

@@ -68,6 +68,8 @@ static void apply_preset_default(struct clawmd_layout *lay)
 	lay->import_local = false;
 	lay->persona = false;
 	set_optional(lay, role, 1);
+	lay->runtimes = 1u << CLAWMD_RUNTIME_CLAUDE;
+	lay->runtime = CLAWMD_RUNTIME_CLAUDE;
 	lay->no_user = lay->no_project = lay->no_local = false;
 	set_str(&lay->base, clawmd_path_join(lay->root, "container/CLAUDE.md"));
 	set_str(&lay->skills, clawmd_path_join(lay->root, "skills"));
@@ -251,6 +253,32 @@ int clawmd_layout_set(struct clawmd_layout *lay, const char *key, const char *v,
 		return parse_optional(lay, v, err);
 	if (!strcmp(key, "persona"))
 		return parse_bool(&lay->persona, key, v, err);
+	if (!strcmp(key, "runtimes")) {
+		char *copy = clawmd_xstrdup(v);
+		clawmd_runtimes set = 0;
+		enum clawmd_runtime first = CLAWMD_RUNTIME_CLAUDE;
+		int rc = 0;
+		for (char *p = copy, *tok; rc == 0 && (tok = strsep(&p, ","));) {
+			enum clawmd_runtime rt;
+			if (clawmd_runtime_parse(&rt, tok) < 0) {
+				const char *near = clawmd_runtime_suggest(tok);
+				rc = clawmd_err_set(err, CLAWMD_EUSAGE,
+						    "runtimes: unknown runtime '%s'%s%s%s (claude, codex, "
+						    "gemini or opencode)", tok, near ? "; did you mean '" : "",
+						    near ? near : "", near ? "'?" : "");
+			} else {
+				if (!set)
+					first = rt;
+				set |= 1u << rt;
+			}
+		}
+		free(copy);
+		if (rc == 0 && !set)
+			rc = clawmd_err_set(err, CLAWMD_EUSAGE, "runtimes: expected at least one runtime");
+		if (rc == 0)
+			lay->runtimes = set, lay->runtime = first;
+		return rc;
+	}
 	if (!strcmp(key, "import_local"))
 		return parse_bool(&lay->import_local, key, v, err);
 	if (!strcmp(key, "approve_external"))
@@ -419,7 +447,7 @@ static const char *const layout_keys[] = {
 	"preset",	  "base",	      "skills",		"groups",	  "modules",
 	"state",	  "mode",	      "import_local",	"claude_version", "approve_external",
 	"setting_sources", "lock_timeout",   "token_budget",	"container",	  "mounts",
-	"optional_imports", "persona",
+	"optional_imports", "persona", "runtimes",
 	"container.base", "container.skills", "container.modules", "container.group"};
 
 static bool layout_key_known(const char *k)
@@ -552,6 +580,29 @@ static int flatten_json(struct clawmd_buf *pairs, const struct clawmd_buf *text,
 				else
 					clawmd_buf_printf(&list, "%s%s", i ? "," : "", sub->valuestring);
 				i++;
+			}
+			if (rc == 0) {
+				put_str(pairs, k);
+				put_str(pairs, list.ptr);
+			}
+			clawmd_buf_release(&list);
+			if (rc < 0)
+				goto out;
+			continue;
+		}
+		if (!strcmp(k, "runtimes") && cJSON_IsArray(item)) {
+			/* ["claude", "codex"], kept as "claude,codex" */
+			struct clawmd_buf list = CLAWMD_BUF_INIT;
+			clawmd_buf_put(&list, "", 0);
+			cJSON_ArrayForEach(sub, item)
+			{
+				if (!cJSON_IsString(sub) || strchr(sub->valuestring, ',')) {
+					rc = clawmd_err_set(err, CLAWMD_EINPUT,
+							    "%s: runtimes: expected runtime names (claude, codex, "
+							    "gemini, opencode)", file);
+					break;
+				}
+				clawmd_buf_printf(&list, "%s%s", list.len ? "," : "", sub->valuestring);
 			}
 			if (rc == 0) {
 				put_str(pairs, k);

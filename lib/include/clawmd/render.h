@@ -9,6 +9,7 @@
 #include "clawmd/base.h"
 #include "clawmd/claude.h"
 #include "clawmd/layout.h"
+#include "clawmd/runtime.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -115,6 +116,9 @@ struct clawmd_memory_opts {
 	size_t nmounts;
 	bool list_external;	 /* also fill clawmd_memory.external (a second,
 				    forced load: only json output needs it) */
+	enum clawmd_runtime runtime; /* whose loading rules: Claude Code's
+					(0), or another runtime's, each in
+					render/<name>.c (doc/runtime-<name>.md) */
 };
 
 void clawmd_memory_init(struct clawmd_memory *m);
