@@ -119,6 +119,14 @@ struct clawmd_memory_opts {
 	enum clawmd_runtime runtime; /* whose loading rules: Claude Code's
 					(0), or another runtime's, each in
 					render/<name>.c (doc/runtime-<name>.md) */
+
+	/* OpenCode (render/opencode.c, doc/runtime-opencode.md) */
+	const char *const *opencode_instructions; /* its config's
+						      `instructions`, in
+						      order (URLs skipped) */
+	size_t nopencode_instructions;
+	bool opencode_no_claude; /* OPENCODE_DISABLE_CLAUDE_CODE_PROMPT: no
+				    CLAUDE.md fallback, project or global */
 };
 
 void clawmd_memory_init(struct clawmd_memory *m);
