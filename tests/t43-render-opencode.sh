@@ -48,14 +48,31 @@ for d in "$E2E"/opencode-*/; do
 			{ _report 1 "$c: setup" "$(cat "$T/setup.log")"; continue; }
 	fi
 	case $home in /*) ;; *) home=$root/$home ;; esac
+	# the glob order is the kernel's directory order, reversed: pinned
+	# beside the directories as the kernel listed them in the real run
+	same_order=yes
+	if [ -f "$E2E/expected/$c/readdir.txt" ]; then
+		while IFS= read -r line; do
+			dir=${line%%:*}
+			here=$(ls -f "$root/$dir" | grep -v '^\.\.\?$' | tr '\n' ' ')
+			[ "$dir: $here" = "$line " ] || same_order=no
+		done <"$E2E/expected/$c/readdir.txt"
+	fi
+	if [ "$same_order" = no ]; then
+		_n=$((_n + 1))
+		echo "ok $_n - $c: as OpenCode $REL sent it # SKIP this filesystem lists the directories in another order"
+		continue
+	fi
 	args=$(printf '%s' "$render_args" | sed "s|/e2e/$c|$root|g")
 	sed -e "s|@ROOT@|$root|g" -e "s|/e2e-home|$home|g" "$exp" >"$T/want"
 	# sed ends the last line; the pinned string may not end in one
 	if [ "$(tail -c1 "$exp" | od -An -c | tr -d ' ')" != '\n' ]; then
 		head -c "$(($(wc -c <"$T/want") - 1))" "$T/want" >"$T/want2" && mv "$T/want2" "$T/want"
 	fi
+	set -f # the patterns are render's to glob, not the shell's
 	# shellcheck disable=SC2086
 	render_oc "$root/$cwd" "$home" $args >"$T/got" 2>"$T/err"
+	set +f
 	if cmp -s "$T/got" "$T/want"; then
 		_report 0 "$c: as OpenCode $REL sent it"
 	else
@@ -98,6 +115,24 @@ outside
 
 Instructions from: $S/AGENTS.md
 outside"
+
+O=$T/order
+mkdir -p "$O/.git" "$O/n" "$O/d/x/y" "$O/d/p"
+for f in m c q a z k .h; do echo "$f" >"$O/n/$f.md"; done
+echo top >"$O/d/top.md"
+echo x >"$O/d/x/x.md"
+echo y >"$O/d/x/y/y.md"
+echo p >"$O/d/p/p.md"
+render_oc "$O" "$T/emptyhome" --opencode-instructions 'n/*.md' --format files >"$T/out" 2>"$T/err"
+want=$(ls -f "$O/n" | grep -v '^\.\.\?$' | sed '1!G;h;$!d' | sed "s|^|Project	$O/n/|; s|$|	-|")
+expect_file "a directory's matches come in the reverse of the kernel's order, dot files too" "$T/out" "$want"
+render_oc "$O" "$T/emptyhome" --opencode-instructions "$O/n/*.md" --format files >"$T/out" 2>"$T/err"
+check "an absolute pattern does not match dot files" sh -c "! grep -q '/n/.h.md' '$T/out' && grep -q '/n/a.md' '$T/out'"
+render_oc "$O" "$T/emptyhome" --opencode-instructions 'd/**/*.md' --format files >"$T/out" 2>"$T/err"
+subs=$(ls -f "$O/d" | grep -v -e '^\.\.\?$' -e '\.md$' | sed '1!G;h;$!d' | tr '\n' ' ')
+want="top ${subs}y" # x's subdirectory y a level below
+got=$(cut -f2 "$T/out" | sed 's|.*/||; s|\.md$||' | tr '\n' ' ')
+expect_eq "** goes level by level, each in reverse kernel order" "$got" "$want "
 
 D=$T/dirname
 mkdir -p "$D/.git" "$D/sub/AGENTS.md"
