@@ -113,6 +113,7 @@ check "AGENTS.md from the layout's default" test -f "$G/AGENTS.md"
 check "GEMINI.md, no longer run, is removed" test ! -e "$G/GEMINI.md"
 printf '{"runtimes": 7}\n' >"$R/clawmd.json"
 expect_fail 3 "clawmd.json runtimes: not a list of names" $CLAWMD compose -C "$R" --mode copy main
+expect_grep "it says what it takes" "clawmd.json: runtimes: expected an array, each a runtime name" "$T/err"
 printf '{"runtimes": ["claud"]}\n' >"$R/clawmd.json"
 expect_fail 3 "clawmd.json runtimes: an unknown name" $CLAWMD compose -C "$R" --mode copy main
 expect_grep "with the nearest name" "runtimes: unknown runtime 'claud'; did you mean 'claude'\\?" "$T/err"
@@ -141,5 +142,17 @@ expect_grep "it names the file, the limit and the biggest part first" \
 	"groups/main/AGENTS.md would be [0-9]* bytes, past the 32768 that Codex loads.*the biggest parts: /app/skills/beta/instructions.md" "$T/err"
 check "nothing was written" cmp -s "$G/AGENTS.md" "$T/agents.before"
 check "not even the fragments" sh -c "! grep -rq 'over and over' '$G/.claude-fragments'"
+
+# The inlined entry holds the memory: check wants it ignored as the memory is.
+printf '{"runtimes": ["codex"]}\n' >"$R/clawmd.json"
+printf 'Use beta well.\n' >"$R/skills/beta/instructions.md"
+$CLAWMD compose -C "$R" -q main
+git -C "$R" init -q
+printf 'CLAUDE.local.md\n/.clawmd/\n' >"$R/.gitignore"
+$CLAWMD check -C "$R" main >"$T/out" 2>&1
+expect_grep "check: an AGENTS.md that is not ignored is CM403" '^groups/main/AGENTS.md:1:1: warning: groups/main/AGENTS.md is not ignored by git \[CM403\]' "$T/out"
+printf 'CLAUDE.local.md\n/.clawmd/\n/groups/*/AGENTS.md\n' >"$R/.gitignore"
+$CLAWMD check -C "$R" main >"$T/out" 2>&1
+check "ignored: no CM403" sh -c "! grep -q CM403 '$T/out'"
 
 done_testing

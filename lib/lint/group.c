@@ -331,6 +331,8 @@ static int lint_runtimes(struct clawmd_lint_group *g, struct clawmd_err *err)
 	enum clawmd_runtime first;
 	struct clawmd_mount *mounts = NULL;
 	size_t nmounts = 0;
+	if (!g->cfg_ok) /* CM302 said why */
+		return 0;
 	int rc = clawmd_group_runtimes(&set, &first, g->grp, err);
 	if (rc < 0 || !(set & ~(1u << CLAWMD_RUNTIME_CLAUDE)))
 		return rc;
@@ -490,6 +492,12 @@ static void ignore_file(struct clawmd_buf *rules, const char *top, const char *r
 void clawmd_lint_local_ignored(struct clawmd_findings *out, const char *group,
 				      const char *repo_dir, const char *dir, const char *shown)
 {
+	clawmd_lint_ignored(out, group, repo_dir, dir, CLAWMD_LOCAL_NAME, shown);
+}
+
+void clawmd_lint_ignored(struct clawmd_findings *out, const char *group, const char *repo_dir,
+			 const char *dir, const char *name, const char *shown)
+{
 	struct clawmd_err gerr = CLAWMD_ERR_INIT;
 	const struct clawmd_git *git = clawmd_git(&gerr);
 	git_repository *repo = NULL;
@@ -514,15 +522,17 @@ void clawmd_lint_local_ignored(struct clawmd_findings *out, const char *group,
 			ignore_file(&rules, rwd, sub);
 			free(sub);
 		}
-	rel = *rest ? clawmd_xasprintf("%s/%s", rest, CLAWMD_LOCAL_NAME)
-		    : clawmd_xstrdup(CLAWMD_LOCAL_NAME);
+	rel = *rest ? clawmd_xasprintf("%s/%s", rest, name) : clawmd_xstrdup(name);
 	int ignored = 0;
 	if (git->git_repository_set_workdir(repo, git->git_repository_path(repo), 0) == 0 &&
 	    (!rules.len || git->git_ignore_add_rule(repo, rules.ptr) == 0) &&
 	    git->git_ignore_path_is_ignored(&ignored, repo, rel) == 0 && !ignored)
 		clawmd_lint_add(out, "CM403", group, shown, 1, 1,
-				"add 'CLAUDE.local.md' to .gitignore (per-group memory is written by the "
-				"agent and is not for the repository)",
+				strcmp(name, CLAWMD_LOCAL_NAME)
+					? "ignore the groups' AGENTS.md in .gitignore (it holds the "
+					  "agent's CLAUDE.local.md, inlined)"
+					: "add 'CLAUDE.local.md' to .gitignore (per-group memory is "
+					  "written by the agent and is not for the repository)",
 				"%s is not ignored by git", rel);
 out:
 	clawmd_buf_release(&rules);
@@ -627,19 +637,11 @@ int clawmd_lint_group_run(struct clawmd_lint_group *g, struct clawmd_findings *o
 	lint_skills(g);
 	lint_mcp(g);
 	if (g->cfg_ok) {
-		rc = clawmd_plan_build(&g->plan, grp, err);
-		if (rc == CLAWMD_EINPUT) {
-			/* compose would stop here: a finding, and check goes on */
-			clawmd_lint_add(out, "CM405", g->group, g->cfg_shown, 1, 1,
-					"do what the message says, then compose", "%s", err->msg);
-			clawmd_err_clear(err);
-		} else if (rc < 0) {
+		if ((rc = clawmd_plan_build(&g->plan, grp, err)) < 0)
 			return rc;
-		} else {
-			g->planned = true;
-			if ((rc = lint_drift(g, err)) < 0)
-				return rc;
-		}
+		g->planned = true;
+		if ((rc = lint_drift(g, err)) < 0)
+			return rc;
 	}
 	if ((rc = lint_memory(g, err)) < 0 || (rc = lint_runtimes(g, err)) < 0)
 		return rc;
@@ -648,6 +650,18 @@ int clawmd_lint_group_run(struct clawmd_lint_group *g, struct clawmd_findings *o
 	if (local_present(g))
 		clawmd_lint_local_ignored(out, grp->name, lay->root, g->gpath, local);
 	free(local);
+	/* An inlined entry holds the memory: as private as the memory. */
+	for (size_t i = 0; g->planned && g->plan.inlined && i < g->plan.n; i++) {
+		const char *name = g->plan.entries[i].name;
+		struct clawmd_err scratch = CLAWMD_ERR_INIT;
+		mode_t t;
+		if (!clawmd_runtime_entry_name(name) || !strcmp(name, CLAWMD_ENTRY_NAME) ||
+		    clawmd_fs_type(&t, &g->gd, name, &scratch) < 0 || t != S_IFREG)
+			continue;
+		char *shown = clawmd_path_join(g->gshown, name);
+		clawmd_lint_ignored(out, grp->name, lay->root, g->gpath, name, shown);
+		free(shown);
+	}
 	lint_preserved(g);
 	if ((rc = lint_group_rules(g)) < 0)
 		return rc;
