@@ -45,6 +45,10 @@ enum {
 	O_CODEX_FALLBACK,
 	O_CODEX_MARKERS,
 	/* ---- end Codex ---- */
+	/* OpenCode's knobs (render/opencode.c) */
+	O_OC_INSTRUCTIONS,
+	O_OC_NO_CLAUDE,
+	/* end of OpenCode's knobs */
 };
 
 static const struct cmd_opt options[] = {
@@ -78,6 +82,14 @@ static const struct cmd_opt options[] = {
 	{"codex-root-markers", O_CODEX_MARKERS, "L", "with --runtime codex: project_root_markers, comma\n"
 						     "list; '' for none: the cwd alone (default: .git)"},
 	/* ---- end Codex ---- */
+	/* OpenCode's knobs (render/opencode.c) */
+	{"opencode-instructions", O_OC_INSTRUCTIONS, "GLOB",
+	 "with --runtime opencode: one pattern of its config's\n"
+	 "`instructions`, repeated in their order (default: none)"},
+	{"opencode-no-claude", O_OC_NO_CLAUDE, NULL,
+	 "with --runtime opencode: as OPENCODE_DISABLE_CLAUDE_CODE_PROMPT,\n"
+	 "no CLAUDE.md fallback"},
+	/* end of OpenCode's knobs */
 	{"group", 'g', "GROUP", "render inside GROUP's container: cwd is the\n"
 				"container's group directory, paths are container\n"
 				"paths, files are reached through the mount table"},
@@ -214,6 +226,8 @@ int cmd_render(int argc, char **argv)
 	struct codex_list codex_fallback, codex_markers;
 	const char *codex_flag = NULL; /* the first --codex-* given */
 	/* ---- end Codex ---- */
+	const char *oc_instr[64]; /* OpenCode's knobs */
+	size_t oc_ninstr = 0;
 	int c;
 	cmd_args_init(&a, "render", options, true, argc, argv);
 	while ((c = cmd_args_next(&a)) > 0) {
@@ -226,6 +240,16 @@ int cmd_render(int argc, char **argv)
 		case O_FORMAT: format = a.arg; break;
 		case O_JSON: format = "json"; break;
 		case 'g': group = a.arg; break;
+		/* OpenCode's knobs (render/opencode.c) */
+		case O_OC_INSTRUCTIONS:
+			if (oc_ninstr == sizeof(oc_instr) / sizeof(*oc_instr))
+				c = (cmd_usage_error("render", "%s: at most %zu patterns", a.spelled,
+						     sizeof(oc_instr) / sizeof(*oc_instr)), -1);
+			else
+				oc_instr[oc_ninstr++] = a.arg;
+			break;
+		case O_OC_NO_CLAUDE: o.opencode_no_claude = true; break;
+		/* end of OpenCode's knobs */
 		case O_RUNTIME:
 			runtime_set = true;
 			if (clawmd_runtime_parse(&o.runtime, a.arg) < 0) {
@@ -376,6 +400,19 @@ int cmd_render(int argc, char **argv)
 		return json ? cmd_json_failure(2) : 2;
 	}
 	/* ---- end Codex ---- */
+	/* OpenCode's knobs (render/opencode.c) */
+	o.opencode_instructions = oc_instr;
+	o.nopencode_instructions = oc_ninstr;
+	if ((oc_ninstr || o.opencode_no_claude) && o.runtime != CLAWMD_RUNTIME_OPENCODE) {
+		int st = cmd_usage_error("render", "--opencode-%s: only with --runtime opencode, not %s",
+					 oc_ninstr ? "instructions" : "no-claude",
+					 clawmd_runtime_name(o.runtime));
+		clawmd_mounts_free(mounts, nmounts);
+		if (have_layout)
+			clawmd_root_release(&root);
+		return json ? cmd_json_failure(st) : st;
+	}
+	/* end of OpenCode's knobs */
 	struct clawmd_memory m;
 	clawmd_memory_init(&m);
 	o.list_external = !strcmp(format, "json");

@@ -136,6 +136,14 @@ struct clawmd_memory_opts {
 					     presence makes a directory the
 					     project root; none: the cwd alone */
 	size_t ncodex_markers;
+
+	/* OpenCode (render/opencode.c, doc/runtime-opencode.md) */
+	const char *const *opencode_instructions; /* its config's
+						      `instructions`, in
+						      order (URLs skipped) */
+	size_t nopencode_instructions;
+	bool opencode_no_claude; /* OPENCODE_DISABLE_CLAUDE_CODE_PROMPT: no
+				    CLAUDE.md fallback, project or global */
 };
 
 void clawmd_memory_init(struct clawmd_memory *m);
