@@ -16,6 +16,7 @@
 
 #include "clawmd.h"
 #include "fs/view.h"
+#include "base/util.h"
 
 #include <sys/types.h>
 
@@ -32,13 +33,6 @@ struct clawmd_load_view {
 	size_t steps;		      /* left in this load */
 };
 
-
-/* Paths, all absolute: POSIX path.normalize (no ".", "..", "//" or
- * trailing /), joined, the parent, and whether p is dir or beneath it. */
-char *clawmd_path_norm(const char *p);
-char *clawmd_path_resolve(const char *base, const char *rel);
-char *clawmd_path_dir(const char *p);
-bool clawmd_path_under(const char *p, const char *dir);
 
 char *clawmd_load_realpath(struct clawmd_load_view *v, const char *p);
 /* 'f' a regular file, 'd' a directory, 0 nothing or anything else (after links). */

@@ -30,6 +30,8 @@ typedef unsigned clawmd_runtimes;
 
 /* "claude", "codex", "gemini", "opencode". */
 const char *clawmd_runtime_name(enum clawmd_runtime rt);
+/* "Claude Code", "Codex", "Gemini CLI", "OpenCode". */
+const char *clawmd_runtime_title(enum clawmd_runtime rt);
 /* The runtime named (case-insensitive, as nanoclaw lowercases its
  * provider), or -1 with *out untouched. */
 int clawmd_runtime_parse(enum clawmd_runtime *out, const char *name);
@@ -38,6 +40,19 @@ const char *clawmd_runtime_suggest(const char *name);
 /* The file compose writes in the group for it: "CLAUDE.md", "AGENTS.md",
  * "GEMINI.md" (Codex and OpenCode share AGENTS.md). */
 const char *clawmd_runtime_entry(enum clawmd_runtime rt);
+/* Whether it follows @ imports in its entry file: compose writes an
+ * import-only entry for it, else one file with every part inlined. */
+bool clawmd_runtime_imports(enum clawmd_runtime rt);
+/* Whether it follows only imports whose realpath stays beneath the
+ * working directory: symlink mode's links to /app are dropped, so only a
+ * copy-mode layout can compose for it. */
+bool clawmd_runtime_imports_inside(enum clawmd_runtime rt);
+/* The most bytes of its entry file it loads (0: no limit of its own): past
+ * it the runtime cuts the text off, so compose refuses an inlined entry
+ * that large. */
+size_t clawmd_runtime_limit(enum clawmd_runtime rt);
+/* Whether `name` is some runtime's entry file. */
+bool clawmd_runtime_entry_name(const char *name);
 
 #ifdef __cplusplus
 }
