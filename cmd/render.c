@@ -37,6 +37,9 @@ enum {
 	O_VERSION,
 	O_JSON,
 	O_RUNTIME,
+	/* ---- Gemini CLI ---- */
+	O_GEMINI_NAME,
+	/* ---- end Gemini CLI ---- */
 };
 
 static const struct cmd_opt options[] = {
@@ -59,6 +62,11 @@ static const struct cmd_opt options[] = {
 	{"runtime", O_RUNTIME, "R", "whose loading: claude, codex, gemini or opencode\n"
 				"(default: claude; with --group, the group's first\n"
 				"runtime, container.json's provider)"},
+	/* ---- Gemini CLI ---- */
+	{"gemini-file-name", O_GEMINI_NAME, "NAME", "gemini: a name of settings.json's context.fileName;\n"
+						    "repeat for a list, in its order (default: GEMINI.md);\n"
+						    "GEMINI.md still loads after the names given"},
+	/* ---- end Gemini CLI ---- */
 	{"group", 'g', "GROUP", "render inside GROUP's container: cwd is the\n"
 				"container's group directory, paths are container\n"
 				"paths, files are reached through the mount table"},
@@ -142,6 +150,10 @@ int cmd_render(int argc, char **argv)
 	const char *format = "text", *group = NULL;
 	bool home_set = false, version_set = false, sources_set = false, runtime_set = false;
 	int c;
+	/* ---- Gemini CLI ---- */
+	const char **gemini_names = NULL;
+	size_t ngemini = 0;
+	/* ---- end Gemini CLI ---- */
 	cmd_args_init(&a, "render", options, true, argc, argv);
 	while ((c = cmd_args_next(&a)) > 0) {
 		switch (c) {
@@ -153,6 +165,19 @@ int cmd_render(int argc, char **argv)
 		case O_FORMAT: format = a.arg; break;
 		case O_JSON: format = "json"; break;
 		case 'g': group = a.arg; break;
+		/* ---- Gemini CLI ---- */
+		case O_GEMINI_NAME:
+			if (!a.arg[0] || strchr(a.arg, '/') || !strcmp(a.arg, ".") || !strcmp(a.arg, ".."))
+				c = (cmd_usage_error("render", "%s: a file name, without '/', not '%s'",
+						     a.spelled, a.arg), -1);
+			gemini_names = realloc(gemini_names, (ngemini + 1) * sizeof(*gemini_names));
+			if (!gemini_names)
+				abort();
+			gemini_names[ngemini++] = a.arg;
+			o.gemini_names = gemini_names;
+			o.ngemini_names = ngemini;
+			break;
+		/* ---- end Gemini CLI ---- */
 		case O_RUNTIME:
 			runtime_set = true;
 			if (clawmd_runtime_parse(&o.runtime, a.arg) < 0) {
@@ -302,5 +327,6 @@ int cmd_render(int argc, char **argv)
 	clawmd_mounts_free(mounts, nmounts);
 	if (have_layout)
 		clawmd_root_release(&root);
+	free(gemini_names);
 	return status;
 }

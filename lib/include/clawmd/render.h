@@ -119,6 +119,13 @@ struct clawmd_memory_opts {
 	enum clawmd_runtime runtime; /* whose loading rules: Claude Code's
 					(0), or another runtime's, each in
 					render/<name>.c (doc/runtime-<name>.md) */
+
+	/* ---- Gemini CLI (render/gemini.c, doc/runtime-gemini.md) ---- */
+	const char *const *gemini_names; /* context.fileName: file names (no
+					    '/'), loaded in this order with
+					    GEMINI.md after them unless listed;
+					    none: GEMINI.md alone */
+	size_t ngemini_names;
 };
 
 void clawmd_memory_init(struct clawmd_memory *m);
