@@ -151,7 +151,8 @@ int cmd_render(int argc, char **argv)
 	bool home_set = false, version_set = false, sources_set = false, runtime_set = false;
 	int c;
 	/* ---- Gemini CLI ---- */
-	const char **gemini_names = NULL;
+#define GEMINI_NAMES_MAX 64
+	const char *gemini_names[GEMINI_NAMES_MAX];
 	size_t ngemini = 0;
 	/* ---- end Gemini CLI ---- */
 	cmd_args_init(&a, "render", options, true, argc, argv);
@@ -170,10 +171,11 @@ int cmd_render(int argc, char **argv)
 			if (!a.arg[0] || strchr(a.arg, '/') || !strcmp(a.arg, ".") || !strcmp(a.arg, ".."))
 				c = (cmd_usage_error("render", "%s: a file name, without '/', not '%s'",
 						     a.spelled, a.arg), -1);
-			gemini_names = realloc(gemini_names, (ngemini + 1) * sizeof(*gemini_names));
-			if (!gemini_names)
-				abort();
-			gemini_names[ngemini++] = a.arg;
+			else if (ngemini == GEMINI_NAMES_MAX)
+				c = (cmd_usage_error("render", "%s: at most %d names", a.spelled,
+						     GEMINI_NAMES_MAX), -1);
+			else
+				gemini_names[ngemini++] = a.arg;
 			o.gemini_names = gemini_names;
 			o.ngemini_names = ngemini;
 			break;
@@ -327,6 +329,5 @@ int cmd_render(int argc, char **argv)
 	clawmd_mounts_free(mounts, nmounts);
 	if (have_layout)
 		clawmd_root_release(&root);
-	free(gemini_names);
 	return status;
 }

@@ -232,5 +232,11 @@ AGENT
 LOCAL
 
 <!-- End of import from: ./local.md -->")"
+printf '{ "provider": "gemini" }\n' >"$G/container.json"
+printf 'TOP\n' >"$G/GEMINI.md"
+expect_ok "group: render --group follows container.json's provider" \
+	"$CLAWMD" render -C "$TP/root" --group g
+expect_eq "... Gemini CLI's text, no --runtime given" "$(cat "$T/out")" \
+	"$(block /workspace/agent/GEMINI.md TOP)"
 
 done_testing
