@@ -194,6 +194,17 @@ $HANG_GUARD sh -c 'ulimit -t 60 && exec "$@"' sh "$CLAWMD" render --runtime gemi
 	--home '' >"$T/out" 2>"$T/err"
 expect_eq "2,000 backticks then 3 MB of text: rendered within 60 s of CPU" "$?" 0
 
+# A million imports of a missing file: the first 50,000 are tried (each an
+# "Import failed" comment), the rest left as written; bounded in CPU time.
+mkdir -p "$R/m/w"
+: >"$R/m/.git"
+awk 'BEGIN { for (i = 0; i < 1000000; i++) printf "@a "; print "" }' >"$R/m/w/GEMINI.md"
+$HANG_GUARD sh -c 'ulimit -t 60 && exec "$@"' sh "$CLAWMD" render --runtime gemini --cwd "$R/m/w" \
+	--home '' >"$T/out" 2>"$T/err"
+expect_eq "a million imports: rendered within 60 s of CPU" "$?" 0
+expect_eq "... 50,000 tried" "$(grep -o 'Import failed: a - ' "$T/out" | wc -l | tr -d ' ')" 50000
+check "... the rest left as written" grep -q '@a @a$' "$T/out"
+
 # A group, rendered in its container's view: a GEMINI.md linking to a host
 # file outside every mount is not read; links into the mounts are, through
 # the mount table; imports outside /workspace/agent are refused.

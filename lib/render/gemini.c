@@ -35,6 +35,7 @@ struct gload {
 	struct clawmd_load_view *v;
 	size_t capfiles, capimports;
 	const char *home_dir; /* HOME/.gemini, normalized, or NULL */
+	size_t attempts;      /* imports tried in this load (bounded: §5) */
 };
 
 /* ---- names and paths ---------------------------------------------------- */
@@ -309,6 +310,8 @@ static void note_import(struct gload *L, const char *from, const char *raw, cons
 			enum clawmd_import_status st)
 {
 	struct clawmd_memory *m = L->out;
+	if (m->nimports >= 2 * CLAWMD_LOAD_FILES_MAX)
+		return; /* bounded, as the imports tried */
 	clawmd_xgrow(&m->imports, &L->capimports, m->nimports + 1, sizeof(*m->imports));
 	m->imports[m->nimports++] = (struct clawmd_mem_import){
 		clawmd_xstrdup(from), clawmd_xstrdup(raw), clawmd_xstrdup(path), st};
@@ -422,11 +425,16 @@ static void process(struct gload *L, struct clawmd_buf *out, const char *text, s
 			note_import(L, from, raw, full, CLAWMD_IMPORT_INSIDE_CODE);
 			free(full);
 		} else if (depth >= GEMINI_MAX_DEPTH) {
-			/* §3.5: left as written, never read */
+			/* §3.7: left as written, never read */
 			char *full = clawmd_path_resolve(base, raw);
 			note_import(L, from, raw, full, CLAWMD_IMPORT_TOO_DEEP);
 			free(full);
+		} else if (L->attempts >= CLAWMD_LOAD_FILES_MAX) {
+			/* render's bound, not the CLI's: the rest stay as written
+			 * and unlisted, so a file of a million "@a" costs a
+			 * bounded time, memory and output (§5) */
 		} else {
+			L->attempts++;
 			clawmd_buf_put(out, text + last, a - last);
 			last = e;
 			import_one(L, out, raw, from, base, root_real, chain, depth);
@@ -519,7 +527,7 @@ int clawmd_gemini_load(struct clawmd_memory *out, const struct clawmd_memory_opt
 					      "gemini context file name '%s': a file name, without '/'",
 					      nm);
 	}
-	struct gload L = {out, v, 0, 0, NULL};
+	struct gload L = {out, v, 0, 0, NULL, 0};
 	v->v.budget = &v->steps;
 	size_t nnames;
 	char **names = names_list(o, &nnames);
