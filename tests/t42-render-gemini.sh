@@ -205,6 +205,15 @@ expect_eq "a million imports: rendered within 60 s of CPU" "$?" 0
 expect_eq "... 50,000 tried" "$(grep -o 'Import failed: a - ' "$T/out" | wc -l | tr -d ' ')" 50000
 check "... the rest left as written" grep -q '@a @a$' "$T/out"
 
+# An import path of a million components: no deep recursion, bounded.
+mkdir -p "$R/l/w"
+: >"$R/l/.git"
+awk 'BEGIN { printf "@./"; for (i = 0; i < 1000000; i++) printf "a/"; print "x.md" }' >"$R/l/w/GEMINI.md"
+$HANG_GUARD sh -c 'ulimit -t 60 && exec "$@"' sh "$CLAWMD" render --runtime gemini --cwd "$R/l/w" \
+	--home '' >"$T/out" 2>"$T/err"
+expect_eq "a million-component import path: rendered within 60 s of CPU" "$?" 0
+check "... ENAMETOOLONG, as the CLI says" grep -q 'ENAMETOOLONG: name too long' "$T/out"
+
 # A group, rendered in its container's view: a GEMINI.md linking to a host
 # file outside every mount is not read; links into the mounts are, through
 # the mount table; imports outside /workspace/agent are refused.

@@ -21,6 +21,7 @@
 #include "claude/mdscan.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -28,7 +29,7 @@
 #define GEMINI_DEFAULT_NAME "GEMINI.md"
 #define GEMINI_DIR ".gemini"
 #define GEMINI_MAX_DEPTH 5 /* imports expanded: 4 levels below a file... */
-#define GEMINI_LINKS 40	   /* symlinks followed by the import gate's realpath */
+#define GEMINI_LINKS 40	   /* symlinks the import gate follows by hand */
 
 struct gload {
 	struct clawmd_memory *out;
@@ -87,40 +88,51 @@ static char *git_root(struct gload *L, const char *dir)
 /*
  * The import gate's realpath (§3.3): the realpath when the path resolves;
  * else a dangling link is followed by hand, and a missing name is joined
- * to its parent's realpath.  NULL when it cannot be resolved (a loop).
+ * to its parent's realpath.  NULL when it cannot be resolved (a loop, or
+ * an existing name that does not resolve).  Iterative: an import path of a
+ * million components costs no stack.
  */
-static char *gate_realpath(struct gload *L, const char *p, int *links)
+static char *gate_realpath(struct gload *L, const char *p)
 {
-	char *r = clawmd_load_realpath(L->v, p);
-	if (r)
-		return r;
-	struct stat st;
-	if (clawmd_view_lexists(&L->v->v, p, &st)) {
-		if (!S_ISLNK(st.st_mode) || ++*links > GEMINI_LINKS)
-			return NULL;
-		char *target;
-		if (clawmd_view_readlink(&L->v->v, p, &target) < 0)
-			return NULL;
-		char *dir = clawmd_path_dir(p);
-		char *next = clawmd_path_resolve(dir, target);
-		free(dir);
-		free(target);
-		r = gate_realpath(L, next, links);
-		free(next);
-		return r;
+	char *cur = clawmd_xstrdup(p), *rest = NULL, *r = NULL;
+	int links = 0;
+	for (;;) {
+		r = clawmd_load_realpath(L->v, cur);
+		if (r)
+			break;
+		struct stat st;
+		if (clawmd_view_lexists(&L->v->v, cur, &st)) {
+			char *target;
+			if (!S_ISLNK(st.st_mode) || ++links > GEMINI_LINKS ||
+			    clawmd_view_readlink(&L->v->v, cur, &target) < 0)
+				break;
+			char *dir = clawmd_path_dir(cur);
+			free(cur);
+			cur = clawmd_path_resolve(dir, target);
+			free(dir);
+			free(target);
+			continue;
+		}
+		char *parent = clawmd_path_dir(cur);
+		if (!strcmp(parent, cur)) {
+			free(parent);
+			r = clawmd_xstrdup(cur);
+			break;
+		}
+		const char *base = strrchr(cur, '/') + 1;
+		char *more = rest ? clawmd_xasprintf("%s/%s", base, rest) : clawmd_xstrdup(base);
+		free(rest);
+		rest = more;
+		free(cur);
+		cur = parent;
 	}
-	char *parent = clawmd_path_dir(p);
-	if (!strcmp(parent, p)) {
-		free(parent);
-		return clawmd_xstrdup(p);
+	if (r && rest) {
+		char *j = clawmd_path_resolve(r, rest);
+		free(r);
+		r = j;
 	}
-	char *pr = gate_realpath(L, parent, links);
-	free(parent);
-	if (!pr)
-		return NULL;
-	const char *base = strrchr(p, '/') + 1;
-	r = clawmd_path_resolve(pr, base);
-	free(pr);
+	free(rest);
+	free(cur);
 	return r;
 }
 
@@ -329,7 +341,7 @@ static int read_text(struct gload *L, const char *path, struct clawmd_buf *out)
 	struct clawmd_view_node nd;
 	int rc = clawmd_view_resolve(&nd, &L->v->v, path, true);
 	if (rc < 0)
-		return rc == -ENOTDIR ? rc : -ENOENT;
+		return rc == -ENOTDIR || rc == -ENAMETOOLONG ? rc : -ENOENT;
 	clawmd_buf_put(out, "", 0);
 	rc = clawmd_load_read(L->v, &nd, out);
 	clawmd_view_node_release(&nd);
@@ -350,14 +362,25 @@ static void import_one(struct gload *L, struct clawmd_buf *out, const char *raw,
 		       int depth)
 {
 	char *full = clawmd_path_resolve(base, raw);
+	if (strlen(full) >= PATH_MAX) {
+		/* too long to resolve (§3.4, case gemini-long): the gate is
+		 * judged on the path as written, then the CLI's access() fails */
+		if (root_real && clawmd_path_under(full, root_real))
+			clawmd_buf_printf(out, "<!-- Import failed: %s - ENAMETOOLONG: name too long, "
+					       "access '%s' -->", raw, full);
+		else
+			clawmd_buf_printf(out, "<!-- Import failed: %s - Path traversal attempt -->", raw);
+		note_import(L, from, raw, full, CLAWMD_IMPORT_MISSING);
+		free(full);
+		return;
+	}
 	/* §3.3: the gate, on realpaths; URLs never pass */
 	bool pass = false;
 	if (strncmp(raw, "file://", 7) && strncmp(raw, "http://", 7) && strncmp(raw, "https://", 8) &&
 	    root_real) {
 		char *dec = uri_decode(full);
 		char *norm = dec ? clawmd_path_norm(dec) : NULL;
-		int links = 0;
-		char *real = norm ? gate_realpath(L, norm, &links) : NULL;
+		char *real = norm ? gate_realpath(L, norm) : NULL;
 		pass = real && clawmd_path_under(real, root_real);
 		free(real);
 		free(norm);
@@ -385,6 +408,8 @@ static void import_one(struct gload *L, struct clawmd_buf *out, const char *raw,
 			clawmd_buf_printf(out, "ENOENT: no such file or directory, access '%s'", full);
 		else if (rc == -ENOTDIR)
 			clawmd_buf_printf(out, "ENOTDIR: not a directory, access '%s'", full);
+		else if (rc == -ENAMETOOLONG)
+			clawmd_buf_printf(out, "ENAMETOOLONG: name too long, access '%s'", full);
 		else if (rc == -EISDIR)
 			clawmd_buf_puts(out, "EISDIR: illegal operation on a directory, read");
 		else if (rc == -EFBIG)
@@ -456,8 +481,7 @@ static void add_file(struct gload *L, const char *path, enum clawmd_mem_type typ
 	}
 	char *dir = clawmd_path_dir(path);
 	char *root = git_root(L, dir);
-	int links = 0;
-	char *root_real = gate_realpath(L, root ? root : dir, &links);
+	char *root_real = gate_realpath(L, root ? root : dir);
 	struct clawmd_buf t = CLAWMD_BUF_INIT;
 	clawmd_buf_put(&t, "", 0);
 	process(L, &t, raw.ptr, raw.len, path, dir, root_real, NULL, 0);
