@@ -277,7 +277,7 @@ int cmd_render(int argc, char **argv)
 			return json ? cmd_json_failure(st) : st;
 		}
 		clawmd_group_free(g);
-		if (!runtime_set)
+		if (!runtime_set && !o.target) /* nested memory is Claude Code's */
 			o.runtime = first;
 		o.mounts = mounts;
 		o.nmounts = nmounts;

@@ -142,4 +142,16 @@ expect_grep "it names the file, the limit and the biggest part first" \
 check "nothing was written" cmp -s "$G/AGENTS.md" "$T/agents.before"
 check "not even the fragments" sh -c "! grep -rq 'over and over' '$G/.claude-fragments'"
 
+# The inlined entry holds the memory: check wants it ignored as the memory is.
+printf '{"runtimes": ["codex"]}\n' >"$R/clawmd.json"
+printf 'Use beta well.\n' >"$R/skills/beta/instructions.md"
+$CLAWMD compose -C "$R" -q main
+git -C "$R" init -q
+printf 'CLAUDE.local.md\n/.clawmd/\n' >"$R/.gitignore"
+$CLAWMD check -C "$R" main >"$T/out" 2>&1
+expect_grep "check: an AGENTS.md that is not ignored is CM403" '^groups/main/AGENTS.md:1:1: warning: groups/main/AGENTS.md is not ignored by git \[CM403\]' "$T/out"
+printf 'CLAUDE.local.md\n/.clawmd/\n/groups/*/AGENTS.md\n' >"$R/.gitignore"
+$CLAWMD check -C "$R" main >"$T/out" 2>&1
+check "ignored: no CM403" sh -c "! grep -q CM403 '$T/out'"
+
 done_testing
