@@ -205,6 +205,15 @@ expect_eq "a million imports: rendered within 60 s of CPU" "$?" 0
 expect_eq "... 50,000 tried" "$(grep -o 'Import failed: a - ' "$T/out" | wc -l | tr -d ' ')" 50000
 check "... the rest left as written" grep -q '@a @a$' "$T/out"
 
+# 400,000 code spans before 400,000 imports: the code check stays linear.
+mkdir -p "$R/q/w"
+: >"$R/q/.git"
+awk 'BEGIN { for (i = 0; i < 400000; i++) printf "`a` "; for (i = 0; i < 400000; i++) printf "@a "; print "" }' \
+	>"$R/q/w/GEMINI.md"
+$HANG_GUARD sh -c 'ulimit -t 60 && exec "$@"' sh "$CLAWMD" render --runtime gemini --cwd "$R/q/w" \
+	--home '' >"$T/out" 2>"$T/err"
+expect_eq "400,000 code spans and 400,000 imports: rendered within 60 s of CPU" "$?" 0
+
 # An import path of a million components: no deep recursion, bounded.
 mkdir -p "$R/l/w"
 : >"$R/l/.git"

@@ -28,14 +28,13 @@
 
 #define GEMINI_DEFAULT_NAME "GEMINI.md"
 #define GEMINI_DIR ".gemini"
-#define GEMINI_MAX_DEPTH 5 /* imports expanded: 4 levels below a file... */
+#define GEMINI_MAX_DEPTH 5 /* the file a 5th import in a chain reaches stays as written (§3.7) */
 #define GEMINI_LINKS 40	   /* symlinks the import gate follows by hand */
 
 struct gload {
 	struct clawmd_memory *out;
 	struct clawmd_load_view *v;
 	size_t capfiles, capimports;
-	const char *home_dir; /* HOME/.gemini, normalized, or NULL */
 	size_t attempts;      /* imports tried in this load (bounded: §5) */
 };
 
@@ -272,12 +271,13 @@ static void code_regions(struct regions *out, const char *s, size_t len)
 	free(runs);
 }
 
-static bool in_code(const struct regions *rg, size_t at)
+/* Whether `at` lies in a region; *cur only moves forward (the positions
+ * asked come in increasing order), so a scan is linear. */
+static bool in_code(const struct regions *rg, size_t *cur, size_t at)
 {
-	for (size_t i = 0; i < rg->n; i++)
-		if (at >= rg->r[i][0] && at < rg->r[i][1])
-			return true;
-	return false;
+	while (*cur < rg->n && rg->r[*cur][1] <= at)
+		++*cur;
+	return *cur < rg->n && at >= rg->r[*cur][0];
 }
 
 /* The next import at or after *pos: [*a, *e) spans "@path". */
@@ -442,10 +442,10 @@ static void process(struct gload *L, struct clawmd_buf *out, const char *text, s
 {
 	struct regions rg;
 	code_regions(&rg, text, len);
-	size_t pos = 0, last = 0, a, e;
+	size_t pos = 0, last = 0, cur = 0, a, e;
 	while (next_import(text, len, &pos, &a, &e)) {
 		char *raw = clawmd_xstrndup(text + a + 1, e - a - 1);
-		if (in_code(&rg, a)) {
+		if (in_code(&rg, &cur, a)) {
 			char *full = clawmd_path_resolve(base, raw);
 			note_import(L, from, raw, full, CLAWMD_IMPORT_INSIDE_CODE);
 			free(full);
@@ -551,12 +551,11 @@ int clawmd_gemini_load(struct clawmd_memory *out, const struct clawmd_memory_opt
 					      "gemini context file name '%s': a file name, without '/'",
 					      nm);
 	}
-	struct gload L = {out, v, 0, 0, NULL, 0};
+	struct gload L = {out, v, 0, 0, 0};
 	v->v.budget = &v->steps;
 	size_t nnames;
 	char **names = names_list(o, &nnames);
 	char *gdir = o->home ? clawmd_path_resolve(o->home, GEMINI_DIR) : NULL;
-	L.home_dir = gdir;
 	struct idset ids = {0};
 
 	/* §2.2: the global files, in name order */
