@@ -1,5 +1,7 @@
 /* render.c - clawmd render: print exactly the memory Claude Code will load. */
 #include <cJSON.h>
+#include <errno.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -37,6 +39,12 @@ enum {
 	O_VERSION,
 	O_JSON,
 	O_RUNTIME,
+	/* ---- Codex ---- */
+	O_CODEX_HOME,
+	O_CODEX_MAX,
+	O_CODEX_FALLBACK,
+	O_CODEX_MARKERS,
+	/* ---- end Codex ---- */
 	/* ---- Gemini CLI ---- */
 	O_GEMINI_NAME,
 	/* ---- end Gemini CLI ---- */
@@ -62,6 +70,17 @@ static const struct cmd_opt options[] = {
 	{"runtime", O_RUNTIME, "R", "whose loading: claude, codex, gemini or opencode\n"
 				"(default: claude; with --group, the group's first\n"
 				"runtime, container.json's provider)"},
+	/* ---- Codex (render/codex.c, doc/runtime-codex.md) ---- */
+	{"codex-home", O_CODEX_HOME, "DIR", "with --runtime codex: its global directory, CODEX_HOME\n"
+					    "(default: HOME/.codex)"},
+	{"codex-max-bytes", O_CODEX_MAX, "N", "with --runtime codex: project_doc_max_bytes, the\n"
+					      "project files' budget; 0 reads none (default: 32768)"},
+	{"codex-fallback-filenames", O_CODEX_FALLBACK, "L",
+	 "with --runtime codex: project_doc_fallback_filenames,\n"
+	 "comma list of names tried after AGENTS.md (default: none)"},
+	{"codex-root-markers", O_CODEX_MARKERS, "L", "with --runtime codex: project_root_markers, comma\n"
+						     "list; '' for none: the cwd alone (default: .git)"},
+	/* ---- end Codex ---- */
 	/* ---- Gemini CLI ---- */
 	{"gemini-file-name", O_GEMINI_NAME, "NAME", "gemini: a name of settings.json's context.fileName;\n"
 						    "repeat for a list, in its order (default: GEMINI.md);\n"
@@ -142,6 +161,56 @@ static int print_json(const struct clawmd_memory *m, const struct clawmd_memory_
 	return 0;
 }
 
+/* ---- Codex ---- */
+
+/* A comma list of names, each taken in every directory: kept in `buf`
+ * (no allocation, so no exit path has to free it). */
+struct codex_list {
+	char buf[4096];
+	const char *v[64];
+	size_t n;
+};
+
+static int codex_list(struct codex_list *l, const char *flag, const char *list)
+{
+	l->n = 0;
+	if (strlen(list) >= sizeof(l->buf))
+		return cmd_usage_error("render", "%s: the list is over %zu bytes", flag,
+				       sizeof(l->buf) - 1);
+	memcpy(l->buf, list, strlen(list) + 1);
+	for (char *p = l->buf; *l->buf;) {
+		size_t len = strcspn(p, ",");
+		bool last = !p[len];
+		p[len] = '\0';
+		if (len == 0)
+			return cmd_usage_error("render", "%s: an empty name in '%s'", flag, list);
+		if (p[0] == '/')
+			return cmd_usage_error("render", "%s: '%s' is absolute; each name is taken in "
+							 "every directory", flag, p);
+		if (l->n == (sizeof(l->v) / sizeof(l->v[0])))
+			return cmd_usage_error("render", "%s: more than %zu names", flag,
+					       (sizeof(l->v) / sizeof(l->v[0])));
+		l->v[l->n++] = p;
+		if (last)
+			break;
+		p += len + 1;
+	}
+	return 0;
+}
+
+static int codex_size(size_t *out, const char *flag, const char *arg)
+{
+	char *end;
+	errno = 0;
+	unsigned long long n = strtoull(arg, &end, 10);
+	if (!*arg || *end || arg[0] == '-' || errno || n > SIZE_MAX)
+		return cmd_usage_error("render", "%s: expected a number of bytes, not '%s'", flag, arg);
+	*out = (size_t)n;
+	return 0;
+}
+
+/* ---- end Codex ---- */
+
 int cmd_render(int argc, char **argv)
 {
 	struct clawmd_memory_opts o = {0};
@@ -149,6 +218,10 @@ int cmd_render(int argc, char **argv)
 	struct cmd_args a;
 	const char *format = "text", *group = NULL;
 	bool home_set = false, version_set = false, sources_set = false, runtime_set = false;
+	/* ---- Codex ---- */
+	struct codex_list codex_fallback, codex_markers;
+	const char *codex_flag = NULL; /* the first --codex-* given */
+	/* ---- end Codex ---- */
 	int c;
 	/* ---- Gemini CLI ---- */
 #define GEMINI_NAMES_MAX 64
@@ -215,6 +288,33 @@ int cmd_render(int argc, char **argv)
 				p += l + 1;
 			}
 			break;
+		/* ---- Codex ---- */
+		case O_CODEX_HOME:
+			o.codex_home = a.arg;
+			codex_flag = codex_flag ? codex_flag : "--codex-home";
+			break;
+		case O_CODEX_MAX:
+			o.codex_max_bytes_set = true;
+			codex_flag = codex_flag ? codex_flag : "--codex-max-bytes";
+			if (codex_size(&o.codex_max_bytes, a.spelled, a.arg))
+				c = -1;
+			break;
+		case O_CODEX_FALLBACK:
+			codex_flag = codex_flag ? codex_flag : "--codex-fallback-filenames";
+			if (codex_list(&codex_fallback, a.spelled, a.arg))
+				c = -1;
+			o.codex_fallback = codex_fallback.v;
+			o.ncodex_fallback = codex_fallback.n;
+			break;
+		case O_CODEX_MARKERS:
+			o.codex_markers_set = true;
+			codex_flag = codex_flag ? codex_flag : "--codex-root-markers";
+			if (codex_list(&codex_markers, a.spelled, a.arg))
+				c = -1;
+			o.codex_markers = codex_markers.v;
+			o.ncodex_markers = codex_markers.n;
+			break;
+		/* ---- end Codex ---- */
 		case 'h': cmd_help(help_head, options, help_foot); cmd_args_release(&a); return 0;
 		default:
 			if (!cmd_args_common(&a, c, &lo))
@@ -293,6 +393,26 @@ int cmd_render(int argc, char **argv)
 			o.no_local = root.lay.no_local;
 		}
 	}
+	/* ---- Codex ---- */
+	if (codex_flag && o.runtime != CLAWMD_RUNTIME_CODEX) {
+		clawmd_mounts_free(mounts, nmounts);
+		if (have_layout)
+			clawmd_root_release(&root);
+		cmd_usage_error("render", "%s is Codex's: it needs --runtime codex (the runtime "
+					  "here is %s)", codex_flag, clawmd_runtime_name(o.runtime));
+		return json ? cmd_json_failure(2) : 2;
+	}
+	/* ---- end Codex ---- */
+	/* ---- Gemini CLI ---- */
+	if (ngemini && o.runtime != CLAWMD_RUNTIME_GEMINI) {
+		clawmd_mounts_free(mounts, nmounts);
+		if (have_layout)
+			clawmd_root_release(&root);
+		cmd_usage_error("render", "--gemini-file-name is Gemini CLI's: it needs --runtime "
+					  "gemini (the runtime here is %s)", clawmd_runtime_name(o.runtime));
+		return json ? cmd_json_failure(2) : 2;
+	}
+	/* ---- end Gemini CLI ---- */
 	struct clawmd_memory m;
 	clawmd_memory_init(&m);
 	o.list_external = !strcmp(format, "json");

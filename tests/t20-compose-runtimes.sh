@@ -113,6 +113,7 @@ check "AGENTS.md from the layout's default" test -f "$G/AGENTS.md"
 check "GEMINI.md, no longer run, is removed" test ! -e "$G/GEMINI.md"
 printf '{"runtimes": 7}\n' >"$R/clawmd.json"
 expect_fail 3 "clawmd.json runtimes: not a list of names" $CLAWMD compose -C "$R" --mode copy main
+expect_grep "it says what it takes" "clawmd.json: runtimes: expected an array, each a runtime name" "$T/err"
 printf '{"runtimes": ["claud"]}\n' >"$R/clawmd.json"
 expect_fail 3 "clawmd.json runtimes: an unknown name" $CLAWMD compose -C "$R" --mode copy main
 expect_grep "with the nearest name" "runtimes: unknown runtime 'claud'; did you mean 'claude'\\?" "$T/err"

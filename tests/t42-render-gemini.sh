@@ -142,6 +142,9 @@ check "--format json: loaded and missing" sh -c "grep -q '\"status\":[[:space:]]
 expect_fail 2 "--gemini-file-name with a slash is a usage error" \
 	"$CLAWMD" render --runtime gemini --cwd "$R/p" --gemini-file-name a/b.md
 expect_grep "... naming the flag" "--gemini-file-name" "$T/err"
+expect_fail 2 "--gemini-file-name without --runtime gemini is a usage error" \
+	"$CLAWMD" render --cwd "$R/p" --gemini-file-name AGENTS.md
+expect_grep "... naming the runtime it needs" "needs --runtime gemini" "$T/err"
 expect_fail 2 "--gemini-file-name '' is a usage error" \
 	"$CLAWMD" render --runtime gemini --cwd "$R/p" --gemini-file-name ''
 printf 'A\n' >"$R/p/AGENTS.md"

@@ -496,6 +496,57 @@ static int put_scalar(struct clawmd_buf *b, const char *key, const cJSON *v, con
 	return 0;
 }
 
+/* The names of one list key of clawmd.json: what each must be. */
+static bool file_name_ok(const char *s)
+{
+	return clawmd_name_valid(s, strlen(s));
+}
+
+static bool runtime_name_ok(const char *s)
+{
+	return *s; /* clawmd_layout_set() names an unknown one, with the nearest */
+}
+
+static const struct list_key {
+	const char *key;
+	bool (*ok)(const char *name);
+	const char *what; /* "expected an array of WHATs" and "expected a WHAT" */
+} list_keys[] = {
+	{"optional_imports", file_name_ok, "file name of the group ([A-Za-z0-9][A-Za-z0-9._-]{0,63})"},
+	{"runtimes", runtime_name_ok, "runtime name (claude, codex, gemini or opencode)"},
+};
+
+/* An array of names as the one string "a,b" (no valid name holds a
+ * comma), each checked, the bad one named by its index. */
+static int put_list(struct clawmd_buf *pairs, const struct list_key *lk, const cJSON *v,
+		    const char *file, struct clawmd_err *err)
+{
+	struct clawmd_buf list = CLAWMD_BUF_INIT;
+	const cJSON *sub;
+	int i = 0, rc = 0;
+	clawmd_buf_put(&list, "", 0);
+	if (!cJSON_IsArray(v))
+		rc = clawmd_err_set(err, CLAWMD_EINPUT, "%s: %s: expected an array, each a %s", file,
+				    lk->key, lk->what);
+	cJSON_ArrayForEach(sub, v)
+	{
+		if (rc < 0)
+			break;
+		if (!cJSON_IsString(sub) || strchr(sub->valuestring, ',') || !lk->ok(sub->valuestring))
+			rc = clawmd_err_set(err, CLAWMD_EINPUT, "%s: %s[%d]: expected a %s", file, lk->key,
+					    i, lk->what);
+		else
+			clawmd_buf_printf(&list, "%s%s", i ? "," : "", sub->valuestring);
+		i++;
+	}
+	if (rc == 0) {
+		put_str(pairs, lk->key);
+		put_str(pairs, list.ptr);
+	}
+	clawmd_buf_release(&list);
+	return rc;
+}
+
 static int flatten_json(struct clawmd_buf *pairs, const struct clawmd_buf *text, const char *file,
 			struct clawmd_err *err)
 {
@@ -559,57 +610,14 @@ static int flatten_json(struct clawmd_buf *pairs, const struct clawmd_buf *text,
 			}
 			continue;
 		}
-		if (!strcmp(k, "optional_imports")) {
-			/* An array of file names, kept as "a,b" (no valid name
-			 * holds a comma; clawmd_layout_set() checks each). */
-			struct clawmd_buf list = CLAWMD_BUF_INIT;
-			int i = 0;
-			clawmd_buf_put(&list, "", 0);
-			if (!cJSON_IsArray(item))
-				rc = clawmd_err_set(err, CLAWMD_EINPUT,
-						    "%s: optional_imports: expected an array of file names", file);
-			cJSON_ArrayForEach(sub, item)
-			{
-				if (rc < 0)
-					break;
-				if (!cJSON_IsString(sub) || strchr(sub->valuestring, ',') ||
-				    !clawmd_name_valid(sub->valuestring, strlen(sub->valuestring)))
-					rc = clawmd_err_set(err, CLAWMD_EINPUT,
-							    "%s: optional_imports[%d]: expected a file name of the group "
-							    "([A-Za-z0-9][A-Za-z0-9._-]{0,63})", file, i);
-				else
-					clawmd_buf_printf(&list, "%s%s", i ? "," : "", sub->valuestring);
-				i++;
-			}
-			if (rc == 0) {
-				put_str(pairs, k);
-				put_str(pairs, list.ptr);
-			}
-			clawmd_buf_release(&list);
-			if (rc < 0)
-				goto out;
-			continue;
-		}
-		if (!strcmp(k, "runtimes") && cJSON_IsArray(item)) {
-			/* ["claude", "codex"], kept as "claude,codex" */
-			struct clawmd_buf list = CLAWMD_BUF_INIT;
-			clawmd_buf_put(&list, "", 0);
-			cJSON_ArrayForEach(sub, item)
-			{
-				if (!cJSON_IsString(sub) || strchr(sub->valuestring, ',')) {
-					rc = clawmd_err_set(err, CLAWMD_EINPUT,
-							    "%s: runtimes: expected runtime names (claude, codex, "
-							    "gemini, opencode)", file);
-					break;
-				}
-				clawmd_buf_printf(&list, "%s%s", list.len ? "," : "", sub->valuestring);
-			}
-			if (rc == 0) {
-				put_str(pairs, k);
-				put_str(pairs, list.ptr);
-			}
-			clawmd_buf_release(&list);
-			if (rc < 0)
+		/* A list of names, kept as "a,b"; clawmd_layout_set() checks
+		 * each name, as it checks the same list given as a string. */
+		const struct list_key *lk = NULL;
+		for (size_t i = 0; i < CLAWMD_ARRAY_SIZE(list_keys); i++)
+			if (!strcmp(k, list_keys[i].key))
+				lk = &list_keys[i];
+		if (lk) {
+			if ((rc = put_list(pairs, lk, item, file, err)) < 0)
 				goto out;
 			continue;
 		}

@@ -269,10 +269,19 @@ static int lint_drift(struct clawmd_lint_group *g, struct clawmd_err *err)
 	} else {
 		g->drift = CLAWMD_DRIFT_CHANGE;
 		struct clawmd_buf names = CLAWMD_BUF_INIT;
-		for (size_t i = 0; i < ch.n && i < 8; i++)
-			clawmd_buf_printf(&names, "%s%s", i ? ", " : "", ch.v[i].name);
-		if (ch.n > 8)
-			clawmd_buf_printf(&names, ", and %zu more", ch.n - 8);
+		size_t shown = 0, more = 0;
+		for (size_t i = 0; i < ch.n; i++) {
+			/* an entry moved aside, then written: one name */
+			if (i && !strcmp(ch.v[i].name, ch.v[i - 1].name))
+				continue;
+			if (shown == 8) {
+				more++;
+				continue;
+			}
+			clawmd_buf_printf(&names, "%s%s", shown++ ? ", " : "", ch.v[i].name);
+		}
+		if (more)
+			clawmd_buf_printf(&names, ", and %zu more", more);
 		char *hint = clawmd_xasprintf("run 'clawmd compose %s'; 'clawmd compose --dry-run %s' "
 					      "shows the diff", g->group, g->group);
 		clawmd_lint_add(g->out, "CM402", g->group, g->entry_shown, 1, 1, hint,

@@ -121,6 +121,22 @@ static const struct clawmd_lint_rule lint_rules[] = {
 	 "renamed to NAME.clawmd-preserved-TIME-RANDOM. Such a file stays until someone looks "
 	 "at it.",
 	 "Review the file, keep what matters (in CLAUDE.local.md), then delete it."},
+	{"CM501", "frontmatter-invalid", CLAWMD_SEV_ERROR,
+	 "A rule's frontmatter does not parse.",
+	 "A rule's frontmatter does not parse even after Claude Code's quoting retry, so the rule "
+	 "loads unconditionally, everywhere.",
+	 "Fix the YAML between the '---' lines; quote values with special characters."},
+	{"CM502", "paths-no-match", CLAWMD_SEV_WARNING,
+	 "A rule's paths: globs match no file.",
+	 "A rule's paths: globs (gitignore semantics, relative to the directory that holds "
+	 ".claude) match no file in the tree, so the rule never loads.",
+	 "Fix the globs, or delete the rule if its files are gone."},
+	{"CM503", "paths-too-many", CLAWMD_SEV_WARNING,
+	 "A rule's paths: expand to more than 256 patterns.",
+	 "A rule's paths: globs expand, through brace groups, to more than 256 patterns (26 "
+	 "groups of {a,b} would be 67 million). clawmd keeps the first 256 and matches nothing "
+	 "past them; Claude Code would try to expand them all.",
+	 "Write fewer brace groups, or split the rule."},
 	{"CM601", "runtime-entry-not-loaded", CLAWMD_SEV_ERROR,
 	 "A runtime the group runs does not load clawmd's entry file.",
 	 "The group runs an agent runtime (container.json's provider or runtimes) that, as it "
@@ -139,22 +155,6 @@ static const struct clawmd_lint_rule lint_rules[] = {
 	 "leaves the working directory) and drops this one, so its text never reaches the agent.",
 	 "Compose in copy mode (every import then names a file inside the group), or remove the "
 	 "import."},
-	{"CM501", "frontmatter-invalid", CLAWMD_SEV_ERROR,
-	 "A rule's frontmatter does not parse.",
-	 "A rule's frontmatter does not parse even after Claude Code's quoting retry, so the rule "
-	 "loads unconditionally, everywhere.",
-	 "Fix the YAML between the '---' lines; quote values with special characters."},
-	{"CM502", "paths-no-match", CLAWMD_SEV_WARNING,
-	 "A rule's paths: globs match no file.",
-	 "A rule's paths: globs (gitignore semantics, relative to the directory that holds "
-	 ".claude) match no file in the tree, so the rule never loads.",
-	 "Fix the globs, or delete the rule if its files are gone."},
-	{"CM503", "paths-too-many", CLAWMD_SEV_WARNING,
-	 "A rule's paths: expand to more than 256 patterns.",
-	 "A rule's paths: globs expand, through brace groups, to more than 256 patterns (26 "
-	 "groups of {a,b} would be 67 million). clawmd keeps the first 256 and matches nothing "
-	 "past them; Claude Code would try to expand them all.",
-	 "Write fewer brace groups, or split the rule."},
 };
 
 const struct clawmd_lint_rule *clawmd_lint_rules(size_t *n)

@@ -43,6 +43,19 @@ int clawmd_load_read(struct clawmd_load_view *v, const struct clawmd_view_node *
 	return rc;
 }
 
+int clawmd_load_read_head(struct clawmd_load_view *v, const struct clawmd_view_node *nd,
+			  struct clawmd_buf *out, size_t max)
+{
+	if (v->bytes >= CLAWMD_LOAD_BYTES_MAX)
+		return -EFBIG;
+	if (max > CLAWMD_LOAD_BYTES_MAX - v->bytes)
+		max = CLAWMD_LOAD_BYTES_MAX - v->bytes;
+	size_t before = out->len;
+	int rc = clawmd_view_read_head(nd, out, max);
+	v->bytes += out->len - before;
+	return rc;
+}
+
 bool clawmd_load_lexists(struct clawmd_load_view *v, const char *p, bool *is_dir)
 {
 	struct stat st;

@@ -41,6 +41,10 @@ char clawmd_load_kind(struct clawmd_load_view *v, const char *p);
  * directories, EFBIG over the file bound or past the load's bytes). */
 int clawmd_load_read(struct clawmd_load_view *v, const struct clawmd_view_node *nd,
 		     struct clawmd_buf *out);
+/* The first `max` bytes of the regular file `nd` resolved to, whatever its
+ * size (within the load's bytes: -EFBIG once they are spent). */
+int clawmd_load_read_head(struct clawmd_load_view *v, const struct clawmd_view_node *nd,
+			  struct clawmd_buf *out, size_t max);
 bool clawmd_load_lexists(struct clawmd_load_view *v, const char *p, bool *is_dir);
 /* Names in a directory in readdir(3) order (sorted bytewise if asked);
  * NULL if unreadable or over a bound. */
