@@ -49,6 +49,9 @@ enum {
 	O_OC_INSTRUCTIONS,
 	O_OC_NO_CLAUDE,
 	/* end of OpenCode's knobs */
+	/* ---- Gemini CLI ---- */
+	O_GEMINI_NAME,
+	/* ---- end Gemini CLI ---- */
 };
 
 static const struct cmd_opt options[] = {
@@ -90,6 +93,11 @@ static const struct cmd_opt options[] = {
 	 "with --runtime opencode: as OPENCODE_DISABLE_CLAUDE_CODE_PROMPT,\n"
 	 "no CLAUDE.md fallback"},
 	/* end of OpenCode's knobs */
+	/* ---- Gemini CLI ---- */
+	{"gemini-file-name", O_GEMINI_NAME, "NAME", "gemini: a name of settings.json's context.fileName;\n"
+						    "repeat for a list, in its order (default: GEMINI.md);\n"
+						    "GEMINI.md still loads after the names given"},
+	/* ---- end Gemini CLI ---- */
 	{"group", 'g', "GROUP", "render inside GROUP's container: cwd is the\n"
 				"container's group directory, paths are container\n"
 				"paths, files are reached through the mount table"},
@@ -229,6 +237,11 @@ int cmd_render(int argc, char **argv)
 	const char *oc_instr[64]; /* OpenCode's knobs */
 	size_t oc_ninstr = 0;
 	int c;
+	/* ---- Gemini CLI ---- */
+#define GEMINI_NAMES_MAX 64
+	const char *gemini_names[GEMINI_NAMES_MAX];
+	size_t ngemini = 0;
+	/* ---- end Gemini CLI ---- */
 	cmd_args_init(&a, "render", options, true, argc, argv);
 	while ((c = cmd_args_next(&a)) > 0) {
 		switch (c) {
@@ -250,6 +263,20 @@ int cmd_render(int argc, char **argv)
 			break;
 		case O_OC_NO_CLAUDE: o.opencode_no_claude = true; break;
 		/* end of OpenCode's knobs */
+		/* ---- Gemini CLI ---- */
+		case O_GEMINI_NAME:
+			if (!a.arg[0] || strchr(a.arg, '/') || !strcmp(a.arg, ".") || !strcmp(a.arg, ".."))
+				c = (cmd_usage_error("render", "%s: a file name, without '/', not '%s'",
+						     a.spelled, a.arg), -1);
+			else if (ngemini == GEMINI_NAMES_MAX)
+				c = (cmd_usage_error("render", "%s: at most %d names", a.spelled,
+						     GEMINI_NAMES_MAX), -1);
+			else
+				gemini_names[ngemini++] = a.arg;
+			o.gemini_names = gemini_names;
+			o.ngemini_names = ngemini;
+			break;
+		/* ---- end Gemini CLI ---- */
 		case O_RUNTIME:
 			runtime_set = true;
 			if (clawmd_runtime_parse(&o.runtime, a.arg) < 0) {
@@ -413,6 +440,16 @@ int cmd_render(int argc, char **argv)
 		return json ? cmd_json_failure(st) : st;
 	}
 	/* end of OpenCode's knobs */
+	/* ---- Gemini CLI ---- */
+	if (ngemini && o.runtime != CLAWMD_RUNTIME_GEMINI) {
+		clawmd_mounts_free(mounts, nmounts);
+		if (have_layout)
+			clawmd_root_release(&root);
+		cmd_usage_error("render", "--gemini-file-name is Gemini CLI's: it needs --runtime "
+					  "gemini (the runtime here is %s)", clawmd_runtime_name(o.runtime));
+		return json ? cmd_json_failure(2) : 2;
+	}
+	/* ---- end Gemini CLI ---- */
 	struct clawmd_memory m;
 	clawmd_memory_init(&m);
 	o.list_external = !strcmp(format, "json");

@@ -144,6 +144,12 @@ struct clawmd_memory_opts {
 	size_t nopencode_instructions;
 	bool opencode_no_claude; /* OPENCODE_DISABLE_CLAUDE_CODE_PROMPT: no
 				    CLAUDE.md fallback, project or global */
+	/* ---- Gemini CLI (render/gemini.c, doc/runtime-gemini.md) ---- */
+	const char *const *gemini_names; /* context.fileName: file names (no
+					    '/'), loaded in this order with
+					    GEMINI.md after them unless listed;
+					    none: GEMINI.md alone */
+	size_t ngemini_names;
 };
 
 void clawmd_memory_init(struct clawmd_memory *m);
