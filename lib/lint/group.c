@@ -379,13 +379,17 @@ static int lint_runtimes(struct clawmd_lint_group *g, struct clawmd_err *err)
 						title, limit, text.len, shown);
 			for (size_t i = 0; i < m.nimports; i++) {
 				const struct clawmd_mem_import *im = &m.imports[i];
+				/* written inside code: text, never an import */
 				if (im->status == CLAWMD_IMPORT_LOADED || im->status == CLAWMD_IMPORT_CYCLE ||
-				    im->status == CLAWMD_IMPORT_DUPLICATE || im->status == CLAWMD_IMPORT_EMPTY)
+				    im->status == CLAWMD_IMPORT_DUPLICATE || im->status == CLAWMD_IMPORT_EMPTY ||
+				    im->status == CLAWMD_IMPORT_INSIDE_CODE)
 					continue;
 				clawmd_lint_add(g->out, "CM603", g->group, shown, 1, 1,
 						"compose in copy mode, or remove the import",
 						"%s does not follow @%s in %s (%s)", title, im->raw, im->from,
-						clawmd_import_status_name(im->status));
+						im->status == CLAWMD_IMPORT_EXTERNAL
+							? "its real path leaves the group"
+							: clawmd_import_status_name(im->status));
 			}
 		}
 		clawmd_memory_release(&m);
