@@ -75,6 +75,11 @@ static const char *const ignore_local[] = {"CLAUDE.local.md", "**/CLAUDE.local.m
 					   "/**/CLAUDE.local.md", NULL};
 static const char *const ignore_state[] = {"/.clawmd/", ".clawmd/", "/.clawmd", ".clawmd",
 					   "**/.clawmd/", NULL};
+/* A Codex or OpenCode group's AGENTS.md holds its CLAUDE.local.md inlined
+ * (doc/runtimes.md); a line ignoring the whole groups directory covers it. */
+static const char *const ignore_agents[] = {"/groups/*/AGENTS.md", "groups/*/AGENTS.md",
+					    "groups/*", "/groups/*", "groups/", "/groups/",
+					    "groups", "/groups", NULL};
 
 static bool has_line(const char *text, const char *const *spellings)
 {
@@ -185,7 +190,7 @@ static int gitignore(const struct init_run *r)
 {
 	struct clawmd_err err = CLAWMD_ERR_INIT;
 	struct clawmd_buf b = CLAWMD_BUF_INIT;
-	const char *const *want[] = {ignore_local, ignore_state};
+	const char *const *want[] = {ignore_local, ignore_state, ignore_agents};
 	int rc = clawmd_fs_read(&b, &r->top, ".gitignore", 1024 * 1024, &err);
 	bool existed = rc == 0;
 	size_t added = 0;
@@ -203,7 +208,7 @@ static int gitignore(const struct init_run *r)
 		added++;
 	}
 	if (!added) {
-		say(r, "left", "", ".gitignore", " (it ignores CLAUDE.local.md and /.clawmd/)");
+		say(r, "left", "", ".gitignore", " (it ignores CLAUDE.local.md, /.clawmd/ and the groups' AGENTS.md)");
 		goto out;
 	}
 	rc = existed ? clawmd_fs_replace_file(&r->top, ".gitignore", b.ptr, b.len, &err)
@@ -214,7 +219,8 @@ static int gitignore(const struct init_run *r)
 	if (rc < 0)
 		goto fail;
 	if (!r->quiet)
-		printf("%s %s/.gitignore (%zu line%s: ignores CLAUDE.local.md and /.clawmd/)\n",
+		printf("%s %s/.gitignore (%zu line%s: ignores CLAUDE.local.md, /.clawmd/ and the "
+		       "groups' AGENTS.md)\n",
 		       existed ? "added to" : "created", r->dir, added, added == 1 ? "" : "s");
 out:
 	clawmd_buf_release(&b);

@@ -1,5 +1,7 @@
 /* render.c - clawmd render: print exactly the memory Claude Code will load. */
 #include <cJSON.h>
+#include <errno.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -36,6 +38,20 @@ enum {
 	O_FORMAT,
 	O_VERSION,
 	O_JSON,
+	O_RUNTIME,
+	/* ---- Codex ---- */
+	O_CODEX_HOME,
+	O_CODEX_MAX,
+	O_CODEX_FALLBACK,
+	O_CODEX_MARKERS,
+	/* ---- end Codex ---- */
+	/* OpenCode's knobs (render/opencode.c) */
+	O_OC_INSTRUCTIONS,
+	O_OC_NO_CLAUDE,
+	/* end of OpenCode's knobs */
+	/* ---- Gemini CLI ---- */
+	O_GEMINI_NAME,
+	/* ---- end Gemini CLI ---- */
 };
 
 static const struct cmd_opt options[] = {
@@ -55,6 +71,33 @@ static const struct cmd_opt options[] = {
 					   "(default: claude_version from clawmd.json with --group,\n"
 					   "else 2.1.330): rules sorted up to 2.1.112, in readdir(3)\n"
 					   "order from 2.1.113; realpath gate from 2.1.232"},
+	{"runtime", O_RUNTIME, "R", "whose loading: claude, codex, gemini or opencode\n"
+				"(default: claude; with --group, the group's first\n"
+				"runtime, container.json's provider)"},
+	/* ---- Codex (render/codex.c, doc/runtime-codex.md) ---- */
+	{"codex-home", O_CODEX_HOME, "DIR", "with --runtime codex: its global directory, CODEX_HOME\n"
+					    "(default: HOME/.codex)"},
+	{"codex-max-bytes", O_CODEX_MAX, "N", "with --runtime codex: project_doc_max_bytes, the\n"
+					      "project files' budget; 0 reads none (default: 32768)"},
+	{"codex-fallback-filenames", O_CODEX_FALLBACK, "L",
+	 "with --runtime codex: project_doc_fallback_filenames,\n"
+	 "comma list of names tried after AGENTS.md (default: none)"},
+	{"codex-root-markers", O_CODEX_MARKERS, "L", "with --runtime codex: project_root_markers, comma\n"
+						     "list; '' for none: the cwd alone (default: .git)"},
+	/* ---- end Codex ---- */
+	/* OpenCode's knobs (render/opencode.c) */
+	{"opencode-instructions", O_OC_INSTRUCTIONS, "GLOB",
+	 "with --runtime opencode: one pattern of its config's\n"
+	 "`instructions`, repeated in their order (default: none)"},
+	{"opencode-no-claude", O_OC_NO_CLAUDE, NULL,
+	 "with --runtime opencode: as OPENCODE_DISABLE_CLAUDE_CODE_PROMPT,\n"
+	 "no CLAUDE.md fallback"},
+	/* end of OpenCode's knobs */
+	/* ---- Gemini CLI ---- */
+	{"gemini-file-name", O_GEMINI_NAME, "NAME", "gemini: a name of settings.json's context.fileName;\n"
+						    "repeat for a list, in its order (default: GEMINI.md);\n"
+						    "GEMINI.md still loads after the names given"},
+	/* ---- end Gemini CLI ---- */
 	{"group", 'g', "GROUP", "render inside GROUP's container: cwd is the\n"
 				"container's group directory, paths are container\n"
 				"paths, files are reached through the mount table"},
@@ -130,14 +173,75 @@ static int print_json(const struct clawmd_memory *m, const struct clawmd_memory_
 	return 0;
 }
 
+/* ---- Codex ---- */
+
+/* A comma list of names, each taken in every directory: kept in `buf`
+ * (no allocation, so no exit path has to free it). */
+struct codex_list {
+	char buf[4096];
+	const char *v[64];
+	size_t n;
+};
+
+static int codex_list(struct codex_list *l, const char *flag, const char *list)
+{
+	l->n = 0;
+	if (strlen(list) >= sizeof(l->buf))
+		return cmd_usage_error("render", "%s: the list is over %zu bytes", flag,
+				       sizeof(l->buf) - 1);
+	memcpy(l->buf, list, strlen(list) + 1);
+	for (char *p = l->buf; *l->buf;) {
+		size_t len = strcspn(p, ",");
+		bool last = !p[len];
+		p[len] = '\0';
+		if (len == 0)
+			return cmd_usage_error("render", "%s: an empty name in '%s'", flag, list);
+		if (p[0] == '/')
+			return cmd_usage_error("render", "%s: '%s' is absolute; each name is taken in "
+							 "every directory", flag, p);
+		if (l->n == (sizeof(l->v) / sizeof(l->v[0])))
+			return cmd_usage_error("render", "%s: more than %zu names", flag,
+					       (sizeof(l->v) / sizeof(l->v[0])));
+		l->v[l->n++] = p;
+		if (last)
+			break;
+		p += len + 1;
+	}
+	return 0;
+}
+
+static int codex_size(size_t *out, const char *flag, const char *arg)
+{
+	char *end;
+	errno = 0;
+	unsigned long long n = strtoull(arg, &end, 10);
+	if (!*arg || *end || arg[0] == '-' || errno || n > SIZE_MAX)
+		return cmd_usage_error("render", "%s: expected a number of bytes, not '%s'", flag, arg);
+	*out = (size_t)n;
+	return 0;
+}
+
+/* ---- end Codex ---- */
+
 int cmd_render(int argc, char **argv)
 {
 	struct clawmd_memory_opts o = {0};
 	struct cmd_layout_opts lo = cmd_layout_global;
 	struct cmd_args a;
 	const char *format = "text", *group = NULL;
-	bool home_set = false, version_set = false, sources_set = false;
+	bool home_set = false, version_set = false, sources_set = false, runtime_set = false;
+	/* ---- Codex ---- */
+	struct codex_list codex_fallback, codex_markers;
+	const char *codex_flag = NULL; /* the first --codex-* given */
+	/* ---- end Codex ---- */
+	const char *oc_instr[64]; /* OpenCode's knobs */
+	size_t oc_ninstr = 0;
 	int c;
+	/* ---- Gemini CLI ---- */
+#define GEMINI_NAMES_MAX 64
+	const char *gemini_names[GEMINI_NAMES_MAX];
+	size_t ngemini = 0;
+	/* ---- end Gemini CLI ---- */
 	cmd_args_init(&a, "render", options, true, argc, argv);
 	while ((c = cmd_args_next(&a)) > 0) {
 		switch (c) {
@@ -149,6 +253,40 @@ int cmd_render(int argc, char **argv)
 		case O_FORMAT: format = a.arg; break;
 		case O_JSON: format = "json"; break;
 		case 'g': group = a.arg; break;
+		/* OpenCode's knobs (render/opencode.c) */
+		case O_OC_INSTRUCTIONS:
+			if (oc_ninstr == sizeof(oc_instr) / sizeof(*oc_instr))
+				c = (cmd_usage_error("render", "%s: at most %zu patterns", a.spelled,
+						     sizeof(oc_instr) / sizeof(*oc_instr)), -1);
+			else
+				oc_instr[oc_ninstr++] = a.arg;
+			break;
+		case O_OC_NO_CLAUDE: o.opencode_no_claude = true; break;
+		/* end of OpenCode's knobs */
+		/* ---- Gemini CLI ---- */
+		case O_GEMINI_NAME:
+			if (!a.arg[0] || strchr(a.arg, '/') || !strcmp(a.arg, ".") || !strcmp(a.arg, ".."))
+				c = (cmd_usage_error("render", "%s: a file name, without '/', not '%s'",
+						     a.spelled, a.arg), -1);
+			else if (ngemini == GEMINI_NAMES_MAX)
+				c = (cmd_usage_error("render", "%s: at most %d names", a.spelled,
+						     GEMINI_NAMES_MAX), -1);
+			else
+				gemini_names[ngemini++] = a.arg;
+			o.gemini_names = gemini_names;
+			o.ngemini_names = ngemini;
+			break;
+		/* ---- end Gemini CLI ---- */
+		case O_RUNTIME:
+			runtime_set = true;
+			if (clawmd_runtime_parse(&o.runtime, a.arg) < 0) {
+				const char *near = clawmd_runtime_suggest(a.arg);
+				c = (cmd_usage_error("render", "%s: unknown runtime '%s'%s%s%s (claude, codex, "
+							       "gemini or opencode)", a.spelled, a.arg,
+						     near ? "; did you mean '" : "", near ? near : "",
+						     near ? "'?" : ""), -1);
+			}
+			break;
 		case O_VERSION: {
 			struct clawmd_err verr = CLAWMD_ERR_INIT;
 			if (clawmd_release_parse(&o.release, a.arg, &verr) < 0)
@@ -174,6 +312,33 @@ int cmd_render(int argc, char **argv)
 				p += l + 1;
 			}
 			break;
+		/* ---- Codex ---- */
+		case O_CODEX_HOME:
+			o.codex_home = a.arg;
+			codex_flag = codex_flag ? codex_flag : "--codex-home";
+			break;
+		case O_CODEX_MAX:
+			o.codex_max_bytes_set = true;
+			codex_flag = codex_flag ? codex_flag : "--codex-max-bytes";
+			if (codex_size(&o.codex_max_bytes, a.spelled, a.arg))
+				c = -1;
+			break;
+		case O_CODEX_FALLBACK:
+			codex_flag = codex_flag ? codex_flag : "--codex-fallback-filenames";
+			if (codex_list(&codex_fallback, a.spelled, a.arg))
+				c = -1;
+			o.codex_fallback = codex_fallback.v;
+			o.ncodex_fallback = codex_fallback.n;
+			break;
+		case O_CODEX_MARKERS:
+			o.codex_markers_set = true;
+			codex_flag = codex_flag ? codex_flag : "--codex-root-markers";
+			if (codex_list(&codex_markers, a.spelled, a.arg))
+				c = -1;
+			o.codex_markers = codex_markers.v;
+			o.ncodex_markers = codex_markers.n;
+			break;
+		/* ---- end Codex ---- */
 		case 'h': cmd_help(help_head, options, help_foot); cmd_args_release(&a); return 0;
 		default:
 			if (!cmd_args_common(&a, c, &lo))
@@ -200,6 +365,9 @@ int cmd_render(int argc, char **argv)
 	cmd_args_release(&a);
 	if (c < 0)
 		return !strcmp(format, "json") ? cmd_json_failure(2) : 2;
+	if (o.target && o.runtime != CLAWMD_RUNTIME_CLAUDE)
+		return cmd_usage_error("render", "--target: nested memory is Claude Code's alone, not %s's",
+				       clawmd_runtime_name(o.runtime));
 	if (strcmp(format, "text") && strcmp(format, "files") && strcmp(format, "json"))
 		return cmd_usage_error("render", "--format: unknown format '%s' (text, files or json)", format);
 	if (!home_set && !group)
@@ -222,14 +390,19 @@ int cmd_render(int argc, char **argv)
 			return json ? cmd_json_failure(st) : st;
 		}
 		struct clawmd_group *g;
+		clawmd_runtimes set;
+		enum clawmd_runtime first;
 		if (clawmd_group_open(&g, &root, group, &err) < 0 ||
-		    clawmd_group_mounts(&mounts, &nmounts, g, &err) < 0) {
+		    clawmd_group_mounts(&mounts, &nmounts, g, &err) < 0 ||
+		    (!runtime_set && clawmd_group_runtimes(&set, &first, g, &err) < 0)) {
 			clawmd_group_free(g);
 			clawmd_root_release(&root);
 			st = cmd_fail(&err);
 			return json ? cmd_json_failure(st) : st;
 		}
 		clawmd_group_free(g);
+		if (!runtime_set && !o.target) /* nested memory is Claude Code's */
+			o.runtime = first;
 		o.mounts = mounts;
 		o.nmounts = nmounts;
 		if (!o.cwd)
@@ -244,6 +417,39 @@ int cmd_render(int argc, char **argv)
 			o.no_local = root.lay.no_local;
 		}
 	}
+	/* ---- Codex ---- */
+	if (codex_flag && o.runtime != CLAWMD_RUNTIME_CODEX) {
+		clawmd_mounts_free(mounts, nmounts);
+		if (have_layout)
+			clawmd_root_release(&root);
+		cmd_usage_error("render", "%s is Codex's: it needs --runtime codex (the runtime "
+					  "here is %s)", codex_flag, clawmd_runtime_name(o.runtime));
+		return json ? cmd_json_failure(2) : 2;
+	}
+	/* ---- end Codex ---- */
+	/* OpenCode's knobs (render/opencode.c) */
+	o.opencode_instructions = oc_instr;
+	o.nopencode_instructions = oc_ninstr;
+	if ((oc_ninstr || o.opencode_no_claude) && o.runtime != CLAWMD_RUNTIME_OPENCODE) {
+		int st = cmd_usage_error("render", "--opencode-%s: only with --runtime opencode, not %s",
+					 oc_ninstr ? "instructions" : "no-claude",
+					 clawmd_runtime_name(o.runtime));
+		clawmd_mounts_free(mounts, nmounts);
+		if (have_layout)
+			clawmd_root_release(&root);
+		return json ? cmd_json_failure(st) : st;
+	}
+	/* end of OpenCode's knobs */
+	/* ---- Gemini CLI ---- */
+	if (ngemini && o.runtime != CLAWMD_RUNTIME_GEMINI) {
+		clawmd_mounts_free(mounts, nmounts);
+		if (have_layout)
+			clawmd_root_release(&root);
+		cmd_usage_error("render", "--gemini-file-name is Gemini CLI's: it needs --runtime "
+					  "gemini (the runtime here is %s)", clawmd_runtime_name(o.runtime));
+		return json ? cmd_json_failure(2) : 2;
+	}
+	/* ---- end Gemini CLI ---- */
 	struct clawmd_memory m;
 	clawmd_memory_init(&m);
 	o.list_external = !strcmp(format, "json");

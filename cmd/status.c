@@ -216,6 +216,10 @@ int cmd_status(int argc, char **argv)
 				cJSON_AddNumberToObject(g, "findings", (double)st[i].nfindings);
 				cJSON_AddNumberToObject(g, "errors", (double)st[i].nerrors);
 				cJSON_AddNumberToObject(g, "preserved", (double)st[i].npreserved);
+				cJSON *rts = cJSON_AddArrayToObject(g, "runtimes");
+				for (int rt = 0; rt < CLAWMD_RUNTIME_N; rt++)
+					if (st[i].runtimes & (1u << rt))
+						cJSON_AddItemToArray(rts, cJSON_CreateString(clawmd_runtime_name(rt)));
 			}
 			cJSON_AddItemToArray(arr, g);
 		}
@@ -226,9 +230,9 @@ int cmd_status(int argc, char **argv)
 		for (size_t i = 0; i < n; i++)
 			if (strlen(groups[i]) > w)
 				w = strlen(groups[i]);
-		printf("%-*s  %-14s  %6s  %9s  %8s  %7s  %8s  %9s  %s\n", (int)w, "GROUP", "STATE",
-		       "SKILLS", "FRAGMENTS", "CHARS", "TOKENS", "FINDINGS", "PRESERVED",
-		       "SKILL NAMES");
+		printf("%-*s  %-14s  %6s  %9s  %8s  %7s  %8s  %9s  %-15s  %s\n", (int)w, "GROUP",
+		       "STATE", "SKILLS", "FRAGMENTS", "CHARS", "TOKENS", "FINDINGS", "PRESERVED",
+		       "RUNTIMES", "SKILL NAMES");
 		for (size_t i = 0; i < n; i++) {
 			const struct clawmd_group_status *s = &st[i];
 			const char *state = failed[i] ? "unreadable" : clawmd_drift_name(s->drift);
@@ -239,6 +243,12 @@ int cmd_status(int argc, char **argv)
 			       colour ? "\033[0m" : "", s->nskills, s->nfragments, s->memory_chars,
 			       s->tokens, s->nfindings, s->npreserved);
 			free(name);
+			char rts[64] = "-";
+			for (int rt = 0, k = 0; rt < CLAWMD_RUNTIME_N; rt++)
+				if (s->runtimes & (1u << rt))
+					k += snprintf(rts + k, sizeof(rts) - (size_t)k, "%s%s", k ? "," : "",
+						      clawmd_runtime_name(rt));
+			printf("%-15s  ", rts);
 			if (s->all_skills)
 				printf("all: ");
 			for (size_t k = 0; k < s->nskills; k++) {

@@ -104,7 +104,7 @@ bad() { # NAME JSON PATTERN
 	expect_grep "$1: the key is named" "$3" "$T/err"
 }
 bad "optional_imports not an array" '{"optional_imports": "CLAUDE.role.md"}' \
-	"clawmd.json: optional_imports: expected an array of file names"
+	"clawmd.json: optional_imports: expected an array, each a file name"
 bad "a path in optional_imports" '{"optional_imports": ["../../etc/passwd"]}' \
 	"clawmd.json: optional_imports\[0\]: expected a file name of the group"
 bad "a hidden name in optional_imports" '{"optional_imports": ["a.md", ".env"]}' \

@@ -115,7 +115,7 @@ C
 expect_ok "a program compiles and links with pkg-config's flags" \
 	sh -c "cc $san -o '$T/prog' '$T/prog.c' $flags"
 expect_ok "and runs" "$T/prog"
-expect_grep "calling the library" '^[0-9.]+ 19 3 CM101$' "$T/out"
+expect_grep "calling the library" '^[0-9.]+ 22 3 CM101$' "$T/out"
 
 expect_ok "make uninstall" $M uninstall
 check "uninstall removes every file" sh -c "test -z \"\$(find '$D' -type f -o -type l)\""

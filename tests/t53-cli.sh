@@ -361,7 +361,8 @@ expect_grep "... creates the base" "^created $I2/container/CLAUDE.md$" "$T/out"
 expect_eq "... clawmd.json untouched" "$(cat "$I2/clawmd.json")" "keep"
 expect_eq ".gitignore kept, lines added" "$(cat "$I2/.gitignore")" "node_modules
 CLAUDE.local.md
-/.clawmd/"
+/.clawmd/
+/groups/*/AGENTS.md"
 I2=$T/init2b
 mkdir -p "$I2"
 printf 'node_modules' >"$I2/.gitignore"
@@ -371,7 +372,8 @@ check "nanoclaw: container/skills" test -d "$I2/container/skills"
 expect_grep "the version" '"claude_version":[[:space:]]*"2\.1\.128"' "$I2/clawmd.json"
 expect_eq ".gitignore without a final newline: lines added after one" "$(cat "$I2/.gitignore")" "node_modules
 CLAUDE.local.md
-/.clawmd/"
+/.clawmd/
+/groups/*/AGENTS.md"
 # A nanoclaw checkout: its base, skills, modules and groups stay; init adds
 # clawmd.json and the state line (nanoclaw already ignores **/CLAUDE.local.md).
 N=$T/nano

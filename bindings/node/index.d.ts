@@ -97,6 +97,9 @@ export interface RenderOptions {
 	approveExternal?: boolean;
 	/** The user tier, as a container path (default: none). */
 	home?: string;
+	/** Whose loading rules (default: the group's first runtime, its
+	 * container.json's provider): see doc/runtimes.md. */
+	runtime?: 'claude' | 'codex' | 'gemini' | 'opencode';
 }
 
 export interface MemoryFile {

@@ -120,3 +120,66 @@ void clawmd_trim(const char **s, const char **e)
 	while (*e > *s && clawmd_is_blank((*e)[-1]))
 		(*e)--;
 }
+
+/* ---- paths -------------------------------------------------------------- */
+
+/* POSIX path.normalize for absolute paths: no ".", "..", "//" or trailing /. */
+char *clawmd_path_norm(const char *p)
+{
+	size_t len = strlen(p);
+	char *out = clawmd_xmalloc(len + 2);
+	size_t n = 0;
+	out[n++] = '/';
+	for (const char *a = p; *a;) {
+		while (*a == '/')
+			a++;
+		const char *e = a;
+		while (*e && *e != '/')
+			e++;
+		size_t sl = (size_t)(e - a);
+		if (sl == 0)
+			break;
+		if (sl == 1 && a[0] == '.') {
+			/* nothing */
+		} else if (sl == 2 && a[0] == '.' && a[1] == '.') {
+			while (n > 1 && out[n - 1] != '/')
+				n--;
+			if (n > 1)
+				n--;
+		} else {
+			if (n > 1)
+				out[n++] = '/';
+			memcpy(out + n, a, sl);
+			n += sl;
+		}
+		a = e;
+	}
+	out[n] = '\0';
+	return out;
+}
+
+char *clawmd_path_resolve(const char *base, const char *rel)
+{
+	if (rel[0] == '/')
+		return clawmd_path_norm(rel);
+	char *j = clawmd_xasprintf("%s/%s", base, rel);
+	char *r = clawmd_path_norm(j);
+	free(j);
+	return r;
+}
+
+char *clawmd_path_dir(const char *p)
+{
+	const char *sl = strrchr(p, '/');
+	if (!sl || sl == p)
+		return clawmd_xstrdup("/");
+	return clawmd_xstrndup(p, (size_t)(sl - p));
+}
+
+bool clawmd_path_under(const char *p, const char *dir)
+{
+	size_t n = strlen(dir);
+	if (!strcmp(dir, "/"))
+		return true;
+	return !strncmp(p, dir, n) && (p[n] == '\0' || p[n] == '/');
+}

@@ -21,6 +21,13 @@ char *clawmd_xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)
 void clawmd_xgrow(void *v, size_t *cap, size_t need, size_t size);
 /* a/b, with exactly one slash between them. */
 char *clawmd_path_join(const char *a, const char *b);
+/* Absolute paths: POSIX path.normalize (no ".", "..", "//" or trailing
+ * /), `rel` resolved against `base`, the parent, and whether p is dir or
+ * beneath it. */
+char *clawmd_path_norm(const char *p);
+char *clawmd_path_resolve(const char *base, const char *rel);
+char *clawmd_path_dir(const char *p);
+bool clawmd_path_under(const char *p, const char *dir);
 int clawmd_strcmp_ptr(const void *a, const void *b); /* qsort on char* */
 /* FNV-1a, 64 bits: the composed header's content digest (not a MAC). */
 uint64_t clawmd_fnv1a64(const void *data, size_t len);

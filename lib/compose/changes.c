@@ -216,7 +216,12 @@ static int compare_entry(struct clawmd_changes *ch, size_t *cap, const struct cl
 					     torn_ours(old.ptr, old.len)))) {
 			c = add(ch, cap, CLAWMD_PRESERVE, want->name, t);
 			c->old_unread = unread;
-			c->into_local = local_free && !unread;
+			/* Text someone wrote is carried into the memory file; a
+			 * runtime's inlined entry edited in place is not (it
+			 * holds every part already imported) and goes aside. */
+			c->into_local = local_free && !unread &&
+					(!strcmp(want->name, CLAWMD_ENTRY_NAME) ||
+					 !memmem(old.ptr, old.len, "clawmd:fnv1a64=", 15));
 			if (c->into_local)
 				carry_text(&c->carry, old.ptr, old.len);
 			c->old = old;
@@ -255,6 +260,36 @@ static bool planned(const struct clawmd_plan *plan, const char *name)
 	return false;
 }
 
+/*
+ * The entry file of a runtime the group no longer runs (a provider switched
+ * back): removed when it is clawmd's own and unedited; anything else there
+ * is somebody's file and stays.
+ */
+static int stale_entries(struct clawmd_changes *ch, size_t *cap, const struct clawmd_dir *gd,
+			 const struct clawmd_plan *plan, struct clawmd_err *err)
+{
+	int rc = 0;
+	for (int rt = 0; rt < CLAWMD_RUNTIME_N && rc == 0; rt++) {
+		const char *name = clawmd_runtime_entry(rt);
+		struct clawmd_buf old = CLAWMD_BUF_INIT;
+		struct clawmd_err scratch = CLAWMD_ERR_INIT;
+		bool seen = false;
+		for (int o = 0; o < rt; o++)
+			seen |= !strcmp(clawmd_runtime_entry(o), name);
+		if (seen || planned(plan, name))
+			continue;
+		/* absent, a symlink, too large or not a file: not ours */
+		if (clawmd_fs_read(&old, gd, name, ENTRY_MAX, &scratch) == 0 &&
+		    clawmd_entry_ours(old.ptr, old.len)) {
+			struct clawmd_change *c = add(ch, cap, CLAWMD_REMOVE, name, CLAWMD_FT_FILE);
+			c->old = old;
+			continue;
+		}
+		clawmd_buf_release(&old);
+	}
+	return rc;
+}
+
 /* Fragments clawmd wrote: skill-*.md, module-*.md, mcp-*.md, persona.md. */
 static bool fragment_name(const char *name)
 {
@@ -287,7 +322,7 @@ static bool our_temp(const char *name, bool in_fragments)
 		       ((strlen(base) == 24 || fragment_name(base)) &&
 			(!strncmp(base, "skill-", 6) || !strncmp(base, "module-", 7) ||
 			 !strncmp(base, "mcp-", 4)));
-	return !strcmp(base, CLAWMD_ENTRY_NAME) || !strcmp(base, CLAWMD_SHARED_NAME) ||
+	return clawmd_runtime_entry_name(base) || !strcmp(base, CLAWMD_SHARED_NAME) ||
 	       !strcmp(base, CLAWMD_FRAGMENTS_DIR) || !strcmp(base, CLAWMD_LOCAL_NAME);
 }
 
@@ -303,7 +338,7 @@ static clawmd_fs_ours_fn ours_for(const char *temp)
 {
 	char buf[32];
 	const char *base = clawmd_fs_temp_of(buf, temp);
-	return base && !strcmp(base, CLAWMD_ENTRY_NAME) ? composed_ours : NULL;
+	return base && clawmd_runtime_entry_name(base) ? composed_ours : NULL;
 }
 
 /* Whether the leftover temp `name` would be removed (nothing changed). */
@@ -470,7 +505,7 @@ int clawmd_changes_compute(struct clawmd_changes *out, struct clawmd_group *g,
 	for (size_t i = 0; i < plan->n; i++) {
 		const struct clawmd_entry *e = &plan->entries[i];
 		bool in_frag = strchr(e->name, '/') != NULL;
-		bool is_entry = !strcmp(e->name, CLAWMD_ENTRY_NAME);
+		bool is_entry = clawmd_runtime_entry_name(e->name);
 		if (in_frag && fd.fd < 0) { /* the directory is new: all fragments too */
 			add(out, &cap, CLAWMD_WRITE, e->name, CLAWMD_FT_NONE)->want = e;
 			continue;
@@ -482,7 +517,8 @@ int clawmd_changes_compute(struct clawmd_changes *out, struct clawmd_group *g,
 		if (rc < 0)
 			goto out;
 	}
-	if ((rc = leftovers(out, &cap, &gd, "", plan, err)) < 0)
+	if ((rc = leftovers(out, &cap, &gd, "", plan, err)) < 0 ||
+	    (rc = stale_entries(out, &cap, &gd, plan, err)) < 0)
 		goto out;
 	if (fd.fd >= 0 &&
 	    (rc = leftovers(out, &cap, &fd, CLAWMD_FRAGMENTS_DIR "/", plan, err)) < 0)
@@ -623,7 +659,7 @@ static int commit_entry(const struct clawmd_dir *gd, struct clawmd_stage *st,
 	}
 	st->pending = false; /* the temp name now holds the old entry */
 	struct entry_expect e = {expect};
-	return clawmd_fs_remove_own(preserved, gd, st->tmp, CLAWMD_ENTRY_NAME, entry_ours, &e, err);
+	return clawmd_fs_remove_own(preserved, gd, st->tmp, st->name, entry_ours, &e, err);
 }
 
 /* Remove a killed run's staging directory: our names inside, then the
@@ -794,7 +830,7 @@ int clawmd_changes_apply(struct clawmd_changes *ch, struct clawmd_group *g,
 	/* 2a. Move aside what is in the way (not CLAUDE.md: see 2c). */
 	for (size_t i = 0; i < ch->n; i++) {
 		struct clawmd_change *c = &ch->v[i];
-		if (c->action != CLAWMD_PRESERVE || !strcmp(c->name, CLAWMD_ENTRY_NAME))
+		if (c->action != CLAWMD_PRESERVE || clawmd_runtime_entry_name(c->name))
 			continue;
 		const struct clawmd_dir *d = strchr(c->name, '/') ? &fd : &gd;
 		/* A leftover temp that is not ours goes aside under the name it
@@ -808,7 +844,7 @@ int clawmd_changes_apply(struct clawmd_changes *ch, struct clawmd_group *g,
 	}
 	/* 2b. Fragments and the shared base; then the new directory. */
 	for (size_t i = 0; i < ch->n; i++) {
-		if (ch->v[i].action != CLAWMD_WRITE || !strcmp(ch->v[i].name, CLAWMD_ENTRY_NAME))
+		if (ch->v[i].action != CLAWMD_WRITE || clawmd_runtime_entry_name(ch->v[i].name))
 			continue;
 		if (ch->v[i].want->type == CLAWMD_FT_DIR) {
 			rc = clawmd_fragdir_commit(&fd, dtmp[i], leaf(ch->v[i].name), ch->v[i].want,
@@ -827,13 +863,16 @@ int clawmd_changes_apply(struct clawmd_changes *ch, struct clawmd_group *g,
 			goto out;
 		tmpdir[0] = '\0';
 	}
-	/* 2c. The entry: carry or move aside what clawmd did not write, then
-	 * swap the new one in. */
-	const struct clawmd_buf *expect = NULL;
+	/* 2c. The entries (CLAUDE.md, then the other runtimes'): carry or
+	 * move aside what clawmd did not write, then swap the new one in. */
+	const struct clawmd_buf *expect = NULL; /* what compute saw, per entry */
+	const char *expect_of = NULL;
 	for (size_t i = 0; i < ch->n; i++) {
 		struct clawmd_change *c = &ch->v[i];
-		if (strcmp(c->name, CLAWMD_ENTRY_NAME))
+		if (!clawmd_runtime_entry_name(c->name))
 			continue;
+		if (!expect_of || strcmp(expect_of, c->name))
+			expect = NULL, expect_of = c->name; /* the entry's PRESERVE, then its WRITE */
 		if (c->action == CLAWMD_PRESERVE && c->into_local && c->carry.len) {
 			char *kept = NULL;
 			rc = commit_local(&gd, &st[i], &kept, err);
@@ -881,6 +920,14 @@ int clawmd_changes_apply(struct clawmd_changes *ch, struct clawmd_group *g,
 				c->action = CLAWMD_PRESERVE;
 				c->moved_to = kept;
 				in_dir(&c->moved_to, c->name);
+			}
+		} else if (c->action == CLAWMD_REMOVE && clawmd_runtime_entry_name(c->name)) {
+			/* judged again as it goes: the agent may have edited it */
+			char *kept = NULL;
+			rc = clawmd_fs_remove_own(&kept, &gd, c->name, c->name, composed_ours, NULL, err);
+			if (kept) {
+				c->action = CLAWMD_PRESERVE;
+				c->moved_to = kept;
 			}
 		} else if (c->action == CLAWMD_REMOVE)
 			rc = clawmd_fs_unlink(strchr(c->name, '/') ? &fd : &gd, leaf(c->name), err);

@@ -5,6 +5,32 @@
 #include "group/group.h"
 #include "base/util.h"
 
+/* A hand-written entry's text went into CLAUDE.local.md. */
+static bool carried(const struct clawmd_changes *ch)
+{
+	for (size_t i = 0; i < ch->n; i++)
+		if (ch->v[i].action == CLAWMD_PRESERVE && ch->v[i].moved_to &&
+		    !strcmp(ch->v[i].moved_to, CLAWMD_LOCAL_NAME))
+			return true;
+	return false;
+}
+
+/* An inlined entry holds the memory's text, which just changed: plan and
+ * apply once more, so that it holds the carried text too (what this round
+ * wrote is what the caller reports). */
+static int compose_again(struct clawmd_group *g, struct clawmd_err *err)
+{
+	struct clawmd_plan plan;
+	struct clawmd_changes changes;
+	clawmd_changes_init(&changes);
+	int rc = clawmd_plan_build(&plan, g, err);
+	if (rc == 0 && (rc = clawmd_changes_compute(&changes, g, &plan, err)) == 0)
+		rc = clawmd_changes_apply(&changes, g, err);
+	clawmd_changes_release(&changes);
+	clawmd_plan_release(&plan);
+	return rc;
+}
+
 /*
  * Lock, then either the record shows nothing changed since the last
  * compose that found nothing to do (record.h), or the full compose: plan,
@@ -58,6 +84,8 @@ int clawmd_compose(struct clawmd_plan *plan, struct clawmd_changes *changes,
 	} else {
 		clawmd_record_forget(g);
 		rc = clawmd_changes_apply(changes, g, err);
+		if (rc == 0 && plan->inlined && carried(changes))
+			rc = compose_again(g, err);
 	}
 	goto out;
 noop_locked:

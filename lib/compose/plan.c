@@ -6,6 +6,7 @@
 #include "fs/fs.h"
 #include "compose/pass.h"
 #include "compose/persona.h"
+#include "compose/inline.h"
 
 #include "base/util.h"
 
@@ -45,6 +46,9 @@ void clawmd_plan_release(struct clawmd_plan *plan)
 	for (size_t i = 0; i < plan->n; i++)
 		entry_release(&plan->entries[i]);
 	free(plan->entries);
+	for (size_t i = 0; i < plan->nread; i++)
+		entry_release(&plan->read[i]);
+	free(plan->read);
 	clawmd_strv_free(plan->warnings, plan->nwarnings);
 	free(plan->group);
 	clawmd_plan_init(plan);
@@ -72,8 +76,19 @@ static void add_entry(struct clawmd_plan *plan, size_t *cap, char *name, enum cl
 	plan->entries[plan->n++] = (struct clawmd_entry){name, type, data, len};
 }
 
-/* Read a host-owned source file (the shared base, a skill or module
- * fragment) for copy mode.  Host-owned, so symlinks are followed. */
+/*
+ * The inlined entry of the group's runtimes that do not follow imports
+ * (compose/inline.h), built beside the import-only CLAUDE.md from the same
+ * parts.  In symlink mode the plan does not read the sources for itself:
+ * they are read into `texts`, as copy mode would copy them.
+ */
+struct inliner {
+	bool on;
+	struct clawmd_inline in;
+	struct clawmd_plan texts;
+	size_t tcap;
+};
+
 /*
  * Open `rel` beneath the directory `root` the way the container sees it
  * through its bind mount: a symlink inside may not lead out of the mount
@@ -505,29 +520,63 @@ out:
 /* A skill or module fragment, "<kind>-<item>.md", from <item><suffix> in
  * `root` (seen at the same place under `ct_root`), and its import line. */
 static int add_fragment(struct clawmd_plan *plan, size_t *cap, struct clawmd_buf *body,
-			const struct clawmd_layout *lay, const char *kind, const char *item,
-			struct source_dir *root, const char *ct_root, const char *suffix,
-			struct clawmd_err *err)
+			struct inliner *il, const struct clawmd_layout *lay, const char *kind,
+			const char *item, struct source_dir *root, const char *ct_root,
+			const char *suffix, struct clawmd_err *err)
 {
 	char *rel = clawmd_xasprintf("%s%s", item, suffix);
 	char *ct = clawmd_path_join(ct_root, rel);
+	char *ct_dir = clawmd_path_dir(ct);
 	char *name = clawmd_xasprintf(CLAWMD_FRAGMENTS_DIR "/%s-%s.md", kind, item);
+	char *dirname = clawmd_xasprintf(CLAWMD_FRAGMENTS_DIR "/%s-%s", kind, item), *line = NULL;
 	int rc;
 	if (lay->mode == CLAWMD_MODE_COPY) {
-		char *dirname = clawmd_xasprintf(CLAWMD_FRAGMENTS_DIR "/%s-%s", kind, item), *line = NULL;
 		rc = add_copied_fragment(plan, cap, &line, root, rel, name, dirname, err);
 		if (line)
 			clawmd_buf_puts(body, line);
-		free(line);
-		free(dirname);
-		free(name);
+		if (rc == 0 && il->on)
+			clawmd_inline_add_entry(&il->in, ct, ct_dir, &plan->entries[plan->n - 1]);
 	} else {
 		clawmd_buf_printf(body, "@./%s\n", name);
-		rc = add_source(plan, cap, lay, name, root, rel, ct, root->pass, err);
+		rc = add_source(plan, cap, lay, clawmd_xstrdup(name), root, rel, ct, root->pass, err);
+		/* the text the inlined entry needs: read as copy mode reads it */
+		if (rc == 0 && il->on &&
+		    (rc = add_copied_fragment(&il->texts, &il->tcap, &line, root, rel, name, dirname,
+					      err)) == 0)
+			clawmd_inline_add_entry(&il->in, ct, ct_dir,
+						&il->texts.entries[il->texts.n - 1]);
 	}
+	free(line);
+	free(dirname);
+	free(name);
+	free(ct_dir);
 	free(rel);
 	free(ct);
 	return rc;
+}
+
+/*
+ * A file of the group for the inlined entry (an optional file, the agent's
+ * memory): read without following a symlink, defused, as the container
+ * sees it at `ct`.  Anything but a regular file is left out, with a
+ * warning for what is there and is not one.
+ */
+static void inline_group_file(struct clawmd_plan *plan, struct inliner *il,
+			      const struct clawmd_dir *gd, const char *name, const char *ct_group)
+{
+	struct clawmd_buf text = CLAWMD_BUF_INIT, defused = CLAWMD_BUF_INIT;
+	struct clawmd_err scratch = CLAWMD_ERR_INIT;
+	int rc = clawmd_fs_read(&text, gd, name, SOURCE_MAX, &scratch);
+	if (rc < 0) {
+		warn(plan, "%s/%s: left out of the inlined entry: %s", gd->path, name, scratch.msg);
+	} else if (rc == 0 && text.len) {
+		plan->ndefused += clawmd_defuse_imports(&defused, text.ptr, text.len);
+		char *ct = clawmd_path_join(ct_group, name);
+		clawmd_inline_add(&il->in, ct, defused.ptr, defused.len);
+		free(ct);
+	}
+	clawmd_buf_release(&text);
+	clawmd_buf_release(&defused);
 }
 
 /*
@@ -588,6 +637,69 @@ static void warn_persona(void *payload, const char *msg)
 	warn(payload, "%s", msg);
 }
 
+/*
+ * The entry file of each runtime in `runtimes` but Claude Code, once per
+ * file (Codex and OpenCode share AGENTS.md): for a runtime that follows
+ * imports, CLAUDE.md's imports, with the agent's memory when CLAUDE.md
+ * leaves it to Claude Code to load; else the inlined entry, within the
+ * least limit of the runtimes reading it.
+ */
+static int add_runtime_entries(struct clawmd_plan *out, size_t *cap, struct clawmd_group *g,
+			       clawmd_runtimes runtimes, const struct clawmd_inline *in,
+			       const struct clawmd_buf *body, struct clawmd_err *err)
+{
+	struct clawmd_buf file = CLAWMD_BUF_INIT, imports = CLAWMD_BUF_INIT;
+	int rc = 0;
+	for (int rt = 1; rt < CLAWMD_RUNTIME_N && rc == 0; rt++) {
+		const char *name = clawmd_runtime_entry(rt);
+		bool done = false;
+		for (size_t i = 0; i < out->n && !done; i++)
+			done = !strcmp(out->entries[i].name, name);
+		if (!(runtimes & (1u << rt)) || done)
+			continue;
+		if (clawmd_runtime_imports_inside(rt) && g->lay->mode == CLAWMD_MODE_SYMLINK) {
+			char *cj = clawmd_path_join(g->shown, CLAWMD_CONFIG_NAME);
+			rc = clawmd_err_set(err, CLAWMD_EINPUT,
+					    "%s: %s follows no import whose target is outside the working "
+					    "directory, and symlink mode links the shared base and fragments "
+					    "there from the container's /app: compose this layout in copy "
+					    "mode (\"mode\": \"copy\" in clawmd.json, or --mode copy)", cj,
+					    clawmd_runtime_title(rt));
+			free(cj);
+			break;
+		}
+		if (clawmd_runtime_imports(rt)) {
+			clawmd_buf_clear(&imports);
+			clawmd_buf_put(&imports, body->ptr, body->len);
+			if (!g->lay->import_local)
+				clawmd_buf_puts(&imports, "@./" CLAWMD_LOCAL_NAME "\n");
+			char hex[17];
+			clawmd_entry_digest(hex, imports.ptr, imports.len);
+			clawmd_buf_clear(&file);
+			clawmd_buf_printf(&file, "%s%s -->\n%s", CLAWMD_HEADER, hex, imports.ptr);
+		} else {
+			size_t limit = 0;
+			const char *who = clawmd_runtime_title(rt);
+			for (int o = rt; o < CLAWMD_RUNTIME_N; o++) {
+				size_t l = clawmd_runtime_limit(o);
+				if ((runtimes & (1u << o)) && !strcmp(clawmd_runtime_entry(o), name) && l &&
+				    (!limit || l < limit))
+					limit = l, who = clawmd_runtime_title(o);
+			}
+			char *path = clawmd_path_join(g->shown, name);
+			rc = clawmd_inline_finish(&file, in, path, who, limit, err);
+			free(path);
+			if (rc < 0)
+				break;
+		}
+		size_t len = file.len;
+		add_entry(out, cap, clawmd_xstrdup(name), CLAWMD_FT_FILE, clawmd_buf_detach(&file), len);
+	}
+	clawmd_buf_release(&file);
+	clawmd_buf_release(&imports);
+	return rc;
+}
+
 int clawmd_plan_build(struct clawmd_plan *out, struct clawmd_group *g, struct clawmd_err *err)
 {
 	const struct clawmd_layout *lay = g->lay;
@@ -599,14 +711,22 @@ int clawmd_plan_build(struct clawmd_plan *out, struct clawmd_group *g, struct cl
 	char **skills = NULL, **modules = NULL;
 	size_t nskills = 0, nmodules = 0, cap = 0;
 	bool *present = NULL; /* lay->optional[i] is a regular file */
+	struct inliner il = {false};
+	clawmd_runtimes runtimes;
+	enum clawmd_runtime first;
 	int rc;
 	/* Opened on first use, once for all the fragments they hold. */
 	struct source_dir skills_dir = {lay->skills, -1, pass}, modules_dir = {lay->modules, -1, pass};
 
 	clawmd_plan_init(out);
 	out->group = clawmd_xstrdup(group);
-	if ((rc = clawmd_group_config(&cfg, g, err)) < 0 || (rc = clawmd_group_dir(&gd, g, err)) < 0)
+	clawmd_inline_init(&il.in);
+	clawmd_plan_init(&il.texts);
+	if ((rc = clawmd_group_config(&cfg, g, err)) < 0 || (rc = clawmd_group_dir(&gd, g, err)) < 0 ||
+	    (rc = clawmd_group_runtimes(&runtimes, &first, g, err)) < 0)
 		goto out;
+	for (int rt = 0; rt < CLAWMD_RUNTIME_N; rt++)
+		il.on |= (runtimes & (1u << rt)) && !clawmd_runtime_imports(rt);
 	/* The optional imports: each only while it is a regular file (a
 	 * symlink the agent planted is not imported, nor followed). */
 	struct clawmd_dir shown = {gd->fd, g->shown};
@@ -630,6 +750,11 @@ int clawmd_plan_build(struct clawmd_plan *out, struct clawmd_group *g, struct cl
 			goto out;
 		if (tmp.len) {
 			size_t plen = tmp.len;
+			if (il.on) {
+				char *from = clawmd_xasprintf("%s/*" CLAWMD_PREPEND_SUFFIX, lay->ct_group);
+				clawmd_inline_add(&il.in, from, tmp.ptr, tmp.len);
+				free(from);
+			}
 			add_entry(out, &cap, clawmd_xstrdup(CLAWMD_FRAGMENTS_DIR "/" CLAWMD_PERSONA_FRAGMENT),
 				  CLAWMD_FT_FILE, clawmd_buf_detach(&tmp), plen);
 			clawmd_buf_puts(&body, "@./" CLAWMD_FRAGMENTS_DIR "/" CLAWMD_PERSONA_FRAGMENT "\n");
@@ -650,6 +775,16 @@ int clawmd_plan_build(struct clawmd_plan *out, struct clawmd_group *g, struct cl
 		goto out;
 	clawmd_pass_remember(pass, "b", 2, "", 0); /* the base is a file */
 	clawmd_buf_puts(&body, "@./" CLAWMD_SHARED_NAME "\n");
+	if (il.on && lay->mode == CLAWMD_MODE_COPY) {
+		clawmd_inline_add_entry(&il.in, lay->ct_base, NULL, &out->entries[out->n - 1]);
+	} else if (il.on) {
+		char *data = NULL;
+		size_t dlen = 0;
+		if ((rc = read_source(&data, &dlen, NULL, lay->base, pass, err)) < 0)
+			goto out;
+		clawmd_inline_add(&il.in, lay->ct_base, data, dlen);
+		free(data);
+	}
 
 	/* 2. Skills: "all" means every skill shipping a fragment; a list is
 	 * taken in bytewise order and an unknown name is a warning, not a
@@ -678,7 +813,7 @@ int clawmd_plan_build(struct clawmd_plan *out, struct clawmd_group *g, struct cl
 			qsort(skills, nskills, sizeof(*skills), clawmd_strcmp_ptr);
 	}
 	for (size_t i = 0; i < nskills && rc == 0; i++)
-		rc = add_fragment(out, &cap, &body, lay, "skill", skills[i], &skills_dir,
+		rc = add_fragment(out, &cap, &body, &il, lay, "skill", skills[i], &skills_dir,
 				  lay->ct_skills, "/instructions.md", err);
 	if (rc < 0)
 		goto out;
@@ -704,7 +839,7 @@ int clawmd_plan_build(struct clawmd_plan *out, struct clawmd_group *g, struct cl
 	for (size_t i = 0; i < nmodules && rc == 0; i++)
 		if (module_selected(cfg, modules[i]) &&
 		    (!cfg->cli_disabled || (strcmp(modules[i], "cli") && strcmp(modules[i], "scheduling"))))
-			rc = add_fragment(out, &cap, &body, lay, "module", modules[i], &modules_dir,
+			rc = add_fragment(out, &cap, &body, &il, lay, "module", modules[i], &modules_dir,
 					  lay->ct_modules, ".instructions.md", err);
 	if (rc < 0)
 		goto out;
@@ -719,6 +854,12 @@ int clawmd_plan_build(struct clawmd_plan *out, struct clawmd_group *g, struct cl
 			clawmd_buf_putc(&tmp, '\n');
 		char *name = clawmd_xasprintf(CLAWMD_FRAGMENTS_DIR "/mcp-%s.md", m->name);
 		clawmd_buf_printf(&body, "@./%s\n", name);
+		if (il.on) {
+			char *from = clawmd_xasprintf("%s/" CLAWMD_CONFIG_NAME ": mcpServers.%s.instructions",
+						      lay->ct_group, m->name);
+			clawmd_inline_add(&il.in, from, tmp.ptr, tmp.len);
+			free(from);
+		}
 		size_t len = tmp.len;
 		add_entry(out, &cap, name, CLAWMD_FT_FILE, clawmd_buf_detach(&tmp), len);
 	}
@@ -726,10 +867,15 @@ int clawmd_plan_build(struct clawmd_plan *out, struct clawmd_group *g, struct cl
 	/* 5. The optional imports present (the role file by default), in the
 	 * layout's order, then CLAUDE.local.md for hosts that do not load it. */
 	for (size_t i = 0; i < lay->noptional; i++)
-		if (present[i])
+		if (present[i]) {
 			clawmd_buf_printf(&body, "@./%s\n", lay->optional[i]);
+			if (il.on)
+				inline_group_file(out, &il, &shown, lay->optional[i], lay->ct_group);
+		}
 	if (lay->import_local)
 		clawmd_buf_puts(&body, "@./" CLAWMD_LOCAL_NAME "\n");
+	if (il.on) /* the agent's memory, which every runtime's agent keeps */
+		inline_group_file(out, &il, &shown, CLAWMD_LOCAL_NAME, lay->ct_group);
 
 	/* 6. The entry: header with the body's digest, then the body. */
 	char hex[17];
@@ -738,7 +884,18 @@ int clawmd_plan_build(struct clawmd_plan *out, struct clawmd_group *g, struct cl
 	size_t len = tmp.len;
 	add_entry(out, &cap, clawmd_xstrdup(CLAWMD_ENTRY_NAME), CLAWMD_FT_FILE,
 		  clawmd_buf_detach(&tmp), len);
+
+	/* 7. The entry of each other runtime the group runs, after CLAUDE.md. */
+	if ((rc = add_runtime_entries(out, &cap, g, runtimes, &il.in, &body, err)) < 0)
+		goto out;
+	out->inlined = il.on;
+	out->read = il.texts.entries;
+	out->nread = il.texts.n;
+	il.texts.entries = NULL;
+	il.texts.n = 0;
 out:
+	clawmd_inline_release(&il.in);
+	clawmd_plan_release(&il.texts);
 	if (skills_dir.fd >= 0)
 		close(skills_dir.fd);
 	if (modules_dir.fd >= 0)

@@ -269,7 +269,8 @@ static uint64_t layout_digest(const struct clawmd_layout *lay)
 	/* What the entry may import from the group. */
 	for (size_t i = 0; i < lay->noptional; i++)
 		clawmd_buf_put(&b, lay->optional[i], strlen(lay->optional[i]) + 1);
-	clawmd_buf_printf(&b, "%zu persona=%d ", lay->noptional, lay->persona);
+	clawmd_buf_printf(&b, "%zu persona=%d runtimes=%u ", lay->noptional, lay->persona,
+			  lay->runtimes);
 	/* The release and the approval decide the symlink-mode warning the
 	 * record replays; the setting sources belong to the layout too. */
 	clawmd_buf_printf(&b, "%u.%u.%u %d%d%d%d", lay->claude.major, lay->claude.minor,
@@ -598,18 +599,20 @@ static bool dir_facts(struct facts *fs, const struct clawmd_entry *e, const char
  * kind of entry must be taught here before a no-op can skip it).
  */
 static bool entry_facts(struct facts *fs, const struct clawmd_entry *e,
-			const struct clawmd_layout *lay)
+			const struct clawmd_layout *lay, bool inlined)
 {
 	static const char frag[] = CLAWMD_FRAGMENTS_DIR "/";
 	const size_t fl = sizeof(frag) - 1;
 	const char *name = e->name, *leaf = name + fl;
 	size_t len = strlen(name);
-	if (!strcmp(name, CLAWMD_ENTRY_NAME) || !strcmp(name, CLAWMD_SHARED_NAME)) {
+	if (clawmd_runtime_entry_name(name) || !strcmp(name, CLAWMD_SHARED_NAME)) {
 		add(fs, B_GROUP, 0, clawmd_xstrdup(name));
 		/* A copy vouches for the base's content; a symlink only for the
-		 * base being a file, which is all plan.c looks at. */
+		 * base being a file, which is all plan.c looks at, unless an
+		 * inlined entry holds its text. */
 		if (!strcmp(name, CLAWMD_SHARED_NAME))
-			add(fs, B_BASE, F_FOLLOW | (e->type == CLAWMD_FT_FILE ? 0 : F_TYPE),
+			add(fs, B_BASE,
+			    F_FOLLOW | (e->type == CLAWMD_FT_FILE || inlined ? 0 : F_TYPE),
 			    clawmd_xstrdup("."));
 		return true;
 	}
@@ -641,6 +644,28 @@ static bool entry_facts(struct facts *fs, const struct clawmd_entry *e,
 		free(path);
 	} else {
 		add(fs, base, F_FOLLOW | F_TYPE, path);
+	}
+	return true;
+}
+
+/* A source read for an inlined entry in symlink mode (plan->read): the
+ * fragment, or the files of its closure and the imports probed, each by
+ * its content, as copy mode's are. */
+static bool read_facts(struct facts *fs, const struct clawmd_entry *e,
+		       const struct clawmd_layout *lay)
+{
+	size_t n = e->type == CLAWMD_FT_DIR ? e->nfiles + e->nprobed : 1;
+	for (size_t i = 0; i < n; i++) {
+		const char *src = e->type != CLAWMD_FT_DIR ? e->source
+				  : i < e->nfiles	    ? e->files[i].source
+							    : e->probed[i - e->nfiles];
+		const char *rel;
+		if (src && (rel = beneath(src, lay->skills)))
+			source_facts(fs, B_SKILLS, rel);
+		else if (src && (rel = beneath(src, lay->modules)))
+			source_facts(fs, B_MODULES, rel);
+		else
+			return false;
 	}
 	return true;
 }
@@ -758,16 +783,21 @@ void clawmd_record_save(const struct clawmd_group *g, const struct clawmd_plan *
 	 * holds the names below (checked now, not recorded: the agent writes
 	 * its own files there all the time). */
 	add(&fs, B_GROUP, 0, clawmd_xstrdup(CLAWMD_CONFIG_NAME));
-	for (size_t i = 0; i < lay->noptional; i++) /* imported while regular files */
-		add(&fs, B_GROUP, F_TYPE, clawmd_xstrdup(lay->optional[i]));
-	add(&fs, B_GROUP, F_TYPE, clawmd_xstrdup(CLAWMD_LOCAL_NAME));
+	/* Imported while regular files; inlined, by their content. */
+	int by = plan->inlined ? 0 : F_TYPE;
+	for (size_t i = 0; i < lay->noptional; i++)
+		add(&fs, B_GROUP, by, clawmd_xstrdup(lay->optional[i]));
+	add(&fs, B_GROUP, by, clawmd_xstrdup(CLAWMD_LOCAL_NAME));
 	if (lay->persona && !persona_facts(&fs, gd))
 		goto out;
 	add(&fs, B_GROUP, F_RACY_ONLY, clawmd_xstrdup("."));
 	/* 2. Each entry and its source; then the fragments directory, which
 	 * vouches for the symlinks in it and for the absence of stale ones. */
 	for (size_t i = 0; i < plan->n; i++)
-		if (!entry_facts(&fs, &plan->entries[i], lay))
+		if (!entry_facts(&fs, &plan->entries[i], lay, plan->inlined))
+			goto out;
+	for (size_t i = 0; i < plan->nread; i++)
+		if (!read_facts(&fs, &plan->read[i], lay))
 			goto out;
 	add(&fs, B_FRAG, 0, clawmd_xstrdup("."));
 	/* 3. The listings. */

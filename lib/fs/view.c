@@ -568,6 +568,36 @@ int clawmd_view_read_node(const struct clawmd_view_node *nd, struct clawmd_buf *
 	return rc;
 }
 
+int clawmd_view_read_head(const struct clawmd_view_node *nd, struct clawmd_buf *out, size_t max)
+{
+	int fd;
+	if (S_ISDIR(nd->st.st_mode))
+		return -EISDIR;
+	if (!S_ISREG(nd->st.st_mode))
+		return -ENODEV;
+	if ((fd = reopen(nd)) < 0)
+		return fd == -EAGAIN ? -ENOENT : fd;
+	char chunk[65536];
+	size_t got = 0;
+	int rc = 0;
+	while (got < max) {
+		size_t want = max - got < sizeof(chunk) ? max - got : sizeof(chunk);
+		ssize_t k = read(fd, chunk, want);
+		if (k < 0 && errno == EINTR)
+			continue;
+		if (k < 0) {
+			rc = errno == EAGAIN ? -ENODEV : -errno;
+			break;
+		}
+		if (k == 0)
+			break;
+		clawmd_buf_put(out, chunk, (size_t)k);
+		got += (size_t)k;
+	}
+	close(fd);
+	return rc;
+}
+
 int clawmd_view_read(const struct clawmd_view *v, const char *path, struct clawmd_buf *out,
 		     size_t max, char **real)
 {

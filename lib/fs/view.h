@@ -102,6 +102,14 @@ int clawmd_view_read_node(const struct clawmd_view_node *node, struct clawmd_buf
 			  size_t max);
 
 /*
+ * The first `max` bytes of the regular file a node resolved to (all of it
+ * when shorter), whatever its size: the file is never read past `max`.
+ * For a runtime that cuts a file at a byte budget (Codex).  -EISDIR,
+ * -ENODEV (not a regular file: never opened for reading), or -errno.
+ */
+int clawmd_view_read_head(const struct clawmd_view_node *node, struct clawmd_buf *out, size_t max);
+
+/*
  * The names in a directory (no "." or ".."), in the order the kernel's
  * readdir returns them, at most `max` (*truncated set when more).  *dev,
  * *ino identify the directory for loop detection.  A virtual directory

@@ -5,6 +5,7 @@
 
 #include <cJSON.h>
 #include <stdio.h>
+#include <strings.h>
 
 void clawmd_config_init(struct clawmd_group_config *cfg)
 {
@@ -226,13 +227,44 @@ static int parse_mcp(struct clawmd_group_config *cfg, const cJSON *v, const char
 }
 
 /*
+ * One runtime name ("provider", "runtimes[i]"), added to the group's set.
+ * nanoclaw lowercases its provider, so case does not matter; its test
+ * provider "mock" reads no instructions and adds nothing.  Anything else is
+ * refused, with the nearest name: a misspelt provider would start the agent
+ * without its instructions.
+ */
+static int parse_runtime(struct clawmd_group_config *cfg, const cJSON *v, const char *key,
+			 const char *path, struct clawmd_err *err)
+{
+	enum clawmd_runtime rt;
+	char q[400];
+	if (!cJSON_IsString(v))
+		return clawmd_err_set(err, CLAWMD_EINPUT, "%s: %s: expected a runtime name (claude, "
+				      "codex, gemini, opencode)", path, key);
+	if (!strcasecmp(v->valuestring, "mock") && !strcmp(key, "provider"))
+		return 0;
+	if (clawmd_runtime_parse(&rt, v->valuestring) < 0) {
+		const char *near = clawmd_runtime_suggest(v->valuestring);
+		quote(q, sizeof(q), v->valuestring, strlen(v->valuestring));
+		return clawmd_err_set(err, CLAWMD_EINPUT, "%s: %s: unknown runtime '%s'%s%s%s "
+				      "(expected claude, codex, gemini or opencode)", path, key, q,
+				      near ? " (did you mean '" : "", near ? near : "", near ? "'?)" : "");
+	}
+	if (!cfg->runtimes || !strcmp(key, "provider"))
+		cfg->runtime = rt;
+	cfg->runtimes |= 1u << rt;
+	return 0;
+}
+
+/*
  * Top-level keys that are a typo of one clawmd reads ("skils" silently meant
  * every skill).  container.json is shared with the host's other tools, so a
  * key far from all of clawmd's is theirs and passes silently.
  */
 static void note_unknown_keys(struct clawmd_group_config *cfg, const cJSON *doc, const char *path)
 {
-	static const char *const known[] = {"skills", "mcpServers", "cli_scope", "modules"};
+	static const char *const known[] = {"skills", "mcpServers", "cli_scope", "modules", "provider",
+					    "runtimes"};
 	const cJSON *item;
 	size_t cap = 0, n = 0;
 	char q[400];
@@ -337,6 +369,25 @@ int clawmd_config_parse(struct clawmd_group_config *out, const char *json, size_
 			goto out;
 		}
 		out->cli_disabled = !strcmp(sv, "disabled");
+	}
+	if ((v = cJSON_GetObjectItemCaseSensitive(doc, "provider")) && !cJSON_IsNull(v) &&
+	    (rc = parse_runtime(out, v, "provider", path, err)) < 0)
+		goto out;
+	if ((v = cJSON_GetObjectItemCaseSensitive(doc, "runtimes")) && !cJSON_IsNull(v)) {
+		const cJSON *item;
+		int i = 0;
+		if (!cJSON_IsArray(v) || !cJSON_GetArraySize(v)) {
+			rc = clawmd_err_set(err, CLAWMD_EINPUT, "%s: runtimes: expected a non-empty array of "
+					    "runtime names (claude, codex, gemini, opencode)", path);
+			goto out;
+		}
+		cJSON_ArrayForEach(item, v)
+		{
+			char key[32];
+			snprintf(key, sizeof(key), "runtimes[%d]", i++);
+			if ((rc = parse_runtime(out, item, key, path, err)) < 0)
+				goto out;
+		}
 	}
 	note_unknown_keys(out, doc, path);
 out:

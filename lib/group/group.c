@@ -179,3 +179,15 @@ int clawmd_group_set_config(struct clawmd_group *g, const char *json, size_t len
 	g->config_absent = false;
 	return 0;
 }
+
+int clawmd_group_runtimes(clawmd_runtimes *set, enum clawmd_runtime *first, struct clawmd_group *g,
+			  struct clawmd_err *err)
+{
+	const struct clawmd_group_config *cfg;
+	int rc = clawmd_group_config(&cfg, g, err);
+	if (rc < 0)
+		return rc;
+	*set = cfg->runtimes ? cfg->runtimes : g->lay->runtimes;
+	*first = cfg->runtimes ? cfg->runtime : g->lay->runtime;
+	return 0;
+}

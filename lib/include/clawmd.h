@@ -9,11 +9,12 @@
  * The parts, each its own header under clawmd/, from the bottom up:
  *	base.h     errors, buffers, names
  *	claude.h   Claude Code's own rules: releases, @-imports, text files
+ *	runtime.h  the agent runtimes: Claude Code, Codex, Gemini CLI, OpenCode
  *	layout.h   where everything lives: ROOT, clawmd.json, mounts; the root handle
  *	group.h    one group: the group handle, its container.json, its entry
  *	compose.h  plan, changes, apply; passes over many groups
  *	migrate.h  the one-shot legacy cutover
- *	render.h   Claude Code's memory loading (what the agent reads)
+ *	render.h   each runtime's memory loading (what the agent reads)
  *	lint.h     findings for check, the fleet view for status
  *
  * Calling sequence for the per-spawn job (a root for the host's lifetime,
@@ -58,6 +59,7 @@
 
 #include "clawmd/base.h"
 #include "clawmd/claude.h"
+#include "clawmd/runtime.h"
 #include "clawmd/layout.h"
 #include "clawmd/group.h"
 #include "clawmd/compose.h"

@@ -68,6 +68,8 @@ static void apply_preset_default(struct clawmd_layout *lay)
 	lay->import_local = false;
 	lay->persona = false;
 	set_optional(lay, role, 1);
+	lay->runtimes = 1u << CLAWMD_RUNTIME_CLAUDE;
+	lay->runtime = CLAWMD_RUNTIME_CLAUDE;
 	lay->no_user = lay->no_project = lay->no_local = false;
 	set_str(&lay->base, clawmd_path_join(lay->root, "container/CLAUDE.md"));
 	set_str(&lay->skills, clawmd_path_join(lay->root, "skills"));
@@ -251,6 +253,32 @@ int clawmd_layout_set(struct clawmd_layout *lay, const char *key, const char *v,
 		return parse_optional(lay, v, err);
 	if (!strcmp(key, "persona"))
 		return parse_bool(&lay->persona, key, v, err);
+	if (!strcmp(key, "runtimes")) {
+		char *copy = clawmd_xstrdup(v);
+		clawmd_runtimes set = 0;
+		enum clawmd_runtime first = CLAWMD_RUNTIME_CLAUDE;
+		int rc = 0;
+		for (char *p = copy, *tok; rc == 0 && (tok = strsep(&p, ","));) {
+			enum clawmd_runtime rt;
+			if (clawmd_runtime_parse(&rt, tok) < 0) {
+				const char *near = clawmd_runtime_suggest(tok);
+				rc = clawmd_err_set(err, CLAWMD_EUSAGE,
+						    "runtimes: unknown runtime '%s'%s%s%s (claude, codex, "
+						    "gemini or opencode)", tok, near ? "; did you mean '" : "",
+						    near ? near : "", near ? "'?" : "");
+			} else {
+				if (!set)
+					first = rt;
+				set |= 1u << rt;
+			}
+		}
+		free(copy);
+		if (rc == 0 && !set)
+			rc = clawmd_err_set(err, CLAWMD_EUSAGE, "runtimes: expected at least one runtime");
+		if (rc == 0)
+			lay->runtimes = set, lay->runtime = first;
+		return rc;
+	}
 	if (!strcmp(key, "import_local"))
 		return parse_bool(&lay->import_local, key, v, err);
 	if (!strcmp(key, "approve_external"))
@@ -419,7 +447,7 @@ static const char *const layout_keys[] = {
 	"preset",	  "base",	      "skills",		"groups",	  "modules",
 	"state",	  "mode",	      "import_local",	"claude_version", "approve_external",
 	"setting_sources", "lock_timeout",   "token_budget",	"container",	  "mounts",
-	"optional_imports", "persona",
+	"optional_imports", "persona", "runtimes",
 	"container.base", "container.skills", "container.modules", "container.group"};
 
 static bool layout_key_known(const char *k)
@@ -466,6 +494,57 @@ static int put_scalar(struct clawmd_buf *b, const char *key, const cJSON *v, con
 	put_str(b, key);
 	put_str(b, val);
 	return 0;
+}
+
+/* The names of one list key of clawmd.json: what each must be. */
+static bool file_name_ok(const char *s)
+{
+	return clawmd_name_valid(s, strlen(s));
+}
+
+static bool runtime_name_ok(const char *s)
+{
+	return *s; /* clawmd_layout_set() names an unknown one, with the nearest */
+}
+
+static const struct list_key {
+	const char *key;
+	bool (*ok)(const char *name);
+	const char *what; /* "expected an array of WHATs" and "expected a WHAT" */
+} list_keys[] = {
+	{"optional_imports", file_name_ok, "file name of the group ([A-Za-z0-9][A-Za-z0-9._-]{0,63})"},
+	{"runtimes", runtime_name_ok, "runtime name (claude, codex, gemini or opencode)"},
+};
+
+/* An array of names as the one string "a,b" (no valid name holds a
+ * comma), each checked, the bad one named by its index. */
+static int put_list(struct clawmd_buf *pairs, const struct list_key *lk, const cJSON *v,
+		    const char *file, struct clawmd_err *err)
+{
+	struct clawmd_buf list = CLAWMD_BUF_INIT;
+	const cJSON *sub;
+	int i = 0, rc = 0;
+	clawmd_buf_put(&list, "", 0);
+	if (!cJSON_IsArray(v))
+		rc = clawmd_err_set(err, CLAWMD_EINPUT, "%s: %s: expected an array, each a %s", file,
+				    lk->key, lk->what);
+	cJSON_ArrayForEach(sub, v)
+	{
+		if (rc < 0)
+			break;
+		if (!cJSON_IsString(sub) || strchr(sub->valuestring, ',') || !lk->ok(sub->valuestring))
+			rc = clawmd_err_set(err, CLAWMD_EINPUT, "%s: %s[%d]: expected a %s", file, lk->key,
+					    i, lk->what);
+		else
+			clawmd_buf_printf(&list, "%s%s", i ? "," : "", sub->valuestring);
+		i++;
+	}
+	if (rc == 0) {
+		put_str(pairs, lk->key);
+		put_str(pairs, list.ptr);
+	}
+	clawmd_buf_release(&list);
+	return rc;
 }
 
 static int flatten_json(struct clawmd_buf *pairs, const struct clawmd_buf *text, const char *file,
@@ -531,34 +610,14 @@ static int flatten_json(struct clawmd_buf *pairs, const struct clawmd_buf *text,
 			}
 			continue;
 		}
-		if (!strcmp(k, "optional_imports")) {
-			/* An array of file names, kept as "a,b" (no valid name
-			 * holds a comma; clawmd_layout_set() checks each). */
-			struct clawmd_buf list = CLAWMD_BUF_INIT;
-			int i = 0;
-			clawmd_buf_put(&list, "", 0);
-			if (!cJSON_IsArray(item))
-				rc = clawmd_err_set(err, CLAWMD_EINPUT,
-						    "%s: optional_imports: expected an array of file names", file);
-			cJSON_ArrayForEach(sub, item)
-			{
-				if (rc < 0)
-					break;
-				if (!cJSON_IsString(sub) || strchr(sub->valuestring, ',') ||
-				    !clawmd_name_valid(sub->valuestring, strlen(sub->valuestring)))
-					rc = clawmd_err_set(err, CLAWMD_EINPUT,
-							    "%s: optional_imports[%d]: expected a file name of the group "
-							    "([A-Za-z0-9][A-Za-z0-9._-]{0,63})", file, i);
-				else
-					clawmd_buf_printf(&list, "%s%s", i ? "," : "", sub->valuestring);
-				i++;
-			}
-			if (rc == 0) {
-				put_str(pairs, k);
-				put_str(pairs, list.ptr);
-			}
-			clawmd_buf_release(&list);
-			if (rc < 0)
+		/* A list of names, kept as "a,b"; clawmd_layout_set() checks
+		 * each name, as it checks the same list given as a string. */
+		const struct list_key *lk = NULL;
+		for (size_t i = 0; i < CLAWMD_ARRAY_SIZE(list_keys); i++)
+			if (!strcmp(k, list_keys[i].key))
+				lk = &list_keys[i];
+		if (lk) {
+			if ((rc = put_list(pairs, lk, item, file, err)) < 0)
 				goto out;
 			continue;
 		}

@@ -269,10 +269,19 @@ static int lint_drift(struct clawmd_lint_group *g, struct clawmd_err *err)
 	} else {
 		g->drift = CLAWMD_DRIFT_CHANGE;
 		struct clawmd_buf names = CLAWMD_BUF_INIT;
-		for (size_t i = 0; i < ch.n && i < 8; i++)
-			clawmd_buf_printf(&names, "%s%s", i ? ", " : "", ch.v[i].name);
-		if (ch.n > 8)
-			clawmd_buf_printf(&names, ", and %zu more", ch.n - 8);
+		size_t shown = 0, more = 0;
+		for (size_t i = 0; i < ch.n; i++) {
+			/* an entry moved aside, then written: one name */
+			if (i && !strcmp(ch.v[i].name, ch.v[i - 1].name))
+				continue;
+			if (shown == 8) {
+				more++;
+				continue;
+			}
+			clawmd_buf_printf(&names, "%s%s", shown++ ? ", " : "", ch.v[i].name);
+		}
+		if (more)
+			clawmd_buf_printf(&names, ", and %zu more", more);
 		char *hint = clawmd_xasprintf("run 'clawmd compose %s'; 'clawmd compose --dry-run %s' "
 					      "shows the diff", g->group, g->group);
 		clawmd_lint_add(g->out, "CM402", g->group, g->entry_shown, 1, 1, hint,
@@ -317,6 +326,75 @@ static int lint_memory(struct clawmd_lint_group *g, struct clawmd_err *err)
 	rc = clawmd_lint_loaded(&V, &mo, &g->memory_chars, err);
 	clawmd_mounts_free(mounts, nmounts);
 	return rc;
+}
+
+/*
+ * CM601-CM603: for each runtime the group runs but Claude Code (lint_memory
+ * covers it), what that runtime loads in the container, by its own rules
+ * (render/<runtime>.c): clawmd's entry file must be among it, whole, and
+ * every import it holds followed.
+ */
+static int lint_runtimes(struct clawmd_lint_group *g, struct clawmd_err *err)
+{
+	clawmd_runtimes set;
+	enum clawmd_runtime first;
+	struct clawmd_mount *mounts = NULL;
+	size_t nmounts = 0;
+	if (!g->cfg_ok) /* CM302 said why */
+		return 0;
+	int rc = clawmd_group_runtimes(&set, &first, g->grp, err);
+	if (rc < 0 || !(set & ~(1u << CLAWMD_RUNTIME_CLAUDE)))
+		return rc;
+	if ((rc = clawmd_group_mounts(&mounts, &nmounts, g->grp, err)) < 0)
+		return rc;
+	for (int rt = 1; rt < CLAWMD_RUNTIME_N; rt++) {
+		if (!(set & (1u << rt)))
+			continue;
+		const char *name = clawmd_runtime_entry(rt), *title = clawmd_runtime_title(rt);
+		char *entry = clawmd_path_join(g->lay->ct_group, name);
+		char *shown = clawmd_path_join(g->gshown, name);
+		struct clawmd_buf text = CLAWMD_BUF_INIT;
+		struct clawmd_err scratch = CLAWMD_ERR_INIT;
+		struct clawmd_memory m;
+		struct clawmd_memory_opts mo = {.cwd = g->lay->ct_group, .mounts = mounts,
+						.nmounts = nmounts, .runtime = rt};
+		clawmd_memory_init(&m);
+		/* not composed yet: CM402 says so */
+		bool present = clawmd_fs_read(&text, &g->gd, name, 64u << 20, &scratch) == 0;
+		if (present && clawmd_memory_load(&m, &mo, &scratch) == 0) {
+			bool loaded = false;
+			for (size_t i = 0; i < m.nfiles && !loaded; i++)
+				loaded = !strcmp(m.files[i].path, entry);
+			size_t limit = clawmd_runtime_limit(rt);
+			if (!loaded)
+				clawmd_lint_add(g->out, "CM601", g->group, shown, 1, 1,
+						"remove the file that takes its place; keep what it holds in "
+						"CLAUDE.local.md",
+						"%s does not load %s: another file takes its place", title,
+						shown);
+			else if (limit && text.len > limit)
+				clawmd_lint_add(g->out, "CM602", g->group, shown, 1, 1,
+						"trim the biggest parts (compose names them)",
+						"%s loads %zu of the %zu bytes of %s and cuts the rest off",
+						title, limit, text.len, shown);
+			for (size_t i = 0; i < m.nimports; i++) {
+				const struct clawmd_mem_import *im = &m.imports[i];
+				if (im->status == CLAWMD_IMPORT_LOADED || im->status == CLAWMD_IMPORT_CYCLE ||
+				    im->status == CLAWMD_IMPORT_DUPLICATE || im->status == CLAWMD_IMPORT_EMPTY)
+					continue;
+				clawmd_lint_add(g->out, "CM603", g->group, shown, 1, 1,
+						"compose in copy mode, or remove the import",
+						"%s does not follow @%s in %s (%s)", title, im->raw, im->from,
+						clawmd_import_status_name(im->status));
+			}
+		}
+		clawmd_memory_release(&m);
+		clawmd_buf_release(&text);
+		free(entry);
+		free(shown);
+	}
+	clawmd_mounts_free(mounts, nmounts);
+	return 0;
 }
 
 /* CM501-CM503 for the group's rules, as the container sees them. */
@@ -423,6 +501,12 @@ static void ignore_file(struct clawmd_buf *rules, const char *top, const char *r
 void clawmd_lint_local_ignored(struct clawmd_findings *out, const char *group,
 				      const char *repo_dir, const char *dir, const char *shown)
 {
+	clawmd_lint_ignored(out, group, repo_dir, dir, CLAWMD_LOCAL_NAME, shown);
+}
+
+void clawmd_lint_ignored(struct clawmd_findings *out, const char *group, const char *repo_dir,
+			 const char *dir, const char *name, const char *shown)
+{
 	struct clawmd_err gerr = CLAWMD_ERR_INIT;
 	const struct clawmd_git *git = clawmd_git(&gerr);
 	git_repository *repo = NULL;
@@ -447,15 +531,17 @@ void clawmd_lint_local_ignored(struct clawmd_findings *out, const char *group,
 			ignore_file(&rules, rwd, sub);
 			free(sub);
 		}
-	rel = *rest ? clawmd_xasprintf("%s/%s", rest, CLAWMD_LOCAL_NAME)
-		    : clawmd_xstrdup(CLAWMD_LOCAL_NAME);
+	rel = *rest ? clawmd_xasprintf("%s/%s", rest, name) : clawmd_xstrdup(name);
 	int ignored = 0;
 	if (git->git_repository_set_workdir(repo, git->git_repository_path(repo), 0) == 0 &&
 	    (!rules.len || git->git_ignore_add_rule(repo, rules.ptr) == 0) &&
 	    git->git_ignore_path_is_ignored(&ignored, repo, rel) == 0 && !ignored)
 		clawmd_lint_add(out, "CM403", group, shown, 1, 1,
-				"add 'CLAUDE.local.md' to .gitignore (per-group memory is written by the "
-				"agent and is not for the repository)",
+				strcmp(name, CLAWMD_LOCAL_NAME)
+					? "ignore the groups' AGENTS.md in .gitignore (it holds the "
+					  "agent's CLAUDE.local.md, inlined)"
+					: "add 'CLAUDE.local.md' to .gitignore (per-group memory is "
+					  "written by the agent and is not for the repository)",
 				"%s is not ignored by git", rel);
 out:
 	clawmd_buf_release(&rules);
@@ -566,13 +652,25 @@ int clawmd_lint_group_run(struct clawmd_lint_group *g, struct clawmd_findings *o
 		if ((rc = lint_drift(g, err)) < 0)
 			return rc;
 	}
-	if ((rc = lint_memory(g, err)) < 0)
+	if ((rc = lint_memory(g, err)) < 0 || (rc = lint_runtimes(g, err)) < 0)
 		return rc;
 	lint_budget(g);
 	char *local = clawmd_path_join(g->gshown, CLAWMD_LOCAL_NAME);
 	if (local_present(g))
 		clawmd_lint_local_ignored(out, grp->name, lay->root, g->gpath, local);
 	free(local);
+	/* An inlined entry holds the memory: as private as the memory. */
+	for (size_t i = 0; g->planned && g->plan.inlined && i < g->plan.n; i++) {
+		const char *name = g->plan.entries[i].name;
+		struct clawmd_err scratch = CLAWMD_ERR_INIT;
+		mode_t t;
+		if (!clawmd_runtime_entry_name(name) || !strcmp(name, CLAWMD_ENTRY_NAME) ||
+		    clawmd_fs_type(&t, &g->gd, name, &scratch) < 0 || t != S_IFREG)
+			continue;
+		char *shown = clawmd_path_join(g->gshown, name);
+		clawmd_lint_ignored(out, grp->name, lay->root, g->gpath, name, shown);
+		free(shown);
+	}
 	lint_preserved(g);
 	if ((rc = lint_group_rules(g)) < 0)
 		return rc;

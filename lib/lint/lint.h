@@ -52,6 +52,10 @@ size_t clawmd_lint_json_find(const char *json, const char *s);
  * git repository at `repo_dir` (the host's; never one inside a group). */
 void clawmd_lint_local_ignored(struct clawmd_findings *out, const char *group,
 			       const char *repo_dir, const char *dir, const char *shown);
+/* The same for another file of the group that holds the memory (an
+ * inlined entry): `name` in `dir`. */
+void clawmd_lint_ignored(struct clawmd_findings *out, const char *group, const char *repo_dir,
+			 const char *dir, const char *name, const char *shown);
 
 /* ---- loaded.c ---- */
 

@@ -137,6 +137,24 @@ static const struct clawmd_lint_rule lint_rules[] = {
 	 "groups of {a,b} would be 67 million). clawmd keeps the first 256 and matches nothing "
 	 "past them; Claude Code would try to expand them all.",
 	 "Write fewer brace groups, or split the rule."},
+	{"CM601", "runtime-entry-not-loaded", CLAWMD_SEV_ERROR,
+	 "A runtime the group runs does not load clawmd's entry file.",
+	 "The group runs an agent runtime (container.json's provider or runtimes) that, as it "
+	 "loads instructions, does not read the entry file compose writes for it: another file "
+	 "takes its place (Codex reads AGENTS.override.md instead of AGENTS.md), so the agent "
+	 "starts without its shared base, skills and tools.",
+	 "Remove the file that takes its place, or move what it holds into CLAUDE.local.md."},
+	{"CM602", "runtime-truncated", CLAWMD_SEV_ERROR,
+	 "A runtime cuts the group's instructions short.",
+	 "The runtime loads at most so many bytes of instructions (Codex: project_doc_max_bytes, "
+	 "32 KiB) and silently cuts the rest off, usually the agent's memory at the end.",
+	 "Trim the biggest parts: compose names them."},
+	{"CM603", "runtime-import-dropped", CLAWMD_SEV_ERROR,
+	 "A runtime does not follow an import in the group's instructions.",
+	 "The runtime follows @ imports by rules of its own (Gemini CLI: none whose realpath "
+	 "leaves the working directory) and drops this one, so its text never reaches the agent.",
+	 "Compose in copy mode (every import then names a file inside the group), or remove the "
+	 "import."},
 };
 
 const struct clawmd_lint_rule *clawmd_lint_rules(size_t *n)

@@ -49,6 +49,10 @@ int clawmd_group_status_get(struct clawmd_group_status *out, struct clawmd_group
 	out->nfindings = f.n;
 	out->nerrors = clawmd_findings_count(&f, CLAWMD_SEV_ERROR);
 	out->npreserved = g.npreserved;
+	enum clawmd_runtime first;
+	struct clawmd_err scratch = CLAWMD_ERR_INIT;
+	if (g.cfg_ok && clawmd_group_runtimes(&out->runtimes, &first, grp, &scratch) < 0)
+		out->runtimes = 0;
 	if (g.planned) {
 		size_t cap = 0, scap = 0;
 		static const char skill_prefix[] = CLAWMD_FRAGMENTS_DIR "/skill-";

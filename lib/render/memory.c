@@ -18,6 +18,8 @@
 #include "claude/mdscan.h"
 #include "base/util.h"
 #include "fs/view.h"
+#include "render/load.h"
+#include "render/runtimes.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -28,218 +30,7 @@
 #include <unistd.h>
 
 #define MAX_INCLUDE_DEPTH 5
-#define FILE_MAX (4u * 1024 * 1024) /* 2.1.330 skips files over 4 MiB */
 #define MAX_LINKS 40
-
-/* ---- paths -------------------------------------------------------------- */
-
-/* POSIX path.normalize for absolute paths: no ".", "..", "//" or trailing /. */
-static char *path_norm(const char *p)
-{
-	size_t len = strlen(p);
-	char *out = clawmd_xmalloc(len + 2);
-	size_t n = 0;
-	out[n++] = '/';
-	for (const char *a = p; *a;) {
-		while (*a == '/')
-			a++;
-		const char *e = a;
-		while (*e && *e != '/')
-			e++;
-		size_t sl = (size_t)(e - a);
-		if (sl == 0)
-			break;
-		if (sl == 1 && a[0] == '.') {
-			/* nothing */
-		} else if (sl == 2 && a[0] == '.' && a[1] == '.') {
-			while (n > 1 && out[n - 1] != '/')
-				n--;
-			if (n > 1)
-				n--;
-		} else {
-			if (n > 1)
-				out[n++] = '/';
-			memcpy(out + n, a, sl);
-			n += sl;
-		}
-		a = e;
-	}
-	out[n] = '\0';
-	return out;
-}
-
-static char *path_resolve(const char *base, const char *rel)
-{
-	if (rel[0] == '/')
-		return path_norm(rel);
-	char *j = clawmd_xasprintf("%s/%s", base, rel);
-	char *r = path_norm(j);
-	free(j);
-	return r;
-}
-
-static char *path_dir(const char *p)
-{
-	const char *sl = strrchr(p, '/');
-	if (!sl || sl == p)
-		return clawmd_xstrdup("/");
-	return clawmd_xstrndup(p, (size_t)(sl - p));
-}
-
-static bool path_under(const char *p, const char *dir)
-{
-	size_t n = strlen(dir);
-	if (!strcmp(dir, "/"))
-		return true;
-	return !strncmp(p, dir, n) && (p[n] == '\0' || p[n] == '/');
-}
-
-/* ---- the filesystem view ------------------------------------------------ */
-
-/*
- * Every read goes through view.c's resolver: a container path walked
- * through the mount table with directory fds (the identity on the host).
- * The loader is bounded: a file over FILE_MAX is skipped unread (as Claude
- * Code skips it), and one load reads at most LOAD_BYTES_MAX bytes, tries
- * at most LOAD_FILES_MAX paths and lists at most LOAD_ENTRIES_MAX rules
- * entries (RULES_DIR_MAX per directory); past a bound, the rest is skipped
- * as missing.
- */
-#define LOAD_BYTES_MAX (64u * 1024 * 1024)
-#define LOAD_FILES_MAX 50000u
-#define LOAD_ENTRIES_MAX 200000u
-#define RULES_DIR_MAX 65536u
-#define LOAD_STEPS_MAX 4000000u /* path components resolved */
-
-struct view {
-	struct clawmd_view v;
-	size_t bytes, files, entries; /* spent in this load */
-	size_t steps;		      /* left in this load */
-};
-
-static char *view_realpath(struct view *v, const char *p)
-{
-	return clawmd_view_realpath(&v->v, p);
-}
-
-static char view_kind(struct view *v, const char *p)
-{
-	return clawmd_view_kind(&v->v, p);
-}
-
-/* Read the regular file `nd` resolved to; -errno otherwise (EISDIR for
- * directories, EFBIG over 4 MiB or past the load's bytes). */
-static int view_read(struct view *v, const struct clawmd_view_node *nd, struct clawmd_buf *out)
-{
-	if (v->bytes >= LOAD_BYTES_MAX)
-		return -EFBIG;
-	size_t max = LOAD_BYTES_MAX - v->bytes < FILE_MAX ? LOAD_BYTES_MAX - v->bytes : FILE_MAX;
-	size_t before = out->len;
-	int rc = clawmd_view_read_node(nd, out, max);
-	v->bytes += out->len - before;
-	return rc;
-}
-
-static bool view_exists_nofollow(struct view *v, const char *p, bool *is_dir)
-{
-	struct stat st;
-	if (!clawmd_view_lexists(&v->v, p, &st))
-		return false;
-	if (is_dir)
-		*is_dir = S_ISDIR(st.st_mode);
-	return true;
-}
-
-/* Names in a directory in readdir(3) order, sorted bytewise for the
- * JavaScript releases (§5.1.4, §15); NULL if unreadable or over a bound. */
-static char **view_list(struct view *v, const char *p, bool sorted, size_t *n, dev_t *dev,
-			ino_t *ino)
-{
-	char **names;
-	bool truncated;
-	if (v->entries >= LOAD_ENTRIES_MAX)
-		return NULL;
-	size_t max = LOAD_ENTRIES_MAX - v->entries < RULES_DIR_MAX ? LOAD_ENTRIES_MAX - v->entries
-								  : RULES_DIR_MAX;
-	if (clawmd_view_list(&v->v, p, max, &names, n, &truncated, dev, ino) < 0)
-		return NULL;
-	v->entries += *n;
-	if (sorted && *n)
-		qsort(names, *n, sizeof(char *), clawmd_strcmp_ptr);
-	return names;
-}
-
-
-/*
- * Claude Code reads memory files as UTF-8 strings (readFile(p, 'utf-8')):
- * every maximal ill-formed subsequence becomes U+FFFD, as the WHATWG
- * decoder that Node uses does.  `in` is replaced when it is not valid.
- */
-static void utf8_sanitize(struct clawmd_buf *in)
-{
-	const unsigned char *s = (const unsigned char *)in->ptr;
-	size_t n = in->len, i = 0;
-	while (i < n && s[i] < 0x80)
-		i++;
-	struct clawmd_buf out = CLAWMD_BUF_INIT;
-	bool bad = false;
-	clawmd_buf_put(&out, "", 0);
-	while (i < n) {
-		unsigned char b = s[i];
-		size_t need;
-		unsigned char lo = 0x80, hi = 0xbf;
-		if (b < 0x80)
-			need = 0;
-		else if (b >= 0xc2 && b <= 0xdf)
-			need = 1;
-		else if (b >= 0xe0 && b <= 0xef) {
-			need = 2;
-			if (b == 0xe0)
-				lo = 0xa0;
-			else if (b == 0xed)
-				hi = 0x9f;
-		} else if (b >= 0xf0 && b <= 0xf4) {
-			need = 3;
-			if (b == 0xf0)
-				lo = 0x90;
-			else if (b == 0xf4)
-				hi = 0x8f;
-		} else {
-			bad = true;
-			clawmd_buf_put(&out, "\xef\xbf\xbd", 3);
-			i++;
-			continue;
-		}
-		size_t j = i + 1;
-		bool ok = true;
-		for (size_t k = 0; k < need; k++, j++) {
-			unsigned char l = k ? 0x80 : lo, h = k ? 0xbf : hi;
-			if (j >= n || s[j] < l || s[j] > h) {
-				ok = false;
-				break;
-			}
-		}
-		if (ok) {
-			clawmd_buf_put(&out, s + i, j - i);
-		} else {
-			/* the offending byte is not consumed: it starts anew */
-			bad = true;
-			clawmd_buf_put(&out, "\xef\xbf\xbd", 3);
-		}
-		i = j;
-	}
-	if (bad) {
-		size_t ascii = 0;
-		while (ascii < n && s[ascii] < 0x80)
-			ascii++;
-		struct clawmd_buf all = CLAWMD_BUF_INIT;
-		clawmd_buf_put(&all, s, ascii);
-		clawmd_buf_put(&all, out.ptr, out.len);
-		clawmd_buf_release(in);
-		*in = all;
-	}
-	clawmd_buf_release(&out);
-}
 
 /* ---- the text extension whitelist (§8) ---------------------------------- */
 
@@ -327,7 +118,7 @@ static void set_release(struct set *s)
 
 struct loader {
 	const struct clawmd_memory_opts *o;
-	struct view view;
+	struct clawmd_load_view view;
 	struct clawmd_memory *m;
 	struct set seen;  /* S: processed paths */
 	bool native;	  /* 2.1.113 on: readdir order */
@@ -396,7 +187,7 @@ static char *fold(const char *p)
 static bool inside_cwd(const struct loader *L, const char *p)
 {
 	char *a = fold(p), *b = fold(L->cwd);
-	bool in = path_under(a, b);
+	bool in = clawmd_path_under(a, b);
 	free(a);
 	free(b);
 	return in;
@@ -411,10 +202,10 @@ static char *resolve_include(const struct loader *L, const char *raw, const char
 	char *r;
 	if (!strcmp(p, "~") || !strncmp(p, "~/", 2)) {
 		char *j = clawmd_xasprintf("%s/%s", L->home ? L->home : "/", p + 1);
-		r = path_norm(j);
+		r = clawmd_path_norm(j);
 		free(j);
 	} else {
-		r = path_resolve(dir, p);
+		r = clawmd_path_resolve(dir, p);
 	}
 	free(p);
 	return r;
@@ -429,7 +220,7 @@ static enum clawmd_import_status process_file(struct loader *L, struct flist *ou
 					      bool include_external, int depth,
 					      const char *parent)
 {
-	char *np = path_norm(path);
+	char *np = clawmd_path_norm(path);
 	enum clawmd_import_status st = CLAWMD_IMPORT_LOADED;
 	if (set_has(&L->seen, np)) {
 		st = CLAWMD_IMPORT_DUPLICATE;
@@ -443,7 +234,7 @@ static enum clawmd_import_status process_file(struct loader *L, struct flist *ou
 		free(np);
 		return CLAWMD_IMPORT_TOO_DEEP;
 	}
-	if (++L->view.files > LOAD_FILES_MAX) {
+	if (++L->view.files > CLAWMD_LOAD_FILES_MAX) {
 		free(np);
 		return CLAWMD_IMPORT_MISSING; /* past the bound: skipped */
 	}
@@ -473,7 +264,7 @@ static enum clawmd_import_status process_file(struct loader *L, struct flist *ou
 
 	struct clawmd_buf raw = CLAWMD_BUF_INIT;
 	clawmd_buf_put(&raw, "", 0);
-	int rrc = resolved ? view_read(&L->view, &nd, &raw) : -ENOENT;
+	int rrc = resolved ? clawmd_load_read(&L->view, &nd, &raw) : -ENOENT;
 	if (resolved)
 		clawmd_view_node_release(&nd);
 	if (rrc < 0) {
@@ -485,7 +276,7 @@ static enum clawmd_import_status process_file(struct loader *L, struct flist *ou
 		goto out;
 	}
 	size_t raw_size = raw.len;
-	utf8_sanitize(&raw);
+	clawmd_utf8_sanitize(&raw);
 	struct clawmd_frontmatter fm;
 	clawmd_frontmatter_parse(&fm, raw.ptr, raw.len);
 	const char *body = raw.ptr + fm.body;
@@ -519,7 +310,7 @@ static enum clawmd_import_status process_file(struct loader *L, struct flist *ou
 	struct clawmd_md_scan scan;
 	clawmd_md_scan_init(&scan);
 	clawmd_md_scan(&scan, body, blen, L->record);
-	char *dir = path_dir(rp);
+	char *dir = clawmd_path_dir(rp);
 	struct set mine = {0};
 	L->chain[depth] = np;
 	for (size_t i = 0; i < scan.n; i++) {
@@ -581,7 +372,7 @@ static void rules_walk(struct loader *L, struct flist *out, const char *dir,
 		       enum clawmd_mem_type type, bool include_external, struct set *visited,
 		       int depth)
 {
-	char *rd = view_realpath(&L->view, dir);
+	char *rd = clawmd_load_realpath(&L->view, dir);
 	if (!rd || depth > RULES_DEPTH_MAX)
 		goto out;
 	if (L->gate && strcmp(rd, dir) && !inside_cwd(L, rd)) {
@@ -596,7 +387,7 @@ static void rules_walk(struct loader *L, struct flist *out, const char *dir,
 	size_t n;
 	dev_t dev;
 	ino_t ino;
-	char **names = view_list(&L->view, rd, !L->native, &n, &dev, &ino);
+	char **names = clawmd_load_list(&L->view, rd, !L->native, &n, &dev, &ino);
 	if (!names)
 		goto out;
 	char id[64];
@@ -608,7 +399,7 @@ static void rules_walk(struct loader *L, struct flist *out, const char *dir,
 	}
 	set_add(visited, id);
 	for (size_t i = 0; i < n; i++) {
-		char *entry = path_resolve(rd, names[i]);
+		char *entry = clawmd_path_resolve(rd, names[i]);
 		struct clawmd_view_node nd;
 		char *erp = NULL, kind = 0;
 		if (clawmd_view_resolve(&nd, &L->view.v, entry, true) == 0) {
@@ -702,12 +493,12 @@ static bool nested_worktree(struct loader *L, char **git_root, char **canonical)
 	char *d = clawmd_xstrdup(L->cwd);
 	bool found = false, is_dir = false, ok = false;
 	for (;;) {
-		char *g = path_resolve(d, ".git");
-		found = view_exists_nofollow(&L->view, g, &is_dir);
+		char *g = clawmd_path_resolve(d, ".git");
+		found = clawmd_load_lexists(&L->view, g, &is_dir);
 		free(g);
 		if (found || !strcmp(d, "/"))
 			break;
-		char *p = path_dir(d);
+		char *p = clawmd_path_dir(d);
 		free(d);
 		d = p;
 	}
@@ -715,7 +506,7 @@ static bool nested_worktree(struct loader *L, char **git_root, char **canonical)
 		free(d);
 		return false;
 	}
-	char *dotgit = path_resolve(d, ".git");
+	char *dotgit = clawmd_path_resolve(d, ".git");
 	char *line = git_link(L, dotgit);
 	char *gitdir = NULL, *common = NULL, *back = NULL, *cfile = NULL, *bfile = NULL;
 	char *rgit = NULL, *rcommon = NULL, *rback = NULL, *rroot = NULL, *want = NULL;
@@ -726,36 +517,36 @@ static bool nested_worktree(struct loader *L, char **git_root, char **canonical)
 		skip++;
 	if (!line[skip])
 		goto out;
-	gitdir = path_resolve(d, line + skip);
-	cfile = path_resolve(gitdir, "commondir");
-	bfile = path_resolve(gitdir, "gitdir");
+	gitdir = clawmd_path_resolve(d, line + skip);
+	cfile = clawmd_path_resolve(gitdir, "commondir");
+	bfile = clawmd_path_resolve(gitdir, "gitdir");
 	char *c = git_link(L, cfile), *bk = git_link(L, bfile);
 	if (c)
-		common = path_resolve(gitdir, c);
+		common = clawmd_path_resolve(gitdir, c);
 	if (bk)
-		back = path_resolve(gitdir, bk);
+		back = clawmd_path_resolve(gitdir, bk);
 	free(c);
 	free(bk);
 	if (!common || !back)
 		goto out;
-	rgit = view_realpath(&L->view, gitdir);
-	rcommon = view_realpath(&L->view, common);
-	rback = view_realpath(&L->view, back);
-	rroot = view_realpath(&L->view, d);
+	rgit = clawmd_load_realpath(&L->view, gitdir);
+	rcommon = clawmd_load_realpath(&L->view, common);
+	rback = clawmd_load_realpath(&L->view, back);
+	rroot = clawmd_load_realpath(&L->view, d);
 	if (!rgit || !rcommon || !rback || !rroot)
 		goto out;
 	/* the gitdir is <commondir>/worktrees/<name> */
-	char *wt = path_resolve(rcommon, "worktrees");
-	char *gparent = path_dir(rgit);
+	char *wt = clawmd_path_resolve(rcommon, "worktrees");
+	char *gparent = clawmd_path_dir(rgit);
 	bool in_common = !strcmp(wt, gparent);
 	free(wt);
 	free(gparent);
 	/* and <gitdir>/gitdir leads back to <git root>/.git */
-	want = path_resolve(rroot, ".git");
+	want = clawmd_path_resolve(rroot, ".git");
 	if (!in_common || strcmp(rback, want))
 		goto out;
-	char *main_root = path_dir(rcommon);
-	if (strcmp(main_root, rroot) && path_under(rroot, main_root)) {
+	char *main_root = clawmd_path_dir(rcommon);
+	if (strcmp(main_root, rroot) && clawmd_path_under(rroot, main_root)) {
 		*git_root = rroot;
 		*canonical = main_root;
 		rroot = main_root = NULL;
@@ -787,7 +578,7 @@ static void loader_init(struct loader *L, struct clawmd_memory *m, const struct 
 	memset(L, 0, sizeof(*L));
 	L->o = o;
 	L->view.v = (struct clawmd_view){o->mounts, o->nmounts, &L->view.steps, cache};
-	L->view.steps = LOAD_STEPS_MAX;
+	L->view.steps = CLAWMD_LOAD_STEPS_MAX;
 	struct clawmd_release rel = o->release;
 	if (!rel.major && !rel.minor && !rel.patch)
 		rel = clawmd_release_default;
@@ -796,7 +587,7 @@ static void loader_init(struct loader *L, struct clawmd_memory *m, const struct 
 	L->gate = clawmd_release_realpath_gate(&rel);
 	L->m = m;
 	L->cwd = cwd;
-	L->home = o->home ? path_norm(o->home) : NULL;
+	L->home = o->home ? clawmd_path_norm(o->home) : NULL;
 	L->approve = approve;
 	L->record = record;
 }
@@ -830,15 +621,15 @@ static void startup(struct loader *L, struct flist *out)
 {
 	const struct clawmd_memory_opts *o = L->o;
 	const char *managed = o->managed_dir ? o->managed_dir : "/etc/claude-code";
-	char *mfile = path_resolve(managed, "CLAUDE.md");
-	char *mrules = path_resolve(managed, ".claude/rules");
+	char *mfile = clawmd_path_resolve(managed, "CLAUDE.md");
+	char *mrules = clawmd_path_resolve(managed, ".claude/rules");
 	process_file(L, out, mfile, CLAWMD_MEM_MANAGED, L->approve, 0, NULL);
 	rules(L, out, mrules, CLAWMD_MEM_MANAGED, L->approve, RULES_UNCONDITIONAL);
 	free(mfile);
 	free(mrules);
 	if (!o->no_user && L->home) {
-		char *ufile = path_resolve(L->home, ".claude/CLAUDE.md");
-		char *urules = path_resolve(L->home, ".claude/rules");
+		char *ufile = clawmd_path_resolve(L->home, ".claude/CLAUDE.md");
+		char *urules = clawmd_path_resolve(L->home, ".claude/rules");
 		process_file(L, out, ufile, CLAWMD_MEM_USER, true, 0, NULL);
 		rules(L, out, urules, CLAWMD_MEM_USER, true, RULES_UNCONDITIONAL);
 		free(ufile);
@@ -850,11 +641,11 @@ static void startup(struct loader *L, struct flist *out)
 	char **dirs = walk_dirs(L->cwd, &nd);
 	for (size_t i = 0; i < nd; i++) {
 		const char *d = dirs[i];
-		bool skip = nested && path_under(d, canonical) && !path_under(d, git_root);
+		bool skip = nested && clawmd_path_under(d, canonical) && !clawmd_path_under(d, git_root);
 		if (!o->no_project && !skip) {
-			char *a = path_resolve(d, "CLAUDE.md");
-			char *b = path_resolve(d, ".claude/CLAUDE.md");
-			char *r = path_resolve(d, ".claude/rules");
+			char *a = clawmd_path_resolve(d, "CLAUDE.md");
+			char *b = clawmd_path_resolve(d, ".claude/CLAUDE.md");
+			char *r = clawmd_path_resolve(d, ".claude/rules");
 			process_file(L, out, a, CLAWMD_MEM_PROJECT, L->approve, 0, NULL);
 			process_file(L, out, b, CLAWMD_MEM_PROJECT, L->approve, 0, NULL);
 			rules(L, out, r, CLAWMD_MEM_PROJECT, L->approve, RULES_UNCONDITIONAL);
@@ -863,7 +654,7 @@ static void startup(struct loader *L, struct flist *out)
 			free(r);
 		}
 		if (!o->no_local) {
-			char *l = path_resolve(d, "CLAUDE.local.md");
+			char *l = clawmd_path_resolve(d, "CLAUDE.local.md");
 			process_file(L, out, l, CLAWMD_MEM_LOCAL, L->approve, 0, NULL);
 			free(l);
 		}
@@ -889,7 +680,7 @@ static void matching_rules(struct loader *L, struct flist *out, const char *rule
 	L->seen = saved;
 	for (size_t i = 0; i < cond.n; i++) {
 		const char *rel = NULL;
-		if (path_under(target, base) && strcmp(target, base))
+		if (clawmd_path_under(target, base) && strcmp(target, base))
 			rel = target + strlen(base) + (strcmp(base, "/") ? 1 : 0);
 		if (rel && clawmd_globs_match(cond.v[i].globs, cond.v[i].nglobs, rel))
 			flist_push(out, &cond.v[i]);
@@ -903,36 +694,36 @@ static void matching_rules(struct loader *L, struct flist *out, const char *rule
 static void nested(struct loader *L, struct flist *out, const char *target)
 {
 	const struct clawmd_memory_opts *o = L->o;
-	if (!path_under(target, L->cwd) || !strcmp(target, L->cwd))
+	if (!clawmd_path_under(target, L->cwd) || !strcmp(target, L->cwd))
 		return;
 	const char *managed = o->managed_dir ? o->managed_dir : "/etc/claude-code";
-	char *mrules = path_resolve(managed, ".claude/rules");
+	char *mrules = clawmd_path_resolve(managed, ".claude/rules");
 	matching_rules(L, out, mrules, L->cwd, CLAWMD_MEM_MANAGED, L->approve, target);
 	free(mrules);
 	if (!o->no_user && L->home) {
-		char *urules = path_resolve(L->home, ".claude/rules");
+		char *urules = clawmd_path_resolve(L->home, ".claude/rules");
 		matching_rules(L, out, urules, L->cwd, CLAWMD_MEM_USER, true, target);
 		free(urules);
 	}
 	/* directories strictly below the cwd down to the target's directory */
-	char *tdir = path_dir(target);
+	char *tdir = clawmd_path_dir(target);
 	size_t nd;
 	char **dirs = walk_dirs(tdir, &nd);
 	for (size_t i = 0; i < nd; i++) {
 		const char *d = dirs[i];
-		if (!path_under(d, L->cwd) || !strcmp(d, L->cwd))
+		if (!clawmd_path_under(d, L->cwd) || !strcmp(d, L->cwd))
 			continue;
-		char *r = path_resolve(d, ".claude/rules");
+		char *r = clawmd_path_resolve(d, ".claude/rules");
 		if (!o->no_project) {
-			char *a = path_resolve(d, "CLAUDE.md");
-			char *b = path_resolve(d, ".claude/CLAUDE.md");
+			char *a = clawmd_path_resolve(d, "CLAUDE.md");
+			char *b = clawmd_path_resolve(d, ".claude/CLAUDE.md");
 			process_file(L, out, a, CLAWMD_MEM_PROJECT, false, 0, NULL);
 			process_file(L, out, b, CLAWMD_MEM_PROJECT, false, 0, NULL);
 			free(a);
 			free(b);
 		}
 		if (!o->no_local) {
-			char *l = path_resolve(d, "CLAUDE.local.md");
+			char *l = clawmd_path_resolve(d, "CLAUDE.local.md");
 			process_file(L, out, l, CLAWMD_MEM_LOCAL, false, 0, NULL);
 			free(l);
 		}
@@ -947,7 +738,7 @@ static void nested(struct loader *L, struct flist *out, const char *target)
 	/* the walk's own directories: their conditional rules */
 	dirs = walk_dirs(L->cwd, &nd);
 	for (size_t i = 0; i < nd && !o->no_project; i++) {
-		char *r = path_resolve(dirs[i], ".claude/rules");
+		char *r = clawmd_path_resolve(dirs[i], ".claude/rules");
 		matching_rules(L, out, r, dirs[i], CLAWMD_MEM_PROJECT, L->approve, target);
 		free(r);
 	}
@@ -962,22 +753,22 @@ void clawmd_memory_init(struct clawmd_memory *m)
 int clawmd_memory_load(struct clawmd_memory *out, const struct clawmd_memory_opts *o,
 		       struct clawmd_err *err)
 {
-	struct view view = {{o->mounts, o->nmounts, NULL, clawmd_view_cache_new()}, 0, 0, 0, 0};
+	struct clawmd_load_view view = {{o->mounts, o->nmounts, NULL, clawmd_view_cache_new()}, 0, 0, 0, 0};
 	const char *cwd_arg = o->cwd ? o->cwd : ".";
 	char *abs;
 	if (cwd_arg[0] == '/' || view.v.m) {
-		abs = path_norm(cwd_arg);
+		abs = clawmd_path_norm(cwd_arg);
 	} else {
 		char *here = getcwd(NULL, 0);
 		if (!here) {
 			clawmd_view_cache_free(view.v.cache);
 			return clawmd_err_sys(err, CLAWMD_EFS, "could not get the current directory");
 		}
-		abs = path_resolve(here, cwd_arg);
+		abs = clawmd_path_resolve(here, cwd_arg);
 		free(here);
 	}
-	char *cwd = view_realpath(&view, abs);
-	if (!cwd || view_kind(&view, cwd) != 'd') {
+	char *cwd = clawmd_load_realpath(&view, abs);
+	if (!cwd || clawmd_load_kind(&view, cwd) != 'd') {
 		clawmd_err_set(err, CLAWMD_EFS, "could not open the working directory '%s'",
 			       cwd_arg);
 		free(abs);
@@ -996,18 +787,26 @@ int clawmd_memory_load(struct clawmd_memory *out, const struct clawmd_memory_opt
 	if (!view.v.m) {
 		char *here = getcwd(NULL, 0);
 		if (here && o->home)
-			oo.home = home_abs = path_resolve(here, o->home);
+			oo.home = home_abs = clawmd_path_resolve(here, o->home);
 		if (here && o->managed_dir)
-			oo.managed_dir = managed_abs = path_resolve(here, o->managed_dir);
+			oo.managed_dir = managed_abs = clawmd_path_resolve(here, o->managed_dir);
 		free(here);
 	}
 	o = &oo;
+	if (o->runtime != CLAWMD_RUNTIME_CLAUDE) {
+		view.steps = CLAWMD_LOAD_STEPS_MAX;
+		int rc = clawmd_runtime_load(out, o, &view, err);
+		free(home_abs);
+		free(managed_abs);
+		clawmd_view_cache_free(view.v.cache);
+		return rc;
+	}
 	loader_init(&L, out, o, view.v.cache, cwd, o->approve_external, true);
 	if (o->target) {
 		/* Nested memory starts a processed set of its own: conditional
 		 * rules were processed (and dropped) at startup, yet attach. */
-		char *t = L.view.v.m || o->target[0] == '/' ? path_norm(o->target)
-							   : path_resolve(cwd, o->target);
+		char *t = L.view.v.m || o->target[0] == '/' ? clawmd_path_norm(o->target)
+							   : clawmd_path_resolve(cwd, o->target);
 		nested(&L, &files, t);
 		free(t);
 	} else {
@@ -1089,6 +888,10 @@ void clawmd_memory_text(struct clawmd_buf *out, const struct clawmd_memory *m,
 	bool policy = clawmd_release_managed_policy(&rel);
 	clawmd_buf_clear(out);
 	clawmd_buf_put(out, "", 0);
+	if (o->runtime != CLAWMD_RUNTIME_CLAUDE) {
+		clawmd_runtime_text(out, m, o);
+		return;
+	}
 	if (o->target) {
 		/* Attachments: no description, content untrimmed (§11.2). */
 		for (size_t i = 0; i < m->nfiles; i++) {

@@ -1,25 +1,30 @@
 #!/bin/sh
-# make e2e: run real Claude Code releases on the cases in tests/e2e and
-# compare the memory string each sent with what `clawmd render` prints.
+# make e2e: run real agent CLIs (Claude Code, Codex, Gemini CLI, OpenCode)
+# on the cases in tests/e2e and compare the instructions each sent with what
+# `clawmd render --runtime RT` prints.
 #
 #   scripts/e2e/run.sh [CASE...]
 #
-# For every release (scripts/e2e/versions, plus $E2E_VERSIONS) and every case
-# (tests/e2e/<case>/case; all of them, or those named): build the case's tree
-# under build/e2e/work, compose it when it is a group, start the loopback
-# mock of the Messages API (mock-api.js), run `claude -p hello` headless in a
-# private mount namespace shaped like the container (container.sh: /app
-# read-only, the group at /workspace/agent), cut the memory string out of the
-# recorded request (extract.js) and compare it byte for byte with render.
-# Prints TAP, one test per release and case, a diff on a mismatch, and the
-# pass count per release.  Everything a run saw stays in
-# build/e2e/results/<release>/<case>/.
+# Each case (tests/e2e/<case>/case; all of them, or those named) is for one
+# runtime RT (its `runtime=`, default claude), whose pieces are in
+# scripts/e2e/RT/: versions, install.sh, mock-api.js, inner.sh, extract.js
+# (and selftest.sh).  For every release of RT (RT/versions, plus
+# $E2E_VERSIONS) and every case of RT: build the case's tree under
+# build/e2e/work, compose it when it is a group, start the loopback mock of
+# RT's model API, run the CLI headless in a private mount namespace shaped
+# like the container (container.sh: /app read-only, the group at
+# /workspace/agent), cut the instructions out of the recorded requests
+# (extract.js) and compare them byte for byte with render.  Prints TAP, one
+# test per release and case, a diff on a mismatch, and the pass count per
+# release.  Everything a run saw stays in build/e2e/results/<label>/<case>/
+# (the label is the release for Claude Code, RT-release for the others).
 #
 # Environment:
 #   CLAWMD              the clawmd binary (default build/clawmd)
-#   E2E_VERSIONS        more releases, blank- or comma-separated
+#   E2E_VERSIONS        more releases, blank- or comma-separated: a bare
+#                       number is Claude Code's, RT@V another runtime's
 #   E2E_VERSIONS_ONLY=1 only the releases of E2E_VERSIONS
-#   E2E_TIMEOUT         seconds per Claude Code run (default 120)
+#   E2E_TIMEOUT         seconds per CLI run (default 120)
 #   E2E_SAVE=1          write each case's real string to
 #                       tests/e2e/expected/<case>/<release>.txt (@ROOT@ for
 #                       a plain tree's root), with readdir.txt, the order the
@@ -51,31 +56,20 @@ case $top in
 esac
 [ -x "$clawmd" ] || bail "no clawmd binary at $clawmd (run make first)"
 command -v node >/dev/null || bail "node (20 or later) is needed for the mock API and the JavaScript releases"
-command -v npm >/dev/null || bail "npm is needed to install the Claude Code releases"
+command -v npm >/dev/null || bail "npm is needed to install the CLIs' releases"
 [ "$(id -u)" = 0 ] || bail "make e2e needs root: each run mounts a container layout in a private mount namespace (unshare -m)"
 if ! err=$(unshare -m true 2>&1); then
 	bail "unshare -m is not permitted here ($err); run as root with CAP_SYS_ADMIN (in Docker: --privileged or --cap-add SYS_ADMIN)"
 fi
 mkdir -p "$E/nr" "$E/work" "$E/results" || bail "cannot create $E"
-sh "$here/selftest.sh" >"$E/selftest.log" 2>&1 ||
-	bail "the harness's own tests failed (extract.js, mock-api.js): see build/e2e/selftest.log"
+for st in "$here"/*/selftest.sh; do
+	rt=$(basename "$(dirname "$st")")
+	sh "$st" >"$E/selftest-$rt.log" 2>&1 ||
+		bail "the harness's own tests for $rt failed (extract.js, mock-api.js): see build/e2e/selftest-$rt.log"
+done
 if ! err=$(unshare -m sh "$here/container.sh" -r "$E/nr" -C / -- true 2>&1); then
 	bail "cannot build the container layout: $err"
 fi
-
-# --- releases -------------------------------------------------------------
-versions=''
-if [ "${E2E_VERSIONS_ONLY:-}" != 1 ]; then
-	versions=$(sed -e 's/#.*//' "$here/versions" | tr -s ' \t' '\n' | grep .)
-fi
-extra=$(printf '%s\n' "${E2E_VERSIONS:-}" | tr ', \t' '\n\n\n' | grep .)
-versions=$(printf '%s\n%s\n' "$versions" "$extra" | grep . | awk '!seen[$0]++')
-[ -n "$versions" ] || bail "no releases to run (scripts/e2e/versions is empty and E2E_VERSIONS unset)"
-for v in $versions; do
-	echo "# installing Claude Code $v (npm, cached in build/e2e/cc/$v)"
-	out=$(sh "$here/install.sh" "$E/cc" "$v" 2>&1) || bail "$(printf '%s' "$out" | tr '\n' ' ')"
-	echo "#   $("$E/cc/$v/claude" --version 2>&1 | head -n1)"
-done
 
 # --- cases ----------------------------------------------------------------
 if [ $# -gt 0 ]; then
@@ -86,13 +80,61 @@ if [ $# -gt 0 ]; then
 else
 	cases=$(cd "$cases_dir" && for d in */; do [ -f "$d/case" ] && echo "${d%/}"; done)
 fi
-nv=$(echo "$versions" | wc -l)
-nc=$(echo "$cases" | wc -w)
+# case_runtime NAME: the case's runtime (claude unless it says)
+case_runtime() {
+	r=$(sed -n 's/^runtime=//p' "$cases_dir/$1/case" | tail -n1)
+	echo "${r:-claude}"
+}
+runtimes=''
+for c in $cases; do
+	r=$(case_runtime "$c")
+	[ -f "$here/$r/install.sh" ] || bail "case $c: no harness for runtime '$r' (scripts/e2e/$r/)"
+	case " $runtimes " in *" $r "*) ;; *) runtimes="$runtimes $r" ;; esac
+done
+
+# --- releases -------------------------------------------------------------
+# rt_versions RT: the releases of RT this run uses
+rt_versions() {
+	vs=''
+	if [ "${E2E_VERSIONS_ONLY:-}" != 1 ]; then
+		vs=$(sed -e 's/#.*//' "$here/$1/versions" | tr -s ' \t' '\n' | grep .)
+	fi
+	for x in $(printf '%s\n' "${E2E_VERSIONS:-}" | tr ', \t' '\n\n\n' | grep .); do
+		case $x in
+		*@*) [ "${x%%@*}" = "$1" ] && vs="$vs
+${x#*@}" ;;
+		*) [ "$1" = claude ] && vs="$vs
+$x" ;;
+		esac
+	done
+	printf '%s\n' "$vs" | grep . | awk '!seen[$0]++'
+}
+plan=''
+for r in $runtimes; do
+	vs=$(rt_versions "$r")
+	[ -n "$vs" ] || bail "no releases of $r to run (scripts/e2e/$r/versions is empty and E2E_VERSIONS names none)"
+	for v in $vs; do
+		echo "# installing $r $v (npm, cached in build/e2e/rt/$r/$v)"
+		out=$(sh "$here/$r/install.sh" "$E/rt/$r" "$v" 2>&1) || bail "$(printf '%s' "$out" | tr '\n' ' ')"
+		echo "#   $("$out" --version 2>&1 | head -n1)"
+		plan="$plan $r@$v"
+	done
+done
+
+# rt_cases RT: the cases of RT
+rt_cases() {
+	for c in $cases; do [ "$(case_runtime "$c")" = "$1" ] && echo "$c"; done
+}
 # a case with same_as=OTHER is a second test: its real string has the same
-# file contents, in the same order, as OTHER's (paths aside)
-ns=0
-for c in $cases; do grep -q '^same_as=' "$cases_dir/$c/case" && ns=$((ns + 1)); done
-echo "1..$((nv * (nc + ns)))"
+# file contents, in the same order, as case OTHER's (paths aside)
+total=0
+for rv in $plan; do
+	for c in $(rt_cases "${rv%%@*}"); do
+		total=$((total + 1))
+		if grep -q '^same_as=' "$cases_dir/$c/case"; then total=$((total + 1)); fi
+	done
+done
+echo "1..$total"
 
 n=0
 failed=0
@@ -109,7 +151,7 @@ nearest_model() {
 
 # load_case NAME: the case's settings, with their defaults.
 load_case() {
-	kind='' desc='' cwd=. group='' layout='' claude_args='' render_args='' mounts='' pin=yes claude_json='' same_as='' overlay='' tree_of=''
+	kind='' desc='' cwd=. group='' layout='' claude_args='' run_args='' render_args='' mounts='' pin=yes claude_json='' same_as='' overlay='' tree_of='' runtime=claude
 	# shellcheck disable=SC1090
 	. "$cases_dir/$1/case"
 }
@@ -137,6 +179,11 @@ build_case() {
 render_run() {
 	rdir=$1 rv=$2
 	shift 2
+	render_model=$rv
+	if [ "$rt" != claude ]; then
+		"$@" --runtime "$rt" >"$rdir/render.txt" 2>"$rdir/render.err"
+		return
+	fi
 	"$@" --claude-version "$rv" >"$rdir/render.txt" 2>"$rdir/render.err"
 	rst=$?
 	render_model=$rv
@@ -148,14 +195,23 @@ render_run() {
 	return "$rst"
 }
 
-for v in $versions; do
+for rv in $plan; do
+	rt=${rv%%@*} v=${rv#*@}
+	# Claude Code's results stay under the bare release, as before runtimes
+	label=$v
+	[ "$rt" = claude ] || label=$rt-$v
+	bin=$(sh "$here/$rt/install.sh" "$E/rt/$rt" "$v")
+	case $rt in claude) rtname='Claude Code' ;; codex) rtname=Codex ;; gemini) rtname='Gemini CLI' ;;
+	opencode) rtname=OpenCode ;; *) rtname=$rt ;; esac
 	pass=0 vt=0 vp=0 done_cases=''
-	for c in $cases; do
+	rcases=$(rt_cases "$rt")
+	nc=$(echo "$rcases" | wc -w)
+	for c in $rcases; do
 		n=$((n + 1)) vt=$((vt + 1))
 		load_case "$c"
-		res=$E/results/$v/$c
+		res=$E/results/$label/$c
 		rm -rf "$res" && mkdir -p "$res/requests"
-		root=$E/work/$v/$c
+		root=$E/work/$label/$c
 		if [ "$kind" = group ]; then
 			ct_root=/workspace/agent
 			ct_cwd=/workspace/agent
@@ -163,7 +219,7 @@ for v in $versions; do
 			ct_root=/e2e/$c
 			ct_cwd=$ct_root/$cwd
 		fi
-		name="$v $c${desc:+: $desc}"
+		name="$label $c${desc:+: $desc}"
 		if ! build_case "$c" "$root" "$ct_root" >"$res/build.log" 2>&1; then
 			echo "not ok $n - $name"
 			echo "# building the case failed:"
@@ -192,7 +248,7 @@ for v in $versions; do
 			cj=$res/claude.json
 			sed "s|@CWD@|$ct_cwd|g" "$cases_dir/$c/$claude_json" >"$cj"
 		fi
-		node "$here/mock-api.js" "$res/requests" "$res/port" 2>"$res/mock.err" &
+		node "$here/$rt/mock-api.js" "$res/requests" "$res/port" 2>"$res/mock.err" &
 		mock=$!
 		i=0
 		while [ ! -s "$res/port" ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
@@ -207,23 +263,23 @@ for v in $versions; do
 		# shellcheck disable=SC2086
 		E2E_PORT=$(cat "$res/port") E2E_TIMEOUT=$timeout E2E_PROMPT=$prompt E2E_CLAUDE_JSON=$cj \
 			timeout -k 5 $((timeout + 30)) unshare -m sh "$here/container.sh" -r "$E/nr" $binds -C "$ct_cwd" -- \
-			sh "$here/inner.sh" "$res" -- "$E/cc/$v/claude" $claude_args >"$res/container.log" 2>&1
+			sh "$here/$rt/inner.sh" "$res" -- "$bin" $claude_args $run_args >"$res/container.log" 2>&1
 		cst=$?
 		kill "$mock" 2>/dev/null
 		wait "$mock" 2>/dev/null
-		crc=$(cat "$res/claude.rc" 2>/dev/null || echo none)
+		crc=$(cat "$res/run.rc" 2>/dev/null || echo none)
 		if [ "$cst" != 0 ] || [ "$crc" != 0 ]; then
 			echo "not ok $n - $name"
 			if [ "$crc" = 124 ] || [ "$cst" = 124 ]; then
-				echo "# Claude Code $v did not finish within ${timeout}s (E2E_TIMEOUT)"
+				echo "# $rtname $v did not finish within ${timeout}s (E2E_TIMEOUT)"
 			else
-				echo "# the run failed (container exit $cst, claude exit $crc):"
+				echo "# the run failed (container exit $cst, $rt exit $crc):"
 			fi
-			cat "$res/container.log" "$res/claude.err" "$res/claude.out" 2>/dev/null | tail -n 15 | diag
+			cat "$res/container.log" "$res/run.err" "$res/run.out" 2>/dev/null | tail -n 15 | diag
 			failed=$((failed + 1))
 			continue
 		fi
-		if ! node "$here/extract.js" "$res/requests" "$prompt" "$res/real.txt" >"$res/extract.log" 2>&1; then
+		if ! node "$here/$rt/extract.js" "$res/requests" "$prompt" "$res/real.txt" >"$res/extract.log" 2>&1; then
 			echo "not ok $n - $name"
 			diag <"$res/extract.log"
 			failed=$((failed + 1))
@@ -252,16 +308,16 @@ for v in $versions; do
 				mkdir -p "$(dirname "$exp")" && cp "$res/real.pinned" "$exp"
 				[ ! -s "$res/readdir.txt" ] || cp "$res/readdir.txt" "$(dirname "$exp")/readdir.txt"
 			elif [ -f "$exp" ] && ! cmp -s "$exp" "$res/real.pinned"; then
-				echo "# note: Claude Code $v sent a different string than the one pinned in tests/e2e/expected/$c/$v.txt"
+				echo "# note: $rtname $v sent a different string than the one pinned in tests/e2e/expected/$c/$v.txt"
 			fi
 		fi
-		label=$name
-		[ "$render_model" = "$v" ] || label="$name (render knows no $v: compared with --claude-version $render_model)"
+		tname=$name
+		[ "$render_model" = "$v" ] || tname="$name (render knows no $v: compared with --claude-version $render_model)"
 		if [ "$rst" = 0 ] && cmp -s "$res/real.txt" "$res/render.txt"; then
-			echo "ok $n - $label"
+			echo "ok $n - $tname"
 			pass=$((pass + 1)) vp=$((vp + 1))
 		else
-			echo "not ok $n - $label"
+			echo "not ok $n - $tname"
 			if [ "$rst" != 0 ]; then
 				echo "# clawmd render exited $rst:"
 				diag <"$res/render.err"
@@ -271,18 +327,18 @@ for v in $versions; do
 			grep '^Contents of ' "$res/real.txt" >"$res/real.files"
 			if ! cmp -s "$res/render.files" "$res/real.files"; then
 				echo "# files loaded, in order:"
-				diff -U 99 --label "clawmd render" --label "Claude Code $v" "$res/render.files" "$res/real.files" |
+				diff -U 99 --label "clawmd render" --label "$rtname $v" "$res/render.files" "$res/real.files" |
 					sed 's/^\([-+ ]\)Contents of \(.*\):$/\1 \2/' | diag
 			fi
-			diff -u --label "clawmd render" --label "Claude Code $v" "$res/render.txt" "$res/real.txt" >"$res/diff"
+			diff -u --label "clawmd render" --label "$rtname $v" "$res/render.txt" "$res/real.txt" >"$res/diff"
 			head -n 40 "$res/diff" | diag
-			[ "$(wc -l <"$res/diff")" -le 40 ] || echo "# (diff truncated: build/e2e/results/$v/$c/diff)"
+			[ "$(wc -l <"$res/diff")" -le 40 ] || echo "# (diff truncated: build/e2e/results/$label/$c/diff)"
 			failed=$((failed + 1))
 		fi
 		[ -n "$same_as" ] || continue
 		n=$((n + 1)) vt=$((vt + 1))
-		ref=$E/results/$v/$same_as/real.txt
-		sname="$v $c: loads the same contents as $same_as"
+		ref=$E/results/$label/$same_as/real.txt
+		sname="$label $c: loads the same contents as $same_as"
 		if ! case " $done_cases " in *" $same_as "*) true ;; *) false ;; esac || [ ! -f "$ref" ]; then
 			echo "ok $n - $sname # SKIP $same_as did not run before it"
 			vp=$((vp + 1))
@@ -300,13 +356,13 @@ for v in $versions; do
 			vp=$((vp + 1))
 		else
 			echo "not ok $n - $sname"
-			diff -u --label "$same_as (Claude Code $v)" --label "$c (Claude Code $v)" \
+			diff -u --label "$same_as ($rtname $v)" --label "$c ($rtname $v)" \
 				"$res/same.ref" "$res/same.got" | head -n 40 | diag
 			failed=$((failed + 1))
 		fi
 	done
 	summary="$summary
-# Claude Code $v: $vp of $vt tests pass ($pass of $nc cases match render)"
+# $rtname $v: $vp of $vt tests pass ($pass of $nc cases match render)"
 done
 echo "# results, requests and diffs: build/e2e/results/<release>/<case>/$summary"
 [ "$failed" = 0 ] || exit 1

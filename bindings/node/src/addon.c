@@ -867,15 +867,18 @@ static napi_value memory_js(napi_env env, const struct clawmd_memory *m,
 	return ret;
 }
 
-/* handle.render(group, {format, approveExternal, home}): what the agent of
- * GROUP loads, in its container's view (render --group). */
+/* handle.render(group, {format, approveExternal, home, runtime}): what the
+ * agent of GROUP loads, in its container's view (render --group), by the
+ * rules of `runtime` (default: the group's first runtime). */
 static napi_value m_render(napi_env env, napi_callback_info info)
 {
 	size_t argc = 2;
 	napi_value argv[2] = {NULL, NULL}, opts, ret = NULL;
 	struct handle *h = get_handle(env, info, &argc, argv, NULL);
-	char *group = NULL, *format = NULL, *home = NULL;
+	char *group = NULL, *format = NULL, *home = NULL, *runtime = NULL;
 	bool approve = false;
+	enum clawmd_runtime rt = CLAWMD_RUNTIME_CLAUDE;
+	clawmd_runtimes set;
 	struct clawmd_group *g = NULL;
 	struct clawmd_mount *mounts = NULL;
 	size_t nmounts = 0;
@@ -889,6 +892,13 @@ static napi_value m_render(napi_env env, napi_callback_info info)
 		goto out;
 	if (!(home = get_string_opt(env, opts, "home")) && pending(env))
 		goto out;
+	if (!(runtime = get_string_opt(env, opts, "runtime")) && pending(env))
+		goto out;
+	if (runtime && clawmd_runtime_parse(&rt, runtime) < 0) {
+		throw_usage(env, "runtime", "runtime: unknown runtime '%s' (claude, codex, gemini or "
+			    "opencode)", runtime);
+		goto out;
+	}
 	if (format && strcmp(format, "text") && strcmp(format, "files") && strcmp(format, "json")) {
 		throw_usage(env, "format", "format: unknown format '%s' (text, files or json)", format);
 		goto out;
@@ -901,6 +911,8 @@ static napi_value m_render(napi_env env, napi_callback_info info)
 		rc = group_exists(g, &err);
 	if (rc == 0)
 		rc = clawmd_layout_mounts(&mounts, &nmounts, lay, group, &err);
+	if (rc == 0 && !runtime)
+		rc = clawmd_group_runtimes(&set, &rt, g, &err);
 	struct clawmd_memory_opts o = {
 		.cwd = lay->ct_group,
 		.home = home,
@@ -912,6 +924,7 @@ static napi_value m_render(napi_env env, napi_callback_info info)
 		.mounts = mounts,
 		.nmounts = nmounts,
 		.list_external = format && !strcmp(format, "json"),
+		.runtime = rt,
 	};
 	if (rc == 0)
 		rc = clawmd_memory_load(&m, &o, &err);
@@ -927,6 +940,7 @@ out:
 	free(group);
 	free(format);
 	free(home);
+	free(runtime);
 	return ret;
 }
 

@@ -86,6 +86,23 @@ test("the host's config: a container.json object or a container_configs row", (t
 	assert.throws(() => composeGroupClaudeMd(group('main'), { skills: ['../x'] }), (e) => e.code === 'EINPUT' && e.exitStatus === 3);
 });
 
+test('a codex or opencode group gets AGENTS.md, all inlined; back to claude, it goes', (t) => {
+	const root = nanoclawTree(t);
+	composeGroupClaudeMd(group('main'), { provider: 'codex' });
+	const agents = read(root, 'groups/main/AGENTS.md');
+	assert.match(agents, /^<!-- Composed at spawn/);
+	assert.match(agents, /<!-- from \/app\/CLAUDE\.md -->\n# Base\n/);
+	assert.match(agents, /<!-- from \/app\/skills\/browser\/instructions\.md -->\nBrowse\.\n/);
+	assert.match(agents, /<!-- from \/app\/src\/mcp-tools\/scheduling\.instructions\.md -->\nSchedule\.\n/);
+	assert.doesNotMatch(agents, /^@/m);
+	composeGroupClaudeMd(group('main'), { provider: 'opencode' });
+	assert.equal(read(root, 'groups/main/AGENTS.md'), agents);
+	assert.throws(() => composeGroupClaudeMd(group('main'), { provider: 'codx' }),
+		(e) => e.code === 'EINPUT' && e.exitStatus === 3 && /did you mean 'codex'/.test(e.message));
+	composeGroupClaudeMd(group('main'), {});
+	assert.equal(fs.existsSync(path.join(root, 'groups/main/AGENTS.md')), false);
+});
+
 test('a symlinked group directory is refused, not followed', (t) => {
 	const root = nanoclawTree(t);
 	const outside = tmpdir(t);

@@ -56,7 +56,8 @@ struct clawmd_entry {
 
 struct clawmd_plan {
 	char *group;
-	struct clawmd_entry *entries; /* fragments in import order, CLAUDE.md last */
+	struct clawmd_entry *entries; /* fragments in import order, CLAUDE.md, then
+					 the other runtimes' entry files */
 	size_t n;
 	char **warnings; /* e.g. an unknown skill; compose prints them.  Warnings
 			    about the layout (symlink mode under a release that
@@ -65,6 +66,13 @@ struct clawmd_plan {
 			    a caller composing many groups prints each once. */
 	size_t nwarnings;
 	size_t ndefused;  /* @ directives defused in inline MCP instructions */
+	/* An entry holds the parts' text (a runtime that does not follow
+	 * imports): the group's optional files and memory count by content.
+	 * In symlink mode, `read` are the sources read for it, as copy mode
+	 * reads them (entries named as copy mode names them). */
+	bool inlined;
+	struct clawmd_entry *read;
+	size_t nread;
 };
 
 void clawmd_plan_init(struct clawmd_plan *plan);

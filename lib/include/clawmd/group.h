@@ -8,6 +8,7 @@
 
 #include "clawmd/base.h"
 #include "clawmd/layout.h"
+#include "clawmd/runtime.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -33,6 +34,12 @@ struct clawmd_group_config {
 	char **modules;		/* the listed module names, in file order */
 	size_t nmodules;
 	bool cli_disabled;	/* cli_scope == "disabled" */
+	/* The runtimes the group runs: "provider" (nanoclaw's: one name) and
+	 * "runtimes" (a list) together; 0 when it names none (the layout's
+	 * "runtimes" then).  `runtime` is the first: the provider, else the
+	 * first listed. */
+	clawmd_runtimes runtimes;
+	enum clawmd_runtime runtime;
 	/* Top-level keys that look like a misspelt key clawmd reads ("skils"):
 	 * ignored, but worth a warning.  Keys far from any of clawmd's are other
 	 * tools' and pass silently.  unknown_keys are as written (hostile: escape
@@ -119,6 +126,11 @@ int clawmd_group_set_config(struct clawmd_group *g, const char *json, size_t len
  * (the lock file lives in the host-only state directory, never in the
  * group, which the agent could hold forever). */
 int clawmd_group_lock(struct clawmd_group *g, struct clawmd_err *err);
+/* The runtimes the group runs (its container.json's, else the layout's)
+ * and the first of them, the one render --group follows.  Errors as
+ * clawmd_group_config(). */
+int clawmd_group_runtimes(clawmd_runtimes *set, enum clawmd_runtime *first, struct clawmd_group *g,
+			  struct clawmd_err *err);
 
 /* ---- the composed entry -------------------------------------------------- */
 

@@ -8,6 +8,7 @@
 
 #include "clawmd/base.h"
 #include "clawmd/claude.h"
+#include "clawmd/runtime.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -58,6 +59,11 @@ struct clawmd_layout {
 	 * bytewise order, inlined into .claude-fragments/persona.md and
 	 * imported first, before the shared base. */
 	bool persona;
+	/* The runtimes a group runs when its container.json names none
+	 * ("runtimes"; default: Claude Code alone), the first the one render
+	 * --group follows. */
+	clawmd_runtimes runtimes;
+	enum clawmd_runtime runtime;
 	struct clawmd_release claude; /* the agents' Claude Code ("claude_version") */
 	bool approve_external;	/* the host approved external includes for the
 				   agents' project ("approve_external") */

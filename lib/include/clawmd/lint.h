@@ -132,6 +132,7 @@ struct clawmd_group_status {
 	size_t nfindings;	/* all of clawmd_lint_group's findings */
 	size_t nerrors;		/* those at error level */
 	size_t npreserved;	/* *.clawmd-preserved-* entries waiting for review */
+	clawmd_runtimes runtimes; /* the runtimes the group runs (0: invalid config) */
 };
 
 void clawmd_group_status_init(struct clawmd_group_status *st);

@@ -9,6 +9,7 @@
 #include "clawmd/base.h"
 #include "clawmd/claude.h"
 #include "clawmd/layout.h"
+#include "clawmd/runtime.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -115,6 +116,40 @@ struct clawmd_memory_opts {
 	size_t nmounts;
 	bool list_external;	 /* also fill clawmd_memory.external (a second,
 				    forced load: only json output needs it) */
+	enum clawmd_runtime runtime; /* whose loading rules: Claude Code's
+					(0), or another runtime's, each in
+					render/<name>.c (doc/runtime-<name>.md) */
+
+	/* ---- Codex (render/codex.c, doc/runtime-codex.md) ---- */
+	const char *codex_home;	     /* its global directory (CODEX_HOME);
+					NULL: HOME/.codex */
+	bool codex_max_bytes_set;    /* codex_max_bytes was given; else the
+					default, 32768 */
+	size_t codex_max_bytes;	     /* project_doc_max_bytes: the project
+					files' budget in bytes; 0: none read */
+	const char *const *codex_fallback; /* project_doc_fallback_filenames,
+					      tried after AGENTS.md, in order */
+	size_t ncodex_fallback;
+	bool codex_markers_set;	     /* codex_markers was given (even empty);
+					else [".git"] */
+	const char *const *codex_markers; /* project_root_markers: names whose
+					     presence makes a directory the
+					     project root; none: the cwd alone */
+	size_t ncodex_markers;
+
+	/* OpenCode (render/opencode.c, doc/runtime-opencode.md) */
+	const char *const *opencode_instructions; /* its config's
+						      `instructions`, in
+						      order (URLs skipped) */
+	size_t nopencode_instructions;
+	bool opencode_no_claude; /* OPENCODE_DISABLE_CLAUDE_CODE_PROMPT: no
+				    CLAUDE.md fallback, project or global */
+	/* ---- Gemini CLI (render/gemini.c, doc/runtime-gemini.md) ---- */
+	const char *const *gemini_names; /* context.fileName: file names (no
+					    '/'), loaded in this order with
+					    GEMINI.md after them unless listed;
+					    none: GEMINI.md alone */
+	size_t ngemini_names;
 };
 
 void clawmd_memory_init(struct clawmd_memory *m);

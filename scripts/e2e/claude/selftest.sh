@@ -4,8 +4,8 @@
 # trimmed to the first user message; *.expected is the string), and
 # mock-api.js answering a streamed and a plain request.  Prints TAP.
 set -u
-top=$(cd "$(dirname "$0")/../.." && pwd -P)
-here=$top/scripts/e2e
+top=$(cd "$(dirname "$0")/../../.." && pwd -P)
+here=$top/scripts/e2e/claude
 T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
 n=0

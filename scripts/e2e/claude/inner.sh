@@ -1,6 +1,6 @@
 #!/bin/sh
 # Runs inside the container made by container.sh, in the case's cwd: one
-# headless Claude Code session with a fresh HOME, its output in OUT.
+# headless Claude Code session with a fresh HOME, its output in OUT (run.out, run.err, run.rc).
 #
 #   inner.sh OUT -- CLAUDE [ARGS...]
 #
@@ -18,6 +18,6 @@ env -i PATH=/usr/local/bin:/usr/bin:/bin HOME="$home" TERM=dumb LANG=C.UTF-8 \
 	ANTHROPIC_BASE_URL="http://127.0.0.1:$E2E_PORT" ANTHROPIC_API_KEY=dummy \
 	CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1 \
 	timeout -k 5 "$E2E_TIMEOUT" "$@" -p "$E2E_PROMPT" \
-	</dev/null >"$out/claude.out" 2>"$out/claude.err"
-echo $? >"$out/claude.rc"
+	</dev/null >"$out/run.out" 2>"$out/run.err"
+echo $? >"$out/run.rc"
 exit 0

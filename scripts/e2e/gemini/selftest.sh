@@ -1,0 +1,77 @@
+#!/bin/sh
+# The Gemini CLI harness's own tests, no download and no root needed:
+# extract.js on requests recorded from real runs (tests/e2e/extract/gemini/
+# *.request.json, trimmed to the markers it looks for; *.expected is the
+# string), and mock-api.js answering a streamed, a plain, a JSON-schema and
+# a countTokens request.  Prints TAP.
+set -u
+top=$(cd "$(dirname "$0")/../../.." && pwd -P)
+here=$top/scripts/e2e/gemini
+T=$(mktemp -d)
+trap 'rm -rf "$T"' EXIT
+n=0
+fail=0
+t() { # t OK NAME [DIAG]
+	n=$((n + 1))
+	if [ "$1" = 0 ]; then echo "ok $n - $2"; else
+		echo "not ok $n - $2"
+		[ -z "${3:-}" ] || printf '%s\n' "$3" | sed 's/^/# /'
+		fail=1
+	fi
+}
+for req in "$top"/tests/e2e/extract/gemini/*.request.json; do
+	name=$(basename "$req" .request.json)
+	rm -rf "$T/rec" && mkdir "$T/rec"
+	# the model router's side call comes first and is not the request
+	node -e '
+const r = JSON.parse(require("fs").readFileSync(process.argv[1], "utf8"));
+r.url = r.url.replace(/:streamGenerateContent.*/, ":generateContent");
+process.stdout.write(JSON.stringify(r));' "$req" >"$T/rec/001.json"
+	cp "$req" "$T/rec/002.json"
+	node "$here/extract.js" "$T/rec" hello "$T/out" >"$T/log" 2>&1
+	st=$?
+	if [ $st = 0 ] && cmp -s "$T/out" "${req%.request.json}.expected"; then t 0 "extract: $name"
+	else t 1 "extract: $name" "exit $st: $(cat "$T/log")"; fi
+done
+rm -rf "$T/rec" && mkdir "$T/rec"
+node "$here/extract.js" "$T/rec" hello "$T/out" >"$T/log" 2>&1
+st=$?
+t "$([ $st = 1 ] && grep -q 'no POST .*streamGenerateContent' "$T/log" && echo 0 || echo 1)" \
+	"extract: no request is exit 1 with a message" "exit $st: $(cat "$T/log")"
+
+node "$here/mock-api.js" "$T/mock" "$T/port" 2>"$T/mock.err" &
+mock=$!
+i=0
+while [ ! -s "$T/port" ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
+out=$(node -e '
+const port = process.argv[1];
+async function post(verb, body) {
+	const r = await fetch(`http://127.0.0.1:${port}/v1beta/models/m:${verb}`, {method: "POST",
+		headers: {"content-type": "application/json"}, body: JSON.stringify(body)});
+	return [r.headers.get("content-type"), await r.text()];
+}
+const hello = {contents: [{role: "user", parts: [{text: "hello"}]}]};
+(async () => {
+	const [ct1, sse] = await post("streamGenerateContent?alt=sse", hello);
+	const ev = JSON.parse(sse.split("\n")[0].replace(/^data: /, ""));
+	const [ct2, plain] = await post("generateContent", hello);
+	const m = JSON.parse(plain);
+	const schema = {type: "OBJECT", properties: {why: {type: "STRING"}, score: {type: "INTEGER"}}};
+	const [, js] = await post("generateContent", Object.assign({generationConfig:
+		{responseMimeType: "application/json", responseJsonSchema: schema}}, hello));
+	const j = JSON.parse(JSON.parse(js).candidates[0].content.parts[0].text);
+	const [, ct] = await post("countTokens", hello);
+	console.log([ct1.startsWith("text/event-stream"), ev.candidates[0].content.parts[0].text === "ok",
+		ct2.startsWith("application/json"), m.candidates[0].finishReason === "STOP",
+		typeof j.why === "string" && typeof j.score === "number",
+		JSON.parse(ct).totalTokens === 1].join(" "));
+})().catch((e) => console.log("error " + e.message));
+' "$(cat "$T/port" 2>/dev/null)" 2>&1)
+kill "$mock" 2>/dev/null
+wait "$mock" 2>/dev/null
+t "$([ "$out" = "true true true true true true" ] && echo 0 || echo 1)" \
+	"mock-api: a stream, a plain answer, JSON of the asked schema, countTokens" "$out $(cat "$T/mock.err")"
+nrec=$(ls "$T/mock" 2>/dev/null | wc -l)
+t "$([ "$nrec" = 4 ] && echo 0 || echo 1)" "mock-api: records each request" "$nrec records"
+echo "1..$n"
+exit $fail

@@ -1,0 +1,81 @@
+#!/bin/sh
+# The OpenCode harness's own tests, run by run.sh before any release: the
+# mock's answers (a streamed chat completion that ends in [DONE], the model
+# list) and extract.js on requests shaped as OpenCode 1.18.33 sends them
+# (doc/runtime-opencode.md), the agent prompt and skills text shortened.
+set -u
+here=$(cd "$(dirname "$0")" && pwd -P)
+t=$(mktemp -d "${TMPDIR:-/tmp}/e2e-oc-selftest.XXXXXX")
+trap 'kill "$mock" 2>/dev/null; rm -rf "$t"' EXIT
+fail=0
+ok() { echo "ok - $1"; }
+no() { echo "not ok - $1"; fail=1; }
+
+node "$here/mock-api.js" "$t/rec" "$t/port" &
+mock=$!
+i=0
+while [ ! -s "$t/port" ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
+[ -s "$t/port" ] || { echo "not ok - the mock did not start"; exit 1; }
+node -e '
+const http = require("http");
+const port = process.argv[1];
+function req(method, path, body) {
+	return new Promise((res, rej) => {
+		const r = http.request({ host: "127.0.0.1", port, method, path,
+			headers: { "content-type": "application/json" } }, (x) => {
+			let d = ""; x.on("data", (c) => d += c); x.on("end", () => res(d)); });
+		r.on("error", rej); if (body) r.write(JSON.stringify(body)); r.end();
+	});
+}
+(async () => {
+	const s = await req("POST", "/v1/chat/completions", { model: "e2e", stream: true, messages: [] });
+	const lines = s.split("\n").filter((l) => l.startsWith("data: "));
+	if (lines[lines.length - 1] !== "data: [DONE]") throw new Error("stream does not end in [DONE]");
+	const text = lines.slice(0, -1).map((l) => JSON.parse(l.slice(6)))
+		.map((c) => (c.choices[0] && c.choices[0].delta.content) || "").join("");
+	if (text !== "ok") throw new Error("streamed text is " + JSON.stringify(text));
+	const j = JSON.parse(await req("POST", "/v1/chat/completions", { model: "e2e", messages: [] }));
+	if (j.choices[0].message.content !== "ok") throw new Error("plain completion");
+	const m = JSON.parse(await req("GET", "/v1/models"));
+	if (!m.data.length) throw new Error("no models");
+})().catch((e) => { console.error(e.message); process.exit(1); });
+' "$(cat "$t/port")" && ok "the mock streams a completion, answers plainly and lists models" ||
+	no "the mock's answers"
+[ "$(ls "$t/rec" | wc -l)" = 3 ] && ok "the mock recorded the three requests" || no "the mock's record"
+
+# rec DIR FILE SYSTEM USER: a recorded agent request
+rec() {
+	mkdir -p "$1"
+	node -e 'require("fs").writeFileSync(process.argv[1], JSON.stringify({method: "POST",
+		url: "/v1/chat/completions", headers: {}, body: {model: "e2e", stream: true,
+		messages: [{role: "system", content: process.argv[2]}, {role: "user", content: process.argv[3]}]}}))' \
+		"$1/$2" "$3" "$4"
+}
+env='You are the agent (shortened).
+<env>
+  Working directory: /e2e/x
+</env>'
+skills='Skills provide specialized instructions (shortened).'
+parts='Instructions from: /e2e/x/AGENTS.md
+one
+
+Instructions from: /e2e/x/CONTEXT.md
+no final newline'
+rec "$t/a" 001.json 'A title prompt.' hello
+rec "$t/a" 002.json "$env
+$parts
+$skills" hello
+node "$here/extract.js" "$t/a" hello "$t/out" >/dev/null 2>&1 && [ "$(cat "$t/out")" = "$parts" ] &&
+	ok "extract.js cuts the instruction parts, the title request skipped" || no "extract.js, two parts"
+rec "$t/b" 001.json "$env
+$skills" hello
+node "$here/extract.js" "$t/b" hello "$t/out" >/dev/null 2>&1 && [ ! -s "$t/out" ] &&
+	ok "extract.js: no instructions, an empty string" || no "extract.js, none"
+rec "$t/c" 001.json "$env
+$parts" hello
+node "$here/extract.js" "$t/c" hello "$t/out" >/dev/null 2>&1
+[ $? = 4 ] && ok "extract.js: no skills section is an error" || no "extract.js, no skills section"
+rec "$t/d" 001.json 'A title prompt.' other
+node "$here/extract.js" "$t/d" hello "$t/out" >/dev/null 2>&1
+[ $? = 3 ] && ok "extract.js: no agent request is an error" || no "extract.js, no request"
+exit $fail

@@ -1,0 +1,3 @@
+mkdir -p .git home/.codex
+echo "Root AGENTS.md, not read." >AGENTS.md
+echo "Global AGENTS.md." >home/.codex/AGENTS.md

@@ -1,0 +1,1 @@
+echo "README, not read." >README.md

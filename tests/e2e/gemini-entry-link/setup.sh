@@ -1,0 +1,1 @@
+ln -s "$CT_ROOT/shared/real.md" p/GEMINI.md

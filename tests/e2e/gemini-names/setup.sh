@@ -1,0 +1,2 @@
+ln -s AGENTS.md w/CTX.md
+echo "gitdir: /nowhere" >.git

@@ -1,0 +1,2 @@
+mkdir .git
+: >GEMINI.md

@@ -1,0 +1,3 @@
+mkdir -p sub
+ln -s nowhere.md sub/AGENTS.md
+echo "The root CLAUDE.md." >CLAUDE.md

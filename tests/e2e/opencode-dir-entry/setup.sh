@@ -1,0 +1,2 @@
+mkdir -p sub/AGENTS.md
+echo "The root CLAUDE.md." >CLAUDE.md
