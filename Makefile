@@ -196,9 +196,11 @@ $(BUILD)/bench/compose: bench/compose.c $(BUILD)/libclawmd.a
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) -o $@ $< $(BUILD)/libclawmd.a $(DEP_LIBS)
 
+# PEER=DIR: a nanoclaw checkout (after npm install) whose own composer the
+# Node figures time beside clawmd's (scripts/bench-node.sh; doc/speed.md).
 bench: all $(BUILD)/bench/compose
 	@scripts/install-deps.sh bench
-	@scripts/bench.sh $(abspath $(BUILD))
+	@PEER='$(PEER)' scripts/bench.sh $(abspath $(BUILD))
 
 -include scripts/install.mk
 # make node: the Node package (bindings/node/node.mk).

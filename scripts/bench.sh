@@ -8,7 +8,9 @@
 #  2. the same no-op through the library, in-process and warm;
 #  3. compose --all over 10,000 groups: first pass and no-op pass;
 #  4. check --all and status over 1,000 groups;
-#  5. the render and migrate cases, when their scripts exist.
+#  5. the render and migrate cases, when their scripts exist, finding ROOT,
+#     and the Node package in-process (scripts/bench-node.sh; PEER=DIR, a
+#     nanoclaw checkout, adds nanoclaw's own composer beside it).
 set -eu
 build=${1:-build}
 clawmd=$build/clawmd
@@ -154,7 +156,8 @@ for w in "check --all:$c_runs" "status:$s_runs"; do
 		printf "   %-22s %8.0f ms   %7.1f us/group   (target <= 500 us/group)\n", w, $1 / 1e6, $1 / 1e6 }'
 done
 
-for extra in "$src/scripts/bench-render.sh" "$src/scripts/bench-migrate.sh" "$src/scripts/bench-root.sh"; do
+for extra in "$src/scripts/bench-render.sh" "$src/scripts/bench-migrate.sh" "$src/scripts/bench-root.sh" \
+	"$src/scripts/bench-node.sh"; do
 	[ -x "$extra" ] && "$extra" "$build"
 done
 exit 0

@@ -6,6 +6,10 @@
 #                      declarations, and the C sources for a build on install
 #   make node-pack     npm pack of it: build/node/clawmd-VERSION.tgz
 #   make node-test     node --test bindings/node/test/ against the staged package
+#   make node-valgrind the same tests under valgrind's memcheck, each test
+#                      file's node and the clawmd commands it starts too;
+#                      Node's own noise suppressed (bindings/node/valgrind.supp).
+#                      Slow (minutes): not part of make check
 #
 # The addon is C against node_api.h only (no node-gyp), linked with a copy
 # of the static library compiled position-independent in its own build
@@ -57,12 +61,29 @@ node-pack: node
 node-test: node
 	CLAWMD_NODE_PKG=$(abspath $(NODE_PKG)) $(NODE) --test $(NODE_SRC)/test/
 
+# npm, npx, git, sh and flock are not traced, nor what they start (so the
+# one `npx clawmd` of package.test.js runs natively); the clawmd commands the
+# tests start themselves are traced.
+NODE_VG_LOG ?= $(NODE_DIR)/valgrind
+node-valgrind: node
+	rm -rf $(NODE_VG_LOG) && mkdir -p $(NODE_VG_LOG)
+	CLAWMD_NODE_PKG=$(abspath $(NODE_PKG)) valgrind --trace-children=yes \
+		--trace-children-skip='*/npm,*/npx,*/git,*/sh,*/flock' \
+		--suppressions=$(abspath $(NODE_SRC)/valgrind.supp) --leak-check=full \
+		--show-leak-kinds=definite,possible --errors-for-leak-kinds=definite,possible \
+		--error-exitcode=99 --log-file=$(abspath $(NODE_VG_LOG))/%p.log \
+		$(NODE) --test --test-concurrency=1 $(NODE_SRC)/test/
+	@scripts/valgrind-summary.sh $(NODE_VG_LOG)
+
 FORCE:
-.PHONY: node node-addon node-pack node-test FORCE
+.PHONY: node node-addon node-pack node-test node-valgrind FORCE
 
 # test-build (so make test and make check, in each of its builds) stages the package
 # for tests/t60-node.sh wherever Node's headers are; that test says why it
 # skips where they or Node are not.
 ifneq ($(NODE_INC),)
 test-build: node
+# make bench times the package from Node (scripts/bench-node.sh), which says
+# why it skips where Node or the staged package is missing.
+bench: node
 endif

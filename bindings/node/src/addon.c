@@ -594,6 +594,8 @@ struct all_work {
 	struct clawmd_err err;
 	struct summary *v;
 	size_t n;
+	size_t done;   /* results already turned into JS */
+	napi_ref arr;  /* the array they go into, between slices */
 };
 
 static void all_execute(napi_env env, void *data)
@@ -625,31 +627,84 @@ static void handle_close(struct handle *h)
 	pthread_mutex_unlock(&h->mu);
 }
 
-static void all_complete(napi_env env, napi_status status, void *data)
+/*
+ * The results reach JS in slices of about ALL_SLICE changes, each in a
+ * turn of the event loop of its own: a first pass over a thousand groups
+ * has tens of thousands of changes, and turning them all into objects at
+ * once held the loop for tens of milliseconds (scripts/bench-node.sh).
+ * Between two slices an empty work goes through libuv's pool, so timers
+ * and I/O callbacks run; the array waits behind a reference.
+ */
+#define ALL_SLICE 512
+
+static void all_nothing(napi_env env, void *data)
 {
-	struct all_work *w = data;
+	(void)env;
+	(void)data;
+}
+
+static void all_finish(napi_env env, struct all_work *w, napi_value result, bool ok)
+{
 	struct handle *h = w->h;
-	napi_value arr;
-	if (w->rc < 0) {
-		napi_reject_deferred(env, w->deferred,
-				     make_error(env, w->rc, w->err.msg, w->err.sys_errno, NULL, NULL));
-	} else if (status != napi_ok) {
-		napi_reject_deferred(env, w->deferred,
-				     make_error(env, CLAWMD_EFS, "composeAll was cancelled", 0, NULL, NULL));
-	} else {
-		napi_create_array_with_length(env, w->n, &arr);
-		for (size_t i = 0; i < w->n; i++)
-			napi_set_element(env, arr, (uint32_t)i, summary_js(env, &w->v[i]));
-		napi_resolve_deferred(env, w->deferred, arr);
-	}
+	if (ok)
+		napi_resolve_deferred(env, w->deferred, result);
+	else
+		napi_reject_deferred(env, w->deferred, result);
 	for (size_t i = 0; i < w->n; i++)
 		summary_release(&w->v[i]);
 	free(w->v);
 	if (--h->busy == 0 && !h->open)
 		handle_close(h); /* close() came while it ran */
-	napi_delete_async_work(env, w->work);
+	if (w->arr)
+		napi_delete_reference(env, w->arr);
 	napi_delete_reference(env, w->self);
 	free(w);
+}
+
+static void all_slice(napi_env env, napi_status status, void *data)
+{
+	struct all_work *w = data;
+	napi_value arr, name;
+	napi_delete_async_work(env, w->work);
+	w->work = NULL;
+	if (status != napi_ok) {
+		all_finish(env, w, make_error(env, CLAWMD_EFS, "composeAll was cancelled", 0, NULL, NULL),
+			   false);
+		return;
+	}
+	napi_get_reference_value(env, w->arr, &arr);
+	size_t budget = 0;
+	while (w->done < w->n && budget < ALL_SLICE) {
+		budget += 1 + w->v[w->done].nch;
+		napi_set_element(env, arr, (uint32_t)w->done, summary_js(env, &w->v[w->done]));
+		summary_release(&w->v[w->done]);
+		w->done++;
+	}
+	if (w->done == w->n) {
+		all_finish(env, w, arr, true);
+		return;
+	}
+	napi_create_string_utf8(env, "clawmd.composeAll", NAPI_AUTO_LENGTH, &name);
+	if (napi_create_async_work(env, NULL, name, all_nothing, all_slice, w, &w->work) != napi_ok ||
+	    napi_queue_async_work(env, w->work) != napi_ok)
+		all_finish(env, w, make_error(env, CLAWMD_EFS, "composeAll: could not go on", 0, NULL, NULL),
+			   false);
+}
+
+static void all_complete(napi_env env, napi_status status, void *data)
+{
+	struct all_work *w = data;
+	napi_value arr;
+	if (w->rc < 0) {
+		napi_delete_async_work(env, w->work);
+		all_finish(env, w, make_error(env, w->rc, w->err.msg, w->err.sys_errno, NULL, NULL), false);
+		return;
+	}
+	if (status == napi_ok) {
+		napi_create_array_with_length(env, w->n, &arr);
+		napi_create_reference(env, arr, 1, &w->arr);
+	}
+	all_slice(env, status, w);
 }
 
 /* handle.composeAll({dryRun}) -> Promise */

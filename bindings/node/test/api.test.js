@@ -169,6 +169,31 @@ test('composeAll: every group, off the main thread, errors per group', async (t)
 	assert.throws(() => h.compose('g01'), /closed/);
 });
 
+test('composeAll: results that reach JS in several slices come whole and in order', async (t) => {
+	// 300 first composes make about 2,000 changes: four slices of the addon's 512.
+	const groups = Array.from({ length: 300 }, (_, i) => `g${String(i).padStart(3, '0')}`);
+	const root = makeRoot(t, groups);
+	fs.writeFileSync(path.join(root, 'groups/g250/container.json'), '{"skills": "some"}');
+	const h = clawmd.open(root);
+	t.after(() => h.close());
+	const all = await h.composeAll();
+	assert.deepEqual(all.map((r) => r.group), groups);
+	assert.ok(all.reduce((n, r) => n + (r.changes ? r.changes.length : 0), 0) > 1024);
+	for (const r of all) {
+		if (r.group === 'g250') {
+			assert.equal(r.error.code, 'EINPUT');
+			continue;
+		}
+		assert.equal(r.changed, true);
+		assert.ok(r.changes.some((c) => c.path === `groups/${r.group}/CLAUDE.md`), r.group);
+	}
+	// closed while the slices are still on their way: they all arrive
+	const p = h.composeAll({ dryRun: true });
+	h.close();
+	assert.equal((await p).length, 300);
+	assert.throws(() => h.groups(), /closed/);
+});
+
 test('migrate: the legacy layout cut over, then a no-op', (t) => {
 	const root = makeRoot(t, ['main', 'global']);
 	fs.writeFileSync(path.join(root, 'groups/global/CLAUDE.md'), '# Global\nBe kind.\n');

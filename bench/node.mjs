@@ -1,0 +1,208 @@
+/*
+ * node.mjs - the speed figures of the Node package (issue 19, part 4), run
+ * by scripts/bench-node.sh, which builds the trees and prints the header.
+ * Each mode prints its lines of the table; CLAWMD_NODE_PKG names the
+ * staged package (build/node/package).
+ *
+ *	node bench/node.mjs noop ROOT GROUP N
+ *		a watched handle's no-op compose of GROUP against the least a JS
+ *		composer does for a no-op (read and parse container.json, read
+ *		CLAUDE.md), N calls each, interleaved, in this one process
+ *	node bench/node.mjs count ROOT GROUP N clawmd|baseline
+ *		the warm-up, then N calls of one side only, printing nothing: run
+ *		under callgrind at two N, the difference is the cost of a call
+ *	node bench/node.mjs first ROOT CONFIG N [PEER]
+ *		the first compose of N fresh groups each (CONFIG: their
+ *		container.json), in-process, nanoclaw's layout; with PEER (a
+ *		nanoclaw checkout with its npm dependencies) nanoclaw's own
+ *		composer beside it, loaded from PEER at run time
+ *	node bench/node.mjs loop ROOT
+ *		the event loop's delay while composeAll() runs over every group
+ *		of ROOT, beside the same loop idle
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { createRequire } from 'node:module';
+import { pathToFileURL } from 'node:url';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
+
+const require = createRequire(import.meta.url);
+const pkg = process.env.CLAWMD_NODE_PKG || new URL('../build/node/package', import.meta.url).pathname;
+const clawmd = require(pkg);
+
+const now = () => Number(process.hrtime.bigint()) / 1e3; // microseconds
+const sleep = (ms) => Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
+const sorted = (v) => Float64Array.from(v).sort();
+const pct = (s, p) => s[Math.min(s.length - 1, Math.floor(s.length * p))];
+const us = (x) => x.toFixed(1).padStart(7);
+
+/* What any JS composer must do before it can call a compose a no-op. */
+function baseline(dir) {
+	const cj = path.join(dir, 'container.json');
+	const entry = path.join(dir, 'CLAUDE.md');
+	return () => {
+		const config = JSON.parse(fs.readFileSync(cj, 'utf8'));
+		const text = fs.readFileSync(entry, 'utf8');
+		return config.mcpServers !== undefined && text.length > 0;
+	};
+}
+
+/* A watched handle whose record of the last verified no-op exists: the
+ * record keeps only inputs older than the compose that writes it, so let
+ * the first compose's writes age (as bench/compose.c does). */
+function watched(root, group) {
+	const h = clawmd.open(root, { watch: true });
+	for (let i = 0; i < 20; i++) {
+		h.compose(group);
+		sleep(20);
+	}
+	if (h.compose(group).changed) throw new Error(`bench: ${group} is not a no-op`);
+	return h;
+}
+
+function noop(root, group, n) {
+	const h = watched(root, group);
+	const base = baseline(path.join(h.groupsDir, group));
+	const a = [], b = [];
+	for (let i = 0; i < 200; i++) { h.compose(group); base(); } // JIT warm-up
+	for (let i = 0; i < n; i++) {
+		let t = now();
+		h.compose(group);
+		a.push(now() - t);
+		t = now();
+		base();
+		b.push(now() - t);
+	}
+	h.close();
+	const sa = sorted(a), sb = sorted(b);
+	const ratio = pct(sa, 0.5) / pct(sb, 0.5);
+	console.log(`      ${'clawmd compose(), watched handle'.padEnd(42)} median ${us(pct(sa, 0.5))} us   ` +
+		`p90 ${us(pct(sa, 0.9))} us   ${ratio.toFixed(2)}x the baseline (target <= 0.5x)`);
+	console.log(`      ${'JS: parse container.json, read CLAUDE.md'.padEnd(42)} median ${us(pct(sb, 0.5))} us   ` +
+		`p90 ${us(pct(sb, 0.9))} us   1.00x`);
+}
+
+function count(root, group, n, which) {
+	const h = watched(root, group);
+	const f = which === 'clawmd' ? () => h.compose(group) : baseline(path.join(h.groupsDir, group));
+	for (let i = 0; i < 200; i++) f();
+	for (let i = 0; i < n; i++) f();
+	h.close();
+}
+
+/* nanoclaw's composer, loaded from its checkout as its tests load it
+ * (TypeScript through its own tsx), with its database in memory. */
+async function peer(dir, config, n) {
+	const req = createRequire(path.join(dir, 'package.json'));
+	const tsx = req.resolve('tsx/package.json');
+	const api = JSON.parse(fs.readFileSync(tsx, 'utf8')).exports['./esm/api'].import.default;
+	const { register } = await import(pathToFileURL(path.join(path.dirname(tsx), api)).href);
+	register();
+	process.env.LOG_LEVEL ??= 'warn'; // its migrations log each step
+	const src = (f) => import(pathToFileURL(path.join(dir, 'src', f)).href);
+	const db = await src('db/index.ts');
+	const compose = await src('claude-md-compose.ts');
+	const configs = await src('db/container-configs.ts');
+	const conn = db.initTestDb();
+	db.runMigrations(conn);
+	const servers = JSON.parse(fs.readFileSync(config, 'utf8')).mcpServers;
+	const groups = [];
+	for (let i = 0; i < n; i++) {
+		const g = { id: `ag-${i}`, name: `nc${i}`, folder: `nc${i}`, agent_provider: null,
+			created_at: new Date().toISOString() };
+		db.createAgentGroup(g);
+		configs.createContainerConfig({ agent_group_id: g.id, provider: null, model: null, effort: null,
+			image_tag: null, assistant_name: null, max_messages_per_prompt: null, skills: '"all"',
+			mcp_servers: JSON.stringify(servers), packages_apt: '[]', packages_npm: '[]',
+			additional_mounts: '[]', updated_at: g.created_at });
+		groups.push(g);
+	}
+	return (i) => compose.composeGroupClaudeMd(groups[i]);
+}
+
+async function first(root, config, n, peerDir) {
+	process.chdir(root); // nanoclaw resolves its groups from the working directory
+	const sym = clawmd.open(root, { preset: 'nanoclaw', mode: 'symlink' });
+	const cpy = clawmd.open(root, { preset: 'nanoclaw', mode: 'copy' });
+	const cj = fs.readFileSync(config);
+	const sides = [
+		['clawmd, symlink mode (as nanoclaw writes)', 'sym', (i) => sym.compose(`sym${i}`)],
+		['clawmd, copy mode (the default)', 'cpy', (i) => cpy.compose(`cpy${i}`)],
+	];
+	let peerNote = null;
+	if (peerDir) {
+		try {
+			sides.push([`nanoclaw's composeGroupClaudeMd`, 'nc', await peer(peerDir, config, n + 5)]);
+		} catch (e) {
+			peerNote = `could not load nanoclaw's composer from ${peerDir}: ${e.message.split('\n')[0]}`;
+		}
+	}
+	for (const [, p] of sides) {
+		for (let i = 0; i < n + 5; i++) {
+			fs.mkdirSync(path.join(root, 'groups', `${p}${i}`));
+			if (p !== 'nc') fs.writeFileSync(path.join(root, 'groups', `${p}${i}`, 'container.json'), cj);
+		}
+	}
+	const t = sides.map(() => []);
+	for (let i = 0; i < n + 5; i++) {
+		sides.forEach(([, , f], k) => {
+			const a = now();
+			f(i);
+			if (i >= 5) t[k].push(now() - a); // the first few warm the code up
+		});
+	}
+	sym.close();
+	cpy.close();
+	const ref = sides.length > 2 ? pct(sorted(t[2]), 0.5) : null;
+	sides.forEach(([name], k) => {
+		const s = sorted(t[k]);
+		const r = ref === null ? '' : `   ${(pct(s, 0.5) / ref).toFixed(2)}x nanoclaw's${k < 2 ? ' (target <= 1x)' : ''}`;
+		console.log(`      ${name.padEnd(42)} median ${us(pct(s, 0.5))} us   p90 ${us(pct(s, 0.9))} us${r}`);
+	});
+	if (peerNote)
+		console.log(`      nanoclaw: ${peerNote}`);
+	else if (!peerDir)
+		console.log('      nanoclaw: skipped (make bench PEER=DIR, DIR a nanoclaw checkout after npm install)');
+}
+
+async function loop(root) {
+	const h = clawmd.open(root);
+	const hist = monitorEventLoopDelay({ resolution: 1 });
+	const ms = (x) => x.toFixed(1).padStart(6);
+	const row = (name, d, tail) => console.log(`      ${name.padEnd(24)} ${ms(hist.max / 1e6)} ms max  ` +
+		`${ms(hist.percentile(99) / 1e6)} ms p99  over ${(d / 1e3).toFixed(1).padStart(5)} s${tail}`);
+	const run = async (name) => {
+		hist.reset();
+		hist.enable();
+		const a = now();
+		const r = await h.composeAll();
+		const b = now();
+		await new Promise((res) => setTimeout(res, 5)); // the histogram sees a stall when its timer next runs
+		hist.disable();
+		const failed = r.filter((x) => x.error);
+		if (failed.length) throw new Error(`bench: ${failed[0].group}: ${failed[0].error.message}`);
+		const n = r.reduce((k, x) => k + x.changes.length, 0);
+		row(name, (b - a) / 1e3, `, ${r.length} groups, ${n} changes`);
+		return (b - a) / 1e3;
+	};
+	const d = await run('composeAll, first pass');
+	await new Promise((res) => setTimeout(res, 1000)); // let the writes age for the record
+	await h.composeAll();
+	await run('composeAll, no-op pass');
+	hist.reset();
+	hist.enable();
+	await new Promise((res) => setTimeout(res, Math.min(d, 10000)));
+	hist.disable();
+	row('the same loop, idle', Math.min(d, 10000), '');
+	h.close();
+}
+
+const [mode, ...args] = process.argv.slice(2);
+if (mode === 'noop') noop(args[0], args[1], Number(args[2]));
+else if (mode === 'count') count(args[0], args[1], Number(args[2]), args[3]);
+else if (mode === 'first') await first(args[0], args[1], Number(args[2]), args[3]);
+else if (mode === 'loop') await loop(args[0]);
+else {
+	console.error('usage: node bench/node.mjs noop|count|first|loop ROOT ...');
+	process.exit(2);
+}

@@ -1,0 +1,88 @@
+#!/bin/sh
+# bench-node.sh [BUILD] - the Node package's speed figures (issue 19, part 4),
+# in-process from Node, by bench/node.mjs against the package that make node
+# staged in BUILD/node/package:
+#  a. a watched handle's no-op compose of the group of issue 11 against the
+#     least a JS composer must do for a no-op (read and parse container.json,
+#     read CLAUDE.md), interleaved in one process; beside the wall times,
+#     instructions per call (callgrind at two call counts, the difference);
+#  b. the first compose of a fresh group in nanoclaw's layout, and, with
+#     PEER=DIR (a nanoclaw checkout after npm install), nanoclaw's own
+#     composer in the same process, interleaved;
+#  c. the event loop's delay while composeAll() runs over 1,000 groups,
+#     beside the same loop idle.
+# NODE_CALLS, NODE_FIRST and NODE_GROUPS change the counts.
+set -eu
+build=${1:-build}
+src=$(cd "$(dirname "$0")/.." && pwd)
+pkg=$(cd "$build" && pwd)/node/package
+bench="$src/bench/node.mjs"
+node=${NODE:-node}
+CALLS=${NODE_CALLS:-5000}
+FIRST=${NODE_FIRST:-200}
+GROUPS=${NODE_GROUPS:-1000}
+
+echo "5. from Node: the clawmd package in-process ($($node --version 2>/dev/null || echo 'no node'))"
+if ! command -v "$node" >/dev/null 2>&1; then
+	echo "   skipped: no node on PATH (NODE=... names one)"
+	exit 0
+fi
+if [ ! -f "$pkg/prebuilds/linux-x64/clawmd.node" ]; then
+	echo "   skipped: no package staged in $pkg (make node, which needs Node's headers)"
+	exit 0
+fi
+export CLAWMD_NODE_PKG="$pkg"
+work=$(mktemp -d "${TMPDIR:-/tmp}/clawmd-bench-node.XXXXXX")
+trap 'rm -rf "$work"' EXIT
+. "$src/scripts/bench-group.sh"
+
+# a. The group of issue 11 in the default layout (copy mode), as bench.sh has it.
+R=$work/root
+bench_group "$R" g
+echo '{"modules": "modules"}' >"$R/clawmd.json"
+echo "   a. no-op compose, warm ($CALLS calls each, interleaved; group: 50 skills, 3 modules, 10 MCP servers)"
+$node "$bench" noop "$R" g "$CALLS"
+if command -v valgrind >/dev/null 2>&1; then
+	# instructions WHICH N: user-space instructions of the whole run.
+	instructions() {
+		valgrind --tool=callgrind --callgrind-out-file=/dev/null \
+			$node "$bench" count "$R" g "$2" "$1" 2>&1 >/dev/null | awk '/Collected/ { print $NF }'
+	}
+	c1=$(instructions clawmd "$CALLS") c2=$(instructions clawmd $((CALLS * 2)))
+	b1=$(instructions baseline "$CALLS") b2=$(instructions baseline $((CALLS * 2)))
+	awk -v c1="$c1" -v c2="$c2" -v b1="$b1" -v b2="$b2" -v n="$CALLS" 'BEGIN {
+		c = (c2 - c1) / n; b = (b2 - b1) / n
+		printf "      instructions per call (callgrind, user space; %d calls less %d):\n", 2 * n, n
+		printf "      clawmd %.0f, baseline %.0f: %.2fx the baseline (target <= 0.5x)\n", c, b, c / b }'
+fi
+
+# b. The same group in nanoclaw's layout: skills in container/skills, modules
+# beside the agent runner's MCP tools; each group fresh (an empty directory
+# and, for clawmd, its container.json; nanoclaw reads its config from its
+# database, where the bench puts the same servers).
+N=$work/nanoclaw
+bench_group "$N" g
+mkdir -p "$N/container/agent-runner/src"
+mv "$N/skills" "$N/container/skills"
+mv "$N/modules" "$N/container/agent-runner/src/mcp-tools"
+mv "$N/groups/g/container.json" "$work/container.json"
+rmdir "$N/groups/g"
+echo "   b. first compose of a fresh group, in-process (median of $FIRST groups each, interleaved)"
+peer=
+if [ -n "${PEER:-}" ]; then
+	peer=$(cd "$PEER" && pwd)
+fi
+$node "$bench" first "$N" "$work/container.json" "$FIRST" $peer
+
+# c. 1,000 groups of the same configuration.
+F=$work/fleet
+mkdir -p "$F/groups"
+cp -a "$R/container" "$R/skills" "$R/modules" "$R/clawmd.json" "$F/"
+i=0
+while [ $i -lt "$GROUPS" ]; do
+	mkdir "$F/groups/g$i"
+	cp "$work/container.json" "$F/groups/g$i/"
+	i=$((i + 1))
+done
+echo "   c. composeAll() over $GROUPS groups: the main thread's event-loop delay (monitorEventLoopDelay)"
+$node "$bench" loop "$F"
