@@ -54,7 +54,16 @@ endif
 # CFLAGS='-O1 -g') would silently drop them.
 ifdef SANITIZE
 SAN_CFLAGS  = -fsanitize=$(SANITIZE) -fno-omit-frame-pointer -fno-sanitize-recover=all
-SAN_LDFLAGS = -fsanitize=$(SANITIZE)
+SAN_LDFLAGS = -fsanitize=$(SANITIZE) $(SAN_STATIC)
+# With gcc, the programs link the sanitizer runtimes statically: ASan and
+# UBSan then share one copy of their common runtime, whose large zeroed
+# tables LeakSanitizer scans at every exit.  Each sanitized process costs
+# about a third less CPU (doc/development.md), and make check starts
+# thousands.  A shared object (the Node addon) still takes the runtime from
+# the process it is loaded into.  clang links its runtime statically anyway.
+SAN_STATIC := $(if $(findstring clang,$(shell $(CC) --version 2>/dev/null)),,\
+              $(if $(findstring address,$(SANITIZE)),-static-libasan) \
+              $(if $(findstring undefined,$(SANITIZE)),-static-libubsan))
 endif
 ALL_CFLAGS = -std=c11 -D_GNU_SOURCE $(WARN) $(CPPFLAGS) $(CFLAGS) $(SAN_CFLAGS) -Ilib/include -Ilib $(DEP_CFLAGS) \
              -DCLAWMD_GIT2_SONAME='"$(GIT2_SONAME)"' -DCLAWMD_CJSON_SONAME='"$(CJSON_SONAME)"' \
@@ -132,13 +141,24 @@ $(BUILD)/tests/on-inotify: tests/on-inotify.c
 # names: BUILD/tests/NAME.t (a unit test) or BUILD/tests/tNN-NAME.sh (a link
 # to the shell test), so one prove runs several builds' suites side by
 # side; a test's stderr goes to BUILD/tests/log/, and tests/failures.sh
-# names what failed.  Slow tests first, so that none starts last.
+# names what failed.  Slow tests first, so that none starts last: the
+# order is their measured CPU time (tests/run-test.sh records each one's,
+# tests/profile.sh BUILD... lists them), the costliest first.
 SH_TESTS  := $(sort $(wildcard tests/t[0-9]*.sh))
-SLOW_FIRST = t31-migrate-crash t45-read-hostile t53-cli t40-render-conformance \
-             t14-compose-crash t16-compose-record t55-sarif-multitool t30-migrate
+SLOW_FIRST = t45-read-hostile t31-migrate-crash t58-output-escaping t60-node \
+             t40-render-conformance t48-copy-sources t52-install t16-compose-record
 suite      = $(foreach t,$(SLOW_FIRST),$(1)/tests/$(t).sh) \
              $(filter-out $(SLOW_FIRST:%=$(1)/tests/%.sh),$(SH_TESTS:%=$(1)/%)) \
              $(UNIT_SRC:tests/unit/%.c=$(1)/tests/%.t)
+# make check runs both suites in one prove: the costliest files of either
+# (S: the sanitizer build, P: $(BUILD)) first, in one order, so that the
+# jobs finish together; then the rest of each suite.
+CHECK_FIRST = S:t45-read-hostile S:t31-migrate-crash P:t45-read-hostile S:t12-compose-safety \
+              S:t60-node S:t40-render-conformance P:t31-migrate-crash S:t53-cli \
+              S:t16-compose-record S:t48-copy-sources S:t58-output-escaping \
+              P:t58-output-escaping S:t50-check P:t60-node S:t17-compose-nanoclaw \
+              P:t40-render-conformance S:t14-compose-crash S:t30-migrate
+check_first = $(foreach t,$(CHECK_FIRST),$(if $(filter S:%,$(t)),build/san/tests/$(t:S:%=%),$(BUILD)/tests/$(t:P:%=%)).sh)
 TEST_JOBS ?= $(shell n=$$(nproc 2>/dev/null || echo 1); echo $$((n * 2)))
 PROVE      = prove -j$(TEST_JOBS) --exec $(abspath tests/run-test.sh)
 # To run one test by hand: make test-build, then
@@ -166,14 +186,17 @@ test-deps:
 # build/san, then the fuzzers for a short run when clang can build them.
 # The three builds (and the fuzzers) build side by side in one make -j, and
 # both suites run in one prove -j; on success it prints a dozen lines.
-CHECK_SAN = BUILD=build/san SANITIZE=address,undefined CFLAGS='-O1 -g'
+# The sanitizer build is compiled -fPIC, so that the Node addon links its
+# objects (bindings/node/node.mk) rather than a second compile of lib/.
+CHECK_SAN = BUILD=build/san SANITIZE=address,undefined CFLAGS='-O1 -g -fPIC'
 check: test-deps
 	@echo "check: building $(BUILD) (tests), build/dev (DEVELOPER=1), build/san (ASan+UBSan)$(if $(wildcard tests/fuzz/Makefile.inc), and the fuzzers)"
 	@$(MAKE) --no-print-directory -s -j$(TEST_JOBS) check-build-$(BUILD) check-build-dev check-build-san \
 		$(if $(wildcard tests/fuzz/Makefile.inc),fuzz-build)
 	@echo "check: the suite against $(BUILD) and build/san ($(TEST_JOBS) jobs)"
 	@rm -rf $(BUILD)/tests/log build/san/tests/log
-	@$(PROVE) -Q $(call suite,build/san) $(call suite,$(BUILD)) || { tests/failures.sh build/san $(BUILD); exit 1; }
+	@$(PROVE) -Q $(check_first) $(filter-out $(check_first),$(call suite,build/san) $(call suite,$(BUILD))) \
+		|| { tests/failures.sh build/san $(BUILD); exit 1; }
 	@if [ -f tests/fuzz/Makefile.inc ]; then $(MAKE) --no-print-directory -s fuzz-smoke; fi
 	@echo "check: all passed"
 

@@ -9,6 +9,9 @@ if ! command -v make >/dev/null 2>&1 || ! command -v cc >/dev/null 2>&1; then
 	echo "1..0 # SKIP make or cc unavailable"
 	exit 0
 fi
+# Under make check, MAKEFLAGS carries the outer make's flags (make -s
+# check would silence every build here): each build starts from none.
+unset MAKEFLAGS MFLAGS MAKELEVEL
 mk() { make --no-print-directory -C "$CLAWMD_SRC" "$@"; }
 
 expect_ok "compile one object" mk BUILD="$T/b1" "$T/b1/lib/base/err.o"

@@ -21,7 +21,9 @@
 NODE        ?= node
 NODE_INC    ?= $(firstword $(wildcard $(dir $(shell $(NODE) -p process.execPath 2>/dev/null))../include/node) \
                  $(wildcard /usr/include/node /usr/local/include/node))
-NODE_PIC    := $(BUILD)/pic
+# A build compiled -fPIC already (make check's sanitizer build) links the
+# addon with its own library instead of compiling it a second time.
+NODE_PIC    := $(if $(filter -fPIC,$(CFLAGS)),$(BUILD),$(BUILD)/pic)
 NODE_DIR    := $(BUILD)/node
 NODE_ADDON  := $(NODE_DIR)/clawmd.node
 NODE_PKG    := $(NODE_DIR)/package
@@ -34,14 +36,16 @@ NODE_CSRC   := Makefile LICENSE $(LIB_SRC) $(wildcard lib/*/*.h lib/include/*.h 
                $(NODE_SRC)/node.mk $(NODE_SRC)/src/addon.c $(NODE_SRC)/src/exports.map
 
 # The library again, -fPIC, in its own build directory (SANITIZE passes down).
+ifneq ($(NODE_PIC),$(BUILD))
 $(NODE_PIC)/libclawmd.a: FORCE
 	@$(MAKE) --no-print-directory BUILD=$(NODE_PIC) CFLAGS='$(CFLAGS) -fPIC' $@
+endif
 
 $(NODE_ADDON): $(NODE_SRC)/src/addon.c $(NODE_PIC)/libclawmd.a $(NODE_SRC)/src/exports.map
 	@test -n "$(NODE_INC)" || { echo "make node: no node_api.h (Node's headers) found; set NODE_INC" >&2; exit 1; }
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) -fPIC -I$(NODE_INC) -shared -o $@ $< $(NODE_PIC)/libclawmd.a $(DEP_LIBS) \
-		-lpthread $(ALL_LDFLAGS) -Wl,--exclude-libs,ALL \
+		-lpthread $(filter-out -static-lib%,$(ALL_LDFLAGS)) -Wl,--exclude-libs,ALL \
 		-Wl,--version-script=$(NODE_SRC)/src/exports.map
 
 node-addon: $(NODE_ADDON)

@@ -9,17 +9,22 @@ const path = require('path');
 const { pkg, tmpdir, makeRoot, read } = require('./helper.js');
 
 const has = (cmd) => spawnSync('sh', ['-c', `command -v ${cmd}`]).status === 0;
+// The command runs without the LD_PRELOAD that make check's sanitizer pass
+// gives node for the addon (tests/t60-node.sh): that build's programs carry
+// their own static copy of the sanitizer runtime, which refuses a second.
+const cmdEnv = { ...process.env };
+delete cmdEnv.LD_PRELOAD;
 
 test('the package carries the clawmd command', (t) => {
 	const root = makeRoot(t);
 	const bin = require(pkg).bin;
-	const out = execFileSync(bin, ['-C', root, 'compose', 'main'], { encoding: 'utf8' });
+	const out = execFileSync(bin, ['-C', root, 'compose', 'main'], { encoding: 'utf8', env: cmdEnv });
 	assert.equal(out, '');
 	assert.match(read(root, 'groups/main/CLAUDE.md'), /^<!-- Composed at spawn/);
-	const r = spawnSync(bin, ['-C', root, 'compose', '--check', '--json', 'main'], { encoding: 'utf8' });
+	const r = spawnSync(bin, ['-C', root, 'compose', '--check', '--json', 'main'], { encoding: 'utf8', env: cmdEnv });
 	assert.equal(r.status, 0, r.stderr);
 	assert.equal(JSON.parse(r.stdout).changed, false);
-	assert.equal(spawnSync(bin, ['-C', root, 'compose', 'no/such'], { encoding: 'utf8' }).status, 3);
+	assert.equal(spawnSync(bin, ['-C', root, 'compose', 'no/such'], { encoding: 'utf8', env: cmdEnv }).status, 3);
 });
 
 test('npm pack installs offline; require, import and npx clawmd work', { skip: !has('npm') && 'no npm' }, (t) => {
@@ -38,6 +43,6 @@ test('npm pack installs offline; require, import and npx clawmd work', { skip: !
 		console.log(JSON.stringify(h.compose('main').changed)); h.close();
 		import('clawmd/nanoclaw').then((n) => console.log(typeof n.composeGroupClaudeMd));`;
 	assert.equal(execFileSync(process.execPath, ['-e', script], { cwd: app, encoding: 'utf8' }), 'true\nfunction\n');
-	const out = execFileSync('npx', ['--offline', 'clawmd', '-C', root, 'status', '--json'], { cwd: app, env, encoding: 'utf8' });
+	const out = execFileSync('npx', ['--offline', 'clawmd', '-C', root, 'status', '--json'], { cwd: app, env: { ...env, LD_PRELOAD: '' }, encoding: 'utf8' });
 	assert.equal(JSON.parse(out).groups[0].drift, 'clean');
 });
