@@ -6,38 +6,16 @@
 set -u
 top=$(cd "$(dirname "$0")/../../.." && pwd -P)
 here=$top/scripts/e2e/claude
-T=$(mktemp -d)
-trap 'rm -rf "$T"' EXIT
-n=0
-fail=0
-t() { # t OK NAME [DIAG]
-	n=$((n + 1))
-	if [ "$1" = 0 ]; then echo "ok $n - $2"; else
-		echo "not ok $n - $2"
-		[ -z "${3:-}" ] || printf '%s\n' "$3" | sed 's/^/# /'
-		fail=1
-	fi
-}
+. "$top/scripts/e2e/lib/selftest.sh"
 for req in "$top"/tests/e2e/extract/*.request.json; do
-	name=$(basename "$req" .request.json)
 	rm -rf "$T/rec" && mkdir "$T/rec"
 	echo '{"method":"HEAD","url":"/","body":null}' >"$T/rec/001.json"
-	cp "$req" "$T/rec/002.json"
-	node "$here/extract.js" "$T/rec" hello "$T/out" >"$T/log" 2>&1
-	st=$?
-	if [ $st = 0 ] && cmp -s "$T/out" "${req%.request.json}.expected"; then t 0 "extract: $name"
-	else t 1 "extract: $name" "exit $st: $(cat "$T/log")"; fi
+	extract_ok "$req"
 done
 rm -rf "$T/rec" && mkdir "$T/rec"
-node "$here/extract.js" "$T/rec" hello "$T/out" >"$T/log" 2>&1
-st=$?
-t "$([ $st = 3 ] && grep -q 'no POST /v1/messages' "$T/log" && echo 0 || echo 1)" \
-	"extract: no request is exit 3 with a message" "exit $st: $(cat "$T/log")"
+extract_fails 3 'no POST /v1/messages' "extract: no request is exit 3 with a message"
 
-node "$here/mock-api.js" "$T/mock" "$T/port" 2>"$T/mock.err" &
-mock=$!
-i=0
-while [ ! -s "$T/port" ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
+mock_start
 out=$(node -e '
 const port = process.argv[1];
 async function post(stream) {
@@ -56,11 +34,8 @@ async function post(stream) {
 		m.type === "message" && m.content[0].text === "ok"].join(" "));
 })().catch((e) => console.log("error " + e.message));
 ' "$(cat "$T/port" 2>/dev/null)" 2>&1)
-kill "$mock" 2>/dev/null
-wait "$mock" 2>/dev/null
+mock_stop
 t "$([ "$out" = "true true true true true" ] && echo 0 || echo 1)" \
 	"mock-api: a stream for stream:true, one JSON message otherwise" "$out $(cat "$T/mock.err")"
-nrec=$(ls "$T/mock" 2>/dev/null | wc -l)
-t "$([ "$nrec" = 2 ] && echo 0 || echo 1)" "mock-api: records each request" "$nrec records"
-echo "1..$n"
-exit $fail
+mock_records 2
+tap_end

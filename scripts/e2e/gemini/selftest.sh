@@ -7,42 +7,20 @@
 set -u
 top=$(cd "$(dirname "$0")/../../.." && pwd -P)
 here=$top/scripts/e2e/gemini
-T=$(mktemp -d)
-trap 'rm -rf "$T"' EXIT
-n=0
-fail=0
-t() { # t OK NAME [DIAG]
-	n=$((n + 1))
-	if [ "$1" = 0 ]; then echo "ok $n - $2"; else
-		echo "not ok $n - $2"
-		[ -z "${3:-}" ] || printf '%s\n' "$3" | sed 's/^/# /'
-		fail=1
-	fi
-}
+. "$top/scripts/e2e/lib/selftest.sh"
 for req in "$top"/tests/e2e/extract/gemini/*.request.json; do
-	name=$(basename "$req" .request.json)
 	rm -rf "$T/rec" && mkdir "$T/rec"
 	# the model router's side call comes first and is not the request
 	node -e '
 const r = JSON.parse(require("fs").readFileSync(process.argv[1], "utf8"));
 r.url = r.url.replace(/:streamGenerateContent.*/, ":generateContent");
 process.stdout.write(JSON.stringify(r));' "$req" >"$T/rec/001.json"
-	cp "$req" "$T/rec/002.json"
-	node "$here/extract.js" "$T/rec" hello "$T/out" >"$T/log" 2>&1
-	st=$?
-	if [ $st = 0 ] && cmp -s "$T/out" "${req%.request.json}.expected"; then t 0 "extract: $name"
-	else t 1 "extract: $name" "exit $st: $(cat "$T/log")"; fi
+	extract_ok "$req"
 done
 rm -rf "$T/rec" && mkdir "$T/rec"
-node "$here/extract.js" "$T/rec" hello "$T/out" >"$T/log" 2>&1
-st=$?
-t "$([ $st = 1 ] && grep -q 'no POST .*streamGenerateContent' "$T/log" && echo 0 || echo 1)" \
-	"extract: no request is exit 1 with a message" "exit $st: $(cat "$T/log")"
+extract_fails 1 'no POST .*streamGenerateContent' "extract: no request is exit 1 with a message"
 
-node "$here/mock-api.js" "$T/mock" "$T/port" 2>"$T/mock.err" &
-mock=$!
-i=0
-while [ ! -s "$T/port" ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
+mock_start
 out=$(node -e '
 const port = process.argv[1];
 async function post(verb, body) {
@@ -67,11 +45,8 @@ const hello = {contents: [{role: "user", parts: [{text: "hello"}]}]};
 		JSON.parse(ct).totalTokens === 1].join(" "));
 })().catch((e) => console.log("error " + e.message));
 ' "$(cat "$T/port" 2>/dev/null)" 2>&1)
-kill "$mock" 2>/dev/null
-wait "$mock" 2>/dev/null
+mock_stop
 t "$([ "$out" = "true true true true true true" ] && echo 0 || echo 1)" \
 	"mock-api: a stream, a plain answer, JSON of the asked schema, countTokens" "$out $(cat "$T/mock.err")"
-nrec=$(ls "$T/mock" 2>/dev/null | wc -l)
-t "$([ "$nrec" = 4 ] && echo 0 || echo 1)" "mock-api: records each request" "$nrec records"
-echo "1..$n"
-exit $fail
+mock_records 4
+tap_end
