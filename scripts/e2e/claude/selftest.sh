@@ -7,16 +7,14 @@ set -u
 top=$(cd "$(dirname "$0")/../../.." && pwd -P)
 here=$top/scripts/e2e/claude
 . "$top/scripts/e2e/lib/selftest.sh"
-for req in "$top"/tests/e2e/extract/*.request.json; do
-	rm -rf "$T/rec" && mkdir "$T/rec"
+first() { # the record before the request
 	echo '{"method":"HEAD","url":"/","body":null}' >"$T/rec/001.json"
-	extract_ok "$req"
-done
-rm -rf "$T/rec" && mkdir "$T/rec"
+}
+extract_each "$top/tests/e2e/extract" first
+rec_clear
 extract_fails 3 'no POST /v1/messages' "extract: no request is exit 3 with a message"
 
-mock_start
-out=$(node -e '
+mock_check 2 "mock-api: a stream for stream:true, one JSON message otherwise" '
 const port = process.argv[1];
 async function post(stream) {
 	const r = await fetch(`http://127.0.0.1:${port}/v1/messages?beta=true`, {method: "POST",
@@ -33,9 +31,5 @@ async function post(stream) {
 		events[events.length - 1] === "event: message_stop", ct2.startsWith("application/json"),
 		m.type === "message" && m.content[0].text === "ok"].join(" "));
 })().catch((e) => console.log("error " + e.message));
-' "$(cat "$T/port" 2>/dev/null)" 2>&1)
-mock_stop
-t "$([ "$out" = "true true true true true" ] && echo 0 || echo 1)" \
-	"mock-api: a stream for stream:true, one JSON message otherwise" "$out $(cat "$T/mock.err")"
-mock_records 2
+'
 tap_end

@@ -8,12 +8,11 @@ set -u
 top=$(cd "$(dirname "$0")/../../.." && pwd -P)
 here=$top/scripts/e2e/codex
 . "$top/scripts/e2e/lib/selftest.sh"
-for req in "$top"/tests/e2e/extract/codex/*.request.json; do
-	rm -rf "$T/rec" && mkdir "$T/rec"
+first() { # the record before the request
 	echo '{"method":"GET","url":"/v1/models","body":null}' >"$T/rec/001.json"
-	extract_ok "$req"
-done
-rm -rf "$T/rec" && mkdir "$T/rec"
+}
+extract_each "$top/tests/e2e/extract/codex" first
+rec_clear
 extract_fails 3 'no POST /v1/responses' "extract: no request is exit 3 with a message"
 # two instruction parts before the prompt: ambiguous, exit 4
 req=$(ls "$top"/tests/e2e/extract/codex/*global-project.request.json | head -n1)
@@ -26,8 +25,7 @@ fs.writeFileSync(process.argv[2], JSON.stringify(r));
 ' "$req" "$T/rec/001.json"
 extract_fails 4 '' "extract: two instruction parts is exit 4"
 
-mock_start
-out=$(node -e '
+mock_check 2 "mock-api: a stream for stream:true, one JSON response otherwise" '
 const port = process.argv[1];
 async function post(stream) {
 	const r = await fetch(`http://127.0.0.1:${port}/v1/responses`, {method: "POST",
@@ -47,9 +45,5 @@ async function post(stream) {
 		last.response.output[0].content[0].text === "ok", ct2.startsWith("application/json"),
 		m.object === "response" && m.output[0].content[0].text === "ok"].join(" "));
 })().catch((e) => console.log("error " + e.message));
-' "$(cat "$T/port" 2>/dev/null)" 2>&1)
-mock_stop
-t "$([ "$out" = "true true true true true true" ] && echo 0 || echo 1)" \
-	"mock-api: a stream for stream:true, one JSON response otherwise" "$out $(cat "$T/mock.err")"
-mock_records 2
+'
 tap_end

@@ -8,20 +8,18 @@ set -u
 top=$(cd "$(dirname "$0")/../../.." && pwd -P)
 here=$top/scripts/e2e/gemini
 . "$top/scripts/e2e/lib/selftest.sh"
-for req in "$top"/tests/e2e/extract/gemini/*.request.json; do
-	rm -rf "$T/rec" && mkdir "$T/rec"
-	# the model router's side call comes first and is not the request
+# the model router's side call comes first and is not the request
+first() {
 	node -e '
 const r = JSON.parse(require("fs").readFileSync(process.argv[1], "utf8"));
 r.url = r.url.replace(/:streamGenerateContent.*/, ":generateContent");
-process.stdout.write(JSON.stringify(r));' "$req" >"$T/rec/001.json"
-	extract_ok "$req"
-done
-rm -rf "$T/rec" && mkdir "$T/rec"
+process.stdout.write(JSON.stringify(r));' "$1" >"$T/rec/001.json"
+}
+extract_each "$top/tests/e2e/extract/gemini" first
+rec_clear
 extract_fails 1 'no POST .*streamGenerateContent' "extract: no request is exit 1 with a message"
 
-mock_start
-out=$(node -e '
+mock_check 4 "mock-api: a stream, a plain answer, JSON of the asked schema, countTokens" '
 const port = process.argv[1];
 async function post(verb, body) {
 	const r = await fetch(`http://127.0.0.1:${port}/v1beta/models/m:${verb}`, {method: "POST",
@@ -44,9 +42,5 @@ const hello = {contents: [{role: "user", parts: [{text: "hello"}]}]};
 		typeof j.why === "string" && typeof j.score === "number",
 		JSON.parse(ct).totalTokens === 1].join(" "));
 })().catch((e) => console.log("error " + e.message));
-' "$(cat "$T/port" 2>/dev/null)" 2>&1)
-mock_stop
-t "$([ "$out" = "true true true true true true" ] && echo 0 || echo 1)" \
-	"mock-api: a stream, a plain answer, JSON of the asked schema, countTokens" "$out $(cat "$T/mock.err")"
-mock_records 4
+'
 tap_end
