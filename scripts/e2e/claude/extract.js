@@ -29,12 +29,11 @@ function blocks(content) {
 const files = recorded(dir);
 let req = null;
 for (const r of files) {
-	const f = r.file;
 	if (r.method !== 'POST' || r.path !== '/v1/messages') continue;
 	const msgs = r.body && Array.isArray(r.body.messages) ? r.body.messages : [];
 	const first = msgs.find((m) => m.role === 'user');
 	if (first && blocks(first.content).some((t) => t.trim() === prompt)) {
-		req = { file: f, texts: blocks(first.content) };
+		req = { file: r.file, texts: blocks(first.content) };
 		break;
 	}
 }

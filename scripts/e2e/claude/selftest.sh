@@ -3,10 +3,7 @@
 # requests recorded from real releases (tests/e2e/extract/*.request.json,
 # trimmed to the first user message; *.expected is the string), and
 # mock-api.js answering a streamed and a plain request.  Prints TAP.
-set -u
-top=$(cd "$(dirname "$0")/../../.." && pwd -P)
-here=$top/scripts/e2e/claude
-. "$top/scripts/e2e/lib/selftest.sh"
+. "$(dirname "$0")/../lib/selftest.sh"
 first() { # the record before the request
 	echo '{"method":"HEAD","url":"/","body":null}' >"$T/rec/001.json"
 }

@@ -31,12 +31,11 @@ function texts(item) {
 const files = recorded(dir);
 let req = null;
 for (const r of files) {
-	const f = r.file;
 	if (r.method !== 'POST' || r.path !== '/v1/responses') continue;
 	const input = r.body && Array.isArray(r.body.input) ? r.body.input : [];
 	const at = input.findIndex((m) => m.role === 'user' && texts(m).some((t) => t === prompt));
 	if (at >= 0) {
-		req = { file: f, before: input.slice(0, at) };
+		req = { file: r.file, before: input.slice(0, at) };
 		break;
 	}
 }

@@ -4,10 +4,7 @@
 # *.request.json, the developer texts cut short; *.expected is the string),
 # and mock-api.js answering a streamed and a plain Responses request.
 # Prints TAP.
-set -u
-top=$(cd "$(dirname "$0")/../../.." && pwd -P)
-here=$top/scripts/e2e/codex
-. "$top/scripts/e2e/lib/selftest.sh"
+. "$(dirname "$0")/../lib/selftest.sh"
 first() { # the record before the request
 	echo '{"method":"GET","url":"/v1/models","body":null}' >"$T/rec/001.json"
 }

@@ -33,13 +33,12 @@ const texts = (c) => (c && Array.isArray(c.parts) ? c.parts : [])
 const files = recorded(dir);
 let req = null;
 for (const r of files) {
-	const f = r.file;
 	if (r.method !== 'POST' || !/\/models\/[^/]+:streamGenerateContent$/.test(r.path)) continue;
 	const turns = r.body && Array.isArray(r.body.contents) ? r.body.contents : [];
 	const users = turns.filter((t) => t && t.role === 'user');
 	const last = users[users.length - 1];
 	if (last && texts(last).some((t) => t === prompt)) {
-		req = { file: f, body: r.body, users };
+		req = { file: r.file, body: r.body, users };
 		break;
 	}
 }

@@ -4,10 +4,7 @@
 # *.request.json, trimmed to the markers it looks for; *.expected is the
 # string), and mock-api.js answering a streamed, a plain, a JSON-schema and
 # a countTokens request.  Prints TAP.
-set -u
-top=$(cd "$(dirname "$0")/../../.." && pwd -P)
-here=$top/scripts/e2e/gemini
-. "$top/scripts/e2e/lib/selftest.sh"
+. "$(dirname "$0")/../lib/selftest.sh"
 # the model router's side call comes first and is not the request
 first() {
 	node -e '

@@ -1,8 +1,11 @@
-# Sourced by each runtime's selftest.sh, after it sets top (the checkout)
-# and here (its own directory): a scratch directory $T, removed on exit
+# Sourced by each runtime's selftest.sh (set -u): here, its directory; top,
+# the checkout; a scratch directory $T, removed on exit
 # with the mock stopped; t, one TAP line; mock_start and mock_stop; the
 # mock and extract.js checks the runtimes share; tap_end, the plan and the
 # exit status.
+set -u
+here=$(cd "$(dirname "$0")" && pwd -P)
+top=$(cd "$here/../../.." && pwd -P)
 T=$(mktemp -d)
 mock=
 trap 'mock_stop; rm -rf "$T"' EXIT

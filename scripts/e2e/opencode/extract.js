@@ -33,7 +33,6 @@ function text(content) {
 const files = recorded(dir);
 let req = null;
 for (const r of files) {
-	const f = r.file;
 	if (r.method !== 'POST' || r.path !== '/v1/chat/completions') continue;
 	const msgs = r.body && Array.isArray(r.body.messages) ? r.body.messages : [];
 	const users = msgs.filter((m) => m.role === 'user');
@@ -41,7 +40,7 @@ for (const r of files) {
 	if (last === null || last.trim() !== prompt) continue;
 	const sys = msgs.filter((m) => m.role === 'system').map((m) => text(m.content));
 	if (!sys.some((s) => s !== null && s.includes(ENV_END))) continue;
-	req = { file: f, sys };
+	req = { file: r.file, sys };
 	break;
 }
 if (!req) {

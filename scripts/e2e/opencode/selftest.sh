@@ -4,10 +4,7 @@
 # list) and extract.js on requests shaped as OpenCode 1.18.33 sends them
 # (doc/runtime-opencode.md), the agent prompt and skills text shortened.
 # Prints TAP.
-set -u
-top=$(cd "$(dirname "$0")/../../.." && pwd -P)
-here=$top/scripts/e2e/opencode
-. "$top/scripts/e2e/lib/selftest.sh"
+. "$(dirname "$0")/../lib/selftest.sh"
 
 mock_check 3 "the mock streams a completion, answers plainly and lists models" '
 const http = require("http");
