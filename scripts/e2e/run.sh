@@ -8,8 +8,9 @@
 # Each case (tests/e2e/<case>/case; all of them, or those named) is for one
 # runtime RT (its `runtime=`, default claude), whose pieces are in
 # scripts/e2e/RT/: versions, install.sh, mock-api.js, inner.sh, extract.js
-# (and selftest.sh).  For every release of RT (RT/versions, plus
-# $E2E_VERSIONS) and every case of RT: build the case's tree under
+# (and selftest.sh), on the shared pieces in scripts/e2e/lib/.  For every
+# release of RT (RT/versions, plus $E2E_VERSIONS) and every case of RT:
+# build the case's tree under
 # build/e2e/work, compose it when it is a group, start the loopback mock of
 # RT's model API, run the CLI headless in a private mount namespace shaped
 # like the container (container.sh: /app read-only, the group at

@@ -15,13 +15,9 @@
 // 4 the string's form was ambiguous.
 'use strict';
 const fs = require('fs');
-const path = require('path');
+const { args, recorded } = require('../lib/records.js');
 
-const [dir, prompt, out] = process.argv.slice(2);
-if (!dir || prompt === undefined || !out) {
-	process.stderr.write('usage: extract.js RECORD_DIR PROMPT OUT_FILE\n');
-	process.exit(2);
-}
+const [dir, prompt, out] = args();
 const MEMORY_PROMPT = 'Codebase and user instructions are shown below. Be sure to adhere to these instructions. IMPORTANT: These instructions OVERRIDE any default behavior and you MUST follow them exactly as written.';
 
 function blocks(content) {
@@ -30,16 +26,14 @@ function blocks(content) {
 	return content.filter((b) => b && b.type === 'text' && typeof b.text === 'string').map((b) => b.text);
 }
 
-let files = [];
-try { files = fs.readdirSync(dir).filter((f) => f.endsWith('.json')).sort(); } catch (e) { /* none */ }
+const files = recorded(dir);
 let req = null;
-for (const f of files) {
-	const r = JSON.parse(fs.readFileSync(path.join(dir, f), 'utf8'));
-	if (r.method !== 'POST' || r.url.split('?')[0] !== '/v1/messages') continue;
+for (const r of files) {
+	if (r.method !== 'POST' || r.path !== '/v1/messages') continue;
 	const msgs = r.body && Array.isArray(r.body.messages) ? r.body.messages : [];
 	const first = msgs.find((m) => m.role === 'user');
 	if (first && blocks(first.content).some((t) => t.trim() === prompt)) {
-		req = { file: f, texts: blocks(first.content) };
+		req = { file: r.file, texts: blocks(first.content) };
 		break;
 	}
 }

@@ -3,33 +3,20 @@
 //
 //   node mock-api.js RECORD_DIR [PORT_FILE]
 //
-// Listens on 127.0.0.1 (an ephemeral port, written to PORT_FILE or printed
-// on stdout), records every request as RECORD_DIR/NNN.json ({method, url,
-// body} with the body parsed when it is JSON), and answers POST
-// /v1/messages with a minimal valid message: a server-sent event stream
-// when the request says "stream": true, else one JSON object. Other paths
-// get an empty JSON object, so a client's side requests do not stall.
-// No dependencies beyond Node's standard library.
+// Listens and records every request as ../lib/mock-server.js does ({method,
+// url, body}, no headers), and answers POST /v1/messages with a minimal
+// valid message: a server-sent event stream when the request says
+// "stream": true, else one JSON object.  POST /v1/messages/count_tokens gets
+// a count of 1; other paths an empty JSON object.
 'use strict';
-const http = require('http');
-const fs = require('fs');
-const path = require('path');
+const { serve, json, model } = require('../lib/mock-server.js');
 
-const dir = process.argv[2];
-const portFile = process.argv[3];
-if (!dir) {
-	process.stderr.write('usage: mock-api.js RECORD_DIR [PORT_FILE]\n');
-	process.exit(2);
-}
-fs.mkdirSync(dir, { recursive: true });
-let seq = 0;
-
-function message(model) {
+function message(n, m) {
 	return {
-		id: 'msg_e2e_' + String(seq).padStart(4, '0'),
+		id: 'msg_e2e_' + String(n).padStart(4, '0'),
 		type: 'message',
 		role: 'assistant',
-		model: model || 'claude-e2e',
+		model: m || 'claude-e2e',
 		content: [{ type: 'text', text: 'ok' }],
 		stop_reason: 'end_turn',
 		stop_sequence: null,
@@ -37,8 +24,8 @@ function message(model) {
 	};
 }
 
-function sse(res, model) {
-	const m = message(model);
+function sse(res, n, model) {
+	const m = message(n, model);
 	const ev = (type, data) => res.write('event: ' + type + '\ndata: ' + JSON.stringify(data) + '\n\n');
 	res.writeHead(200, {
 		'content-type': 'text/event-stream',
@@ -60,38 +47,15 @@ function sse(res, model) {
 	res.end();
 }
 
-const server = http.createServer((req, res) => {
-	const chunks = [];
-	req.on('data', (c) => chunks.push(c));
-	req.on('end', () => {
-		const raw = Buffer.concat(chunks).toString('utf8');
-		let body = raw;
-		try { body = raw ? JSON.parse(raw) : null; } catch (e) { /* keep raw */ }
-		const n = ++seq;
-		const rec = { method: req.method, url: req.url, body };
-		fs.writeFileSync(path.join(dir, String(n).padStart(3, '0') + '.json'), JSON.stringify(rec));
-		const url = req.url.split('?')[0];
-		if (req.method === 'POST' && url === '/v1/messages/count_tokens') {
-			res.writeHead(200, { 'content-type': 'application/json' });
-			res.end(JSON.stringify({ input_tokens: 1 }));
-		} else if (req.method === 'POST' && url === '/v1/messages') {
-			const model = body && typeof body === 'object' ? body.model : undefined;
-			if (body && body.stream === true) {
-				sse(res, model);
-			} else {
-				res.writeHead(200, { 'content-type': 'application/json', 'request-id': 'req_e2e' });
-				res.end(JSON.stringify(message(model)));
-			}
-		} else {
-			res.writeHead(200, { 'content-type': 'application/json' });
-			res.end('{}');
-		}
-	});
+serve({ headers: false }, (q, res) => {
+	if (q.method !== 'POST') return false;
+	if (q.path === '/v1/messages/count_tokens') {
+		json(res, { input_tokens: 1 });
+	} else if (q.path === '/v1/messages') {
+		if (q.body && q.body.stream === true) sse(res, q.n, model(q.body));
+		else json(res, message(q.n, model(q.body)), { 'request-id': 'req_e2e' });
+	} else {
+		return false;
+	}
+	return true;
 });
-
-server.listen(0, '127.0.0.1', () => {
-	const port = String(server.address().port);
-	if (portFile) fs.writeFileSync(portFile, port + '\n');
-	else process.stdout.write(port + '\n');
-});
-for (const sig of ['SIGTERM', 'SIGINT']) process.on(sig, () => server.close(() => process.exit(0)));

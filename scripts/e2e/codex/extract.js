@@ -16,13 +16,9 @@
 // such request, 4 more than one instruction part.
 'use strict';
 const fs = require('fs');
-const path = require('path');
+const { args, recorded } = require('../lib/records.js');
 
-const [dir, prompt, out] = process.argv.slice(2);
-if (!dir || prompt === undefined || !out) {
-	process.stderr.write('usage: extract.js RECORD_DIR PROMPT OUT_FILE\n');
-	process.exit(2);
-}
+const [dir, prompt, out] = args();
 const HEAD = '# AGENTS.md instructions';
 const OPEN = '\n\n<INSTRUCTIONS>\n';
 const CLOSE = '\n</INSTRUCTIONS>';
@@ -32,16 +28,14 @@ function texts(item) {
 	return item.content.filter((c) => c && c.type === 'input_text' && typeof c.text === 'string').map((c) => c.text);
 }
 
-let files = [];
-try { files = fs.readdirSync(dir).filter((f) => f.endsWith('.json')).sort(); } catch (e) { /* none */ }
+const files = recorded(dir);
 let req = null;
-for (const f of files) {
-	const r = JSON.parse(fs.readFileSync(path.join(dir, f), 'utf8'));
-	if (r.method !== 'POST' || r.url.split('?')[0] !== '/v1/responses') continue;
+for (const r of files) {
+	if (r.method !== 'POST' || r.path !== '/v1/responses') continue;
 	const input = r.body && Array.isArray(r.body.input) ? r.body.input : [];
 	const at = input.findIndex((m) => m.role === 'user' && texts(m).some((t) => t === prompt));
 	if (at >= 0) {
-		req = { file: f, before: input.slice(0, at) };
+		req = { file: r.file, before: input.slice(0, at) };
 		break;
 	}
 }

@@ -3,29 +3,15 @@
 //
 //   node mock-api.js RECORD_DIR [PORT_FILE]
 //
-// Listens on 127.0.0.1 (an ephemeral port, written to PORT_FILE or printed
-// on stdout), records every request as RECORD_DIR/NNN.json ({method, url,
-// headers, body} with the body parsed when it is JSON; a gzip or deflate
+// Listens and records every request as ../lib/mock-server.js does ({method,
+// url, headers, body}, the authorization header left out; a gzip or deflate
 // body is inflated first), and answers POST /v1/responses with a minimal
 // finished response holding one assistant message "ok": a server-sent event
 // stream (response.created, response.output_item.done, response.completed)
 // when the request says "stream": true, else one JSON object.  GET
-// /v1/models gets an empty list; other paths an empty JSON object, so a
-// client's side requests do not stall.  Node's standard library only.
+// /v1/models gets an empty list; other paths an empty JSON object.
 'use strict';
-const http = require('http');
-const fs = require('fs');
-const path = require('path');
-const zlib = require('zlib');
-
-const dir = process.argv[2];
-const portFile = process.argv[3];
-if (!dir) {
-	process.stderr.write('usage: mock-api.js RECORD_DIR [PORT_FILE]\n');
-	process.exit(2);
-}
-fs.mkdirSync(dir, { recursive: true });
-let seq = 0;
+const { serve, json, model } = require('../lib/mock-server.js');
 
 function response(n, model) {
 	const id = 'resp_e2e_' + String(n).padStart(4, '0');
@@ -64,49 +50,14 @@ function sse(res, n, model) {
 	res.end();
 }
 
-function decode(buf, enc) {
-	try {
-		if (enc === 'gzip') return zlib.gunzipSync(buf);
-		if (enc === 'deflate') return zlib.inflateSync(buf);
-		if (enc === 'br') return zlib.brotliDecompressSync(buf);
-	} catch (e) { /* keep the raw bytes */ }
-	return buf;
-}
-
-const server = http.createServer((req, res) => {
-	const chunks = [];
-	req.on('data', (c) => chunks.push(c));
-	req.on('end', () => {
-		const raw = decode(Buffer.concat(chunks), req.headers['content-encoding']).toString('utf8');
-		let body = raw;
-		try { body = raw ? JSON.parse(raw) : null; } catch (e) { /* keep raw */ }
-		const n = ++seq;
-		const headers = Object.assign({}, req.headers);
-		delete headers.authorization;
-		const rec = { method: req.method, url: req.url, headers, body };
-		fs.writeFileSync(path.join(dir, String(n).padStart(3, '0') + '.json'), JSON.stringify(rec));
-		const url = req.url.split('?')[0];
-		if (req.method === 'POST' && url === '/v1/responses') {
-			const model = body && typeof body === 'object' ? body.model : undefined;
-			if (body && body.stream === true) {
-				sse(res, n, model);
-			} else {
-				res.writeHead(200, { 'content-type': 'application/json' });
-				res.end(JSON.stringify(response(n, model)));
-			}
-		} else if (req.method === 'GET' && url === '/v1/models') {
-			res.writeHead(200, { 'content-type': 'application/json' });
-			res.end(JSON.stringify({ object: 'list', data: [], models: [] }));
-		} else {
-			res.writeHead(200, { 'content-type': 'application/json' });
-			res.end('{}');
-		}
-	});
+serve({ inflate: true, hide: ['authorization'] }, (q, res) => {
+	if (q.method === 'POST' && q.path === '/v1/responses') {
+		if (q.body && q.body.stream === true) sse(res, q.n, model(q.body));
+		else json(res, response(q.n, model(q.body)));
+	} else if (q.method === 'GET' && q.path === '/v1/models') {
+		json(res, { object: 'list', data: [], models: [] });
+	} else {
+		return false;
+	}
+	return true;
 });
-
-server.listen(0, '127.0.0.1', () => {
-	const port = String(server.address().port);
-	if (portFile) fs.writeFileSync(portFile, port + '\n');
-	else process.stdout.write(port + '\n');
-});
-for (const sig of ['SIGTERM', 'SIGINT']) process.on(sig, () => server.close(() => process.exit(0)));

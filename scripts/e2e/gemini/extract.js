@@ -20,13 +20,9 @@
 // newline.  Exit 0 found, 1 no such request or an ambiguous one, 2 usage.
 'use strict';
 const fs = require('fs');
-const path = require('path');
+const { args, recorded } = require('../lib/records.js');
 
-const [dir, prompt, out] = process.argv.slice(2);
-if (!dir || prompt === undefined || !out) {
-	process.stderr.write('usage: extract.js RECORD_DIR PROMPT OUT_FILE\n');
-	process.exit(2);
-}
+const [dir, prompt, out] = args();
 function die(msg) {
 	process.stderr.write('extract.js: ' + msg + '\n');
 	process.exit(1);
@@ -34,17 +30,15 @@ function die(msg) {
 const texts = (c) => (c && Array.isArray(c.parts) ? c.parts : [])
 	.filter((p) => p && typeof p.text === 'string').map((p) => p.text);
 
-let files = [];
-try { files = fs.readdirSync(dir).filter((f) => f.endsWith('.json')).sort(); } catch (e) { /* none */ }
+const files = recorded(dir);
 let req = null;
-for (const f of files) {
-	const r = JSON.parse(fs.readFileSync(path.join(dir, f), 'utf8'));
-	if (r.method !== 'POST' || !/\/models\/[^/]+:streamGenerateContent$/.test(r.url.split('?')[0])) continue;
+for (const r of files) {
+	if (r.method !== 'POST' || !/\/models\/[^/]+:streamGenerateContent$/.test(r.path)) continue;
 	const turns = r.body && Array.isArray(r.body.contents) ? r.body.contents : [];
 	const users = turns.filter((t) => t && t.role === 'user');
 	const last = users[users.length - 1];
 	if (last && texts(last).some((t) => t === prompt)) {
-		req = { file: f, body: r.body, users };
+		req = { file: r.file, body: r.body, users };
 		break;
 	}
 }

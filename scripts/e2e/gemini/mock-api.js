@@ -4,9 +4,8 @@
 //
 //   node mock-api.js RECORD_DIR [PORT_FILE]
 //
-// Listens on 127.0.0.1 (an ephemeral port, written to PORT_FILE or printed
-// on stdout), records every request as RECORD_DIR/NNN.json ({method, url,
-// headers, body} with the body parsed when it is JSON) and answers:
+// Listens and records every request as ../lib/mock-server.js does ({method,
+// url, headers, body}) and answers:
 //   POST .../models/M:streamGenerateContent  a server-sent event stream of
 //                                            one candidate saying "ok";
 //   POST .../models/M:generateContent        the same candidate as one JSON
@@ -14,22 +13,10 @@
 //                                            for JSON, a value of its schema);
 //   POST .../models/M:countTokens            {"totalTokens": 1};
 //   anything else                            an empty JSON object.
-// No dependencies beyond Node's standard library.
 'use strict';
-const http = require('http');
-const fs = require('fs');
-const path = require('path');
+const { serve, json } = require('../lib/mock-server.js');
 
-const dir = process.argv[2];
-const portFile = process.argv[3];
-if (!dir) {
-	process.stderr.write('usage: mock-api.js RECORD_DIR [PORT_FILE]\n');
-	process.exit(2);
-}
-fs.mkdirSync(dir, { recursive: true });
-let seq = 0;
-
-function answer(model, text) {
+function answer(n, model, text) {
 	return {
 		candidates: [{
 			content: { role: 'model', parts: [{ text }] },
@@ -38,7 +25,7 @@ function answer(model, text) {
 		}],
 		usageMetadata: { promptTokenCount: 1, candidatesTokenCount: 1, totalTokenCount: 2 },
 		modelVersion: model || 'gemini-e2e',
-		responseId: 'e2e-' + String(seq).padStart(4, '0'),
+		responseId: 'e2e-' + String(n).padStart(4, '0'),
 	};
 }
 
@@ -68,40 +55,20 @@ function wanted(body) {
 	return JSON.stringify(sample(gc.responseJsonSchema || gc.responseSchema) || {});
 }
 
-const server = http.createServer((req, res) => {
-	const chunks = [];
-	req.on('data', (c) => chunks.push(c));
-	req.on('end', () => {
-		const raw = Buffer.concat(chunks).toString('utf8');
-		let body = raw;
-		try { body = raw ? JSON.parse(raw) : null; } catch (e) { /* keep raw */ }
-		const n = ++seq;
-		const rec = { method: req.method, url: req.url, headers: req.headers, body };
-		fs.writeFileSync(path.join(dir, String(n).padStart(3, '0') + '.json'), JSON.stringify(rec));
-		const url = req.url.split('?')[0];
-		const m = /\/models\/([^/:]+):([A-Za-z]+)$/.exec(url);
-		const model = m ? decodeURIComponent(m[1]) : undefined;
-		const verb = m && req.method === 'POST' ? m[2] : '';
-		if (verb === 'streamGenerateContent') {
-			res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
-			res.write('data: ' + JSON.stringify(answer(model, wanted(body))) + '\r\n\r\n');
-			res.end();
-		} else if (verb === 'generateContent') {
-			res.writeHead(200, { 'content-type': 'application/json' });
-			res.end(JSON.stringify(answer(model, wanted(body))));
-		} else if (verb === 'countTokens') {
-			res.writeHead(200, { 'content-type': 'application/json' });
-			res.end(JSON.stringify({ totalTokens: 1 }));
-		} else {
-			res.writeHead(200, { 'content-type': 'application/json' });
-			res.end('{}');
-		}
-	});
+serve({}, (q, res) => {
+	const m = /\/models\/([^/:]+):([A-Za-z]+)$/.exec(q.path);
+	const model = m ? decodeURIComponent(m[1]) : undefined;
+	const verb = m && q.method === 'POST' ? m[2] : '';
+	if (verb === 'streamGenerateContent') {
+		res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
+		res.write('data: ' + JSON.stringify(answer(q.n, model, wanted(q.body))) + '\r\n\r\n');
+		res.end();
+	} else if (verb === 'generateContent') {
+		json(res, answer(q.n, model, wanted(q.body)));
+	} else if (verb === 'countTokens') {
+		json(res, { totalTokens: 1 });
+	} else {
+		return false;
+	}
+	return true;
 });
-
-server.listen(0, '127.0.0.1', () => {
-	const port = String(server.address().port);
-	if (portFile) fs.writeFileSync(portFile, port + '\n');
-	else process.stdout.write(port + '\n');
-});
-for (const sig of ['SIGTERM', 'SIGINT']) process.on(sig, () => server.close(() => process.exit(0)));

@@ -4,46 +4,19 @@
 # *.request.json, trimmed to the markers it looks for; *.expected is the
 # string), and mock-api.js answering a streamed, a plain, a JSON-schema and
 # a countTokens request.  Prints TAP.
-set -u
-top=$(cd "$(dirname "$0")/../../.." && pwd -P)
-here=$top/scripts/e2e/gemini
-T=$(mktemp -d)
-trap 'rm -rf "$T"' EXIT
-n=0
-fail=0
-t() { # t OK NAME [DIAG]
-	n=$((n + 1))
-	if [ "$1" = 0 ]; then echo "ok $n - $2"; else
-		echo "not ok $n - $2"
-		[ -z "${3:-}" ] || printf '%s\n' "$3" | sed 's/^/# /'
-		fail=1
-	fi
-}
-for req in "$top"/tests/e2e/extract/gemini/*.request.json; do
-	name=$(basename "$req" .request.json)
-	rm -rf "$T/rec" && mkdir "$T/rec"
-	# the model router's side call comes first and is not the request
+. "$(dirname "$0")/../lib/selftest.sh"
+# the model router's side call comes first and is not the request
+first() {
 	node -e '
 const r = JSON.parse(require("fs").readFileSync(process.argv[1], "utf8"));
 r.url = r.url.replace(/:streamGenerateContent.*/, ":generateContent");
-process.stdout.write(JSON.stringify(r));' "$req" >"$T/rec/001.json"
-	cp "$req" "$T/rec/002.json"
-	node "$here/extract.js" "$T/rec" hello "$T/out" >"$T/log" 2>&1
-	st=$?
-	if [ $st = 0 ] && cmp -s "$T/out" "${req%.request.json}.expected"; then t 0 "extract: $name"
-	else t 1 "extract: $name" "exit $st: $(cat "$T/log")"; fi
-done
-rm -rf "$T/rec" && mkdir "$T/rec"
-node "$here/extract.js" "$T/rec" hello "$T/out" >"$T/log" 2>&1
-st=$?
-t "$([ $st = 1 ] && grep -q 'no POST .*streamGenerateContent' "$T/log" && echo 0 || echo 1)" \
-	"extract: no request is exit 1 with a message" "exit $st: $(cat "$T/log")"
+process.stdout.write(JSON.stringify(r));' "$1" >"$T/rec/001.json"
+}
+extract_each "$top/tests/e2e/extract/gemini" first
+rec_clear
+extract_fails 1 'no POST .*streamGenerateContent' "extract: no request is exit 1 with a message"
 
-node "$here/mock-api.js" "$T/mock" "$T/port" 2>"$T/mock.err" &
-mock=$!
-i=0
-while [ ! -s "$T/port" ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
-out=$(node -e '
+mock_check 4 "mock-api: a stream, a plain answer, JSON of the asked schema, countTokens" '
 const port = process.argv[1];
 async function post(verb, body) {
 	const r = await fetch(`http://127.0.0.1:${port}/v1beta/models/m:${verb}`, {method: "POST",
@@ -66,12 +39,5 @@ const hello = {contents: [{role: "user", parts: [{text: "hello"}]}]};
 		typeof j.why === "string" && typeof j.score === "number",
 		JSON.parse(ct).totalTokens === 1].join(" "));
 })().catch((e) => console.log("error " + e.message));
-' "$(cat "$T/port" 2>/dev/null)" 2>&1)
-kill "$mock" 2>/dev/null
-wait "$mock" 2>/dev/null
-t "$([ "$out" = "true true true true true true" ] && echo 0 || echo 1)" \
-	"mock-api: a stream, a plain answer, JSON of the asked schema, countTokens" "$out $(cat "$T/mock.err")"
-nrec=$(ls "$T/mock" 2>/dev/null | wc -l)
-t "$([ "$nrec" = 4 ] && echo 0 || echo 1)" "mock-api: records each request" "$nrec records"
-echo "1..$n"
-exit $fail
+'
+tap_end

@@ -18,13 +18,9 @@
 // shape (no environment block, no skills section, several system messages).
 'use strict';
 const fs = require('fs');
-const path = require('path');
+const { args, recorded } = require('../lib/records.js');
 
-const [dir, prompt, out] = process.argv.slice(2);
-if (!dir || prompt === undefined || !out) {
-	process.stderr.write('usage: extract.js RECORD_DIR PROMPT OUT_FILE\n');
-	process.exit(2);
-}
+const [dir, prompt, out] = args();
 const ENV_END = '\n</env>\n';
 const SKILLS = 'Skills provide specialized instructions';
 
@@ -34,19 +30,17 @@ function text(content) {
 	return content.filter((b) => b && b.type === 'text' && typeof b.text === 'string').map((b) => b.text).join('');
 }
 
-let files = [];
-try { files = fs.readdirSync(dir).filter((f) => f.endsWith('.json')).sort(); } catch (e) { /* none */ }
+const files = recorded(dir);
 let req = null;
-for (const f of files) {
-	const r = JSON.parse(fs.readFileSync(path.join(dir, f), 'utf8'));
-	if (r.method !== 'POST' || r.url.split('?')[0] !== '/v1/chat/completions') continue;
+for (const r of files) {
+	if (r.method !== 'POST' || r.path !== '/v1/chat/completions') continue;
 	const msgs = r.body && Array.isArray(r.body.messages) ? r.body.messages : [];
 	const users = msgs.filter((m) => m.role === 'user');
 	const last = users.length ? text(users[users.length - 1].content) : null;
 	if (last === null || last.trim() !== prompt) continue;
 	const sys = msgs.filter((m) => m.role === 'system').map((m) => text(m.content));
 	if (!sys.some((s) => s !== null && s.includes(ENV_END))) continue;
-	req = { file: f, sys };
+	req = { file: r.file, sys };
 	break;
 }
 if (!req) {

@@ -11,17 +11,9 @@
 # CACHE_DIR/VERSION/opencode, a symlink to the binary, and prints its path.
 # A second call reuses it without the network.
 set -eu
-mkdir -p "$1"
-cache=$(cd "$1" && pwd -P)
+. "$(dirname "$0")/../lib/install.sh"
 v=$2
-case $v in
-*[!0-9.]* | '' | .* | *.) echo "install.sh: '$v' is not a release number (like 1.18.33)" >&2; exit 2 ;;
-esac
-dir=$cache/$v
-if [ -x "$dir/opencode" ]; then
-	echo "$dir/opencode"
-	exit 0
-fi
+install_begin "$1" "$v" opencode 1.18.33
 case $(uname -m) in
 x86_64) arch=x64 ;;
 aarch64 | arm64) arch=arm64 ;;
@@ -34,21 +26,8 @@ fi
 if ! ldd --version 2>&1 | grep -qi -e glibc -e 'gnu libc'; then
 	pkg=$pkg-musl
 fi
-rm -rf "$dir.tmp"
-mkdir -p "$dir.tmp"
-if ! npm install --prefix "$dir.tmp" --no-save --no-package-lock --ignore-scripts \
-	--no-audit --no-fund --loglevel=error "$pkg@$v" >"$dir.tmp.log" 2>&1; then
-	echo "install.sh: npm install $pkg@$v failed:" >&2
-	grep -v 'Unknown user config' "$dir.tmp.log" | tail -n 5 >&2
-	exit 1
-fi
-mod=$dir.tmp/node_modules/$pkg
-got=$(node -p 'require(process.argv[1]).version' "$mod/package.json")
-[ "$got" = "$v" ] || { echo "install.sh: npm installed $pkg $got, not $v" >&2; exit 1; }
+npm_install "$pkg" "$v"
 [ -f "$mod/bin/opencode" ] || { echo "install.sh: $pkg@$v has no bin/opencode" >&2; exit 1; }
 chmod +x "$mod/bin/opencode"
 ln -s "node_modules/$pkg/bin/opencode" "$dir.tmp/opencode"
-rm -rf "$dir"
-mv "$dir.tmp" "$dir"
-mv "$dir.tmp.log" "$dir/npm.log"
-echo "$dir/opencode"
+install_end opencode

@@ -3,20 +3,10 @@
 # mock's answers (a streamed chat completion that ends in [DONE], the model
 # list) and extract.js on requests shaped as OpenCode 1.18.33 sends them
 # (doc/runtime-opencode.md), the agent prompt and skills text shortened.
-set -u
-here=$(cd "$(dirname "$0")" && pwd -P)
-t=$(mktemp -d "${TMPDIR:-/tmp}/e2e-oc-selftest.XXXXXX")
-trap 'kill "$mock" 2>/dev/null; rm -rf "$t"' EXIT
-fail=0
-ok() { echo "ok - $1"; }
-no() { echo "not ok - $1"; fail=1; }
+# Prints TAP.
+. "$(dirname "$0")/../lib/selftest.sh"
 
-node "$here/mock-api.js" "$t/rec" "$t/port" &
-mock=$!
-i=0
-while [ ! -s "$t/port" ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
-[ -s "$t/port" ] || { echo "not ok - the mock did not start"; exit 1; }
-node -e '
+mock_check 3 "the mock streams a completion, answers plainly and lists models" '
 const http = require("http");
 const port = process.argv[1];
 function req(method, path, body) {
@@ -38,10 +28,9 @@ function req(method, path, body) {
 	if (j.choices[0].message.content !== "ok") throw new Error("plain completion");
 	const m = JSON.parse(await req("GET", "/v1/models"));
 	if (!m.data.length) throw new Error("no models");
-})().catch((e) => { console.error(e.message); process.exit(1); });
-' "$(cat "$t/port")" && ok "the mock streams a completion, answers plainly and lists models" ||
-	no "the mock's answers"
-[ "$(ls "$t/rec" | wc -l)" = 3 ] && ok "the mock recorded the three requests" || no "the mock's record"
+	console.log("true");
+})().catch((e) => console.log("error " + e.message));
+'
 
 # rec DIR FILE SYSTEM USER: a recorded agent request
 rec() {
@@ -61,21 +50,21 @@ one
 
 Instructions from: /e2e/x/CONTEXT.md
 no final newline'
-rec "$t/a" 001.json 'A title prompt.' hello
-rec "$t/a" 002.json "$env
+rec "$T/a" 001.json 'A title prompt.' hello
+rec "$T/a" 002.json "$env
 $parts
 $skills" hello
-node "$here/extract.js" "$t/a" hello "$t/out" >/dev/null 2>&1 && [ "$(cat "$t/out")" = "$parts" ] &&
-	ok "extract.js cuts the instruction parts, the title request skipped" || no "extract.js, two parts"
-rec "$t/b" 001.json "$env
+node "$here/extract.js" "$T/a" hello "$T/out" >"$T/log" 2>&1 && [ "$(cat "$T/out")" = "$parts" ]
+t $? "extract.js cuts the instruction parts, the title request skipped" "$(cat "$T/log")"
+rec "$T/b" 001.json "$env
 $skills" hello
-node "$here/extract.js" "$t/b" hello "$t/out" >/dev/null 2>&1 && [ ! -s "$t/out" ] &&
-	ok "extract.js: no instructions, an empty string" || no "extract.js, none"
-rec "$t/c" 001.json "$env
+node "$here/extract.js" "$T/b" hello "$T/out" >"$T/log" 2>&1 && [ ! -s "$T/out" ]
+t $? "extract.js: no instructions, an empty string" "$(cat "$T/log")"
+rec_clear
+rec "$T/rec" 001.json "$env
 $parts" hello
-node "$here/extract.js" "$t/c" hello "$t/out" >/dev/null 2>&1
-[ $? = 4 ] && ok "extract.js: no skills section is an error" || no "extract.js, no skills section"
-rec "$t/d" 001.json 'A title prompt.' other
-node "$here/extract.js" "$t/d" hello "$t/out" >/dev/null 2>&1
-[ $? = 3 ] && ok "extract.js: no agent request is an error" || no "extract.js, no request"
-exit $fail
+extract_fails 4 '' "extract.js: no skills section is an error"
+rec_clear
+rec "$T/rec" 001.json 'A title prompt.' other
+extract_fails 3 '' "extract.js: no agent request is an error"
+tap_end

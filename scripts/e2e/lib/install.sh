@@ -1,0 +1,52 @@
+# Sourced by each runtime's install.sh (install.sh CACHE_DIR VERSION): the
+# steps every runtime's npm install shares.
+
+# install_begin CACHE V NAME EXAMPLE: checks V is a release number (EXAMPLE
+# one of the runtime's), sets cache and dir (CACHE/V); when dir/NAME is
+# there already prints it and exits (a second call needs no network)
+install_begin() {
+	mkdir -p "$1"
+	cache=$(cd "$1" && pwd -P)
+	case $2 in
+	*[!0-9.]* | '' | .* | *.) echo "install.sh: '$2' is not a release number (like $4)" >&2; exit 2 ;;
+	esac
+	dir=$cache/$2
+	if [ -x "$dir/$3" ]; then
+		echo "$dir/$3"
+		exit 0
+	fi
+}
+
+# npm_install PKG V [NPM_FLAG...]: installs PKG@V into dir.tmp (its log in
+# dir.tmp.log), checks npm installed that very version, sets mod to the
+# package's directory.  --ignore-scripts: nothing from the package runs at
+# install time.
+npm_install() {
+	pkg=$1 v=$2
+	shift 2
+	rm -rf "$dir.tmp"
+	mkdir -p "$dir.tmp"
+	if ! npm install --prefix "$dir.tmp" --no-save --no-package-lock --ignore-scripts \
+		"$@" --no-audit --no-fund --loglevel=error "$pkg@$v" >"$dir.tmp.log" 2>&1; then
+		echo "install.sh: npm install $pkg@$v failed:" >&2
+		grep -v 'Unknown user config' "$dir.tmp.log" | tail -n 5 >&2
+		exit 1
+	fi
+	mod=$dir.tmp/node_modules/$pkg
+	got=$(node -p 'require(process.argv[1]).version' "$mod/package.json")
+	[ "$got" = "$v" ] || { echo "install.sh: npm installed $pkg $got, not $v" >&2; exit 1; }
+}
+
+# node_launcher SCRIPT NAME: dir.tmp/NAME runs SCRIPT (a path under the
+# package, as it will be once in place) with this node
+node_launcher() {
+	printf '#!/bin/sh\nexec %s %s "$@"\n' "$(command -v node)" "$dir/node_modules/$pkg/$1" >"$dir.tmp/$2"
+}
+
+# install_end NAME: moves dir.tmp into place and prints dir/NAME
+install_end() {
+	rm -rf "$dir"
+	mv "$dir.tmp" "$dir"
+	mv "$dir.tmp.log" "$dir/npm.log"
+	echo "$dir/$1"
+}
