@@ -157,7 +157,7 @@ CHECK_FIRST = S:t45-read-hostile S:t31-migrate-crash P:t45-read-hostile S:t12-co
               S:t60-node S:t40-render-conformance P:t31-migrate-crash S:t53-cli \
               S:t16-compose-record S:t48-copy-sources S:t58-output-escaping \
               P:t58-output-escaping S:t50-check P:t60-node S:t17-compose-nanoclaw \
-              P:t40-render-conformance S:t14-compose-crash S:t30-migrate
+              P:t40-render-conformance S:t42-render-gemini S:t14-compose-crash S:t30-migrate
 check_first = $(foreach t,$(CHECK_FIRST),$(if $(filter S:%,$(t)),build/san/tests/$(t:S:%=%),$(BUILD)/tests/$(t:P:%=%)).sh)
 TEST_JOBS ?= $(shell n=$$(nproc 2>/dev/null || echo 1); echo $$((n * 2)))
 PROVE      = prove -j$(TEST_JOBS) --exec $(abspath tests/run-test.sh)
