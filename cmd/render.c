@@ -39,19 +39,14 @@ enum {
 	O_VERSION,
 	O_JSON,
 	O_RUNTIME,
-	/* ---- Codex ---- */
+	/* each one runtime's setting (runtime_flags below) */
 	O_CODEX_HOME,
 	O_CODEX_MAX,
 	O_CODEX_FALLBACK,
 	O_CODEX_MARKERS,
-	/* ---- end Codex ---- */
-	/* OpenCode's knobs (render/opencode.c) */
 	O_OC_INSTRUCTIONS,
 	O_OC_NO_CLAUDE,
-	/* end of OpenCode's knobs */
-	/* ---- Gemini CLI ---- */
 	O_GEMINI_NAME,
-	/* ---- end Gemini CLI ---- */
 };
 
 static const struct cmd_opt options[] = {
@@ -94,7 +89,7 @@ static const struct cmd_opt options[] = {
 	 "no CLAUDE.md fallback"},
 	/* end of OpenCode's knobs */
 	/* ---- Gemini CLI ---- */
-	{"gemini-file-name", O_GEMINI_NAME, "NAME", "gemini: a name of settings.json's context.fileName;\n"
+	{"gemini-file-name", O_GEMINI_NAME, "NAME", "with --runtime gemini: a name of context.fileName;\n"
 						    "repeat for a list, in its order (default: GEMINI.md);\n"
 						    "GEMINI.md still loads after the names given"},
 	/* ---- end Gemini CLI ---- */
@@ -223,6 +218,43 @@ static int codex_size(size_t *out, const char *flag, const char *arg)
 
 /* ---- end Codex ---- */
 
+/* A repeated flag's values, in order (no allocation, so no exit path has
+ * to free them). */
+struct name_list {
+	const char *v[64];
+	size_t n;
+};
+
+static int name_add(struct name_list *l, const char *flag, const char *arg)
+{
+	if (l->n == sizeof(l->v) / sizeof(l->v[0]))
+		return cmd_usage_error("render", "%s: at most %zu given", flag,
+				       sizeof(l->v) / sizeof(l->v[0]));
+	l->v[l->n++] = arg;
+	return 0;
+}
+
+/* The flags that are one runtime's settings: given with another runtime,
+ * they would silently do nothing. */
+static const struct {
+	int opt;
+	enum clawmd_runtime runtime;
+} runtime_flags[] = {
+	{O_CODEX_HOME, CLAWMD_RUNTIME_CODEX},		{O_CODEX_MAX, CLAWMD_RUNTIME_CODEX},
+	{O_CODEX_FALLBACK, CLAWMD_RUNTIME_CODEX},	{O_CODEX_MARKERS, CLAWMD_RUNTIME_CODEX},
+	{O_OC_INSTRUCTIONS, CLAWMD_RUNTIME_OPENCODE}, {O_OC_NO_CLAUDE, CLAWMD_RUNTIME_OPENCODE},
+	{O_GEMINI_NAME, CLAWMD_RUNTIME_GEMINI},
+};
+
+/* The long name of option `opt`, for messages. */
+static const char *option_name(int opt)
+{
+	for (size_t i = 0; options[i].name; i++)
+		if (options[i].key == opt)
+			return options[i].name;
+	return "?";
+}
+
 int cmd_render(int argc, char **argv)
 {
 	struct clawmd_memory_opts o = {0};
@@ -230,20 +262,16 @@ int cmd_render(int argc, char **argv)
 	struct cmd_args a;
 	const char *format = "text", *group = NULL;
 	bool home_set = false, version_set = false, sources_set = false, runtime_set = false;
-	/* ---- Codex ---- */
 	struct codex_list codex_fallback, codex_markers;
-	const char *codex_flag = NULL; /* the first --codex-* given */
-	/* ---- end Codex ---- */
-	const char *oc_instr[64]; /* OpenCode's knobs */
-	size_t oc_ninstr = 0;
+	struct name_list oc_instr = {{0}, 0}, gemini_names = {{0}, 0};
+	int knob = 0; /* the first runtime's setting given */
+	enum clawmd_runtime knob_runtime = CLAWMD_RUNTIME_CLAUDE;
 	int c;
-	/* ---- Gemini CLI ---- */
-#define GEMINI_NAMES_MAX 64
-	const char *gemini_names[GEMINI_NAMES_MAX];
-	size_t ngemini = 0;
-	/* ---- end Gemini CLI ---- */
 	cmd_args_init(&a, "render", options, true, argc, argv);
 	while ((c = cmd_args_next(&a)) > 0) {
+		for (size_t i = 0; !knob && i < sizeof(runtime_flags) / sizeof(runtime_flags[0]); i++)
+			if (runtime_flags[i].opt == c)
+				knob = c, knob_runtime = runtime_flags[i].runtime;
 		switch (c) {
 		case O_CWD: o.cwd = a.arg; break;
 		case O_HOME: o.home = a.arg; home_set = true; break;
@@ -253,30 +281,20 @@ int cmd_render(int argc, char **argv)
 		case O_FORMAT: format = a.arg; break;
 		case O_JSON: format = "json"; break;
 		case 'g': group = a.arg; break;
-		/* OpenCode's knobs (render/opencode.c) */
+		/* OpenCode's settings (render/opencode.c) */
 		case O_OC_INSTRUCTIONS:
-			if (oc_ninstr == sizeof(oc_instr) / sizeof(*oc_instr))
-				c = (cmd_usage_error("render", "%s: at most %zu patterns", a.spelled,
-						     sizeof(oc_instr) / sizeof(*oc_instr)), -1);
-			else
-				oc_instr[oc_ninstr++] = a.arg;
+			if (name_add(&oc_instr, a.spelled, a.arg))
+				c = -1;
 			break;
 		case O_OC_NO_CLAUDE: o.opencode_no_claude = true; break;
-		/* end of OpenCode's knobs */
-		/* ---- Gemini CLI ---- */
+		/* Gemini CLI's (render/gemini.c) */
 		case O_GEMINI_NAME:
 			if (!a.arg[0] || strchr(a.arg, '/') || !strcmp(a.arg, ".") || !strcmp(a.arg, ".."))
 				c = (cmd_usage_error("render", "%s: a file name, without '/', not '%s'",
 						     a.spelled, a.arg), -1);
-			else if (ngemini == GEMINI_NAMES_MAX)
-				c = (cmd_usage_error("render", "%s: at most %d names", a.spelled,
-						     GEMINI_NAMES_MAX), -1);
-			else
-				gemini_names[ngemini++] = a.arg;
-			o.gemini_names = gemini_names;
-			o.ngemini_names = ngemini;
+			else if (name_add(&gemini_names, a.spelled, a.arg))
+				c = -1;
 			break;
-		/* ---- end Gemini CLI ---- */
 		case O_RUNTIME:
 			runtime_set = true;
 			if (clawmd_runtime_parse(&o.runtime, a.arg) < 0) {
@@ -315,16 +333,13 @@ int cmd_render(int argc, char **argv)
 		/* ---- Codex ---- */
 		case O_CODEX_HOME:
 			o.codex_home = a.arg;
-			codex_flag = codex_flag ? codex_flag : "--codex-home";
 			break;
 		case O_CODEX_MAX:
 			o.codex_max_bytes_set = true;
-			codex_flag = codex_flag ? codex_flag : "--codex-max-bytes";
 			if (codex_size(&o.codex_max_bytes, a.spelled, a.arg))
 				c = -1;
 			break;
 		case O_CODEX_FALLBACK:
-			codex_flag = codex_flag ? codex_flag : "--codex-fallback-filenames";
 			if (codex_list(&codex_fallback, a.spelled, a.arg))
 				c = -1;
 			o.codex_fallback = codex_fallback.v;
@@ -332,7 +347,6 @@ int cmd_render(int argc, char **argv)
 			break;
 		case O_CODEX_MARKERS:
 			o.codex_markers_set = true;
-			codex_flag = codex_flag ? codex_flag : "--codex-root-markers";
 			if (codex_list(&codex_markers, a.spelled, a.arg))
 				c = -1;
 			o.codex_markers = codex_markers.v;
@@ -417,39 +431,20 @@ int cmd_render(int argc, char **argv)
 			o.no_local = root.lay.no_local;
 		}
 	}
-	/* ---- Codex ---- */
-	if (codex_flag && o.runtime != CLAWMD_RUNTIME_CODEX) {
+	/* The runtime is known now (a group's follows its provider). */
+	if (knob && o.runtime != knob_runtime) {
 		clawmd_mounts_free(mounts, nmounts);
 		if (have_layout)
 			clawmd_root_release(&root);
-		cmd_usage_error("render", "%s is Codex's: it needs --runtime codex (the runtime "
-					  "here is %s)", codex_flag, clawmd_runtime_name(o.runtime));
+		cmd_usage_error("render", "--%s is %s's: it needs --runtime %s (the runtime here is %s)",
+				option_name(knob), clawmd_runtime_title(knob_runtime),
+				clawmd_runtime_name(knob_runtime), clawmd_runtime_name(o.runtime));
 		return json ? cmd_json_failure(2) : 2;
 	}
-	/* ---- end Codex ---- */
-	/* OpenCode's knobs (render/opencode.c) */
-	o.opencode_instructions = oc_instr;
-	o.nopencode_instructions = oc_ninstr;
-	if ((oc_ninstr || o.opencode_no_claude) && o.runtime != CLAWMD_RUNTIME_OPENCODE) {
-		int st = cmd_usage_error("render", "--opencode-%s: only with --runtime opencode, not %s",
-					 oc_ninstr ? "instructions" : "no-claude",
-					 clawmd_runtime_name(o.runtime));
-		clawmd_mounts_free(mounts, nmounts);
-		if (have_layout)
-			clawmd_root_release(&root);
-		return json ? cmd_json_failure(st) : st;
-	}
-	/* end of OpenCode's knobs */
-	/* ---- Gemini CLI ---- */
-	if (ngemini && o.runtime != CLAWMD_RUNTIME_GEMINI) {
-		clawmd_mounts_free(mounts, nmounts);
-		if (have_layout)
-			clawmd_root_release(&root);
-		cmd_usage_error("render", "--gemini-file-name is Gemini CLI's: it needs --runtime "
-					  "gemini (the runtime here is %s)", clawmd_runtime_name(o.runtime));
-		return json ? cmd_json_failure(2) : 2;
-	}
-	/* ---- end Gemini CLI ---- */
+	o.opencode_instructions = oc_instr.v;
+	o.nopencode_instructions = oc_instr.n;
+	o.gemini_names = gemini_names.v;
+	o.ngemini_names = gemini_names.n;
 	struct clawmd_memory m;
 	clawmd_memory_init(&m);
 	o.list_external = !strcmp(format, "json");
