@@ -76,6 +76,15 @@ static const char *leaf(const char *name)
 	return s ? s + 1 : name;
 }
 
+/* The first line is clawmd's header (an HTML comment carrying the digest
+ * tag), whether or not the digest still matches the rest. */
+static bool composed_header(const char *data, size_t len)
+{
+	const char *nl = memchr(data, '\n', len);
+	return nl && len > 4 && !memcmp(data, "<!--", 4) &&
+	       memmem(data, (size_t)(nl - data), "clawmd:fnv1a64=", 15);
+}
+
 /*
  * The text a hand-edited or legacy CLAUDE.md carries into CLAUDE.local.md:
  * all of it, except clawmd's own header line and import lines when it was
@@ -85,10 +94,9 @@ static void carry_text(struct clawmd_buf *out, const char *data, size_t len)
 {
 	static const char *const ours[] = {"@./" CLAWMD_SHARED_NAME, "@./" CLAWMD_FRAGMENTS_DIR "/",
 					   "@./" CLAWMD_ROLE_NAME, "@./" CLAWMD_LOCAL_NAME};
-	const char *end = data + len, *nl = memchr(data, '\n', len);
-	bool composed = nl && len > 4 && !memcmp(data, "<!--", 4) &&
-			memmem(data, (size_t)(nl - data), "clawmd:fnv1a64=", 15);
-	const char *p = composed ? nl + 1 : data;
+	const char *end = data + len;
+	bool composed = composed_header(data, len);
+	const char *p = composed ? (const char *)memchr(data, '\n', len) + 1 : data;
 	clawmd_buf_clear(out);
 	while (p < end) {
 		const char *e = memchr(p, '\n', (size_t)(end - p));
@@ -133,7 +141,7 @@ static bool torn_ours(const char *data, size_t len)
 				return false;
 		return true;
 	}
-	if (len < 4 || memcmp(data, "<!--", 4) || !memmem(data, (size_t)(nl - data), "clawmd:fnv1a64=", 15))
+	if (!composed_header(data, len))
 		return false;
 	for (const char *p = nl + 1; p < end;) {
 		const char *e = memchr(p, '\n', (size_t)(end - p));
@@ -221,7 +229,7 @@ static int compare_entry(struct clawmd_changes *ch, size_t *cap, const struct cl
 			 * holds every part already imported) and goes aside. */
 			c->into_local = local_free && !unread &&
 					(!strcmp(want->name, CLAWMD_ENTRY_NAME) ||
-					 !memmem(old.ptr, old.len, "clawmd:fnv1a64=", 15));
+					 !composed_header(old.ptr, old.len));
 			if (c->into_local)
 				carry_text(&c->carry, old.ptr, old.len);
 			c->old = old;
@@ -265,11 +273,10 @@ static bool planned(const struct clawmd_plan *plan, const char *name)
  * back): removed when it is clawmd's own and unedited; anything else there
  * is somebody's file and stays.
  */
-static int stale_entries(struct clawmd_changes *ch, size_t *cap, const struct clawmd_dir *gd,
-			 const struct clawmd_plan *plan, struct clawmd_err *err)
+static void stale_entries(struct clawmd_changes *ch, size_t *cap, const struct clawmd_dir *gd,
+			  const struct clawmd_plan *plan)
 {
-	int rc = 0;
-	for (int rt = 0; rt < CLAWMD_RUNTIME_N && rc == 0; rt++) {
+	for (int rt = 0; rt < CLAWMD_RUNTIME_N; rt++) {
 		const char *name = clawmd_runtime_entry(rt);
 		struct clawmd_buf old = CLAWMD_BUF_INIT;
 		struct clawmd_err scratch = CLAWMD_ERR_INIT;
@@ -287,7 +294,6 @@ static int stale_entries(struct clawmd_changes *ch, size_t *cap, const struct cl
 		}
 		clawmd_buf_release(&old);
 	}
-	return rc;
 }
 
 /* Fragments clawmd wrote: skill-*.md, module-*.md, mcp-*.md, persona.md. */
@@ -517,9 +523,9 @@ int clawmd_changes_compute(struct clawmd_changes *out, struct clawmd_group *g,
 		if (rc < 0)
 			goto out;
 	}
-	if ((rc = leftovers(out, &cap, &gd, "", plan, err)) < 0 ||
-	    (rc = stale_entries(out, &cap, &gd, plan, err)) < 0)
+	if ((rc = leftovers(out, &cap, &gd, "", plan, err)) < 0)
 		goto out;
+	stale_entries(out, &cap, &gd, plan);
 	if (fd.fd >= 0 &&
 	    (rc = leftovers(out, &cap, &fd, CLAWMD_FRAGMENTS_DIR "/", plan, err)) < 0)
 		goto out;
