@@ -25,6 +25,7 @@
 #include <md4c.h>
 
 #include "sys/dl.h"
+#include "clawmd/base.h"
 
 #include <pthread.h>
 #include <stdio.h>
@@ -172,6 +173,15 @@ static void md4c_load(void)
 {
 	void *h = open_lib(&md4c);
 	CLAWMD_MD4C_FUNCS(CLAWMD_SET, CLAWMD_SETV)
+}
+
+const char *clawmd_libraries_missing(void)
+{
+	static const struct dl_lib *const libs[] = {&cjson, &md4c};
+	for (size_t i = 0; i < sizeof(libs) / sizeof(libs[0]); i++)
+		if (!clawmd_dl_open(libs[i]->soname, libs[i]->fallback))
+			return libs[i]->fallback;
+	return NULL;
 }
 
 /* The forwarders themselves. */

@@ -27,7 +27,6 @@
 #define NAPI_VERSION 8
 #include <node_api.h>
 
-#include <dlfcn.h>
 #include <errno.h>
 #include <pthread.h>
 #include <stdarg.h>
@@ -37,13 +36,6 @@
 #include <sys/stat.h>
 
 #include "clawmd.h"
-
-#ifndef CLAWMD_CJSON_SONAME
-#define CLAWMD_CJSON_SONAME "libcjson.so.1"
-#endif
-#ifndef CLAWMD_MD4C_SONAME
-#define CLAWMD_MD4C_SONAME "libmd4c.so.0"
-#endif
 
 struct addon {
 	napi_ref error_class; /* ClawmdError, from index.js; NULL: plain Error */
@@ -1393,32 +1385,14 @@ static void addon_finalize(napi_env env, void *data, void *hint)
 	free(ad);
 }
 
-/* cJSON and md4c are dlopen()ed by the library on first use, and a
- * library that cannot be loaded then ends the process (lib/sys/dlload.c):
- * right for a command, wrong for a host.  So the addon refuses to load
- * instead, with the reason, when either is missing. */
-static const char *check_libraries(void)
-{
-	static const char *const libs[][2] = {{CLAWMD_CJSON_SONAME, "libcjson.so"},
-					      {CLAWMD_MD4C_SONAME, "libmd4c.so"}};
-	for (size_t i = 0; i < 2; i++) {
-		void *p = libs[i][0][0] ? dlopen(libs[i][0], RTLD_NOW | RTLD_LOCAL) : NULL;
-		if (!p)
-			p = dlopen(libs[i][1], RTLD_NOW | RTLD_LOCAL);
-		if (!p)
-			return libs[i][1];
-		dlclose(p);
-	}
-	return NULL;
-}
-
 /* What NAPI_MODULE_INIT() defines (node_api.h gives them no prototype). */
 int32_t node_api_module_get_api_version_v1(void);
 napi_value napi_register_module_v1(napi_env env, napi_value exports);
 
 NAPI_MODULE_INIT()
 {
-	const char *missing = check_libraries();
+	/* the library would end the process at first use: refuse to load */
+	const char *missing = clawmd_libraries_missing();
 	if (missing) {
 		char msg[256];
 		snprintf(msg, sizeof(msg),

@@ -79,6 +79,11 @@ bool clawmd_name_valid(const char *name, size_t len);
 /* Free an array of n strings and the array (NULL: no-op). */
 void clawmd_strv_free(char **v, size_t n);
 
+/* cJSON and md4c are loaded on first use, and one that cannot be loaded
+ * then ends the process: right for a command, wrong for a host.  A host
+ * asks first: the name of the first that cannot be loaded, or NULL. */
+const char *clawmd_libraries_missing(void);
+
 #ifdef __cplusplus
 }
 #endif
