@@ -155,4 +155,11 @@ printf 'CLAUDE.local.md\n/.clawmd/\n/groups/*/AGENTS.md\n' >"$R/.gitignore"
 $CLAWMD check -C "$R" main >"$T/out" 2>&1
 check "ignored: no CM403" sh -c "! grep -q CM403 '$T/out'"
 
+# status shows the runtimes a group runs (the layout's default here).
+expect_ok "status" $CLAWMD status -C "$R" -q
+expect_grep "status: a RUNTIMES column" '^GROUP .* RUNTIMES +SKILL NAMES$' "$T/out"
+expect_grep "status: the group runs codex" '^main .* codex +' "$T/out"
+expect_ok "status --json" $CLAWMD status -C "$R" --format json
+expect_grep "status --json: runtimes" '"runtimes":[[:space:]]*\["codex"\]' "$T/out"
+
 done_testing
