@@ -106,17 +106,7 @@ endif
 
 all: $(BUILD)/clawmd $(FULL) $(BUILD)/libclawmd.a
 
-# Objects depend on the flags they were compiled with: a build directory
-# made before a change of CFLAGS or SANITIZE (build/san before it took
-# -fPIC) is rebuilt, not linked from objects of two kinds.  The flags are
-# written when make reads this file, only when they differ, so that an
-# unchanged build stays up to date (also for make -n).
-ifneq ($(file <$(BUILD)/.cflags),$(CC) $(ALL_CFLAGS))
-$(shell mkdir -p $(BUILD))
-$(file >$(BUILD)/.cflags,$(CC) $(ALL_CFLAGS))
-endif
-
-$(BUILD)/%.o: %.c $(BUILD)/.cflags
+$(BUILD)/%.o: %.c
 	@mkdir -p $(@D)
 	$(Q)$(call say,CC,$<)$(CC) $(ALL_CFLAGS) -c -o $@ $<
 
