@@ -108,6 +108,153 @@ void clawmd_js_trim(const char *s, size_t len, size_t *start, size_t *end)
 	*end = b;
 }
 
+/* ---- md4c, safely and without its cost per NUL ---------------------------- */
+
+/*
+ * md4c is handed a copy of the text, for two reasons.
+ *
+ * It may read one byte past the end it is given (valgrind shows it on
+ * "<div\r<x]\0_\r "), and what it finds there can change the blocks it
+ * reports: the copy ends with a NUL.
+ *
+ * It keeps a mark for every NUL byte of inline text and hands each one over
+ * as a callback of its own: 64 MiB of NULs (sparse files the agent plants)
+ * cost it 7 s and 1.4 GB.  In the copy each NUL is a control byte the text
+ * does not hold: to every CommonMark rule md4c applies both are ordinary
+ * characters (neither whitespace, punctuation nor a mark), so the blocks
+ * and spans are the same.  The text callbacks are turned back into what
+ * md4c gives for the original: pointers into the caller's text, and in
+ * inline text and verbatim blocks, where md4c replaces NULs, its
+ * MD_TEXT_NULLCHAR callbacks (in inline text one for a whole run of NULs,
+ * standing for as many; the callers here treat it so).  A text holding
+ * every such byte keeps its NULs.  tests/unit/mdscan.c compares this with
+ * md_parse() on generated texts.
+ */
+struct nul_parse {
+	const MD_PARSER *user;
+	void *userdata;
+	const char *text, *copy;
+	size_t len;
+	bool replaced; /* the copy's NULs are another byte */
+	bool verbatim; /* in a code or HTML block: md4c replaces NULs there */
+};
+
+static int nul_enter_block(MD_BLOCKTYPE type, void *detail, void *payload)
+{
+	struct nul_parse *np = payload;
+	np->verbatim = type == MD_BLOCK_CODE || type == MD_BLOCK_HTML;
+	return np->user->enter_block(type, detail, np->userdata);
+}
+
+static int nul_leave_block(MD_BLOCKTYPE type, void *detail, void *payload)
+{
+	struct nul_parse *np = payload;
+	np->verbatim = false; /* verbatim blocks hold no blocks */
+	return np->user->leave_block(type, detail, np->userdata);
+}
+
+static int nul_enter_span(MD_SPANTYPE type, void *detail, void *payload)
+{
+	struct nul_parse *np = payload;
+	return np->user->enter_span(type, detail, np->userdata);
+}
+
+static int nul_leave_span(MD_SPANTYPE type, void *detail, void *payload)
+{
+	struct nul_parse *np = payload;
+	return np->user->leave_span(type, detail, np->userdata);
+}
+
+/* What md4c hands over for a verbatim line holding NULs, its quirk kept:
+ * after a NUL's MD_TEXT_NULLCHAR, the next piece starts at that NUL. */
+static int nul_verbatim(struct nul_parse *np, MD_TEXTTYPE type, const char *p, size_t size)
+{
+	size_t off = 0;
+	int rc = 0;
+	for (;;) {
+		while (off < size && p[off])
+			off++;
+		if (off) {
+			if ((rc = np->user->text(type, p, (MD_SIZE)off, np->userdata)))
+				return rc;
+			p += off;
+			size -= off;
+			off = 0;
+		}
+		if (!size)
+			return 0;
+		if ((rc = np->user->text(MD_TEXT_NULLCHAR, "", 1, np->userdata)))
+			return rc;
+		off = 1;
+	}
+}
+
+static int nul_text(MD_TEXTTYPE type, const MD_CHAR *p, MD_SIZE size, void *payload)
+{
+	struct nul_parse *np = payload;
+	if (p < np->copy || p >= np->copy + np->len)
+		return np->user->text(type, p, size, np->userdata);
+	p = np->text + (p - np->copy);
+	if (!np->replaced)
+		return np->user->text(type, p, size, np->userdata);
+	if (np->verbatim && (type == MD_TEXT_CODE || type == MD_TEXT_HTML))
+		return nul_verbatim(np, type, p, size);
+	/* Code spans and inline HTML keep their NULs raw, as md4c does. */
+	if (type != MD_TEXT_NORMAL)
+		return np->user->text(type, p, size, np->userdata);
+	static const char nuls[4096];
+	const char *end = p + size;
+	int rc = 0;
+	while (p < end && !rc) {
+		const char *z = memchr(p, '\0', (size_t)(end - p));
+		if (!z)
+			z = end;
+		if (z > p)
+			rc = np->user->text(type, p, (MD_SIZE)(z - p), np->userdata);
+		p = z;
+		while (p < end && !*p && !rc) {
+			size_t k = 0;
+			while (p + k < end && !p[k] && k < sizeof(nuls))
+				k++;
+			rc = np->user->text(MD_TEXT_NULLCHAR, nuls, (MD_SIZE)k, np->userdata);
+			p += k;
+		}
+	}
+	return rc;
+}
+
+int clawmd_md_parse(const char *text, size_t len, const MD_PARSER *parser, void *userdata)
+{
+	char *copy = clawmd_xmalloc(len + 1);
+	memcpy(copy, text, len);
+	copy[len] = '\0';
+	/* The control bytes md4c treats as plain text: not \t \n \v \f \r
+	 * (whitespace) nor 127 (a mark of md4c's own). */
+	char sub = 0;
+	if (memchr(text, '\0', len)) {
+		bool held[32] = {false};
+		for (size_t i = 0; i < len; i++)
+			if ((unsigned char)text[i] < 32)
+				held[(unsigned char)text[i]] = true;
+		for (int c = 1; c < 32 && !sub; c++)
+			if (!held[c] && (c < '\t' || c > '\r'))
+				sub = (char)c;
+		for (size_t i = 0; i < len && sub; i++)
+			if (!copy[i])
+				copy[i] = sub;
+	}
+	struct nul_parse np = {parser, userdata, text, copy, len, sub != 0, false};
+	MD_PARSER wrap = *parser;
+	wrap.enter_block = nul_enter_block;
+	wrap.leave_block = nul_leave_block;
+	wrap.enter_span = nul_enter_span;
+	wrap.leave_span = nul_leave_span;
+	wrap.text = nul_text;
+	int rc = md_parse(copy, (MD_SIZE)len, &wrap, &np);
+	free(copy);
+	return rc;
+}
+
 /* ---- text with a map back to the source --------------------------------- */
 
 struct vtext {
@@ -481,7 +628,7 @@ int clawmd_md_scan(struct clawmd_md_scan *out, const char *text, size_t len, boo
 	parser.text = on_text;
 	/* md4c reads the (pointer, size) pair only; an empty text has no blocks. */
 	if (len)
-		md_parse(text, (MD_SIZE)len, &parser, &w);
+		clawmd_md_parse(text, len, &parser, &w);
 	run_flush(&w);
 	free(w.stack);
 	vt_release(&w.tok);
@@ -650,7 +797,7 @@ void clawmd_md_strip_comments(struct clawmd_buf *out, const char *text, size_t l
 		 * HTML block may differ from marked's (<!--> ends at once in
 		 * marked), so each comment block restarts the parse after it. */
 		struct strip st = {s + pos, n - pos, 0, SIZE_MAX, false};
-		md_parse(s + pos, (MD_SIZE)(n - pos), &parser, &st);
+		clawmd_md_parse(s + pos, n - pos, &parser, &st);
 		if (st.found == SIZE_MAX)
 			break;
 		size_t a = pos + st.found;

@@ -24,6 +24,8 @@
 
 #include "clawmd.h"
 
+#include <md4c.h>
+
 /* Larger inputs are not scanned (md4c sizes are 32-bit). */
 #define CLAWMD_MD_MAX (64u * 1024 * 1024)
 
@@ -59,6 +61,15 @@ void clawmd_md_scan_release(struct clawmd_md_scan *s);
  * unchanged.  `out` is cleared first.
  */
 void clawmd_md_strip_comments(struct clawmd_buf *out, const char *text, size_t len);
+
+/*
+ * md_parse() on a NUL-terminated copy, without md4c's cost per NUL byte:
+ * the same callbacks with pointers into `text`, except that a run of NULs
+ * in inline text md4c would hand over as one MD_TEXT_NULLCHAR each comes
+ * as one MD_TEXT_NULLCHAR of the run's length.  Block and span details
+ * point into the copy.
+ */
+int clawmd_md_parse(const char *text, size_t len, const MD_PARSER *parser, void *userdata);
 
 /* JavaScript's String.prototype.trim() on UTF-8: the bounds of the result. */
 void clawmd_js_trim(const char *s, size_t len, size_t *start, size_t *end);
