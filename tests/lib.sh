@@ -12,6 +12,15 @@
 # Output of the last command run by expect_* is in $T/out and $T/err.
 set -u
 : "${CLAWMD:?run through make check}"
+# The front (bin/clawmd, cmd/front.c) answers a no-op compose and hands
+# every other run to the full program.  Under sanitizers it is a dynamic
+# program like the full one, and the hand-over a second sanitizer start
+# (about 20 ms of CPU here, a sixth of the sanitizer suite), so there the
+# tests run the full program; t19, which tests the front, runs $FRONT.
+FRONT=$CLAWMD
+if [ -x "${CLAWMD_BUILD:-}/libexec/clawmd/clawmd" ] && grep -q __asan_init "$CLAWMD" 2>/dev/null; then
+	CLAWMD=$CLAWMD_BUILD/libexec/clawmd/clawmd
+fi
 T=$(mktemp -d "${TMPDIR:-/tmp}/clawmd-test.XXXXXX")
 trap 'rm -rf "$T"' EXIT
 _n=0
@@ -130,11 +139,16 @@ kill_at() { # CALL N CMD...
 
 # A private copy of clawmd for a long test, since a shared build directory
 # may be relinking $CLAWMD meanwhile; laid out as installed, the front
-# finding the full program as ../libexec/clawmd/clawmd.  Sets CLAWMD.
+# finding the full program as ../libexec/clawmd/clawmd.  Sets CLAWMD to the
+# copy of the program it was (the front, or the full program).
 private_clawmd() {
 	mkdir -p "$T/bin" "$T/libexec/clawmd" &&
 		cp "$CLAWMD_BUILD/libexec/clawmd/clawmd" "$T/libexec/clawmd/" &&
-		cp "$CLAWMD_BUILD/bin/clawmd" "$T/bin/" && CLAWMD=$T/bin/clawmd
+		cp "$CLAWMD_BUILD/bin/clawmd" "$T/bin/" &&
+		case $CLAWMD in
+		*/libexec/clawmd/clawmd) CLAWMD=$T/libexec/clawmd/clawmd ;;
+		*) CLAWMD=$T/bin/clawmd ;;
+		esac
 }
 
 # A root with the repository's shape: container/CLAUDE.md, skills/, groups/.

@@ -4,6 +4,7 @@
 # (libexec/clawmd/clawmd) before printing or writing anything, so that what
 # a user sees is the full program's, byte for byte.
 . "$CLAWMD_TESTS/lib.sh"
+CLAWMD=$FRONT
 
 FULL=$CLAWMD_BUILD/libexec/clawmd/clawmd
 # The front finds the full program beside /proc/self/exe: symlinks resolved.

@@ -533,22 +533,29 @@ static int reopen(const struct clawmd_view_node *nd)
 	return fd;
 }
 
-static int read_fd(int fd, struct clawmd_buf *out, size_t max)
+/* Read fd to its end, at most max bytes, straight into out: sized once from
+ * the size fstat gave, and grown only for a file that grew meanwhile (one
+ * byte past `size` says so).  out stays NUL-terminated. */
+static int read_fd(int fd, struct clawmd_buf *out, size_t max, off_t size)
 {
-	char chunk[65536];
-	size_t got = 0;
+	size_t start = out->len;
+	size_t want = (size_t)size < max ? (size_t)size + 1 : max + 1;
 	for (;;) {
-		ssize_t k = read(fd, chunk, sizeof(chunk));
+		size_t got = out->len - start;
+		if (got > max)
+			return -EFBIG; /* it grew */
+		if (got == want)
+			want = want > max / 2 ? max + 1 : want * 2;
+		clawmd_buf_grow(out, want - got);
+		out->ptr[out->len] = '\0';
+		ssize_t k = read(fd, out->ptr + out->len, want - got);
 		if (k < 0 && errno == EINTR)
 			continue;
 		if (k < 0)
 			return errno == EAGAIN ? -ENODEV : -errno;
 		if (k == 0)
 			return 0;
-		if (got + (size_t)k > max)
-			return -EFBIG; /* it grew */
-		clawmd_buf_put(out, chunk, (size_t)k);
-		got += (size_t)k;
+		out->len += (size_t)k;
 	}
 }
 
@@ -563,7 +570,7 @@ int clawmd_view_read_node(const struct clawmd_view_node *nd, struct clawmd_buf *
 		return -EFBIG;
 	if ((fd = reopen(nd)) < 0)
 		return fd == -EAGAIN ? -ENOENT : fd;
-	int rc = read_fd(fd, out, max);
+	int rc = read_fd(fd, out, max, nd->st.st_size);
 	close(fd);
 	return rc;
 }
@@ -620,7 +627,7 @@ int clawmd_view_read(const struct clawmd_view *v, const char *path, struct clawm
 	}
 	if (rc < 0)
 		goto out;
-	rc = read_fd(fd, out, max);
+	rc = read_fd(fd, out, max, nd.st.st_size);
 	close(fd);
 	if (rc == 0 && real) {
 		*real = nd.real;
