@@ -28,6 +28,13 @@ _failed=0
 export LC_ALL=C NO_COLOR=1
 unset CLAWMD_ROOT
 
+# The tests' python3 is the system's (scripts/install-deps.sh installs it):
+# a version manager's shim first on PATH (pyenv) starts a dozen shell
+# processes at every call, half a second of CPU here.
+if [ -x /usr/bin/python3 ]; then
+	python3() { /usr/bin/python3 "$@"; }
+fi
+
 # A guard against a hang (a run blocked for ever), not a time limit: it is
 # only there to end a suite that would never end, so no load can reach it.
 # What a test bounds, it bounds in CPU time (ulimit -t; t45's bounded).
