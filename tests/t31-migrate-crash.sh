@@ -36,15 +36,27 @@ printf '@./.claude-global.md\n' >"$G/.dot/CLAUDE.md"
 
 R=$T/root
 reset() { rm -rf "$R" && cp -a "$S" "$R"; }
-# Everything under ROOT with contents; the random or time-dependent parts
-# of names (archive stamps, quarantine names) normalized.
-norm() { sed -e 's/global-[0-9]\{8\}T[0-9]\{6\}Z\(-[0-9]*\)\{0,1\}/global-X/g' \
-	-e 's/clawmd-preserved-[0-9A-Za-z-]*/clawmd-preserved-X/g'; }
+# Everything under ROOT with contents, the record last; the random or
+# time-dependent parts of names (archive stamps, quarantine names)
+# normalized.  One perl, since it runs after every kill.
 state() {
-	(cd "$R" && find . -mindepth 1 \( -type l -printf '%p -> %l\n' \) -o \( -type d -printf '%p/\n' \) \
-		-o \( -type f ! -name migrated.json -exec cksum {} + \) &&
-		if [ -f .clawmd/migrated.json ]; then echo "record:"; cat .clawmd/migrated.json; fi) |
-		norm | sort
+	perl -MFile::Find -MDigest::MD5 -e '
+		my $root = shift; my @out;
+		find({ no_chdir => 1, wanted => sub {
+			my $p = $File::Find::name;
+			return if $p eq $root;
+			my $r = "." . substr($p, length $root);
+			if (-l $p) { push @out, "$r -> " . readlink $p }
+			elsif (-d _) { push @out, "$r/" }
+			elsif ($r !~ m{/migrated\.json$}) {
+				open my $f, "<:raw", $p or die "$p: $!";
+				push @out, "$r " . Digest::MD5->new->addfile($f)->hexdigest;
+			}
+		} }, $root);
+		if (open my $f, "<", "$root/.clawmd/migrated.json") { push @out, "record:", <$f> }
+		chomp @out;
+		s/global-[0-9]{8}T[0-9]{6}Z(-[0-9]+)?/global-X/g, s/clawmd-preserved-[0-9A-Za-z-]*/clawmd-preserved-X/g for @out;
+		print "$_\n" for sort @out;' "$R"
 }
 
 reset
