@@ -145,19 +145,19 @@ $(BUILD)/tests/on-inotify: tests/on-inotify.c
 # order is their measured CPU time (tests/run-test.sh records each one's,
 # tests/profile.sh BUILD... lists them), the costliest first.
 SH_TESTS  := $(sort $(wildcard tests/t[0-9]*.sh))
-SLOW_FIRST = t45-read-hostile t31-migrate-crash t58-output-escaping t60-node \
-             t40-render-conformance t48-copy-sources t52-install t16-compose-record
+SLOW_FIRST = t31-migrate-crash t60-node t42-render-gemini t40-render-conformance \
+             t45-read-hostile t16-compose-record t48-copy-sources t53-cli
 suite      = $(foreach t,$(SLOW_FIRST),$(1)/tests/$(t).sh) \
              $(filter-out $(SLOW_FIRST:%=$(1)/tests/%.sh),$(SH_TESTS:%=$(1)/%)) \
              $(UNIT_SRC:tests/unit/%.c=$(1)/tests/%.t)
 # make check runs both suites in one prove: the costliest files of either
 # (S: the sanitizer build, P: $(BUILD)) first, in one order, so that the
 # jobs finish together; then the rest of each suite.
-CHECK_FIRST = S:t45-read-hostile S:t31-migrate-crash P:t45-read-hostile S:t12-compose-safety \
-              S:t60-node S:t40-render-conformance P:t31-migrate-crash S:t53-cli \
-              S:t16-compose-record S:t48-copy-sources S:t58-output-escaping \
-              P:t58-output-escaping S:t50-check P:t60-node S:t17-compose-nanoclaw \
-              P:t40-render-conformance S:t42-render-gemini S:t14-compose-crash S:t30-migrate
+CHECK_FIRST = S:t45-read-hostile S:t60-node S:t12-compose-safety S:t42-render-gemini \
+              S:t31-migrate-crash S:t40-render-conformance S:t53-cli S:t16-compose-record \
+              S:t50-check P:t31-migrate-crash P:t60-node S:t48-copy-sources P:t42-render-gemini \
+              P:t40-render-conformance S:t17-compose-nanoclaw S:t55-sarif-multitool \
+              P:t45-read-hostile S:t14-compose-crash S:t30-migrate
 check_first = $(foreach t,$(CHECK_FIRST),$(if $(filter S:%,$(t)),build/san/tests/$(t:S:%=%),$(BUILD)/tests/$(t:P:%=%)).sh)
 TEST_JOBS ?= $(shell n=$$(nproc 2>/dev/null || echo 1); echo $$((n * 2)))
 PROVE      = prove -j$(TEST_JOBS) --exec $(abspath tests/run-test.sh)
