@@ -16,7 +16,11 @@
 # runs scripts/install-deps.sh, which installs the Debian packages.
 
 CC       ?= cc
-CFLAGS   ?= -O2 -g
+# -fPIC: the Node addon (bindings/node/node.mk) links the same objects as
+# the programs, so a build compiles lib/ once; without semantic
+# interposition (nothing is interposed: the programs are PIE, the addon
+# exports two symbols) the code is what -fPIE gives.
+CFLAGS   ?= -O2 -g -fPIC -fno-semantic-interposition
 BUILD    ?= build
 PKGS      = libgit2 yaml-0.1 libcjson md4c
 
@@ -186,8 +190,8 @@ test-deps:
 # build/san, then the fuzzers for a short run when clang can build them.
 # The three builds (and the fuzzers) build side by side in one make -j, and
 # both suites run in one prove -j; on success it prints a dozen lines.
-# The sanitizer build is compiled -fPIC, so that the Node addon links its
-# objects (bindings/node/node.mk) rather than a second compile of lib/.
+# The sanitizer build is compiled -fPIC too, so that its Node addon links
+# its objects (bindings/node/node.mk) rather than a second compile of lib/.
 CHECK_SAN = BUILD=build/san SANITIZE=address,undefined CFLAGS='-O1 -g -fPIC'
 check: test-deps
 	@echo "check: building $(BUILD) (tests), build/dev (DEVELOPER=1), build/san (ASan+UBSan)$(if $(wildcard tests/fuzz/Makefile.inc), and the fuzzers)"

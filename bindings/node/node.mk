@@ -11,9 +11,10 @@
 #                      Node's own noise suppressed (bindings/node/valgrind.supp).
 #                      Slow (minutes): not part of make check
 #
-# The addon is C against node_api.h only (no node-gyp), linked with a copy
-# of the static library compiled position-independent in its own build
-# directory (the normal objects are PIE, which a shared object cannot take).
+# The addon is C against node_api.h only (no node-gyp), linked with the
+# build's static library: the default CFLAGS compile it -fPIC.  CFLAGS
+# without -fPIC (a packager's) compile the library again, -fPIC, in its own
+# build directory, since a shared object cannot take PIE code.
 # cJSON, md4c and libgit2 are dlopen()ed by the library as in the program;
 # libyaml.a goes into the addon.  Only the two N-API entry points are
 # exported: nothing of the library or libyaml can clash with the host's.
@@ -21,8 +22,6 @@
 NODE        ?= node
 NODE_INC    ?= $(firstword $(wildcard $(dir $(shell $(NODE) -p process.execPath 2>/dev/null))../include/node) \
                  $(wildcard /usr/include/node /usr/local/include/node))
-# A build compiled -fPIC already (make check's sanitizer build) links the
-# addon with its own library instead of compiling it a second time.
 NODE_PIC    := $(if $(filter -fPIC,$(CFLAGS)),$(BUILD),$(BUILD)/pic)
 NODE_DIR    := $(BUILD)/node
 NODE_ADDON  := $(NODE_DIR)/clawmd.node
