@@ -185,17 +185,23 @@ test: test-deps
 test-deps:
 	@scripts/install-deps.sh test
 
-# make check = the suite against build/, the developer build (-Werror
-# -Wconversion) in build/dev, the same suite built with sanitizers in
-# build/san, then the fuzzers for a short run when clang can build them.
-# The three builds (and the fuzzers) build side by side in one make -j, and
-# both suites run in one prove -j; on success it prints a dozen lines.
+# make check = the suite against build/ and the same suite built with
+# sanitizers in build/san, the developer warnings (DEVELOPER=1: -Werror
+# -Wconversion, warnings only, the same code) over lib/ and cmd/, then the
+# fuzzers for a short run when clang can build them.  A build/ compiled
+# from scratch is compiled with the developer warnings; over objects
+# compiled before without them, build/dev compiles everything again.
+# The builds (and the fuzzers) build side by side in one make -j, and both
+# suites run in one prove -j; on success it prints a dozen lines.
 # The sanitizer build is compiled -fPIC too, so that its Node addon links
 # its objects (bindings/node/node.mk) rather than a second compile of lib/.
 CHECK_SAN = BUILD=build/san SANITIZE=address,undefined CFLAGS='-O1 -g -fPIC'
+CHECK_DEV = $(if $(wildcard $(BUILD)/libclawmd.a),build/dev,$(BUILD))
+comma    := ,
 check: test-deps
-	@echo "check: building $(BUILD) (tests), build/dev (DEVELOPER=1), build/san (ASan+UBSan)$(if $(wildcard tests/fuzz/Makefile.inc), and the fuzzers)"
-	@$(MAKE) --no-print-directory -s -j$(TEST_JOBS) check-build-$(BUILD) check-build-dev check-build-san \
+	@echo "check: building $(if $(filter build/dev,$(CHECK_DEV)),$(BUILD) (tests)$(comma) build/dev (DEVELOPER=1),$(BUILD) (tests; DEVELOPER=1)), build/san (ASan+UBSan)$(if $(wildcard tests/fuzz/Makefile.inc), and the fuzzers)"
+	@$(MAKE) --no-print-directory -s -j$(TEST_JOBS) CHECK_DEV=$(CHECK_DEV) check-build-$(BUILD) \
+		$(if $(filter build/dev,$(CHECK_DEV)),check-build-dev) check-build-san \
 		$(if $(wildcard tests/fuzz/Makefile.inc),fuzz-build)
 	@echo "check: the suite against $(BUILD) and build/san ($(TEST_JOBS) jobs)"
 	@rm -rf $(BUILD)/tests/log build/san/tests/log
@@ -205,6 +211,7 @@ check: test-deps
 	@echo "check: all passed"
 
 check-build-$(BUILD):
+	@$(if $(filter $(BUILD),$(CHECK_DEV)),+$(MAKE) --no-print-directory DEVELOPER=1 all)
 	@+$(MAKE) --no-print-directory test-build
 check-build-dev:
 	@+$(MAKE) --no-print-directory BUILD=build/dev DEVELOPER=1 all
