@@ -140,6 +140,15 @@ $(BUILD)/tests/on-inotify: tests/on-inotify.c
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) -o $@ $<
 
+# Under sanitizers, what tests/run-test.sh preloads for speed (tests/prefault.c);
+# compiled without them: it runs before their runtime is set up.
+ifdef SANITIZE
+TEST_HELPERS += $(BUILD)/tests/prefault.so
+$(BUILD)/tests/prefault.so: tests/prefault.c
+	@mkdir -p $(@D)
+	$(Q)$(call say,CC,$@)$(CC) -O2 -Wall -shared -fPIC -o $@ $<
+endif
+
 # --- tests ---------------------------------------------------------------
 # tests/run-test.sh runs each one against the build directory its path
 # names: BUILD/tests/NAME.t (a unit test) or BUILD/tests/tNN-NAME.sh (a link
