@@ -126,9 +126,11 @@ void clawmd_js_trim(const char *s, size_t len, size_t *start, size_t *end)
  * md4c gives for the original: pointers into the caller's text, and in
  * inline text and verbatim blocks, where md4c replaces NULs, its
  * MD_TEXT_NULLCHAR callbacks (in inline text one for a whole run of NULs,
- * standing for as many; the callers here treat it so).  A text holding
- * every such byte keeps its NULs.  tests/unit/mdscan.c compares this with
- * md_parse() on generated texts.
+ * standing for as many; the callers here treat it so).  One difference is
+ * kept on purpose: md4c hands a NUL just inside a link's brackets over raw
+ * in the text, and here it is a NULLCHAR like every other NUL of inline
+ * text.  A text holding every such byte keeps its NULs.
+ * tests/unit/mdscan.c compares this with md_parse() on generated texts.
  */
 struct nul_parse {
 	const MD_PARSER *user;

@@ -66,8 +66,9 @@ void clawmd_md_strip_comments(struct clawmd_buf *out, const char *text, size_t l
  * md_parse() on a NUL-terminated copy, without md4c's cost per NUL byte:
  * the same callbacks with pointers into `text`, except that a run of NULs
  * in inline text md4c would hand over as one MD_TEXT_NULLCHAR each comes
- * as one MD_TEXT_NULLCHAR of the run's length.  Block and span details
- * point into the copy.
+ * as one MD_TEXT_NULLCHAR of the run's length, and a NUL md4c leaves raw in
+ * inline text (just inside a link's brackets) comes as one too.  Block and
+ * span details point into the copy.
  */
 int clawmd_md_parse(const char *text, size_t len, const MD_PARSER *parser, void *userdata);
 
