@@ -106,6 +106,20 @@ int main(void)
 	is(clawmd_view_read(&v, "/app/CLAUDE.md", &b, 3, NULL), -EFBIG, "over the size: not read");
 	is(b.len, (size_t)0, "nothing read");
 
+	/* a file that grows between its stat and its read (the agent writes
+	 * while clawmd reads): read whole while within the bound, refused past
+	 * it; what a buffer held before stays in front */
+	is(clawmd_view_resolve(&nd, &v, "/workspace/agent/d/y.md", true), 0, "stat y.md");
+	put("g/d/y.md", "y grown to many more bytes than fstat said\n");
+	clawmd_buf_put(&b, "held:", 5);
+	is(clawmd_view_read_node(&nd, &b, 100), 0, "grown within the bound: read");
+	is_str(b.ptr, "held:y grown to many more bytes than fstat said\n",
+	       "read whole, after what the buffer held");
+	clawmd_buf_clear(&b);
+	is(clawmd_view_read_node(&nd, &b, 10), -EFBIG, "grown past the bound: refused");
+	clawmd_view_node_release(&nd);
+	clawmd_buf_clear(&b);
+
 	/* the host view: identity, the kernel's semantics */
 	struct clawmd_view host = {NULL, 0, NULL};
 	char *want = realpath(hg, NULL);
