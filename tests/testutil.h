@@ -1,7 +1,7 @@
 /*
  * testutil.h - what the C unit tests share besides TAP: reading a case
  * file and running its cases, writing a file (making its directories), and the escapes case
- * files use for bytes an editor would lose (<CR>, <NBSP>).
+ * files use for bytes an editor would lose (<CR>, <NBSP>, <NUL>).
  */
 #ifndef CLAWMD_TESTUTIL_H
 #define CLAWMD_TESTUTIL_H
@@ -45,7 +45,7 @@ static inline void test_put(const char *dir, const char *rel, const char *conten
 	fclose(f);
 }
 
-/* Replace <CR> with a carriage return and <NBSP> with U+00A0. */
+/* Replace <CR> with a carriage return, <NBSP> with U+00A0, <NUL> with a NUL. */
 static inline void test_unescape(struct clawmd_buf *b)
 {
 	struct clawmd_buf o = CLAWMD_BUF_INIT;
@@ -54,6 +54,9 @@ static inline void test_unescape(struct clawmd_buf *b)
 		if (!strncmp(b->ptr + i, "<CR>", 4)) {
 			clawmd_buf_putc(&o, '\r');
 			i += 3;
+		} else if (!strncmp(b->ptr + i, "<NUL>", 5)) {
+			clawmd_buf_putc(&o, '\0');
+			i += 4;
 		} else if (!strncmp(b->ptr + i, "<NBSP>", 6)) {
 			clawmd_buf_puts(&o, "\xc2\xa0");
 			i += 5;
