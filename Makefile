@@ -16,6 +16,7 @@
 # runs scripts/install-deps.sh, which installs the Debian packages.
 
 CC       ?= cc
+OBJCOPY  ?= objcopy
 # -fPIC: the Node addon (bindings/node/node.mk) links the same objects as
 # the programs, so a build compiles lib/ once; without semantic
 # interposition (nothing is interposed: the programs are PIE, the addon
@@ -69,7 +70,10 @@ SAN_STATIC := $(if $(findstring clang,$(shell $(CC) --version 2>/dev/null)),,\
               $(if $(findstring address,$(SANITIZE)),-static-libasan) \
               $(if $(findstring undefined,$(SANITIZE)),-static-libubsan))
 endif
-ALL_CFLAGS = -std=c11 -D_GNU_SOURCE $(WARN) $(CPPFLAGS) $(CFLAGS) $(SAN_CFLAGS) -Ilib/include -Ilib $(DEP_CFLAGS) \
+# lib/base/banned.h is included before every file the Makefile compiles
+# (lib/, cmd/, the addon, the tests, the bench): one rule for the tree.
+ALL_CFLAGS = -std=c11 -D_GNU_SOURCE $(WARN) $(CPPFLAGS) $(CFLAGS) $(SAN_CFLAGS) -Ilib/include -Ilib \
+             -include base/banned.h $(DEP_CFLAGS) \
              -DCLAWMD_GIT2_SONAME='"$(GIT2_SONAME)"' -DCLAWMD_CJSON_SONAME='"$(CJSON_SONAME)"' \
              -DCLAWMD_MD4C_SONAME='"$(MD4C_SONAME)"' -MMD -MP
 ALL_LDFLAGS = -Wl,--as-needed $(LDFLAGS) $(SAN_LDFLAGS)
@@ -114,25 +118,49 @@ $(BUILD)/%.o: %.c
 	@mkdir -p $(@D)
 	$(Q)$(call say,CC,$<)$(CC) $(ALL_CFLAGS) -c -o $@ $<
 
-$(BUILD)/libclawmd.a: $(LIB_OBJ)
+# Two archives of the same objects:
+#  - libclawmd.a, what is installed and what a host (the Node addon, the
+#    bench) links: one relocatable object (ld -r over lib/) in which every
+#    global that the public headers do not name is made local, so that a
+#    host sees the API and nothing else (no private clawmd_ name, no cJSON
+#    or md4c forwarder of lib/sys/dlload.c) and cannot collide with them.
+#    The names kept are those of the preprocessed public header, comments
+#    gone (public.syms); tests/unit/symbols.c reads the symbol tables.
+#  - lib/libclawmd-private.a, every object with every name: the programs
+#    (the front replaces lib/sys/dl.o at link time, cmd/front.c) and the
+#    unit tests, which test private functions, link it.  cmd/ calls only
+#    the public API; tests/unit/symbols.c checks that of its objects too.
+LIB_PRIV := $(BUILD)/lib/libclawmd-private.a
+$(LIB_PRIV): $(LIB_OBJ)
 	@rm -f $@
 	$(Q)$(call say,AR,$@)ar rcs $@ $^
 
-$(FULL): $(CMD_OBJ) $(BUILD)/libclawmd.a
+$(BUILD)/lib/public.syms: lib/include/clawmd.h $(wildcard lib/include/clawmd/*.h)
 	@mkdir -p $(@D)
-	$(Q)$(call say,LINK,$@)$(CC) $(ALL_LDFLAGS) -o $@ $(CMD_OBJ) $(BUILD)/libclawmd.a $(DEP_LIBS)
+	$(Q)$(CC) -std=c11 -D_GNU_SOURCE -E -P -Ilib/include lib/include/clawmd.h \
+		| grep -oE '\bclawmd_[A-Za-z0-9_]+' | sort -u >$@.tmp && mv $@.tmp $@
 
-$(FRONT): $(BUILD)/cmd/front.o $(CMD_OBJ) $(BUILD)/libclawmd.a
+$(BUILD)/libclawmd.a: $(LIB_OBJ) $(BUILD)/lib/public.syms
+	@rm -f $@
+	$(Q)$(call say,AR,$@)$(LD) -r -o $(BUILD)/lib/clawmd.o $(LIB_OBJ) && \
+		$(OBJCOPY) --keep-global-symbols=$(BUILD)/lib/public.syms $(BUILD)/lib/clawmd.o && \
+		ar rcs $@ $(BUILD)/lib/clawmd.o
+
+$(FULL): $(CMD_OBJ) $(LIB_PRIV)
+	@mkdir -p $(@D)
+	$(Q)$(call say,LINK,$@)$(CC) $(ALL_LDFLAGS) -o $@ $(CMD_OBJ) $(LIB_PRIV) $(DEP_LIBS)
+
+$(FRONT): $(BUILD)/cmd/front.o $(CMD_OBJ) $(LIB_PRIV)
 	@mkdir -p $(@D)
 	$(Q)$(call say,LINK,$@)$(CC) $(ALL_LDFLAGS) $(FRONT_STATIC) -o $@ $(BUILD)/cmd/front.o $(CMD_OBJ) \
-		$(BUILD)/libclawmd.a $(DEP_LIBS)
+		$(LIB_PRIV) $(DEP_LIBS)
 
 $(BUILD)/clawmd: $(FRONT)
 	$(Q)ln -sfn bin/clawmd $@
 
-$(BUILD)/tests/%.t: tests/unit/%.c $(BUILD)/libclawmd.a tests/tap.h tests/testutil.h
+$(BUILD)/tests/%.t: tests/unit/%.c $(LIB_PRIV) tests/tap.h tests/testutil.h
 	@mkdir -p $(@D)
-	$(Q)$(call say,CC,$@)$(CC) $(ALL_CFLAGS) -Itests $(ALL_LDFLAGS) -o $@ $< $(BUILD)/libclawmd.a $(DEP_LIBS)
+	$(Q)$(call say,CC,$@)$(CC) $(ALL_CFLAGS) -Itests $(ALL_LDFLAGS) -o $@ $< $(LIB_PRIV) $(DEP_LIBS)
 
 # A helper the shell tests use to act at the moment an inotify event comes.
 TEST_HELPERS := $(BUILD)/tests/on-inotify

@@ -7,11 +7,11 @@
  * dynamic loader (mapping libc, relocating, resolving symbols; ~0.4 ms
  * here, a fifth of a trivial program's whole run).  A static program
  * does not.  Yet clawmd cannot be wholly static: it loads libgit2, cJSON
- * and md4c on first use (lib/dl.h), and a static glibc that dlopen()s
+ * and md4c on first use (lib/sys/dl.h), and a static glibc that dlopen()s
  * the system's shared libraries breaks when libc6 is upgraded.
  *
  * So the installed `clawmd` is the same code linked statically with this
- * file, which replaces lib/dl.c: it has no library loader.  It runs only
+ * file, which replaces lib/sys/dl.c: it has no library loader.  It runs only
  * compose (cmd/clawmd.c), only for one group, and asks the no-op record
  * alone (record_only, cmd/compose.c).  Any other run, and any library
  * needed on the way (an unkept clawmd.json, say), hands over to the full
@@ -20,9 +20,12 @@
  * the front writes nothing, and holds back its only early output, the
  * clawmd.json warnings, until it knows it is answering.
  *
- * This file defines the functions of lib/dl.h, a private header: the
- * front is a link-time substitute for lib/dl.c, and including its header
- * keeps the two type-checked against each other.
+ * This file defines the functions of lib/sys/dl.h, a private header: the
+ * front is a link-time substitute for lib/sys/dl.c, and including its
+ * header keeps the two type-checked against each other.  It is the one
+ * file of cmd/ that includes a private header, and it links only against
+ * the private archive (the Makefile): a host's libclawmd.a has its loader
+ * built in, with no name left to replace.
  */
 #include <stdbool.h>
 #include <stdlib.h>

@@ -7,9 +7,9 @@
  * through clawmd_dir_open_beneath() (no symlink followed on the way) and
  * written with the library's atomic primitive (clawmd_fs_create_file: a
  * staged temp renamed with RENAME_NOREPLACE, so a race cannot make init
- * replace anything).  This is the one command that reaches into lib/fs
- * (fs/fs.h) from cmd/: scaffolding is a host tool's job, not a library
- * concept, and the library's one atomic primitive must not be copied here.
+ * replace anything).  Scaffolding is a host tool's job, not a library
+ * concept, so it lives here, on the library's public filesystem part
+ * (clawmd/fs.h): the one atomic primitive is not copied.
  */
 #include <cJSON.h>
 #include <errno.h>
@@ -20,7 +20,6 @@
 #include <unistd.h>
 
 #include "cmd.h"
-#include "fs/fs.h"
 
 static const char help_head[] =
 	"usage: clawmd init [options] [DIR]\n"

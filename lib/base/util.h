@@ -34,7 +34,6 @@ uint64_t clawmd_fnv1a64(const void *data, size_t len);
 
 #define CLAWMD_ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 
-#include "base/banned.h"
 /* A blank inside a line: space, tab, carriage return. */
 bool clawmd_is_blank(char c);
 /* [*s, *e) without its leading and trailing blanks. */

@@ -5,7 +5,7 @@
  * A watched pass remembers "group G was verified" and keeps inotify
  * watches on every directory and file that verification rested on, so the
  * next compose of G decides the no-op from the queued events alone, without
- * a system call on the group.  The record (state.c) stays the authority:
+ * a system call on the group.  The record (record.c) stays the authority:
  * a group is only ever marked verified by clawmd_record_fresh() after every
  * fact of its record was stat'ed and matched, and every watch below was
  * added *before* the stat of the facts it covers.  So a change made before

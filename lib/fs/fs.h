@@ -33,14 +33,6 @@
 
 #include "clawmd.h"
 
-/* An open directory and the path to show for it in messages. */
-struct clawmd_dir {
-	int fd;
-	char *path;
-};
-
-#define CLAWMD_DIR_INIT {-1, NULL}
-
 /* Open `path` (absolute or relative to the cwd), refusing a symlink.  EFS. */
 int clawmd_dir_open(struct clawmd_dir *out, const char *path, struct clawmd_err *err);
 /* Open directory `name` inside `parent` without following a symlink.  When
@@ -48,30 +40,15 @@ int clawmd_dir_open(struct clawmd_dir *out, const char *path, struct clawmd_err 
  * path set, so release it as after success). */
 int clawmd_dir_openat(struct clawmd_dir *out, const struct clawmd_dir *parent, const char *name,
 		      bool missing_ok, struct clawmd_err *err);
-void clawmd_dir_release(struct clawmd_dir *d);
-/*
- * Open directory `rel` ("a/b", relative; a ".." leaving `base` is refused)
- * beneath `base`, following no symlink on the way: openat2() with RESOLVE_BENEATH|
- * RESOLVE_NO_SYMLINKS, or one O_NOFOLLOW|O_DIRECTORY component at a time
- * where openat2() is missing (ENOSYS, or EPERM from an old seccomp filter).  With `create`, missing components
- * are made (0755) on the way, each relative to its parent's fd.  Returns 0
- * (out->path is "<base>/<rel>"), 1 when it was missing and `create` made
- * it, 2 when it is missing and !create (out->fd == -1; release as usual),
- * or EFS: a symlink or a non-directory on the way is refused, never followed.
- */
-int clawmd_dir_open_beneath(struct clawmd_dir *out, const struct clawmd_dir *base,
-			    const char *rel, bool create, struct clawmd_err *err);
+/* clawmd_dir_release(), clawmd_dir_open_beneath(), clawmd_fs_type(),
+ * clawmd_fs_read(), clawmd_fs_replace_file() and clawmd_fs_create_file()
+ * are public: clawmd/fs.h. */
 
 /* A listing of the directory open at `fd`, from its start, with a position
  * of its own: a dup() would share the offset, so a second listing of a
  * directory held open would begin where the first ended, and see nothing.
  * NULL with errno set. */
 DIR *clawmd_fs_list(int fd);
-
-/* What is at `name` in `d`, not following a symlink: the st_mode type bits,
- * or 0 when nothing is there.  Other errors are EFS. */
-int clawmd_fs_type(mode_t *out, const struct clawmd_dir *d, const char *name,
-		   struct clawmd_err *err);
 
 /*
  * The one open for reading of anything the agent may have planted: every
@@ -100,14 +77,6 @@ int clawmd_fs_type(mode_t *out, const struct clawmd_dir *d, const char *name,
 #define CLAWMD_FS_NO_SYMLINKS 4
 int clawmd_fs_open_read(int dirfd, const char *name, int how, struct stat *st);
 
-/*
- * Read a regular file of at most `max` bytes into `out` (replacing its
- * content).  Returns 0, 1 when there is nothing at `name`, or an error:
- * EFS for a symlink, a non-regular file or a read failure, EINPUT when the
- * file is larger than `max`.
- */
-int clawmd_fs_read(struct clawmd_buf *out, const struct clawmd_dir *d, const char *name,
-		   size_t max, struct clawmd_err *err);
 /* Read a symlink's target; 1 when `name` is absent, EFS when not a symlink. */
 int clawmd_fs_readlink(struct clawmd_buf *out, const struct clawmd_dir *d, const char *name,
 		       struct clawmd_err *err);
@@ -165,16 +134,6 @@ int clawmd_fs_remove_own(char **preserved, const struct clawmd_dir *d, const cha
 /* The same verdict, changing nothing: whether `name` would be removed. */
 bool clawmd_fs_is_own(const struct clawmd_dir *d, const char *name, clawmd_fs_ours_fn ours,
 		      void *payload);
-
-/* stage + commit + sync: the one-shot atomic replace. */
-int clawmd_fs_replace_file(const struct clawmd_dir *d, const char *name, const void *data,
-			   size_t len, struct clawmd_err *err);
-
-/* The same, never replacing anything: the staged file is renamed to
- * `name` with RENAME_NOREPLACE.  0 created, 1 something already there (the
- * temp is removed), or EFS. */
-int clawmd_fs_create_file(const struct clawmd_dir *d, const char *name, const void *data,
-			  size_t len, struct clawmd_err *err);
 
 /* Create an empty regular file if nothing is at `name` (never following a
  * symlink there); 0 created, 1 something already there. */

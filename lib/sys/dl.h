@@ -1,15 +1,15 @@
 /*
  * dl.h - the one way clawmd loads a shared library (private).
  *
- * Nothing is linked against libgit2, cJSON or md4c: lib/git.c and
- * lib/dlload.c open them here on first use, so that a run which needs none
+ * Nothing is linked against libgit2, cJSON or md4c: sys/git.c and
+ * sys/dlload.c open them here on first use, so that a run which needs none
  * (the per-spawn no-op compose) pays no dynamic loading for them.
  *
  *	void *h = clawmd_dl_open(CLAWMD_CJSON_SONAME, "libcjson.so");
  *	if (!h) ... clawmd_dl_error() says why ...
  *	fn = clawmd_dl_sym(h, "cJSON_Parse");   // NULL when missing
  *
- * lib/dl.c implements this with dlopen(3).  The installed `clawmd` is a
+ * sys/dl.c implements this with dlopen(3).  The installed `clawmd` is a
  * static program that links no loader: cmd/front.c defines these three
  * functions instead, and needing a library there hands the run over to the
  * full program before anything was printed or written.

@@ -1,4 +1,4 @@
-/* Unit tests for gitignore-style rule matching (lib/match.c). */
+/* Unit tests for gitignore-style rule matching (lib/claude/match.c). */
 #include "clawmd.h"
 #include "claude/match.h"
 #include "tap.h"

@@ -1,4 +1,4 @@
-/* Unit tests for Claude Code release parsing and boundaries (lib/release.c). */
+/* Unit tests for Claude Code release parsing and boundaries (lib/claude/release.c). */
 #include "clawmd.h"
 #include "tap.h"
 

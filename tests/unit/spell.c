@@ -1,4 +1,4 @@
-/* Unit tests for the nearest spelling (lib/spell.c): typos, swaps, a
+/* Unit tests for the nearest spelling (lib/base/spell.c): typos, swaps, a
  * prefix of a long name, and words too far from anything to suggest. */
 #include <string.h>
 

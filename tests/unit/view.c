@@ -1,4 +1,4 @@
-/* Unit tests for the container view (lib/view.c): a mount table over a temp
+/* Unit tests for the container view (lib/fs/view.c): a mount table over a temp
  * tree, symlinks resolved in the container, and reads that refuse what is
  * not a regular file. */
 #include "clawmd.h"

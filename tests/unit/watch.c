@@ -1,5 +1,5 @@
 /*
- * Unit tests for a watched pass (clawmd_pass_watch(), lib/watch.c): every
+ * Unit tests for a watched pass (clawmd_pass_watch(), lib/compose/watch.c): every
  * kind of edit a no-op rests on must be seen, the agent's own files in its
  * group must not be, and the real compose must converge after each edit.
  *

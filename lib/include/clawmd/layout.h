@@ -36,7 +36,8 @@ struct clawmd_mount {
  */
 struct clawmd_layout {
 	/* A field the plan depends on must also go into layout_digest() in
-	 * state.c: the no-op record is trusted only under the same layout. */
+	 * compose/record.c: the no-op record is trusted only under the same
+	 * layout. */
 	char *root;
 	char *base;
 	char *skills;
