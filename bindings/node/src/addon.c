@@ -144,7 +144,9 @@ static napi_value make_error(napi_env env, int code, const char *msg, int sys_er
 	napi_create_error(env, c, m, &err);
 	napi_value names;
 	uint32_t n = 0;
-	if (napi_get_property_names(env, props, &names) == napi_ok &&
+	if (napi_get_all_property_names(env, props, napi_key_own_only,
+					napi_key_enumerable | napi_key_skip_symbols,
+					napi_key_numbers_to_strings, &names) == napi_ok &&
 	    napi_get_array_length(env, names, &n) == napi_ok)
 		for (uint32_t i = 0; i < n; i++) {
 			napi_value name, v;
