@@ -13,7 +13,9 @@
 #                   make -s shows none)
 #
 # Dependencies come through pkg-config; when one is missing, the build first
-# runs scripts/install-deps.sh, which installs the Debian packages.
+# runs scripts/install-deps.sh, which installs the Debian packages (with
+# INSTALL_DEPS=no it only names them and the build stops: what the npm
+# install's build from source passes, which never installs system packages).
 
 CC       ?= cc
 OBJCOPY  ?= objcopy
@@ -27,7 +29,7 @@ PKGS      = libgit2 yaml-0.1 libcjson md4c
 
 DEPS_OK := $(shell pkg-config --exists $(PKGS) && echo yes)
 ifneq ($(DEPS_OK),yes)
-DEPS_OK := $(shell scripts/install-deps.sh build >&2 && echo yes)
+DEPS_OK := $(shell scripts/install-deps.sh $(if $(filter no,$(INSTALL_DEPS)),--check) build >&2 && echo yes)
 endif
 
 # The program links libc and nothing else, because every shared library it

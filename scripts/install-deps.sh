@@ -3,13 +3,20 @@
 # are missing. Safe to run repeatedly; the Makefile runs it before every build
 # that cannot find a dependency through pkg-config.
 #
-# Usage: scripts/install-deps.sh [build|test|bench]
+# Usage: scripts/install-deps.sh [--check] [build|test|bench]
+#   --check  install nothing: name what is missing and how to install it,
+#            exit 1 (make INSTALL_DEPS=no; the npm install's build)
 #   build  the four libraries and pkg-config (default)
 #   test   build + what `make check` uses (strace for fault injection, clang
 #          for the fuzzers, perl for prove, python3 and git in some tests)
 #   bench  test + hyperfine
 set -eu
 
+check=
+if [ "${1:-}" = --check ]; then
+	check=1
+	shift
+fi
 what=${1:-build}
 pkgs="pkg-config libgit2-dev libyaml-dev libcjson-dev libmd4c-dev gcc make"
 case $what in
@@ -25,6 +32,10 @@ for p in $pkgs; do
 		missing="$missing $p"
 done
 [ -z "$missing" ] && exit 0
+if [ -n "$check" ]; then
+	echo "install-deps: missing:$missing (Debian, Ubuntu: sudo apt-get install$missing)" >&2
+	exit 1
+fi
 
 if ! command -v apt-get >/dev/null 2>&1; then
 	echo "install-deps: missing:$missing; install them with your package manager" >&2

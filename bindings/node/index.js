@@ -17,12 +17,14 @@ class ClawmdError extends Error {
 	constructor(message, props) {
 		super(message);
 		this.name = 'ClawmdError';
+		// Own properties only: a polluted Object.prototype adds no path or key.
 		const p = props || {};
-		this.code = p.code || 'EFS';
-		this.exitStatus = p.exitStatus === undefined ? 4 : p.exitStatus;
-		if (p.path !== undefined) this.path = p.path;
-		if (p.key !== undefined) this.key = p.key;
-		if (p.errno !== undefined) this.errno = p.errno;
+		const own = (k) => (Object.prototype.hasOwnProperty.call(p, k) ? p[k] : undefined);
+		this.code = own('code') || 'EFS';
+		this.exitStatus = own('exitStatus') === undefined ? 4 : own('exitStatus');
+		if (own('path') !== undefined) this.path = own('path');
+		if (own('key') !== undefined) this.key = own('key');
+		if (own('errno') !== undefined) this.errno = own('errno');
 	}
 }
 

@@ -3,9 +3,12 @@
  * npm install: keep the prebuilt addon when it loads here; otherwise build
  * the addon (and the clawmd command) from the C sources under src/, which
  * needs a C compiler, make, pkg-config, Node's headers and the libraries'
- * development packages (libgit2, libyaml, libcjson, md4c).
+ * development packages (libgit2, libyaml, libcjson, md4c).  An npm install
+ * never installs system packages: what is missing is named, with the
+ * command that installs it, and the install fails; make runs with
+ * INSTALL_DEPS=no, so it never runs apt-get (nor sudo) either.
  */
-const { execFileSync } = require('child_process');
+const { execFileSync, spawnSync } = require('child_process');
 const fs = require('fs');
 const os = require('os');
 const path = require('path');
@@ -26,8 +29,34 @@ const why = fs.existsSync(prebuilt) ? loads(prebuilt) : `no prebuilt addon for $
 if (!why && !process.env.CLAWMD_BUILD_FROM_SOURCE) process.exit(0);
 
 console.error(`clawmd: ${why || 'CLAWMD_BUILD_FROM_SOURCE is set'}; building from source`);
+
+/* What the build needs that is not here: [what, Debian package]. */
+function missing() {
+	const runs = (cmd, args) => spawnSync(cmd, args, { stdio: 'ignore' }).status === 0;
+	const need = [];
+	if (!runs('sh', ['-c', 'command -v "${CC:-cc}"'])) need.push(['a C compiler (cc)', 'gcc']);
+	if (!runs('make', ['--version'])) need.push(['make', 'make']);
+	if (!runs('pkg-config', ['--version'])) need.push(['pkg-config', 'pkg-config']);
+	for (const [pc, deb] of [['libgit2', 'libgit2-dev'], ['yaml-0.1', 'libyaml-dev'],
+		['libcjson', 'libcjson-dev'], ['md4c', 'libmd4c-dev']])
+		if (!runs('pkg-config', ['--exists', pc])) need.push([`${pc} (pkg-config)`, deb]);
+	const inc = [path.join(path.dirname(process.execPath), '..', 'include', 'node'), '/usr/include/node',
+		'/usr/local/include/node'];
+	if (!inc.some((d) => fs.existsSync(path.join(d, 'node_api.h'))))
+		need.push(["Node's headers (node_api.h)", 'libnode-dev']);
+	return need;
+}
+
+const need = missing();
+if (need.length) {
+	console.error(`clawmd: cannot build from source: missing ${need.map((n) => n[0]).join(', ')}.\n` +
+		'  npm install does not install system packages; install them, then run npm install again ' +
+		`(Debian, Ubuntu: sudo apt-get install ${need.map((n) => n[1]).join(' ')})`);
+	process.exit(1);
+}
 const src = path.join(here, 'src');
-const make = (args) => execFileSync('make', ['-C', src, `-j${Math.min(os.cpus().length, 4)}`, `NODE=${process.execPath}`, ...args], { stdio: 'inherit' });
+const make = (args) => execFileSync('make', ['-C', src, `-j${Math.min(os.cpus().length, 4)}`, `NODE=${process.execPath}`,
+	'INSTALL_DEPS=no', ...args], { stdio: 'inherit' });
 try {
 	make(['BUILD=build', 'build/node/clawmd.node', 'build/bin/clawmd', 'build/libexec/clawmd/clawmd']);
 } catch (e) {

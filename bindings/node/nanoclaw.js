@@ -20,10 +20,47 @@ const clawmd = require('./index.js');
 const { ClawmdError } = clawmd;
 let cached = null; // { cwd, handle }
 
+/*
+ * The root a directory is inside a group of, or null.  An ancestor is a
+ * root as the library finds one (a clawmd.json, a .git, or a groups/ and a
+ * container/ side by side), its groups directory the one its clawmd.json
+ * names, else groups/.  Every ancestor is asked: a clawmd.json an agent
+ * planted on the way can add a refusal, never take one away.
+ */
+function groupRootOf(dir) {
+	const real = fs.realpathSync(dir);
+	const isDir = (p) => { try { return fs.statSync(p).isDirectory(); } catch (e) { return false; } };
+	for (let up = path.dirname(real); ; up = path.dirname(up)) {
+		const json = path.join(up, 'clawmd.json');
+		const marked = fs.existsSync(json) || fs.existsSync(path.join(up, '.git')) ||
+			(isDir(path.join(up, 'groups')) && isDir(path.join(up, 'container')));
+		if (marked) {
+			let groups = path.join(up, 'groups');
+			try {
+				const g = JSON.parse(fs.readFileSync(json, 'utf8')).groups;
+				if (typeof g === 'string' && g) groups = path.resolve(up, g);
+			} catch (e) { /* no clawmd.json, or not one that moves groups */ }
+			let rg = null;
+			try { rg = fs.realpathSync(groups); } catch (e) { /* no groups directory */ }
+			if (rg && real.startsWith(rg + path.sep)) return up;
+		}
+		if (up === path.dirname(up)) return null;
+	}
+}
+
 function root() {
 	const cwd = process.cwd();
 	if (cached && cached.cwd === cwd) return cached.handle;
 	if (cached) cached.handle.close();
+	cached = null;
+	// The host's working directory inside a group would make the agent's
+	// files (a planted clawmd.json) the layout: refused, as the command
+	// refuses a ROOT there (exit 4).
+	const outer = groupRootOf(cwd);
+	if (outer)
+		throw new ClawmdError(`the working directory '${cwd}' is inside a group of '${outer}': ` +
+			'clawmd/nanoclaw roots at the working directory, nanoclaw\'s PROJECT_ROOT; start the host ' +
+			`from '${outer}'`, { code: 'EFS', exitStatus: 4, path: cwd });
 	const own = fs.existsSync(path.join(cwd, 'clawmd.json'));
 	cached = { cwd, handle: clawmd.open(cwd, own ? {} : { preset: 'nanoclaw' }) };
 	return cached.handle;
@@ -44,11 +81,13 @@ function fromRow(row) {
 				`${key}: not JSON (${e.message})`, { code: 'EINPUT', exitStatus: 3, key });
 		}
 	};
+	// Own columns only: a polluted Object.prototype adds none.
+	const col = (k) => (Object.prototype.hasOwnProperty.call(row, k) ? row[k] : undefined);
 	const cfg = {};
-	if (row.skills !== undefined && row.skills !== null) cfg.skills = parse('skills', row.skills);
-	if (row.mcp_servers !== undefined && row.mcp_servers !== null)
-		cfg.mcpServers = parse('mcp_servers', row.mcp_servers);
-	if (row.cli_scope !== undefined && row.cli_scope !== null) cfg.cli_scope = row.cli_scope;
+	if (col('skills') !== undefined && col('skills') !== null) cfg.skills = parse('skills', col('skills'));
+	if (col('mcp_servers') !== undefined && col('mcp_servers') !== null)
+		cfg.mcpServers = parse('mcp_servers', col('mcp_servers'));
+	if (col('cli_scope') !== undefined && col('cli_scope') !== null) cfg.cli_scope = col('cli_scope');
 	return cfg;
 }
 
@@ -57,7 +96,8 @@ function hostConfig(config) {
 	if (typeof config === 'string') return config;
 	if (typeof config !== 'object' || Array.isArray(config))
 		throw usage(`config: expected an object or a JSON string, not ${typeof config}`, 'config');
-	const isRow = 'mcp_servers' in config || 'agent_group_id' in config;
+	const has = (k) => Object.prototype.hasOwnProperty.call(config, k);
+	const isRow = has('mcp_servers') || has('agent_group_id');
 	return isRow ? fromRow(config) : config;
 }
 
@@ -90,7 +130,8 @@ function refuseOddFragments(groupDir) {
  * missing, as nanoclaw does.
  */
 function composeGroupClaudeMd(group, config) {
-	if (!group || typeof group !== 'object' || typeof group.folder !== 'string')
+	if (!group || typeof group !== 'object' || !Object.prototype.hasOwnProperty.call(group, 'folder') ||
+		typeof group.folder !== 'string')
 		throw usage('composeGroupClaudeMd: expected an agent group with a folder', 'folder');
 	const cfg = hostConfig(config);
 	const h = root();

@@ -49,6 +49,13 @@ $(NODE_ADDON): $(NODE_SRC)/src/addon.c $(NODE_PIC)/libclawmd.a $(NODE_SRC)/src/e
 
 node-addon: $(NODE_ADDON)
 
+# "Another addon" for the tests (bindings/node/test/hostile.test.js): one
+# that wraps objects with pointers of its own, which no clawmd method may
+# take for a handle.  Not part of the package.
+$(NODE_DIR)/foreign.node: $(NODE_SRC)/test/foreign.c
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CFLAGS) -fPIC -I$(NODE_INC) -shared -o $@ $< $(filter-out -static-lib%,$(ALL_LDFLAGS))
+
 node: $(NODE_ADDON) $(FULL) $(FRONT) $(NODE_JS) $(NODE_CSRC)
 	rm -rf $(NODE_PKG) && mkdir -p $(NODE_PKG)/prebuilds/linux-x64 $(NODE_PKG)/bin \
 		$(NODE_PKG)/libexec/clawmd
@@ -85,7 +92,7 @@ FORCE:
 # for tests/t60-node.sh wherever Node's headers are; that test says why it
 # skips where they or Node are not.
 ifneq ($(NODE_INC),)
-test-build: node
+test-build: node $(NODE_DIR)/foreign.node
 # make bench times the package from Node (scripts/bench-node.sh), which says
 # why it skips where Node or the staged package is missing.
 bench: node

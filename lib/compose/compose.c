@@ -45,6 +45,10 @@ int clawmd_compose(struct clawmd_plan *plan, struct clawmd_changes *changes,
 {
 	const struct clawmd_dir *gd;
 	bool record = !opts->dry_run && !g->config_given;
+	/* A lock the caller took (clawmd_group_lock) is used, and stays
+	 * held until clawmd_group_free(), as clawmd/group.h says: only the
+	 * lock taken here is let go here. */
+	bool held = g->lock >= 0;
 	int rc = 0;
 	clawmd_plan_init(plan);
 	clawmd_changes_init(changes);
@@ -89,13 +93,15 @@ int clawmd_compose(struct clawmd_plan *plan, struct clawmd_changes *changes,
 	}
 	goto out;
 noop_locked:
-	clawmd_group_unlock(g);
+	if (!held)
+		clawmd_group_unlock(g);
 noop: /* the plan holds what the record or the watch remembered */
 	plan->group = clawmd_xstrdup(g->name);
 	changes->group = clawmd_xstrdup(g->name);
 	changes->path = clawmd_xstrdup(g->shown);
 	return 0;
 out:
-	clawmd_group_unlock(g);
+	if (!held)
+		clawmd_group_unlock(g);
 	return rc;
 }

@@ -8,6 +8,7 @@
 #include "testutil.h"
 #include "clawmd.h"
 
+#include <errno.h>
 #include <fcntl.h>
 #include <stdlib.h>
 #include <sys/file.h>
@@ -120,6 +121,35 @@ int main(void)
 	free(before);
 	is(compose(&r, false, false, &n, NULL, 0), 0, "the compose that follows");
 	ok(n > 0, "... makes the change");
+
+	/* clawmd/group.h: a lock the caller took with clawmd_group_lock() is
+	 * held until clawmd_group_free(); a compose on the same handle uses
+	 * it and leaves it held (issue 28 item 8), whatever way it ends: a
+	 * change, a no-op from the record, a dry run, a failure. */
+	const char *cases[] = {"{\"skills\": [\"a\"]}\n", NULL, NULL, "{"};
+	for (int k = 0; k < 4; k++) {
+		struct clawmd_group *g;
+		struct clawmd_plan plan;
+		struct clawmd_changes ch;
+		struct clawmd_compose_opts opts = {.dry_run = k == 2};
+		if (cases[k])
+			test_put(root, "groups/g/container.json", cases[k]);
+		age();
+		if (clawmd_group_open(&g, &r, "g", &err) < 0 || clawmd_group_lock(g, &err) < 0)
+			abort();
+		int rc = clawmd_compose(&plan, &ch, g, &opts, &err);
+		ok(k == 3 ? rc < 0 : rc == 0, "compose under the caller's lock (case %d)", k);
+		clawmd_changes_release(&ch);
+		clawmd_plan_release(&plan);
+		fd = open(lockpath, O_RDONLY);
+		ok(fd >= 0 && flock(fd, LOCK_EX | LOCK_NB) < 0 && errno == EWOULDBLOCK,
+		   "... the caller's lock is still held after it");
+		close(fd);
+		clawmd_group_free(g);
+		fd = open(lockpath, O_RDONLY);
+		ok(fd >= 0 && flock(fd, LOCK_EX | LOCK_NB) == 0, "... and let go by clawmd_group_free()");
+		close(fd);
+	}
 
 	clawmd_root_release(&r);
 	char cmd[400];

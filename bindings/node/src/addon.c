@@ -48,7 +48,12 @@ struct handle {
 	bool open;	    /* false after close() (main thread only) */
 	bool kept;	    /* clawmd_layout_keep() was called */
 	unsigned busy;	    /* composeAll works in flight (main thread only) */
+	unsigned calls;	    /* synchronous calls in progress (main thread only) */
 };
+
+/* Every handle is tagged when open() makes it: an object some other addon
+ * wrapped is never read as one. */
+static const napi_type_tag handle_tag = {0x636c61776d642e6eULL, 0x6f64652e68616e64ULL};
 
 /* ---- errors ----------------------------------------------------------- */
 
@@ -139,7 +144,9 @@ static napi_value make_error(napi_env env, int code, const char *msg, int sys_er
 	napi_create_error(env, c, m, &err);
 	napi_value names;
 	uint32_t n = 0;
-	if (napi_get_property_names(env, props, &names) == napi_ok &&
+	if (napi_get_all_property_names(env, props, napi_key_own_only,
+					napi_key_enumerable | napi_key_skip_symbols,
+					napi_key_numbers_to_strings, &names) == napi_ok &&
 	    napi_get_array_length(env, names, &n) == napi_ok)
 		for (uint32_t i = 0; i < n; i++) {
 			napi_value name, v;
@@ -234,24 +241,87 @@ static bool get_options(napi_env env, napi_value v, const char *what, napi_value
 	return true;
 }
 
-/* opts[key]: NULL when opts is NULL or the property is undefined or null. */
-static napi_value get_opt(napi_env env, napi_value opts, const char *key)
+static bool pending(napi_env env)
 {
-	napi_value v = NULL;
+	bool p = false;
+	napi_is_exception_pending(env, &p);
+	return p;
+}
+
+/* A N-API call on a caller's object failed: a getter or a proxy trap threw
+ * (that error stays and is the one the caller sees), or N-API refused. */
+static bool failed(napi_env env, const char *what)
+{
+	if (!pending(env))
+		throw_usage(env, what, "%s: could not be read", what);
+	return false;
+}
+
+/*
+ * obj[key] if obj has it as an own property, else *out is NULL (so is an
+ * undefined or null value): an option never comes from a prototype, where
+ * a polluted Object.prototype would put it.  False after throwing; a
+ * getter runs once, and whatever it does, the call checks the handle again
+ * before it uses it (handle_recheck).
+ */
+static bool get_own(napi_env env, napi_value obj, const char *key, napi_value *out)
+{
+	napi_value k, v;
 	bool has = false;
-	if (!opts || napi_has_named_property(env, opts, key, &has) != napi_ok || !has)
-		return NULL;
-	if (napi_get_named_property(env, opts, key, &v) != napi_ok || is_nullish(env, v))
-		return NULL;
-	return v;
+	*out = NULL;
+	if (napi_create_string_utf8(env, key, NAPI_AUTO_LENGTH, &k) != napi_ok ||
+	    napi_has_own_property(env, obj, k, &has) != napi_ok)
+		return failed(env, key);
+	if (!has)
+		return true;
+	if (napi_get_property(env, obj, k, &v) != napi_ok)
+		return failed(env, key);
+	if (!is_nullish(env, v))
+		*out = v;
+	return true;
+}
+
+/* opts[key] (get_own), opts NULL for none given. */
+static bool get_opt(napi_env env, napi_value opts, const char *key, napi_value *out)
+{
+	*out = NULL;
+	return !opts || get_own(env, opts, key, out);
+}
+
+/* Element i of an array, own only: a hole is undefined, never what
+ * Array.prototype or Object.prototype holds at that index. */
+static bool get_own_element(napi_env env, napi_value arr, uint32_t i, napi_value *out)
+{
+	char key[16];
+	snprintf(key, sizeof(key), "%u", i);
+	if (!get_own(env, arr, key, out))
+		return false;
+	if (!*out)
+		napi_get_undefined(env, out);
+	return true;
+}
+
+/* The length of an array, refused past `max` (an array of four billion
+ * holes must not cost four billion pointers). */
+static bool get_length(napi_env env, napi_value arr, const char *what, uint32_t max, uint32_t *len)
+{
+	if (napi_get_array_length(env, arr, len) != napi_ok)
+		return failed(env, what);
+	if (*len > max) {
+		throw_usage(env, what, "%s: %u elements, more than the %u allowed", what, *len, max);
+		return false;
+	}
+	return true;
 }
 
 /* A boolean option; false after throwing. */
 static bool get_bool_opt(napi_env env, napi_value opts, const char *key, bool *out)
 {
-	napi_value v = get_opt(env, opts, key);
+	napi_value v;
 	napi_valuetype t = napi_undefined;
 	*out = false;
+	if (!get_opt(env, opts, key, &v))
+		return false;
 	if (!v)
 		return true;
 	if (napi_typeof(env, v, &t) != napi_ok || t != napi_boolean) {
@@ -261,20 +331,19 @@ static bool get_bool_opt(napi_env env, napi_value opts, const char *key, bool *o
 	return napi_get_value_bool(env, v, out) == napi_ok;
 }
 
-/* An optional string option (caller frees; NULL when absent or thrown:
- * tell them apart with napi_is_exception_pending). */
-static char *get_string_opt(napi_env env, napi_value opts, const char *key)
+/* An optional string option into *out (caller frees; NULL when absent).
+ * False after throwing. */
+static bool get_string_opt(napi_env env, napi_value opts, const char *key, char **out)
 {
-	napi_value v = get_opt(env, opts, key);
-	return v ? get_string(env, v, key, CLAWMD_EUSAGE, NULL) : NULL;
+	napi_value v;
+	*out = NULL;
+	if (!get_opt(env, opts, key, &v))
+		return false;
+	return !v || (*out = get_string(env, v, key, CLAWMD_EUSAGE, NULL));
 }
 
-static bool pending(napi_env env)
-{
-	bool p = false;
-	napi_is_exception_pending(env, &p);
-	return p;
-}
+/* At most this many groups in one call (a root holds far fewer). */
+#define MAX_GROUPS 1000000
 
 /* An array of group names, or undefined/null for every group.  False after
  * throwing. */
@@ -293,14 +362,15 @@ static bool get_groups(napi_env env, napi_value v, char ***out, size_t *n)
 			    type_name(t));
 		return false;
 	}
-	napi_get_array_length(env, v, &len);
+	if (!get_length(env, v, "groups", MAX_GROUPS, &len))
+		return false;
 	char **g = calloc(len ? len : 1, sizeof(char *));
 	if (!g)
 		abort();
 	for (uint32_t i = 0; i < len; i++) {
 		napi_value e;
-		napi_get_element(env, v, i, &e);
-		if (!(g[i] = get_string(env, e, "groups[]", CLAWMD_EINPUT, NULL))) {
+		if (!get_own_element(env, v, i, &e) ||
+		    !(g[i] = get_string(env, e, "groups[]", CLAWMD_EINPUT, NULL))) {
 			clawmd_strv_free(g, i);
 			return false;
 		}
@@ -310,26 +380,76 @@ static bool get_groups(napi_env env, napi_value v, char ***out, size_t *n)
 	return true;
 }
 
-/* The handle behind `this`; NULL after throwing (not a handle, closed). */
-static struct handle *get_handle(napi_env env, napi_callback_info info, size_t *argc,
-				 napi_value *argv, napi_value *self)
+/* The handle wrapped in `obj`, open or closed; NULL after throwing: an
+ * object of this class that open() did not make, or one another addon
+ * wrapped (its pointer is not ours to read: a TypeError). */
+static struct handle *unwrap_handle(napi_env env, napi_value obj)
+{
+	void *p = NULL;
+	bool ours = false;
+	if (napi_check_object_type_tag(env, obj, &handle_tag, &ours) == napi_ok && ours &&
+	    napi_unwrap(env, obj, &p) == napi_ok && p)
+		return p;
+	if (napi_unwrap(env, obj, &p) == napi_ok && p)
+		napi_throw_type_error(env, "EUSAGE",
+				      "not a clawmd handle (an object another addon wrapped)");
+	else
+		throw_usage(env, NULL, "not a clawmd handle (use clawmd.open())");
+	return NULL;
+}
+
+static void handle_close(struct handle *h);
+
+/*
+ * Every method is one call, from handle_enter to handle_leave, during which
+ * the handle is pinned: JS the call runs (a getter, a toJSON, a proxy
+ * trap, an error's constructor) may close it, and the root is then
+ * released when the last call or composeAll lets go of it, never under
+ * one.  What a call reads from the caller it reads, checks and copies
+ * before it works, and checks the handle again then (handle_recheck): a
+ * handle closed meanwhile throws, nothing done.  A synchronous method
+ * called from such JS on the same handle would wait for a lock its own
+ * caller holds: it throws instead.
+ */
+static struct handle *handle_enter(napi_env env, napi_callback_info info, size_t *argc,
+				   napi_value *argv, napi_value *self, const char *method)
 {
 	napi_value this_arg;
-	void *p = NULL;
 	if (napi_get_cb_info(env, info, argc, argv, &this_arg, NULL) != napi_ok)
 		return NULL;
 	if (self)
 		*self = this_arg;
-	if (napi_unwrap(env, this_arg, &p) != napi_ok || !p) {
-		throw_usage(env, NULL, "not a clawmd handle (use clawmd.open())");
+	struct handle *h = unwrap_handle(env, this_arg);
+	if (!h)
 		return NULL;
-	}
-	struct handle *h = p;
 	if (!h->open) {
 		throw_usage(env, NULL, "the clawmd handle is closed");
 		return NULL;
 	}
+	if (h->calls) {
+		throw_usage(env, NULL, "%s: called from inside another call on this handle (a getter, "
+			    "toJSON or proxy the arguments ran)", method);
+		return NULL;
+	}
+	h->calls++;
 	return h;
+}
+
+static void handle_leave(struct handle *h)
+{
+	if (h && --h->calls == 0 && !h->busy && !h->open)
+		handle_close(h); /* close() came during the call */
+}
+
+/* The arguments are read: false after throwing when the handle was closed
+ * meanwhile. */
+static bool handle_recheck(napi_env env, struct handle *h)
+{
+	if (h->open)
+		return true;
+	throw_usage(env, NULL, "the clawmd handle was closed during the call (by the arguments' "
+		    "getters)");
+	return false;
 }
 
 /* JSON.stringify(v), for a config given as an object (caller frees). */
@@ -523,14 +643,15 @@ static napi_value m_compose(napi_env env, napi_callback_info info)
 {
 	size_t argc = 2;
 	napi_value argv[2] = {NULL, NULL}, opts, ret = NULL, cfgv;
-	struct handle *h = get_handle(env, info, &argc, argv, NULL);
+	struct handle *h = handle_enter(env, info, &argc, argv, NULL, "compose");
 	char *group = NULL, *config = NULL;
 	size_t config_len = 0;
 	bool dry = false;
 	if (!h || !(group = get_string(env, argv[0], "group", CLAWMD_EINPUT, NULL)) ||
-	    !get_options(env, argv[1], "options", &opts) || !get_bool_opt(env, opts, "dryRun", &dry))
+	    !get_options(env, argv[1], "options", &opts) || !get_bool_opt(env, opts, "dryRun", &dry) ||
+	    !get_opt(env, opts, "config", &cfgv))
 		goto out;
-	if ((cfgv = get_opt(env, opts, "config"))) {
+	if (cfgv) {
 		napi_valuetype t;
 		napi_typeof(env, cfgv, &t);
 		if (t == napi_string)
@@ -543,6 +664,8 @@ static napi_value m_compose(napi_env env, napi_callback_info info)
 		if (!config)
 			goto out;
 	}
+	if (!handle_recheck(env, h))
+		goto out;
 	struct summary s;
 	pthread_mutex_lock(&h->mu);
 	compose_group(&s, h, group, config, config_len, dry);
@@ -553,6 +676,7 @@ static napi_value m_compose(napi_env env, napi_callback_info info)
 		ret = summary_js(env, &s);
 	summary_release(&s);
 out:
+	handle_leave(h);
 	free(group);
 	free(config);
 	return ret;
@@ -645,7 +769,7 @@ static void all_finish(napi_env env, struct all_work *w, napi_value result, bool
 	for (size_t i = 0; i < w->n; i++)
 		summary_release(&w->v[i]);
 	free(w->v);
-	if (--h->busy == 0 && !h->open)
+	if (--h->busy == 0 && !h->calls && !h->open)
 		handle_close(h); /* close() came while it ran */
 	if (w->arr)
 		napi_delete_reference(env, w->arr);
@@ -704,11 +828,13 @@ static napi_value m_compose_all(napi_env env, napi_callback_info info)
 {
 	size_t argc = 1;
 	napi_value argv[1] = {NULL}, self, opts, promise = NULL, name;
-	struct handle *h = get_handle(env, info, &argc, argv, &self);
+	struct handle *h = handle_enter(env, info, &argc, argv, &self, "composeAll");
 	bool dry = false;
 	if (!h || !get_options(env, argv[0], "options", &opts) ||
-	    !get_bool_opt(env, opts, "dryRun", &dry))
+	    !get_bool_opt(env, opts, "dryRun", &dry) || !handle_recheck(env, h)) {
+		handle_leave(h);
 		return NULL;
+	}
 	struct all_work *w = calloc(1, sizeof(*w));
 	if (!w)
 		abort();
@@ -720,9 +846,11 @@ static napi_value m_compose_all(napi_env env, napi_callback_info info)
 	    napi_create_async_work(env, NULL, name, all_execute, all_complete, w, &w->work) != napi_ok ||
 	    napi_queue_async_work(env, w->work) != napi_ok) {
 		throw_err(env, CLAWMD_EFS, "composeAll: could not start the work", 0, NULL, NULL);
+		handle_leave(h);
 		return NULL; /* w leaks a few bytes: only when N-API itself fails */
 	}
 	h->busy++;
+	handle_leave(h);
 	return promise;
 }
 
@@ -732,12 +860,14 @@ static napi_value m_migrate(napi_env env, napi_callback_info info)
 {
 	size_t argc = 1;
 	napi_value argv[1] = {NULL}, opts, o = NULL, arr, a;
-	struct handle *h = get_handle(env, info, &argc, argv, NULL);
+	struct handle *h = handle_enter(env, info, &argc, argv, NULL, "migrate");
 	struct clawmd_migrate_opts mo = {0};
 	if (!h || !get_options(env, argv[0], "options", &opts) ||
 	    !get_bool_opt(env, opts, "dryRun", &mo.dry_run) ||
-	    !get_bool_opt(env, opts, "force", &mo.force))
+	    !get_bool_opt(env, opts, "force", &mo.force) || !handle_recheck(env, h)) {
+		handle_leave(h);
 		return NULL;
+	}
 	struct clawmd_err err = CLAWMD_ERR_INIT;
 	struct clawmd_migrate_result res;
 	pthread_mutex_lock(&h->mu);
@@ -779,6 +909,7 @@ static napi_value m_migrate(napi_env env, napi_callback_info info)
 	napi_set_named_property(env, o, "actions", arr);
 out:
 	clawmd_migrate_result_release(&res);
+	handle_leave(h);
 	return o;
 }
 
@@ -866,7 +997,7 @@ static napi_value m_render(napi_env env, napi_callback_info info)
 {
 	size_t argc = 2;
 	napi_value argv[2] = {NULL, NULL}, opts, ret = NULL;
-	struct handle *h = get_handle(env, info, &argc, argv, NULL);
+	struct handle *h = handle_enter(env, info, &argc, argv, NULL, "render");
 	char *group = NULL, *format = NULL, *home = NULL, *runtime = NULL;
 	bool approve = false;
 	enum clawmd_runtime rt = CLAWMD_RUNTIME_CLAUDE;
@@ -878,13 +1009,9 @@ static napi_value m_render(napi_env env, napi_callback_info info)
 	clawmd_memory_init(&m);
 	if (!h || !(group = get_string(env, argv[0], "group", CLAWMD_EINPUT, NULL)) ||
 	    !get_options(env, argv[1], "options", &opts) ||
-	    !get_bool_opt(env, opts, "approveExternal", &approve))
-		goto out;
-	if (!(format = get_string_opt(env, opts, "format")) && pending(env))
-		goto out;
-	if (!(home = get_string_opt(env, opts, "home")) && pending(env))
-		goto out;
-	if (!(runtime = get_string_opt(env, opts, "runtime")) && pending(env))
+	    !get_bool_opt(env, opts, "approveExternal", &approve) ||
+	    !get_string_opt(env, opts, "format", &format) || !get_string_opt(env, opts, "home", &home) ||
+	    !get_string_opt(env, opts, "runtime", &runtime))
 		goto out;
 	if (runtime && clawmd_runtime_parse(&rt, runtime) < 0) {
 		throw_usage(env, "runtime", "runtime: unknown runtime '%s' (claude, codex, gemini or "
@@ -895,6 +1022,8 @@ static napi_value m_render(napi_env env, napi_callback_info info)
 		throw_usage(env, "format", "format: unknown format '%s' (text, files or json)", format);
 		goto out;
 	}
+	if (!handle_recheck(env, h))
+		goto out;
 	struct clawmd_err err = CLAWMD_ERR_INIT;
 	const struct clawmd_layout *lay = &h->root.lay;
 	pthread_mutex_lock(&h->mu);
@@ -929,6 +1058,7 @@ out:
 	clawmd_memory_release(&m);
 	clawmd_mounts_free(mounts, nmounts);
 	clawmd_group_free(g);
+	handle_leave(h);
 	free(group);
 	free(format);
 	free(home);
@@ -969,14 +1099,15 @@ static napi_value m_check(napi_env env, napi_callback_info info)
 {
 	size_t argc = 2, n = 0;
 	napi_value argv[2] = {NULL, NULL}, opts, ret = NULL, arr, fails, x;
-	struct handle *h = get_handle(env, info, &argc, argv, NULL);
+	struct handle *h = handle_enter(env, info, &argc, argv, NULL, "check");
 	char **groups = NULL;
 	struct clawmd_lint_opts lo = {0};
 	struct clawmd_findings f;
 	clawmd_findings_init(&f);
 	if (!h || !get_groups(env, argv[0], &groups, &n) ||
 	    !get_options(env, argv[1], "options", &opts) ||
-	    !get_bool_opt(env, opts, "approveExternal", &lo.approve_external))
+	    !get_bool_opt(env, opts, "approveExternal", &lo.approve_external) ||
+	    !handle_recheck(env, h))
 		goto out;
 	bool given = groups != NULL;
 	napi_create_array(env, &fails);
@@ -1025,6 +1156,7 @@ static napi_value m_check(napi_env env, napi_callback_info info)
 	set_num(env, ret, "warnings", (double)warns);
 	set_num(env, ret, "notes", (double)(f.n - errs - warns));
 out:
+	handle_leave(h);
 	clawmd_findings_release(&f);
 	clawmd_strv_free(groups, n);
 	return ret;
@@ -1035,10 +1167,10 @@ static napi_value m_status(napi_env env, napi_callback_info info)
 {
 	size_t argc = 1, n = 0;
 	napi_value argv[1] = {NULL}, ret = NULL, x;
-	struct handle *h = get_handle(env, info, &argc, argv, NULL);
+	struct handle *h = handle_enter(env, info, &argc, argv, NULL, "status");
 	char **groups = NULL;
 	struct clawmd_lint_opts lo = {0};
-	if (!h || !get_groups(env, argv[0], &groups, &n))
+	if (!h || !get_groups(env, argv[0], &groups, &n) || !handle_recheck(env, h))
 		goto out;
 	bool given = groups != NULL;
 	pthread_mutex_lock(&h->mu);
@@ -1078,6 +1210,7 @@ static napi_value m_status(napi_env env, napi_callback_info info)
 	pass_end(h, made);
 	pthread_mutex_unlock(&h->mu);
 out:
+	handle_leave(h);
 	clawmd_strv_free(groups, n);
 	return ret;
 }
@@ -1086,7 +1219,7 @@ out:
 static napi_value m_groups(napi_env env, napi_callback_info info)
 {
 	size_t argc = 0, n = 0;
-	struct handle *h = get_handle(env, info, &argc, NULL, NULL);
+	struct handle *h = handle_enter(env, info, &argc, NULL, NULL, "groups");
 	char **groups = NULL;
 	napi_value ret = NULL;
 	if (!h)
@@ -1097,6 +1230,7 @@ static napi_value m_groups(napi_env env, napi_callback_info info)
 	if (ok)
 		ret = strv_js(env, groups, n);
 	clawmd_strv_free(groups, n);
+	handle_leave(h);
 	return ret;
 }
 
@@ -1105,41 +1239,43 @@ static napi_value m_groups(napi_env env, napi_callback_info info)
 static napi_value m_close(napi_env env, napi_callback_info info)
 {
 	napi_value this_arg, undef;
-	void *p = NULL;
 	napi_get_undefined(env, &undef);
 	if (napi_get_cb_info(env, info, NULL, NULL, &this_arg, NULL) != napi_ok)
 		return NULL;
-	if (napi_unwrap(env, this_arg, &p) != napi_ok || !p) {
-		throw_usage(env, NULL, "not a clawmd handle (use clawmd.open())");
+	struct handle *h = unwrap_handle(env, this_arg);
+	if (!h)
 		return NULL;
-	}
-	struct handle *h = p;
 	if (h->open) {
 		h->open = false;
-		if (!h->busy)
-			handle_close(h);
+		if (!h->busy && !h->calls)
+			handle_close(h); /* else the last of them does */
 	}
 	return undef; /* closing twice is fine */
 }
 
+/* h.root and h.groupsDir: no JS runs between the check and the read. */
+static napi_value m_path(napi_env env, napi_callback_info info, bool groups)
+{
+	napi_value this_arg, v = NULL;
+	if (napi_get_cb_info(env, info, NULL, NULL, &this_arg, NULL) != napi_ok)
+		return NULL;
+	struct handle *h = unwrap_handle(env, this_arg);
+	if (h && !h->open)
+		throw_usage(env, NULL, "the clawmd handle is closed");
+	else if (h)
+		napi_create_string_utf8(env, groups ? h->root.lay.groups : h->root.lay.root,
+					NAPI_AUTO_LENGTH, &v);
+	return v;
+}
+
 static napi_value m_root(napi_env env, napi_callback_info info)
 {
-	size_t argc = 0;
-	struct handle *h = get_handle(env, info, &argc, NULL, NULL);
-	napi_value v = NULL;
-	if (h)
-		napi_create_string_utf8(env, h->root.lay.root, NAPI_AUTO_LENGTH, &v);
-	return v;
+	return m_path(env, info, false);
 }
 
 static napi_value m_groups_dir(napi_env env, napi_callback_info info)
 {
-	size_t argc = 0;
-	struct handle *h = get_handle(env, info, &argc, NULL, NULL);
-	napi_value v = NULL;
-	if (h)
-		napi_create_string_utf8(env, h->root.lay.groups, NAPI_AUTO_LENGTH, &v);
-	return v;
+	return m_path(env, info, true);
 }
 
 /* clawmd.validName(name): the library's one name check, for a host that
@@ -1200,12 +1336,13 @@ static char *option_value(napi_env env, napi_value v, const char *key)
 	if (napi_is_array(env, v, &is_array) == napi_ok && is_array) {
 		uint32_t len = 0;
 		struct clawmd_buf b = CLAWMD_BUF_INIT;
-		napi_get_array_length(env, v, &len);
+		if (!get_length(env, v, key, 64, &len))
+			return NULL;
 		clawmd_buf_puts(&b, "");
 		for (uint32_t i = 0; i < len; i++) {
 			napi_value e;
-			napi_get_element(env, v, i, &e);
-			char *s = get_string(env, e, key, CLAWMD_EUSAGE, NULL);
+			char *s = get_own_element(env, v, i, &e) ? get_string(env, e, key, CLAWMD_EUSAGE, NULL)
+								  : NULL;
 			if (!s) {
 				clawmd_buf_release(&b);
 				return NULL;
@@ -1221,106 +1358,142 @@ static char *option_value(napi_env env, napi_value v, const char *key)
 	return NULL;
 }
 
-static int set_layout_key(napi_env env, struct clawmd_root *root, const char *key, napi_value v)
+/* The own enumerable string keys of an object; false after throwing. */
+static bool own_keys(napi_env env, napi_value obj, napi_value *keys, uint32_t *n, const char *what)
 {
-	struct clawmd_err err = CLAWMD_ERR_INIT;
-	if (is_nullish(env, v))
-		return 0;
-	char *s = option_value(env, v, key);
-	if (!s)
-		return -1;
-	int rc = clawmd_layout_set(&root->lay, key, s, &err);
-	free(s);
-	if (rc < 0)
-		throw_err(env, rc, err.msg, err.sys_errno, NULL, key);
-	return rc;
+	if (napi_get_all_property_names(env, obj, napi_key_own_only,
+					napi_key_enumerable | napi_key_skip_symbols,
+					napi_key_numbers_to_strings, keys) != napi_ok ||
+	    napi_get_array_length(env, *keys, n) != napi_ok)
+		return failed(env, what);
+	return true;
 }
 
-/* The own enumerable string keys of an object. */
-static bool own_keys(napi_env env, napi_value obj, napi_value *keys, uint32_t *n)
+/* open()'s options, read whole before the root is: (key, value) pairs as
+ * clawmd.json names them, the preset first. */
+struct layout_opts {
+	char **keys, **values;
+	size_t n, cap;
+	bool watch;
+};
+
+static void layout_opts_release(struct layout_opts *lo)
 {
-	return napi_get_all_property_names(env, obj, napi_key_own_only,
-					   napi_key_enumerable | napi_key_skip_symbols,
-					   napi_key_numbers_to_strings, keys) == napi_ok &&
-	       napi_get_array_length(env, *keys, n) == napi_ok;
+	clawmd_strv_free(lo->keys, lo->n);
+	clawmd_strv_free(lo->values, lo->n);
+}
+
+/* Take (key, value-of-v); a nullish v is no setting.  False after throwing. */
+static bool layout_opt(napi_env env, struct layout_opts *lo, char *key, napi_value v)
+{
+	char *val = NULL;
+	if (!is_nullish(env, v) && !(val = option_value(env, v, key))) {
+		free(key);
+		return false;
+	}
+	if (!val) {
+		free(key);
+		return true;
+	}
+	if (lo->n == lo->cap) {
+		lo->cap = lo->cap ? 2 * lo->cap : 8;
+		lo->keys = realloc(lo->keys, lo->cap * sizeof(char *));
+		lo->values = realloc(lo->values, lo->cap * sizeof(char *));
+		if (!lo->keys || !lo->values)
+			abort();
+	}
+	lo->keys[lo->n] = key;
+	lo->values[lo->n++] = val;
+	return true;
+}
+
+/* The own keys of `obj`, each with `prefix` ("container.") into lo. */
+static bool layout_object(napi_env env, struct layout_opts *lo, napi_value obj, const char *prefix)
+{
+	napi_value keys;
+	uint32_t n = 0;
+	if (!own_keys(env, obj, &keys, &n, prefix ? "container" : "options"))
+		return false;
+	for (uint32_t i = 0; i < n; i++) {
+		napi_value kv, v;
+		if (napi_get_element(env, keys, i, &kv) != napi_ok)
+			return failed(env, "options");
+		char *key = get_string(env, kv, "options", CLAWMD_EUSAGE, NULL);
+		if (!key)
+			return false;
+		if (!get_own(env, obj, key, &v)) {
+			free(key);
+			return false;
+		}
+		if (prefix) {
+			char *full = xasprintf("%s%s", prefix, key);
+			free(key);
+			if (!layout_opt(env, lo, full, v))
+				return false;
+		} else if (!strcmp(key, "watch")) {
+			free(key);
+			if (!get_bool_opt(env, obj, "watch", &lo->watch))
+				return false;
+		} else if (!strcmp(key, "container") && v) {
+			napi_valuetype t = napi_undefined;
+			napi_typeof(env, v, &t);
+			free(key);
+			if (t != napi_object) {
+				throw_usage(env, "container", "container: expected an object, not %s",
+					    type_name(t));
+				return false;
+			}
+			if (!layout_object(env, lo, v, "container."))
+				return false;
+		} else if (!strcmp(key, "mounts")) {
+			free(key);
+			throw_usage(env, "mounts", "mounts: give extra mounts in ROOT/clawmd.json");
+			return false;
+		} else if (!layout_opt(env, lo, key, v)) {
+			return false;
+		}
+	}
+	return true;
 }
 
 /* options: the layout keys as clawmd.json names them (the preset first, so
  * that the others refine it, as on the command line), `container` as an
- * object or "container.base" keys, and `watch`. */
-static int apply_options(napi_env env, struct clawmd_root *root, napi_value opts, bool *watch)
+ * object or "container.base" keys, and `watch`; own properties only. */
+static bool read_options(napi_env env, napi_value opts, struct layout_opts *lo)
 {
-	napi_value keys, v;
-	uint32_t n = 0;
-	*watch = false;
-	if (!opts)
-		return 0;
-	if (!own_keys(env, opts, &keys, &n))
-		return throw_usage(env, NULL, "options: could not list its keys"), -1;
-	if ((v = get_opt(env, opts, "preset")) && set_layout_key(env, root, "preset", v) < 0)
-		return -1;
-	for (uint32_t i = 0; i < n; i++) {
-		napi_value kv;
-		napi_get_element(env, keys, i, &kv);
-		char *key = get_string(env, kv, "options", CLAWMD_EUSAGE, NULL);
-		int rc = 0;
-		if (!key)
-			return -1;
-		napi_get_named_property(env, opts, key, &v);
-		if (!strcmp(key, "preset")) {
-			/* done first */
-		} else if (!strcmp(key, "watch")) {
-			rc = get_bool_opt(env, opts, "watch", watch) ? 0 : -1;
-		} else if (!strcmp(key, "container") && !is_nullish(env, v)) {
-			napi_valuetype t;
-			napi_value ck;
-			uint32_t cn = 0;
-			napi_typeof(env, v, &t);
-			if (t != napi_object || !own_keys(env, v, &ck, &cn)) {
-				throw_usage(env, "container", "container: expected an object, not %s",
-					    type_name(t));
-				rc = -1;
+	return !opts || layout_object(env, lo, opts, NULL);
+}
+
+static int apply_options(napi_env env, struct clawmd_root *root, const struct layout_opts *lo)
+{
+	struct clawmd_err err = CLAWMD_ERR_INIT;
+	for (int pass = 0; pass < 2; pass++)
+		for (size_t i = 0; i < lo->n; i++) {
+			if ((pass == 0) != !strcmp(lo->keys[i], "preset"))
+				continue;
+			int rc = clawmd_layout_set(&root->lay, lo->keys[i], lo->values[i], &err);
+			if (rc < 0) {
+				throw_err(env, rc, err.msg, err.sys_errno, NULL, lo->keys[i]);
+				return rc;
 			}
-			for (uint32_t k = 0; rc == 0 && k < cn; k++) {
-				napi_value sk, sv;
-				napi_get_element(env, ck, k, &sk);
-				char *sub = get_string(env, sk, "container", CLAWMD_EUSAGE, NULL);
-				if (!sub) {
-					rc = -1;
-					break;
-				}
-				char *full = xasprintf("container.%s", sub);
-				napi_get_named_property(env, v, sub, &sv);
-				rc = set_layout_key(env, root, full, sv);
-				free(full);
-				free(sub);
-			}
-		} else if (!strcmp(key, "mounts")) {
-			throw_usage(env, key, "mounts: give extra mounts in ROOT/clawmd.json");
-			rc = -1;
-		} else {
-			rc = set_layout_key(env, root, key, v);
 		}
-		free(key);
-		if (rc < 0)
-			return -1;
-	}
 	return 0;
 }
 
-/* clawmd.open(root, options) */
+/* clawmd.open(root, options): every argument read before the root is. */
 static napi_value f_open(napi_env env, napi_callback_info info)
 {
 	size_t argc = 2;
 	napi_value argv[2] = {NULL, NULL}, opts, cls, obj = NULL;
 	struct addon *ad = NULL;
+	struct layout_opts lo = {0};
 	char *dir = NULL;
-	bool watch = false;
 	if (napi_get_cb_info(env, info, &argc, argv, NULL, NULL) != napi_ok)
 		return NULL;
 	if (!is_nullish(env, argv[0]) && !(dir = get_string(env, argv[0], "root", CLAWMD_EUSAGE, NULL)))
 		return NULL;
-	if (!get_options(env, argv[1], "options", &opts)) {
+	if (!get_options(env, argv[1], "options", &opts) || !read_options(env, opts, &lo)) {
+		layout_opts_release(&lo);
 		free(dir);
 		return NULL;
 	}
@@ -1334,9 +1507,9 @@ static napi_value f_open(napi_env env, napi_callback_info info)
 		throw_err(env, err.code, err.msg, err.sys_errno, dir, NULL);
 		goto fail;
 	}
-	if (apply_options(env, &h->root, opts, &watch) < 0)
+	if (apply_options(env, &h->root, &lo) < 0)
 		goto fail;
-	if (watch)
+	if (lo.watch)
 		h->root.pass = clawmd_pass_watch();
 	h->open = true;
 	napi_get_instance_data(env, (void **)&ad);
@@ -1346,12 +1519,21 @@ static napi_value f_open(napi_env env, napi_callback_info info)
 		throw_err(env, CLAWMD_EFS, "open: could not make the handle", 0, NULL, NULL);
 		goto fail;
 	}
+	/* Wrapped: from here the finalizer owns h. */
+	if (napi_type_tag_object(env, obj, &handle_tag) != napi_ok) {
+		h->open = false;
+		clawmd_root_release(&h->root);
+		throw_err(env, CLAWMD_EFS, "open: could not tag the handle", 0, NULL, NULL);
+		obj = NULL;
+	}
+	layout_opts_release(&lo);
 	free(dir);
 	return obj;
 fail:
 	clawmd_root_release(&h->root);
 	pthread_mutex_destroy(&h->mu);
 	free(h);
+	layout_opts_release(&lo);
 	free(dir);
 	return NULL;
 }

@@ -143,3 +143,41 @@ test('no groups directory: migrate does nothing', (t) => {
 	migrateGroupsToClaudeLocal();
 	assert.equal(fs.existsSync(path.join(root, 'groups')), false);
 });
+
+test('a working directory inside a group is refused, nothing read or written (issue 28 item 11)', (t) => {
+	const root = nanoclawTree(t);
+	composeGroupClaudeMd(group('main'));
+	const entry = read(root, 'groups/main/CLAUDE.md');
+	// The agent plants a layout of its own in its group, the host starts there.
+	const elsewhere = tmpdir(t);
+	fs.writeFileSync(path.join(root, 'groups/main/clawmd.json'), JSON.stringify({ groups: elsewhere }));
+	fs.mkdirSync(path.join(root, 'groups/main/sub'));
+	for (const dir of ['groups/main', 'groups/main/sub']) {
+		process.chdir(path.join(root, dir));
+		assert.throws(() => composeGroupClaudeMd(group('main')),
+			(e) => e instanceof ClawmdError && e.code === 'EFS' && e.exitStatus === 4 &&
+				/inside a group/.test(e.message), dir);
+		assert.throws(() => migrateGroupsToClaudeLocal(), (e) => e.exitStatus === 4, dir);
+	}
+	assert.deepEqual(fs.readdirSync(elsewhere), []);
+	assert.equal(read(root, 'groups/main/CLAUDE.md'), entry);
+	process.chdir(root);
+	composeGroupClaudeMd(group('main')); // from ROOT, as before
+});
+
+test('a polluted Object.prototype neither names a folder nor makes a row (issue 28 item 4)', (t) => {
+	const root = nanoclawTree(t);
+	Object.prototype.folder = 'main';
+	Object.prototype.agent_group_id = 'x';
+	Object.prototype.skills = '["evil"]';
+	try {
+		assert.throws(() => composeGroupClaudeMd({}), (e) => e.code === 'EUSAGE');
+		composeGroupClaudeMd(group('main'), { mcpServers: {} });
+	} finally {
+		delete Object.prototype.folder;
+		delete Object.prototype.agent_group_id;
+		delete Object.prototype.skills;
+	}
+	assert.doesNotMatch(read(root, 'groups/main/CLAUDE.md'), /evil/);
+	assert.equal(fs.existsSync(path.join(root, 'groups/other')), false);
+});

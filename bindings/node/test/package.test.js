@@ -50,3 +50,29 @@ test('npm pack installs offline; require, import and npx clawmd work', { skip: !
 	const out = execFileSync('npx', ['--offline', 'clawmd', '-C', root, 'status', '--json'], { cwd: app, env, encoding: 'utf8' });
 	assert.equal(JSON.parse(out).groups[0].drift, 'clean');
 });
+
+test('the build from source installs no system package: it names what is missing (issue 28 item 11)', (t) => {
+	const dir = tmpdir(t);
+	const copy = path.join(dir, 'pkg');
+	fs.cpSync(pkg, copy, { recursive: true });
+	// Every tool that could install something, and every probe, is ours:
+	// pkg-config and dpkg-query find nothing, sudo and apt-get record.
+	const bin = path.join(dir, 'bin');
+	const calls = path.join(dir, 'calls');
+	fs.mkdirSync(bin);
+	for (const [name, body] of [['pkg-config', '[ "$1" = --version ] && echo 1.8.1 || exit 1'], ['dpkg-query', 'exit 1'], ['id', 'echo 1000'],
+		['sudo', `echo sudo "$@" >>${calls}; exit 1`], ['apt-get', `echo apt-get "$@" >>${calls}; exit 1`]]) {
+		fs.writeFileSync(path.join(bin, name), `#!/bin/sh\n${body}\n`);
+		fs.chmodSync(path.join(bin, name), 0o755);
+	}
+	const r = spawnSync(process.execPath, [path.join(copy, 'install.js')], {
+		encoding: 'utf8', cwd: copy,
+		env: { ...cmdEnv, PATH: `${bin}:${process.env.PATH}`, CLAWMD_BUILD_FROM_SOURCE: '1' },
+	});
+	assert.equal(fs.existsSync(calls) ? read(calls) : '', '', 'sudo or apt-get ran');
+	assert.equal(r.status, 1, r.stderr);
+	assert.match(r.stderr, /missing libgit2 \(pkg-config\), yaml-0\.1 \(pkg-config\), libcjson \(pkg-config\), md4c/);
+	assert.match(r.stderr, /does not install system packages/);
+	assert.match(r.stderr, /sudo apt-get install libgit2-dev libyaml-dev libcjson-dev libmd4c-dev/);
+	assert.equal(fs.existsSync(path.join(copy, 'build', 'clawmd.node')), false);
+});

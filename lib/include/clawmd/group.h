@@ -122,9 +122,10 @@ int clawmd_group_set_config(struct clawmd_group *g, const char *json, size_t len
 			    struct clawmd_err *err);
 /* Take the group's lock (STATE/locks/<name>, waiting lay->lock_timeout
  * seconds, else ELOCK), as migrate does; it is held until
- * clawmd_group_free().  clawmd_compose() takes it and lets it go itself
- * (the lock file lives in the host-only state directory, never in the
- * group, which the agent could hold forever). */
+ * clawmd_group_free().  clawmd_compose() takes it and lets it go itself,
+ * unless the handle holds it already: then it composes under that lock and
+ * leaves it held (the lock file lives in the host-only state directory,
+ * never in the group, which the agent could hold forever). */
 int clawmd_group_lock(struct clawmd_group *g, struct clawmd_err *err);
 /* The runtimes the group runs (its container.json's, else the layout's)
  * and the first of them, the one render --group follows.  Errors as

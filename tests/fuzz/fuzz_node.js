@@ -1,0 +1,287 @@
+'use strict';
+/*
+ * fuzz_node.js - the Node binding's argument handling, fuzzed from JS.
+ *
+ *	node tests/fuzz/fuzz_node.js PKG SECONDS [SEED]
+ *
+ * Why not libFuzzer: what is fuzzed is what JS hands the addon (getters,
+ * proxies, prototypes, toJSON, holes, huge and NUL-bearing strings), which
+ * only a running V8 can make, and libFuzzer cannot host Node: node is a
+ * program here, not a library a harness links.  So the fuzzer is JS, driven
+ * by a seeded PRNG: every batch is a child node running BATCH iterations
+ * from one seed, iteration k from seed (SEED, k) alone, so a failure
+ * replays with `node fuzz_node.js PKG 0 SEED:K` (that iteration, verbose).
+ *
+ * What must hold: node never dies (a signal, a sanitizer report), and every
+ * call returns or throws an Error: a ClawmdError with a known code, a
+ * TypeError, or what the fuzzer's own getters threw.  A root polluted with
+ * Object.prototype data behaves as the clean one.  The parent reports the
+ * batches, calls and seconds, and exits 1 with the seed of a failure.
+ */
+const { spawnSync } = require('child_process');
+const fs = require('fs');
+const os = require('os');
+const path = require('path');
+
+const BATCH = 300;
+const [pkg, secondsArg, seedArg] = process.argv.slice(2);
+if (!pkg) {
+	console.error('usage: node fuzz_node.js PKG SECONDS [SEED | SEED:K]');
+	process.exit(2);
+}
+
+/* xorshift32: small, seedable, the same everywhere. */
+function prng(seed) {
+	let x = (seed >>> 0) || 0x9e3779b9;
+	const next = () => {
+		x ^= x << 13;
+		x >>>= 0;
+		x ^= x >>> 17;
+		x ^= x << 5;
+		x >>>= 0;
+		return x;
+	};
+	const r = {
+		int: (n) => next() % n,
+		chance: (p) => next() / 4294967296 < p,
+		pick: (a) => a[next() % a.length],
+	};
+	return r;
+}
+
+const OPTION_KEYS = ['dryRun', 'config', 'format', 'runtime', 'home', 'approveExternal', 'force',
+	'preset', 'mode', 'watch', 'container', 'groups', 'import_local', 'skills', 'base', 'group',
+	'mounts', 'lock_timeout', 'setting_sources', 'claude_version', 'toJSON', '__proto__',
+	'constructor', 'length', '0'];
+const METHODS = ['compose', 'composeAll', 'migrate', 'render', 'check', 'status', 'groups', 'close'];
+
+function makeRoot() {
+	const root = fs.mkdtempSync(path.join(os.tmpdir(), 'clawmd-fuzz-node-'));
+	fs.mkdirSync(path.join(root, 'container'));
+	fs.writeFileSync(path.join(root, 'container', 'CLAUDE.md'), '# base\n');
+	fs.mkdirSync(path.join(root, 'skills', 'alpha'), { recursive: true });
+	fs.writeFileSync(path.join(root, 'skills', 'alpha', 'instructions.md'), 'Use alpha.\n');
+	for (const g of ['main', 'other'])
+		fs.mkdirSync(path.join(root, 'groups', g), { recursive: true });
+	fs.writeFileSync(path.join(root, 'groups', 'other', 'container.json'), '{"skills": ["alpha"]}');
+	fs.writeFileSync(path.join(root, 'clawmd.json'), '{}');
+	return root;
+}
+
+class Boom extends Error {}
+
+/* One iteration: random handles, random calls with hostile arguments. */
+function iteration(clawmd, root, r, log) {
+	const handles = [];
+	const open = () => {
+		const opts = r.chance(0.7) ? undefined : value(2);
+		const h = clawmd.open(r.chance(0.9) ? root : value(1), opts);
+		handles.push(h);
+		return h;
+	};
+	const anyHandle = () => (handles.length && r.chance(0.8) ? r.pick(handles) : null);
+	const sideEffect = () => {
+		const h = anyHandle();
+		switch (r.int(6)) {
+		case 0: if (h) h.close(); break;
+		case 1: throw new Boom('boom');
+		case 2: if (h) try { h[r.pick(METHODS)](value(1), value(1)); } catch (e) { check(e); } break;
+		case 3: if (h) try { void h.root; } catch (e) { check(e); } break;
+		case 4: try { open(); } catch (e) { check(e); } break;
+		default: break;
+		}
+	};
+	function str() {
+		switch (r.int(12)) {
+		case 0: return 'main';
+		case 1: return 'other';
+		case 2: return 'ma\0in';
+		case 3: return '../etc';
+		case 4: return '\ud800' + 'x'.repeat(r.int(5));
+		case 5: return 'x'.repeat(r.chance(0.1) ? 1 << (16 + r.int(8)) : r.int(300));
+		case 6: return r.pick(['text', 'json', 'files', 'claude', 'codex', 'gemini', 'opencode', 'nanoclaw', 'symlink', 'copy']);
+		case 7: return '/';
+		case 8: return '{"skills": ["alpha"], "mcpServers": {"x": {"instructions": "@../CLAUDE.local.md"}}}';
+		case 9: return String.fromCharCode(...Array.from({ length: r.int(20) }, () => r.int(0x10000)));
+		case 10: return '\0'.repeat(r.int(4) + 1);
+		default: return '';
+		}
+	}
+	function value(depth) {
+		const k = r.int(depth > 0 ? 16 : 8);
+		switch (k) {
+		case 0: return undefined;
+		case 1: return null;
+		case 2: return r.chance(0.5);
+		case 3: return r.pick([0, -0, 1, -1, NaN, Infinity, 2 ** 53, 1e308, 0.5, 4294967295]);
+		case 4: case 5: case 6: return str();
+		case 7: return r.pick([Symbol('s'), 10n, () => 1, new Date(0), /x/]);
+		case 8: case 9: case 10: return object(depth - 1);
+		case 11: return array(depth - 1);
+		case 12: return proxy(depth - 1);
+		case 13: return getterObject(depth - 1);
+		case 14: { const o = object(depth - 1); Object.defineProperty(o, 'self', { value: o, enumerable: true }); return o; }
+		default: return Object.create(r.chance(0.5) ? null : object(depth - 1));
+		}
+	}
+	function object(depth) {
+		const o = {};
+		const n = r.int(5);
+		for (let i = 0; i < n; i++)
+			Object.defineProperty(o, r.pick(OPTION_KEYS), { value: value(depth), enumerable: true, configurable: true, writable: true });
+		if (r.chance(0.1))
+			Object.defineProperty(o, 'toJSON', { value: () => { sideEffect(); return value(depth); }, configurable: true });
+		return o;
+	}
+	function getterObject(depth) {
+		const o = {};
+		const n = 1 + r.int(3);
+		for (let i = 0; i < n; i++) {
+			const v = value(depth);
+			Object.defineProperty(o, r.pick(OPTION_KEYS), {
+				enumerable: r.chance(0.8), configurable: true,
+				get() { sideEffect(); return v; },
+			});
+		}
+		return o;
+	}
+	function array(depth) {
+		if (r.chance(0.05)) {
+			const a = [];
+			a.length = r.pick([4294967295, 1 << 20, 70000]);
+			return a;
+		}
+		const a = Array.from({ length: r.int(4) }, () => (r.chance(0.8) ? str() : value(depth)));
+		if (r.chance(0.2)) delete a[0];
+		if (r.chance(0.2) && a.length)
+			Object.defineProperty(a, r.int(a.length), { get() { sideEffect(); return 'main'; } });
+		return a;
+	}
+	function proxy(depth) {
+		const target = r.chance(0.3) ? [] : object(depth);
+		const trap = () => { sideEffect(); };
+		return new Proxy(target, {
+			get(t, k) { trap(); return r.chance(0.5) ? Reflect.get(t, k) : value(0); },
+			has(t, k) { trap(); return r.chance(0.5); },
+			ownKeys(t) { trap(); return r.chance(0.5) ? Reflect.ownKeys(t) : ['dryRun', 'format', 'mode']; },
+			getOwnPropertyDescriptor(t, k) {
+				trap();
+				const d = Reflect.getOwnPropertyDescriptor(t, k);
+				return d || (r.chance(0.3) ? { value: value(0), enumerable: true, configurable: true } : undefined);
+			},
+		});
+	}
+	function check(e) {
+		if (e instanceof Boom || e instanceof RangeError || e instanceof TypeError)
+			return;
+		if (e instanceof clawmd.ClawmdError) {
+			if (!['EUSAGE', 'EINPUT', 'ELOCK', 'EFS'].includes(e.code))
+				throw new Error(`a ClawmdError with code ${e.code}: ${e.message}`);
+			return;
+		}
+		if (e instanceof Error && /Maximum call stack|Invalid string length|Converting circular/.test(e.message))
+			return;
+		throw new Error(`not an Error we know: ${e && e.constructor && e.constructor.name}: ${e}`);
+	}
+	const pending = [];
+	const polluted = r.chance(0.1);
+	const keys = [];
+	try {
+		if (polluted)
+			for (let i = 0; i < 3; i++) {
+				const k = r.pick(OPTION_KEYS.filter((x) => !['__proto__', 'constructor', 'length', 'toJSON'].includes(x)));
+				keys.push(k);
+				Object.prototype[k] = value(0);
+			}
+		const ncalls = 1 + r.int(8);
+		for (let i = 0; i < ncalls; i++) {
+			let h;
+			try {
+				h = anyHandle() || open();
+			} catch (e) {
+				check(e);
+				continue;
+			}
+			const m = r.pick(METHODS);
+			const args = Array.from({ length: r.int(3) }, () => (r.chance(0.4) ? str() : value(2)));
+			if (log) log(`${m}(${args.map((a) => typeof a).join(', ')})`);
+			let target = h;
+			if (r.chance(0.05)) target = r.pick([{}, new clawmd.Handle(), Object.create(clawmd.Handle.prototype)]);
+			try {
+				const res = h[m].apply(target, args);
+				if (res && typeof res.then === 'function') pending.push(res.catch(check));
+			} catch (e) {
+				check(e);
+			}
+		}
+		if (polluted) {
+			// Polluted data on Object.prototype: a plain dry compose sees the clean result.
+			const clean = () => { for (const k of keys) delete Object.prototype[k]; };
+			const h = clawmd.open(root);
+			let dirty;
+			try { dirty = JSON.stringify(h.compose('other', { dryRun: true }).changes); } catch (e) { dirty = `throws ${e.message}`; }
+			clean();
+			let plain;
+			try { plain = JSON.stringify(h.compose('other', { dryRun: true }).changes); } catch (e) { plain = `throws ${e.message}`; }
+			h.close();
+			if (dirty !== plain)
+				throw new Error(`Object.prototype.{${keys}} changed a dry compose: ${dirty} vs ${plain}`);
+		}
+	} finally {
+		for (const k of keys) delete Object.prototype[k];
+	}
+	return Promise.all(pending).then(() => { for (const h of handles) if (r.chance(0.7)) h.close(); });
+}
+
+/* A child: BATCH iterations from `seed`, or iteration `only` alone. */
+async function child(seed, only) {
+	const clawmd = require(pkg);
+	const root = makeRoot();
+	let calls = 0;
+	try {
+		const from = only === undefined ? 0 : only, to = only === undefined ? BATCH : only + 1;
+		for (let k = from; k < to; k++) {
+			process.stderr.write(`\riteration ${seed}:${k}  `);
+			const r = prng((seed * 2654435761 + k * 40503) >>> 0);
+			await iteration(clawmd, root, r, only === undefined ? null : (s) => console.error(`  ${s}`));
+			calls++;
+			if (global.gc && k % 50 === 0) global.gc();
+		}
+	} finally {
+		fs.rmSync(root, { recursive: true, force: true });
+	}
+	process.stdout.write(`${calls}\n`);
+}
+
+if (process.env.CLAWMD_FUZZ_NODE_CHILD) {
+	const [s, k] = process.env.CLAWMD_FUZZ_NODE_CHILD.split(':');
+	child(Number(s), k === undefined ? undefined : Number(k)).catch((e) => {
+		console.error(`\nfuzz-node: ${e.stack}`);
+		process.exit(1);
+	});
+} else {
+	const seconds = Number(secondsArg || 0);
+	let seed = seedArg ? Number(String(seedArg).split(':')[0]) : (Date.now() % 1000000);
+	const first = seed;
+	const only = seedArg && String(seedArg).includes(':') ? seedArg : null;
+	const t0 = Date.now();
+	let batches = 0, iterations = 0;
+	do {
+		const arg = only || String(seed);
+		const r = spawnSync(process.execPath, ['--expose-gc', '--stack-size=400', __filename, pkg], {
+			env: { ...process.env, CLAWMD_FUZZ_NODE_CHILD: arg },
+			encoding: 'utf8', maxBuffer: 64 << 20, timeout: 600000,
+		});
+		if (r.status !== 0) {
+			console.error(`fuzz-node: FAILED at seed ${arg} (${r.signal ? `signal ${r.signal}` : `exit ${r.status}`}); ` +
+				`replay one iteration with: node ${path.relative(process.cwd(), __filename)} ${pkg} 0 SEED:K\n` +
+				String(r.stderr).split('\r').slice(-40).join('\n'));
+			process.exit(1);
+		}
+		batches++;
+		iterations += Number(r.stdout.trim()) || 0;
+		seed = (seed + 1) % 4294967296;
+	} while (!only && (Date.now() - t0) / 1000 < seconds);
+	console.log(`fuzz-node: ok, ${batches} batches, ${iterations} iterations, ${((Date.now() - t0) / 1000).toFixed(0)}s, ` +
+		`seeds ${first} to ${seed - 1}`);
+}
