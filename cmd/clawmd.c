@@ -15,6 +15,7 @@ static const struct {
 	{"render", cmd_render, "print exactly the memory Claude Code will load"},
 	{"check", cmd_check, "lint instruction files and report findings"},
 	{"status", cmd_status, "the fleet at a glance"},
+	{"mounts", cmd_mounts, "the mounts a container runner needs for a group"},
 	{"init", cmd_init, "scaffold a new layout (container/, skills/, groups/, clawmd.json)"},
 };
 #define NCOMMANDS (sizeof(commands) / sizeof(commands[0]))

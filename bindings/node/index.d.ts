@@ -154,6 +154,21 @@ export type GroupStatus =
 	  }
 	| { group: string; drift: 'unreadable'; error: ClawmdError };
 
+/** One mount a container runner makes for a group (clawmd mounts). */
+export interface Mount {
+	what: 'group' | 'entry' | 'shared' | 'fragments' | 'source';
+	/** Absolute host path. */
+	host: string;
+	/** Absolute container path. */
+	container: string;
+	readonly: boolean;
+	type: 'file' | 'directory';
+	/** Its path inside its volume (the group directory, or ROOT); null for a source outside ROOT. */
+	sub: string | null;
+	/** The host path is there now, as that type (a runner mounts after compose). */
+	present: boolean;
+}
+
 export interface Handle {
 	/** ROOT, absolute. */
 	readonly root: string;
@@ -169,6 +184,9 @@ export interface Handle {
 	check(groups?: string[] | null, options?: { approveExternal?: boolean }): CheckResult;
 	status(groups?: string[] | null): GroupStatus[];
 	groups(): string[];
+	/** The mounts a container runner needs for the group, in order: the group
+	 * read-write, what compose writes there read-only over it, the sources read-only. */
+	mounts(group: string): Mount[];
 	/** Release the root; later calls throw (EUSAGE).  Closing twice is fine. */
 	close(): void;
 }

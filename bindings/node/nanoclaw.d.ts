@@ -20,3 +20,11 @@ export interface ContainerConfigRow {
 export function composeGroupClaudeMd(group: AgentGroup, config?: ContainerConfig | ContainerConfigRow | string): void;
 /** The one-time cutover from groups/global (idempotent). */
 export function migrateGroupsToClaudeLocal(): void;
+/** nanoclaw's VolumeMount. */
+export interface VolumeMount {
+	hostPath: string;
+	containerPath: string;
+	readonly: boolean;
+}
+/** The mounts for the group's instruction files, for buildMounts (after composeGroupClaudeMd). */
+export function groupMounts(group: AgentGroup): VolumeMount[];

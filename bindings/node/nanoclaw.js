@@ -161,4 +161,21 @@ function migrateGroupsToClaudeLocal() {
 			{ code: 'EFS', exitStatus: 6 });
 }
 
-module.exports = { composeGroupClaudeMd, migrateGroupsToClaudeLocal };
+/**
+ * The mounts nanoclaw's buildMounts needs for the group's instruction files,
+ * in its VolumeMount shape ({hostPath, containerPath, readonly}), in the
+ * order to apply them: the group read-write, what clawmd composed there
+ * read-only over it, the shared base and the skills read-only.  Call it
+ * after composeGroupClaudeMd.
+ */
+function groupMounts(group) {
+	if (!group || typeof group !== 'object' || typeof group.folder !== 'string')
+		throw usage('groupMounts: expected an agent group with a folder', 'folder');
+	return root().mounts(group.folder).map((m) => ({
+		hostPath: m.host,
+		containerPath: m.container,
+		readonly: m.readonly,
+	}));
+}
+
+module.exports = { composeGroupClaudeMd, migrateGroupsToClaudeLocal, groupMounts };

@@ -3,5 +3,5 @@ import { createRequire } from 'node:module';
 
 const nanoclaw = createRequire(import.meta.url)('./nanoclaw.js');
 
-export const { composeGroupClaudeMd, migrateGroupsToClaudeLocal } = nanoclaw;
+export const { composeGroupClaudeMd, migrateGroupsToClaudeLocal, groupMounts } = nanoclaw;
 export default nanoclaw;

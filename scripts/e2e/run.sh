@@ -12,13 +12,24 @@
 # release of RT (RT/versions, plus $E2E_VERSIONS) and every case of RT:
 # build the case's tree under
 # build/e2e/work, compose it when it is a group, start the loopback mock of
-# RT's model API, run the CLI headless in a private mount namespace shaped
-# like the container (container.sh: /app read-only, the group at
-# /workspace/agent), cut the instructions out of the recorded requests
-# (extract.js) and compare them byte for byte with render.  Prints TAP, one
-# test per release and case, a diff on a mismatch, and the pass count per
+# RT's model API, run the CLI headless in a container (a group with the
+# mounts `clawmd mounts` prints: the group read-write at /workspace/agent,
+# what compose wrote there read-only over it, the sources read-only under
+# /app), cut the instructions out of the recorded requests (extract.js) and
+# compare them byte for byte with render.  Prints TAP, one test per release
+# and case (and, for a group, one for what the agent could change in it,
+# scripts/e2e/probe.sh), a diff on a mismatch, and the pass count per
 # release.  Everything a run saw stays in build/e2e/results/<label>/<case>/
 # (the label is the release for Claude Code, RT-release for the others).
+#
+# The container: a real engine when one can start (engine.sh: Debian's
+# docker.io, installed when missing, as a private dockerd on paths under
+# build/e2e/engine, stopped by its pid at exit; the image built from a
+# local Debian root file system, never pulled), each CLI run as uid 1000
+# with a read-only root, the host's network (the loopback mock) and the
+# host's node and the cached CLIs bound read-only.  Where no engine can
+# start, the private mount namespace of container.sh (unshare -m), which
+# the first line of the output says.  Each test's line names where it ran.
 #
 # Environment:
 #   CLAWMD              the clawmd binary (default build/clawmd)
@@ -26,12 +37,15 @@
 #                       number is Claude Code's, RT@V another runtime's
 #   E2E_VERSIONS_ONLY=1 only the releases of E2E_VERSIONS
 #   E2E_TIMEOUT         seconds per CLI run (default 120)
+#   E2E_ENGINE=none     no engine: the unshare -m emulation
+#   E2E_QUICK=1         one case per runtime (E2E_QUICK_CASES), the newest
+#                       release of each: make e2e-quick
 #   E2E_SAVE=1          write each case's real string to
 #                       tests/e2e/expected/<case>/<release>.txt (@ROOT@ for
 #                       a plain tree's root), with readdir.txt, the order the
 #                       kernel listed its rules directories in
 # Exit status: 0 every comparison matched, 1 some did not, 2 the harness
-# could not run (no root, unshare refused, npm failed).
+# could not run (no root, no engine and unshare refused, npm failed).
 set -u
 # One brace group: the shell parses the whole script before running it, so
 # editing the harness during a run does not derail that run.
@@ -58,21 +72,47 @@ esac
 [ -x "$clawmd" ] || bail "no clawmd binary at $clawmd (run make first)"
 command -v node >/dev/null || bail "node (20 or later) is needed for the mock API and the JavaScript releases"
 command -v npm >/dev/null || bail "npm is needed to install the CLIs' releases"
-[ "$(id -u)" = 0 ] || bail "make e2e needs root: each run mounts a container layout in a private mount namespace (unshare -m)"
-if ! err=$(unshare -m true 2>&1); then
-	bail "unshare -m is not permitted here ($err); run as root with CAP_SYS_ADMIN (in Docker: --privileged or --cap-add SYS_ADMIN)"
-fi
+[ "$(id -u)" = 0 ] || bail "make e2e needs root: it starts a private container engine (or, without one, mounts a container layout in a private mount namespace)"
 mkdir -p "$E/nr" "$E/work" "$E/results" || bail "cannot create $E"
+
+# --- the engine -------------------------------------------------------------
+# shellcheck source=engine.sh
+. "$here/engine.sh"
+trap 'engine_stop' EXIT
+trap 'exit 2' INT TERM HUP
+image=clawmd-e2e:$(sha256sum "$here/image/Dockerfile" | cut -c1-12)
+if engine_start "$E/engine" && engine_base_image && engine_build "$image" "$here/image/Dockerfile" &&
+	{ docker run --rm --network host "$image" true >"$E/engine/trial.log" 2>&1 ||
+		{ engine_why="a trial container failed: $(head -c 300 "$E/engine/trial.log" | tr '\n' ' ')"; false; }; }; then
+	where=$engine_name
+	echo "# engine: $engine_name (a private dockerd, build/e2e/engine; image $image from a debootstrap root file system; each run as uid 1000, read-only root, host network)"
+else
+	engine_stop
+	where=emulation
+	echo "# engine: none ($engine_why): the cases run in the unshare -m emulation (scripts/e2e/container.sh), not in a container engine"
+	if ! err=$(unshare -m true 2>&1); then
+		bail "no engine, and unshare -m is not permitted here ($err); run as root with CAP_SYS_ADMIN (in Docker: --privileged or --cap-add SYS_ADMIN)"
+	fi
+fi
+node_bin=$(readlink -f "$(command -v node)")
+full_bin=$(readlink -f "$clawmd")
+build_dir=$(cd "$(dirname "$full_bin")/.." && pwd -P)
 for st in "$here"/*/selftest.sh; do
 	rt=$(basename "$(dirname "$st")")
 	sh "$st" >"$E/selftest-$rt.log" 2>&1 ||
 		bail "the harness's own tests for $rt failed (extract.js, mock-api.js): see build/e2e/selftest-$rt.log"
 done
-if ! err=$(unshare -m sh "$here/container.sh" -r "$E/nr" -C / -- true 2>&1); then
+if [ "$where" = emulation ] && ! err=$(unshare -m sh "$here/container.sh" -r "$E/nr" -C / -- true 2>&1); then
 	bail "cannot build the container layout: $err"
 fi
 
 # --- cases ----------------------------------------------------------------
+# make e2e-quick: one case per runtime, a group each (nanoclaw's mounts),
+# and the symlink layout of Claude Code's for the probe in both modes.
+quick_cases=${E2E_QUICK_CASES:-nanoclaw-copy nanoclaw-symlink codex-nanoclaw-copy gemini-nanoclaw-copy opencode-nanoclaw-copy}
+if [ $# -eq 0 ] && [ "${E2E_QUICK:-}" = 1 ]; then
+	set -- $quick_cases
+fi
 if [ $# -gt 0 ]; then
 	cases=$*
 	for c in $cases; do
@@ -99,6 +139,8 @@ rt_versions() {
 	vs=''
 	if [ "${E2E_VERSIONS_ONLY:-}" != 1 ]; then
 		vs=$(sed -e 's/#.*//' "$here/$1/versions" | tr -s ' \t' '\n' | grep .)
+		# quick: the newest release alone
+		[ "${E2E_QUICK:-}" != 1 ] || vs=$(printf '%s\n' "$vs" | sort -V | tail -n1)
 	fi
 	for x in $(printf '%s\n' "${E2E_VERSIONS:-}" | tr ', \t' '\n\n\n' | grep .); do
 		case $x in
@@ -133,6 +175,7 @@ for rv in $plan; do
 	for c in $(rt_cases "${rv%%@*}"); do
 		total=$((total + 1))
 		if grep -q '^same_as=' "$cases_dir/$c/case"; then total=$((total + 1)); fi
+		if grep -q '^kind=group' "$cases_dir/$c/case"; then total=$((total + 1)); fi
 	done
 done
 echo "1..$total"
@@ -196,6 +239,60 @@ render_run() {
 	return "$rst"
 }
 
+# in_container TIMEOUT [-m SRC:DST[:ro]]... [-o DIR]... -C CWD -- CMD...:
+# CMD in the container.  In the engine: a fresh container of the image, as
+# uid 1000, read-only root, a tmpfs /tmp and (unless a -m binds one) a
+# tmpfs HOME at /e2e-home, the host's network; node, the cached CLIs, the
+# harness and clawmd's build bound read-only at their host paths, the
+# case's results read-write; E2E_PORT, E2E_TIMEOUT, E2E_PROMPT and
+# E2E_CLAUDE_JSON passed in.  -o (an overlay of a host directory, for a
+# mount point inside it) needs nothing there: the root is the image's.  In
+# the emulation: container.sh's namespace, as root; with AS_AGENT=1 the
+# command runs as uid 1000 there too (setpriv).
+ctr=0
+in_container() {
+	it=$1
+	shift
+	ctr=$((ctr + 1))
+	if [ "$where" = emulation ]; then
+		# the options (words without blanks: the harness's paths) up to --
+		opts=''
+		while [ $# -gt 0 ] && [ "$1" != -- ]; do opts="$opts $1"; shift; done
+		shift
+		[ "${AS_AGENT:-}" != 1 ] || set -- setpriv --reuid=1000 --regid=1000 --clear-groups -- "$@"
+		# shellcheck disable=SC2086
+		timeout -k 5 $((it + 30)) unshare -m sh "$here/container.sh" -r "$E/nr" $opts -- "$@"
+		return
+	fi
+	dargs="--rm --network host --user 1000:1000 --read-only --tmpfs /tmp:mode=1777"
+	dargs="$dargs -v $node_bin:$node_bin:ro -v $here:$here:ro -v $build_dir:$build_dir:ro"
+	dargs="$dargs -v $E/rt:$E/rt:ro -v $res:$res"
+	dhome=no wd=/
+	while [ $# -gt 0 ]; do
+		case $1 in
+		-m)
+			dargs="$dargs -v $2"
+			case $2 in *:/e2e-home | *:/e2e-home:*) dhome=yes ;; esac
+			shift 2
+			;;
+		-o) shift 2 ;;
+		-C) wd=$2; shift 2 ;;
+		--) shift; break ;;
+		*) echo "in_container: unknown option $1" >&2; return 125 ;;
+		esac
+	done
+	[ $dhome = yes ] || dargs="$dargs --tmpfs /e2e-home:mode=1777"
+	cname=clawmd-e2e-$$-$ctr
+	# shellcheck disable=SC2086
+	timeout -k 5 $((it + 60)) docker run $dargs --name "$cname" -w "$wd" \
+		-e E2E_PORT="${E2E_PORT:-}" -e E2E_TIMEOUT="${E2E_TIMEOUT:-}" -e E2E_PROMPT="${E2E_PROMPT:-}" \
+		-e E2E_CLAUDE_JSON="${E2E_CLAUDE_JSON:-}" "$image" "$@"
+	dst=$?
+	# a client the timeout killed leaves its container behind
+	docker rm -f "$cname" >/dev/null 2>&1
+	return $dst
+}
+
 for rv in $plan; do
 	rt=${rv%%@*} v=${rv#*@}
 	# Claude Code's results stay under the bare release, as before runtimes
@@ -228,13 +325,32 @@ for rv in $plan; do
 			failed=$((failed + 1))
 			continue
 		fi
-		# The container: a group sees the layout through its mounts; a plain
-		# tree is bound at /e2e/<case> and run at its own cwd.
-		binds=''
+		# The container: a group sees the layout through the mounts
+		# `clawmd mounts` prints for it (the case's own mounts outside /app
+		# and /workspace, such as a home, come along); a plain tree is bound
+		# at /e2e/<case> and run at its own cwd.
+		binds='' ro_paths=''
 		if [ "$kind" = group ]; then
-			[ -n "$mounts" ] || mounts="@ROOT@/container/CLAUDE.md:/app/CLAUDE.md:ro @ROOT@/skills:/app/skills:ro"
-			for m in $mounts; do binds="$binds -m $(printf '%s' "$m" | sed "s|@ROOT@|$root|g")"; done
-			binds="$binds -m $root/groups/$group:/workspace/agent"
+			# shellcheck disable=SC2086
+			if ! "$clawmd" mounts -C "$root" $layout "$group" >"$res/mounts" 2>"$res/mounts.err"; then
+				echo "not ok $n - $name [$where]"
+				echo "# clawmd mounts failed:"
+				diag <"$res/mounts.err"
+				failed=$((failed + 1))
+				n=$((n + 1)) vt=$((vt + 1))
+				echo "not ok $n - $label $c: the probe did not run [$where]"
+				failed=$((failed + 1))
+				continue
+			fi
+			for m in $(grep -v '^-v$' "$res/mounts"); do
+				binds="$binds -m $m"
+				case $m in *:ro) x=${m%:ro}; ro_paths="$ro_paths ${x##*:}" ;; esac
+			done
+			for m in $mounts; do
+				x=${m#*:}
+				case ${x%%:*} in /app | /app/* | /workspace | /workspace/*) continue ;; esac
+				binds="$binds -m $(printf '%s' "$m" | sed "s|@ROOT@|$root|g")"
+			done
 		else
 			binds="-m $root:$ct_root"
 			for m in $mounts; do binds="$binds -m $(printf '%s' "$m" | sed "s|@ROOT@|$root|g")"; done
@@ -249,28 +365,34 @@ for rv in $plan; do
 			cj=$res/claude.json
 			sed "s|@CWD@|$ct_cwd|g" "$cases_dir/$c/$claude_json" >"$cj"
 		fi
+		if [ "$where" != emulation ]; then
+			# The agent's uid owns its files, as a careless host leaves
+			# them: what protects clawmd's is the read-only mounts alone.
+			chown -R -h 1000:1000 "$root" "$res"
+		fi
 		node "$here/$rt/mock-api.js" "$res/requests" "$res/port" 2>"$res/mock.err" &
 		mock=$!
 		i=0
 		while [ ! -s "$res/port" ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
 		if [ ! -s "$res/port" ]; then
 			kill "$mock" 2>/dev/null
-			echo "not ok $n - $name"
+			echo "not ok $n - $name [$where]"
 			echo "# the mock API did not start:"
 			diag <"$res/mock.err"
 			failed=$((failed + 1))
 			continue
 		fi
+		E2E_PORT=$(cat "$res/port") E2E_TIMEOUT=$timeout E2E_PROMPT=$prompt E2E_CLAUDE_JSON=$cj
+		export E2E_PORT E2E_TIMEOUT E2E_PROMPT E2E_CLAUDE_JSON
 		# shellcheck disable=SC2086
-		E2E_PORT=$(cat "$res/port") E2E_TIMEOUT=$timeout E2E_PROMPT=$prompt E2E_CLAUDE_JSON=$cj \
-			timeout -k 5 $((timeout + 30)) unshare -m sh "$here/container.sh" -r "$E/nr" $binds -C "$ct_cwd" -- \
+		in_container "$timeout" $binds -C "$ct_cwd" -- \
 			sh "$here/$rt/inner.sh" "$res" -- "$bin" $claude_args $run_args >"$res/container.log" 2>&1
 		cst=$?
 		kill "$mock" 2>/dev/null
 		wait "$mock" 2>/dev/null
 		crc=$(cat "$res/run.rc" 2>/dev/null || echo none)
 		if [ "$cst" != 0 ] || [ "$crc" != 0 ]; then
-			echo "not ok $n - $name"
+			echo "not ok $n - $name [$where]"
 			if [ "$crc" = 124 ] || [ "$cst" = 124 ]; then
 				echo "# $rtname $v did not finish within ${timeout}s (E2E_TIMEOUT)"
 			else
@@ -278,6 +400,11 @@ for rv in $plan; do
 			fi
 			cat "$res/container.log" "$res/run.err" "$res/run.out" 2>/dev/null | tail -n 15 | diag
 			failed=$((failed + 1))
+			if [ "$kind" = group ]; then
+				n=$((n + 1)) vt=$((vt + 1))
+				echo "not ok $n - $label $c: the probe did not run [$where]"
+				failed=$((failed + 1))
+			fi
 			continue
 		fi
 		if ! node "$here/$rt/extract.js" "$res/requests" "$prompt" "$res/real.txt" >"$res/extract.log" 2>&1; then
@@ -291,7 +418,7 @@ for rv in $plan; do
 		if [ "$kind" = group ]; then
 			render_run "$res" "$v" "$clawmd" render -C "$root" $layout --group "$group" --format text $render_args
 		else
-			render_run "$res" "$v" unshare -m sh "$here/container.sh" -r "$E/nr" $binds -C "$ct_cwd" -- \
+			render_run "$res" "$v" in_container 60 $binds -C "$ct_cwd" -- \
 				"$clawmd" render --cwd "$ct_cwd" --home /e2e-home --managed-dir /etc/claude-code \
 				--format text $render_args
 		fi
@@ -314,6 +441,7 @@ for rv in $plan; do
 		fi
 		tname=$name
 		[ "$render_model" = "$v" ] || tname="$name (render knows no $v: compared with --claude-version $render_model)"
+		tname="$tname [$where]"
 		if [ "$rst" = 0 ] && cmp -s "$res/real.txt" "$res/render.txt"; then
 			echo "ok $n - $tname"
 			pass=$((pass + 1)) vp=$((vp + 1))
@@ -336,10 +464,27 @@ for rv in $plan; do
 			[ "$(wc -l <"$res/diff")" -le 40 ] || echo "# (diff truncated: build/e2e/results/$label/$c/diff)"
 			failed=$((failed + 1))
 		fi
+		if [ "$kind" = group ]; then
+			# What the agent can change, after everything was compared.
+			n=$((n + 1)) vt=$((vt + 1))
+			pname="$label $c: as uid 1000 the agent cannot change the entry, the shared base, the fragments or /app, and can write its memory [$where]"
+			chown -R -h 1000:1000 "$root"
+			# shellcheck disable=SC2086
+			AS_AGENT=1 in_container 60 $binds -C "$ct_cwd" -- sh "$here/probe.sh" $ro_paths >"$res/probe.txt" 2>&1
+			if [ $? = 0 ]; then
+				echo "ok $n - $pname"
+				vp=$((vp + 1))
+			else
+				echo "not ok $n - $pname"
+				grep -v '^ok - ' "$res/probe.txt" | diag
+				failed=$((failed + 1))
+			fi
+			grep '^note: ' "$res/probe.txt" | diag
+		fi
 		[ -n "$same_as" ] || continue
 		n=$((n + 1)) vt=$((vt + 1))
 		ref=$E/results/$label/$same_as/real.txt
-		sname="$label $c: loads the same contents as $same_as"
+		sname="$label $c: loads the same contents as $same_as [$where]"
 		if ! case " $done_cases " in *" $same_as "*) true ;; *) false ;; esac || [ ! -f "$ref" ]; then
 			echo "ok $n - $sname # SKIP $same_as did not run before it"
 			vp=$((vp + 1))

@@ -6,7 +6,7 @@
  * setErrorClass(ClawmdError), which index.js calls once per environment so
  * that every failure is thrown as its ClawmdError.  The handle's methods
  * mirror the commands: compose, composeAll (async), migrate, render, check,
- * status, groups, close.  index.js adds the JS conveniences; every argument
+ * status, mounts, groups, close.  index.js adds the JS conveniences; every argument
  * is checked here too, so the binding never crashes its host whatever it is
  * called with.
  *
@@ -1066,6 +1066,50 @@ out:
 	return ret;
 }
 
+/* handle.mounts(group) -> what a container runner mounts for it
+ * (clawmd_group_binds): [{what, host, container, readonly, type, sub,
+ * present}], in the order a runner applies them. */
+static napi_value m_mounts(napi_env env, napi_callback_info info)
+{
+	size_t argc = 1, n = 0;
+	napi_value argv[1] = {NULL}, ret = NULL, x;
+	struct handle *h = get_handle(env, info, &argc, argv, NULL);
+	char *group = NULL;
+	struct clawmd_group *g = NULL;
+	struct clawmd_bind *v = NULL;
+	if (!h || !(group = get_string(env, argv[0], "group", CLAWMD_EINPUT, NULL)))
+		goto out;
+	struct clawmd_err err = CLAWMD_ERR_INIT;
+	pthread_mutex_lock(&h->mu);
+	int rc = clawmd_group_open(&g, &h->root, group, &err);
+	if (rc == 0)
+		rc = group_exists(g, &err);
+	if (rc == 0)
+		rc = clawmd_group_binds(&v, &n, g, &err);
+	pthread_mutex_unlock(&h->mu);
+	if (rc < 0) {
+		throw_err(env, rc, err.msg, err.sys_errno, g ? clawmd_group_path(g) : NULL, NULL);
+		goto out;
+	}
+	napi_create_array_with_length(env, n, &ret);
+	for (size_t i = 0; i < n; i++) {
+		napi_create_object(env, &x);
+		set_str(env, x, "what", clawmd_bind_what_name(v[i].what));
+		set_str(env, x, "host", v[i].host);
+		set_str(env, x, "container", v[i].container);
+		set_bool(env, x, "readonly", v[i].readonly);
+		set_str(env, x, "type", v[i].dir ? "directory" : "file");
+		set_str(env, x, "sub", v[i].sub);
+		set_bool(env, x, "present", v[i].present);
+		napi_set_element(env, ret, (uint32_t)i, x);
+	}
+out:
+	clawmd_binds_free(v, n);
+	clawmd_group_free(g);
+	free(group);
+	return ret;
+}
+
 /* ---- check and status ----------------------------------------------------- */
 
 static napi_value failure_js(napi_env env, const char *group, const struct clawmd_err *err,
@@ -1594,6 +1638,7 @@ NAPI_MODULE_INIT()
 		{"check", NULL, m_check, NULL, NULL, NULL, napi_default_method, NULL},
 		{"status", NULL, m_status, NULL, NULL, NULL, napi_default_method, NULL},
 		{"groups", NULL, m_groups, NULL, NULL, NULL, napi_default_method, NULL},
+		{"mounts", NULL, m_mounts, NULL, NULL, NULL, napi_default_method, NULL},
 		{"close", NULL, m_close, NULL, NULL, NULL, napi_default_method, NULL},
 		{"root", NULL, NULL, m_root, NULL, NULL, napi_enumerable, NULL},
 		{"groupsDir", NULL, NULL, m_groups_dir, NULL, NULL, napi_enumerable, NULL},

@@ -271,3 +271,29 @@ test('the libraries the library loads on first use load inside the addon (libgit
 	fs.writeFileSync(path.join(root, '.gitignore'), 'CLAUDE.local.md\n');
 	assert.equal(h.check(['main']).findings.some((f) => f.code === 'CM403'), false);
 });
+
+test('mounts: what the runner binds, as clawmd mounts --json lists it', (t) => {
+	const root = makeRoot(t);
+	const h = clawmd.open(root);
+	t.after(() => h.close());
+	const before = h.mounts('main');
+	assert.equal(before.find((m) => m.what === 'entry').present, false);
+	h.compose('main');
+	const m = h.mounts('main');
+	const g = path.join(h.groupsDir, 'main');
+	assert.deepEqual(m.map((x) => [x.what, x.container, x.readonly, x.type, x.sub]), [
+		['group', '/workspace/agent', false, 'directory', ''],
+		['fragments', '/workspace/agent/.claude-fragments', true, 'directory', '.claude-fragments'],
+		['shared', '/workspace/agent/.claude-shared.md', true, 'file', '.claude-shared.md'],
+		['entry', '/workspace/agent/CLAUDE.md', true, 'file', 'CLAUDE.md'],
+		['source', '/app/CLAUDE.md', true, 'file', 'container/CLAUDE.md'],
+		['source', '/app/skills', true, 'directory', 'skills'],
+	]);
+	assert.equal(m[0].host, g);
+	assert.ok(m.every((x) => x.present));
+	const cli = spawnSync(path.join(pkg, 'bin', 'clawmd'), ['mounts', '-C', root, '--json', 'main'], { encoding: 'utf8' });
+	if (cli.status === 0) assert.deepEqual(JSON.parse(cli.stdout).mounts, m);
+	assert.throws(() => h.mounts('../x'), (e) => e.code === 'EINPUT');
+	assert.throws(() => h.mounts('nope'), (e) => e.code === 'EFS');
+	assert.throws(() => h.mounts(1), (e) => e.code === 'EUSAGE');
+});

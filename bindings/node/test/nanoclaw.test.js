@@ -181,3 +181,22 @@ test('a polluted Object.prototype neither names a folder nor makes a row (issue 
 	assert.doesNotMatch(read(root, 'groups/main/CLAUDE.md'), /evil/);
 	assert.equal(fs.existsSync(path.join(root, 'groups/other')), false);
 });
+
+test('groupMounts: the group rw, the composed files ro over it, the runner\'s /app mounts ro', (t) => {
+	const root = nanoclawTree(t);
+	const { groupMounts } = require(path.join(pkg, 'nanoclaw.js'));
+	composeGroupClaudeMd(group('main'));
+	const g = fs.realpathSync(path.join(root, 'groups/main'));
+	const r = fs.realpathSync(root);
+	assert.deepEqual(groupMounts(group('main')), [
+		{ hostPath: g, containerPath: '/workspace/agent', readonly: false },
+		{ hostPath: `${g}/.claude-fragments`, containerPath: '/workspace/agent/.claude-fragments', readonly: true },
+		{ hostPath: `${g}/.claude-shared.md`, containerPath: '/workspace/agent/.claude-shared.md', readonly: true },
+		{ hostPath: `${g}/CLAUDE.md`, containerPath: '/workspace/agent/CLAUDE.md', readonly: true },
+		{ hostPath: `${r}/container/CLAUDE.md`, containerPath: '/app/CLAUDE.md', readonly: true },
+		{ hostPath: `${r}/container/skills`, containerPath: '/app/skills', readonly: true },
+		{ hostPath: `${r}/container/agent-runner/src`, containerPath: '/app/src', readonly: true },
+	]);
+	assert.throws(() => groupMounts({}), (e) => e instanceof ClawmdError && e.code === 'EUSAGE');
+	assert.throws(() => groupMounts(group('nope')), (e) => e instanceof ClawmdError && e.exitStatus === 4);
+});

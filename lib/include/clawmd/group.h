@@ -133,6 +133,56 @@ int clawmd_group_lock(struct clawmd_group *g, struct clawmd_err *err);
 int clawmd_group_runtimes(clawmd_runtimes *set, enum clawmd_runtime *first, struct clawmd_group *g,
 			  struct clawmd_err *err);
 
+/* ---- the runner's mounts -------------------------------------------------- */
+
+/*
+ * What a container runner mounts for the group (clawmd mounts, the Node
+ * binding's mounts()): the group read-write at the layout's container
+ * group (/workspace/agent), then, read-only over it, everything compose
+ * writes there that the agent must not change during its session (each
+ * composed entry file, copy mode's .claude-shared.md, .claude-fragments),
+ * then the layout's sources read-only (the base, skills, modules and the
+ * extra mounts, under /app by default), parents before what they hold.
+ *
+ * The list comes from the group's plan (what compose writes, whether or
+ * not it has run), so it holds in both modes.  A symlink can be no mount
+ * point (symlink mode's .claude-shared.md): it is left out, and what it
+ * points at is a source, read-only.  A source missing on the host is left
+ * out (an engine would create it).  A mount's `present` says whether its
+ * host path exists now as the type it will have; a runner binds after
+ * compose, when every one is.
+ */
+enum clawmd_bind_what {
+	CLAWMD_BIND_GROUP = 0, /* the group directory, read-write */
+	CLAWMD_BIND_ENTRY,     /* a composed entry file: CLAUDE.md, AGENTS.md, ... */
+	CLAWMD_BIND_SHARED,    /* copy mode's .claude-shared.md */
+	CLAWMD_BIND_FRAGMENTS, /* .claude-fragments */
+	CLAWMD_BIND_SOURCE,    /* the base, skills, modules, an extra mount */
+};
+
+struct clawmd_bind {
+	enum clawmd_bind_what what;
+	char *host;	 /* absolute */
+	char *container; /* absolute */
+	/* The path inside its volume, for runners that mount volumes
+	 * (Kubernetes' subPath): relative to the group directory for the
+	 * group's own ("" for the group itself), relative to ROOT for a
+	 * source ("." for ROOT itself), NULL for a source outside ROOT. */
+	char *sub;
+	bool readonly;
+	bool dir;     /* a directory, else a file */
+	bool present; /* the host path is there now, as that type */
+};
+
+/* The list described above; EFS for a missing or symlinked group, EINPUT
+ * for an invalid container.json (as compose).  Free with
+ * clawmd_binds_free(). */
+int clawmd_group_binds(struct clawmd_bind **out, size_t *n, struct clawmd_group *g,
+		       struct clawmd_err *err);
+void clawmd_binds_free(struct clawmd_bind *binds, size_t n);
+/* "group", "entry", "shared", "fragments", "source". */
+const char *clawmd_bind_what_name(enum clawmd_bind_what what);
+
 /* ---- the composed entry -------------------------------------------------- */
 
 /* True when `data` is a CLAUDE.md that clawmd composed and nobody edited,

@@ -1,0 +1,177 @@
+/* mounts.c - what a container runner mounts for a group (see
+ * clawmd_group_binds() in clawmd/group.h): the group read-write, the
+ * layout's sources read-only, and read-only over the group everything
+ * compose wrote there, so the agent cannot rewrite what it is told for the
+ * rest of its session. */
+#include "group/group.h"
+#include "base/util.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <string.h>
+#include <sys/stat.h>
+
+/*
+ * Where the container sees the group's file `name` (an entry such as
+ * CLAUDE.md or AGENTS.md, .claude-shared.md, .claude-fragments): beneath
+ * the group's mount, at the same name.  The one place that says so: a
+ * provider whose contract puts its document elsewhere (a containerPath of
+ * its own) changes this function and nothing else.
+ */
+static char *group_file_target(const struct clawmd_layout *lay, const char *name)
+{
+	return clawmd_path_join(lay->ct_group, name);
+}
+
+static void add(struct clawmd_bind **v, size_t *n, size_t *cap, enum clawmd_bind_what what,
+		char *host, char *container, char *sub, bool ro, bool dir, bool present)
+{
+	clawmd_xgrow(v, cap, *n + 1, sizeof(**v));
+	(*v)[(*n)++] = (struct clawmd_bind){.what = what, .host = host, .container = container,
+					    .sub = sub, .readonly = ro, .dir = dir,
+					    .present = present};
+}
+
+/* A source mount made redundant by another that already shows the same
+ * host directory at the same place (nanoclaw's /app/src holds
+ * /app/src/mcp-tools). */
+static bool covered(const struct clawmd_mount *m, size_t n, size_t k)
+{
+	for (size_t i = 0; i < n; i++) {
+		if (i == k || !clawmd_path_under(m[k].container, m[i].container) ||
+		    !strcmp(m[k].container, m[i].container))
+			continue;
+		const char *rest = m[k].container + strlen(m[i].container);
+		char *via = clawmd_path_join(m[i].host, rest + (*rest == '/'));
+		bool same = !strcmp(via, m[k].host);
+		free(via);
+		if (same)
+			return true;
+	}
+	return false;
+}
+
+/* Bytewise by container path: a stable order, and a parent before what is
+ * mounted inside it. */
+static int by_container(const void *a, const void *b)
+{
+	const struct clawmd_bind *x = a, *y = b;
+	return strcmp(x->container, y->container);
+}
+
+int clawmd_group_binds(struct clawmd_bind **out, size_t *nout, struct clawmd_group *g,
+		       struct clawmd_err *err)
+{
+	const struct clawmd_layout *lay = g->lay;
+	struct clawmd_plan plan;
+	struct clawmd_mount *m = NULL;
+	size_t nm = 0, n = 0, cap = 0;
+	struct clawmd_bind *v = NULL;
+	const struct clawmd_dir *gd;
+	int rc;
+
+	*out = NULL;
+	*nout = 0;
+	clawmd_plan_init(&plan);
+	if ((rc = clawmd_group_dir(&gd, g, err)) < 0 || (rc = clawmd_plan_build(&plan, g, err)) < 0 ||
+	    (rc = clawmd_group_mounts(&m, &nm, g, err)) < 0)
+		goto out;
+
+	/* 1. The group, read-write: the agent's working directory. */
+	add(&v, &n, &cap, CLAWMD_BIND_GROUP, clawmd_xstrdup(g->path), clawmd_xstrdup(lay->ct_group),
+	    clawmd_xstrdup(""), false, true, true);
+
+	/* 2. Read-only over it, what compose writes there: each entry file,
+	 * .claude-shared.md and .claude-fragments (one mount for the whole
+	 * directory).  A symlink (symlink mode's .claude-shared.md) cannot be
+	 * a mount point: every engine follows it to the source, which is
+	 * mounted read-only below. */
+	for (size_t i = 0; i < plan.n; i++) {
+		const struct clawmd_entry *e = &plan.entries[i];
+		const char *slash = strchr(e->name, '/');
+		char *top = slash ? clawmd_xstrndup(e->name, (size_t)(slash - e->name))
+				  : clawmd_xstrdup(e->name);
+		bool dir = slash || e->type == CLAWMD_FT_DIR;
+		bool seen = false;
+		for (size_t k = 1; k < n && !seen; k++)
+			seen = !strcmp(v[k].sub, top);
+		if (seen || (!dir && e->type == CLAWMD_FT_LINK)) {
+			free(top);
+			continue;
+		}
+		struct stat st;
+		bool present = fstatat(gd->fd, top, &st, AT_SYMLINK_NOFOLLOW) == 0 &&
+			       (dir ? S_ISDIR(st.st_mode) : S_ISREG(st.st_mode));
+		enum clawmd_bind_what what = dir ? CLAWMD_BIND_FRAGMENTS
+					     : !strcmp(top, CLAWMD_SHARED_NAME) ? CLAWMD_BIND_SHARED
+										 : CLAWMD_BIND_ENTRY;
+		add(&v, &n, &cap, what, clawmd_path_join(g->path, top), group_file_target(lay, top),
+		    top, true, dir, present);
+	}
+
+	/* compose makes .claude-fragments even with nothing to put in it:
+	 * empty, it is still clawmd's, and read-only like the full one. */
+	bool frag = false;
+	for (size_t k = 1; k < n; k++)
+		frag |= !strcmp(v[k].sub, CLAWMD_FRAGMENTS_DIR);
+	struct stat fst;
+	if (!frag && fstatat(gd->fd, CLAWMD_FRAGMENTS_DIR, &fst, AT_SYMLINK_NOFOLLOW) == 0 &&
+	    S_ISDIR(fst.st_mode))
+		add(&v, &n, &cap, CLAWMD_BIND_FRAGMENTS, clawmd_path_join(g->path, CLAWMD_FRAGMENTS_DIR),
+		    group_file_target(lay, CLAWMD_FRAGMENTS_DIR), clawmd_xstrdup(CLAWMD_FRAGMENTS_DIR),
+		    true, true, true);
+
+	if (n > 2)
+		qsort(v + 1, n - 1, sizeof(*v), by_container);
+
+	/* 3. The layout's sources, read-only: the base, skills, modules and
+	 * the extra mounts (what symlink mode's links and the skills' own
+	 * files point at).  One missing on the host is left out: a runner
+	 * would otherwise have the engine create it. */
+	size_t first_source = n;
+	for (size_t k = 0; k < nm; k++) {
+		if (!strcmp(m[k].container, lay->ct_group) || covered(m, nm, k))
+			continue;
+		struct stat st;
+		if (stat(m[k].host, &st) < 0)
+			continue;
+		char *sub = NULL;
+		if (clawmd_path_under(m[k].host, lay->root))
+			sub = clawmd_xstrdup(m[k].host[strlen(lay->root)] == '/'
+						     ? m[k].host + strlen(lay->root) + 1
+						     : ".");
+		add(&v, &n, &cap, CLAWMD_BIND_SOURCE, clawmd_xstrdup(m[k].host),
+		    clawmd_xstrdup(m[k].container), sub, true, S_ISDIR(st.st_mode), true);
+	}
+	/* Parents before what is mounted inside them, as a runner applies
+	 * them in order. */
+	if (n - first_source > 1)
+		qsort(v + first_source, n - first_source, sizeof(*v), by_container);
+	*out = v;
+	*nout = n;
+	v = NULL;
+	n = 0;
+out:
+	clawmd_binds_free(v, n);
+	clawmd_mounts_free(m, nm);
+	clawmd_plan_release(&plan);
+	return rc;
+}
+
+void clawmd_binds_free(struct clawmd_bind *v, size_t n)
+{
+	if (!v)
+		return;
+	for (size_t i = 0; i < n; i++) {
+		free(v[i].host);
+		free(v[i].container);
+		free(v[i].sub);
+	}
+	free(v);
+}
+
+const char *clawmd_bind_what_name(enum clawmd_bind_what what)
+{
+	static const char *const names[] = {"group", "entry", "shared", "fragments", "source"};
+	return (unsigned)what < CLAWMD_ARRAY_SIZE(names) ? names[what] : "?";
+}
