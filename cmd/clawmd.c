@@ -16,6 +16,7 @@ static const struct {
 	{"check", cmd_check, "lint instruction files and report findings"},
 	{"status", cmd_status, "the fleet at a glance"},
 	{"init", cmd_init, "scaffold a new layout (container/, skills/, groups/, clawmd.json)"},
+	{"report", cmd_report, "one HTML page: every group, its size by source, its text"},
 };
 #define NCOMMANDS (sizeof(commands) / sizeof(commands[0]))
 
