@@ -17,6 +17,7 @@ static const struct {
 	{"status", cmd_status, "the fleet at a glance"},
 	{"mounts", cmd_mounts, "the mounts a container runner needs for a group"},
 	{"init", cmd_init, "scaffold a new layout (container/, skills/, groups/, clawmd.json)"},
+	{"report", cmd_report, "one HTML page: every group, its size by source, its text"},
 };
 #define NCOMMANDS (sizeof(commands) / sizeof(commands[0]))
 

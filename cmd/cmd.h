@@ -38,6 +38,7 @@ int cmd_check(int argc, char **argv);
 int cmd_status(int argc, char **argv);
 int cmd_init(int argc, char **argv);
 int cmd_mounts(int argc, char **argv);
+int cmd_report(int argc, char **argv);
 
 /* One option.  `key` is the short option letter when it has one, else a
  * value >= 0x100 private to the subcommand.  `arg` names its value in the

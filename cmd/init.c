@@ -11,7 +11,7 @@
  * concept, so it lives here, on the library's public filesystem part
  * (clawmd/fs.h): the one atomic primitive is not copied.
  */
-#include <cJSON.h>
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdlib.h>
@@ -93,6 +93,22 @@ static bool has_line(const char *text, const char *const *spellings)
 	}
 	return false;
 }
+
+/* The example skill of a new skills directory: SKILL.md alone, Claude
+ * Code's own format, which the agent loads on demand; no instructions.md,
+ * so it adds nothing to any composed CLAUDE.md. */
+static const char example_skill[] =
+	"---\n"
+	"name: example\n"
+	"description: An example skill. Replace it, or delete this directory.\n"
+	"---\n"
+	"\n"
+	"# Example\n"
+	"\n"
+	"Claude Code reads this file when the task matches the description above.\n"
+	"\n"
+	"To put standing instructions into every group's composed CLAUDE.md\n"
+	"instead, write them in an instructions.md beside this file.\n";
 
 struct init_run {
 	struct clawmd_dir top;
@@ -230,6 +246,93 @@ fail:
 	return 4;
 }
 
+/* The skills in `skills` (beneath DIR): how many, and the first names. */
+static size_t list_skills(const struct init_run *r, const char *skills, struct clawmd_buf *names)
+{
+	struct clawmd_dir d = CLAWMD_DIR_INIT;
+	struct clawmd_err err = CLAWMD_ERR_INIT;
+	size_t n = 0;
+	DIR *dir;
+	if (clawmd_dir_open_beneath(&d, &r->top, skills, false, &err) != 0 ||
+	    !(dir = clawmd_fs_list(d.fd))) {
+		clawmd_dir_release(&d);
+		return 0;
+	}
+	for (struct dirent *e; (e = readdir(dir));) {
+		mode_t t = 0;
+		if (e->d_name[0] == '.' || clawmd_fs_type(&t, &d, e->d_name, &err) < 0 || t != S_IFDIR)
+			continue;
+		if (n++ < 5)
+			clawmd_buf_printf(names, "%s%s", n > 1 ? ", " : "", e->d_name);
+	}
+	if (n > 5)
+		clawmd_buf_puts(names, ", ...");
+	closedir(dir);
+	clawmd_dir_release(&d);
+	return n;
+}
+
+/* A legacy layout migrate would cut over: groups/global/, a group's
+ * .claude-global.md, or a CLAUDE.md clawmd did not compose.  Bounded: the
+ * first 10,000 groups are looked at. */
+static bool legacy_there(const struct init_run *r)
+{
+	struct clawmd_dir gd = CLAWMD_DIR_INIT;
+	struct clawmd_err err = CLAWMD_ERR_INIT;
+	bool legacy = false;
+	DIR *dir;
+	if (clawmd_dir_open_beneath(&gd, &r->top, "groups", false, &err) != 0 ||
+	    !(dir = clawmd_fs_list(gd.fd))) {
+		clawmd_dir_release(&gd);
+		return false;
+	}
+	size_t k = 0;
+	for (struct dirent *e; !legacy && k < 10000 && (e = readdir(dir)); k++) {
+		struct clawmd_dir g = CLAWMD_DIR_INIT;
+		struct clawmd_buf text = CLAWMD_BUF_INIT;
+		mode_t t = 0;
+		if (e->d_name[0] == '.' || clawmd_dir_openat(&g, &gd, e->d_name, true, &err) != 0) {
+			clawmd_dir_release(&g);
+			clawmd_err_clear(&err);
+			continue;
+		}
+		legacy = !strcmp(e->d_name, "global") ||
+			 (clawmd_fs_type(&t, &g, ".claude-global.md", &err) == 0 && t) ||
+			 (clawmd_fs_read(&text, &g, "CLAUDE.md", 4u << 20, &err) == 0 &&
+			  !clawmd_entry_ours(text.ptr, text.len));
+		clawmd_buf_release(&text);
+		clawmd_dir_release(&g);
+		clawmd_err_clear(&err);
+	}
+	closedir(dir);
+	clawmd_dir_release(&gd);
+	return legacy;
+}
+
+/* What to do next, read from the tree init adopted. */
+static void next_steps(const struct init_run *r, const char *skills, bool example)
+{
+	struct clawmd_buf names = CLAWMD_BUF_INIT;
+	size_t n = example ? 0 : list_skills(r, skills, &names);
+	if (example)
+		printf("skills: %s/example/SKILL.md is an example (on demand: Claude Code reads it "
+		       "when a task matches); replace it with your own\n", skills);
+	else if (n)
+		printf("skills: found %zu in %s/ (%s)\n", n, skills, names.ptr);
+	else
+		printf("skills: %s/ has none yet; add skills/<name>/instructions.md for text every "
+		       "group gets\n", skills);
+	clawmd_buf_release(&names);
+	if (legacy_there(r))
+		printf("next: this tree has a legacy layout (groups/global/, .claude-global.md links or "
+		       "hand-written CLAUDE.md files): see what the cutover does with 'clawmd -C %s "
+		       "migrate --dry-run', then run 'clawmd -C %s migrate' (text git tracks stays in "
+		       "git: migrate stages its moves)\n", r->dir, r->dir);
+	else
+		printf("next: 'clawmd -C %s compose --all', then 'clawmd -C %s status'\n", r->dir,
+		       r->dir);
+}
+
 int cmd_init(int argc, char **argv)
 {
 	struct cmd_args a;
@@ -280,20 +383,15 @@ int cmd_init(int argc, char **argv)
 	}
 	bool nano = preset && !strcmp(preset, "nanoclaw");
 
-	cJSON *doc = cJSON_CreateObject();
-	char ver[64];
-	snprintf(ver, sizeof(ver), "%u.%u.%u", rel.major, rel.minor, rel.patch);
-	if (preset)
-		cJSON_AddStringToObject(doc, "preset", preset);
-	cJSON_AddStringToObject(doc, "mode", mode);
-	cJSON_AddStringToObject(doc, "claude_version", ver);
-	char *json = cJSON_Print(doc);
-	cJSON_Delete(doc);
+	/* Plain two-space JSON, as people write it (the values are checked
+	 * words and a version: nothing to escape). */
 	char *json_nl = NULL;
-	if (!json || asprintf(&json_nl, "%s\n", json) < 0)
+	if (asprintf(&json_nl, "{\n%s%s%s  \"mode\": \"%s\",\n  \"claude_version\": \"%u.%u.%u\"\n}\n",
+		     preset ? "  \"preset\": \"" : "", preset ? preset : "", preset ? "\",\n" : "",
+		     mode, rel.major, rel.minor, rel.patch) < 0)
 		abort();
-	free(json);
 
+	const char *skills = nano ? "container/skills" : "skills";
 	const struct item items[] = {
 		{"", "container", NULL},
 		{"container", "CLAUDE.md", base_text},
@@ -301,6 +399,7 @@ int cmd_init(int argc, char **argv)
 		{"", "groups", NULL},
 		{"", "clawmd.json", json_nl},
 	};
+	enum { SKILLS_ITEM = 2 };
 	const size_t nitems = sizeof(items) / sizeof(items[0]);
 	int status = 0;
 
@@ -349,11 +448,15 @@ int cmd_init(int argc, char **argv)
 			    items[i].text ? " (already there)" : "/ (already there)");
 		else
 			status = make(&r, &items[i]);
+	/* A new skills directory gets one example, on demand only. */
+	if (!status && !there[SKILLS_ITEM])
+		status = make(&r, &(struct item){skills, "example", NULL}) ||
+			 make(&r, &(struct item){nano ? "container/skills/example" : "skills/example",
+						 "SKILL.md", example_skill});
 	if (!status)
 		status = gitignore(&r);
 	if (!status && !r.quiet)
-		printf("next: add skills under %s/, then 'clawmd -C %s compose --all'\n",
-		       nano ? "container/skills" : "skills", dir);
+		next_steps(&r, skills, !there[SKILLS_ITEM]);
 	clawmd_dir_release(&r.top);
 	free(json_nl);
 	return status;

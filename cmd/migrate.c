@@ -94,6 +94,10 @@ static cJSON *result_json(const struct clawmd_migrate_result *res)
 			cJSON_AddStringToObject(o, "note", a->note);
 		if (a->bytes)
 			cJSON_AddNumberToObject(o, "bytes", (double)a->bytes);
+		if (a->git) {
+			cJSON_AddStringToObject(o, "git", a->git);
+			cJSON_AddBoolToObject(o, "git_failed", a->git_failed);
+		}
 		cJSON_AddItemToArray(arr, o);
 	}
 	return doc;
@@ -224,6 +228,10 @@ int cmd_migrate(int argc, char **argv)
 
 	if (res.ignore_hint)
 		cmd_put_warning(res.ignore_hint);
+	/* Text git tracked, moved: staged so it stays in git, or what to run. */
+	for (size_t i = 0; i < res.n; i++)
+		if (res.v[i].git)
+			cmd_put_warning(res.v[i].git);
 
 	if (json) {
 		cJSON *doc = result_json(&res);

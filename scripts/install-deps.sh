@@ -8,7 +8,8 @@
 #            exit 1 (make INSTALL_DEPS=no; the npm install's build)
 #   build  the four libraries and pkg-config (default)
 #   test   build + what `make check` uses (strace for fault injection, clang
-#          for the fuzzers, perl for prove, python3 and git in some tests)
+#          for the fuzzers, perl for prove, python3 and git in some tests,
+#          chromium to render clawmd report's page headless in t66)
 #   bench  test + hyperfine
 set -eu
 
@@ -21,7 +22,7 @@ what=${1:-build}
 pkgs="pkg-config libgit2-dev libyaml-dev libcjson-dev libmd4c-dev gcc make"
 case $what in
 build) ;;
-test) pkgs="$pkgs strace procps clang libclang-rt-dev perl python3 git" ;;
+test) pkgs="$pkgs strace procps clang libclang-rt-dev perl python3 git chromium" ;;
 bench) pkgs="$pkgs strace procps clang libclang-rt-dev perl python3 git hyperfine" ;;
 *) echo "usage: $0 [build|test|bench]" >&2; exit 2 ;;
 esac

@@ -40,7 +40,7 @@ for h in "$CLAWMD_SRC"/lib/include/clawmd/*.h; do
 	check "its part clawmd/${h##*/}" cmp -s "$P/include/clawmd/${h##*/}" "$h"
 done
 check "clawmd.pc" test -f "$P/lib/pkgconfig/clawmd.pc"
-for page in clawmd clawmd-compose clawmd-migrate clawmd-render clawmd-check clawmd-status clawmd-init clawmd-mounts; do
+for page in clawmd clawmd-compose clawmd-migrate clawmd-render clawmd-check clawmd-status clawmd-init clawmd-mounts clawmd-report; do
 	check "man page $page.1" test -f "$P/share/man/man1/$page.1"
 done
 check "bash completion" test -f "$P/share/bash-completion/completions/clawmd"

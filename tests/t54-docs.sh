@@ -96,7 +96,7 @@ no_stray() { # NAME LINES
 	expect_eq "$1" "$s" ""
 }
 
-for cmd in compose migrate render check status init mounts; do
+for cmd in compose migrate render check status init mounts report; do
 	h=$(help $cmd own)
 	check "$cmd: --help lists options" test -n "$h"
 	m=$(opts man "$MAN/clawmd-$cmd.1" | grep -v -e '^--root	' -e '^--color	' -e '^--help	')
@@ -112,7 +112,7 @@ for cmd in compose migrate render check status init mounts; do
 	expect_eq "$cmd: doc/$cmd.md states the --help defaults" "$d" "$h"
 done
 l=$(help compose layout)
-for cmd in migrate render check status mounts; do
+for cmd in migrate render check status mounts report; do
 	expect_eq "$cmd: the same layout options and defaults as compose" "$(help $cmd layout)" "$l"
 done
 no_stray "the layout options state defaults as (default: VALUE)" "$l"
@@ -121,8 +121,8 @@ expect_eq "clawmd(1) lists the layout and common options, with their defaults" "
 expect_eq "doc/layout.md lists the layout and common options, with their defaults" \
 	"$(opts doc "$DOC/layout.md" "## Options every command takes")" "$l"
 expect_grep "clawmd(1) lists -q/--quiet (before the command)" '^\.BR \\-q ", " \\-\\-quiet$' "$MAN/clawmd.1"
-check "every command has a man page" sh -c "for c in compose migrate render check status init mounts; do test -f '$MAN'/clawmd-\$c.1 || exit 1; done"
-check "clawmd(1) names every command" sh -c "for c in compose migrate render check status init mounts; do grep -q \"^\\.B \$c\$\" '$MAN/clawmd.1' || exit 1; done"
+check "every command has a man page" sh -c "for c in compose migrate render check status init mounts report; do test -f '$MAN'/clawmd-\$c.1 || exit 1; done"
+check "clawmd(1) names every command" sh -c "for c in compose migrate render check status init mounts report; do grep -q \"^\\.B \$c\$\" '$MAN/clawmd.1' || exit 1; done"
 
 # ---- the defaults against what the program does ------------------------
 dflt() { printf '%s\n' "$1" | awk -F '\t' -v o="$2" '$1 == o { print $2 }'; }
@@ -258,7 +258,7 @@ else
 	echo "# node is not installed; the Node snippet is not run" >&2
 fi
 # Each page's contents list every section, before the first one.
-for p in compose migrate render check status init layout speed security e2e development architecture node; do
+for p in compose migrate render check status init report layout speed security e2e development architecture node; do
 	f=$DOC/$p.md
 	want=$(awk '/^```/ { f = !f } !f && /^##+ / { sub(/^#+ /, ""); print }' "$f")
 	got=$(awk '/^## / { exit } /^ *- \[/ { sub(/^ *- \[/, ""); sub(/\]\(#.*/, ""); print }' "$f")

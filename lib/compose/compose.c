@@ -3,6 +3,7 @@
 #include "compose/record.h"
 #include "fs/stamp.h"
 #include "group/group.h"
+#include "group/tracked.h"
 #include "base/util.h"
 
 /* A hand-written entry's text went into CLAUDE.local.md. */
@@ -13,6 +14,39 @@ static bool carried(const struct clawmd_changes *ch)
 		    !strcmp(ch->v[i].moved_to, CLAWMD_LOCAL_NAME))
 			return true;
 	return false;
+}
+
+/*
+ * A hand-written entry compose moved (into CLAUDE.local.md, or aside) may
+ * be text git tracks: stage the move so that it stays in git, and say so
+ * in the plan's warnings (group/tracked.h).  ROOT's repository is opened
+ * only when something was moved.
+ */
+static void keep_tracked(struct clawmd_plan *plan, const struct clawmd_changes *ch,
+			 struct clawmd_group *g)
+{
+	struct clawmd_tracked *t = NULL;
+	bool opened = false;
+	for (size_t i = 0; i < ch->n; i++) {
+		const struct clawmd_change *c = &ch->v[i];
+		if (c->action != CLAWMD_PRESERVE || !c->moved_to || c->old_type != CLAWMD_FT_FILE ||
+		    !clawmd_runtime_entry_name(c->name) || (!c->into_local && c->old_unread))
+			continue;
+		const struct clawmd_buf *data = c->into_local ? &c->carry : &c->old;
+		if (!opened) {
+			t = clawmd_tracked_open(g->lay);
+			opened = true;
+		}
+		bool failed;
+		char *msg = clawmd_tracked_move(t, g->name, c->name, c->moved_to,
+						data->ptr ? data->ptr : "", data->len, false, &failed);
+		if (msg) {
+			plan->warnings = clawmd_xrealloc(plan->warnings,
+							 (plan->nwarnings + 1) * sizeof(char *));
+			plan->warnings[plan->nwarnings++] = msg;
+		}
+	}
+	clawmd_tracked_close(t);
 }
 
 /* An inlined entry holds the memory's text, which just changed: plan and
@@ -88,6 +122,8 @@ int clawmd_compose(struct clawmd_plan *plan, struct clawmd_changes *changes,
 	} else {
 		clawmd_record_forget(g);
 		rc = clawmd_changes_apply(changes, g, err);
+		if (rc == 0)
+			keep_tracked(plan, changes, g);
 		if (rc == 0 && plan->inlined && carried(changes))
 			rc = compose_again(g, err);
 	}

@@ -33,6 +33,7 @@
 #include "clawmd.h"
 #include "fs/fs.h"
 #include "group/group.h"
+#include "group/tracked.h"
 #include "base/util.h"
 #include "sys/git.h"
 
@@ -63,6 +64,9 @@ struct mig {
 	size_t cap;
 	bool dirty; /* the current directory has unsynced renames or unlinks */
 	struct record rec;
+	/* ROOT's git repository, opened at the first carry (group/tracked.h) */
+	struct clawmd_tracked *tracked;
+	bool tracked_opened;
 };
 
 static const char *const step_names[] = {
@@ -91,6 +95,7 @@ void clawmd_migrate_result_release(struct clawmd_migrate_result *res)
 		free(res->v[i].path);
 		free(res->v[i].dest);
 		free(res->v[i].note);
+		free(res->v[i].git);
 	}
 	free(res->v);
 	free(res->record);
@@ -124,6 +129,19 @@ static struct clawmd_migrate_action *act(struct mig *m, enum clawmd_migrate_step
 	a->dest = dest;
 	a->note = note ? clawmd_xstrdup(note) : NULL;
 	return a;
+}
+
+/* The text of a tracked CLAUDE.md now in CLAUDE.local.md (`data`): stage
+ * the move, so that it stays in git (group/tracked.h). */
+static void keep_tracked(struct mig *m, struct clawmd_migrate_action *a, const char *group,
+			 const char *data, size_t len)
+{
+	if (!m->tracked_opened) {
+		m->tracked = clawmd_tracked_open(m->lay);
+		m->tracked_opened = true;
+	}
+	a->git = clawmd_tracked_move(m->tracked, group, CLAWMD_ENTRY_NAME, CLAWMD_LOCAL_NAME, data, len,
+				     m->opts->dry_run, &a->git_failed);
 }
 
 /* ---- the pure parts ------------------------------------------------------ */
@@ -413,7 +431,8 @@ static int carry_entry(struct mig *m, const struct clawmd_dir *gd, const char *g
 			  out = CLAWMD_BUF_INIT;
 	char *epath = shown2(lay, gd->path, CLAWMD_ENTRY_NAME);
 	char *lpath = shown2(lay, gd->path, CLAWMD_LOCAL_NAME);
-	struct clawmd_migrate_action *a;
+	struct clawmd_migrate_action *a = NULL;
+	const struct clawmd_buf *now_local = NULL; /* what CLAUDE.local.md holds */
 	mode_t lt;
 	int rc;
 
@@ -454,8 +473,9 @@ static int carry_entry(struct mig *m, const struct clawmd_dir *gd, const char *g
 			       local.len);
 	if (local.len &&
 	    (!out.len || has_marker(&local, CLAWMD_ENTRY_NAME, carried.ptr, carried.len))) {
-		act(m, CLAWMD_MIGRATE_REMOVE_ENTRY, group, epath, lpath,
-		    "already in " CLAWMD_LOCAL_NAME);
+		a = act(m, CLAWMD_MIGRATE_REMOVE_ENTRY, group, epath, lpath,
+			"already in " CLAWMD_LOCAL_NAME);
+		now_local = &local;
 		epath = lpath = NULL;
 		goto remove;
 	}
@@ -469,6 +489,7 @@ static int carry_entry(struct mig *m, const struct clawmd_dir *gd, const char *g
 			 carried.len);
 	}
 	a->bytes = carried.len;
+	now_local = &out;
 	epath = lpath = NULL;
 	/* The memory keeps the owner and mode of the file it grows from. */
 	if (!dry && (rc = replace_like(gd, CLAWMD_LOCAL_NAME, out.ptr, out.len,
@@ -478,6 +499,12 @@ static int carry_entry(struct mig *m, const struct clawmd_dir *gd, const char *g
 
 remove:
 	rc = 0;
+	/* Staged before CLAUDE.md goes, once CLAUDE.local.md is durable: a run
+	 * killed between leaves CLAUDE.md on disk, untracked, which the next
+	 * run removes; one killed before finds the text already in
+	 * CLAUDE.local.md and stages it then. */
+	if (now_local)
+		keep_tracked(m, a, group, now_local->ptr ? now_local->ptr : "", now_local->len);
 	if (!dry) {
 		/* The source goes only now that its content is durable, and only
 		 * if it is still the file that was read. */
@@ -1085,6 +1112,7 @@ already:
 	rc = 0;
 out:
 	record_release(&m.rec);
+	clawmd_tracked_close(m.tracked);
 	clawmd_dir_release(&groups);
 	if (lock >= 0)
 		close(lock);

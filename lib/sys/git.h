@@ -30,7 +30,14 @@
 	X(git_patch_from_buffers)                                                                  \
 	X(git_patch_to_buf)                                                                        \
 	X(git_patch_free)                                                                          \
-	X(git_buf_dispose)
+	X(git_buf_dispose)                                                                         \
+	X(git_repository_index)                                                                    \
+	X(git_index_get_bypath)                                                                    \
+	X(git_index_add)                                                                           \
+	X(git_index_remove_bypath)                                                                 \
+	X(git_index_write)                                                                         \
+	X(git_index_free)                                                                          \
+	X(git_blob_create_from_buffer)
 
 struct clawmd_git {
 #define CLAWMD_GIT_MEMBER(name) __typeof__(name) *name;

@@ -93,6 +93,13 @@ struct clawmd_migrate_action {
 	char *dest;  /* where the content goes, or NULL */
 	char *note;  /* why (skips, keeps, errors), or NULL */
 	size_t bytes; /* bytes carried (MOVE, APPEND, APPEND_BASE) */
+	/* MOVE, APPEND, REMOVE_ENTRY: the CLAUDE.md was tracked by ROOT's git
+	 * repository, and its move to CLAUDE.local.md (ignored by init's
+	 * .gitignore) was staged, so that its text stays in git; this says
+	 * so, or (git_failed) that it could not be and the commands to run.
+	 * NULL when it was not tracked. */
+	char *git;
+	bool git_failed;
 };
 
 struct clawmd_migrate_result {
