@@ -291,7 +291,7 @@ static bool legacy_there(const struct init_run *r)
 		struct clawmd_dir g = CLAWMD_DIR_INIT;
 		struct clawmd_buf text = CLAWMD_BUF_INIT;
 		mode_t t = 0;
-		if (e->d_name[0] == '.' || clawmd_dir_openat(&g, &gd, e->d_name, true, &err) != 0) {
+		if (e->d_name[0] == '.' || clawmd_dir_open_beneath(&g, &gd, e->d_name, false, &err) != 0) {
 			clawmd_dir_release(&g);
 			clawmd_err_clear(&err);
 			continue;

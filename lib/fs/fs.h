@@ -41,14 +41,9 @@ int clawmd_dir_open(struct clawmd_dir *out, const char *path, struct clawmd_err 
 int clawmd_dir_openat(struct clawmd_dir *out, const struct clawmd_dir *parent, const char *name,
 		      bool missing_ok, struct clawmd_err *err);
 /* clawmd_dir_release(), clawmd_dir_open_beneath(), clawmd_fs_type(),
- * clawmd_fs_read(), clawmd_fs_replace_file() and clawmd_fs_create_file()
- * are public: clawmd/fs.h. */
+ * clawmd_fs_read(), clawmd_fs_replace_file(), clawmd_fs_create_file() and
+ * clawmd_fs_list() are public: clawmd/fs.h. */
 
-/* A listing of the directory open at `fd`, from its start, with a position
- * of its own: a dup() would share the offset, so a second listing of a
- * directory held open would begin where the first ended, and see nothing.
- * NULL with errno set. */
-DIR *clawmd_fs_list(int fd);
 
 /*
  * The one open for reading of anything the agent may have planted: every

@@ -1073,11 +1073,12 @@ static napi_value m_mounts(napi_env env, napi_callback_info info)
 {
 	size_t argc = 1, n = 0;
 	napi_value argv[1] = {NULL}, ret = NULL, x;
-	struct handle *h = get_handle(env, info, &argc, argv, NULL);
+	struct handle *h = handle_enter(env, info, &argc, argv, NULL, "mounts");
 	char *group = NULL;
 	struct clawmd_group *g = NULL;
 	struct clawmd_bind *v = NULL;
-	if (!h || !(group = get_string(env, argv[0], "group", CLAWMD_EINPUT, NULL)))
+	if (!h || !(group = get_string(env, argv[0], "group", CLAWMD_EINPUT, NULL)) ||
+	    !handle_recheck(env, h))
 		goto out;
 	struct clawmd_err err = CLAWMD_ERR_INIT;
 	pthread_mutex_lock(&h->mu);
@@ -1106,6 +1107,7 @@ static napi_value m_mounts(napi_env env, napi_callback_info info)
 out:
 	clawmd_binds_free(v, n);
 	clawmd_group_free(g);
+	handle_leave(h);
 	free(group);
 	return ret;
 }

@@ -25,6 +25,7 @@
 #ifndef CLAWMD_API_FS_H
 #define CLAWMD_API_FS_H
 
+#include <dirent.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <sys/types.h>
@@ -82,6 +83,12 @@ int clawmd_fs_replace_file(const struct clawmd_dir *d, const char *name, const v
  * temp is removed), or EFS. */
 int clawmd_fs_create_file(const struct clawmd_dir *d, const char *name, const void *data,
 			  size_t len, struct clawmd_err *err);
+
+/* A listing of the directory open at `fd`, from its start, with a position
+ * of its own: a dup() would share the offset, so a second listing of a
+ * directory held open would begin where the first ended, and see nothing.
+ * NULL with errno set. */
+DIR *clawmd_fs_list(int fd);
 
 #ifdef __cplusplus
 }
