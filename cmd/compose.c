@@ -134,7 +134,8 @@ static void compose_one(struct compose_run *run, const struct clawmd_root *root,
 	struct clawmd_err err = CLAWMD_ERR_INIT;
 	struct clawmd_plan plan;
 	struct clawmd_changes ch;
-	struct clawmd_compose_opts opts = {.dry_run = run->dry_run || run->check,
+	struct clawmd_compose_opts opts = {.version = CLAWMD_COMPOSE_OPTS_VERSION,
+					   .dry_run = run->dry_run || run->check,
 					   .record_only = cmd_front};
 	struct clawmd_group *grp;
 	int rc = clawmd_group_open(&grp, root, group, &err);
@@ -160,9 +161,9 @@ static void compose_one(struct compose_run *run, const struct clawmd_root *root,
 	}
 	if (rc < 0) {
 		if (!run->status)
-			run->status = clawmd_err_exit_status(rc);
+			run->status = cmd_exit_status(rc);
 		if (g) {
-			cJSON_AddItemToObject(g, "error", cmd_json_error(clawmd_err_exit_status(rc), err.msg));
+			cJSON_AddItemToObject(g, "error", cmd_json_error(cmd_exit_status(rc), err.msg));
 		}
 		cmd_put_error(err.msg);
 		goto out;
@@ -199,7 +200,7 @@ static void compose_one(struct compose_run *run, const struct clawmd_root *root,
 	} else if (opts.dry_run && (rc = clawmd_changes_format(&run->text, &ch, &err)) < 0) {
 		cmd_put_error(err.msg);
 		if (!run->status)
-			run->status = clawmd_err_exit_status(rc);
+			run->status = cmd_exit_status(rc);
 	}
 out:
 	clawmd_changes_release(&ch);

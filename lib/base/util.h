@@ -34,6 +34,11 @@ uint64_t clawmd_fnv1a64(const void *data, size_t len);
 
 #define CLAWMD_ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 
+/* An options struct from a caller: 0, or EUSAGE when its version is not
+ * `want` (0: not started from its _INIT; more: a newer header). */
+int clawmd_opts_version(unsigned int got, unsigned int want, const char *type,
+			struct clawmd_err *err);
+
 /* A blank inside a line: space, tab, carriage return. */
 bool clawmd_is_blank(char c);
 /* [*s, *e) without its leading and trailing blanks. */

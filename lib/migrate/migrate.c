@@ -35,6 +35,7 @@
 #include "group/group.h"
 #include "group/tracked.h"
 #include "base/util.h"
+#include "sys/dl.h"
 #include "sys/git.h"
 
 #include <cJSON.h>
@@ -1040,6 +1041,12 @@ int clawmd_migrate(struct clawmd_migrate_result *out, const struct clawmd_root *
 
 	clawmd_migrate_result_init(out);
 	out->dry_run = opts->dry_run;
+	if ((rc = clawmd_opts_version(opts->version, CLAWMD_MIGRATE_OPTS_VERSION,
+				      "clawmd_migrate_opts", err)) < 0)
+		return rc;
+	/* The record is JSON, read first and written last. */
+	if ((rc = clawmd_dl_need_cjson(err)) < 0)
+		return rc;
 	{
 		char *rec = clawmd_path_join(lay->state, CLAWMD_MIGRATE_RECORD);
 		out->record = clawmd_layout_shown(lay, rec);

@@ -36,6 +36,7 @@
 #include <sys/stat.h>
 
 #include "clawmd.h"
+#include "../../../cmd/exit.h" /* exitStatus: the command's status for a code */
 
 struct addon {
 	napi_ref error_class; /* ClawmdError, from index.js; NULL: plain Error */
@@ -56,16 +57,6 @@ struct handle {
 static const napi_type_tag handle_tag = {0x636c61776d642e6eULL, 0x6f64652e68616e64ULL};
 
 /* ---- errors ----------------------------------------------------------- */
-
-static const char *code_name(int code)
-{
-	switch (code) {
-	case CLAWMD_EUSAGE: return "EUSAGE";
-	case CLAWMD_EINPUT: return "EINPUT";
-	case CLAWMD_ELOCK: return "ELOCK";
-	default: return "EFS";
-	}
-}
 
 static void set_str(napi_env env, napi_value obj, const char *key, const char *s)
 {
@@ -121,8 +112,8 @@ static napi_value make_error(napi_env env, int code, const char *msg, int sys_er
 	napi_get_instance_data(env, (void **)&ad);
 	napi_create_string_utf8(env, msg, NAPI_AUTO_LENGTH, &m);
 	napi_create_object(env, &props);
-	set_str(env, props, "code", code_name(code));
-	set_num(env, props, "exitStatus", clawmd_err_exit_status(code ? code : CLAWMD_EFS));
+	set_str(env, props, "code", clawmd_code_name(code ? code : CLAWMD_EFS));
+	set_num(env, props, "exitStatus", cmd_exit_status(code ? code : CLAWMD_EFS));
 	char *k = !key && code == CLAWMD_EINPUT ? message_key(msg) : NULL;
 	if (path)
 		set_str(env, props, "path", path);
@@ -140,7 +131,7 @@ static napi_value make_error(napi_env env, int code, const char *msg, int sys_er
 	/* No ClawmdError registered (the binding used on its own): an Error
 	 * carrying the same properties. */
 	napi_value c;
-	napi_create_string_utf8(env, code_name(code), NAPI_AUTO_LENGTH, &c);
+	napi_create_string_utf8(env, clawmd_code_name(code ? code : CLAWMD_EFS), NAPI_AUTO_LENGTH, &c);
 	napi_create_error(env, c, m, &err);
 	napi_value names;
 	uint32_t n = 0;
@@ -553,7 +544,7 @@ static void compose_group(struct summary *out, struct handle *h, const char *nam
 	struct clawmd_err err = CLAWMD_ERR_INIT;
 	struct clawmd_plan plan;
 	struct clawmd_changes ch;
-	struct clawmd_compose_opts opts = {.dry_run = dry_run};
+	struct clawmd_compose_opts opts = {.version = CLAWMD_COMPOSE_OPTS_VERSION, .dry_run = dry_run};
 	struct clawmd_group *g = NULL;
 	clawmd_plan_init(&plan);
 	clawmd_changes_init(&ch);
@@ -861,7 +852,7 @@ static napi_value m_migrate(napi_env env, napi_callback_info info)
 	size_t argc = 1;
 	napi_value argv[1] = {NULL}, opts, o = NULL, arr, a;
 	struct handle *h = handle_enter(env, info, &argc, argv, NULL, "migrate");
-	struct clawmd_migrate_opts mo = {0};
+	struct clawmd_migrate_opts mo = CLAWMD_MIGRATE_OPTS_INIT;
 	if (!h || !get_options(env, argv[0], "options", &opts) ||
 	    !get_bool_opt(env, opts, "dryRun", &mo.dry_run) ||
 	    !get_bool_opt(env, opts, "force", &mo.force) || !handle_recheck(env, h)) {
@@ -1035,6 +1026,7 @@ static napi_value m_render(napi_env env, napi_callback_info info)
 	if (rc == 0 && !runtime)
 		rc = clawmd_group_runtimes(&set, &rt, g, &err);
 	struct clawmd_memory_opts o = {
+		.version = CLAWMD_MEMORY_OPTS_VERSION,
 		.cwd = lay->ct_group,
 		.home = home,
 		.approve_external = approve || lay->approve_external,
@@ -1147,7 +1139,7 @@ static napi_value m_check(napi_env env, napi_callback_info info)
 	napi_value argv[2] = {NULL, NULL}, opts, ret = NULL, arr, fails, x;
 	struct handle *h = handle_enter(env, info, &argc, argv, NULL, "check");
 	char **groups = NULL;
-	struct clawmd_lint_opts lo = {0};
+	struct clawmd_lint_opts lo = CLAWMD_LINT_OPTS_INIT;
 	struct clawmd_findings f;
 	clawmd_findings_init(&f);
 	if (!h || !get_groups(env, argv[0], &groups, &n) ||
@@ -1215,7 +1207,7 @@ static napi_value m_status(napi_env env, napi_callback_info info)
 	napi_value argv[1] = {NULL}, ret = NULL, x;
 	struct handle *h = handle_enter(env, info, &argc, argv, NULL, "status");
 	char **groups = NULL;
-	struct clawmd_lint_opts lo = {0};
+	struct clawmd_lint_opts lo = CLAWMD_LINT_OPTS_INIT;
 	if (!h || !get_groups(env, argv[0], &groups, &n) || !handle_recheck(env, h))
 		goto out;
 	bool given = groups != NULL;

@@ -193,7 +193,13 @@ void clawmd_pass_free(struct clawmd_pass *pass);
  */
 struct clawmd_pass *clawmd_pass_watch(void);
 
+/* Options a caller fills start from CLAWMD_COMPOSE_OPTS_INIT: the version
+ * tells the library which struct the caller was compiled against (as
+ * libgit2's do); a version it does not know is refused with EUSAGE. */
+#define CLAWMD_COMPOSE_OPTS_VERSION 1
+#define CLAWMD_COMPOSE_OPTS_INIT {CLAWMD_COMPOSE_OPTS_VERSION}
 struct clawmd_compose_opts {
+	unsigned int version; /* CLAWMD_COMPOSE_OPTS_VERSION */
 	bool dry_run; /* compute only: no lock, no write */
 	bool record_only; /* only what the record (below) proves: no plan, no write */
 };

@@ -18,7 +18,7 @@ extern "C" {
 /*
  * clawmd_migrate() cuts a legacy layout over to the composed model, once:
  *
- *	struct clawmd_migrate_opts opts = {.dry_run = false};
+ *	struct clawmd_migrate_opts opts = CLAWMD_MIGRATE_OPTS_INIT;
  *	struct clawmd_migrate_result res;
  *	clawmd_migrate(&res, &root, &opts, &err);  // fills res even on error
  *	for (size_t i = 0; i < res.n; i++) ... res.v[i] ...
@@ -120,7 +120,12 @@ struct clawmd_migrate_result {
 	char *ignore_hint;
 };
 
+/* Start from CLAWMD_MIGRATE_OPTS_INIT (the version: see
+ * clawmd_compose_opts). */
+#define CLAWMD_MIGRATE_OPTS_VERSION 1
+#define CLAWMD_MIGRATE_OPTS_INIT {CLAWMD_MIGRATE_OPTS_VERSION}
 struct clawmd_migrate_opts {
+	unsigned int version; /* CLAWMD_MIGRATE_OPTS_VERSION */
 	bool dry_run; /* decide and report only: no lock, no write */
 	bool force;   /* run even when the record exists */
 };
