@@ -69,6 +69,9 @@ export interface ComposeResult {
 	path: string;
 	changed: boolean;
 	changes: Change[];
+	/** Every warning `clawmd compose` prints for the group, in its words
+	 * (without "clawmd: warning: "): the plan's, defused @ directives, files
+	 * moved out of the way.  Names in them come from the group directory. */
 	warnings: string[];
 }
 

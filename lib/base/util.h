@@ -14,9 +14,8 @@
 void *clawmd_xmalloc(size_t n);
 void *clawmd_xcalloc(size_t nmemb, size_t size);
 void *clawmd_xrealloc(void *p, size_t n);
-char *clawmd_xstrdup(const char *s);
 char *clawmd_xstrndup(const char *s, size_t n);
-char *clawmd_xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* clawmd_xstrdup() and clawmd_xasprintf() are public (clawmd/base.h). */
 /* Grow *v (of *cap elements of `size` bytes) to hold at least `need`. */
 void clawmd_xgrow(void *v, size_t *cap, size_t need, size_t size);
 /* a/b, with exactly one slash between them. */

@@ -495,32 +495,6 @@ struct summary {
 	size_t nch;
 };
 
-static const char *action_word(enum clawmd_action a)
-{
-	static const char *const words[] = {"write", "remove", "preserve", "mkdir", "create"};
-	return (unsigned)a < sizeof(words) / sizeof(*words) ? words[a] : "write";
-}
-
-static char *xstrdup(const char *s)
-{
-	char *d = s ? strdup(s) : NULL;
-	if (s && !d)
-		abort();
-	return d;
-}
-
-static char *xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-static char *xasprintf(const char *fmt, ...)
-{
-	char *s;
-	va_list ap;
-	va_start(ap, fmt);
-	int rc = vasprintf(&s, fmt, ap);
-	va_end(ap);
-	if (rc < 0)
-		abort();
-	return s;
-}
 
 static void summary_release(struct summary *s)
 {
@@ -549,47 +523,31 @@ static void compose_group(struct summary *out, struct handle *h, const char *nam
 	clawmd_plan_init(&plan);
 	clawmd_changes_init(&ch);
 	memset(out, 0, sizeof(*out));
-	out->group = xstrdup(name);
+	out->group = clawmd_xstrdup(name);
 	int rc = clawmd_group_open(&g, &h->root, name, &err);
 	if (rc == 0)
-		out->abspath = xstrdup(clawmd_group_path(g));
+		out->abspath = clawmd_xstrdup(clawmd_group_path(g));
 	if (rc == 0 && config)
 		rc = clawmd_group_set_config(g, config, config_len, &err);
 	if (rc == 0)
 		rc = clawmd_compose(&plan, &ch, g, &opts, &err);
 	out->rc = rc < 0 ? rc : 0;
 	if (rc < 0) {
-		out->msg = xstrdup(err.msg);
+		out->msg = clawmd_xstrdup(err.msg);
 		out->sys_errno = err.sys_errno;
 		goto out;
 	}
-	out->path = xstrdup(ch.path);
-	if (plan.nwarnings) {
-		out->warnings = calloc(plan.nwarnings + ch.n, sizeof(char *));
-		if (!out->warnings)
-			abort();
-	}
-	for (size_t i = 0; i < plan.nwarnings; i++)
-		out->warnings[out->nwarnings++] = xstrdup(plan.warnings[i]);
+	out->path = clawmd_xstrdup(ch.path);
+	/* Every warning the command prints, in its words (the library's). */
+	out->nwarnings = clawmd_compose_warnings(&out->warnings, &plan, &ch);
 	out->ch = calloc(ch.n ? ch.n : 1, sizeof(*out->ch));
 	if (!out->ch)
 		abort();
 	for (size_t i = 0; i < ch.n; i++) {
 		const struct clawmd_change *c = &ch.v[i];
-		out->ch[i].action = action_word(c->action);
-		out->ch[i].path = xasprintf("%s/%s", ch.path, c->name);
-		out->ch[i].moved_to = c->moved_to ? xasprintf("%s/%s", ch.path, c->moved_to) : NULL;
-		if (c->moved_to) { /* the same words as the command's warning */
-			out->warnings = realloc(out->warnings,
-						(out->nwarnings + 1) * sizeof(char *));
-			if (!out->warnings)
-				abort();
-			out->warnings[out->nwarnings++] = xasprintf(
-				"%s/%s %s; moved to %s/%s", ch.path, c->name,
-				c->action == CLAWMD_PRESERVE ? "was not written by clawmd"
-							     : "was edited while compose ran",
-				ch.path, c->moved_to);
-		}
+		out->ch[i].action = clawmd_action_name(c->action);
+		out->ch[i].path = clawmd_xasprintf("%s/%s", ch.path, c->name);
+		out->ch[i].moved_to = c->moved_to ? clawmd_xasprintf("%s/%s", ch.path, c->moved_to) : NULL;
 	}
 	out->nch = ch.n;
 	/* As the command does after its groups: keep clawmd.json's parse. */
@@ -1364,12 +1322,12 @@ static char *option_value(napi_env env, napi_value v, const char *key)
 	if (t == napi_boolean) {
 		bool b = false;
 		napi_get_value_bool(env, v, &b);
-		return xstrdup(b ? "true" : "false");
+		return clawmd_xstrdup(b ? "true" : "false");
 	}
 	if (t == napi_number) {
 		double d = 0;
 		napi_get_value_double(env, v, &d);
-		return xasprintf("%.17g", d);
+		return clawmd_xasprintf("%.17g", d);
 	}
 	if (napi_is_array(env, v, &is_array) == napi_ok && is_array) {
 		uint32_t len = 0;
@@ -1464,7 +1422,7 @@ static bool layout_object(napi_env env, struct layout_opts *lo, napi_value obj, 
 			return false;
 		}
 		if (prefix) {
-			char *full = xasprintf("%s%s", prefix, key);
+			char *full = clawmd_xasprintf("%s%s", prefix, key);
 			free(key);
 			if (!layout_opt(env, lo, full, v))
 				return false;

@@ -78,6 +78,12 @@ const char *clawmd_spell_nearest(const char *word, const char *const *cands, siz
 /* True for names matching [A-Za-z0-9][A-Za-z0-9._-]{0,63}. */
 bool clawmd_name_valid(const char *name, size_t len);
 
+/* A copy of `s` (NULL for NULL), a formatted string: each aborts when
+ * memory runs out, as the library does (clawmd.h), so that the command and
+ * a binding need no allocation helpers of their own.  Caller frees. */
+char *clawmd_xstrdup(const char *s);
+char *clawmd_xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
 /* Free an array of n strings and the array (NULL: no-op). */
 void clawmd_strv_free(char **v, size_t n);
 

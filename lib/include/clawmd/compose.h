@@ -226,6 +226,25 @@ int clawmd_compose(struct clawmd_plan *plan, struct clawmd_changes *changes,
 
 
 /*
+ * What a compose says, in the library so that the command and a binding
+ * say the same.  The stable word of an action ("write", "remove",
+ * "preserve", "mkdir", "create") and of a file type ("none", "file",
+ * "symlink", "directory", "other"): the JSON output's and the binding's.
+ */
+const char *clawmd_action_name(enum clawmd_action a);
+const char *clawmd_ftype_name(enum clawmd_ftype t);
+/*
+ * Every warning of one compose, in the order to show them: the plan's
+ * (several groups' plans share the layout's: show each text once), that
+ * @ directives were defused, and each file moved out of the way with
+ * where it went.  Messages without a "warning:" prefix; names in them come
+ * from the group directory, so escape them before a terminal shows them.
+ * Returns the count; *out is freed with clawmd_strv_free(*out, count).
+ */
+size_t clawmd_compose_warnings(char ***out, const struct clawmd_plan *plan,
+			       const struct clawmd_changes *ch);
+
+/*
  * Defuse every @path directive Claude Code would import from inline text, by
  * wrapping it in a code span.  The output is scanned again with
  * clawmd_md_imports and never holds a live import: when the code spans
