@@ -222,16 +222,8 @@ int cmd_migrate(int argc, char **argv)
 	else if (res.nfailed && !opts.dry_run)
 		fprintf(stderr, "clawmd: migrated all but %zu group(s); %s lists them and the "
 				"next run retries them\n", res.nfailed, res.record);
-	if (res.legacy_left)
-		fprintf(stderr, "clawmd: warning: %s/global exists again after the cutover; "
-				"'clawmd migrate --force' carries it over\n", root.lay.groups);
-
-	if (res.ignore_hint)
-		cmd_put_warning(res.ignore_hint);
-	/* Text git tracked, moved: staged so it stays in git, or what to run. */
-	for (size_t i = 0; i < res.n; i++)
-		if (res.v[i].git)
-			cmd_put_warning(res.v[i].git);
+	for (size_t i = 0; i < res.nwarnings; i++) /* the library's words, as the binding's */
+		cmd_put_warning(res.warnings[i]);
 
 	if (json) {
 		cJSON *doc = result_json(&res);

@@ -83,6 +83,10 @@ export interface MigrateResult {
 	alreadyMigrated: boolean;
 	legacyLeft: boolean;
 	record: string | null;
+	/** Every warning `clawmd migrate` prints, in its words: groups/global
+	 * back after the cutover, the .gitignore line CLAUDE.local.md needs,
+	 * each moved text git tracked (staged, or the commands to run). */
+	warnings: string[];
 	groups: string[];
 	failed: Array<{ group: string; message: string }>;
 	actions: Array<{

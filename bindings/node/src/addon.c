@@ -831,6 +831,7 @@ static napi_value m_migrate(napi_env env, napi_callback_info info)
 	set_bool(env, o, "alreadyMigrated", res.already);
 	set_bool(env, o, "legacyLeft", res.legacy_left);
 	set_str(env, o, "record", res.record);
+	napi_set_named_property(env, o, "warnings", strv_js(env, res.warnings, res.nwarnings));
 	napi_set_named_property(env, o, "groups", strv_js(env, res.groups, res.ngroups));
 	napi_create_array(env, &arr);
 	for (size_t i = 0, k = 0; i < res.n; i++) {

@@ -278,6 +278,21 @@ test('ESM: import clawmd and clawmd/nanoclaw', async () => {
 	assert.equal(typeof n.migrateGroupsToClaudeLocal, 'function');
 });
 
+test('migrate: every warning the command prints, in its words', { skip: spawnSync('git', ['--version']).status !== 0 && 'no git' }, (t) => {
+	const roots = [makeRoot(t, ['main']), makeRoot(t, ['main'])];
+	for (const r of roots) spawnSync('git', ['init', '-q', r]);
+	const h = clawmd.open(roots[0]);
+	t.after(() => h.close());
+	const r = h.migrate();
+	assert.ok(r.warnings.some((w) => /CLAUDE\.local\.md files are not ignored by git/.test(w)),
+		JSON.stringify(r.warnings));
+	const cli = spawnSync(process.env.CLAWMD || path.join(pkg, 'bin/clawmd'),
+		['-C', roots[1], 'migrate'], { encoding: 'utf8' });
+	assert.equal(cli.status, 0, cli.stderr);
+	const said = cli.stderr.split('\n').filter((l) => l.startsWith('clawmd: warning: '));
+	assert.deepEqual(said, r.warnings.map((w) => `clawmd: warning: ${w.replaceAll(roots[0], roots[1])}`));
+});
+
 test('the libraries the library loads on first use load inside the addon (libgit2, md4c, cJSON)', { skip: spawnSync('git', ['--version']).status !== 0 && 'no git' }, (t) => {
 	const root = makeRoot(t, ['main']);
 	spawnSync('git', ['init', '-q', root]);

@@ -118,6 +118,12 @@ struct clawmd_migrate_result {
 	 * the groups' CLAUDE.local.md: the message naming the line to add
 	 * (migrate never edits the user's .gitignore); else NULL. */
 	char *ignore_hint;
+	/* Every warning of the run, in the words the command prints (without
+	 * its "clawmd: warning: "): groups/global back after the cutover, the
+	 * .gitignore hint, each moved text git tracked (the actions' `git`).
+	 * The Node binding returns the same list. */
+	char **warnings;
+	size_t nwarnings;
 };
 
 /* Start from CLAWMD_MIGRATE_OPTS_INIT (the version: see
