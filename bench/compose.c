@@ -29,7 +29,7 @@ static int once(const struct clawmd_root *root, const char *group)
 	struct clawmd_err err = CLAWMD_ERR_INIT;
 	struct clawmd_plan plan;
 	struct clawmd_changes ch;
-	struct clawmd_compose_opts opts = {0};
+	struct clawmd_compose_opts opts = CLAWMD_COMPOSE_OPTS_INIT;
 	struct clawmd_group *g;
 	if (clawmd_group_open(&g, root, group, &err) < 0) {
 		fprintf(stderr, "bench: %s\n", err.msg);

@@ -358,7 +358,7 @@ static bool tree_root(struct clawmd_root *root, const struct cmd_layout_opts *lo
 int cmd_check(int argc, char **argv)
 {
 	struct cmd_layout_opts lo = cmd_layout_global;
-	struct clawmd_lint_opts opts = {0};
+	struct clawmd_lint_opts opts = CLAWMD_LINT_OPTS_INIT;
 	struct cmd_args a;
 	enum format fmt = FMT_TEXT;
 	bool all = false, strict = false, quiet = cmd_quiet, hints = true;
@@ -421,7 +421,7 @@ int cmd_check(int argc, char **argv)
 		if (have)
 			clawmd_root_release(&troot);
 		if (trc < 0) {
-			status = clawmd_err_exit_status(err.code);
+			status = cmd_exit_status(err.code);
 			status = status ? status : 3;
 			add_failure(failures, NULL, status, err.msg);
 		} else {
@@ -464,7 +464,7 @@ int cmd_check(int argc, char **argv)
 			clawmd_err_clear(&err);
 			if (clawmd_group_open(&g, &root, groups[i], &err) < 0 ||
 			    clawmd_lint_group(&f, g, &opts, &err) < 0) {
-				int st = clawmd_err_exit_status(err.code);
+				int st = cmd_exit_status(err.code);
 				if (progress)
 					fputs("\r\033[K", stderr);
 				add_failure(failures, groups[i], st ? st : 4, err.msg);

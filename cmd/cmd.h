@@ -18,6 +18,7 @@
 #include <stdio.h>
 
 #include "clawmd.h"
+#include "exit.h"
 
 /*
  * The static front (cmd/front.c): the installed `clawmd` is linked
@@ -183,6 +184,9 @@ struct cJSON *cmd_json_error(int status, const char *message);
  * a parallel array, null where nothing changed).  Caller frees.
  */
 char *cmd_json_text(struct cJSON *doc, bool exact);
+/* cJSON gave no text: say which library could not be loaded and exit 4
+ * (the library's forwarders build nothing then), else out of memory. */
+__attribute__((noreturn)) void cmd_json_failed(void);
 /* Print `doc` on stdout (cmd_json_text, exact) and free it. */
 void cmd_json_print(struct cJSON *doc);
 /* The same for a SARIF log: U+FFFD only (the schema takes no extra

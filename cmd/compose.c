@@ -75,18 +75,6 @@ static bool said_before(struct compose_run *run, const char *w)
 	return false;
 }
 
-static const char *action_word(enum clawmd_action a)
-{
-	static const char *const words[] = {"write", "remove", "preserve", "mkdir", "create"};
-	return words[a];
-}
-
-static const char *ftype_word(enum clawmd_ftype t)
-{
-	static const char *const words[] = {"none", "file", "symlink", "directory", "other"};
-	return words[t];
-}
-
 static cJSON *changes_json(const struct clawmd_changes *ch)
 {
 	cJSON *arr = cJSON_CreateArray();
@@ -94,17 +82,15 @@ static cJSON *changes_json(const struct clawmd_changes *ch)
 	for (size_t i = 0; i < ch->n; i++) {
 		const struct clawmd_change *c = &ch->v[i];
 		cJSON *o = cJSON_CreateObject();
-		char *path = NULL;
+		char *path = clawmd_xasprintf("%s/%s", ch->path, c->name);
 		struct clawmd_buf diff = CLAWMD_BUF_INIT;
-		if (asprintf(&path, "%s/%s", ch->path, c->name) < 0)
-			abort();
-		cJSON_AddStringToObject(o, "action", action_word(c->action));
+		cJSON_AddStringToObject(o, "action", clawmd_action_name(c->action));
 		cJSON_AddStringToObject(o, "path", path);
-		cJSON_AddStringToObject(o, "old_type", ftype_word(c->old_type));
+		cJSON_AddStringToObject(o, "old_type", clawmd_ftype_name(c->old_type));
 		if (c->old_type == CLAWMD_FT_LINK && c->old.ptr)
 			cJSON_AddStringToObject(o, "old_target", c->old.ptr);
 		if (c->action == CLAWMD_WRITE) {
-			cJSON_AddStringToObject(o, "type", ftype_word(c->want->type));
+			cJSON_AddStringToObject(o, "type", clawmd_ftype_name(c->want->type));
 			if (c->want->type == CLAWMD_FT_LINK)
 				cJSON_AddStringToObject(o, "target", c->want->data);
 			if (c->want->type == CLAWMD_FT_DIR) { /* a copied fragment's directory */
@@ -134,7 +120,8 @@ static void compose_one(struct compose_run *run, const struct clawmd_root *root,
 	struct clawmd_err err = CLAWMD_ERR_INIT;
 	struct clawmd_plan plan;
 	struct clawmd_changes ch;
-	struct clawmd_compose_opts opts = {.dry_run = run->dry_run || run->check,
+	struct clawmd_compose_opts opts = {.version = CLAWMD_COMPOSE_OPTS_VERSION,
+					   .dry_run = run->dry_run || run->check,
 					   .record_only = cmd_front};
 	struct clawmd_group *grp;
 	int rc = clawmd_group_open(&grp, root, group, &err);
@@ -160,47 +147,35 @@ static void compose_one(struct compose_run *run, const struct clawmd_root *root,
 	}
 	if (rc < 0) {
 		if (!run->status)
-			run->status = clawmd_err_exit_status(rc);
+			run->status = cmd_exit_status(rc);
 		if (g) {
-			cJSON_AddItemToObject(g, "error", cmd_json_error(clawmd_err_exit_status(rc), err.msg));
+			cJSON_AddItemToObject(g, "error", cmd_json_error(cmd_exit_status(rc), err.msg));
 		}
 		cmd_put_error(err.msg);
 		goto out;
 	}
 	if (clawmd_changes_drift(&ch))
 		run->drift = true;
-	for (size_t i = 0; i < plan.nwarnings && !run->quiet; i++)
-		if (!said_before(run, plan.warnings[i]))
-			cmd_put_warning(plan.warnings[i]);
-	/* Every compose that defuses says so, once per group: the agent's
-	 * container.json asked for an import that will not load. */
-	if (plan.ndefused && !run->quiet)
-		fprintf(stderr, "clawmd: warning: %s: defused %zu @ directive(s) in inline MCP "
-				"instructions (they load as text; 'clawmd check' lists them)\n",
-			ch.path, plan.ndefused);
-	for (size_t i = 0; i < ch.n && !run->quiet && !opts.dry_run; i++)
-		if (ch.v[i].moved_to) {
-			char *m = NULL;
-			if (asprintf(&m, "%s/%s %s; moved to %s/%s", ch.path, ch.v[i].name,
-				     ch.v[i].action == CLAWMD_PRESERVE ? "was not written by clawmd"
-								       : "was edited while compose ran",
-				     ch.path, ch.v[i].moved_to) < 0)
-				abort();
-			cmd_put_warning(m); /* escaped: the names are found on disk */
-			free(m);
-		}
+	/* The library's words, as the Node binding's (clawmd_compose_warnings);
+	 * the layout's, in every group's plan, once a run. */
+	char **warn;
+	size_t nwarn = clawmd_compose_warnings(&warn, &plan, &ch);
+	for (size_t i = 0; i < nwarn && !run->quiet; i++)
+		if (!said_before(run, warn[i]))
+			cmd_put_warning(warn[i]); /* escaped: the names are found on disk */
 	if (g) {
 		cJSON_AddStringToObject(g, "path", ch.path);
 		cJSON_AddBoolToObject(g, "changed", ch.n > 0);
 		cJSON_AddItemToObject(g, "changes", changes_json(&ch));
 		cJSON *w = cJSON_AddArrayToObject(g, "warnings");
-		for (size_t i = 0; i < plan.nwarnings; i++)
-			cJSON_AddItemToArray(w, cJSON_CreateString(plan.warnings[i]));
+		for (size_t i = 0; i < nwarn; i++)
+			cJSON_AddItemToArray(w, cJSON_CreateString(warn[i]));
 	} else if (opts.dry_run && (rc = clawmd_changes_format(&run->text, &ch, &err)) < 0) {
 		cmd_put_error(err.msg);
 		if (!run->status)
-			run->status = clawmd_err_exit_status(rc);
+			run->status = cmd_exit_status(rc);
 	}
+	clawmd_strv_free(warn, nwarn);
 out:
 	clawmd_changes_release(&ch);
 	clawmd_plan_release(&plan);

@@ -275,6 +275,16 @@ char *cmd_json_text(cJSON *doc, bool exact)
 	clean_node(doc, exact);
 	char *s = cJSON_Print(doc);
 	if (!s)
-		abort();
+		cmd_json_failed();
 	return s;
+}
+
+void cmd_json_failed(void)
+{
+	const char *missing = clawmd_libraries_missing();
+	if (!missing)
+		abort(); /* out of memory */
+	fprintf(stderr, "clawmd: could not load %s (install cJSON and md4c: libcjson1, libmd4c0)\n",
+		missing);
+	exit(cmd_exit_status(CLAWMD_EFS));
 }

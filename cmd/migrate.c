@@ -168,7 +168,7 @@ static void print_text(const struct clawmd_migrate_result *res, const struct cla
 int cmd_migrate(int argc, char **argv)
 {
 	struct cmd_layout_opts lo = cmd_layout_global;
-	struct clawmd_migrate_opts opts = {0};
+	struct clawmd_migrate_opts opts = CLAWMD_MIGRATE_OPTS_INIT;
 	struct cmd_args a;
 	bool json = false, quiet = cmd_quiet;
 	int c;
@@ -201,7 +201,7 @@ int cmd_migrate(int argc, char **argv)
 	struct clawmd_err err = CLAWMD_ERR_INIT;
 	struct clawmd_migrate_result res;
 	int rc = clawmd_migrate(&res, &root, &opts, &err);
-	int status = rc < 0 ? clawmd_err_exit_status(rc) : res.nfailed ? CMD_MIGRATE_PARTIAL : 0;
+	int status = rc < 0 ? cmd_exit_status(rc) : res.nfailed ? CMD_MIGRATE_PARTIAL : 0;
 	if (rc < 0 && !status)
 		status = 4;
 
@@ -222,16 +222,8 @@ int cmd_migrate(int argc, char **argv)
 	else if (res.nfailed && !opts.dry_run)
 		fprintf(stderr, "clawmd: migrated all but %zu group(s); %s lists them and the "
 				"next run retries them\n", res.nfailed, res.record);
-	if (res.legacy_left)
-		fprintf(stderr, "clawmd: warning: %s/global exists again after the cutover; "
-				"'clawmd migrate --force' carries it over\n", root.lay.groups);
-
-	if (res.ignore_hint)
-		cmd_put_warning(res.ignore_hint);
-	/* Text git tracked, moved: staged so it stays in git, or what to run. */
-	for (size_t i = 0; i < res.n; i++)
-		if (res.v[i].git)
-			cmd_put_warning(res.v[i].git);
+	for (size_t i = 0; i < res.nwarnings; i++) /* the library's words, as the binding's */
+		cmd_put_warning(res.warnings[i]);
 
 	if (json) {
 		cJSON *doc = result_json(&res);

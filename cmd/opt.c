@@ -386,7 +386,7 @@ int cmd_fail(const struct clawmd_err *err)
 	char *e = cmd_escaped(err->msg[0] ? err->msg : "unknown error");
 	eprint("%s", e);
 	free(e);
-	int st = clawmd_err_exit_status(err->code);
+	int st = cmd_exit_status(err->code);
 	return st ? st : 4;
 }
 

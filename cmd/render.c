@@ -257,7 +257,7 @@ static const char *option_name(int opt)
 
 int cmd_render(int argc, char **argv)
 {
-	struct clawmd_memory_opts o = {0};
+	struct clawmd_memory_opts o = CLAWMD_MEMORY_OPTS_INIT;
 	struct cmd_layout_opts lo = cmd_layout_global;
 	struct cmd_args a;
 	const char *format = "text", *group = NULL;

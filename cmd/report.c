@@ -236,6 +236,7 @@ static int load_row(struct row *r, const struct clawmd_root *root, struct clawmd
 		return rc;
 	r->cap = clawmd_runtime_limit(r->rt);
 	struct clawmd_memory_opts o = {
+		.version = CLAWMD_MEMORY_OPTS_VERSION,
 		.cwd = lay->ct_group,
 		.approve_external = lay->approve_external,
 		.release = lay->claude,
@@ -608,7 +609,7 @@ int cmd_report(int argc, char **argv)
 	struct row *rows = calloc(n ? n : 1, sizeof(*rows));
 	if (!rows)
 		abort();
-	struct clawmd_lint_opts lopts = {0};
+	struct clawmd_lint_opts lopts = CLAWMD_LINT_OPTS_INIT;
 	root.pass = clawmd_pass_new();
 	for (size_t i = 0; i < n; i++) {
 		struct row *r = &rows[i];
@@ -621,7 +622,7 @@ int cmd_report(int argc, char **argv)
 		    clawmd_lint_group(&r->f, g, &lopts, &err) < 0 ||
 		    (r->st.drift != CLAWMD_DRIFT_INVALID && load_row(r, &root, g, &err) < 0)) {
 			/* One bad group is shown, never fails the page. */
-			r->failed = clawmd_err_exit_status(err.code);
+			r->failed = cmd_exit_status(err.code);
 			r->failed = r->failed ? r->failed : 4;
 			r->why = strdup(err.msg);
 			if (!quiet)

@@ -172,7 +172,7 @@ int cmd_status(int argc, char **argv)
 		abort();
 	bool progress = n > 100 && !quiet && !json && isatty(2);
 	/* One pass: the host's sources are read once for every group. */
-	struct clawmd_lint_opts opts = {0};
+	struct clawmd_lint_opts opts = CLAWMD_LINT_OPTS_INIT;
 	root.pass = clawmd_pass_new();
 	for (size_t i = 0; i < n; i++) {
 		struct clawmd_group *g;
@@ -182,7 +182,7 @@ int cmd_status(int argc, char **argv)
 			if (progress)
 				fputs("\r\033[K", stderr);
 			cmd_put_error(err.msg);
-			failed[i] = clawmd_err_exit_status(err.code);
+			failed[i] = cmd_exit_status(err.code);
 			failed[i] = failed[i] ? failed[i] : 4;
 			why[i] = strdup(err.msg);
 			if (!status)

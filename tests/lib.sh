@@ -101,7 +101,7 @@ done_testing() {
 }
 
 # age_out: return once everything changed so far is out of compose's racy
-# window (lib/state.c: a record or kept copy vouches only for what was
+# window (lib/fs/stamp.c: a record or kept copy vouches only for what was
 # last changed more than 10 ms before the run began, 2 s where times have
 # no nanoseconds).  It polls the filesystem's own clock (a fresh file's
 # ctime: the coarse clock compose reads too), so a slow or loaded machine

@@ -69,6 +69,9 @@ export interface ComposeResult {
 	path: string;
 	changed: boolean;
 	changes: Change[];
+	/** Every warning `clawmd compose` prints for the group, in its words
+	 * (without "clawmd: warning: "): the plan's, defused @ directives, files
+	 * moved out of the way.  Names in them come from the group directory. */
 	warnings: string[];
 }
 
@@ -80,6 +83,10 @@ export interface MigrateResult {
 	alreadyMigrated: boolean;
 	legacyLeft: boolean;
 	record: string | null;
+	/** Every warning `clawmd migrate` prints, in its words: groups/global
+	 * back after the cutover, the .gitignore line CLAUDE.local.md needs,
+	 * each moved text git tracked (staged, or the commands to run). */
+	warnings: string[];
 	groups: string[];
 	failed: Array<{ group: string; message: string }>;
 	actions: Array<{

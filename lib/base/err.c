@@ -1,5 +1,6 @@
 /* err.c - the first-error-wins error value every action fills. */
 #include "clawmd.h"
+#include "base/util.h"
 
 #include <errno.h>
 #include <stdarg.h>
@@ -47,11 +48,24 @@ void clawmd_err_clear(struct clawmd_err *err)
 	err->msg[0] = '\0';
 }
 
-int clawmd_err_exit_status(int code)
+int clawmd_opts_version(unsigned int got, unsigned int want, const char *type,
+			struct clawmd_err *err)
 {
-	if (code >= 0)
+	if (got == want)
 		return 0;
-	if (code < CLAWMD_ELOCK)
-		return 4;
-	return -code;
+	return clawmd_err_set(err, CLAWMD_EUSAGE,
+			      "struct %s: version %u, this library knows %u (start it from its _INIT)",
+			      type, got, want);
+}
+
+const char *clawmd_code_name(int code)
+{
+	switch (code) {
+	case CLAWMD_OK: return "OK";
+	case CLAWMD_EUSAGE: return "EUSAGE";
+	case CLAWMD_EINPUT: return "EINPUT";
+	case CLAWMD_EFS: return "EFS";
+	case CLAWMD_ELOCK: return "ELOCK";
+	default: return code > 0 ? "OK" : "EFS";
+	}
 }

@@ -30,7 +30,7 @@ void *clawmd_xrealloc(void *p, size_t n)
 
 char *clawmd_xstrdup(const char *s)
 {
-	return check(strdup(s));
+	return s ? check(strdup(s)) : NULL;
 }
 
 char *clawmd_xstrndup(const char *s, size_t n)

@@ -14,9 +14,8 @@
 void *clawmd_xmalloc(size_t n);
 void *clawmd_xcalloc(size_t nmemb, size_t size);
 void *clawmd_xrealloc(void *p, size_t n);
-char *clawmd_xstrdup(const char *s);
 char *clawmd_xstrndup(const char *s, size_t n);
-char *clawmd_xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* clawmd_xstrdup() and clawmd_xasprintf() are public (clawmd/base.h). */
 /* Grow *v (of *cap elements of `size` bytes) to hold at least `need`. */
 void clawmd_xgrow(void *v, size_t *cap, size_t need, size_t size);
 /* a/b, with exactly one slash between them. */
@@ -33,6 +32,11 @@ int clawmd_strcmp_ptr(const void *a, const void *b); /* qsort on char* */
 uint64_t clawmd_fnv1a64(const void *data, size_t len);
 
 #define CLAWMD_ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+
+/* An options struct from a caller: 0, or EUSAGE when its version is not
+ * `want` (0: not started from its _INIT; more: a newer header). */
+int clawmd_opts_version(unsigned int got, unsigned int want, const char *type,
+			struct clawmd_err *err);
 
 /* A blank inside a line: space, tab, carriage return. */
 bool clawmd_is_blank(char c);

@@ -86,6 +86,9 @@ int clawmd_compose(struct clawmd_plan *plan, struct clawmd_changes *changes,
 	int rc = 0;
 	clawmd_plan_init(plan);
 	clawmd_changes_init(changes);
+	if ((rc = clawmd_opts_version(opts->version, CLAWMD_COMPOSE_OPTS_VERSION,
+				      "clawmd_compose_opts", err)) < 0)
+		return rc;
 	/* A watched pass that saw nothing change since the group was last
 	 * verified: no lock, no system call on the group.  Nothing is written,
 	 * and a concurrent compose that writes makes events. */

@@ -1,5 +1,6 @@
 /* config.c - read and validate a group's container.json, which the agent
  * can write: every value is hostile until it passes here. */
+#include "sys/dl.h"
 #include "clawmd.h"
 #include "base/util.h"
 
@@ -303,6 +304,8 @@ int clawmd_config_parse(struct clawmd_group_config *out, const char *json, size_
 	if ((at = utf8_valid_prefix((const unsigned char *)json, len)) < len)
 		return err_at(err, path, json, at, "not valid UTF-8");
 	const char *end = NULL;
+	if ((rc = clawmd_dl_need_cjson(err)) < 0)
+		return rc;
 	doc = cJSON_ParseWithLengthOpts(json, len, &end, false);
 	/* Trailing bytes after the value are malformed too. */
 	while (doc && end < json + len && strchr(" \t\r\n", *end))

@@ -26,7 +26,7 @@
  *	struct clawmd_group *g;
  *	struct clawmd_plan plan;
  *	struct clawmd_changes changes;
- *	struct clawmd_compose_opts opts = {0};
+ *	struct clawmd_compose_opts opts = CLAWMD_COMPOSE_OPTS_INIT;
  *	clawmd_root_init(&root);
  *	if (clawmd_root_load(&root, dir, &err) < 0) ...   // ROOT, clawmd.json
  *	root.pass = clawmd_pass_watch();                   // optional: inotify

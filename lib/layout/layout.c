@@ -1,5 +1,6 @@
 /* layout.c - find ROOT, apply presets, clawmd.json and flags, and build the
  * container's mount table. */
+#include "sys/dl.h"
 #include "clawmd.h"
 #include "fs/fs.h"
 #include "fs/stamp.h"
@@ -330,7 +331,8 @@ static char *candidate_groups(const struct root_candidate *c)
 	struct clawmd_buf buf = CLAWMD_BUF_INIT;
 	struct clawmd_err e = CLAWMD_ERR_INIT;
 	char *groups = NULL;
-	if (c->json && clawmd_dir_open(&d, c->dir, &e) == 0 &&
+	/* Without cJSON, DIR/groups: loading the layout then says why. */
+	if (c->json && clawmd_dl_need_cjson(&e) == 0 && clawmd_dir_open(&d, c->dir, &e) == 0 &&
 	    clawmd_fs_read(&buf, &d, "clawmd.json", LAYOUT_JSON_MAX, &e) == 0) {
 		cJSON *doc = cJSON_ParseWithLength(buf.ptr, buf.len);
 		const cJSON *g = cJSON_GetObjectItemCaseSensitive(doc, "groups");
@@ -550,6 +552,9 @@ static int put_list(struct clawmd_buf *pairs, const struct list_key *lk, const c
 static int flatten_json(struct clawmd_buf *pairs, const struct clawmd_buf *text, const char *file,
 			struct clawmd_err *err)
 {
+	int need = clawmd_dl_need_cjson(err);
+	if (need < 0)
+		return need;
 	cJSON *doc = cJSON_ParseWithLength(text->ptr, text->len);
 	const cJSON *item, *sub;
 	int rc = 0, nmounts = 0;

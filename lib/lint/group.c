@@ -312,6 +312,7 @@ static int lint_memory(struct clawmd_lint_group *g, struct clawmd_err *err)
 		.gpath = g->gpath,
 	};
 	struct clawmd_memory_opts mo = {
+		.version = CLAWMD_MEMORY_OPTS_VERSION,
 		.cwd = g->lay->ct_group,
 		.approve_external = g->opts->approve_external || g->lay->approve_external,
 		.release = g->lay->claude,
@@ -356,7 +357,8 @@ static int lint_runtimes(struct clawmd_lint_group *g, struct clawmd_err *err)
 		struct clawmd_buf text = CLAWMD_BUF_INIT;
 		struct clawmd_err scratch = CLAWMD_ERR_INIT;
 		struct clawmd_memory m;
-		struct clawmd_memory_opts mo = {.cwd = g->lay->ct_group, .mounts = mounts,
+		struct clawmd_memory_opts mo = {.version = CLAWMD_MEMORY_OPTS_VERSION,
+						.cwd = g->lay->ct_group, .mounts = mounts,
 						.nmounts = nmounts, .runtime = rt};
 		clawmd_memory_init(&m);
 		/* not composed yet: CM402 says so */
@@ -622,7 +624,7 @@ void clawmd_lint_group_release(struct clawmd_lint_group *g)
 int clawmd_lint_group_run(struct clawmd_lint_group *g, struct clawmd_findings *out, struct clawmd_group *grp,
 		      const struct clawmd_lint_opts *opts, struct clawmd_err *err)
 {
-	static const struct clawmd_lint_opts defaults = {0};
+	static const struct clawmd_lint_opts defaults = CLAWMD_LINT_OPTS_INIT;
 	const struct clawmd_layout *lay = grp->lay;
 	const struct clawmd_dir *gd;
 	int rc;
@@ -639,6 +641,9 @@ int clawmd_lint_group_run(struct clawmd_lint_group *g, struct clawmd_findings *o
 	g->cfg_shown = clawmd_xasprintf("%s/%s", g->gshown, CLAWMD_CONFIG_NAME);
 	g->cfg_prefix = clawmd_path_join(grp->shown, CLAWMD_CONFIG_NAME);
 	g->entry_shown = clawmd_xasprintf("%s/%s", g->gshown, CLAWMD_ENTRY_NAME);
+	if ((rc = clawmd_opts_version(g->opts->version, CLAWMD_LINT_OPTS_VERSION, "clawmd_lint_opts",
+				      err)) < 0)
+		return rc;
 	/* The handle's directory, opened once, for every look below. */
 	if ((rc = clawmd_group_dir(&gd, grp, err)) < 0)
 		return rc;

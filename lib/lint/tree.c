@@ -103,6 +103,10 @@ int clawmd_lint_tree(struct clawmd_findings *out, const char *dir,
 		     const struct clawmd_lint_opts *opts, struct clawmd_err *err)
 {
 	struct stat st;
+	int vrc = opts ? clawmd_opts_version(opts->version, CLAWMD_LINT_OPTS_VERSION,
+					     "clawmd_lint_opts", err) : 0;
+	if (vrc < 0)
+		return vrc;
 	char *real = realpath(dir, NULL);
 	if (!real || stat(real, &st) < 0 || !S_ISDIR(st.st_mode)) {
 		int e = errno;
@@ -118,6 +122,7 @@ int clawmd_lint_tree(struct clawmd_findings *out, const char *dir,
 	/* The tree only: no user tier, and nothing above DIR is reported. */
 	struct clawmd_lint_view V = {.out = out, .root = real, .limit = real};
 	struct clawmd_memory_opts mo = {
+		.version = CLAWMD_MEMORY_OPTS_VERSION,
 		.cwd = real,
 		.approve_external = opts && opts->approve_external,
 	};

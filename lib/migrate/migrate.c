@@ -35,6 +35,7 @@
 #include "group/group.h"
 #include "group/tracked.h"
 #include "base/util.h"
+#include "sys/dl.h"
 #include "sys/git.h"
 
 #include <cJSON.h>
@@ -100,6 +101,7 @@ void clawmd_migrate_result_release(struct clawmd_migrate_result *res)
 	free(res->v);
 	free(res->record);
 	free(res->ignore_hint);
+	clawmd_strv_free(res->warnings, res->nwarnings);
 	clawmd_strv_free(res->failed, res->nfailed);
 	clawmd_strv_free(res->groups, res->ngroups);
 	clawmd_migrate_result_init(res);
@@ -1028,6 +1030,28 @@ out:
 	return hint;
 }
 
+/* The run's warnings, once its result is known (res->warnings). */
+static void warnings(struct clawmd_migrate_result *res, const struct clawmd_layout *lay)
+{
+	size_t cap = 0;
+	if (res->legacy_left) {
+		clawmd_xgrow(&res->warnings, &cap, res->nwarnings + 1, sizeof(char *));
+		res->warnings[res->nwarnings++] = clawmd_xasprintf(
+			"%s/%s exists again after the cutover; 'clawmd migrate --force' carries it over",
+			lay->groups, CLAWMD_LEGACY_GLOBAL);
+	}
+	if (res->ignore_hint) {
+		clawmd_xgrow(&res->warnings, &cap, res->nwarnings + 1, sizeof(char *));
+		res->warnings[res->nwarnings++] = clawmd_xstrdup(res->ignore_hint);
+	}
+	/* Text git tracked, moved: staged so it stays in git, or what to run. */
+	for (size_t i = 0; i < res->n; i++)
+		if (res->v[i].git) {
+			clawmd_xgrow(&res->warnings, &cap, res->nwarnings + 1, sizeof(char *));
+			res->warnings[res->nwarnings++] = clawmd_xstrdup(res->v[i].git);
+		}
+}
+
 int clawmd_migrate(struct clawmd_migrate_result *out, const struct clawmd_root *root,
 		   const struct clawmd_migrate_opts *opts, struct clawmd_err *err)
 {
@@ -1040,6 +1064,12 @@ int clawmd_migrate(struct clawmd_migrate_result *out, const struct clawmd_root *
 
 	clawmd_migrate_result_init(out);
 	out->dry_run = opts->dry_run;
+	if ((rc = clawmd_opts_version(opts->version, CLAWMD_MIGRATE_OPTS_VERSION,
+				      "clawmd_migrate_opts", err)) < 0)
+		return rc;
+	/* The record is JSON, read first and written last. */
+	if ((rc = clawmd_dl_need_cjson(err)) < 0)
+		return rc;
 	{
 		char *rec = clawmd_path_join(lay->state, CLAWMD_MIGRATE_RECORD);
 		out->record = clawmd_layout_shown(lay, rec);
@@ -1111,6 +1141,7 @@ already:
 	}
 	rc = 0;
 out:
+	warnings(out, lay);
 	record_release(&m.rec);
 	clawmd_tracked_close(m.tracked);
 	clawmd_dir_release(&groups);

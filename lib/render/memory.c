@@ -12,6 +12,7 @@
  *
  * Section numbers (§) refer to claude-code-memory.md.
  */
+#include "sys/dl.h"
 #include "clawmd.h"
 #include "claude/frontmatter.h"
 #include "claude/match.h"
@@ -753,6 +754,13 @@ void clawmd_memory_init(struct clawmd_memory *m)
 int clawmd_memory_load(struct clawmd_memory *out, const struct clawmd_memory_opts *o,
 		       struct clawmd_err *err)
 {
+	int rc = clawmd_opts_version(o->version, CLAWMD_MEMORY_OPTS_VERSION, "clawmd_memory_opts",
+				     err);
+	/* Claude Code's loader scans with md4c (claude/mdscan.c). */
+	if (rc == 0 && o->runtime == CLAWMD_RUNTIME_CLAUDE)
+		rc = clawmd_dl_need_md4c(err);
+	if (rc < 0)
+		return rc;
 	struct clawmd_load_view view = {{o->mounts, o->nmounts, NULL, clawmd_view_cache_new()}, 0, 0, 0, 0};
 	const char *cwd_arg = o->cwd ? o->cwd : ".";
 	char *abs;
@@ -795,7 +803,7 @@ int clawmd_memory_load(struct clawmd_memory *out, const struct clawmd_memory_opt
 	o = &oo;
 	if (o->runtime != CLAWMD_RUNTIME_CLAUDE) {
 		view.steps = CLAWMD_LOAD_STEPS_MAX;
-		int rc = clawmd_runtime_load(out, o, &view, err);
+		rc = clawmd_runtime_load(out, o, &view, err);
 		free(home_abs);
 		free(managed_abs);
 		clawmd_view_cache_free(view.v.cache);

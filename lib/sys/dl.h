@@ -25,4 +25,14 @@ void *clawmd_dl_sym(void *handle, const char *name);
 /* Why the last clawmd_dl_open() or clawmd_dl_sym() failed. */
 const char *clawmd_dl_error(void);
 
+/*
+ * cJSON and md4c (sys/dlload.c), loaded now unless they were: 0, or EFS
+ * with what could not be loaded and why.  Every entry point that needs one
+ * asks first (config.c, layout.c and migrate.c cJSON, the memory loader
+ * md4c), so a missing library is the caller's error, never an abort.
+ */
+struct clawmd_err;
+int clawmd_dl_need_cjson(struct clawmd_err *err);
+int clawmd_dl_need_md4c(struct clawmd_err *err);
+
 #endif

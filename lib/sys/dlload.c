@@ -16,10 +16,13 @@
  * The libraries are looked up through their handle (dl.h), so a forwarder
  * never finds itself.
  *
- * A library that cannot be loaded when first needed ends the process with a
- * message, as the dynamic loader would have refused to start it: there is
- * no error path through cJSON_CreateObject().  To use a function that is
- * not listed here, add one line to its list.
+ * A library that cannot be loaded: there is no error path through
+ * cJSON_CreateObject(), and the library never prints or exits.  So each
+ * entry point that needs one asks first, clawmd_dl_need_cjson() or
+ * clawmd_dl_need_md4c() (dl.h), which turn the failure into the caller's
+ * EFS error; a forwarder called anyway returns zero (NULL, 0, false) and
+ * calls nothing.  To use a function that is not listed here, add one line
+ * to its list.
  */
 #include <cJSON.h>
 #include <md4c.h>
@@ -29,7 +32,6 @@
 
 #include <pthread.h>
 #include <stdio.h>
-#include <stdlib.h>
 
 /* X(return type, name, (parameters), (arguments)); V() for void ones. */
 #define CLAWMD_CJSON_FUNCS(X, V) \
@@ -118,38 +120,36 @@
 struct dl_lib {
 	const char *soname, *fallback;
 	pthread_once_t once;
+	bool ok;	   /* every function resolved (set once, under `once`) */
+	char why[512];	   /* else what failed, for clawmd_dl_need_*() */
 };
 
-static __attribute__((noreturn)) void load_failed(const char *what, const char *why)
-{
-	fprintf(stderr, "clawmd: could not load %s: %s\n", what, why ? why : "unknown error");
-	abort();
-}
-
-static void *open_lib(const struct dl_lib *l)
+static void *open_lib(struct dl_lib *l)
 {
 	void *h = clawmd_dl_open(l->soname, l->fallback);
 	if (!h)
-		load_failed(l->fallback, clawmd_dl_error());
+		snprintf(l->why, sizeof(l->why), "could not load %s (%s): %s", l->fallback,
+			 l->soname, clawmd_dl_error());
 	return h;
 }
 
-static void *resolve(void *h, const char *name)
+static void *resolve(struct dl_lib *l, void *h, const char *name)
 {
 	void *p = clawmd_dl_sym(h, name);
-	if (!p)
-		load_failed(name, clawmd_dl_error());
+	if (!p && !l->why[0])
+		snprintf(l->why, sizeof(l->why), "could not load %s from %s: %s", name, l->fallback,
+			 clawmd_dl_error());
 	return p;
 }
 
 #define CLAWMD_PTR(ret, name, params, args) static ret(*p_##name) params;
 #define CLAWMD_PTRV(name, params, args) static void(*p_##name) params;
-#define CLAWMD_SET(ret, name, params, args) p_##name = (ret(*) params)resolve(h, #name);
-#define CLAWMD_SETV(name, params, args) p_##name = (void(*) params)resolve(h, #name);
+#define CLAWMD_SET(ret, name, params, args) p_##name = (ret(*) params)resolve(l, h, #name);
+#define CLAWMD_SETV(name, params, args) p_##name = (void(*) params)resolve(l, h, #name);
 
 #define CLAWMD_LIB(L, FUNCS, so, fb)                                                               \
 	FUNCS(CLAWMD_PTR, CLAWMD_PTRV)                                                             \
-	static struct dl_lib L = {so, fb, PTHREAD_ONCE_INIT};                                      \
+	static struct dl_lib L = {so, fb, PTHREAD_ONCE_INIT, false, {0}};                          \
 	static void L##_load(void);
 
 #ifndef CLAWMD_CJSON_SONAME
@@ -164,15 +164,39 @@ CLAWMD_LIB(md4c, CLAWMD_MD4C_FUNCS, CLAWMD_MD4C_SONAME, "libmd4c.so")
 static void (*p_cJSON_Delete)(cJSON *item);
 static void cjson_load(void)
 {
-	void *h = open_lib(&cjson);
+	struct dl_lib *l = &cjson;
+	void *h = open_lib(l);
+	if (!h)
+		return;
 	CLAWMD_CJSON_FUNCS(CLAWMD_SET, CLAWMD_SETV)
-	p_cJSON_Delete = (void (*)(cJSON *))resolve(h, "cJSON_Delete");
+	p_cJSON_Delete = (void (*)(cJSON *))resolve(l, h, "cJSON_Delete");
+	l->ok = !l->why[0];
 }
 
 static void md4c_load(void)
 {
-	void *h = open_lib(&md4c);
+	struct dl_lib *l = &md4c;
+	void *h = open_lib(l);
+	if (!h)
+		return;
 	CLAWMD_MD4C_FUNCS(CLAWMD_SET, CLAWMD_SETV)
+	l->ok = !l->why[0];
+}
+
+static int need(struct dl_lib *l, void (*load)(void), struct clawmd_err *err)
+{
+	pthread_once(&l->once, load);
+	return l->ok ? 0 : clawmd_err_set(err, CLAWMD_EFS, "%s", l->why);
+}
+
+int clawmd_dl_need_cjson(struct clawmd_err *err)
+{
+	return need(&cjson, cjson_load, err);
+}
+
+int clawmd_dl_need_md4c(struct clawmd_err *err)
+{
+	return need(&md4c, md4c_load, err);
 }
 
 const char *clawmd_libraries_missing(void)
@@ -189,19 +213,20 @@ const char *clawmd_libraries_missing(void)
 	CJSON_PUBLIC(ret) name params                                                              \
 	{                                                                                          \
 		pthread_once(&cjson.once, cjson_load);                                             \
-		return p_##name args;                                                              \
+		return cjson.ok ? p_##name args : (ret)0;                                          \
 	}
 #define CJ_FWDV(name, params, args)                                                                \
 	CJSON_PUBLIC(void) name params                                                             \
 	{                                                                                          \
 		pthread_once(&cjson.once, cjson_load);                                             \
-		p_##name args;                                                                     \
+		if (cjson.ok)                                                                      \
+			p_##name args;                                                             \
 	}
 #define MD_FWD(ret, name, params, args)                                                            \
 	ret name params                                                                            \
 	{                                                                                          \
 		pthread_once(&md4c.once, md4c_load);                                               \
-		return p_##name args;                                                              \
+		return md4c.ok ? p_##name args : (ret)-1;                                          \
 	}
 
 CLAWMD_CJSON_FUNCS(CJ_FWD, CJ_FWDV)
@@ -213,6 +238,7 @@ CJSON_PUBLIC(void) cJSON_Delete(cJSON *item)
 	if (!item)
 		return;
 	pthread_once(&cjson.once, cjson_load);
-	p_cJSON_Delete(item);
+	if (cjson.ok)
+		p_cJSON_Delete(item);
 }
 CLAWMD_MD4C_FUNCS(MD_FWD, MD_FWD)

@@ -24,7 +24,8 @@ static int compose(const struct clawmd_root *r, bool record_only, bool dry_run,
 	struct clawmd_err err = CLAWMD_ERR_INIT;
 	struct clawmd_plan plan;
 	struct clawmd_changes ch;
-	struct clawmd_compose_opts opts = {.record_only = record_only, .dry_run = dry_run};
+	struct clawmd_compose_opts opts = {.version = CLAWMD_COMPOSE_OPTS_VERSION,
+					   .record_only = record_only, .dry_run = dry_run};
 	struct clawmd_group *g;
 	if (clawmd_group_open(&g, r, "g", &err) < 0)
 		abort();
@@ -131,7 +132,8 @@ int main(void)
 		struct clawmd_group *g;
 		struct clawmd_plan plan;
 		struct clawmd_changes ch;
-		struct clawmd_compose_opts opts = {.dry_run = k == 2};
+		struct clawmd_compose_opts opts = {.version = CLAWMD_COMPOSE_OPTS_VERSION,
+						   .dry_run = k == 2};
 		if (cases[k])
 			test_put(root, "groups/g/container.json", cases[k]);
 		age();

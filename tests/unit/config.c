@@ -2,6 +2,7 @@
  * with NAME.expect: "ok all=B skills=a,b mcp=name:hasinstr,... cli=B[ modules=a,b]" or
  * "error STATUS <text the message must contain>". */
 #include "tap.h"
+#include "../../cmd/exit.h"
 #include "clawmd.h"
 #include "testutil.h"
 
@@ -71,8 +72,8 @@ int main(void)
 			int want = atoi(expect + 6);
 			const char *text = strchr(expect + 6, ' ');
 			text = text ? text + 1 : "";
-			ok(rc < 0 && clawmd_err_exit_status(rc) == want, "%s: exit status %d (got %d)",
-			   names[i], want, clawmd_err_exit_status(rc));
+			ok(rc < 0 && cmd_exit_status(rc) == want, "%s: exit status %d (got %d)",
+			   names[i], want, cmd_exit_status(rc));
 			ok(strstr(err.msg, text) && !strncmp(err.msg, "c.json", 6),
 			   "%s: message names file and key", names[i]);
 			if (!strstr(err.msg, text))

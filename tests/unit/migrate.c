@@ -56,7 +56,7 @@ static void api_run(void)
 	struct clawmd_err err = CLAWMD_ERR_INIT;
 	struct clawmd_root r;
 	struct clawmd_migrate_result res;
-	struct clawmd_migrate_opts opts = {.dry_run = true};
+	struct clawmd_migrate_opts opts = {.version = CLAWMD_MIGRATE_OPTS_VERSION, .dry_run = true};
 	clawmd_root_init(&r);
 	is(clawmd_root_load(&r, root, &err), 0, "api: layout loads");
 	is(clawmd_migrate(&res, &r, &opts, &err), 0, "api: dry run");
@@ -120,7 +120,7 @@ static void api_partial(void)
 	struct clawmd_err err = CLAWMD_ERR_INIT;
 	struct clawmd_root r;
 	struct clawmd_migrate_result res;
-	struct clawmd_migrate_opts opts = {0};
+	struct clawmd_migrate_opts opts = CLAWMD_MIGRATE_OPTS_INIT;
 	clawmd_root_init(&r);
 	is(clawmd_root_load(&r, root, &err), 0, "partial: layout loads");
 	is(clawmd_migrate(&res, &r, &opts, &err), 0, "partial: the run completes");

@@ -54,7 +54,7 @@ static int compose_in(const struct clawmd_layout *l, const char *group, struct c
 		      struct clawmd_changes *ch, struct clawmd_err *err)
 {
 	struct clawmd_root r = {*l, pass};
-	struct clawmd_compose_opts opts = {0};
+	struct clawmd_compose_opts opts = CLAWMD_COMPOSE_OPTS_INIT;
 	struct clawmd_group *g;
 	if (clawmd_group_open(&g, &r, group, err) < 0)
 		abort();

@@ -36,6 +36,7 @@
 #include <sys/stat.h>
 
 #include "clawmd.h"
+#include "../../../cmd/exit.h" /* exitStatus: the command's status for a code */
 
 struct addon {
 	napi_ref error_class; /* ClawmdError, from index.js; NULL: plain Error */
@@ -56,16 +57,6 @@ struct handle {
 static const napi_type_tag handle_tag = {0x636c61776d642e6eULL, 0x6f64652e68616e64ULL};
 
 /* ---- errors ----------------------------------------------------------- */
-
-static const char *code_name(int code)
-{
-	switch (code) {
-	case CLAWMD_EUSAGE: return "EUSAGE";
-	case CLAWMD_EINPUT: return "EINPUT";
-	case CLAWMD_ELOCK: return "ELOCK";
-	default: return "EFS";
-	}
-}
 
 static void set_str(napi_env env, napi_value obj, const char *key, const char *s)
 {
@@ -121,8 +112,8 @@ static napi_value make_error(napi_env env, int code, const char *msg, int sys_er
 	napi_get_instance_data(env, (void **)&ad);
 	napi_create_string_utf8(env, msg, NAPI_AUTO_LENGTH, &m);
 	napi_create_object(env, &props);
-	set_str(env, props, "code", code_name(code));
-	set_num(env, props, "exitStatus", clawmd_err_exit_status(code ? code : CLAWMD_EFS));
+	set_str(env, props, "code", clawmd_code_name(code ? code : CLAWMD_EFS));
+	set_num(env, props, "exitStatus", cmd_exit_status(code ? code : CLAWMD_EFS));
 	char *k = !key && code == CLAWMD_EINPUT ? message_key(msg) : NULL;
 	if (path)
 		set_str(env, props, "path", path);
@@ -140,7 +131,7 @@ static napi_value make_error(napi_env env, int code, const char *msg, int sys_er
 	/* No ClawmdError registered (the binding used on its own): an Error
 	 * carrying the same properties. */
 	napi_value c;
-	napi_create_string_utf8(env, code_name(code), NAPI_AUTO_LENGTH, &c);
+	napi_create_string_utf8(env, clawmd_code_name(code ? code : CLAWMD_EFS), NAPI_AUTO_LENGTH, &c);
 	napi_create_error(env, c, m, &err);
 	napi_value names;
 	uint32_t n = 0;
@@ -504,32 +495,6 @@ struct summary {
 	size_t nch;
 };
 
-static const char *action_word(enum clawmd_action a)
-{
-	static const char *const words[] = {"write", "remove", "preserve", "mkdir", "create"};
-	return (unsigned)a < sizeof(words) / sizeof(*words) ? words[a] : "write";
-}
-
-static char *xstrdup(const char *s)
-{
-	char *d = s ? strdup(s) : NULL;
-	if (s && !d)
-		abort();
-	return d;
-}
-
-static char *xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-static char *xasprintf(const char *fmt, ...)
-{
-	char *s;
-	va_list ap;
-	va_start(ap, fmt);
-	int rc = vasprintf(&s, fmt, ap);
-	va_end(ap);
-	if (rc < 0)
-		abort();
-	return s;
-}
 
 static void summary_release(struct summary *s)
 {
@@ -553,52 +518,36 @@ static void compose_group(struct summary *out, struct handle *h, const char *nam
 	struct clawmd_err err = CLAWMD_ERR_INIT;
 	struct clawmd_plan plan;
 	struct clawmd_changes ch;
-	struct clawmd_compose_opts opts = {.dry_run = dry_run};
+	struct clawmd_compose_opts opts = {.version = CLAWMD_COMPOSE_OPTS_VERSION, .dry_run = dry_run};
 	struct clawmd_group *g = NULL;
 	clawmd_plan_init(&plan);
 	clawmd_changes_init(&ch);
 	memset(out, 0, sizeof(*out));
-	out->group = xstrdup(name);
+	out->group = clawmd_xstrdup(name);
 	int rc = clawmd_group_open(&g, &h->root, name, &err);
 	if (rc == 0)
-		out->abspath = xstrdup(clawmd_group_path(g));
+		out->abspath = clawmd_xstrdup(clawmd_group_path(g));
 	if (rc == 0 && config)
 		rc = clawmd_group_set_config(g, config, config_len, &err);
 	if (rc == 0)
 		rc = clawmd_compose(&plan, &ch, g, &opts, &err);
 	out->rc = rc < 0 ? rc : 0;
 	if (rc < 0) {
-		out->msg = xstrdup(err.msg);
+		out->msg = clawmd_xstrdup(err.msg);
 		out->sys_errno = err.sys_errno;
 		goto out;
 	}
-	out->path = xstrdup(ch.path);
-	if (plan.nwarnings) {
-		out->warnings = calloc(plan.nwarnings + ch.n, sizeof(char *));
-		if (!out->warnings)
-			abort();
-	}
-	for (size_t i = 0; i < plan.nwarnings; i++)
-		out->warnings[out->nwarnings++] = xstrdup(plan.warnings[i]);
+	out->path = clawmd_xstrdup(ch.path);
+	/* Every warning the command prints, in its words (the library's). */
+	out->nwarnings = clawmd_compose_warnings(&out->warnings, &plan, &ch);
 	out->ch = calloc(ch.n ? ch.n : 1, sizeof(*out->ch));
 	if (!out->ch)
 		abort();
 	for (size_t i = 0; i < ch.n; i++) {
 		const struct clawmd_change *c = &ch.v[i];
-		out->ch[i].action = action_word(c->action);
-		out->ch[i].path = xasprintf("%s/%s", ch.path, c->name);
-		out->ch[i].moved_to = c->moved_to ? xasprintf("%s/%s", ch.path, c->moved_to) : NULL;
-		if (c->moved_to) { /* the same words as the command's warning */
-			out->warnings = realloc(out->warnings,
-						(out->nwarnings + 1) * sizeof(char *));
-			if (!out->warnings)
-				abort();
-			out->warnings[out->nwarnings++] = xasprintf(
-				"%s/%s %s; moved to %s/%s", ch.path, c->name,
-				c->action == CLAWMD_PRESERVE ? "was not written by clawmd"
-							     : "was edited while compose ran",
-				ch.path, c->moved_to);
-		}
+		out->ch[i].action = clawmd_action_name(c->action);
+		out->ch[i].path = clawmd_xasprintf("%s/%s", ch.path, c->name);
+		out->ch[i].moved_to = c->moved_to ? clawmd_xasprintf("%s/%s", ch.path, c->moved_to) : NULL;
 	}
 	out->nch = ch.n;
 	/* As the command does after its groups: keep clawmd.json's parse. */
@@ -861,7 +810,7 @@ static napi_value m_migrate(napi_env env, napi_callback_info info)
 	size_t argc = 1;
 	napi_value argv[1] = {NULL}, opts, o = NULL, arr, a;
 	struct handle *h = handle_enter(env, info, &argc, argv, NULL, "migrate");
-	struct clawmd_migrate_opts mo = {0};
+	struct clawmd_migrate_opts mo = CLAWMD_MIGRATE_OPTS_INIT;
 	if (!h || !get_options(env, argv[0], "options", &opts) ||
 	    !get_bool_opt(env, opts, "dryRun", &mo.dry_run) ||
 	    !get_bool_opt(env, opts, "force", &mo.force) || !handle_recheck(env, h)) {
@@ -882,6 +831,7 @@ static napi_value m_migrate(napi_env env, napi_callback_info info)
 	set_bool(env, o, "alreadyMigrated", res.already);
 	set_bool(env, o, "legacyLeft", res.legacy_left);
 	set_str(env, o, "record", res.record);
+	napi_set_named_property(env, o, "warnings", strv_js(env, res.warnings, res.nwarnings));
 	napi_set_named_property(env, o, "groups", strv_js(env, res.groups, res.ngroups));
 	napi_create_array(env, &arr);
 	for (size_t i = 0, k = 0; i < res.n; i++) {
@@ -1035,6 +985,7 @@ static napi_value m_render(napi_env env, napi_callback_info info)
 	if (rc == 0 && !runtime)
 		rc = clawmd_group_runtimes(&set, &rt, g, &err);
 	struct clawmd_memory_opts o = {
+		.version = CLAWMD_MEMORY_OPTS_VERSION,
 		.cwd = lay->ct_group,
 		.home = home,
 		.approve_external = approve || lay->approve_external,
@@ -1147,7 +1098,7 @@ static napi_value m_check(napi_env env, napi_callback_info info)
 	napi_value argv[2] = {NULL, NULL}, opts, ret = NULL, arr, fails, x;
 	struct handle *h = handle_enter(env, info, &argc, argv, NULL, "check");
 	char **groups = NULL;
-	struct clawmd_lint_opts lo = {0};
+	struct clawmd_lint_opts lo = CLAWMD_LINT_OPTS_INIT;
 	struct clawmd_findings f;
 	clawmd_findings_init(&f);
 	if (!h || !get_groups(env, argv[0], &groups, &n) ||
@@ -1215,7 +1166,7 @@ static napi_value m_status(napi_env env, napi_callback_info info)
 	napi_value argv[1] = {NULL}, ret = NULL, x;
 	struct handle *h = handle_enter(env, info, &argc, argv, NULL, "status");
 	char **groups = NULL;
-	struct clawmd_lint_opts lo = {0};
+	struct clawmd_lint_opts lo = CLAWMD_LINT_OPTS_INIT;
 	if (!h || !get_groups(env, argv[0], &groups, &n) || !handle_recheck(env, h))
 		goto out;
 	bool given = groups != NULL;
@@ -1372,12 +1323,12 @@ static char *option_value(napi_env env, napi_value v, const char *key)
 	if (t == napi_boolean) {
 		bool b = false;
 		napi_get_value_bool(env, v, &b);
-		return xstrdup(b ? "true" : "false");
+		return clawmd_xstrdup(b ? "true" : "false");
 	}
 	if (t == napi_number) {
 		double d = 0;
 		napi_get_value_double(env, v, &d);
-		return xasprintf("%.17g", d);
+		return clawmd_xasprintf("%.17g", d);
 	}
 	if (napi_is_array(env, v, &is_array) == napi_ok && is_array) {
 		uint32_t len = 0;
@@ -1472,7 +1423,7 @@ static bool layout_object(napi_env env, struct layout_opts *lo, napi_value obj, 
 			return false;
 		}
 		if (prefix) {
-			char *full = xasprintf("%s%s", prefix, key);
+			char *full = clawmd_xasprintf("%s%s", prefix, key);
 			free(key);
 			if (!layout_opt(env, lo, full, v))
 				return false;

@@ -146,6 +146,25 @@ test('watch: a no-op is still seen changed after an edit', (t) => {
 	assert.match(read(root, 'groups/main/CLAUDE.local.md'), /hand edit/);
 });
 
+test('compose: every warning the command prints, in its words', (t) => {
+	const root = makeRoot(t);
+	fs.writeFileSync(path.join(root, 'groups/main/container.json'),
+		'{"skills": ["alpha", "nope"], "mcpServers": {"s": {"instructions": "See @./x.md."}}}\n');
+	const h = clawmd.open(root);
+	t.after(() => h.close());
+	const r = h.compose('main');
+	assert.ok(r.warnings.some((w) => /unknown skill 'nope'/.test(w)), r.warnings.join('\n'));
+	assert.ok(r.warnings.includes('groups/main: defused 1 @ directive(s) in inline MCP ' +
+		"instructions (they load as text; 'clawmd check' lists them)"), r.warnings.join('\n'));
+	// The command's --json and stderr hold the same list.
+	const cli = spawnSync(process.env.CLAWMD || path.join(pkg, 'bin/clawmd'),
+		['-C', '.', 'compose', '--json', 'main'], { cwd: root, encoding: 'utf8' });
+	assert.equal(cli.status, 0, cli.stderr);
+	const doc = JSON.parse(cli.stdout);
+	assert.deepEqual(doc.groups[0].warnings, h.compose('main').warnings);
+	assert.deepEqual(cli.stderr.trim().split('\n'), doc.groups[0].warnings.map((w) => `clawmd: warning: ${w}`));
+});
+
 test('composeAll: every group, off the main thread, errors per group', async (t) => {
 	const groups = Array.from({ length: 40 }, (_, i) => `g${String(i).padStart(2, '0')}`);
 	const root = makeRoot(t, groups);
@@ -257,6 +276,21 @@ test('ESM: import clawmd and clawmd/nanoclaw', async () => {
 	const n = await import(path.join(pkg, 'nanoclaw.mjs'));
 	assert.equal(typeof n.composeGroupClaudeMd, 'function');
 	assert.equal(typeof n.migrateGroupsToClaudeLocal, 'function');
+});
+
+test('migrate: every warning the command prints, in its words', { skip: spawnSync('git', ['--version']).status !== 0 && 'no git' }, (t) => {
+	const roots = [makeRoot(t, ['main']), makeRoot(t, ['main'])];
+	for (const r of roots) spawnSync('git', ['init', '-q', r]);
+	const h = clawmd.open(roots[0]);
+	t.after(() => h.close());
+	const r = h.migrate();
+	assert.ok(r.warnings.some((w) => /CLAUDE\.local\.md files are not ignored by git/.test(w)),
+		JSON.stringify(r.warnings));
+	const cli = spawnSync(process.env.CLAWMD || path.join(pkg, 'bin/clawmd'),
+		['-C', roots[1], 'migrate'], { encoding: 'utf8' });
+	assert.equal(cli.status, 0, cli.stderr);
+	const said = cli.stderr.split('\n').filter((l) => l.startsWith('clawmd: warning: '));
+	assert.deepEqual(said, r.warnings.map((w) => `clawmd: warning: ${w.replaceAll(roots[0], roots[1])}`));
 });
 
 test('the libraries the library loads on first use load inside the addon (libgit2, md4c, cJSON)', { skip: spawnSync('git', ['--version']).status !== 0 && 'no git' }, (t) => {

@@ -15,16 +15,17 @@ extern "C" {
 /* ---- errors ------------------------------------------------------------ */
 
 /*
- * Codes are the negated exit statuses of the command line, so the CLI maps
- * them without a table: 2 usage, 3 invalid input, 4 filesystem or safety
- * refusal, 5 lock timeout.
+ * The library's error codes: every action returns 0 or one of them, and
+ * the caller's struct clawmd_err holds it with the message.  They are the
+ * library's own; the clawmd command maps them to its exit statuses in one
+ * place (cmd/exit.h).
  */
 enum clawmd_code {
 	CLAWMD_OK = 0,
-	CLAWMD_EUSAGE = -2,
-	CLAWMD_EINPUT = -3,
-	CLAWMD_EFS = -4,
-	CLAWMD_ELOCK = -5,
+	CLAWMD_EUSAGE = -1, /* a call or an option the library cannot take */
+	CLAWMD_EINPUT = -2, /* invalid input: container.json, clawmd.json, a name */
+	CLAWMD_EFS = -3,    /* the filesystem failed, or a safety refusal */
+	CLAWMD_ELOCK = -4,  /* a lock stayed taken past its timeout */
 };
 
 #define CLAWMD_ERR_MSG_MAX 1024
@@ -44,8 +45,9 @@ int clawmd_err_set(struct clawmd_err *err, int code, const char *fmt, ...)
 int clawmd_err_sys(struct clawmd_err *err, int code, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 void clawmd_err_clear(struct clawmd_err *err);
-/* Exit status for a code: 0, or 2..5. */
-int clawmd_err_exit_status(int code);
+/* A code's stable name, for a host to branch on or show: "EUSAGE",
+ * "EINPUT", "EFS", "ELOCK" ("OK" for 0; "EFS" for a code it does not know). */
+const char *clawmd_code_name(int code);
 
 /* ---- growable buffer --------------------------------------------------- */
 
@@ -76,12 +78,19 @@ const char *clawmd_spell_nearest(const char *word, const char *const *cands, siz
 /* True for names matching [A-Za-z0-9][A-Za-z0-9._-]{0,63}. */
 bool clawmd_name_valid(const char *name, size_t len);
 
+/* A copy of `s` (NULL for NULL), a formatted string: each aborts when
+ * memory runs out, as the library does (clawmd.h), so that the command and
+ * a binding need no allocation helpers of their own.  Caller frees. */
+char *clawmd_xstrdup(const char *s);
+char *clawmd_xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
 /* Free an array of n strings and the array (NULL: no-op). */
 void clawmd_strv_free(char **v, size_t n);
 
-/* cJSON and md4c are loaded on first use, and one that cannot be loaded
- * then ends the process: right for a command, wrong for a host.  A host
- * asks first: the name of the first that cannot be loaded, or NULL. */
+/* cJSON and md4c are loaded on first use; an action that needs one that
+ * cannot be loaded fails with CLAWMD_EFS saying which and why.  A host may
+ * ask at its start instead: the name of the first that cannot be loaded,
+ * or NULL. */
 const char *clawmd_libraries_missing(void);
 
 #ifdef __cplusplus

@@ -193,7 +193,13 @@ void clawmd_pass_free(struct clawmd_pass *pass);
  */
 struct clawmd_pass *clawmd_pass_watch(void);
 
+/* Options a caller fills start from CLAWMD_COMPOSE_OPTS_INIT: the version
+ * tells the library which struct the caller was compiled against (as
+ * libgit2's do); a version it does not know is refused with EUSAGE. */
+#define CLAWMD_COMPOSE_OPTS_VERSION 1
+#define CLAWMD_COMPOSE_OPTS_INIT {CLAWMD_COMPOSE_OPTS_VERSION}
 struct clawmd_compose_opts {
+	unsigned int version; /* CLAWMD_COMPOSE_OPTS_VERSION */
 	bool dry_run; /* compute only: no lock, no write */
 	bool record_only; /* only what the record (below) proves: no plan, no write */
 };
@@ -218,6 +224,25 @@ int clawmd_compose(struct clawmd_plan *plan, struct clawmd_changes *changes,
 		   struct clawmd_group *g, const struct clawmd_compose_opts *opts,
 		   struct clawmd_err *err);
 
+
+/*
+ * What a compose says, in the library so that the command and a binding
+ * say the same.  The stable word of an action ("write", "remove",
+ * "preserve", "mkdir", "create") and of a file type ("none", "file",
+ * "symlink", "directory", "other"): the JSON output's and the binding's.
+ */
+const char *clawmd_action_name(enum clawmd_action a);
+const char *clawmd_ftype_name(enum clawmd_ftype t);
+/*
+ * Every warning of one compose, in the order to show them: the plan's
+ * (several groups' plans share the layout's: show each text once), that
+ * @ directives were defused, and each file moved out of the way with
+ * where it went.  Messages without a "warning:" prefix; names in them come
+ * from the group directory, so escape them before a terminal shows them.
+ * Returns the count; *out is freed with clawmd_strv_free(*out, count).
+ */
+size_t clawmd_compose_warnings(char ***out, const struct clawmd_plan *plan,
+			       const struct clawmd_changes *ch);
 
 /*
  * Defuse every @path directive Claude Code would import from inline text, by

@@ -22,7 +22,7 @@ extern "C" {
  * container sees it, or an arbitrary directory tree as a host sees it:
  *
  *	struct clawmd_findings f;
- *	struct clawmd_lint_opts opts = {0};
+ *	struct clawmd_lint_opts opts = CLAWMD_LINT_OPTS_INIT;
  *	clawmd_findings_init(&f);
  *	if (clawmd_lint_group(&f, g, &opts, &err) < 0) ...  // unreadable
  *	for (size_t i = 0; i < f.n; i++) ... f.v[i].rule->code, f.v[i].file ...
@@ -72,7 +72,12 @@ struct clawmd_findings {
 	size_t cap;
 };
 
+/* Start from CLAWMD_LINT_OPTS_INIT (the version: see clawmd_compose_opts);
+ * NULL stands for the defaults. */
+#define CLAWMD_LINT_OPTS_VERSION 1
+#define CLAWMD_LINT_OPTS_INIT {CLAWMD_LINT_OPTS_VERSION}
 struct clawmd_lint_opts {
+	unsigned int version; /* CLAWMD_LINT_OPTS_VERSION */
 	/* The host approved external includes for the agent's project (as
 	 * render --approve-external): imports leaving the working directory
 	 * load, so CM105 is not reported. */

@@ -18,7 +18,7 @@ extern "C" {
 /*
  * clawmd_migrate() cuts a legacy layout over to the composed model, once:
  *
- *	struct clawmd_migrate_opts opts = {.dry_run = false};
+ *	struct clawmd_migrate_opts opts = CLAWMD_MIGRATE_OPTS_INIT;
  *	struct clawmd_migrate_result res;
  *	clawmd_migrate(&res, &root, &opts, &err);  // fills res even on error
  *	for (size_t i = 0; i < res.n; i++) ... res.v[i] ...
@@ -118,9 +118,20 @@ struct clawmd_migrate_result {
 	 * the groups' CLAUDE.local.md: the message naming the line to add
 	 * (migrate never edits the user's .gitignore); else NULL. */
 	char *ignore_hint;
+	/* Every warning of the run, in the words the command prints (without
+	 * its "clawmd: warning: "): groups/global back after the cutover, the
+	 * .gitignore hint, each moved text git tracked (the actions' `git`).
+	 * The Node binding returns the same list. */
+	char **warnings;
+	size_t nwarnings;
 };
 
+/* Start from CLAWMD_MIGRATE_OPTS_INIT (the version: see
+ * clawmd_compose_opts). */
+#define CLAWMD_MIGRATE_OPTS_VERSION 1
+#define CLAWMD_MIGRATE_OPTS_INIT {CLAWMD_MIGRATE_OPTS_VERSION}
 struct clawmd_migrate_opts {
+	unsigned int version; /* CLAWMD_MIGRATE_OPTS_VERSION */
 	bool dry_run; /* decide and report only: no lock, no write */
 	bool force;   /* run even when the record exists */
 };

@@ -27,7 +27,8 @@ extern "C" {
  * sorted up to 2.1.112, in readdir(3) order from 2.1.113; the realpath gate
  * on imports and symlinked rules from 2.1.232):
  *
- *	struct clawmd_memory_opts o = {.cwd = ".", .home = getenv("HOME")};
+ *	struct clawmd_memory_opts o = CLAWMD_MEMORY_OPTS_INIT;
+ *	o.cwd = ".", o.home = getenv("HOME");
  *	struct clawmd_memory m;
  *	clawmd_memory_init(&m);
  *	if (clawmd_memory_load(&m, &o, &err) < 0) ...   // cwd unreadable, ...
@@ -103,7 +104,12 @@ struct clawmd_memory {
 			      external includes differ from one with them */
 };
 
+/* Start from CLAWMD_MEMORY_OPTS_INIT (the version: see
+ * clawmd_compose_opts). */
+#define CLAWMD_MEMORY_OPTS_VERSION 1
+#define CLAWMD_MEMORY_OPTS_INIT {CLAWMD_MEMORY_OPTS_VERSION}
 struct clawmd_memory_opts {
+	unsigned int version;	 /* CLAWMD_MEMORY_OPTS_VERSION */
 	const char *cwd;	 /* default "." */
 	const char *home;	 /* the user tier is HOME/.claude; NULL: none */
 	const char *managed_dir; /* default /etc/claude-code */

@@ -1,0 +1,27 @@
+/*
+ * exit.h - the exit statuses of the clawmd command for the library's error
+ * codes: the one place they are mapped.
+ *
+ * The codes are the library's own (clawmd/base.h); the statuses are the
+ * command's documented contract (every --help, doc/man/clawmd.1).  The Node
+ * binding includes this header too: a ClawmdError's exitStatus is the
+ * status the command gives for the same cause (bindings/node/index.d.ts).
+ */
+#ifndef CLAWMD_CMD_EXIT_H
+#define CLAWMD_CMD_EXIT_H
+
+#include "clawmd.h"
+
+/* 0 for success (and any code >= 0); 2 usage, 3 invalid input, 5 lock
+ * timeout; 4 a filesystem error or safety refusal, and any other failure. */
+static inline int cmd_exit_status(int code)
+{
+	switch (code) {
+	case CLAWMD_EUSAGE: return 2;
+	case CLAWMD_EINPUT: return 3;
+	case CLAWMD_ELOCK: return 5;
+	default: return code >= 0 ? 0 : 4;
+	}
+}
+
+#endif

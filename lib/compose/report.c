@@ -1,0 +1,53 @@
+/*
+ * report.c - what a compose says: the words for its actions and file
+ * types, and its warnings, in the library so that the command and the
+ * Node binding say the same (clawmd/compose.h).
+ *
+ * A warning added here reaches both: the command prints each (escaped,
+ * "clawmd: warning: "), the binding hands each back in `warnings`.
+ */
+#include "clawmd.h"
+#include "base/util.h"
+
+const char *clawmd_action_name(enum clawmd_action a)
+{
+	static const char *const words[] = {"write", "remove", "preserve", "mkdir", "create"};
+	return (unsigned)a < CLAWMD_ARRAY_SIZE(words) ? words[a] : "write";
+}
+
+const char *clawmd_ftype_name(enum clawmd_ftype t)
+{
+	static const char *const words[] = {"none", "file", "symlink", "directory", "other"};
+	return (unsigned)t < CLAWMD_ARRAY_SIZE(words) ? words[t] : "other";
+}
+
+size_t clawmd_compose_warnings(char ***out, const struct clawmd_plan *plan,
+			       const struct clawmd_changes *ch)
+{
+	size_t n = 0, cap = 0;
+	char **v = NULL;
+	for (size_t i = 0; i < plan->nwarnings; i++) {
+		clawmd_xgrow(&v, &cap, n + 1, sizeof(*v));
+		v[n++] = clawmd_xstrdup(plan->warnings[i]);
+	}
+	/* Every compose that defuses says so: the agent's container.json
+	 * asked for an import that will not load. */
+	if (plan->ndefused) {
+		clawmd_xgrow(&v, &cap, n + 1, sizeof(*v));
+		v[n++] = clawmd_xasprintf("%s: defused %zu @ directive(s) in inline MCP instructions "
+					  "(they load as text; 'clawmd check' lists them)",
+					  ch->path, plan->ndefused);
+	}
+	for (size_t i = 0; i < ch->n; i++) {
+		const struct clawmd_change *c = &ch->v[i];
+		if (!c->moved_to)
+			continue;
+		clawmd_xgrow(&v, &cap, n + 1, sizeof(*v));
+		v[n++] = clawmd_xasprintf("%s/%s %s; moved to %s/%s", ch->path, c->name,
+					  c->action == CLAWMD_PRESERVE ? "was not written by clawmd"
+								       : "was edited while compose ran",
+					  ch->path, c->moved_to);
+	}
+	*out = v;
+	return n;
+}
