@@ -409,6 +409,7 @@ int cmd_render(int argc, char **argv)
 		if (clawmd_group_open(&g, &root, group, &err) < 0 ||
 		    clawmd_group_mounts(&mounts, &nmounts, g, &err) < 0 ||
 		    (!runtime_set && clawmd_group_runtimes(&set, &first, g, &err) < 0)) {
+			clawmd_mounts_free(mounts, nmounts);
 			clawmd_group_free(g);
 			clawmd_root_release(&root);
 			st = cmd_fail(&err);
