@@ -636,10 +636,15 @@ int clawmd_fs_mkdirs(const char *path, struct clawmd_err *err)
  *     killed in between, or a file left empty by a full file system (or by
  *     a version that wrote it in place), is mended by the next migrate or
  *     first compose of a group (issue 28 item 10);
- *  2. written as every file is (clawmd_fs_replace_file: staged, synced,
- *     renamed): there is the whole file or none, never an empty one;
+ *  2. staged and renamed as every file is (the one primitive): there is
+ *     the whole file or none, never an empty one; not synced (a spawn pays
+ *     no extra fsync): what a power cut can cost is an empty file, which
+ *     the next lock mends (1);
  *  3. a file that is there with content is the user's, left alone;
- *  4. best effort: a lock must not fail for it.
+ *  4. a temp a killed run staged for it is removed before the next one is
+ *     staged (the state directory is host-only: nothing there is anyone
+ *     else's);
+ *  5. best effort: a lock must not fail for it.
  */
 static bool ignore_wanted(int dirfd, const char *name)
 {
@@ -657,8 +662,22 @@ static void ignore_self(const char *lockdir)
 	char *state = clawmd_xstrndup(lockdir, (size_t)(slash - lockdir));
 	struct clawmd_dir sd = CLAWMD_DIR_INIT;
 	if (clawmd_fs_mkdirs(state, NULL) == 0 && clawmd_dir_open(&sd, state, NULL) == 0 &&
-	    ignore_wanted(sd.fd, ".gitignore"))
-		clawmd_fs_replace_file(&sd, ".gitignore", "*\n", 2, NULL);
+	    ignore_wanted(sd.fd, ".gitignore")) {
+		DIR *d = clawmd_fs_list(sd.fd);
+		struct dirent *e;
+		char base[32];
+		while (d && (e = readdir(d))) {
+			const char *of = clawmd_fs_temp_of(base, e->d_name);
+			if (of && !strcmp(of, ".gitignore"))
+				unlinkat(sd.fd, e->d_name, 0);
+		}
+		if (d)
+			closedir(d);
+		struct clawmd_stage st;
+		if (clawmd_fs_stage_file_unsynced(&st, &sd, ".gitignore", "*\n", 2, NULL) == 0)
+			clawmd_fs_commit(&st, NULL);
+		clawmd_fs_stage_release(&st);
+	}
 	clawmd_dir_release(&sd);
 	free(state);
 }
