@@ -315,46 +315,6 @@ static void reshow(struct clawmd_findings *f, const struct clawmd_layout *lay, c
 	}
 }
 
-/*
- * The root the --cwd tree is in, so that a group directory in the tree is
- * linted as its agent's (clawmd_lint_opts.layout): -C or $CLAWMD_ROOT, else
- * the nearest ancestor of DIR holding a clawmd.json, else the usual
- * discovery from the current directory.  Quiet: no root is no error here
- * (the tree is then only confined to itself).
- */
-static bool tree_root(struct clawmd_root *root, const struct cmd_layout_opts *lo, const char *dir)
-{
-	struct clawmd_err err = CLAWMD_ERR_INIT;
-	const char *env = getenv("CLAWMD_ROOT");
-	char *up = NULL, json[PATH_MAX + 16];
-	if (!lo->root && !(env && *env) && (up = realpath(dir, NULL))) {
-		for (;;) {
-			snprintf(json, sizeof(json), "%s/clawmd.json", up[1] ? up : "");
-			if (!access(json, F_OK))
-				break;
-			char *slash = strrchr(up, '/');
-			if (slash == up) {
-				free(up);
-				up = NULL;
-				break;
-			}
-			*slash = '\0';
-		}
-	}
-	clawmd_root_init(root);
-	int rc = clawmd_root_load(root, lo->root ? lo->root : up, &err);
-	free(up);
-	for (int i = 0; rc == 0 && i < lo->n; i++) /* a preset first, as cmd_root_open */
-		if (!strcmp(lo->keys[i], "preset"))
-			rc = clawmd_layout_set(&root->lay, lo->keys[i], lo->values[i], &err);
-	for (int i = 0; rc == 0 && i < lo->n; i++)
-		if (strcmp(lo->keys[i], "preset"))
-			rc = clawmd_layout_set(&root->lay, lo->keys[i], lo->values[i], &err);
-	if (rc < 0)
-		clawmd_root_release(root);
-	return rc == 0;
-}
-
 int cmd_check(int argc, char **argv)
 {
 	struct cmd_layout_opts lo = cmd_layout_global;
@@ -415,7 +375,7 @@ int cmd_check(int argc, char **argv)
 	clawmd_findings_init(&f);
 	if (cwd) {
 		struct clawmd_root troot;
-		bool have = tree_root(&troot, &lo, cwd);
+		bool have = cmd_tree_root(&troot, &lo, cwd);
 		opts.layout = have ? &troot.lay : NULL;
 		int trc = clawmd_lint_tree(&f, cwd, &opts, &err);
 		if (have)

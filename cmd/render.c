@@ -384,8 +384,6 @@ int cmd_render(int argc, char **argv)
 				       clawmd_runtime_name(o.runtime));
 	if (strcmp(format, "text") && strcmp(format, "files") && strcmp(format, "json"))
 		return cmd_usage_error("render", "--format: unknown format '%s' (text, files or json)", format);
-	if (!home_set && !group)
-		o.home = getenv("HOME");
 
 	struct clawmd_err err = CLAWMD_ERR_INIT;
 	struct clawmd_root root;
@@ -393,14 +391,49 @@ int cmd_render(int argc, char **argv)
 	size_t nmounts = 0;
 	bool have_layout = false;
 	bool json = !strcmp(format, "json");
+	/*
+	 * A directory inside a group (--cwd DIR, or where render runs) is
+	 * read as the group's container reads it, as with --group: through
+	 * its mount table, never the host's view of the agent's links (a
+	 * CLAUDE.local.md, AGENTS.md or GEMINI.md the agent made a symlink to
+	 * a host file).  The same path as check --cwd: the root DIR is in
+	 * (cmd_tree_root), then clawmd_layout_group_of (issue 28 item 5).
+	 */
+	char *cwd_group = NULL, *cwd_ct = NULL;
+	if (!group && !o.target) {
+		char *real = realpath(o.cwd ? o.cwd : ".", NULL);
+		if (real && cmd_tree_root(&root, &lo, real)) {
+			clawmd_layout_group_of(&cwd_group, &cwd_ct, &root.lay, real);
+			if (cwd_group) {
+				group = cwd_group;
+				o.cwd = cwd_ct;
+				have_layout = true;
+			} else {
+				clawmd_root_release(&root);
+			}
+		}
+		free(real);
+		if (group && home_set && o.home[0] != '/') {
+			clawmd_root_release(&root);
+			free(cwd_group);
+			free(cwd_ct);
+			cmd_usage_error("render", "--home in a group is a container path, absolute, "
+						  "not '%s'", o.home);
+			return json ? cmd_json_failure(2) : 2;
+		}
+	}
+	if (!home_set && !group)
+		o.home = getenv("HOME");
 	if (group) {
-		int st = cmd_root_open(&root, &lo, cmd_quiet);
+		int st = have_layout ? 0 : cmd_root_open(&root, &lo, cmd_quiet);
 		if (st)
 			return json ? cmd_json_failure(st) : st;
 		have_layout = true;
 		char *gv[] = {(char *)group};
 		if ((st = cmd_groups_check(&root, gv, 1))) {
 			clawmd_root_release(&root);
+			free(cwd_group);
+			free(cwd_ct);
 			return json ? cmd_json_failure(st) : st;
 		}
 		struct clawmd_group *g;
@@ -409,8 +442,11 @@ int cmd_render(int argc, char **argv)
 		if (clawmd_group_open(&g, &root, group, &err) < 0 ||
 		    clawmd_group_mounts(&mounts, &nmounts, g, &err) < 0 ||
 		    (!runtime_set && clawmd_group_runtimes(&set, &first, g, &err) < 0)) {
+			clawmd_mounts_free(mounts, nmounts);
 			clawmd_group_free(g);
 			clawmd_root_release(&root);
+			free(cwd_group);
+			free(cwd_ct);
 			st = cmd_fail(&err);
 			return json ? cmd_json_failure(st) : st;
 		}
@@ -436,6 +472,8 @@ int cmd_render(int argc, char **argv)
 		clawmd_mounts_free(mounts, nmounts);
 		if (have_layout)
 			clawmd_root_release(&root);
+		free(cwd_group);
+		free(cwd_ct);
 		cmd_usage_error("render", "--%s is %s's: it needs --runtime %s (the runtime here is %s)",
 				option_name(knob), clawmd_runtime_title(knob_runtime),
 				clawmd_runtime_name(knob_runtime), clawmd_runtime_name(o.runtime));
@@ -481,5 +519,7 @@ int cmd_render(int argc, char **argv)
 	clawmd_mounts_free(mounts, nmounts);
 	if (have_layout)
 		clawmd_root_release(&root);
+	free(cwd_group);
+	free(cwd_ct);
 	return status;
 }

@@ -1,9 +1,14 @@
 /* defuse.c - @ directives in text the agent or a host config wrote (inline
  * MCP instructions, the persona) made inert: the model still reads them,
- * Claude Code's loader imports nothing (clawmd_defuse_imports in
- * clawmd/compose.h). */
+ * no runtime's loader imports anything (clawmd_defuse_imports in
+ * clawmd/compose.h).  Two runtimes follow @ imports, each by its own rule:
+ * Claude Code (clawmd_md_imports: Markdown-aware, nothing in code, HTML or
+ * a fence) and Gemini CLI (render/gemini.c: any '@' after whitespace
+ * outside backticks, in a ~~~ fence, an HTML comment or an indented block
+ * too).  A file is defused by the union of the two (issue 28 item 6). */
 #include "clawmd.h"
 #include "base/util.h"
+#include "render/runtimes.h"
 
 #include <string.h>
 
@@ -92,12 +97,48 @@ static int count_one(size_t off, size_t len, const char *path, void *payload)
 	return 0;
 }
 
-/* Live imports in `out`, by the scanner Claude Code's rules use. */
+/* Live imports in `out`, by either runtime's rule. */
 static size_t live_imports(const struct clawmd_buf *out)
 {
 	size_t n = 0;
 	clawmd_md_imports(out->ptr, out->len, count_one, &n);
+	clawmd_gemini_imports(out->ptr, out->len, count_one, &n);
 	return n;
+}
+
+/* The offsets of the directives Claude Code's rule finds, in order. */
+struct offsets {
+	size_t *v, n, cap;
+	size_t i;     /* Gemini's walk through v (its offsets come in order too) */
+	size_t extra; /* Gemini's directives at none of them */
+};
+
+static int note_claude(size_t off, size_t len, const char *path, void *payload)
+{
+	struct offsets *o = payload;
+	clawmd_xgrow(&o->v, &o->cap, o->n + 1, sizeof(*o->v));
+	o->v[o->n++] = off;
+	return 0;
+}
+
+static int note_gemini(size_t off, size_t len, const char *path, void *payload)
+{
+	struct offsets *o = payload;
+	while (o->i < o->n && o->v[o->i] < off)
+		o->i++;
+	if (o->i == o->n || o->v[o->i] != off)
+		o->extra++;
+	return 0;
+}
+
+/* The directives Gemini CLI would follow that Claude Code would not. */
+static size_t gemini_only(const char *text, size_t len)
+{
+	struct offsets o = {0};
+	clawmd_md_imports(text, len, note_claude, &o);
+	clawmd_gemini_imports(text, len, note_gemini, &o);
+	free(o.v);
+	return o.extra;
 }
 
 static size_t defuse_with(struct clawmd_buf *out, const char *text, size_t len,
@@ -112,18 +153,23 @@ static size_t defuse_with(struct clawmd_buf *out, const char *text, size_t len,
 }
 
 /*
- * Defusing is checked, not assumed: the output is scanned again with the
- * same scanner, and must hold no live import.  Three forms, each tried
- * only when the one before left something live:
- *  1. code spans, which read best;
- *  2. a backslash before each '@' not yet escaped;
- *  3. no '@' left at all ("&#64;", which Claude Code's lexer does not
- *     decode): the scanner's pattern needs the byte '@', so this one
- *     cannot fail.
+ * Defusing is checked, not assumed: the output is scanned again with both
+ * runtimes' scanners, and must hold no live import.  Three forms, each
+ * tried only when the one before left something live:
+ *  1. code spans around Claude Code's directives, which read best (and
+ *     are backtick regions to Gemini CLI);
+ *  2. a backslash before each '@' not yet escaped: every '@' then follows
+ *     a backslash, never whitespace, so Gemini CLI takes none either (what
+ *     a directive only it would follow, in a ~~~ fence, HTML or an
+ *     indented block, gets);
+ *  3. no '@' left at all ("&#64;", which neither decodes): both patterns
+ *     need the byte '@', so this one cannot fail.
+ * The count is of the directives either runtime would have followed.
  */
 size_t clawmd_defuse_imports(struct clawmd_buf *out, const char *text, size_t len)
 {
 	size_t count = defuse_with(out, text, len, defuse_one);
+	count += gemini_only(text, len);
 	if (!count || !live_imports(out))
 		return count;
 	escape_all(out, text, len);

@@ -626,21 +626,34 @@ int clawmd_fs_mkdirs(const char *path, struct clawmd_err *err)
 
 /*
  * The directory above a lock directory is clawmd's host-only state (locks,
- * records, the layout cache): nothing in it is for a repository.  Before
- * the lock directory is first made, the state directory gets a
- * ".gitignore" of "*", so git ignores it wherever it lives, with no line in
- * the user's .gitignore (what clawmd creates, it makes ignored).  Why this
- * way:
- *  1. before the lock directory, not after: a run killed in between finds
- *     no lock directory and comes here again;
- *  2. written in place, not staged: the state directory is host-only (no
- *     agent can plant anything there), and a kill leaves at worst an empty
- *     file, which the next pass through here fills; a staged temp would be
- *     a leftover nothing cleans;
- *  3. not fsynced: what a power cut can cost is an empty file (the state
- *     shows in git status), never data, and a spawn pays no extra fsync;
- *  4. best effort: a lock must not fail for it.
+ * records, the layout cache): nothing in it is for a repository.  The state
+ * directory has a ".gitignore" of "*", so git ignores it wherever it lives,
+ * with no line in the user's .gitignore (what clawmd creates, it makes
+ * ignored).  Why this way:
+ *  1. written before the lock directory is first made, and checked again
+ *     at every lock taken here (one fstatat through the lock directory's
+ *     ".."; a no-op compose takes its lock without coming here): a run
+ *     killed in between, or a file left empty by a full file system (or by
+ *     a version that wrote it in place), is mended by the next migrate or
+ *     first compose of a group (issue 28 item 10);
+ *  2. staged and renamed as every file is (the one primitive): there is
+ *     the whole file or none, never an empty one; not synced (a spawn pays
+ *     no extra fsync): what a power cut can cost is an empty file, which
+ *     the next lock mends (1);
+ *  3. a file that is there with content is the user's, left alone;
+ *  4. a temp a killed run staged for it is removed before the next one is
+ *     staged (the state directory is host-only: nothing there is anyone
+ *     else's);
+ *  5. best effort: a lock must not fail for it.
  */
+static bool ignore_wanted(int dirfd, const char *name)
+{
+	struct stat st;
+	if (fstatat(dirfd, name, &st, AT_SYMLINK_NOFOLLOW) < 0)
+		return errno == ENOENT;
+	return S_ISREG(st.st_mode) && st.st_size == 0;
+}
+
 static void ignore_self(const char *lockdir)
 {
 	const char *slash = strrchr(lockdir, '/');
@@ -648,14 +661,22 @@ static void ignore_self(const char *lockdir)
 		return;
 	char *state = clawmd_xstrndup(lockdir, (size_t)(slash - lockdir));
 	struct clawmd_dir sd = CLAWMD_DIR_INIT;
-	struct stat st;
-	if (clawmd_fs_mkdirs(state, NULL) == 0 && clawmd_dir_open(&sd, state, NULL) == 0) {
-		int fd = openat(sd.fd, ".gitignore", O_WRONLY | O_CREAT | O_NOFOLLOW | O_NONBLOCK |
-							     O_CLOEXEC, 0644);
-		if (fd >= 0 && fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size == 0)
-			write_all(fd, "*\n", 2);
-		if (fd >= 0)
-			close(fd);
+	if (clawmd_fs_mkdirs(state, NULL) == 0 && clawmd_dir_open(&sd, state, NULL) == 0 &&
+	    ignore_wanted(sd.fd, ".gitignore")) {
+		DIR *d = clawmd_fs_list(sd.fd);
+		struct dirent *e;
+		char base[32];
+		while (d && (e = readdir(d))) {
+			const char *of = clawmd_fs_temp_of(base, e->d_name);
+			if (of && !strcmp(of, ".gitignore"))
+				unlinkat(sd.fd, e->d_name, 0);
+		}
+		if (d)
+			closedir(d);
+		struct clawmd_stage st;
+		if (clawmd_fs_stage_file_unsynced(&st, &sd, ".gitignore", "*\n", 2, NULL) == 0)
+			clawmd_fs_commit(&st, NULL);
+		clawmd_fs_stage_release(&st);
 	}
 	clawmd_dir_release(&sd);
 	free(state);
@@ -674,6 +695,8 @@ int clawmd_fs_lock(int *fd_out, const char *lockdir, const char *name, double ti
 		if ((rc = clawmd_fs_mkdirs(lockdir, err)) < 0 ||
 		    (rc = clawmd_dir_open(&d, lockdir, err)) < 0)
 			return rc;
+	} else if (ignore_wanted(d.fd, "../.gitignore")) {
+		ignore_self(lockdir);
 	}
 	/* flock() needs no write access: read-only keeps the no-op compose
 	 * free of any open for writing. */

@@ -84,8 +84,17 @@ int clawmd_group_dir(const struct clawmd_dir **out, struct clawmd_group *g,
  * group directory is writable by the agent, which could otherwise hold the
  * lock forever or plant a symlink at its name.
  */
+/* STATE/locks/<name>, made when first needed (a watched no-op never
+ * needs it): the record is written there, whoever took the lock. */
+static void lock_path(struct clawmd_group *g)
+{
+	if (!g->lockpath)
+		g->lockpath = clawmd_xasprintf("%s/locks/%s", g->lay->state, g->name);
+}
+
 int clawmd_group_lock(struct clawmd_group *g, struct clawmd_err *err)
 {
+	lock_path(g);
 	if (g->lock >= 0)
 		return 0;
 	char *dir = clawmd_path_join(g->lay->state, "locks");
@@ -98,8 +107,7 @@ int clawmd_group_trylock(struct clawmd_group *g)
 {
 	if (g->lock >= 0)
 		return 0;
-	if (!g->lockpath) /* made when first needed: a watched no-op never is */
-		g->lockpath = clawmd_xasprintf("%s/locks/%s", g->lay->state, g->name);
+	lock_path(g);
 	int fd = open(g->lockpath, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
 	if (fd >= 0 && flock(fd, LOCK_EX | LOCK_NB) == 0) {
 		g->lock = fd;

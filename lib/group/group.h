@@ -31,7 +31,7 @@ struct clawmd_group {
 	char *shown;		/* the path as messages show it */
 	struct clawmd_dir dir;	/* fd -1 until clawmd_group_dir() */
 	int lock;		/* -1 unless held */
-	char *lockpath;		/* STATE/locks/<name>, once clawmd_group_trylock() made it */
+	char *lockpath;		/* STATE/locks/<name>, once a lock was asked for */
 	/* container.json as read once (or as the host gave it) */
 	int config_rc;		/* 1: not read yet; 0; or the error */
 	bool config_given;	/* the host's, not the file's */

@@ -924,6 +924,20 @@ static int mount_cmp(const void *a, const void *b)
 	return lx != ly ? (lx > ly ? -1 : 1) : strcmp(x->container, y->container);
 }
 
+void clawmd_layout_group_of(char **group, char **ct, const struct clawmd_layout *lay,
+			    const char *dir)
+{
+	*group = *ct = NULL;
+	char *groups = lay && lay->groups ? realpath(lay->groups, NULL) : NULL;
+	size_t gl = groups ? strlen(groups) : 0;
+	if (gl && !strncmp(dir, groups, gl) && dir[gl] == '/' && dir[gl + 1]) {
+		const char *name = dir + gl + 1, *slash = strchr(name, '/');
+		*group = slash ? clawmd_xstrndup(name, (size_t)(slash - name)) : clawmd_xstrdup(name);
+		*ct = clawmd_xasprintf("%s%s", lay->ct_group, slash ? slash : "");
+	}
+	free(groups);
+}
+
 int clawmd_layout_mounts(struct clawmd_mount **out, size_t *n, const struct clawmd_layout *lay,
 			 const char *group, struct clawmd_err *err)
 {

@@ -131,13 +131,12 @@ int clawmd_lint_tree(struct clawmd_findings *out, const char *dir,
 	 * links. */
 	struct clawmd_mount *mounts = NULL;
 	size_t nmounts = 0;
-	const char *rest;
-	char *group = tree_group_of(&tw, real, &rest), *ct = NULL, *ctlimit = NULL;
+	char *group = NULL, *ct = NULL, *ctlimit = NULL;
 	int rc;
+	clawmd_layout_group_of(&group, &ct, tw.lay, real);
 	if (group && (rc = clawmd_layout_mounts(&mounts, &nmounts, tw.lay, group, err)) < 0)
 		goto out;
 	if (group) {
-		ct = clawmd_xasprintf("%s%s", tw.lay->ct_group, rest);
 		ctlimit = clawmd_xstrdup(ct);
 		V.mounts = mounts;
 		V.nmounts = nmounts;

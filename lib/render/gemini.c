@@ -311,6 +311,23 @@ static bool next_import(const char *s, size_t len, size_t *pos, size_t *a, size_
 	return false;
 }
 
+/* Each import Gemini CLI would follow in `text`, in order: fn(offset of
+ * the '@', length of "@path", NULL, payload); a nonzero return stops.  Its
+ * rule, not Claude Code's: '@' at the start or after whitespace, outside a
+ * backtick region, whatever the Markdown around it (a ~~~ fence, an HTML
+ * block or comment, an indented block).  Compose defuses by this rule
+ * too (clawmd_defuse_imports). */
+void clawmd_gemini_imports(const char *text, size_t len, clawmd_import_fn fn, void *payload)
+{
+	struct regions rg;
+	code_regions(&rg, text, len);
+	size_t pos = 0, cur = 0, a, e;
+	while (next_import(text, len, &pos, &a, &e))
+		if (!in_code(&rg, &cur, a) && fn(a, e - a, NULL, payload))
+			break;
+	free(rg.r);
+}
+
 /* ---- import processing (§3) --------------------------------------------- */
 
 struct chain {

@@ -34,4 +34,8 @@ int clawmd_runtime_load(struct clawmd_memory *out, const struct clawmd_memory_op
 void clawmd_runtime_text(struct clawmd_buf *out, const struct clawmd_memory *m,
 			 const struct clawmd_memory_opts *o);
 
+/* The imports Gemini CLI follows in a text (render/gemini.c), for compose's
+ * defusing, which must leave none for any runtime that reads the file. */
+void clawmd_gemini_imports(const char *text, size_t len, clawmd_import_fn fn, void *payload);
+
 #endif

@@ -10,7 +10,8 @@
  * program here, not a library a harness links.  So the fuzzer is JS, driven
  * by a seeded PRNG: every batch is a child node running BATCH iterations
  * from one seed, iteration k from seed (SEED, k) alone, so a failure
- * replays with `node fuzz_node.js PKG 0 SEED:K` (that iteration, verbose).
+ * replays with `make fuzz-node FUZZ_NODE_TIME=0 FUZZ_NODE_SEED=SEED:K` (that
+ * iteration alone, its calls listed).
  *
  * What must hold: node never dies (a signal, a sanitizer report), and every
  * call returns or throws an Error: a ClawmdError with a known code, a
@@ -73,6 +74,7 @@ class Boom extends Error {}
 /* One iteration: random handles, random calls with hostile arguments. */
 function iteration(clawmd, root, r, log) {
 	const handles = [];
+	const pending = []; // every promise a call made: each must settle as check() allows
 	const open = () => {
 		const opts = r.chance(0.7) ? undefined : value(2);
 		const h = clawmd.open(r.chance(0.9) ? root : value(1), opts);
@@ -85,7 +87,16 @@ function iteration(clawmd, root, r, log) {
 		switch (r.int(6)) {
 		case 0: if (h) h.close(); break;
 		case 1: throw new Boom('boom');
-		case 2: if (h) try { h[r.pick(METHODS)](value(1), value(1)); } catch (e) { check(e); } break;
+		case 2:
+			if (h) {
+				try {
+					const res = h[r.pick(METHODS)](value(1), value(1));
+					if (res && typeof res.then === 'function') pending.push(res.catch(check));
+				} catch (e) {
+					check(e);
+				}
+			}
+			break;
 		case 3: if (h) try { void h.root; } catch (e) { check(e); } break;
 		case 4: try { open(); } catch (e) { check(e); } break;
 		default: break;
@@ -183,7 +194,6 @@ function iteration(clawmd, root, r, log) {
 			return;
 		throw new Error(`not an Error we know: ${e && e.constructor && e.constructor.name}: ${e}`);
 	}
-	const pending = [];
 	const polluted = r.chance(0.1);
 	const keys = [];
 	try {
@@ -237,6 +247,9 @@ function iteration(clawmd, root, r, log) {
 async function child(seed, only) {
 	const clawmd = require(pkg);
 	const root = makeRoot();
+	// open() without a root finds one from the working directory: the
+	// fuzzer's own, never the checkout it was started in.
+	process.chdir(root);
 	let calls = 0;
 	try {
 		const from = only === undefined ? 0 : only, to = only === undefined ? BATCH : only + 1;
@@ -274,7 +287,7 @@ if (process.env.CLAWMD_FUZZ_NODE_CHILD) {
 		});
 		if (r.status !== 0) {
 			console.error(`fuzz-node: FAILED at seed ${arg} (${r.signal ? `signal ${r.signal}` : `exit ${r.status}`}); ` +
-				`replay one iteration with: node ${path.relative(process.cwd(), __filename)} ${pkg} 0 SEED:K\n` +
+				`replay one iteration with: make fuzz-node FUZZ_NODE_PKG=${pkg} FUZZ_NODE_TIME=0 FUZZ_NODE_SEED=SEED:K\n` +
 				String(r.stderr).split('\r').slice(-40).join('\n'));
 			process.exit(1);
 		}

@@ -2,10 +2,11 @@
  * libFuzzer target: container.json -> config parse -> defuse of each MCP
  * server's instructions, with the property compose relies on: the defused
  * text holds no import Claude Code would follow (clawmd_md_imports finds
- * none).  Most fuzzer inputs are not valid JSON, so the raw input is also
+ * none), nor one Gemini CLI would (clawmd_gemini_imports, issue 28).  Most fuzzer inputs are not valid JSON, so the raw input is also
  * defused as instructions text directly; both paths must hold.
  */
 #include "clawmd.h"
+#include "render/runtimes.h"
 
 #include <stdint.h>
 #include <stdio.h>
@@ -15,7 +16,7 @@
 static int live(size_t off, size_t len, const char *path, void *payload)
 {
 	const struct clawmd_buf *out = payload;
-	fprintf(stderr, "live import '%s' at %zu in defused text:\n%.*s\n", path, off,
+	fprintf(stderr, "live import '%s' at %zu in defused text:\n%.*s\n", path ? path : "(Gemini CLI's rule)", off,
 		(int)out->len, out->ptr);
 	abort();
 }
@@ -25,6 +26,7 @@ static void defuse_checked(const char *text, size_t len)
 	struct clawmd_buf out = CLAWMD_BUF_INIT;
 	clawmd_defuse_imports(&out, text, len);
 	clawmd_md_imports(out.ptr, out.len, live, &out);
+	clawmd_gemini_imports(out.ptr, out.len, live, &out);
 	/* Defusing an already defused text finds nothing more to defuse. */
 	struct clawmd_buf again = CLAWMD_BUF_INIT;
 	if (clawmd_defuse_imports(&again, out.ptr, out.len) != 0)

@@ -1,10 +1,12 @@
 /* Unit tests for defusing @ directives (issue 9, item 7): cases in
  * tests/unit/defuse.txt, and every scanner case of tests/unit/mdscan.txt
- * defused must leave no live import. */
+ * defused must leave no live import, by Claude Code's rule or Gemini CLI's
+ * (issue 28, item 6). */
 #include "tap.h"
 #include "testutil.h"
 #include "clawmd.h"
 #include "base/util.h"
+#include "render/runtimes.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,11 +17,39 @@ static int count(size_t off, size_t len, const char *path, void *payload)
 	return 0;
 }
 
+/* Live imports by either runtime that follows them: Claude Code's rule and
+ * Gemini CLI's (issue 28 item 6). */
 static size_t live(const char *text, size_t len)
 {
 	size_t n = 0;
 	clawmd_md_imports(text, len, count, &n);
+	clawmd_gemini_imports(text, len, count, &n);
 	return n;
+}
+
+/* The directives either rule finds, each '@' once. */
+struct at {
+	size_t v[4096], n;
+};
+
+static int note(size_t off, size_t len, const char *path, void *payload)
+{
+	struct at *a = payload;
+	for (size_t i = 0; i < a->n; i++)
+		if (a->v[i] == off)
+			return 0;
+	if (a->n < 4096)
+		a->v[a->n++] = off;
+	return 0;
+}
+
+static size_t found(const char *text, size_t len)
+{
+	static struct at a;
+	a.n = 0;
+	clawmd_md_imports(text, len, note, &a);
+	clawmd_gemini_imports(text, len, note, &a);
+	return a.n;
 }
 
 /* The case file's text between two markers, without the newline before
@@ -37,7 +67,7 @@ static void run_case(const char *name, struct clawmd_buf *in, struct clawmd_buf 
 	chop(want);
 	test_unescape(in);
 	test_unescape(want);
-	size_t before = live(in->ptr, in->len);
+	size_t before = found(in->ptr, in->len);
 	size_t n = clawmd_defuse_imports(&out, in->ptr, in->len);
 	is_str(out.ptr, want->ptr, "defuse: %s", name);
 	is(live(out.ptr, out.len), 0, "no live import left: %s", name);

@@ -245,12 +245,15 @@ size_t clawmd_compose_warnings(char ***out, const struct clawmd_plan *plan,
 			       const struct clawmd_changes *ch);
 
 /*
- * Defuse every @path directive Claude Code would import from inline text, by
- * wrapping it in a code span.  The output is scanned again with
- * clawmd_md_imports and never holds a live import: when the code spans
- * leave one (backticks of the text around them), a backslash goes before
- * each '@' instead, and failing that every '@' becomes "&#64;".  Returns the
- * number of directives defused.
+ * Defuse every @path directive a runtime would import from inline text:
+ * Claude Code's (clawmd_md_imports), wrapped in a code span, and Gemini
+ * CLI's, which follows an '@' after whitespace anywhere outside backticks
+ * (a ~~~ fence, HTML, an indented block).  The output is scanned again by
+ * both rules and never holds a live import: when the code spans leave one
+ * (backticks of the text around them, a directive only Gemini CLI would
+ * follow), a backslash goes before each '@' instead, and failing that
+ * every '@' becomes "&#64;".  Returns the number of directives defused
+ * (those either runtime would have followed).
  */
 size_t clawmd_defuse_imports(struct clawmd_buf *out, const char *text, size_t len);
 

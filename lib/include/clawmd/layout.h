@@ -124,6 +124,18 @@ int clawmd_layout_set(struct clawmd_layout *lay, const char *key, const char *va
 int clawmd_layout_mounts(struct clawmd_mount **out, size_t *n, const struct clawmd_layout *lay,
 			 const char *group, struct clawmd_err *err);
 void clawmd_mounts_free(struct clawmd_mount *mounts, size_t n);
+/*
+ * The group a host directory is in, and where the group's container sees
+ * it: `dir` is a realpath; *group (caller frees) is NULL when it is in no
+ * group of the layout, else its name and *ct (caller frees) the container
+ * path (ct_group, then what follows the group's directory).  What loads in
+ * a directory inside a group is what loads in the group's container, read
+ * through its mount table (clawmd_layout_mounts), never the host's view of
+ * the agent's links: check --cwd and render --cwd (or render from a group)
+ * take this one path.
+ */
+void clawmd_layout_group_of(char **group, char **ct, const struct clawmd_layout *lay,
+			    const char *dir);
 /* Map a container path to the host through a mount table; NULL if unmapped. */
 char *clawmd_mounts_to_host(const struct clawmd_mount *mounts, size_t n, const char *ct_path);
 /* Map a host path back to the container view; NULL if no mount covers it. */
