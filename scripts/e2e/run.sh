@@ -107,9 +107,9 @@ if [ "$where" = emulation ] && ! err=$(unshare -m sh "$here/container.sh" -r "$E
 fi
 
 # --- cases ----------------------------------------------------------------
-# make e2e-quick: one case per runtime, a group each (nanoclaw's mounts),
+# make e2e-quick: one case per runtime, a group each (nanoclaw's mounts), the pod,
 # and the symlink layout of Claude Code's for the probe in both modes.
-quick_cases=${E2E_QUICK_CASES:-nanoclaw-copy nanoclaw-symlink codex-nanoclaw-copy gemini-nanoclaw-copy opencode-nanoclaw-copy}
+quick_cases=${E2E_QUICK_CASES:-nanoclaw-copy nanoclaw-symlink pod-nanoclaw codex-nanoclaw-copy gemini-nanoclaw-copy opencode-nanoclaw-copy}
 if [ $# -eq 0 ] && [ "${E2E_QUICK:-}" = 1 ]; then
 	set -- $quick_cases
 fi
