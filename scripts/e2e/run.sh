@@ -265,7 +265,19 @@ pod_init() { # ROOT
 	chown -R -h 1000:1000 "$1"
 	# shellcheck disable=SC2086
 	docker run --rm --user 1000:1000 --read-only --network none -v "$1:/layout:ro" \
-		-v "$1/groups/$group:/groups/$group" --tmpfs /state "$pod_image" $pargs
+		-v "$1/groups/$group:/groups/$group" --tmpfs /state "$pod_image" $pargs || return 1
+	# The record container: the digest of what the agent will be told,
+	# which must be that of render on the host.
+	pcmd=$(sed -n 's/^ *command: \(\["sh", "-c", .*\]\) *$/\1/p' "$pod_yaml" | head -n1 |
+		node -e 'let s = ""; process.stdin.on("data", (d) => (s += d)).on("end", () => console.log(JSON.parse(s)[2]))') ||
+		{ echo "pod.yaml: no record container command"; return 1; }
+	got=$(docker run --rm --user 1000:1000 --read-only --network none -v "$1:/layout:ro" \
+		-v "$1/groups/$group:/groups/$group" --tmpfs /state --entrypoint sh "$pod_image" -c "$pcmd") ||
+		{ echo "the record container failed: $got"; return 1; }
+	# shellcheck disable=SC2086
+	want=$("$clawmd" render -C "$1" $layout --group "$group" | sha256sum)
+	echo "record container: $got"
+	[ "$got" = "$want" ] || { echo "render on the host: $want"; return 1; }
 }
 # pod_mounts ROOT KUBE_YAML: the kubernetes volumeMounts as SRC:DST[:ro]
 # words (clawmd-group is ROOT/groups/GROUP, clawmd-layout ROOT).
