@@ -295,6 +295,12 @@ e2e-quick: all
 	CLAWMD=$(abspath $(BUILD)/clawmd) E2E_QUICK=1 sh scripts/e2e/run.sh $(E2E_CASES)
 .PHONY: e2e e2e-quick
 
+# The clawmd image, from a local Debian root file system (no registry), in a
+# private dockerd as make e2e starts it (root); see doc/kubernetes.md.
+image: all
+	sh scripts/image.sh $(BUILD)
+.PHONY: image
+
 clean:
 	rm -rf $(BUILD) demo
 

@@ -146,6 +146,29 @@ expect_eq "the runner's /app mounts, each once" "$(grep -o ':/app[^:]*:ro' "$T/o
 	":/app/CLAUDE.md:ro :/app/skills:ro :/app/src:ro "
 expect_grep "container/agent-runner/src at /app/src" "^$N/container/agent-runner/src:/app/src:ro\$" "$T/out"
 
+# The agent swapped clawmd's files for links to host files between
+# sessions: docker would follow them, so they are "not there".
+H=$R/groups/cx
+mv "$H/AGENTS.md" "$T/agents.bak"
+ln -s /etc/hostname "$H/AGENTS.md"
+expect_fail 4 "an entry swapped for a symlink: docker refuses" $CLAWMD mounts -C "$R" --mode copy cx
+expect_grep "... naming it" "groups/cx/AGENTS.md': not there yet" "$T/err"
+expect_ok "json lists it as not present" $CLAWMD mounts -C "$R" --mode copy --json cx
+cp "$T/out" "$T/json2"
+expect_ok "... present: false, the host path the group's" perl -MJSON::PP -e '
+	local $/; my $d = decode_json(<STDIN>);
+	my ($e) = grep { $_->{container} eq "/workspace/agent/AGENTS.md" } @{$d->{mounts}};
+	!$e->{present} && $e->{host} =~ m{/groups/cx/AGENTS.md$} or die "entry\n"' <"$T/json2"
+rm "$H/AGENTS.md"
+mv "$H/.claude-fragments" "$T/frag.bak"
+ln -s /etc "$H/.claude-fragments"
+expect_fail 4 "a symlinked .claude-fragments: docker refuses" $CLAWMD mounts -C "$R" --mode copy cx
+expect_grep "... naming it" "groups/cx/.claude-fragments': not there yet" "$T/err"
+rm "$H/.claude-fragments"
+mv "$T/agents.bak" "$H/AGENTS.md"
+mv "$T/frag.bak" "$H/.claude-fragments"
+expect_ok "restored, it mounts again" $CLAWMD mounts -C "$R" --mode copy cx
+
 # Refusals.
 expect_fail 2 "no GROUP: exit 2" $CLAWMD mounts -C "$R"
 expect_fail 2 "two groups: exit 2" $CLAWMD mounts -C "$R" main cx

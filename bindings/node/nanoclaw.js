@@ -166,16 +166,21 @@ function migrateGroupsToClaudeLocal() {
  * in its VolumeMount shape ({hostPath, containerPath, readonly}), in the
  * order to apply them: the group read-write, what clawmd composed there
  * read-only over it, the shared base and the skills read-only.  Call it
- * after composeGroupClaudeMd.
+ * after composeGroupClaudeMd: a file it would mount that is missing, or is
+ * no longer the type compose wrote, throws (EFS).
  */
 function groupMounts(group) {
 	if (!group || typeof group !== 'object' || typeof group.folder !== 'string')
 		throw usage('groupMounts: expected an agent group with a folder', 'folder');
-	return root().mounts(group.folder).map((m) => ({
-		hostPath: m.host,
-		containerPath: m.container,
-		readonly: m.readonly,
-	}));
+	return root().mounts(group.folder).map((m) => {
+		// docker -v makes a directory where a file is missing, and follows
+		// a symlink the agent left in its group: refuse both, as
+		// `clawmd mounts` does (the list is checked without following).
+		if (!m.present)
+			throw new ClawmdError(`'${m.host}': not there yet, or not a ${m.type} ` +
+				'(composeGroupClaudeMd first)', { code: 'EFS', exitStatus: 4, path: m.host });
+		return { hostPath: m.host, containerPath: m.container, readonly: m.readonly };
+	});
 }
 
 module.exports = { composeGroupClaudeMd, migrateGroupsToClaudeLocal, groupMounts };

@@ -41,6 +41,13 @@ engine_start() {
 	fi
 	[ "$(id -u)" = 0 ] || { engine_why="a private dockerd needs root"; return 1; }
 	mkdir -p "$engine_cache/data" "$engine_cache/exec" || { engine_why="cannot create $engine_cache"; return 1; }
+	# One daemon per cache: a second run waits for none, it says so.  The
+	# lock is held (fd 9) until the shell exits.
+	exec 9>"$engine_cache/lock"
+	if ! flock -n 9; then
+		engine_why="another run holds the engine in $engine_cache"
+		return 1
+	fi
 	if ! command -v dockerd >/dev/null || ! command -v docker >/dev/null; then
 		engine_install docker.io || return 1
 	fi
@@ -52,7 +59,7 @@ engine_start() {
 		return 1
 	fi
 	# A daemon of an earlier run of ours that was not stopped (a kill -9):
-	# ours by its pid file and its data root.
+	# ours by its pid file and its data root, and no run holds the lock.
 	if [ -s "$engine_cache/docker.pid" ]; then
 		old=$(cat "$engine_cache/docker.pid")
 		if tr '\0' ' ' <"/proc/$old/cmdline" 2>/dev/null | grep -q -- "--data-root $engine_cache/data"; then

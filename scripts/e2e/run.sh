@@ -107,9 +107,9 @@ if [ "$where" = emulation ] && ! err=$(unshare -m sh "$here/container.sh" -r "$E
 fi
 
 # --- cases ----------------------------------------------------------------
-# make e2e-quick: one case per runtime, a group each (nanoclaw's mounts),
+# make e2e-quick: one case per runtime, a group each (nanoclaw's mounts), the pod,
 # and the symlink layout of Claude Code's for the probe in both modes.
-quick_cases=${E2E_QUICK_CASES:-nanoclaw-copy nanoclaw-symlink codex-nanoclaw-copy gemini-nanoclaw-copy opencode-nanoclaw-copy}
+quick_cases=${E2E_QUICK_CASES:-nanoclaw-copy nanoclaw-symlink pod-nanoclaw codex-nanoclaw-copy gemini-nanoclaw-copy opencode-nanoclaw-copy}
 if [ $# -eq 0 ] && [ "${E2E_QUICK:-}" = 1 ]; then
 	set -- $quick_cases
 fi
@@ -175,7 +175,7 @@ for rv in $plan; do
 	for c in $(rt_cases "${rv%%@*}"); do
 		total=$((total + 1))
 		if grep -q '^same_as=' "$cases_dir/$c/case"; then total=$((total + 1)); fi
-		if grep -q '^kind=group' "$cases_dir/$c/case"; then total=$((total + 1)); fi
+		if grep -q '^kind=\(group\|pod\)' "$cases_dir/$c/case"; then total=$((total + 1)); fi
 	done
 done
 echo "1..$total"
@@ -198,6 +198,9 @@ load_case() {
 	kind='' desc='' cwd=. group='' layout='' claude_args='' run_args='' render_args='' mounts='' pin=yes claude_json='' same_as='' overlay='' tree_of='' runtime=claude
 	# shellcheck disable=SC1090
 	. "$cases_dir/$1/case"
+	# a pod is a group too, composed by the init container instead
+	grouped=no
+	case $kind in group | pod) grouped=yes ;; esac
 }
 
 # build_case NAME ROOT CT_ROOT: copy tree/, run setup.sh (those of case
@@ -237,6 +240,57 @@ render_run() {
 		rst=$?
 	fi
 	return "$rst"
+}
+
+# A pod case (kind=pod): contrib/kubernetes/pod.yaml run under the engine.
+# The layout volume is ROOT, the group's is ROOT/groups/GROUP; the init
+# container is make image's clawmd with the template's args and its mounts
+# (/layout read-only, /groups/GROUP, /state), as uid 1000 with a read-only
+# root; the agent container gets the volumeMounts `clawmd mounts --format
+# kubernetes` prints, which must be the template's own.
+pod_yaml=$top/contrib/kubernetes/pod.yaml
+pod_image=''
+pod_init() { # ROOT
+	if [ -z "$pod_image" ]; then
+		sh "$top/scripts/image.sh" "$build_dir" || return 1
+		pod_image=clawmd:$("$clawmd" -V | sed 's/^clawmd //')
+	fi
+	for mp in /layout /groups/$group /state; do
+		grep -q "^ *mountPath: $mp\$" "$pod_yaml" || { echo "pod.yaml: the init container mounts no $mp"; return 1; }
+	done
+	pargs=$(sed -n 's/^ *args: \(\[.*\]\) *$/\1/p' "$pod_yaml" | head -n1 |
+		node -e 'let s = ""; process.stdin.on("data", (d) => (s += d)).on("end", () => console.log(JSON.parse(s).join("\n")))') ||
+		{ echo "pod.yaml: no init container args"; return 1; }
+	echo "init container: clawmd $(echo $pargs)"
+	chown -R -h 1000:1000 "$1"
+	# shellcheck disable=SC2086
+	docker run --rm --user 1000:1000 --read-only --network none -v "$1:/layout:ro" \
+		-v "$1/groups/$group:/groups/$group" --tmpfs /state "$pod_image" $pargs || return 1
+	# The record container: the digest of what the agent will be told,
+	# which must be that of render on the host.
+	pcmd=$(sed -n 's/^ *command: \(\["sh", "-c", .*\]\) *$/\1/p' "$pod_yaml" | head -n1 |
+		node -e 'let s = ""; process.stdin.on("data", (d) => (s += d)).on("end", () => console.log(JSON.parse(s)[2]))') ||
+		{ echo "pod.yaml: no record container command"; return 1; }
+	got=$(docker run --rm --user 1000:1000 --read-only --network none -v "$1:/layout:ro" \
+		-v "$1/groups/$group:/groups/$group" --tmpfs /state --entrypoint sh "$pod_image" -c "$pcmd") ||
+		{ echo "the record container failed: $got"; return 1; }
+	# shellcheck disable=SC2086
+	want=$("$clawmd" render -C "$1" $layout --group "$group" | sha256sum)
+	echo "record container: $got"
+	[ "$got" = "$want" ] || { echo "render on the host: $want"; return 1; }
+}
+# pod_mounts ROOT KUBE_YAML: the kubernetes volumeMounts as SRC:DST[:ro]
+# words (clawmd-group is ROOT/groups/GROUP, clawmd-layout ROOT).
+pod_mounts() {
+	awk -v g="$1/groups/$group" -v l="$1" '
+		function emit() { gsub(/"/, "", mp); gsub(/"/, "", sp)
+			base = name == "clawmd-group" ? g : l
+			print (sp == "" ? base : base "/" sp) ":" mp ro }
+		/^  - name: / { if (mp != "") emit(); name = $3; mp = ""; sp = ""; ro = "" }
+		/^    mountPath: / { mp = $2 }
+		/^    subPath: / { sp = $2 }
+		/^    readOnly: true/ { ro = ":ro" }
+		END { if (mp != "") emit() }' "$2"
 }
 
 # in_container TIMEOUT [-m SRC:DST[:ro]]... [-o DIR]... -C CWD -- CMD...:
@@ -310,7 +364,7 @@ for rv in $plan; do
 		res=$E/results/$label/$c
 		rm -rf "$res" && mkdir -p "$res/requests"
 		root=$E/work/$label/$c
-		if [ "$kind" = group ]; then
+		if [ "$grouped" = yes ]; then
 			ct_root=/workspace/agent
 			ct_cwd=/workspace/agent
 		else
@@ -318,11 +372,23 @@ for rv in $plan; do
 			ct_cwd=$ct_root/$cwd
 		fi
 		name="$label $c${desc:+: $desc}"
-		if ! build_case "$c" "$root" "$ct_root" >"$res/build.log" 2>&1; then
-			echo "not ok $n - $name"
+		if [ "$kind" = pod ] && [ "$where" = emulation ]; then
+			echo "ok $n - $name # SKIP no container engine for the pod"
+			n=$((n + 1)) vt=$((vt + 1)) vp=$((vp + 2))
+			echo "ok $n - $label $c: the probe # SKIP no container engine for the pod"
+			continue
+		fi
+		if ! { build_case "$c" "$root" "$ct_root" >"$res/build.log" 2>&1 &&
+			{ [ "$kind" != pod ] || pod_init "$root" >>"$res/build.log" 2>&1; }; }; then
+			echo "not ok $n - $name [$where]"
 			echo "# building the case failed:"
 			diag <"$res/build.log"
 			failed=$((failed + 1))
+			if [ "$grouped" = yes ]; then
+				n=$((n + 1)) vt=$((vt + 1))
+				echo "not ok $n - $label $c: the probe did not run [$where]"
+				failed=$((failed + 1))
+			fi
 			continue
 		fi
 		# The container: a group sees the layout through the mounts
@@ -330,11 +396,25 @@ for rv in $plan; do
 		# and /workspace, such as a home, come along); a plain tree is bound
 		# at /e2e/<case> and run at its own cwd.
 		binds='' ro_paths=''
-		if [ "$kind" = group ]; then
-			# shellcheck disable=SC2086
-			if ! "$clawmd" mounts -C "$root" $layout "$group" >"$res/mounts" 2>"$res/mounts.err"; then
+		if [ "$grouped" = yes ]; then
+			if [ "$kind" = pod ]; then
+				# shellcheck disable=SC2086
+				"$clawmd" mounts -C "$root" $layout --format kubernetes "$group" >"$res/mounts.yaml" 2>"$res/mounts.err" &&
+					pod_mounts "$root" "$res/mounts.yaml" | sed 's/^/-v\n/' >"$res/mounts" &&
+					grep -v '^ *#' "$res/mounts.yaml" | sed -n '/^volumeMounts:/,$p' | sed '1d; s/^ *//' >"$res/mounts.ours" &&
+					sed -n '/^ *# clawmd mounts .* --format kubernetes$/,/^ *# the agent.s own/p' "$pod_yaml" |
+					sed '1d; $d; s/^ *//' >"$res/mounts.template" &&
+					{ cmp -s "$res/mounts.ours" "$res/mounts.template" ||
+						{ diff -u "$res/mounts.template" "$res/mounts.ours" >"$res/mounts.err"; false; }; }
+				mst=$?
+			else
+				# shellcheck disable=SC2086
+				"$clawmd" mounts -C "$root" $layout "$group" >"$res/mounts" 2>"$res/mounts.err"
+				mst=$?
+			fi
+			if [ "$mst" != 0 ]; then
 				echo "not ok $n - $name [$where]"
-				echo "# clawmd mounts failed:"
+				echo "# clawmd mounts failed (for a pod: or differs from contrib/kubernetes/pod.yaml's):"
 				diag <"$res/mounts.err"
 				failed=$((failed + 1))
 				n=$((n + 1)) vt=$((vt + 1))
@@ -400,7 +480,7 @@ for rv in $plan; do
 			fi
 			cat "$res/container.log" "$res/run.err" "$res/run.out" 2>/dev/null | tail -n 15 | diag
 			failed=$((failed + 1))
-			if [ "$kind" = group ]; then
+			if [ "$grouped" = yes ]; then
 				n=$((n + 1)) vt=$((vt + 1))
 				echo "not ok $n - $label $c: the probe did not run [$where]"
 				failed=$((failed + 1))
@@ -415,7 +495,7 @@ for rv in $plan; do
 		fi
 		done_cases="$done_cases $c"
 		# shellcheck disable=SC2086
-		if [ "$kind" = group ]; then
+		if [ "$grouped" = yes ]; then
 			render_run "$res" "$v" "$clawmd" render -C "$root" $layout --group "$group" --format text $render_args
 		else
 			render_run "$res" "$v" in_container 60 $binds -C "$ct_cwd" -- \
@@ -425,7 +505,7 @@ for rv in $plan; do
 		rst=$?
 		if [ "$pin" = yes ]; then
 			# a plain tree's root becomes @ROOT@; a group keeps its container paths
-			if [ "$kind" = group ]; then cp "$res/real.txt" "$res/real.pinned"; else
+			if [ "$grouped" = yes ]; then cp "$res/real.txt" "$res/real.pinned"; else
 				sed "s|$ct_root|@ROOT@|g" "$res/real.txt" >"$res/real.pinned"; fi
 			# sed adds a final newline the string does not have
 			if [ -s "$res/real.txt" ] && [ "$(tail -c1 "$res/real.txt" | od -An -c | tr -d ' ')" != '\n' ]; then
@@ -464,7 +544,7 @@ for rv in $plan; do
 			[ "$(wc -l <"$res/diff")" -le 40 ] || echo "# (diff truncated: build/e2e/results/$label/$c/diff)"
 			failed=$((failed + 1))
 		fi
-		if [ "$kind" = group ]; then
+		if [ "$grouped" = yes ]; then
 			# What the agent can change, after everything was compared.
 			n=$((n + 1)) vt=$((vt + 1))
 			pname="$label $c: as uid 1000 the agent cannot change the entry, the shared base, the fragments or /app, and can write its memory [$where]"

@@ -185,6 +185,9 @@ test('a polluted Object.prototype neither names a folder nor makes a row (issue 
 test('groupMounts: the group rw, the composed files ro over it, the runner\'s /app mounts ro', (t) => {
 	const root = nanoclawTree(t);
 	const { groupMounts } = require(path.join(pkg, 'nanoclaw.js'));
+	fs.mkdirSync(path.join(root, 'groups/main'));
+	assert.throws(() => groupMounts(group('main')), (e) => e instanceof ClawmdError && e.exitStatus === 4 &&
+		/not there yet/.test(e.message));
 	composeGroupClaudeMd(group('main'));
 	const g = fs.realpathSync(path.join(root, 'groups/main'));
 	const r = fs.realpathSync(root);
@@ -197,6 +200,10 @@ test('groupMounts: the group rw, the composed files ro over it, the runner\'s /a
 		{ hostPath: `${r}/container/skills`, containerPath: '/app/skills', readonly: true },
 		{ hostPath: `${r}/container/agent-runner/src`, containerPath: '/app/src', readonly: true },
 	]);
+	// the agent swapped its entry for a link to a host file: refused
+	fs.renameSync(path.join(g, 'CLAUDE.md'), path.join(g, 'CLAUDE.md.old'));
+	fs.symlinkSync('/etc/hostname', path.join(g, 'CLAUDE.md'));
+	assert.throws(() => groupMounts(group('main')), (e) => e instanceof ClawmdError && e.code === 'EFS');
 	assert.throws(() => groupMounts({}), (e) => e instanceof ClawmdError && e.code === 'EUSAGE');
 	assert.throws(() => groupMounts(group('nope')), (e) => e instanceof ClawmdError && e.exitStatus === 4);
 });
