@@ -378,7 +378,7 @@ int cmd_check(int argc, char **argv)
 			else if (!strcmp(a.arg, "sarif"))
 				fmt = FMT_SARIF;
 			else
-				c = (cmd_usage_error("check", "--format: unknown format '%s' (text, json, sarif)",
+				c = (cmd_usage_error("check", "--format: expected text, json or sarif, not '%s'",
 						    a.arg), -1);
 			break;
 		case OPT_STRICT: strict = true; break;

@@ -383,7 +383,7 @@ int cmd_render(int argc, char **argv)
 		return cmd_usage_error("render", "--target: nested memory is Claude Code's alone, not %s's",
 				       clawmd_runtime_name(o.runtime));
 	if (strcmp(format, "text") && strcmp(format, "files") && strcmp(format, "json"))
-		return cmd_usage_error("render", "--format: unknown format '%s' (text, files or json)", format);
+		return cmd_usage_error("render", "--format: expected text, files or json, not '%s'", format);
 	if (!home_set && !group)
 		o.home = getenv("HOME");
 

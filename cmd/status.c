@@ -127,7 +127,7 @@ int cmd_status(int argc, char **argv)
 			else if (!strcmp(a.arg, "table") || !strcmp(a.arg, "text"))
 				json = false;
 			else
-				c = (cmd_usage_error("status", "--format: unknown format '%s' (table, json)",
+				c = (cmd_usage_error("status", "--format: expected table or json, not '%s'",
 						     a.arg), -1);
 			break;
 		case 'q': quiet = true; break;

@@ -332,7 +332,7 @@ expect_ok "... the same shape" perl -MJSON::PP -e "$eshape" 4 "no group 'nosuch'
 expect_fail 4 "check --json nosuch" "$CLAWMD" check -C "$R" --json nosuch
 expect_ok "... the same shape" perl -MJSON::PP -e "$eshape" 4 "no group 'nosuch'" <"$(last)"
 expect_fail 2 "status --format xml" "$CLAWMD" status -C "$R" --format xml
-expect_grep "names the flag" "^clawmd status: --format: unknown format 'xml'" "$T/err"
+expect_grep "names the flag, what it takes and what it got" "^clawmd status: --format: expected table or json, not 'xml'" "$T/err"
 
 # --- init ----------------------------------------------------------------
 I=$T/init
