@@ -181,10 +181,16 @@ static void compose_one(struct compose_run *run, const struct clawmd_root *root,
 	for (size_t i = 0; i < ch.n && !run->quiet && !opts.dry_run; i++)
 		if (ch.v[i].moved_to) {
 			char *m = NULL;
-			if (asprintf(&m, "%s/%s %s; moved to %s/%s", ch.path, ch.v[i].name,
+			/* Carried into the memory, the text is where it belongs;
+			 * moved aside, it waits for review, and status counts it
+			 * (PRESERVED): say which. */
+			bool carried = !strcmp(ch.v[i].moved_to, CLAWMD_LOCAL_NAME);
+			if (asprintf(&m, "%s/%s %s; %s %s/%s%s", ch.path, ch.v[i].name,
 				     ch.v[i].action == CLAWMD_PRESERVE ? "was not written by clawmd"
 								       : "was edited while compose ran",
-				     ch.path, ch.v[i].moved_to) < 0)
+				     carried ? "its text is now the group's memory," : "moved aside to",
+				     ch.path, ch.v[i].moved_to,
+				     carried ? "" : " for review ('clawmd status' counts it as PRESERVED)") < 0)
 				abort();
 			cmd_put_warning(m); /* escaped: the names are found on disk */
 			free(m);

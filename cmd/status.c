@@ -19,9 +19,10 @@ static const char help_head[] =
 
 static const char help_foot[] =
 	"Exit status: 0 success, 2 usage, 3 invalid input (clawmd.json, a group\n"
-	"name, a missing shared base), 4 a missing or symlinked group directory or\n"
-	"groups directory.  Drift does not change it: use 'clawmd compose --check'\n"
-	"or 'clawmd check' as a gate.\n";
+	"name, a missing shared base, or a group whose container.json is invalid:\n"
+	"the table is printed all the same), 4 a missing or symlinked group\n"
+	"directory or groups directory.  Drift does not change it: use 'clawmd\n"
+	"compose --check' or 'clawmd check' as a gate.\n";
 
 enum { OPT_JSON = OPT_CMD, OPT_FORMAT };
 
@@ -193,6 +194,12 @@ int cmd_status(int argc, char **argv)
 				i + 1 == n ? "\n" : "");
 		clawmd_group_free(g);
 	}
+
+	/* An invalid container.json is invalid input, as in every other
+	 * command: the table shows it, and the status says it (3). */
+	for (size_t i = 0; i < n && !status; i++)
+		if (!failed[i] && st[i].drift == CLAWMD_DRIFT_INVALID)
+			status = 3;
 
 	if (json) {
 		cJSON *doc = cmd_json_doc();
