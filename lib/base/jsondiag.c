@@ -176,8 +176,10 @@ static size_t value(struct scan *c, char *stack, size_t *depth, const char *expe
 	}
 	fail(c, c->i, expected);
 	/* A bare word: the usual slips are True, None, or an unquoted string. */
-	if (((ch | 0x20) >= 'a' && (ch | 0x20) <= 'z') && strlen(c->msg) + 64 < c->cap)
-		strcat(c->msg, " (the literals are true, false and null; strings take double quotes)");
+	size_t used = strlen(c->msg);
+	if ((ch | 0x20) >= 'a' && (ch | 0x20) <= 'z')
+		snprintf(c->msg + used, c->cap - used,
+			 " (the literals are true, false and null; strings take double quotes)");
 	return c->i + 1;
 }
 
