@@ -229,6 +229,34 @@ static void warn_symlinked_groups(const struct clawmd_layout *lay)
 		closedir(d);
 }
 
+/*
+ * The diff as git colours it (--color always, or auto on a terminal):
+ * headers bold, hunks cyan, removed lines red, added green.  The lines
+ * were escaped first, so no byte of the agent's text can end a colour or
+ * start another.
+ */
+static void put_coloured_diff(const char *s, size_t len)
+{
+	for (const char *p = s, *end = s + len; p < end;) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		size_t n = nl ? (size_t)(nl - p) : (size_t)(end - p);
+		const char *c = !strncmp(p, "diff ", 5) || !strncmp(p, "index ", 6) ||
+					!strncmp(p, "--- ", 4) || !strncmp(p, "+++ ", 4)
+				? "\033[1m"
+			: *p == '@' && n > 1 && p[1] == '@' ? "\033[36m"
+			: *p == '-' ? "\033[31m"
+			: *p == '+' ? "\033[32m"
+				    : NULL;
+		if (c && n)
+			printf("%s%.*s\033[0m", c, (int)n, p);
+		else
+			fwrite(p, 1, n, stdout);
+		if (nl)
+			putchar('\n');
+		p += n + (nl != NULL);
+	}
+}
+
 int cmd_compose(int argc, char **argv)
 {
 	struct cmd_layout_opts lo = cmd_layout_global;
@@ -316,7 +344,10 @@ int cmd_compose(int argc, char **argv)
 		 * instructions): escaped line by line as check escapes it. */
 		struct clawmd_buf shown = CLAWMD_BUF_INIT;
 		cmd_escape_lines(&shown, run.text.ptr, run.text.len);
-		fwrite(shown.ptr, 1, shown.len, stdout);
+		if (cmd_use_colour(stdout))
+			put_coloured_diff(shown.ptr, shown.len);
+		else
+			fwrite(shown.ptr, 1, shown.len, stdout);
 		clawmd_buf_release(&shown);
 	}
 	if (!run.dry_run && !run.check)
