@@ -166,6 +166,7 @@ int main(int argc, char **argv)
 		return 2;
 	if (c == 'h') {
 		usage(stdout);
+		cmd_help_layout();
 		return 0;
 	}
 	if (c == 'V') {
@@ -180,6 +181,7 @@ int main(int argc, char **argv)
 	if (!strcmp(name, "help")) {
 		if (first + 1 >= argc) {
 			usage(stdout);
+			cmd_help_layout();
 			return 0;
 		}
 		int k = find_command(argv[first + 1]);

@@ -13,24 +13,10 @@ static const char help_head[] =
 	"usage: clawmd compose [options] GROUP...\n"
 	"       clawmd compose [options] --all\n"
 	"\n"
-	"Compose each group's CLAUDE.md from the shared base, its skills, modules and\n"
-	"inline MCP instructions: copy the fragments into the group (the default\n"
-	"'copy' mode; a fragment that imports files from its own skill or module\n"
-	"directory is copied with them into .claude-fragments/<kind>-<name>/), or\n"
-	"link them ('symlink' mode), write the MCP fragments and atomically write\n"
-	"the import-only CLAUDE.md.  Nothing is written when nothing changed.  A\n"
-	"CLAUDE.md that clawmd did not write is moved into CLAUDE.local.md (or\n"
-	"aside), never lost; one written by nanoclaw's own composer is replaced.\n"
-	"mode, claude_version and approve_external come from ROOT/clawmd.json, as\n"
-	"do persona (the group's *.prepend.md inlined and imported first; on with\n"
-	"the nanoclaw preset) and optional_imports (group files imported when\n"
-	"present, default CLAUDE.role.md).  In container.json, skills and modules\n"
-	"select fragments (\"all\" or a list); cli_scope \"disabled\" drops the\n"
-	"cli and scheduling modules.\n"
-	"Symlink mode warns once per run when the configured Claude Code release\n"
-	"drops symlinked imports and approve_external is not set; an @ directive\n"
-	"defused in inline MCP instructions is warned about at every compose.\n"
-	"Every GROUP is checked before any is written.\n";
+	"Compose each group's CLAUDE.md (and AGENTS.md, GEMINI.md for the runtimes it\n"
+	"runs) from the shared base, its skills, modules and inline MCP instructions;\n"
+	"write nothing when nothing changed.  A CLAUDE.md clawmd did not write is\n"
+	"carried into CLAUDE.local.md or moved aside, never lost.  Run at every spawn.\n";
 
 static const char help_foot[] =
 	"Exit status: 0 success (or clean, with --check), 1 drift with --check,\n"

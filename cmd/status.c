@@ -12,13 +12,9 @@
 static const char help_head[] =
 	"usage: clawmd status [options] [GROUP...]\n"
 	"\n"
-	"The fleet at a glance: for each group (all of them when none is given) its\n"
-	"drift state (clean, would change, hand-edited, never composed, invalid),\n"
-	"the skills it gets, its fragments, the memory the container would load\n"
-	"(characters and a token estimate, characters / 4), its findings count\n"
-	"(see 'clawmd check') and the entries compose moved aside for review\n"
-	"(*.clawmd-preserved-*).  Reads only.  A summary line and hints naming the\n"
-	"groups to act on follow on stderr (not with -q or --format json).\n";
+	"The fleet at a glance, one group a row (all when none is given): drift\n"
+	"state, skills, fragments, memory size, findings, entries moved aside, then a\n"
+	"summary and hints on stderr.  Reads only.\n";
 
 static const char help_foot[] =
 	"Exit status: 0 success, 2 usage, 3 invalid input (clawmd.json, a group\n"
