@@ -8,25 +8,11 @@
 #include "cmd.h"
 
 static const char help_head[] =
-	"usage: clawmd check [options] [GROUP...]\n"
-	"       clawmd check [options] --all\n"
-	"       clawmd check [options] --cwd DIR\n"
+	"usage: clawmd check [options] [GROUP...|--all|--cwd DIR]\n"
 	"\n"
-	"Find what is broken or drifting before an agent sees it: imports that would\n"
-	"not load (in the container view, through the mount table), files and groups\n"
-	"over the size and token budgets, invalid or misspelt container.json and\n"
-	"clawmd.json, unknown skills, a composed CLAUDE.md that is stale or edited\n"
-	"by hand, content compose moved aside, CLAUDE.local.md not ignored by git,\n"
-	"rules whose frontmatter does not parse or whose paths: globs match nothing.\n"
-	"Every finding has a stable code (see clawmd-check(1)).  With no GROUP,\n"
-	"every group is checked (as --all).\n"
-	"\n"
-	"Text output is one finding a line, sorted by file, line and column, then\n"
-	"its hint, and a summary line on stderr:\n"
-	"  FILE:LINE:COL: SEVERITY: MESSAGE [CODE]\n"
-	"    hint: ...\n"
-	"Paths are relative to the current directory (to ROOT with -C, to DIR with\n"
-	"--cwd); text the agent controls is escaped (\\n, \\t, \\xNN).\n";
+	"Find what is broken or drifting before an agent sees it (imports that do not\n"
+	"load, budgets, invalid container.json, stale or hand-edited entries, ...),\n"
+	"one finding a line: FILE:LINE:COL: SEVERITY: MESSAGE [CODE].  No GROUP: all.\n";
 
 static const char help_foot[] =
 	"Exit status: 0 no error-level finding (none at all with --strict),\n"
@@ -338,7 +324,7 @@ int cmd_check(int argc, char **argv)
 			else if (!strcmp(a.arg, "sarif"))
 				fmt = FMT_SARIF;
 			else
-				c = (cmd_usage_error("check", "--format: unknown format '%s' (text, json, sarif)",
+				c = (cmd_usage_error("check", "--format: expected text, json or sarif, not '%s'",
 						    a.arg), -1);
 			break;
 		case OPT_STRICT: strict = true; break;

@@ -39,8 +39,17 @@ static void usage(FILE *f)
 		   "options (-C DIR, --groups DIR, ...) and -q/--quiet go before or after the\n"
 		   "command.\n"
 		   "'clawmd <command> --help' describes a command.\n"
-		   "Exit status: 0 success, 1 drift or findings, 2 usage, 3 invalid input,\n"
-		   "4 filesystem or safety refusal (a missing group), 5 lock timeout.\n");
+		   /* The one table of exit statuses: clawmd(1) and doc/layout.md
+		    * hold the same rows, word for word (t67 compares them). */
+		   "\nExit status (the same causes in every command):\n"
+		   "  0  success\n"
+		   "  1  drift (compose --check) or error-level findings (check)\n"
+		   "  2  usage: an unknown command or option, a bad value of a flag\n"
+		   "  3  invalid input: clawmd.json, container.json, a name, a missing shared base;\n"
+		   "     status: a group whose container.json is invalid\n"
+		   "  4  filesystem or safety refusal: a missing or symlinked group, a failed write\n"
+		   "  5  lock timeout: a group's lock stayed taken for --lock-timeout seconds\n"
+		   "  6  migrate: every group migrated but the failed ones, listed (the host may start)\n");
 }
 
 static int find_command(const char *name)
@@ -157,6 +166,7 @@ int main(int argc, char **argv)
 		return 2;
 	if (c == 'h') {
 		usage(stdout);
+		cmd_help_layout();
 		return 0;
 	}
 	if (c == 'V') {
@@ -171,6 +181,7 @@ int main(int argc, char **argv)
 	if (!strcmp(name, "help")) {
 		if (first + 1 >= argc) {
 			usage(stdout);
+			cmd_help_layout();
 			return 0;
 		}
 		int k = find_command(argv[first + 1]);

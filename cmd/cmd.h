@@ -117,6 +117,8 @@ bool cmd_args_common(struct cmd_args *a, int key, struct cmd_layout_opts *lo);
 void cmd_help(const char *head, const struct cmd_opt *opts, const char *foot);
 /* The same without the layout options, for a command that takes none. */
 void cmd_help_own(const char *head, const struct cmd_opt *opts, const char *foot);
+/* The layout options and --color/--help, described: 'clawmd --help'. */
+void cmd_help_layout(void);
 
 /* Record a layout option; false when `key` is not one. */
 bool cmd_layout_opt(struct cmd_layout_opts *o, int key, const char *arg, const char *spelled);

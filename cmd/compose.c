@@ -13,24 +13,10 @@ static const char help_head[] =
 	"usage: clawmd compose [options] GROUP...\n"
 	"       clawmd compose [options] --all\n"
 	"\n"
-	"Compose each group's CLAUDE.md from the shared base, its skills, modules and\n"
-	"inline MCP instructions: copy the fragments into the group (the default\n"
-	"'copy' mode; a fragment that imports files from its own skill or module\n"
-	"directory is copied with them into .claude-fragments/<kind>-<name>/), or\n"
-	"link them ('symlink' mode), write the MCP fragments and atomically write\n"
-	"the import-only CLAUDE.md.  Nothing is written when nothing changed.  A\n"
-	"CLAUDE.md that clawmd did not write is moved into CLAUDE.local.md (or\n"
-	"aside), never lost; one written by nanoclaw's own composer is replaced.\n"
-	"mode, claude_version and approve_external come from ROOT/clawmd.json, as\n"
-	"do persona (the group's *.prepend.md inlined and imported first; on with\n"
-	"the nanoclaw preset) and optional_imports (group files imported when\n"
-	"present, default CLAUDE.role.md).  In container.json, skills and modules\n"
-	"select fragments (\"all\" or a list); cli_scope \"disabled\" drops the\n"
-	"cli and scheduling modules.\n"
-	"Symlink mode warns once per run when the configured Claude Code release\n"
-	"drops symlinked imports and approve_external is not set; an @ directive\n"
-	"defused in inline MCP instructions is warned about at every compose.\n"
-	"Every GROUP is checked before any is written.\n";
+	"Compose each group's CLAUDE.md (and AGENTS.md, GEMINI.md for the runtimes it\n"
+	"runs) from the shared base, its skills, modules and inline MCP instructions;\n"
+	"write nothing when nothing changed.  A CLAUDE.md clawmd did not write is\n"
+	"carried into CLAUDE.local.md or moved aside, never lost.  Run at every spawn.\n";
 
 static const char help_foot[] =
 	"Exit status: 0 success (or clean, with --check), 1 drift with --check,\n"
@@ -198,6 +184,34 @@ static void warn_symlinked_groups(const struct clawmd_layout *lay)
 		closedir(d);
 }
 
+/*
+ * The diff as git colours it (--color always, or auto on a terminal):
+ * headers bold, hunks cyan, removed lines red, added green.  The lines
+ * were escaped first, so no byte of the agent's text can end a colour or
+ * start another.
+ */
+static void put_coloured_diff(const char *s, size_t len)
+{
+	for (const char *p = s, *end = s + len; p < end;) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		size_t n = nl ? (size_t)(nl - p) : (size_t)(end - p);
+		const char *c = !strncmp(p, "diff ", 5) || !strncmp(p, "index ", 6) ||
+					!strncmp(p, "--- ", 4) || !strncmp(p, "+++ ", 4)
+				? "\033[1m"
+			: *p == '@' && n > 1 && p[1] == '@' ? "\033[36m"
+			: *p == '-' ? "\033[31m"
+			: *p == '+' ? "\033[32m"
+				    : NULL;
+		if (c && n)
+			printf("%s%.*s\033[0m", c, (int)n, p);
+		else
+			fwrite(p, 1, n, stdout);
+		if (nl)
+			putchar('\n');
+		p += n + (nl != NULL);
+	}
+}
+
 int cmd_compose(int argc, char **argv)
 {
 	struct cmd_layout_opts lo = cmd_layout_global;
@@ -285,7 +299,10 @@ int cmd_compose(int argc, char **argv)
 		 * instructions): escaped line by line as check escapes it. */
 		struct clawmd_buf shown = CLAWMD_BUF_INIT;
 		cmd_escape_lines(&shown, run.text.ptr, run.text.len);
-		fwrite(shown.ptr, 1, shown.len, stdout);
+		if (cmd_use_colour(stdout))
+			put_coloured_diff(shown.ptr, shown.len);
+		else
+			fwrite(shown.ptr, 1, shown.len, stdout);
 		clawmd_buf_release(&shown);
 	}
 	if (!run.dry_run && !run.check)

@@ -374,7 +374,7 @@ int cmd_init(int argc, char **argv)
 		return 3;
 	}
 	if (preset && strcmp(preset, "default") && strcmp(preset, "nanoclaw")) {
-		fprintf(stderr, "clawmd: --preset: unknown preset '%s' (default, nanoclaw)\n", preset);
+		fprintf(stderr, "clawmd: --preset: expected default or nanoclaw, not '%s'\n", preset);
 		return 3;
 	}
 	if (version && clawmd_release_parse(&rel, version, &err) < 0) {

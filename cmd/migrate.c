@@ -11,22 +11,10 @@
 static const char help_head[] =
 	"usage: clawmd migrate [options]\n"
 	"\n"
-	"Cut a legacy layout (groups/global/CLAUDE.md, and in each group a hand-owned\n"
-	"CLAUDE.md plus a .claude-global.md symlink) over to the composed model, once,\n"
-	"losing nothing:\n"
-	"  - each group's .claude-global.md symlink is removed (a regular file of that\n"
-	"    name is kept);\n"
-	"  - a CLAUDE.md clawmd did not compose becomes CLAUDE.local.md (when that is\n"
-	"    missing or empty) or is appended to it under a marker, without the\n"
-	"    '@./.claude-global.md' line; the next compose writes the new CLAUDE.md;\n"
-	"  - what groups/global/CLAUDE.md has that the shared base lacks is appended\n"
-	"    to the base under a marker, and groups/global/ is moved to\n"
-	"    STATE/archive/global-<UTC time>/ (never deleted);\n"
-	"  - STATE/migrated.json is written last.  While it exists, migrate does\n"
-	"    nothing (run it at every host start); --force runs it again.\n"
-	"Symlinked group directories are reported and skipped.  Killed at any point,\n"
-	"a second run finishes the job without losing or duplicating anything.\n"
-	;
+	"Cut a legacy layout (groups/global/, each group's hand-owned CLAUDE.md and\n"
+	"its .claude-global.md link) over to the composed model, once, losing nothing;\n"
+	"a later run does nothing (run it at every host start).  Killed at any point,\n"
+	"the next run finishes the job.\n";
 
 static const char help_foot[] =
 	"One bad group (a file over the 4 MiB cap, which is never read; its lock\n"

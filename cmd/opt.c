@@ -230,6 +230,15 @@ static void help_table(const struct cmd_opt *o)
 	}
 }
 
+/* "See 'man clawmd-NAME'", NAME from the head's "usage: clawmd NAME". */
+static void see_man(const char *head)
+{
+	const char *p = strstr(head, "clawmd ");
+	size_t n = p ? strcspn(p + 7, " \n") : 0;
+	if (n)
+		printf("\nSee 'man clawmd-%.*s' for the details.\n", (int)n, p + 7);
+}
+
 void cmd_help_own(const char *head, const struct cmd_opt *opts, const char *foot)
 {
 	fputs(head, stdout);
@@ -238,15 +247,43 @@ void cmd_help_own(const char *head, const struct cmd_opt *opts, const char *foot
 	help_table(common_options);
 	if (foot)
 		printf("\n%s", foot);
+	see_man(head);
 }
 
+/* A command's page names the layout options in a few lines; 'clawmd
+ * --help' describes them (cmd_help_layout), once. */
 void cmd_help(const char *head, const struct cmd_opt *opts, const char *foot)
 {
-	cmd_help_own(head, opts, NULL);
-	printf("\nLayout options (also set in ROOT/clawmd.json; before or after the command):\n");
-	help_table(cmd_layout_options);
+	fputs(head, stdout);
+	printf("\nOptions:\n");
+	help_table(opts);
+	help_table(common_options);
+	printf("\nLayout options, before or after the command (see 'clawmd --help'):\n ");
+	int col = 1;
+	for (const struct cmd_opt *o = cmd_layout_options; o->name; o++) {
+		char w[64];
+		int n = o->key < 0x100 ? snprintf(w, sizeof(w), " -%c %s%s", o->key, o->arg ? o->arg : "",
+						  o[1].name ? "," : "")
+				       : snprintf(w, sizeof(w), " --%s%s%s%s", o->name, o->arg ? " " : "",
+						  o->arg ? o->arg : "", o[1].name ? "," : "");
+		if (col + n > 78) {
+			printf("\n ");
+			col = 1;
+		}
+		fputs(w, stdout);
+		col += n;
+	}
+	putchar('\n');
 	if (foot)
 		printf("\n%s", foot);
+	see_man(head);
+}
+
+void cmd_help_layout(void)
+{
+	printf("\nLayout options (every command but init, before or after it; also clawmd.json):\n");
+	help_table(cmd_layout_options);
+	help_table(common_options);
 }
 
 /* ---- layout ------------------------------------------------------------- */

@@ -383,7 +383,7 @@ int cmd_render(int argc, char **argv)
 		return cmd_usage_error("render", "--target: nested memory is Claude Code's alone, not %s's",
 				       clawmd_runtime_name(o.runtime));
 	if (strcmp(format, "text") && strcmp(format, "files") && strcmp(format, "json"))
-		return cmd_usage_error("render", "--format: unknown format '%s' (text, files or json)", format);
+		return cmd_usage_error("render", "--format: expected text, files or json, not '%s'", format);
 
 	struct clawmd_err err = CLAWMD_ERR_INIT;
 	struct clawmd_root root;

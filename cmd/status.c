@@ -1,6 +1,9 @@
 /* status.c - `clawmd status`: the fleet at a glance. */
 #include <cJSON.h>
+#include <dirent.h>
+#include <fcntl.h>
 #include <stdlib.h>
+#include <sys/stat.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -9,19 +12,16 @@
 static const char help_head[] =
 	"usage: clawmd status [options] [GROUP...]\n"
 	"\n"
-	"The fleet at a glance: for each group (all of them when none is given) its\n"
-	"drift state (clean, would change, hand-edited, never composed, invalid),\n"
-	"the skills it gets, its fragments, the memory the container would load\n"
-	"(characters and a token estimate, characters / 4), its findings count\n"
-	"(see 'clawmd check') and the entries compose moved aside for review\n"
-	"(*.clawmd-preserved-*).  Reads only.  A summary line and hints naming the\n"
-	"groups to act on follow on stderr (not with -q or --format json).\n";
+	"The fleet at a glance, one group a row (all when none is given): drift\n"
+	"state, skills, fragments, memory size, findings, entries moved aside, then a\n"
+	"summary and hints on stderr.  Reads only.\n";
 
 static const char help_foot[] =
 	"Exit status: 0 success, 2 usage, 3 invalid input (clawmd.json, a group\n"
-	"name, a missing shared base), 4 a missing or symlinked group directory or\n"
-	"groups directory.  Drift does not change it: use 'clawmd compose --check'\n"
-	"or 'clawmd check' as a gate.\n";
+	"name, a missing shared base, or a group whose container.json is invalid:\n"
+	"the table is printed all the same), 4 a missing or symlinked group\n"
+	"directory or groups directory.  Drift does not change it: use 'clawmd\n"
+	"compose --check' or 'clawmd check' as a gate.\n";
 
 enum { OPT_JSON = OPT_CMD, OPT_FORMAT };
 
@@ -32,12 +32,73 @@ static const struct cmd_opt options[] = {
 	CMD_OPT_END,
 };
 
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
 static cJSON *strv_json(char **v, size_t n)
 {
 	cJSON *a = cJSON_CreateArray();
 	for (size_t i = 0; i < n; i++)
 		cJSON_AddItemToArray(a, cJSON_CreateString(v[i]));
 	return a;
+}
+
+/*
+ * The skills in Claude Code's own format alone: a directory with a
+ * SKILL.md and no instructions.md.  compose makes no fragment of them (the
+ * agent reads SKILL.md on demand), so the status names them apart.  The
+ * skills directory is the host's.  Sorted.
+ */
+static char **on_demand_skills(size_t *n, const struct clawmd_layout *lay)
+{
+	char **v = NULL;
+	size_t cap = 0;
+	*n = 0;
+	int dfd = open(lay->skills, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	DIR *d = dfd >= 0 ? fdopendir(dfd) : NULL;
+	if (!d) {
+		if (dfd >= 0)
+			close(dfd);
+		return NULL;
+	}
+	for (struct dirent *e; (e = readdir(d)) && *n < 4096;) {
+		char p[4096];
+		struct stat st;
+		if (e->d_name[0] == '.' ||
+		    snprintf(p, sizeof(p), "%s/SKILL.md", e->d_name) >= (int)sizeof(p) ||
+		    fstatat(dfd, p, &st, AT_SYMLINK_NOFOLLOW) < 0 || !S_ISREG(st.st_mode))
+			continue;
+		snprintf(p, sizeof(p), "%s/instructions.md", e->d_name);
+		if (fstatat(dfd, p, &st, AT_SYMLINK_NOFOLLOW) == 0)
+			continue;
+		if (*n == cap && !(v = realloc(v, (cap = cap ? 2 * cap : 8) * sizeof(*v))))
+			abort();
+		if (!(v[(*n)++] = strdup(e->d_name)))
+			abort();
+	}
+	closedir(d);
+	qsort(v, *n, sizeof(*v), cmp_str);
+	return v;
+}
+
+/* The on-demand skills group `g` selects ("all": every one). */
+static size_t group_on_demand(char **out, size_t max, struct clawmd_group *g, char **od, size_t nod)
+{
+	const struct clawmd_group_config *cfg;
+	struct clawmd_err err = CLAWMD_ERR_INIT;
+	size_t k = 0;
+	if (clawmd_group_config(&cfg, g, &err) < 0)
+		return 0;
+	for (size_t i = 0; i < nod && k < max; i++) {
+		bool in = cfg->all_skills;
+		for (size_t j = 0; !in && j < cfg->nskills; j++)
+			in = !strcmp(cfg->skills[j], od[i]);
+		if (in)
+			out[k++] = od[i];
+	}
+	return k;
 }
 
 static const char *drift_colour(enum clawmd_drift d)
@@ -127,7 +188,7 @@ int cmd_status(int argc, char **argv)
 			else if (!strcmp(a.arg, "table") || !strcmp(a.arg, "text"))
 				json = false;
 			else
-				c = (cmd_usage_error("status", "--format: unknown format '%s' (table, json)",
+				c = (cmd_usage_error("status", "--format: expected table or json, not '%s'",
 						     a.arg), -1);
 			break;
 		case 'q': quiet = true; break;
@@ -168,7 +229,12 @@ int cmd_status(int argc, char **argv)
 	struct clawmd_group_status *st = calloc(n ? n : 1, sizeof(*st));
 	int *failed = calloc(n ? n : 1, sizeof(int));
 	char **why = calloc(n ? n : 1, sizeof(char *));
-	if (!st || !failed || !why)
+	/* Each group's on-demand skills: pointers into `od`. */
+	size_t nod = 0;
+	char **od = on_demand_skills(&nod, &root.lay);
+	char **odv = calloc((n ? n : 1) * (nod ? nod : 1), sizeof(char *));
+	size_t *nodv = calloc(n ? n : 1, sizeof(size_t));
+	if (!st || !failed || !why || !odv || !nodv)
 		abort();
 	bool progress = n > 100 && !quiet && !json && isatty(2);
 	/* One pass: the host's sources are read once for every group. */
@@ -187,12 +253,20 @@ int cmd_status(int argc, char **argv)
 			why[i] = strdup(err.msg);
 			if (!status)
 				status = failed[i];
+		} else if (nod) {
+			nodv[i] = group_on_demand(odv + i * nod, nod, g, od, nod);
 		}
 		if (progress && (i % 64 == 0 || i + 1 == n))
 			fprintf(stderr, "\rclawmd: read %zu/%zu groups%s", i + 1, n,
 				i + 1 == n ? "\n" : "");
 		clawmd_group_free(g);
 	}
+
+	/* An invalid container.json is invalid input, as in every other
+	 * command: the table shows it, and the status says it (3). */
+	for (size_t i = 0; i < n && !status; i++)
+		if (!failed[i] && st[i].drift == CLAWMD_DRIFT_INVALID)
+			status = 3;
 
 	if (json) {
 		cJSON *doc = cmd_json_doc();
@@ -209,6 +283,7 @@ int cmd_status(int argc, char **argv)
 				cJSON_AddStringToObject(g, "drift", clawmd_drift_name(st[i].drift));
 				cJSON_AddBoolToObject(g, "all_skills", st[i].all_skills);
 				cJSON_AddItemToObject(g, "skills", strv_json(st[i].skills, st[i].nskills));
+				cJSON_AddItemToObject(g, "on_demand", strv_json(odv + i * nod, nodv[i]));
 				cJSON_AddItemToObject(g, "fragments",
 						      strv_json(st[i].fragments, st[i].nfragments));
 				cJSON_AddNumberToObject(g, "memory_chars", (double)st[i].memory_chars);
@@ -257,6 +332,11 @@ int cmd_status(int argc, char **argv)
 			}
 			if (!s->nskills)
 				printf("-");
+			/* SKILL.md alone: no fragment, Claude Code reads it on demand. */
+			for (size_t k = 0; k < nodv[i]; k++) {
+				printf("%s", k ? "," : "; on demand: ");
+				cmd_put_escaped(stdout, odv[i * nod + k]);
+			}
 			printf("\n");
 		}
 		if (!quiet)
@@ -264,6 +344,9 @@ int cmd_status(int argc, char **argv)
 	}
 	for (size_t i = 0; i < n; i++)
 		clawmd_group_status_release(&st[i]);
+	clawmd_strv_free(od, nod);
+	free(odv);
+	free(nodv);
 	free(st);
 	free(failed);
 	for (size_t i = 0; i < n; i++)

@@ -48,7 +48,10 @@ end
 function __clawmd_options
     set -l cmd (__clawmd_command)
     or return
-    clawmd $cmd --help 2>/dev/null | sed -n 's/^ *\(-[A-Za-z], \)\{0,1\}\(--[a-z-]*\).*/\2/p'
+    # the command's own options; the layout options from 'clawmd --help'
+    clawmd $cmd --help 2>/dev/null | sed -n '/^Layout options/q; s/^ *\(-[A-Za-z], \)\{0,1\}\(--[a-z-]*\).*/\2/p'
+    test $cmd = init
+    or clawmd --help 2>/dev/null | sed -n '/^Layout options/,$ s/^ *\(-[A-Za-z], \)\{0,1\}\(--[a-z-]*\).*/\2/p'
 end
 
 function __clawmd_no_command

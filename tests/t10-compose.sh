@@ -84,7 +84,7 @@ check "directory in a fragment name kept" test -d "$G/.claude-fragments/skill-di
 echo "my own notes" >>"$G/CLAUDE.md"
 expect_ok "compose after a hand edit" $CLAWMD compose -C "$R" g
 expect_grep "hand edit moved into the empty CLAUDE.local.md" "my own notes" "$G/CLAUDE.local.md"
-expect_grep "warning says where it went" "moved to .*CLAUDE.local.md" "$T/err"
+expect_grep "warning says where it went" "its text is now the group.s memory, .*CLAUDE.local.md" "$T/err"
 expect_ok "entry rewritten" $CLAWMD compose -C "$R" --check g
 echo "second edit" >>"$G/CLAUDE.md"
 expect_ok "compose after a hand edit with CLAUDE.local.md in use" $CLAWMD compose -C "$R" g

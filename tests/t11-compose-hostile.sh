@@ -38,7 +38,7 @@ bad "mcpServers not object" '{"mcpServers": []}' "mcpServers: expected an object
 bad "instructions not string" '{"mcpServers": {"x": {"instructions": 5}}}' "mcpServers.x.instructions: expected a string"
 bad "instructions too big" "{\"mcpServers\": {\"x\": {\"instructions\": \"$(head -c 70000 /dev/zero | tr '\0' a)\"}}}" "mcpServers.x.instructions: .* more than"
 bad "cli_scope not string" '{"cli_scope": false}' "cli_scope: expected a string"
-bad "malformed JSON" '{"skills": [' "container.json:1:[0-9]+: malformed JSON"
+bad "malformed JSON: what was expected, where, and what was found" '{"skills": [' "container.json:1:[0-9]+: expected a value or '\]' but found the end of the file"
 bad "top-level array" '[1]' "expected a JSON object"
 printf '{"skills": ["\377"]}' >"$G/container.json"
 expect_fail 3 "invalid UTF-8 exits 3" $CLAWMD compose -C "$R" g

@@ -151,7 +151,7 @@ if command -v pgrep >/dev/null 2>&1; then
 	expect_eq "item 11, name taken again: the newer file is preserved aside" \
 		"$(holding 'newer notes')" "./CLAUDE.local.md.clawmd-preserved-X "
 	check "item 11, name taken again: no temp left" sh -c "! ls -A '$GS' | grep -q '\.tmp$'"
-	expect_grep "item 11, name taken again: reported" "CLAUDE\.local\.md .*moved to groups/g/CLAUDE\.local\.md\.clawmd-preserved-" "$T/err"
+	expect_grep "item 11, name taken again: reported" "CLAUDE\.local\.md .*moved aside to groups/g/CLAUDE\.local\.md\.clawmd-preserved-" "$T/err"
 
 	# Item 12: the agent writes its memory just before the swap, and
 	# compose is killed (-9) right after it: the agent's memory is left
@@ -167,7 +167,7 @@ if command -v pgrep >/dev/null 2>&1; then
 	expect_ok "item 12: the next compose succeeds" $CLAWMD compose -C "$S" g
 	expect_eq "item 12: the agent's memory is preserved, not removed" \
 		"$(holding 'agent notes')" "./CLAUDE.local.md.clawmd-preserved-X "
-	expect_grep "item 12: and reported" "was not written by clawmd; moved to groups/g/CLAUDE\.local\.md\.clawmd-preserved-" "$T/err"
+	expect_grep "item 12: and reported" "was not written by clawmd; moved aside to groups/g/CLAUDE\.local\.md\.clawmd-preserved-" "$T/err"
 	check "item 12: no temp left" sh -c "! ls -A '$GS' | grep -q '\.tmp$'"
 
 	# Item 12, commit_entry: an entry composed before, the agent editing it
@@ -213,7 +213,7 @@ if command -v pgrep >/dev/null 2>&1; then
 		sh -c "sed -n '/stopped by SIGSTOP/,\$p' '$T/stops' | grep -q '^unlinkat(.*\"\.CLAUDE\.md\..*= 0'"
 	check "window before the unlink: the late write is kept" \
 		sh -c "grep -q 'late write' '$GS'/CLAUDE.md.clawmd-preserved-*"
-	expect_grep "window before the unlink: reported" "CLAUDE\.md was edited while compose ran; moved to" "$T/err"
+	expect_grep "window before the unlink: reported" "CLAUDE\.md was edited while compose ran; moved aside to" "$T/err"
 	check "window before the unlink: no temp left" sh -c "! ls -A '$GS' | grep -q '\.tmp$'"
 	rm -rf "$S/skills/beta"
 fi

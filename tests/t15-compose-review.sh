@@ -89,7 +89,7 @@ if command -v strace >/dev/null 2>&1 && strace -f -o /dev/null true 2>/dev/null 
 	resume_stopped
 	expect_eq "racing compose succeeded" "$?" 0
 	check "the racing edit was preserved" sh -c "grep -rlq 'agent wrote this meanwhile' '$G' && ! grep -q 'agent wrote' '$G/CLAUDE.md'"
-	expect_grep "and the warning says where" "moved to groups/g/CLAUDE.md.clawmd-preserved-" "$T/err"
+	expect_grep "and the warning says where" "moved aside to groups/g/CLAUDE.md.clawmd-preserved-" "$T/err"
 
 	# A legacy CLAUDE.md is to be carried into the empty CLAUDE.local.md,
 	# but the agent writes CLAUDE.local.md meanwhile.

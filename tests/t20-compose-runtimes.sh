@@ -123,7 +123,7 @@ printf '{"runtimes": ["codex"]}\n' >"$R/clawmd.json"
 # into CLAUDE.local.md, as a hand-written CLAUDE.md is.
 printf 'my edit\n' >>"$G/AGENTS.md"
 expect_ok "compose over an edited AGENTS.md" $CLAWMD compose -C "$R" --mode copy main
-expect_grep "it is named as moved aside" "AGENTS.md was not written by clawmd; moved to" "$T/err"
+expect_grep "it is named as moved aside" "AGENTS.md was not written by clawmd; moved aside to" "$T/err"
 check "the edit is kept aside" sh -c "grep -l 'my edit' '$G'/AGENTS.md.clawmd-preserved-* >/dev/null"
 check "the memory is not touched" sh -c "! grep -q 'my edit' '$G/CLAUDE.local.md'"
 rm -f "$G"/AGENTS.md.clawmd-preserved-*

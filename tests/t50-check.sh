@@ -73,7 +73,7 @@ expect_eq "--approve-external: no findings" "$(cat "$T/out")" ""
 
 # --json: one document with every field.
 run_tree "$CLAWMD_TESTS/check/CM303"
-expect_fail 1 "--json exits as text does" "$CLAWMD" check --json -C "$W" main
+expect_fail 1 "--json exits as text does" "$CLAWMD" check --json --strict -C "$W" main
 cp "$T/out" "$T/json"
 expect_ok "--json is one document with the finding" perl -MJSON::PP -e '
 	local $/; my $d = decode_json(<STDIN>);
@@ -82,7 +82,7 @@ expect_ok "--json is one document with the finding" perl -MJSON::PP -e '
 	$f->{code} eq "CM303" or die "code $f->{code}";
 	$f->{file} eq "groups/main/container.json" or die "file $f->{file}";
 	$f->{line} == 4 && $f->{column} == 6 or die "at $f->{line}:$f->{column}";
-	$d->{summary}{errors} == 1 or die "summary";' <"$T/json"
+	$d->{summary}{warnings} == 1 or die "summary";' <"$T/json"
 
 # SARIF 2.1.0: what code-scanning tools require.
 run_tree "$CLAWMD_TESTS/check/CM101"
@@ -143,10 +143,10 @@ esc=$(printf '\033')
 check "no escapes in a file" sh -c "! grep -q '$esc' '$T/out'"
 if command -v script >/dev/null; then
 	env -u NO_COLOR script -qec "'$CLAWMD' check -C '$W' main" /dev/null >"$T/tty" 2>&1
-	expect_grep "colour on a terminal" "$esc\[1;31merror$esc\[0m: " "$T/tty"
+	expect_grep "colour on a terminal" "$esc\[1;33mwarning$esc\[0m: " "$T/tty"
 	expect_grep "hints on a terminal" '^    hint: ' "$T/tty"
 	NO_COLOR=1 script -qec "'$CLAWMD' check -C '$W' main" /dev/null >"$T/tty" 2>&1
 	check "no colour with NO_COLOR, even on a terminal" sh -c "! grep -q '$esc' '$T/tty'"
-	expect_grep "NO_COLOR: still the finding" 'error: skill .ghost.' "$T/tty"
+	expect_grep "NO_COLOR: still the finding" 'warning: skill .ghost.' "$T/tty"
 fi
 done_testing

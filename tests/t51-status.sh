@@ -17,7 +17,7 @@ echo "a hand edit" >>"$R/groups/hand/CLAUDE.md"
 printf 'Per-group notes for clean.\n' >"$R/groups/clean/CLAUDE.local.md"
 
 before=$(cd "$R" && find . -printf '%p %i %T@ %s\n' | sort)
-expect_ok "status succeeds on a mixed fleet" "$CLAWMD" status -C "$R"
+expect_fail 3 "status on a mixed fleet: exit 3, for the invalid group" "$CLAWMD" status -C "$R"
 cp "$T/out" "$T/table"
 expect_eq "status reads only" "$(cd "$R" && find . -printf '%p %i %T@ %s\n' | sort)" "$before"
 expect_grep "a header row" '^GROUP +STATE +SKILLS +FRAGMENTS +CHARS +TOKENS +FINDINGS' "$T/table"
@@ -31,7 +31,7 @@ expect_eq "one row per group, sorted" "$(tail -n +2 "$T/table" | cut -d' ' -f1 |
 	"bad clean drifted hand never "
 check "no colour escapes into a file" sh -c "! grep -q \"$(printf '\033')\" '$T/table'"
 
-expect_ok "status --json" "$CLAWMD" status -C "$R" --json
+expect_fail 3 "status --json: exit 3 too" "$CLAWMD" status -C "$R" --json
 cp "$T/out" "$T/json"
 expect_ok "the JSON document has every group's state" perl -MJSON::PP -e '
 	local $/; my $d = decode_json(<STDIN>);

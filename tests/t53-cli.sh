@@ -90,11 +90,25 @@ if command -v setpriv >/dev/null 2>&1 && [ "$(id -u)" = 0 ]; then
 	chmod 755 "$T" "$U"
 	chmod 777 "$U/.clawmd"
 	chmod 555 "$U/groups/g"
-	expect_fail 4 "an unwritable group directory" setpriv --reuid=65534 --regid=65534 \
-		--clear-groups "$CLAWMD" compose -C "$U" g
-	expect_grep "... named with the fragments it could not write" \
-		"^clawmd: could not write 'groups/g/.claude-fragments': Permission denied$" "$T/err"
-	check "... and no temp name in the message" sh -c "! grep -q '\.tmp' '$T/err'"
+	# The build may live where uid 65534 cannot go (a clone under a 0700
+	# directory): it runs a copy in $T, laid out as installed.
+	mkdir -p "$T/uid/bin" "$T/uid/libexec/clawmd"
+	cp "$CLAWMD_BUILD/libexec/clawmd/clawmd" "$T/uid/libexec/clawmd/"
+	cp "$CLAWMD_BUILD/bin/clawmd" "$T/uid/bin/"
+	chmod -R a+rX "$T/uid"
+	case $CLAWMD in */libexec/clawmd/clawmd) uclawmd=$T/uid/libexec/clawmd/clawmd ;; *) uclawmd=$T/uid/bin/clawmd ;; esac
+	nobody() { env -u LD_PRELOAD setpriv --reuid=65534 --regid=65534 --clear-groups "$@"; }
+	if nobody test -x "$uclawmd"; then
+		expect_fail 4 "an unwritable group directory" nobody "$uclawmd" compose -C "$U" g
+		expect_grep "... named with the fragments it could not write" \
+			"^clawmd: could not write 'groups/g/.claude-fragments': Permission denied$" "$T/err"
+		check "... and no temp name in the message" sh -c "! grep -q '\.tmp' '$T/err'"
+	else
+		for i in 1 2 3; do
+			echo "ok # skip uid 65534 cannot reach $T (TMPDIR under a directory closed to others)"
+			_n=$((_n + 1))
+		done
+	fi
 else
 	echo "ok # skip setpriv or root missing: the unwritable-directory message"
 	_n=$((_n + 1))
@@ -332,7 +346,7 @@ expect_ok "... the same shape" perl -MJSON::PP -e "$eshape" 4 "no group 'nosuch'
 expect_fail 4 "check --json nosuch" "$CLAWMD" check -C "$R" --json nosuch
 expect_ok "... the same shape" perl -MJSON::PP -e "$eshape" 4 "no group 'nosuch'" <"$(last)"
 expect_fail 2 "status --format xml" "$CLAWMD" status -C "$R" --format xml
-expect_grep "names the flag" "^clawmd status: --format: unknown format 'xml'" "$T/err"
+expect_grep "names the flag, what it takes and what it got" "^clawmd status: --format: expected table or json, not 'xml'" "$T/err"
 
 # --- init ----------------------------------------------------------------
 I=$T/init

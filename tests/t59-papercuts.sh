@@ -17,14 +17,14 @@ printf '{"skills": ["alpha", "nope"], "mcpServers": {"s": {"instructions": "See 
 expect_ok "compose a group with an unknown skill and an @ in MCP instructions" \
 	sh -c "cd '$R' && '$CLAWMD' -C . compose g"
 expect_grep "the unknown skill is shown from the current directory, not absolute" \
-	"^clawmd: warning: groups/g/container.json: skills: unknown skill 'nope' \\(no skills/nope\\)$" "$T/err"
+	"^clawmd: warning: groups/g/container.json: skills: unknown skill 'nope' \\(no skills/nope\\) \\[CM303\\]$" "$T/err"
 expect_grep "a plain compose says it defused the @" \
 	"^clawmd: warning: groups/g: defused 1 @ directive\\(s\\) in inline MCP instructions" "$T/err"
 expect_ok "compose again (nothing to write)" sh -c "cd '$R' && '$CLAWMD' -C . compose g"
 expect_eq "... still says it, once" "$(grep -c 'defused' "$T/err")" "1"
 expect_ok "clawmd -q compose: -q before the command" "$CLAWMD" -q -C "$R" compose g
 expect_eq "... prints no warning" "$(cat "$T/err")" ""
-expect_fail 1 "clawmd -q check (the unknown skill is a finding)" "$CLAWMD" -q -C "$R" check g
+expect_fail 1 "clawmd -q check --strict (the unknown skill is a warning)" "$CLAWMD" -q -C "$R" check --strict g
 expect_eq "... prints no summary line" "$(grep -c '^clawmd: .* in 1 group' "$T/err")" "0"
 expect_fail 2 "clawmd -x: an unknown option before the command is still refused" "$CLAWMD" -x compose g
 

@@ -95,6 +95,10 @@ export interface MigrateResult {
 		path: string | null;
 		dest: string | null;
 		note: string | null;
+		/** The CLAUDE.md was tracked by git: its move was staged (or, with
+		 * gitFailed, could not be: the message names the commands). */
+		git: string | null;
+		gitFailed: boolean;
 		bytes: number;
 	}>;
 }

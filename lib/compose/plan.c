@@ -801,7 +801,10 @@ int clawmd_plan_build(struct clawmd_plan *out, struct clawmd_group *g, struct cl
 				char *cj = clawmd_xasprintf("%s/%s/container.json", lay->groups, group);
 				char *sk = clawmd_path_join(lay->skills, cfg->skills[i]);
 				char *cjs = clawmd_layout_shown(lay, cj), *sks = clawmd_layout_shown(lay, sk);
-				warn(out, "%s: skills: unknown skill '%s' (no %s)", cjs, cfg->skills[i], sks);
+				/* A warning here as in check (CM303): one severity a
+				 * condition; compose composes the other skills. */
+				warn(out, "%s: skills: unknown skill '%s' (no %s) [CM303]", cjs,
+				     cfg->skills[i], sks);
 				free(cj), free(sk), free(cjs), free(sks);
 			}
 			else if ((skills[nskills] = skill_with_fragment(sfd, cfg->skills[i])))

@@ -6,6 +6,8 @@
  * A warning added here reaches both: the command prints each (escaped,
  * "clawmd: warning: "), the binding hands each back in `warnings`.
  */
+#include <string.h>
+
 #include "clawmd.h"
 #include "base/util.h"
 
@@ -42,11 +44,19 @@ size_t clawmd_compose_warnings(char ***out, const struct clawmd_plan *plan,
 		const struct clawmd_change *c = &ch->v[i];
 		if (!c->moved_to)
 			continue;
+		/* Carried into the memory, the text is where it belongs; moved
+		 * aside, it waits for review, and status counts it (PRESERVED):
+		 * say which. */
+		bool carried = !strcmp(c->moved_to, CLAWMD_LOCAL_NAME);
 		clawmd_xgrow(&v, &cap, n + 1, sizeof(*v));
-		v[n++] = clawmd_xasprintf("%s/%s %s; moved to %s/%s", ch->path, c->name,
+		v[n++] = clawmd_xasprintf("%s/%s %s; %s %s/%s%s", ch->path, c->name,
 					  c->action == CLAWMD_PRESERVE ? "was not written by clawmd"
 								       : "was edited while compose ran",
-					  ch->path, c->moved_to);
+					  carried ? "its text is now the group's memory,"
+						  : "moved aside to",
+					  ch->path, c->moved_to,
+					  carried ? ""
+						  : " for review ('clawmd status' counts it as PRESERVED)");
 	}
 	*out = v;
 	return n;

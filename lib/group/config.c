@@ -3,6 +3,7 @@
 #include "sys/dl.h"
 #include "clawmd.h"
 #include "base/util.h"
+#include "base/jsondiag.h"
 
 #include <cJSON.h>
 #include <stdio.h>
@@ -315,12 +316,16 @@ int clawmd_config_parse(struct clawmd_group_config *out, const char *json, size_
 		doc = NULL;
 	}
 	if (!doc) {
-		size_t off = end ? (size_t)(end - json) : 0, line = 1, col = 1;
+		/* Say what was expected and what was found, where. */
+		char what[256];
+		size_t off = clawmd_json_diagnose(what, sizeof(what), json, len);
+		if (off > len)
+			off = end ? (size_t)(end - json) : 0, snprintf(what, sizeof(what), "malformed JSON");
+		size_t line = 1, col = 1;
 		for (size_t i = 0; i < off && i < len; i++, col++)
 			if (json[i] == '\n')
 				line++, col = 0;
-		return clawmd_err_set(err, CLAWMD_EINPUT, "%s:%zu:%zu: malformed JSON", path, line,
-				      col);
+		return clawmd_err_set(err, CLAWMD_EINPUT, "%s:%zu:%zu: %s", path, line, col, what);
 	}
 	if (!cJSON_IsObject(doc)) {
 		rc = clawmd_err_set(err, CLAWMD_EINPUT, "%s: expected a JSON object at the top", path);

@@ -4,6 +4,7 @@
 #include "clawmd.h"
 #include "fs/fs.h"
 #include "fs/stamp.h"
+#include "base/jsondiag.h"
 #include "base/util.h"
 
 #include <cJSON.h>
@@ -559,8 +560,21 @@ static int flatten_json(struct clawmd_buf *pairs, const struct clawmd_buf *text,
 	const cJSON *item, *sub;
 	int rc = 0, nmounts = 0;
 	clawmd_buf_clear(pairs);
+	if (!doc) {
+		/* Say what was expected and what was found, where. */
+		char what[256];
+		size_t off = clawmd_json_diagnose(what, sizeof(what), text->ptr, text->len);
+		if (off > text->len)
+			off = 0, snprintf(what, sizeof(what), "malformed JSON");
+		size_t line = 1, col = 1;
+		for (size_t i = 0; i < off; i++, col++)
+			if (text->ptr[i] == '\n')
+				line++, col = 0;
+		rc = clawmd_err_set(err, CLAWMD_EINPUT, "%s:%zu:%zu: %s", file, line, col, what);
+		goto out;
+	}
 	if (!cJSON_IsObject(doc)) {
-		rc = clawmd_err_set(err, CLAWMD_EINPUT, "%s: not a JSON object", file);
+		rc = clawmd_err_set(err, CLAWMD_EINPUT, "%s: expected a JSON object at the top", file);
 		goto out;
 	}
 	const cJSON *preset = cJSON_GetObjectItemCaseSensitive(doc, "preset");

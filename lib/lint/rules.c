@@ -82,7 +82,7 @@ static const struct clawmd_lint_rule lint_rules[] = {
 	 "the group until it is fixed.",
 	 "Fix container.json: names match [A-Za-z0-9][A-Za-z0-9._-]{0,63}, \"skills\" is \"all\" "
 	 "or an array of names, instructions are strings."},
-	{"CM303", "skill-unknown", CLAWMD_SEV_ERROR,
+	{"CM303", "skill-unknown", CLAWMD_SEV_WARNING,
 	 "container.json selects a skill that does not exist.",
 	 "container.json selects a skill that has no directory under the skills directory, so the "
 	 "group gets no fragment for it.",

@@ -854,6 +854,10 @@ static napi_value m_migrate(napi_env env, napi_callback_info info)
 		set_str(env, a, "dest", x->dest);
 		set_str(env, a, "note", x->note);
 		set_num(env, a, "bytes", (double)x->bytes);
+		set_str(env, a, "git", x->git);
+		napi_value b;
+		napi_get_boolean(env, x->git_failed, &b);
+		napi_set_named_property(env, a, "gitFailed", b);
 		napi_set_element(env, arr, (uint32_t)i, a);
 	}
 	napi_set_named_property(env, o, "actions", arr);
