@@ -13,8 +13,9 @@ static const char help_head[] =
 	"       clawmd render [layout options] [options] GROUP   (as --group GROUP)\n"
 	"\n"
 	"Print the memory string Claude Code builds at session start, byte for byte:\n"
-	"managed, user, project and local CLAUDE.md files, .claude/rules, and their\n"
-	"@-imports, as the configured Claude Code release loads them.  The text has\n"
+	"managed, user, project and local CLAUDE.md files, .claude/rules, AGENTS.md\n"
+	"(2.1.281 on, where no CLAUDE.md applies) and their @-imports, as the\n"
+	"configured Claude Code release loads them.  The text has\n"
 	"no trailing newline (Claude Code's string ends there), except on a terminal,\n"
 	"where one is added so the prompt starts on its own line.\n";
 
@@ -39,6 +40,7 @@ enum {
 	O_VERSION,
 	O_JSON,
 	O_RUNTIME,
+	O_INSTRUCTION_FILES,
 	/* each one runtime's setting (runtime_flags below) */
 	O_CODEX_HOME,
 	O_CODEX_MAX,
@@ -65,7 +67,13 @@ static const struct cmd_opt options[] = {
 	{"claude-version", O_VERSION, "V", "the agents' Claude Code release, any X.Y.Z or 'latest'\n"
 					   "(default: claude_version from clawmd.json with --group,\n"
 					   "else 2.1.330): rules sorted up to 2.1.112, in readdir(3)\n"
-					   "order from 2.1.113; realpath gate from 2.1.232"},
+					   "order from 2.1.113; realpath gate from 2.1.232; AGENTS.md\n"
+					   "from 2.1.281"},
+	{"instruction-files", O_INSTRUCTION_FILES, "MODE",
+	 "Claude Code's instructionFiles option (2.1.281 on):\n"
+	 "claude-md, claude-md-or-agents-md, claude-md-and-agents-md\n"
+	 "or managed-only (default: as HOME/.claude/settings.json\n"
+	 "sets it, else claude-md-or-agents-md)"},
 	{"runtime", O_RUNTIME, "R", "whose loading: claude, codex, gemini or opencode\n"
 				"(default: claude; with --group, the group's first\n"
 				"runtime, container.json's provider)"},
@@ -163,6 +171,25 @@ static int print_json(const struct clawmd_memory *m, const struct clawmd_memory_
 		cJSON *ext = cJSON_AddArrayToObject(root, "external_includes");
 		for (size_t i = 0; i < m->nexternal; i++)
 			cJSON_AddItemToArray(ext, cJSON_CreateString(m->external[i]));
+		/* AGENTS.md (2.1.281 on): the mode in effect, what the walk
+		 * found, and what turned the fallback off */
+		if (m->instruction_files) {
+			cJSON_AddStringToObject(root, "instruction_files",
+						clawmd_instruction_files_name(m->instruction_files));
+			cJSON *ag = cJSON_AddArrayToObject(root, "agents_md");
+			for (size_t i = 0; i < m->nagents; i++) {
+				cJSON *x = cJSON_CreateObject();
+				cJSON_AddStringToObject(x, "path", m->agents[i].path);
+				cJSON_AddBoolToObject(x, "loaded", m->agents[i].loaded);
+				cJSON_AddItemToArray(ag, x);
+			}
+			if (m->agents_off_by)
+				cJSON_AddStringToObject(root, "agents_md_off_by", m->agents_off_by);
+			else
+				cJSON_AddNullToObject(root, "agents_md_off_by");
+		} else {
+			cJSON_AddNullToObject(root, "instruction_files");
+		}
 	}
 	cmd_json_print(root);
 	return 0;
@@ -278,6 +305,12 @@ int cmd_render(int argc, char **argv)
 		case O_MANAGED: o.managed_dir = a.arg; break;
 		case O_APPROVE: o.approve_external = true; break;
 		case O_TARGET: o.target = a.arg; break;
+		case O_INSTRUCTION_FILES:
+			if (clawmd_instruction_files_parse(&o.instruction_files, a.arg) < 0)
+				c = (cmd_usage_error("render", "%s: expected claude-md, claude-md-or-agents-md, "
+							       "claude-md-and-agents-md or managed-only, not '%s'",
+						     a.spelled, a.arg), -1);
+			break;
 		case O_FORMAT: format = a.arg; break;
 		case O_JSON: format = "json"; break;
 		case 'g': group = a.arg; break;

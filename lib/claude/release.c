@@ -77,3 +77,13 @@ bool clawmd_release_realpath_gate(const struct clawmd_release *r)
 {
 	return at_least(r, 2, 1, 232);
 }
+
+bool clawmd_release_agents_md(const struct clawmd_release *r)
+{
+	return at_least(r, 2, 1, 281);
+}
+
+bool clawmd_release_agents_md_renamed(const struct clawmd_release *r)
+{
+	return at_least(r, 2, 1, 285);
+}

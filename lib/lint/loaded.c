@@ -433,6 +433,73 @@ static void report_import(const struct clawmd_lint_view *V, const struct clawmd_
 	free(file);
 }
 
+/* The directory a memory file belongs to: before its last "/.claude/",
+ * else its own directory (as Claude Code places AGENTS.md). */
+static size_t project_dir_len(const char *path)
+{
+	const char *c = NULL;
+	for (const char *p = strstr(path, "/.claude/"); p; p = strstr(p + 1, "/.claude/"))
+		c = p;
+	if (!c)
+		c = strrchr(path, '/');
+	return c ? (size_t)(c - path) : 0;
+}
+
+/* A loaded CLAUDE.md or .claude/CLAUDE.md in the AGENTS.md's own directory:
+ * the project has both, knowingly. */
+static bool claude_md_beside(const struct clawmd_memory *m, const char *agents)
+{
+	size_t n = project_dir_len(agents);
+	for (size_t i = 0; i < m->nfiles; i++) {
+		const struct clawmd_mem_file *f = &m->files[i];
+		size_t len = strlen(f->path);
+		if (f->type != CLAWMD_MEM_PROJECT || f->parent || len < 10 ||
+		    strcmp(f->path + len - 10, "/CLAUDE.md"))
+			continue;
+		if (project_dir_len(f->path) == n && !strncmp(f->path, agents, n))
+			return true;
+	}
+	return false;
+}
+
+/*
+ * CM701, CM702: AGENTS.md as the release loads it (2.1.281 on).  Worth a
+ * finding where the user would not expect it: loaded by the default
+ * fallback (nobody chose it, and older releases do not read it), or kept
+ * out by a CLAUDE file that is not its own CLAUDE.md.
+ */
+static void lint_agents(const struct clawmd_lint_view *V, const struct clawmd_memory *m)
+{
+	for (size_t i = 0; i < m->nagents; i++) {
+		const struct clawmd_mem_agents *a = &m->agents[i];
+		if (!in_limit(V, a->path))
+			continue;
+		char *file = shown_of(V, a->path);
+		if (a->loaded && !m->agents_off_by && m->instruction_files == CLAWMD_IF_FALLBACK &&
+		    !m->instruction_files_set) {
+			clawmd_lint_add(V->out, "CM701", V->group, file, 1, 1,
+					"to load it on every release, write a CLAUDE.md that imports it "
+					"(@AGENTS.md); to keep Claude from reading it, set instructionFiles "
+					"to \"claude-md\" in the user's settings",
+					"%s loads as project instructions because no CLAUDE.md applies "
+					"(Claude Code 2.1.281 and later; earlier releases do not read it)",
+					file);
+		} else if (!a->loaded && m->agents_off_by && !claude_md_beside(m, a->path)) {
+			char *by = display(V, m->agents_off_by);
+			clawmd_lint_add(V->out, "CM702", V->group, file, 1, 1,
+					"import it from the CLAUDE.md that applies (@AGENTS.md), or set "
+					"instructionFiles to \"claude-md-and-agents-md\" in the user's "
+					"settings",
+					"%s is not loaded: %s turns off every AGENTS.md (Claude Code 2.1.281 "
+					"and later read AGENTS.md only where no CLAUDE.md or "
+					"CLAUDE.local.md applies)",
+					file, by);
+			free(by);
+		}
+		free(file);
+	}
+}
+
 /*
  * Lint what loads at `o->cwd`; the size of every loaded file (CM201) and
  * their total in *chars.  EFS/EINPUT only when the loader cannot start.
@@ -481,6 +548,7 @@ int clawmd_lint_loaded(const struct clawmd_lint_view *VV, const struct clawmd_me
 		clawmd_lint_size(V->out, V->group, shown, f->content, f->len, chars);
 		free(shown);
 	}
+	lint_agents(V, &m);
 	clawmd_memory_release(&m);
 	rc = 0;
 out:

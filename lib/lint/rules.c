@@ -155,6 +155,27 @@ static const struct clawmd_lint_rule lint_rules[] = {
 	 "leaves the working directory) and drops this one, so its text never reaches the agent.",
 	 "Compose in copy mode (every import then names a file inside the group), or remove the "
 	 "import."},
+	{"CM701", "agents-md-fallback", CLAWMD_SEV_NOTE,
+	 "An AGENTS.md loads because no CLAUDE.md applies.",
+	 "No CLAUDE.md, .claude/CLAUDE.md or CLAUDE.local.md applies at the working directory, so "
+	 "Claude Code 2.1.281 and later load AGENTS.md and .claude/AGENTS.md from every directory "
+	 "up the walk (above the git root too), with their @ imports, as project instructions. "
+	 "Releases before 2.1.281 load none of them, so the agent's instructions depend on the "
+	 "release, and a file written for another agent (Codex reads AGENTS.md) reaches Claude "
+	 "too.",
+	 "To load it on every release, write a CLAUDE.md that imports it (@AGENTS.md); to keep "
+	 "Claude from reading it, set instructionFiles to \"claude-md\" in the user's settings "
+	 "(/config)."},
+	{"CM702", "agents-md-turned-off", CLAWMD_SEV_WARNING,
+	 "A CLAUDE.md elsewhere on the walk keeps an AGENTS.md from loading.",
+	 "Claude Code 2.1.281 and later read AGENTS.md only while no CLAUDE.md, .claude/CLAUDE.md "
+	 "or CLAUDE.local.md applies, and the switch is not per directory: one such file anywhere "
+	 "from the working directory up (a CLAUDE.md in a subdirectory, one above the git root, "
+	 "a private CLAUDE.local.md, even one the host's setting sources leave unloaded) turns "
+	 "off every AGENTS.md. This AGENTS.md has no CLAUDE.md of its own beside it and is not "
+	 "imported, so its text silently never reaches the agent.",
+	 "Import it from the CLAUDE.md that applies (@AGENTS.md), or set instructionFiles to "
+	 "\"claude-md-and-agents-md\" in the user's settings to load both."},
 };
 
 const struct clawmd_lint_rule *clawmd_lint_rules(size_t *n)

@@ -22,6 +22,7 @@
 #include "render/load.h"
 #include "render/runtimes.h"
 
+#include <cJSON.h>
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -125,6 +126,8 @@ struct loader {
 	bool native;	  /* 2.1.113 on: readdir order */
 	bool dedup;	  /* 2.1.142 on: realpath dedup */
 	bool gate;	  /* 2.1.232 on: the realpath gate (imports and rules) */
+	bool agents;	  /* 2.1.281 on: AGENTS.md, instructionFiles */
+	struct clawmd_release rel;
 	char *cwd;	  /* originalCwd, realpath'd */
 	char *home;	  /* for @~/ */
 	bool approve;	  /* external includes approved (or forced) */
@@ -147,6 +150,7 @@ static void file_release(struct clawmd_mem_file *f)
 {
 	free(f->path);
 	free(f->parent);
+	free(f->root);
 	free(f->content);
 	clawmd_strv_free(f->globs, f->nglobs);
 }
@@ -296,6 +300,7 @@ static enum clawmd_import_status process_file(struct loader *L, struct flist *ou
 	f.type = type;
 	f.path = clawmd_xstrdup(path);
 	f.parent = parent ? clawmd_xstrdup(parent) : NULL;
+	f.root = clawmd_xstrdup(depth && L->chain[0] ? L->chain[0] : path);
 	f.size = raw_size;
 	f.len = content.len;
 	f.content = clawmd_buf_detach(&content);
@@ -586,6 +591,8 @@ static void loader_init(struct loader *L, struct clawmd_memory *m, const struct 
 	L->native = clawmd_release_native(&rel);
 	L->dedup = clawmd_release_realpath_dedup(&rel);
 	L->gate = clawmd_release_realpath_gate(&rel);
+	L->agents = clawmd_release_agents_md(&rel);
+	L->rel = rel;
 	L->m = m;
 	L->cwd = cwd;
 	L->home = o->home ? clawmd_path_norm(o->home) : NULL;
@@ -616,6 +623,316 @@ static char **walk_dirs(const char *cwd, size_t *n)
 			break;
 	}
 	return v;
+}
+
+/* ---- AGENTS.md (2.1.281 on; claude-code-memory.md section 16) ---------- */
+
+static const char *const if_names[] = {"", "claude-md", "claude-md-or-agents-md",
+				       "claude-md-and-agents-md", "managed-only"};
+
+int clawmd_instruction_files_parse(enum clawmd_instruction_files *out, const char *text)
+{
+	for (size_t i = 1; i < CLAWMD_ARRAY_SIZE(if_names); i++)
+		if (!strcmp(text, if_names[i])) {
+			*out = (enum clawmd_instruction_files)i;
+			return 0;
+		}
+	return -1;
+}
+
+const char *clawmd_instruction_files_name(enum clawmd_instruction_files v)
+{
+	return (unsigned)v < CLAWMD_ARRAY_SIZE(if_names) ? if_names[v] : "";
+}
+
+#define SETTINGS_MAX (4u * 1024 * 1024)
+
+/*
+ * instructionFiles as the user's settings.json sets it (the module's option,
+ * pluginConfigs["cc-plugin-agents-md@builtin"].options from 2.1.285, else
+ * pluginConfigs["agents-md@builtin"].options): a value the release
+ * does not know is the default; the older projectInstructions ("none",
+ * "claude", "agents-fallback", "both"; anything else is "claude-md") still
+ * counts while instructionFiles is the default.  A settings file that is
+ * missing, unreadable or not JSON sets nothing.  Project settings do not
+ * set it (measured: case agents-mode-unknown).
+ */
+static enum clawmd_instruction_files settings_mode(struct loader *L, bool *set)
+{
+	enum clawmd_instruction_files mode = CLAWMD_IF_FALLBACK;
+	*set = false;
+	if (L->o->no_user || !L->home)
+		return mode;
+	char *path = clawmd_path_resolve(L->home, ".claude/settings.json");
+	struct clawmd_buf b = CLAWMD_BUF_INIT;
+	clawmd_buf_put(&b, "", 0);
+	int rc = clawmd_view_read(&L->view.v, path, &b, SETTINGS_MAX, NULL);
+	free(path);
+	cJSON *doc = rc == 0 ? cJSON_ParseWithLength(b.ptr, b.len) : NULL;
+	clawmd_buf_release(&b);
+	const cJSON *pc = cJSON_GetObjectItemCaseSensitive(doc, "pluginConfigs");
+	const cJSON *mod = NULL;
+	if (clawmd_release_agents_md_renamed(&L->rel))
+		mod = cJSON_GetObjectItemCaseSensitive(pc, "cc-plugin-agents-md@builtin");
+	if (!cJSON_IsObject(mod))
+		mod = cJSON_GetObjectItemCaseSensitive(pc, "agents-md@builtin");
+	const cJSON *opts = cJSON_GetObjectItemCaseSensitive(mod, "options");
+	const cJSON *v = cJSON_GetObjectItemCaseSensitive(opts, "instructionFiles");
+	const cJSON *legacy = cJSON_GetObjectItemCaseSensitive(opts, "projectInstructions");
+	if (cJSON_IsObject(opts) && cJSON_IsString(v)) {
+		*set = true;
+		if (clawmd_instruction_files_parse(&mode, v->valuestring) < 0)
+			mode = CLAWMD_IF_FALLBACK;
+	}
+	if (cJSON_IsObject(opts) && legacy && mode == CLAWMD_IF_FALLBACK) {
+		static const char *const old[] = {"none", "claude", "agents-fallback", "both"};
+		static const enum clawmd_instruction_files to[] = {
+			CLAWMD_IF_MANAGED_ONLY, CLAWMD_IF_CLAUDE_MD, CLAWMD_IF_FALLBACK, CLAWMD_IF_BOTH};
+		*set = true;
+		mode = CLAWMD_IF_CLAUDE_MD;
+		for (size_t i = 0; cJSON_IsString(legacy) && i < CLAWMD_ARRAY_SIZE(old); i++)
+			if (!strcmp(legacy->valuestring, old[i]))
+				mode = to[i];
+	}
+	cJSON_Delete(doc);
+	return mode;
+}
+
+/* A memory file's project directory: what precedes its last "/.claude/",
+ * else its directory. */
+static char *project_dir(const char *path)
+{
+	const char *c = NULL;
+	for (const char *p = strstr(path, "/.claude/"); p; p = strstr(p + 1, "/.claude/"))
+		c = p;
+	if (!c)
+		c = strrchr(path, '/');
+	return c && c > path ? clawmd_xstrndup(path, (size_t)(c - path)) : clawmd_xstrdup("/");
+}
+
+/* a lies strictly below b */
+static bool below(const char *a, const char *b)
+{
+	size_t n = strlen(b);
+	return !strncmp(a, b, n) && a[n] == '/';
+}
+
+static bool ends_with(const char *s, const char *tail)
+{
+	size_t a = strlen(s), b = strlen(tail);
+	return a >= b && !strcmp(s + a - b, tail);
+}
+
+/* A CLAUDE file of the walk: top-level project or local, named CLAUDE.md,
+ * .claude/CLAUDE.md or CLAUDE.local.md, in the cwd or above it. */
+static bool claude_file_on_walk(const struct loader *L, const struct clawmd_mem_file *f)
+{
+	if ((f->type != CLAWMD_MEM_PROJECT && f->type != CLAWMD_MEM_LOCAL) || f->parent ||
+	    !(ends_with(f->path, "/CLAUDE.md") || ends_with(f->path, "/.claude/CLAUDE.md") ||
+	      ends_with(f->path, "/CLAUDE.local.md")))
+		return false;
+	char *d = project_dir(f->path);
+	bool on = !strcmp(d, L->cwd) || below(L->cwd, d);
+	free(d);
+	return on;
+}
+
+/*
+ * Claude Code's ancestor search (fs.ancestors): in each directory of the
+ * walk, top down (a nested worktree's outer directories left out, as the
+ * walk leaves them), each of `names`, processed as a project file with its
+ * imports, in a processed set of its own that holds the managed and user
+ * CLAUDE.md.  What has text lands in `out`.
+ */
+static void ancestors(struct loader *L, struct flist *out, char **dirs, size_t nd,
+		      const char *git_root, const char *canonical, const char *const *names,
+		      size_t nnames, bool record)
+{
+	const char *managed = L->o->managed_dir ? L->o->managed_dir : "/etc/claude-code";
+	struct set saved = L->seen;
+	bool saved_record = L->record;
+	memset(&L->seen, 0, sizeof(L->seen));
+	L->record = record;
+	char *seed = clawmd_path_resolve(managed, "CLAUDE.md");
+	set_add(&L->seen, seed);
+	free(seed);
+	if (L->home) {
+		seed = clawmd_path_resolve(L->home, ".claude/CLAUDE.md");
+		set_add(&L->seen, seed);
+		free(seed);
+	}
+	for (size_t i = 0; i < nd; i++) {
+		if (git_root && clawmd_path_under(dirs[i], canonical) &&
+		    !clawmd_path_under(dirs[i], git_root))
+			continue;
+		for (size_t k = 0; k < nnames; k++) {
+			char *p = clawmd_path_resolve(dirs[i], names[k]);
+			process_file(L, out, p, CLAWMD_MEM_PROJECT, L->approve, 0, NULL);
+			free(p);
+		}
+	}
+	set_release(&L->seen);
+	L->seen = saved;
+	L->record = saved_record;
+}
+
+static void flist_release(struct flist *l)
+{
+	for (size_t i = 0; i < l->n; i++)
+		file_release(&l->v[i]);
+	free(l->v);
+	memset(l, 0, sizeof(*l));
+}
+
+/* Does a loaded project or local file hold this text (trimmed)? */
+static bool text_sent(const struct flist *out, const struct clawmd_mem_file *f)
+{
+	size_t a, b;
+	clawmd_js_trim(f->content, f->len, &a, &b);
+	for (size_t i = 0; a < b && i < out->n; i++) {
+		const struct clawmd_mem_file *g = &out->v[i];
+		size_t c, d;
+		if (g->type != CLAWMD_MEM_PROJECT && g->type != CLAWMD_MEM_LOCAL)
+			continue;
+		clawmd_js_trim(g->content, g->len, &c, &d);
+		if (d - c == b - a && !memcmp(g->content + c, f->content + a, b - a))
+			return true;
+	}
+	return false;
+}
+
+/* An import of a file that was then not sent: say so in the record. */
+static void import_dropped(struct loader *L, const struct clawmd_mem_file *f)
+{
+	for (size_t k = 0; f->parent && L->record && k < L->m->nimports; k++) {
+		struct clawmd_mem_import *im = &L->m->imports[k];
+		if (im->status == CLAWMD_IMPORT_LOADED && !strcmp(im->path, f->path) &&
+		    !strcmp(im->from, f->parent))
+			im->status = CLAWMD_IMPORT_DUPLICATE;
+	}
+}
+
+/*
+ * AGENTS.md (2.1.281 on).  In the default mode a CLAUDE file of the walk
+ * that loaded, or one the ancestor search finds with text, turns every
+ * AGENTS.md off; otherwise AGENTS.md and .claude/AGENTS.md of each
+ * directory, with their imports, go in as project files: a file already
+ * sent (by path, or by its text as a project or local file) is left out,
+ * and each directory's files go before the first project or local file of
+ * a directory below it, else after the last one.  "managed-only" keeps the
+ * managed tier alone.
+ */
+static void agents_md(struct loader *L, struct flist *out, char **dirs, size_t nd,
+		      const char *git_root, const char *canonical)
+{
+	static const char *const agents_names[] = {"AGENTS.md", ".claude/AGENTS.md"};
+	static const char *const claude_names[] = {"CLAUDE.md", ".claude/CLAUDE.md",
+						   "CLAUDE.local.md"};
+	struct clawmd_memory *m = L->m;
+	if (!L->agents)
+		return;
+	bool set = false;
+	enum clawmd_instruction_files mode = L->o->instruction_files;
+	if (mode != CLAWMD_IF_UNSET)
+		set = true;
+	else
+		mode = settings_mode(L, &set);
+	if (L->record) {
+		m->instruction_files = mode;
+		m->instruction_files_set = set;
+	}
+	if (mode == CLAWMD_IF_MANAGED_ONLY) {
+		size_t k = 0;
+		for (size_t i = 0; i < out->n; i++) {
+			if (out->v[i].type == CLAWMD_MEM_MANAGED)
+				out->v[k++] = out->v[i];
+			else
+				file_release(&out->v[i]);
+		}
+		out->n = k;
+	}
+	/* the project source off: the search finds nothing */
+	if (mode == CLAWMD_IF_CLAUDE_MD || mode == CLAWMD_IF_MANAGED_ONLY || L->o->no_project)
+		return;
+	const char *off = NULL;
+	struct flist found = {0};
+	for (size_t i = 0; mode == CLAWMD_IF_FALLBACK && !off && i < out->n; i++)
+		if (claude_file_on_walk(L, &out->v[i]))
+			off = out->v[i].path;
+	if (mode == CLAWMD_IF_FALLBACK && !off) {
+		ancestors(L, &found, dirs, nd, git_root, canonical, claude_names,
+			  CLAWMD_ARRAY_SIZE(claude_names), false);
+		for (size_t i = 0; !off && i < found.n; i++)
+			if (!found.v[i].parent)
+				off = found.v[i].path;
+	}
+	if (off && L->record)
+		m->agents_off_by = clawmd_xstrdup(off);
+	/* What the search finds (imports recorded only when it is sent). */
+	struct flist parts = {0};
+	ancestors(L, &parts, dirs, nd, git_root, canonical, agents_names,
+		  CLAWMD_ARRAY_SIZE(agents_names), L->record && !off);
+	struct set sent = {0};
+	for (size_t i = 0; i < out->n; i++)
+		set_add(&sent, out->v[i].path);
+	size_t k = 0, cap = 0;
+	for (size_t i = 0; i < parts.n; i++) {
+		struct clawmd_mem_file *f = &parts.v[i];
+		bool dup = set_has(&sent, f->path) || text_sent(out, f);
+		if (!f->parent && L->record) {
+			clawmd_xgrow(&m->agents, &cap, m->nagents + 1, sizeof(m->agents[0]));
+			m->agents[m->nagents++] = (struct clawmd_mem_agents){clawmd_xstrdup(f->path),
+									      dup};
+		}
+		if (off || dup) {
+			if (!off)
+				import_dropped(L, f);
+			file_release(f);
+			continue;
+		}
+		set_add(&sent, f->path);
+		parts.v[k++] = *f;
+	}
+	parts.n = off ? 0 : k;
+	/* Placed by directory: before the files of the directories below. */
+	for (size_t i = 0; i < parts.n;) {
+		char *dir = project_dir(parts.v[i].root);
+		size_t j = i + 1;
+		for (; j < parts.n; j++) {
+			char *d2 = project_dir(parts.v[j].root);
+			bool same = !strcmp(d2, dir);
+			free(d2);
+			if (!same)
+				break;
+		}
+		size_t at = SIZE_MAX, last = SIZE_MAX;
+		for (size_t x = 0; x < out->n; x++) {
+			const struct clawmd_mem_file *g = &out->v[x];
+			if (g->type != CLAWMD_MEM_PROJECT && g->type != CLAWMD_MEM_LOCAL)
+				continue;
+			last = x;
+			char *gd = project_dir(g->root ? g->root : g->path);
+			bool under = below(gd, dir);
+			free(gd);
+			if (under && at == SIZE_MAX)
+				at = x;
+		}
+		if (at == SIZE_MAX)
+			at = last == SIZE_MAX ? out->n : last + 1;
+		size_t cnt = j - i;
+		clawmd_xgrow(&out->v, &out->cap, out->n + cnt, sizeof(out->v[0]));
+		memmove(&out->v[at + cnt], &out->v[at], (out->n - at) * sizeof(out->v[0]));
+		memcpy(&out->v[at], &parts.v[i], cnt * sizeof(out->v[0]));
+		out->n += cnt;
+		free(dir);
+		i = j;
+	}
+	for (size_t i = 0; i < m->nagents && L->record; i++)
+		for (size_t x = 0; !m->agents[i].loaded && x < out->n; x++)
+			m->agents[i].loaded = !strcmp(out->v[x].path, m->agents[i].path);
+	free(parts.v);
+	set_release(&sent);
+	flist_release(&found);
 }
 
 static void startup(struct loader *L, struct flist *out)
@@ -660,6 +977,7 @@ static void startup(struct loader *L, struct flist *out)
 			free(l);
 		}
 	}
+	agents_md(L, out, dirs, nd, nested ? git_root : NULL, canonical);
 	clawmd_strv_free(dirs, nd);
 	free(git_root);
 	free(canonical);
@@ -938,6 +1256,10 @@ void clawmd_memory_release(struct clawmd_memory *m)
 	}
 	free(m->imports);
 	clawmd_strv_free(m->external, m->nexternal);
+	for (size_t i = 0; i < m->nagents; i++)
+		free(m->agents[i].path);
+	free(m->agents);
+	free(m->agents_off_by);
 	free(m->cwd);
 	memset(m, 0, sizeof(*m));
 }

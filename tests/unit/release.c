@@ -13,16 +13,17 @@ int main(void)
 	/* The boundaries measured by make e2e (tests/e2e/measured.md). */
 	static const struct {
 		const char *v;
-		bool native, policy, dedup, gate;
+		bool native, policy, dedup, gate, agents;
 	} cases[] = {
-		{"2.1.88", false, false, false, false},	 {"2.1.112", false, false, false, false},
-		{"2.1.113", true, false, false, false},	 {"2.1.128", true, false, false, false},
-		{"2.1.133", true, false, false, false},	 {"2.1.136", true, true, false, false},
-		{"2.1.141", true, true, false, false},	 {"2.1.142", true, true, true, false},
-		{"2.1.231", true, true, true, false},	 {"2.1.232", true, true, true, true},
-		{"2.1.330", true, true, true, true},	 {"2.2.0", true, true, true, true},
-		{"3.0.0", true, true, true, true},	 {"1.0.999", false, false, false, false},
-		{"latest", true, true, true, true},
+		{"2.1.88", false, false, false, false, false},	 {"2.1.112", false, false, false, false, false},
+		{"2.1.113", true, false, false, false, false},	 {"2.1.128", true, false, false, false, false},
+		{"2.1.133", true, false, false, false, false},	 {"2.1.136", true, true, false, false, false},
+		{"2.1.141", true, true, false, false, false},	 {"2.1.142", true, true, true, false, false},
+		{"2.1.231", true, true, true, false, false},	 {"2.1.232", true, true, true, true, false},
+		{"2.1.330", true, true, true, true, true},	 {"2.2.0", true, true, true, true, true},
+		{"3.0.0", true, true, true, true, true},	 {"1.0.999", false, false, false, false, false},
+		{"2.1.280", true, true, true, true, false}, {"2.1.281", true, true, true, true, true},
+		{"latest", true, true, true, true, true},
 	};
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
 		struct clawmd_release r;
@@ -32,6 +33,18 @@ int main(void)
 		   cases[i].v);
 		is(clawmd_release_realpath_dedup(&r), cases[i].dedup, "%s realpath dedup", cases[i].v);
 		is(clawmd_release_realpath_gate(&r), cases[i].gate, "%s realpath gate", cases[i].v);
+		is(clawmd_release_agents_md(&r), cases[i].agents, "%s AGENTS.md fallback", cases[i].v);
+	}
+	/* the module's settings key: agents-md@builtin, then cc-plugin-agents-md@builtin */
+	static const struct {
+		const char *v;
+		bool renamed;
+	} keys[] = {{"2.1.281", false}, {"2.1.284", false}, {"2.1.285", true}, {"2.1.332", true}};
+	for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
+		struct clawmd_release r;
+		parse(&r, keys[i].v);
+		is(clawmd_release_agents_md_renamed(&r), keys[i].renamed, "%s settings key renamed",
+		   keys[i].v);
 	}
 	static const char *bad[] = {"", "2", "2.1", "2.1.", "2.1.x", "v2.1.3", "2.1.3 ", "2..3",
 				    "-1.2.3", "2.1.3.4", "99999999999.1.1"};

@@ -21,8 +21,8 @@ extern "C" {
  * that list them in raw readdir(3) order; 2.1.232 and later also drop an
  * import, or a rules entry, whose realpath leaves the project unless external
  * includes are approved (so symlinked fragments vanish).  The managed
- * description (2.1.136) and the realpath dedup (2.1.142) were bisected by
- * make e2e (tests/e2e/measured.md).
+ * description (2.1.136), the realpath dedup (2.1.142) and the AGENTS.md
+ * fallback (2.1.281) were bisected by make e2e (tests/e2e/measured.md).
  */
 struct clawmd_release {
 	unsigned major, minor, patch;
@@ -45,6 +45,14 @@ bool clawmd_release_realpath_dedup(const struct clawmd_release *r);
 /* 2.1.232 and later: imports and rules whose realpath leaves the project are
  * dropped unless external includes are approved. */
 bool clawmd_release_realpath_gate(const struct clawmd_release *r);
+/* 2.1.281 and later: AGENTS.md and .claude/AGENTS.md are read up the walk
+ * where no CLAUDE.md applies, and the instructionFiles option is honoured
+ * (its module, cc-plugin-agents-md, ships off by default up to 2.1.280). */
+bool clawmd_release_agents_md(const struct clawmd_release *r);
+/* 2.1.285 and later: the module's settings are under its new name,
+ * pluginConfigs["cc-plugin-agents-md@builtin"] (which wins), as well as
+ * under "agents-md@builtin", the only one 2.1.281 to 2.1.284 read. */
+bool clawmd_release_agents_md_renamed(const struct clawmd_release *r);
 
 /*
  * Call fn for each @-import token Claude Code would follow in `text`, in

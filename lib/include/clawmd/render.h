@@ -25,7 +25,8 @@ extern "C" {
  * CLAUDE.local.md per directory), each file followed by its @-imports,
  * depth-first, as opts.release loads it (section 15 of that file: rules
  * sorted up to 2.1.112, in readdir(3) order from 2.1.113; the realpath gate
- * on imports and symlinked rules from 2.1.232):
+ * on imports and symlinked rules from 2.1.232; from 2.1.281 AGENTS.md and
+ * .claude/AGENTS.md where no CLAUDE.md applies, as instructionFiles says):
  *
  *	struct clawmd_memory_opts o = CLAWMD_MEMORY_OPTS_INIT;
  *	o.cwd = ".", o.home = getenv("HOME");
@@ -75,6 +76,8 @@ struct clawmd_mem_file {
 	enum clawmd_mem_type type;
 	char *path;	/* as Claude Code shows it */
 	char *parent;	/* the importing file, NULL at top level */
+	char *root;	/* the top-level file its chain of imports starts at
+			   (its own path at top level) */
 	char *content;	/* after frontmatter and comment stripping, untrimmed */
 	size_t len;
 	size_t size;	/* bytes read */
@@ -90,6 +93,32 @@ struct clawmd_mem_import {
 	enum clawmd_import_status status;
 };
 
+/*
+ * Claude Code's instructionFiles option (2.1.281 on; the setting
+ * pluginConfigs["cc-plugin-agents-md@builtin"].options.instructionFiles of
+ * the user's settings.json): which project instructions load at startup.
+ */
+enum clawmd_instruction_files {
+	CLAWMD_IF_UNSET = 0,	/* opts: as the user's settings say; result: the
+				   release has no AGENTS.md loading (< 2.1.281) */
+	CLAWMD_IF_CLAUDE_MD,	/* "claude-md": CLAUDE.md files, never AGENTS.md */
+	CLAWMD_IF_FALLBACK,	/* "claude-md-or-agents-md", the default:
+				   AGENTS.md where no CLAUDE.md applies */
+	CLAWMD_IF_BOTH,		/* "claude-md-and-agents-md": both */
+	CLAWMD_IF_MANAGED_ONLY, /* "managed-only": only the managed tier */
+};
+/* Parse a value as Claude Code spells it; -1 for any other. */
+int clawmd_instruction_files_parse(enum clawmd_instruction_files *out, const char *text);
+/* "claude-md", ...; "" for CLAWMD_IF_UNSET. */
+const char *clawmd_instruction_files_name(enum clawmd_instruction_files v);
+
+/* A top-level AGENTS.md (or .claude/AGENTS.md) of the walk that has text. */
+struct clawmd_mem_agents {
+	char *path;
+	bool loaded; /* sent: by the fallback, beside CLAUDE.md, imported by
+			a loaded file, or its text sent as another file's */
+};
+
 struct clawmd_memory {
 	struct clawmd_mem_file *files; /* in prompt order */
 	size_t nfiles, capfiles;
@@ -102,6 +131,13 @@ struct clawmd_memory {
 			      working directory (by path, or by realpath from
 			      2.1.232): only then can a load without approved
 			      external includes differ from one with them */
+	enum clawmd_instruction_files instruction_files; /* in effect */
+	bool instruction_files_set; /* by opts or the user's settings */
+	struct clawmd_mem_agents *agents; /* the AGENTS.md files of the walk
+					     (2.1.281 on), top down */
+	size_t nagents;
+	char *agents_off_by; /* the CLAUDE.md or CLAUDE.local.md that turned
+				the fallback off; NULL: it did not */
 };
 
 /* Start from CLAWMD_MEMORY_OPTS_INIT (the version: see
@@ -115,6 +151,8 @@ struct clawmd_memory_opts {
 	const char *managed_dir; /* default /etc/claude-code */
 	bool approve_external;	 /* hasClaudeMdExternalIncludesApproved */
 	bool no_user, no_project, no_local; /* setting sources left out */
+	enum clawmd_instruction_files instruction_files; /* UNSET: as
+				    HOME/.claude/settings.json says */
 	struct clawmd_release release; /* the agents' Claude Code; zero: the
 					  default (clawmd_release_default) */
 	const char *target;	 /* nested memory for a first read of this file */
