@@ -170,6 +170,12 @@ $(BUILD)/tests/on-inotify: tests/on-inotify.c
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) -o $@ $<
 
+# A host's use of one group handle, for the shell tests (tests/handle-compose.c).
+TEST_HELPERS += $(BUILD)/tests/handle-compose
+$(BUILD)/tests/handle-compose: tests/handle-compose.c $(BUILD)/libclawmd.a
+	@mkdir -p $(@D)
+	$(Q)$(call say,CC,$@)$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) -o $@ $< $(BUILD)/libclawmd.a $(DEP_LIBS)
+
 # Under sanitizers, what tests/run-test.sh preloads for speed (tests/prefault.c);
 # compiled without them: it runs before their runtime is set up.
 ifdef SANITIZE

@@ -57,10 +57,10 @@ static enum clawmd_ftype ftype(mode_t m)
 	}
 }
 
-static struct clawmd_change *add(struct clawmd_changes *ch, size_t *cap, enum clawmd_action a,
+static struct clawmd_change *add(struct clawmd_changes *ch, enum clawmd_action a,
 				 const char *name, enum clawmd_ftype old_type)
 {
-	clawmd_xgrow(&ch->v, cap, ch->n + 1, sizeof(*ch->v));
+	clawmd_xgrow(&ch->v, &ch->cap, ch->n + 1, sizeof(*ch->v));
 	struct clawmd_change *c = &ch->v[ch->n++];
 	memset(c, 0, sizeof(*c));
 	c->action = a;
@@ -173,10 +173,28 @@ static bool torn_ours(const char *data, size_t len)
  * there: a fragment larger than both the wanted content and what a diff
  * is worth showing differs, full stop.
  */
-static int compare_entry(struct clawmd_changes *ch, size_t *cap, const struct clawmd_dir *d,
-			 const struct clawmd_entry *want, bool is_entry, bool local_free,
-			 struct clawmd_err *err)
+/*
+ * What a comparison found right is noted for the record (fs/inputs.h): a
+ * file by the identity of what was read; a symlink, which is never
+ * changed in place, by its own identity in the group directory and, in
+ * the fragments directory, by that directory's (noted by the caller).
+ */
+static void note_right(struct clawmd_inputs *in, const struct clawmd_dir *d,
+		       const struct clawmd_entry *want, const struct stat *read)
 {
+	struct stat st;
+	if (read)
+		clawmd_inputs_note(in, CLAWMD_INPUT_CONTENT, CLAWMD_AT_GROUP, want->name, read);
+	else if (!strchr(want->name, '/') && in && in->on)
+		clawmd_inputs_note(in, CLAWMD_INPUT_CONTENT, CLAWMD_AT_GROUP, want->name,
+				   fstatat(d->fd, want->name, &st, AT_SYMLINK_NOFOLLOW) == 0 ? &st : NULL);
+}
+
+static int compare_entry(struct clawmd_changes *ch, const struct clawmd_dir *d,
+			 const struct clawmd_entry *want, bool is_entry, bool local_free,
+			 struct clawmd_inputs *in, struct clawmd_err *err)
+{
+	struct stat st;
 	mode_t m;
 	struct clawmd_change *c;
 	struct clawmd_buf old = CLAWMD_BUF_INIT;
@@ -189,6 +207,7 @@ static int compare_entry(struct clawmd_changes *ch, size_t *cap, const struct cl
 		if (clawmd_fs_readlink(&old, d, leaf(want->name), &scratch) == 0 &&
 		    !strcmp(old.ptr, want->data)) {
 			clawmd_buf_release(&old);
+			note_right(in, d, want, NULL);
 			return 0;
 		}
 		clawmd_buf_clear(&old);
@@ -196,9 +215,10 @@ static int compare_entry(struct clawmd_changes *ch, size_t *cap, const struct cl
 	/* Likewise a wanted file that is already right: one read. */
 	if (want->type == CLAWMD_FT_FILE && !is_entry) {
 		struct clawmd_err scratch = CLAWMD_ERR_INIT;
-		if (clawmd_fs_read(&old, d, leaf(want->name), want->len, &scratch) == 0 &&
+		if (clawmd_fs_read_st(&old, &st, d, leaf(want->name), want->len, &scratch) == 0 &&
 		    old.len == want->len && !memcmp(old.ptr, want->data, want->len)) {
 			clawmd_buf_release(&old);
+			note_right(in, d, want, &st);
 			return 0;
 		}
 		clawmd_buf_clear(&old);
@@ -211,7 +231,7 @@ static int compare_entry(struct clawmd_changes *ch, size_t *cap, const struct cl
 
 	if (t == CLAWMD_FT_FILE && (is_entry || want->type == CLAWMD_FT_FILE)) {
 		size_t max = is_entry ? ENTRY_MAX : want->len > SHOW_MAX ? want->len : SHOW_MAX;
-		rc = clawmd_fs_read(&old, d, leaf(want->name), max, err);
+		rc = clawmd_fs_read_st(&old, &st, d, leaf(want->name), max, err);
 		if (rc < 0 && err->code == CLAWMD_EINPUT) {
 			clawmd_err_clear(err); /* larger than wanted: differs */
 			clawmd_buf_release(&old);
@@ -222,7 +242,7 @@ static int compare_entry(struct clawmd_changes *ch, size_t *cap, const struct cl
 			goto out;
 		if (is_entry && (unread || !(clawmd_entry_ours(old.ptr, old.len) ||
 					     torn_ours(old.ptr, old.len)))) {
-			c = add(ch, cap, CLAWMD_PRESERVE, want->name, t);
+			c = add(ch, CLAWMD_PRESERVE, want->name, t);
 			c->old_unread = unread;
 			/* Text someone wrote is carried into the memory file; a
 			 * runtime's inlined entry edited in place is not (it
@@ -237,6 +257,7 @@ static int compare_entry(struct clawmd_changes *ch, size_t *cap, const struct cl
 			t = CLAWMD_FT_NONE;
 		} else if (!unread && want->type == CLAWMD_FT_FILE && old.len == want->len &&
 			   !memcmp(old.ptr, want->data, want->len)) {
+			note_right(in, d, want, &st);
 			goto out; /* unchanged */
 		}
 	} else if (t == CLAWMD_FT_FILE) {
@@ -244,13 +265,15 @@ static int compare_entry(struct clawmd_changes *ch, size_t *cap, const struct cl
 	} else if (t == CLAWMD_FT_LINK && !is_entry) {
 		if ((rc = clawmd_fs_readlink(&old, d, leaf(want->name), err)) < 0)
 			goto out;
-		if (want->type == CLAWMD_FT_LINK && !strcmp(old.ptr, want->data))
+		if (want->type == CLAWMD_FT_LINK && !strcmp(old.ptr, want->data)) {
+			note_right(in, d, want, NULL);
 			goto out;
+		}
 	} else if (t != CLAWMD_FT_NONE) {
-		add(ch, cap, CLAWMD_PRESERVE, want->name, t);
+		add(ch, CLAWMD_PRESERVE, want->name, t);
 		t = CLAWMD_FT_NONE;
 	}
-	c = add(ch, cap, CLAWMD_WRITE, want->name, t);
+	c = add(ch, CLAWMD_WRITE, want->name, t);
 	c->want = want;
 	c->old = old;
 	c->old_unread = unread;
@@ -273,7 +296,7 @@ static bool planned(const struct clawmd_plan *plan, const char *name)
  * back): removed when it is clawmd's own and unedited; anything else there
  * is somebody's file and stays.
  */
-static void stale_entries(struct clawmd_changes *ch, size_t *cap, const struct clawmd_dir *gd,
+static void stale_entries(struct clawmd_changes *ch, const struct clawmd_dir *gd,
 			  const struct clawmd_plan *plan)
 {
 	for (int rt = 0; rt < CLAWMD_RUNTIME_N; rt++) {
@@ -288,7 +311,7 @@ static void stale_entries(struct clawmd_changes *ch, size_t *cap, const struct c
 		/* absent, a symlink, too large or not a file: not ours */
 		if (clawmd_fs_read(&old, gd, name, ENTRY_MAX, &scratch) == 0 &&
 		    clawmd_entry_ours(old.ptr, old.len)) {
-			struct clawmd_change *c = add(ch, cap, CLAWMD_REMOVE, name, CLAWMD_FT_FILE);
+			struct clawmd_change *c = add(ch, CLAWMD_REMOVE, name, CLAWMD_FT_FILE);
 			c->old = old;
 			continue;
 		}
@@ -353,7 +376,7 @@ static bool leftover_ours(const struct clawmd_dir *d, const char *name)
 	return clawmd_fs_is_own(d, name, ours_for(name), NULL);
 }
 
-static int leftovers(struct clawmd_changes *ch, size_t *cap, const struct clawmd_dir *d,
+static int leftovers(struct clawmd_changes *ch, const struct clawmd_dir *d,
 		     const char *prefix, const struct clawmd_plan *plan, struct clawmd_err *err)
 {
 	DIR *dir = clawmd_fs_list(d->fd);
@@ -406,7 +429,7 @@ static int leftovers(struct clawmd_changes *ch, size_t *cap, const struct clawmd
 		char buf[32];
 		if (m == S_IFDIR && !*prefix &&
 		    !strcmp(clawmd_fs_temp_of(buf, found[i]), CLAWMD_FRAGMENTS_DIR)) {
-			add(ch, cap, CLAWMD_REMOVE, found[i], CLAWMD_FT_DIR);
+			add(ch, CLAWMD_REMOVE, found[i], CLAWMD_FT_DIR);
 			continue;
 		}
 		if (m != S_IFREG && m != S_IFLNK)
@@ -419,28 +442,32 @@ static int leftovers(struct clawmd_changes *ch, size_t *cap, const struct clawmd
 		 * ours is moved aside, so no spawn reads it again. */
 		bool temp = clawmd_fs_temp_of(buf, leaf(found[i])) != NULL;
 		if (temp && !leftover_ours(d, leaf(found[i]))) {
-			add(ch, cap, CLAWMD_PRESERVE, found[i], ftype(m))->old_unread = true;
+			add(ch, CLAWMD_PRESERVE, found[i], ftype(m))->old_unread = true;
 			continue;
 		}
-		struct clawmd_change *c = add(ch, cap, CLAWMD_REMOVE, found[i], ftype(m));
+		struct clawmd_change *c = add(ch, CLAWMD_REMOVE, found[i], ftype(m));
 		c->old_unread = m == S_IFREG;
 		if (m == S_IFLNK)
 			rc = clawmd_fs_readlink(&c->old, d, leaf(found[i]), err);
 		rc = rc < 0 ? rc : 0;
 	}
 	for (size_t i = 0; i < ndirs && rc == 0; i++)
-		add(ch, cap, CLAWMD_REMOVE, dirs[i], CLAWMD_FT_DIR)->old_unread = true;
+		add(ch, CLAWMD_REMOVE, dirs[i], CLAWMD_FT_DIR)->old_unread = true;
 	clawmd_strv_free(found, n);
 	clawmd_strv_free(dirs, ndirs);
 	return rc;
 }
 
 static int local_state(bool *missing, bool *free_for_entry, const struct clawmd_dir *gd,
-		       struct clawmd_err *err)
+		       struct clawmd_inputs *in, struct clawmd_err *err)
 {
 	struct stat st;
 	*missing = *free_for_entry = false;
-	if (fstatat(gd->fd, CLAWMD_LOCAL_NAME, &st, AT_SYMLINK_NOFOLLOW) < 0) {
+	bool there = fstatat(gd->fd, CLAWMD_LOCAL_NAME, &st, AT_SYMLINK_NOFOLLOW) == 0;
+	if (there || errno == ENOENT)
+		clawmd_inputs_note(in, CLAWMD_INPUT_TYPE, CLAWMD_AT_GROUP, CLAWMD_LOCAL_NAME,
+				   there ? &st : NULL);
+	if (!there) {
 		if (errno != ENOENT)
 			return clawmd_err_sys(err, CLAWMD_EFS, "could not stat '%s/" CLAWMD_LOCAL_NAME "'",
 					      gd->path);
@@ -456,20 +483,21 @@ static int local_state(bool *missing, bool *free_for_entry, const struct clawmd_
 /* A copied fragment's directory (copy mode, relative imports): rewritten
  * whole when anything in it differs; anything else at its name is moved
  * aside first. */
-static int compare_fragdir(struct clawmd_changes *ch, size_t *cap, const struct clawmd_dir *d,
-			   const struct clawmd_entry *want, struct clawmd_err *err)
+static int compare_fragdir(struct clawmd_changes *ch, const struct clawmd_dir *d,
+			   const struct clawmd_entry *want, struct clawmd_inputs *in,
+			   struct clawmd_err *err)
 {
 	mode_t m;
 	int rc = clawmd_fs_type(&m, d, leaf(want->name), err);
 	if (rc < 0)
 		return rc;
-	if (m == S_IFDIR && clawmd_fragdir_same(d, leaf(want->name), want))
+	if (m == S_IFDIR && clawmd_fragdir_same(d, leaf(want->name), want, in, want->name))
 		return 0;
 	if (m && m != S_IFDIR) {
-		add(ch, cap, CLAWMD_PRESERVE, want->name, ftype(m));
+		add(ch, CLAWMD_PRESERVE, want->name, ftype(m));
 		m = 0;
 	}
-	struct clawmd_change *c = add(ch, cap, CLAWMD_WRITE, want->name, ftype(m));
+	struct clawmd_change *c = add(ch, CLAWMD_WRITE, want->name, ftype(m));
 	c->want = want;
 	c->old_unread = m != 0;
 	return 0;
@@ -480,7 +508,7 @@ int clawmd_changes_compute(struct clawmd_changes *out, struct clawmd_group *g,
 {
 	const struct clawmd_dir *group;
 	struct clawmd_dir fd = CLAWMD_DIR_INIT;
-	size_t cap = 0;
+	struct clawmd_inputs *in = &g->inputs; /* what the comparison read, noted */
 	bool local_missing, local_free;
 	int rc;
 
@@ -491,21 +519,31 @@ int clawmd_changes_compute(struct clawmd_changes *out, struct clawmd_group *g,
 		goto out;
 	/* The caller's descriptor, under the name messages show. */
 	struct clawmd_dir gd = {group->fd, out->path};
-	if ((rc = local_state(&local_missing, &local_free, &gd, err)) < 0)
+	if ((rc = local_state(&local_missing, &local_free, &gd, in, err)) < 0)
 		goto out;
 
 	/* The fragments directory: a planted symlink or file there is moved
-	 * aside and a real directory made in its place. */
+	 * aside and a real directory made in its place.  Its identity vouches
+	 * for the symlinks in it and for stale fragments being absent (its
+	 * listing, below). */
 	mode_t m;
+	struct stat st;
 	if ((rc = clawmd_fs_type(&m, &gd, CLAWMD_FRAGMENTS_DIR, err)) < 0)
 		goto out;
 	if (m == S_IFDIR) {
 		if ((rc = clawmd_dir_openat(&fd, &gd, CLAWMD_FRAGMENTS_DIR, false, err)) < 0)
 			goto out;
+		if (fstat(fd.fd, &st) == 0)
+			clawmd_inputs_note(in, CLAWMD_INPUT_CONTENT, CLAWMD_AT_GROUP, CLAWMD_FRAGMENTS_DIR, &st);
+		else
+			clawmd_inputs_lose(in);
 	} else {
+		st.st_mode = m;
+		clawmd_inputs_note(in, CLAWMD_INPUT_TYPE, CLAWMD_AT_GROUP, CLAWMD_FRAGMENTS_DIR,
+				   m ? &st : NULL);
 		if (m)
-			add(out, &cap, CLAWMD_PRESERVE, CLAWMD_FRAGMENTS_DIR, ftype(m));
-		add(out, &cap, CLAWMD_MKDIR, CLAWMD_FRAGMENTS_DIR, CLAWMD_FT_NONE);
+			add(out, CLAWMD_PRESERVE, CLAWMD_FRAGMENTS_DIR, ftype(m));
+		add(out, CLAWMD_MKDIR, CLAWMD_FRAGMENTS_DIR, CLAWMD_FT_NONE);
 	}
 
 	for (size_t i = 0; i < plan->n; i++) {
@@ -513,21 +551,26 @@ int clawmd_changes_compute(struct clawmd_changes *out, struct clawmd_group *g,
 		bool in_frag = strchr(e->name, '/') != NULL;
 		bool is_entry = clawmd_runtime_entry_name(e->name);
 		if (in_frag && fd.fd < 0) { /* the directory is new: all fragments too */
-			add(out, &cap, CLAWMD_WRITE, e->name, CLAWMD_FT_NONE)->want = e;
+			add(out, CLAWMD_WRITE, e->name, CLAWMD_FT_NONE)->want = e;
 			continue;
 		}
 		if (e->type == CLAWMD_FT_DIR)
-			rc = compare_fragdir(out, &cap, &fd, e, err);
+			rc = compare_fragdir(out, &fd, e, in, err);
 		else
-			rc = compare_entry(out, &cap, in_frag ? &fd : &gd, e, is_entry, local_free, err);
+			rc = compare_entry(out, in_frag ? &fd : &gd, e, is_entry, local_free, in, err);
 		if (rc < 0)
 			goto out;
 	}
-	if ((rc = leftovers(out, &cap, &gd, "", plan, err)) < 0)
+	/* Neither the group directory's leftovers nor the entry files of
+	 * runtimes the group does not run are noted: only clawmd writes what
+	 * they look for (its temps, its own entries), and a compose forgets
+	 * the record before it writes; noting them would cost every no-op a
+	 * stat per name, or a listing of the directory the agent writes in. */
+	if ((rc = leftovers(out, &gd, "", plan, err)) < 0)
 		goto out;
-	stale_entries(out, &cap, &gd, plan);
+	stale_entries(out, &gd, plan);
 	if (fd.fd >= 0 &&
-	    (rc = leftovers(out, &cap, &fd, CLAWMD_FRAGMENTS_DIR "/", plan, err)) < 0)
+	    (rc = leftovers(out, &fd, CLAWMD_FRAGMENTS_DIR "/", plan, err)) < 0)
 		goto out;
 	/* A legacy entry carried into CLAUDE.local.md loses its import of the
 	 * legacy .claude-global.md (gone after the cutover), as in migrate. */
@@ -550,7 +593,7 @@ int clawmd_changes_compute(struct clawmd_changes *out, struct clawmd_group *g,
 		entry_into_local |= out->v[i].action == CLAWMD_PRESERVE && out->v[i].into_local &&
 				    out->v[i].carry.len;
 	if (local_missing && !entry_into_local)
-		add(out, &cap, CLAWMD_CREATE_LOCAL, CLAWMD_LOCAL_NAME, CLAWMD_FT_NONE);
+		add(out, CLAWMD_CREATE_LOCAL, CLAWMD_LOCAL_NAME, CLAWMD_FT_NONE);
 out:
 	clawmd_dir_release(&fd);
 	return rc;
@@ -959,8 +1002,7 @@ out:
 	}
 	/* What a failed or undone swap kept aside, reported as preserved. */
 	for (size_t i = 0; i < nkeeps; i++) {
-		size_t cap = ch->n;
-		struct clawmd_change *c = add(ch, &cap, CLAWMD_PRESERVE, keeps[i].name, CLAWMD_FT_FILE);
+		struct clawmd_change *c = add(ch, CLAWMD_PRESERVE, keeps[i].name, CLAWMD_FT_FILE);
 		c->old_unread = true;
 		c->moved_to = keeps[i].moved_to;
 	}

@@ -1,7 +1,6 @@
 /* compose.c - the per-spawn job: lock the group, plan, compare, apply. */
 #include "clawmd.h"
 #include "compose/record.h"
-#include "fs/stamp.h"
 #include "group/group.h"
 #include "group/tracked.h"
 #include "base/util.h"
@@ -112,7 +111,11 @@ int clawmd_compose(struct clawmd_plan *plan, struct clawmd_changes *changes,
 		rc = 1;
 		goto out;
 	}
-	struct timespec since = clawmd_stamp_now();
+	/* From here on every read is noted (fs/inputs.h): the record holds
+	 * what this plan and comparison read, as they read it.  A config the
+	 * handle read earlier is taken again if it changed since. */
+	clawmd_group_refresh(g);
+	clawmd_inputs_start(&g->inputs);
 	if ((rc = clawmd_plan_build(plan, g, err)) < 0)
 		goto out;
 	if ((rc = clawmd_changes_compute(changes, g, plan, err)) < 0)
@@ -121,7 +124,7 @@ int clawmd_compose(struct clawmd_plan *plan, struct clawmd_changes *changes,
 		goto out;
 	if (changes->n == 0) {
 		if (record)
-			clawmd_record_save(g, plan, since);
+			clawmd_record_save(g, plan);
 	} else {
 		clawmd_record_forget(g);
 		rc = clawmd_changes_apply(changes, g, err);
@@ -140,6 +143,7 @@ noop: /* the plan holds what the record or the watch remembered */
 	changes->path = clawmd_xstrdup(g->shown);
 	return 0;
 out:
+	clawmd_inputs_release(&g->inputs);
 	if (!held)
 		clawmd_group_unlock(g);
 	return rc;

@@ -55,7 +55,8 @@ static bool want_dir(const struct clawmd_entry *want, const char *rel)
 	return false;
 }
 
-static bool same_content(int dfd, const char *name, const struct clawmd_entry *f)
+static bool same_content(int dfd, const char *name, const struct clawmd_entry *f,
+			 struct clawmd_inputs *in, const char *path)
 {
 	struct stat st;
 	int fd = clawmd_fs_open_read(dfd, name, CLAWMD_FS_NOFOLLOW, &st);
@@ -72,17 +73,27 @@ static bool same_content(int dfd, const char *name, const struct clawmd_entry *f
 		free(buf);
 	}
 	close(fd);
+	if (same)
+		clawmd_inputs_note(in, CLAWMD_INPUT_CONTENT, CLAWMD_AT_GROUP, path, &st);
 	return same;
 }
 
 /* Every entry of the directory dfd (at `prefix` inside the fragment
  * directory) is wanted and equal; *files counts the files seen. */
 static bool same_tree(int dfd, const struct clawmd_entry *want, const char *prefix, int depth,
-		      size_t *files, size_t *entries)
+		      size_t *files, size_t *entries, struct clawmd_inputs *in, const char *path)
 {
 	DIR *d = clawmd_fs_list(dfd);
 	struct dirent *e;
+	struct stat dst;
 	bool same = d != NULL;
+	/* The directory's identity vouches for its entries: one added is a
+	 * change of it.  Taken before the listing, so that a change during
+	 * the listing shows. */
+	if (same && fstat(dfd, &dst) == 0)
+		clawmd_inputs_note(in, CLAWMD_INPUT_CONTENT, CLAWMD_AT_GROUP, path, &dst);
+	else
+		clawmd_inputs_lose(in);
 	while (same && (e = readdir(d))) {
 		if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
 			continue;
@@ -90,6 +101,7 @@ static bool same_tree(int dfd, const struct clawmd_entry *want, const char *pref
 			same = false;
 		char *rel = *prefix ? clawmd_xasprintf("%s/%s", prefix, e->d_name)
 				    : clawmd_xstrdup(e->d_name);
+		char *sub_path = clawmd_xasprintf("%s/%s", path, e->d_name);
 		struct stat st;
 		const struct clawmd_entry *f;
 		if (!same || fstatat(dfd, e->d_name, &st, AT_SYMLINK_NOFOLLOW) < 0) {
@@ -99,16 +111,17 @@ static bool same_tree(int dfd, const struct clawmd_entry *want, const char *pref
 					  ? openat(dfd, e->d_name,
 						   O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
 					  : -1;
-			same = sub >= 0 && same_tree(sub, want, rel, depth + 1, files, entries);
+			same = sub >= 0 && same_tree(sub, want, rel, depth + 1, files, entries, in, sub_path);
 			if (sub >= 0)
 				close(sub);
 		} else if (S_ISREG(st.st_mode) && (f = want_file(want, rel))) {
-			same = same_content(dfd, e->d_name, f);
+			same = same_content(dfd, e->d_name, f, in, sub_path);
 			++*files;
 		} else {
 			same = false;
 		}
 		free(rel);
+		free(sub_path);
 	}
 	if (d)
 		closedir(d);
@@ -116,13 +129,13 @@ static bool same_tree(int dfd, const struct clawmd_entry *want, const char *pref
 }
 
 bool clawmd_fragdir_same(const struct clawmd_dir *frag, const char *name,
-			 const struct clawmd_entry *want)
+			 const struct clawmd_entry *want, struct clawmd_inputs *in, const char *path)
 {
 	int fd = openat(frag->fd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 	size_t files = 0, entries = 0;
 	if (fd < 0)
 		return false;
-	bool same = same_tree(fd, want, "", 0, &files, &entries) && files == want->nfiles;
+	bool same = same_tree(fd, want, "", 0, &files, &entries, in, path) && files == want->nfiles;
 	close(fd);
 	return same;
 }

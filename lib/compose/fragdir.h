@@ -23,14 +23,17 @@
 
 #include "clawmd.h"
 #include "fs/fs.h"
+#include "fs/inputs.h"
 
 /* "skill-<name>" or "module-<name>": a directory compose may own. */
 bool clawmd_fragdir_name(const char *name);
 /* The base name a killed run's staging directory was made for, or NULL. */
 const char *clawmd_fragdir_temp_of(char out[32], const char *name);
-/* True when directory `name` in `frag` holds exactly want's files. */
+/* True when directory `name` in `frag` holds exactly want's files; what
+ * it read is noted in `in` (fs/inputs.h), the directory at group path
+ * `path`. */
 bool clawmd_fragdir_same(const struct clawmd_dir *frag, const char *name,
-			 const struct clawmd_entry *want);
+			 const struct clawmd_entry *want, struct clawmd_inputs *in, const char *path);
 /* Build the whole directory under a fresh temp name (returned in tmp). */
 int clawmd_fragdir_stage(char tmp[64], const struct clawmd_dir *frag, const char *name,
 			 const struct clawmd_entry *want, struct clawmd_err *err);

@@ -30,6 +30,7 @@ void clawmd_pass_free(struct clawmd_pass *pass)
 	for (size_t i = 0; i < pass->cap; i++) {
 		free(pass->v[i].key);
 		free(pass->v[i].data);
+		clawmd_inputs_release(&pass->v[i].facts);
 	}
 	free(pass->v);
 	free(pass);
@@ -71,7 +72,7 @@ struct clawmd_pass_memo *clawmd_pass_put(struct clawmd_pass *p, const char *key,
 
 /* Source keys start with a byte no fact key starts with ('0' + base). */
 bool clawmd_pass_recall(struct clawmd_pass *pass, const char *key, size_t klen,
-			const char **data, size_t *len)
+			const char **data, size_t *len, struct clawmd_inputs *in)
 {
 	/* A watched pass outlives any edit: it remembers no source. */
 	if (!pass || pass->watched)
@@ -81,11 +82,16 @@ bool clawmd_pass_recall(struct clawmd_pass *pass, const char *key, size_t klen,
 		return false;
 	*data = m->data;
 	*len = m->len;
+	for (size_t i = 0; i < m->facts.n; i++)
+		clawmd_inputs_add(in, &m->facts.v[i], m->facts.since);
+	if (m->facts.lost)
+		clawmd_inputs_lose(in);
 	return true;
 }
 
 void clawmd_pass_remember(struct clawmd_pass *pass, const char *key, size_t klen,
-			  const char *data, size_t len)
+			  const char *data, size_t len, const struct clawmd_inputs *in,
+			  size_t from)
 {
 	static const struct clawmd_ident none;
 	if (!pass || pass->watched)
@@ -96,6 +102,14 @@ void clawmd_pass_remember(struct clawmd_pass *pass, const char *key, size_t klen
 	memcpy(m->data, data, len);
 	m->data[len] = '\0';
 	m->len = len;
+	clawmd_inputs_release(&m->facts);
+	if (in && in->on) {
+		clawmd_inputs_start(&m->facts);
+		for (size_t i = from; i < in->n; i++)
+			clawmd_inputs_add(&m->facts, &in->v[i], in->since);
+		m->facts.since = in->since;
+		m->facts.lost = in->lost;
+	}
 }
 
 /* ---- the root handle: it lives on the floor of the pass it frees ---------- */

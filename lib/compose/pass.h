@@ -14,6 +14,7 @@
 
 #include "clawmd.h"
 #include "fs/stamp.h"
+#include "fs/inputs.h"
 
 /* A pass's memory of the host's sources: path facts by (base, flags,
  * path), each stat'ed once per pass (open addressing, FNV-1a). */
@@ -24,6 +25,7 @@ struct clawmd_pass_memo {
 	struct clawmd_ident id;
 	char *data; /* a source's bytes (clawmd_pass_remember) */
 	size_t len;
+	struct clawmd_inputs facts; /* what reading them noted (fs/inputs.h) */
 };
 
 struct clawmd_pass {
@@ -43,16 +45,28 @@ struct clawmd_pass_memo *clawmd_pass_slot(struct clawmd_pass_memo *v, size_t cap
 struct clawmd_pass_memo *clawmd_pass_put(struct clawmd_pass *p, const char *key, size_t klen,
 					 int rc, const struct clawmd_ident *id);
 
+/* What plan.c remembers in a pass: a key's first byte (never a digit,
+ * which the record's fact keys start with), then NUL-separated strings. */
+enum clawmd_pass_tag {
+	CLAWMD_PASS_SOURCE = 'r',   /* a source's bytes: its directory, its path */
+	CLAWMD_PASS_SKILLS = 's',   /* the skills shipping a fragment: the directory */
+	CLAWMD_PASS_MODULES = 'm',  /* the modules shipping one: the directory */
+	CLAWMD_PASS_BASE = 'b',	    /* the shared base is a file: its path */
+	CLAWMD_PASS_WARNINGS = 'w', /* the layout's warnings */
+};
+
 /*
- * The host's sources as plan.c read them: `key` names what was read
- * (plan.c's own scheme; it never starts with a digit, which the record's
- * fact keys do); the bytes remembered are copied and NUL-terminated.  Only
- * successes are remembered: a failure is tried again by the next group,
- * and reported there.  NULL pass, or a watched one: nothing is remembered.
+ * The host's sources as plan.c read them: `key` names what was read; the
+ * bytes remembered are copied and NUL-terminated, and with them the facts
+ * the read noted in `in` from its fact `from` on, which a recall notes
+ * again (the read it saves rested on them).  Only successes are
+ * remembered: a failure is tried again by the next group, and reported
+ * there.  NULL pass, or a watched one: nothing is remembered.
  */
 bool clawmd_pass_recall(struct clawmd_pass *pass, const char *key, size_t klen,
-			const char **data, size_t *len);
+			const char **data, size_t *len, struct clawmd_inputs *in);
 void clawmd_pass_remember(struct clawmd_pass *pass, const char *key, size_t klen,
-			  const char *data, size_t len);
+			  const char *data, size_t len, const struct clawmd_inputs *in,
+			  size_t from);
 
 #endif

@@ -22,22 +22,20 @@ static int persona_cmp(const void *a, const void *b)
 	return fx != fy ? (fx ? -1 : 1) : strcmp(x, y);
 }
 
-int clawmd_persona_list(char ***out, size_t *n, int gfd)
+int clawmd_persona_list(char ***out, size_t *n, int gfd, struct clawmd_inputs *in)
 {
-	char **v = NULL;
-	size_t cap = 0, k = 0;
-	DIR *d = clawmd_fs_list(gfd);
+	char **v;
+	size_t all, k = 0;
 	*out = NULL;
 	*n = 0;
-	if (!d)
+	/* The names by suffix, as the one listing saw them (noted). */
+	if (clawmd_inputs_list(&v, &all, in, gfd, CLAWMD_AT_GROUP, ".", CLAWMD_PREPEND_SUFFIX) < 0)
 		return -1;
-	struct dirent *e;
-	while ((e = readdir(d)))
-		if (is_persona(e->d_name)) {
-			clawmd_xgrow(&v, &cap, k + 1, sizeof(*v));
-			v[k++] = clawmd_xstrdup(e->d_name);
-		}
-	closedir(d);
+	for (size_t i = 0; i < all; i++)
+		if (is_persona(v[i]))
+			v[k++] = v[i];
+		else
+			free(v[i]);
 	if (k > 1)
 		qsort(v, k, sizeof(*v), persona_cmp);
 	*out = v;
@@ -57,15 +55,16 @@ static void trim(size_t *lo, size_t *hi, const char *s, size_t len)
 }
 
 int clawmd_persona_build(struct clawmd_buf *out, size_t *ndefused, const struct clawmd_dir *gd,
-			 const char *shown, void (*skipped)(void *payload, const char *msg),
-			 void *payload, struct clawmd_err *err)
+			 const char *shown, struct clawmd_inputs *in,
+			 void (*skipped)(void *payload, const char *msg), void *payload,
+			 struct clawmd_err *err)
 {
 	struct clawmd_buf text = CLAWMD_BUF_INIT, one = CLAWMD_BUF_INIT;
 	char **names = NULL;
 	size_t n = 0;
 	int rc = 0;
 	clawmd_buf_clear(out);
-	if (clawmd_persona_list(&names, &n, gd->fd) < 0)
+	if (clawmd_persona_list(&names, &n, gd->fd, in) < 0)
 		return clawmd_err_sys(err, CLAWMD_EFS, "could not list '%s'", shown);
 	for (size_t i = 0; i < n; i++) {
 		struct clawmd_err e = CLAWMD_ERR_INIT;
@@ -78,7 +77,10 @@ int clawmd_persona_build(struct clawmd_buf *out, size_t *ndefused, const struct 
 			free(m);
 			break;
 		}
-		int r = clawmd_fs_read(&one, gd, names[i], CLAWMD_PERSONA_MAX, &e);
+		struct stat st;
+		int r = clawmd_fs_read_st(&one, &st, gd, names[i], CLAWMD_PERSONA_MAX, &e);
+		clawmd_inputs_note(in, CLAWMD_INPUT_CONTENT, CLAWMD_AT_GROUP, names[i],
+				   st.st_mode ? &st : NULL);
 		if (r == 1)
 			continue; /* gone since the listing */
 		if (r == 0 && memchr(one.ptr, '\0', one.len))

@@ -11,7 +11,7 @@
  * bad file does not fail the spawn, as nanoclaw has it).
  *
  *	char **names; size_t n;
- *	clawmd_persona_list(&names, &n, gfd);     // the record uses it too
+ *	clawmd_persona_list(&names, &n, gfd, in);  // noted in `in` (fs/inputs.h)
  *	...
  *	clawmd_strv_free(names, n);
  */
@@ -20,6 +20,7 @@
 
 #include "clawmd.h"
 #include "fs/fs.h"
+#include "fs/inputs.h"
 
 #define CLAWMD_PERSONA_FILES_MAX 64	     /* files taken, the first in order */
 #define CLAWMD_PERSONA_MAX (256 * 1024) /* bytes of one file */
@@ -27,7 +28,7 @@
 /* The persona files in `gfd` (the group directory), in their order: names
  * ending in .prepend.md that are valid names, whatever their type.  0, or
  * -1 with errno when the directory cannot be listed. */
-int clawmd_persona_list(char ***out, size_t *n, int gfd);
+int clawmd_persona_list(char ***out, size_t *n, int gfd, struct clawmd_inputs *in);
 
 /*
  * The persona fragment's text into `out` (empty: no fragment), its live
@@ -36,7 +37,8 @@ int clawmd_persona_list(char ***out, size_t *n, int gfd);
  * be listed.
  */
 int clawmd_persona_build(struct clawmd_buf *out, size_t *ndefused, const struct clawmd_dir *gd,
-			 const char *shown, void (*skipped)(void *payload, const char *msg),
-			 void *payload, struct clawmd_err *err);
+			 const char *shown, struct clawmd_inputs *in,
+			 void (*skipped)(void *payload, const char *msg), void *payload,
+			 struct clawmd_err *err);
 
 #endif

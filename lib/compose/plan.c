@@ -7,6 +7,7 @@
 #include "compose/pass.h"
 #include "compose/persona.h"
 #include "compose/inline.h"
+#include "fs/inputs.h"
 
 #include "base/util.h"
 
@@ -69,10 +70,10 @@ static void warn(struct clawmd_plan *plan, const char *fmt, ...)
 	plan->warnings[plan->nwarnings++] = s;
 }
 
-static void add_entry(struct clawmd_plan *plan, size_t *cap, char *name, enum clawmd_ftype type,
-		      char *data, size_t len)
+static void add_entry(struct clawmd_plan *plan, char *name, enum clawmd_ftype type, char *data,
+		      size_t len)
 {
-	clawmd_xgrow(&plan->entries, cap, plan->n + 1, sizeof(*plan->entries));
+	clawmd_xgrow(&plan->entries, &plan->cap, plan->n + 1, sizeof(*plan->entries));
 	plan->entries[plan->n++] = (struct clawmd_entry){name, type, data, len};
 }
 
@@ -86,7 +87,6 @@ struct inliner {
 	bool on;
 	struct clawmd_inline in;
 	struct clawmd_plan texts;
-	size_t tcap;
 };
 
 /*
@@ -100,6 +100,7 @@ struct source_dir {
 	const char *path;
 	int fd;
 	struct clawmd_pass *pass; /* NULL, or where what is read is remembered */
+	struct clawmd_inputs *in; /* where what is read is noted */
 };
 
 /* The pass's key for what plan.c read: a tag byte, then the strings
@@ -149,17 +150,53 @@ static int open_beneath(struct source_dir *root, const char *rel, struct clawmd_
 	return fd < 0 ? -1 : fd;
 }
 
+/*
+ * A source read beneath its root (copy mode): openat2() follows a symlink
+ * that stays inside the root and refuses one that leads out, which no stat
+ * by path can tell apart.  So each directory on the way and the file are
+ * looked at without following, and a symlink among them means no record
+ * (each compose reads the source again).  `read`: the fstat of what was
+ * read; NULL when the read failed (then what is there, or nothing).
+ */
+static void note_beneath(struct clawmd_inputs *in, const struct source_dir *root, const char *rel,
+			 const struct stat *read)
+{
+	if (!in || !in->on)
+		return;
+	char *full = clawmd_path_join(root->path, rel);
+	struct stat st;
+	bool there = true;
+	for (char *slash = full + strlen(root->path) + 1; there && (slash = strchr(slash, '/'));
+	     *slash++ = '/') {
+		*slash = '\0';
+		there = lstat(full, &st) == 0;
+		if (there && S_ISLNK(st.st_mode))
+			clawmd_inputs_lose(in);
+		clawmd_inputs_note(in, CLAWMD_INPUT_TYPE, CLAWMD_AT_HOST_NOFOLLOW, full, there ? &st : NULL);
+	}
+	if (there) {
+		there = lstat(full, &st) == 0;
+		if ((there && S_ISLNK(st.st_mode)) ||
+		    (read && (!there || st.st_dev != read->st_dev || st.st_ino != read->st_ino)))
+			clawmd_inputs_lose(in);
+		clawmd_inputs_note(in, CLAWMD_INPUT_CONTENT, CLAWMD_AT_HOST_NOFOLLOW, full,
+				   read ? read : there ? &st : NULL);
+	}
+	free(full);
+}
+
 /* Read a source for copy mode: `rel` beneath `root`, or the file `rel`
  * itself when root is NULL (the shared base, a mount of its own). */
 static int read_source(char **data, size_t *len, struct source_dir *root, const char *rel,
-		       struct clawmd_pass *pass, struct clawmd_err *err)
+		       struct clawmd_pass *pass, struct clawmd_inputs *in, struct clawmd_err *err)
 {
 	struct clawmd_buf buf = CLAWMD_BUF_INIT, key = CLAWMD_BUF_INIT;
 	int rc = 0;
 	const char *path = rel, *got;
+	size_t from = in ? in->n : 0;
 	if (pass) {
-		source_key(&key, 'r', root ? root->path : "", rel);
-		if (clawmd_pass_recall(pass, key.ptr, key.len, &got, len)) {
+		source_key(&key, CLAWMD_PASS_SOURCE, root ? root->path : "", rel);
+		if (clawmd_pass_recall(pass, key.ptr, key.len, &got, len, in)) {
 			*data = clawmd_xmalloc(*len + 1); /* it may hold NUL bytes */
 			memcpy(*data, got, *len + 1);
 			clawmd_buf_release(&key);
@@ -171,8 +208,10 @@ static int read_source(char **data, size_t *len, struct source_dir *root, const 
 		      : clawmd_fs_open_read(AT_FDCWD, rel, CLAWMD_FS_FOLLOW, &st);
 	if (fd < 0) {
 		clawmd_buf_release(&key);
-		if (root)
+		if (root) {
+			note_beneath(in, root, rel, NULL);
 			return err->code;
+		}
 		if (fd == -ENODEV || fd == -EISDIR)
 			return clawmd_err_set(err, CLAWMD_EINPUT,
 					      "source '%s' is not a regular file of at most %d bytes",
@@ -186,6 +225,10 @@ static int read_source(char **data, size_t *len, struct source_dir *root, const 
 				    SOURCE_MAX);
 		goto out_close;
 	}
+	if (root)
+		note_beneath(in, root, rel, &st);
+	else
+		clawmd_inputs_note(in, CLAWMD_INPUT_CONTENT, CLAWMD_AT_HOST, rel, &st);
 	clawmd_buf_grow(&buf, (size_t)st.st_size);
 	for (;;) {
 		clawmd_buf_grow(&buf, 4096);
@@ -204,7 +247,7 @@ static int read_source(char **data, size_t *len, struct source_dir *root, const 
 		}
 	}
 	buf.ptr[buf.len] = '\0';
-	clawmd_pass_remember(pass, key.ptr, key.len, buf.ptr, buf.len);
+	clawmd_pass_remember(pass, key.ptr, key.len, buf.ptr, buf.len, in, from);
 	*len = buf.len;
 	*data = clawmd_buf_detach(&buf);
 out_close:
@@ -214,31 +257,46 @@ out_close:
 	return rc;
 }
 
-static bool is_file(const char *path)
+/* The type of the host path `path` (followed; 0: nothing there), noted. */
+static mode_t host_type(struct clawmd_inputs *in, const char *path)
 {
 	struct stat st;
-	return stat(path, &st) == 0 && S_ISREG(st.st_mode);
+	bool there = stat(path, &st) == 0;
+	clawmd_inputs_note(in, CLAWMD_INPUT_TYPE, CLAWMD_AT_HOST, path, there ? &st : NULL);
+	return there ? st.st_mode & S_IFMT : 0;
 }
 
-static bool is_file_at(int dfd, const char *name)
+/* Whether `name` in the host directory `dfd` (at `dir`) is a regular file
+ * (followed), noted. */
+static bool is_file_at(struct clawmd_inputs *in, int dfd, const char *dir, const char *name)
 {
 	struct stat st;
-	return fstatat(dfd, name, &st, 0) == 0 && S_ISREG(st.st_mode);
+	bool there = fstatat(dfd, name, &st, 0) == 0;
+	if (in && in->on) {
+		char *p = clawmd_path_join(dir, name);
+		clawmd_inputs_note(in, CLAWMD_INPUT_TYPE, CLAWMD_AT_HOST, p, there ? &st : NULL);
+		free(p);
+	}
+	return there && S_ISREG(st.st_mode);
 }
 
 /* Sorted names of the entries of `dir` for which `keep` returns a name
  * (allocated); a missing directory is an empty list.  `keep` looks
- * relative to the directory's fd: one path walk for the whole listing. */
-static char **list_dir(size_t *n, const char *dir, char *(*keep)(int dfd, const char *name),
-		       struct clawmd_pass *pass, char tag)
+ * relative to the directory's fd: one path walk for the whole listing.
+ * The directory's identity vouches for its entries (any added, removed or
+ * renamed changes it); what `keep` looks at below them is noted by it. */
+static char **list_dir(size_t *n, const char *dir,
+		       char *(*keep)(struct clawmd_inputs *in, int dfd, const char *dir, const char *name),
+		       struct clawmd_pass *pass, enum clawmd_pass_tag tag, struct clawmd_inputs *in)
 {
 	char **v = NULL;
-	size_t cap = 0, len;
+	size_t cap = 0, len, from = in->n;
 	struct clawmd_buf key = CLAWMD_BUF_INIT, all = CLAWMD_BUF_INIT;
 	const char *got;
+	struct stat st;
 	*n = 0;
 	source_key(&key, tag, dir, NULL);
-	if (clawmd_pass_recall(pass, key.ptr, key.len, &got, &len)) {
+	if (clawmd_pass_recall(pass, key.ptr, key.len, &got, &len, in)) {
 		for (const char *p = got; p < got + len; p += strlen(p) + 1) {
 			clawmd_xgrow(&v, &cap, *n + 1, sizeof(*v));
 			v[(*n)++] = clawmd_xstrdup(p);
@@ -248,12 +306,20 @@ static char **list_dir(size_t *n, const char *dir, char *(*keep)(int dfd, const 
 	}
 	DIR *d = opendir(dir);
 	if (!d) {
+		if (errno == ENOENT || errno == ENOTDIR)
+			clawmd_inputs_note(in, CLAWMD_INPUT_CONTENT, CLAWMD_AT_HOST, dir, NULL);
+		else
+			clawmd_inputs_lose(in);
 		clawmd_buf_release(&key);
 		return NULL;
 	}
+	if (fstat(dirfd(d), &st) == 0)
+		clawmd_inputs_note(in, CLAWMD_INPUT_CONTENT, CLAWMD_AT_HOST, dir, &st);
+	else
+		clawmd_inputs_lose(in);
 	struct dirent *e;
 	while ((e = readdir(d))) {
-		char *name = keep(dirfd(d), e->d_name);
+		char *name = keep(in, dirfd(d), dir, e->d_name);
 		if (!name)
 			continue;
 		clawmd_xgrow(&v, &cap, *n + 1, sizeof(*v));
@@ -264,49 +330,50 @@ static char **list_dir(size_t *n, const char *dir, char *(*keep)(int dfd, const 
 		qsort(v, *n, sizeof(*v), clawmd_strcmp_ptr);
 	for (size_t i = 0; i < *n; i++)
 		clawmd_buf_put(&all, v[i], strlen(v[i]) + 1);
-	clawmd_pass_remember(pass, key.ptr, key.len, all.ptr ? all.ptr : "", all.len);
+	clawmd_pass_remember(pass, key.ptr, key.len, all.ptr ? all.ptr : "", all.len, in, from);
 	clawmd_buf_release(&all);
 	clawmd_buf_release(&key);
 	return v;
 }
 
 /* A skill "ships a fragment" when <skills>/<name>/instructions.md exists. */
-static char *skill_with_fragment(int dfd, const char *name)
+static char *skill_with_fragment(struct clawmd_inputs *in, int dfd, const char *dir,
+				 const char *name)
 {
 	if (name[0] == '.' || !clawmd_name_valid(name, strlen(name)))
 		return NULL;
 	char p[128];
 	snprintf(p, sizeof(p), "%s/instructions.md", name);
-	return is_file_at(dfd, p) ? clawmd_xstrdup(name) : NULL;
+	return is_file_at(in, dfd, dir, p) ? clawmd_xstrdup(name) : NULL;
 }
 
-static char *module_fragment(int dfd, const char *name)
+static char *module_fragment(struct clawmd_inputs *in, int dfd, const char *dir, const char *name)
 {
 	static const char suffix[] = ".instructions.md";
 	size_t len = strlen(name), sl = sizeof(suffix) - 1;
 	if (len <= sl || strcmp(name + len - sl, suffix) || !clawmd_name_valid(name, len - sl))
 		return NULL;
-	return is_file_at(dfd, name) ? clawmd_xstrndup(name, len - sl) : NULL;
+	return is_file_at(in, dfd, dir, name) ? clawmd_xstrndup(name, len - sl) : NULL;
 }
 
 /* One fragment taken from a host source: a symlink to its container path,
  * or in copy mode a regular file with its content. */
-static int add_source(struct clawmd_plan *plan, size_t *cap, const struct clawmd_layout *lay,
-		      char *name, struct source_dir *root, const char *host, const char *ct,
-		      struct clawmd_pass *pass, struct clawmd_err *err)
+static int add_source(struct clawmd_plan *plan, const struct clawmd_layout *lay, char *name,
+		      struct source_dir *root, const char *host, const char *ct,
+		      struct clawmd_pass *pass, struct clawmd_inputs *in, struct clawmd_err *err)
 {
 	if (lay->mode == CLAWMD_MODE_SYMLINK) {
-		add_entry(plan, cap, name, CLAWMD_FT_LINK, clawmd_xstrdup(ct), strlen(ct));
+		add_entry(plan, name, CLAWMD_FT_LINK, clawmd_xstrdup(ct), strlen(ct));
 		return 0;
 	}
 	char *data = NULL;
 	size_t len = 0;
-	int rc = read_source(&data, &len, root, host, pass, err);
+	int rc = read_source(&data, &len, root, host, pass, in, err);
 	if (rc < 0) {
 		free(name);
 		return rc;
 	}
-	add_entry(plan, cap, name, CLAWMD_FT_FILE, data, len);
+	add_entry(plan, name, CLAWMD_FT_FILE, data, len);
 	plan->entries[plan->n - 1].source = root ? clawmd_path_join(root->path, host)
 						 : clawmd_xstrdup(host);
 	return 0;
@@ -433,7 +500,7 @@ static int closure_import(size_t off, size_t len, const char *path, void *payloa
 	char *src = *c->dir ? clawmd_xasprintf("%s/%s", c->dir, name) : clawmd_xstrdup(name);
 	char *data = NULL;
 	size_t dlen = 0;
-	if (read_source(&data, &dlen, c->root, src, c->root->pass, &scratch) < 0 ||
+	if (read_source(&data, &dlen, c->root, src, c->root->pass, c->root->in, &scratch) < 0 ||
 	    c->bytes + dlen > CLOSURE_BYTES_MAX) {
 		clawmd_xgrow(&c->probed, &c->pcap, c->nprobed + 1, sizeof(*c->probed));
 		c->probed[c->nprobed++] = clawmd_path_join(c->root->path, src);
@@ -456,7 +523,7 @@ static int closure_import(size_t off, size_t len, const char *path, void *payloa
  * named `name`, or with its closure as the directory `dirname` (see
  * above).  The import line for the entry goes into *line.
  */
-static int add_copied_fragment(struct clawmd_plan *plan, size_t *cap, char **line,
+static int add_copied_fragment(struct clawmd_plan *plan, char **line,
 			       struct source_dir *root, const char *rel, const char *name,
 			       const char *dirname, struct clawmd_err *err)
 {
@@ -465,7 +532,7 @@ static int add_copied_fragment(struct clawmd_plan *plan, size_t *cap, char **lin
 	struct closure c = {.root = root, .dir = dir};
 	char *data = NULL;
 	size_t len = 0;
-	int rc = read_source(&data, &len, root, rel, root->pass, err);
+	int rc = read_source(&data, &len, root, rel, root->pass, root->in, err);
 	if (rc < 0)
 		goto out;
 	clawmd_xgrow(&c.files, &c.cap, 1, sizeof(*c.files));
@@ -489,7 +556,7 @@ static int add_copied_fragment(struct clawmd_plan *plan, size_t *cap, char **lin
 	size_t dl = strlen(dirname);
 	if (!c.any || (dl > 3 && !strcmp(dirname + dl - 3, ".md"))) {
 		struct clawmd_entry *f = &c.files[0];
-		add_entry(plan, cap, clawmd_xstrdup(name), CLAWMD_FT_FILE, f->data, f->len);
+		add_entry(plan, clawmd_xstrdup(name), CLAWMD_FT_FILE, f->data, f->len);
 		plan->entries[plan->n - 1].source = f->source;
 		free(f->name);
 		for (size_t i = 1; i < c.n; i++)
@@ -498,7 +565,7 @@ static int add_copied_fragment(struct clawmd_plan *plan, size_t *cap, char **lin
 		*line = clawmd_xasprintf("@./%s\n", name);
 		goto out;
 	}
-	add_entry(plan, cap, clawmd_xstrdup(dirname), CLAWMD_FT_DIR, NULL, 0);
+	add_entry(plan, clawmd_xstrdup(dirname), CLAWMD_FT_DIR, NULL, 0);
 	plan->entries[plan->n - 1].source = *dir ? clawmd_path_join(root->path, dir)
 						 : clawmd_xstrdup(root->path);
 	plan->entries[plan->n - 1].files = c.files;
@@ -517,32 +584,53 @@ out:
 	return rc;
 }
 
+/*
+ * Building a plan: one phase a function, over what they share.  Each phase
+ * adds its entries in import order and its import lines to `body`; the
+ * inliner gets the same parts for the runtimes that follow no import.
+ */
+struct build {
+	struct clawmd_plan *out;
+	struct clawmd_group *g;
+	const struct clawmd_layout *lay;
+	const struct clawmd_group_config *cfg;
+	struct clawmd_dir shown;  /* the group directory, under the name messages show */
+	struct clawmd_pass *pass;
+	struct clawmd_inputs *in; /* what the compose under way read (fs/inputs.h) */
+	clawmd_runtimes runtimes;
+	struct clawmd_buf body;	  /* the entry's import lines */
+	struct inliner il;
+	/* Opened on first use, once for all the fragments they hold. */
+	struct source_dir skills_dir, modules_dir;
+	struct clawmd_err *err;
+};
+
 /* A skill or module fragment, "<kind>-<item>.md", from <item><suffix> in
  * `root` (seen at the same place under `ct_root`), and its import line. */
-static int add_fragment(struct clawmd_plan *plan, size_t *cap, struct clawmd_buf *body,
-			struct inliner *il, const struct clawmd_layout *lay, const char *kind,
-			const char *item, struct source_dir *root, const char *ct_root,
-			const char *suffix, struct clawmd_err *err)
+static int add_fragment(struct build *b, const char *kind, const char *item,
+			struct source_dir *root, const char *ct_root, const char *suffix)
 {
+	struct clawmd_plan *plan = b->out;
+	struct inliner *il = &b->il;
 	char *rel = clawmd_xasprintf("%s%s", item, suffix);
 	char *ct = clawmd_path_join(ct_root, rel);
 	char *ct_dir = clawmd_path_dir(ct);
 	char *name = clawmd_xasprintf(CLAWMD_FRAGMENTS_DIR "/%s-%s.md", kind, item);
 	char *dirname = clawmd_xasprintf(CLAWMD_FRAGMENTS_DIR "/%s-%s", kind, item), *line = NULL;
 	int rc;
-	if (lay->mode == CLAWMD_MODE_COPY) {
-		rc = add_copied_fragment(plan, cap, &line, root, rel, name, dirname, err);
+	if (b->lay->mode == CLAWMD_MODE_COPY) {
+		rc = add_copied_fragment(plan, &line, root, rel, name, dirname, b->err);
 		if (line)
-			clawmd_buf_puts(body, line);
+			clawmd_buf_puts(&b->body, line);
 		if (rc == 0 && il->on)
 			clawmd_inline_add_entry(&il->in, ct, ct_dir, &plan->entries[plan->n - 1]);
 	} else {
-		clawmd_buf_printf(body, "@./%s\n", name);
-		rc = add_source(plan, cap, lay, clawmd_xstrdup(name), root, rel, ct, root->pass, err);
+		clawmd_buf_printf(&b->body, "@./%s\n", name);
+		rc = add_source(plan, b->lay, clawmd_xstrdup(name), root, rel, ct, root->pass, root->in,
+				b->err);
 		/* the text the inlined entry needs: read as copy mode reads it */
 		if (rc == 0 && il->on &&
-		    (rc = add_copied_fragment(&il->texts, &il->tcap, &line, root, rel, name, dirname,
-					      err)) == 0)
+		    (rc = add_copied_fragment(&il->texts, &line, root, rel, name, dirname, b->err)) == 0)
 			clawmd_inline_add_entry(&il->in, ct, ct_dir,
 						&il->texts.entries[il->texts.n - 1]);
 	}
@@ -561,18 +649,21 @@ static int add_fragment(struct clawmd_plan *plan, size_t *cap, struct clawmd_buf
  * sees it at `ct`.  Anything but a regular file is left out, with a
  * warning for what is there and is not one.
  */
-static void inline_group_file(struct clawmd_plan *plan, struct inliner *il,
-			      const struct clawmd_dir *gd, const char *name, const char *ct_group)
+static void inline_group_file(struct build *b, const char *name)
 {
 	struct clawmd_buf text = CLAWMD_BUF_INIT, defused = CLAWMD_BUF_INIT;
 	struct clawmd_err scratch = CLAWMD_ERR_INIT;
-	int rc = clawmd_fs_read(&text, gd, name, SOURCE_MAX, &scratch);
+	struct stat st;
+	int rc = clawmd_fs_read_st(&text, &st, &b->shown, name, SOURCE_MAX, &scratch);
+	clawmd_inputs_note(b->in, CLAWMD_INPUT_CONTENT, CLAWMD_AT_GROUP, name,
+			   st.st_mode ? &st : NULL);
 	if (rc < 0) {
-		warn(plan, "%s/%s: left out of the inlined entry: %s", gd->path, name, scratch.msg);
+		warn(b->out, "%s/%s: left out of the inlined entry: %s", b->shown.path, name,
+		     scratch.msg);
 	} else if (rc == 0 && text.len) {
-		plan->ndefused += clawmd_defuse_imports(&defused, text.ptr, text.len);
-		char *ct = clawmd_path_join(ct_group, name);
-		clawmd_inline_add(&il->in, ct, defused.ptr, defused.len);
+		b->out->ndefused += clawmd_defuse_imports(&defused, text.ptr, text.len);
+		char *ct = clawmd_path_join(b->lay->ct_group, name);
+		clawmd_inline_add(&b->il.in, ct, defused.ptr, defused.len);
 		free(ct);
 	}
 	clawmd_buf_release(&text);
@@ -584,14 +675,15 @@ static void inline_group_file(struct clawmd_plan *plan, struct inliner *il,
  * for every group, so a caller composing many groups prints each once
  * (compose --all says it once per run).
  */
-static void layout_warnings(struct clawmd_plan *plan, const struct clawmd_layout *lay,
-			    struct clawmd_pass *pass)
+static void layout_warnings(struct build *b)
 {
-	struct stat st;
+	const struct clawmd_layout *lay = b->lay;
+	struct clawmd_plan *plan = b->out;
 	struct clawmd_buf all = CLAWMD_BUF_INIT;
-	size_t len, before = plan->nwarnings;
+	size_t len, before = plan->nwarnings, from = b->in->n;
 	const char *got;
-	if (clawmd_pass_recall(pass, "w", 2, &got, &len)) {
+	const char key[] = {CLAWMD_PASS_WARNINGS, '\0'};
+	if (clawmd_pass_recall(b->pass, key, sizeof(key), &got, &len, b->in)) {
 		for (const char *p = got; p < got + len; p += strlen(p) + 1)
 			warn(plan, "%s", p);
 		return;
@@ -609,7 +701,7 @@ static void layout_warnings(struct clawmd_plan *plan, const struct clawmd_layout
 	/* nanoclaw's tree without the preset: only the shared base would be
 	 * composed, silently. */
 	char *nano = clawmd_path_join(lay->root, "container/skills");
-	if (stat(lay->skills, &st) < 0 && stat(nano, &st) == 0 && S_ISDIR(st.st_mode)) {
+	if (!host_type(b->in, lay->skills) && host_type(b->in, nano) == S_IFDIR) {
 		char *shown = clawmd_layout_shown(lay, lay->skills);
 		warn(plan, "no skills directory '%s', but 'container/skills' exists: this looks "
 			   "like a nanoclaw tree; compose with --preset nanoclaw (or \"preset\": "
@@ -620,7 +712,7 @@ static void layout_warnings(struct clawmd_plan *plan, const struct clawmd_layout
 	free(nano);
 	for (size_t i = before; i < plan->nwarnings; i++)
 		clawmd_buf_put(&all, plan->warnings[i], strlen(plan->warnings[i]) + 1);
-	clawmd_pass_remember(pass, "w", 2, all.ptr ? all.ptr : "", all.len);
+	clawmd_pass_remember(b->pass, key, sizeof(key), all.ptr ? all.ptr : "", all.len, b->in, from);
 	clawmd_buf_release(&all);
 }
 
@@ -644,10 +736,11 @@ static void warn_persona(void *payload, const char *msg)
  * leaves it to Claude Code to load; else the inlined entry, within the
  * least limit of the runtimes reading it.
  */
-static int add_runtime_entries(struct clawmd_plan *out, size_t *cap, struct clawmd_group *g,
-			       clawmd_runtimes runtimes, const struct clawmd_inline *in,
-			       const struct clawmd_buf *body, struct clawmd_err *err)
+static int add_runtime_entries(struct build *b)
 {
+	struct clawmd_plan *out = b->out;
+	struct clawmd_group *g = b->g;
+	clawmd_runtimes runtimes = b->runtimes;
 	struct clawmd_buf file = CLAWMD_BUF_INIT, imports = CLAWMD_BUF_INIT;
 	int rc = 0;
 	for (int rt = 1; rt < CLAWMD_RUNTIME_N && rc == 0; rt++) {
@@ -659,7 +752,7 @@ static int add_runtime_entries(struct clawmd_plan *out, size_t *cap, struct claw
 			continue;
 		if (clawmd_runtime_imports_inside(rt) && g->lay->mode == CLAWMD_MODE_SYMLINK) {
 			char *cj = clawmd_path_join(g->shown, CLAWMD_CONFIG_NAME);
-			rc = clawmd_err_set(err, CLAWMD_EINPUT,
+			rc = clawmd_err_set(b->err, CLAWMD_EINPUT,
 					    "%s: %s follows no import whose target is outside the working "
 					    "directory, and symlink mode links the shared base and fragments "
 					    "there from the container's /app: compose this layout in copy "
@@ -670,7 +763,7 @@ static int add_runtime_entries(struct clawmd_plan *out, size_t *cap, struct claw
 		}
 		if (clawmd_runtime_imports(rt)) {
 			clawmd_buf_clear(&imports);
-			clawmd_buf_put(&imports, body->ptr, body->len);
+			clawmd_buf_put(&imports, b->body.ptr, b->body.len);
 			if (!g->lay->import_local)
 				clawmd_buf_puts(&imports, "@./" CLAWMD_LOCAL_NAME "\n");
 			char hex[17];
@@ -687,227 +780,296 @@ static int add_runtime_entries(struct clawmd_plan *out, size_t *cap, struct claw
 					limit = l, who = clawmd_runtime_title(o);
 			}
 			char *path = clawmd_path_join(g->shown, name);
-			rc = clawmd_inline_finish(&file, in, path, who, limit, err);
+			rc = clawmd_inline_finish(&file, &b->il.in, path, who, limit, b->err);
 			free(path);
 			if (rc < 0)
 				break;
 		}
 		size_t len = file.len;
-		add_entry(out, cap, clawmd_xstrdup(name), CLAWMD_FT_FILE, clawmd_buf_detach(&file), len);
+		add_entry(out, clawmd_xstrdup(name), CLAWMD_FT_FILE, clawmd_buf_detach(&file), len);
 	}
 	clawmd_buf_release(&file);
 	clawmd_buf_release(&imports);
 	return rc;
 }
 
-int clawmd_plan_build(struct clawmd_plan *out, struct clawmd_group *g, struct clawmd_err *err)
+/* The inputs every phase rests on: the config, the runtimes, the layout's
+ * warnings and the config's. */
+static int plan_inputs(struct build *b)
 {
-	const struct clawmd_layout *lay = g->lay;
-	struct clawmd_pass *pass = g->pass;
-	const char *group = g->name;
-	const struct clawmd_group_config *cfg;
 	const struct clawmd_dir *gd;
-	struct clawmd_buf body = CLAWMD_BUF_INIT, tmp = CLAWMD_BUF_INIT;
-	char **skills = NULL, **modules = NULL;
-	size_t nskills = 0, nmodules = 0, cap = 0;
-	bool *present = NULL; /* lay->optional[i] is a regular file */
-	struct inliner il = {false};
-	clawmd_runtimes runtimes;
 	enum clawmd_runtime first;
 	int rc;
-	/* Opened on first use, once for all the fragments they hold. */
-	struct source_dir skills_dir = {lay->skills, -1, pass}, modules_dir = {lay->modules, -1, pass};
-
-	clawmd_plan_init(out);
-	out->group = clawmd_xstrdup(group);
-	clawmd_inline_init(&il.in);
-	clawmd_plan_init(&il.texts);
-	if ((rc = clawmd_group_config(&cfg, g, err)) < 0 || (rc = clawmd_group_dir(&gd, g, err)) < 0 ||
-	    (rc = clawmd_group_runtimes(&runtimes, &first, g, err)) < 0)
-		goto out;
+	if ((rc = clawmd_group_config(&b->cfg, b->g, b->err)) < 0 ||
+	    (rc = clawmd_group_dir(&gd, b->g, b->err)) < 0 ||
+	    (rc = clawmd_group_runtimes(&b->runtimes, &first, b->g, b->err)) < 0)
+		return rc;
+	b->shown = (struct clawmd_dir){gd->fd, b->g->shown};
 	for (int rt = 0; rt < CLAWMD_RUNTIME_N; rt++)
-		il.on |= (runtimes & (1u << rt)) && !clawmd_runtime_imports(rt);
-	/* The optional imports: each only while it is a regular file (a
-	 * symlink the agent planted is not imported, nor followed). */
-	struct clawmd_dir shown = {gd->fd, g->shown};
-	present = clawmd_xcalloc(lay->noptional + 1, sizeof(*present));
-	for (size_t i = 0; i < lay->noptional; i++) {
-		mode_t t;
-		if ((rc = clawmd_fs_type(&t, &shown, lay->optional[i], err)) < 0)
-			goto out;
-		present[i] = t == S_IFREG;
-	}
-	layout_warnings(out, lay, pass);
-	for (size_t i = 0; i < cfg->nunknown; i++)
-		warn(out, "%s", cfg->warnings[i]);
+		b->il.on |= (b->runtimes & (1u << rt)) && !clawmd_runtime_imports(rt);
+	layout_warnings(b);
+	for (size_t i = 0; i < b->cfg->nunknown; i++)
+		warn(b->out, "%s", b->cfg->warnings[i]);
+	return 0;
+}
 
-	/* 0. The persona, inlined, imported before everything else: nanoclaw
-	 * puts it at the top of the system prompt.  Defused as inline MCP
-	 * instructions are: the agent writes these files. */
-	if (lay->persona) {
-		if ((rc = clawmd_persona_build(&tmp, &out->ndefused, &shown, g->shown, warn_persona,
-					       out, err)) < 0)
-			goto out;
-		if (tmp.len) {
-			size_t plen = tmp.len;
-			if (il.on) {
-				char *from = clawmd_xasprintf("%s/*" CLAWMD_PREPEND_SUFFIX, lay->ct_group);
-				clawmd_inline_add(&il.in, from, tmp.ptr, tmp.len);
-				free(from);
-			}
-			add_entry(out, &cap, clawmd_xstrdup(CLAWMD_FRAGMENTS_DIR "/" CLAWMD_PERSONA_FRAGMENT),
-				  CLAWMD_FT_FILE, clawmd_buf_detach(&tmp), plen);
-			clawmd_buf_puts(&body, "@./" CLAWMD_FRAGMENTS_DIR "/" CLAWMD_PERSONA_FRAGMENT "\n");
+/* The persona, inlined, imported before everything else: nanoclaw puts it
+ * at the top of the system prompt.  Defused as inline MCP instructions
+ * are: the agent writes these files. */
+static int plan_persona(struct build *b)
+{
+	struct clawmd_buf text = CLAWMD_BUF_INIT;
+	int rc = 0;
+	if (!b->lay->persona)
+		return 0;
+	if ((rc = clawmd_persona_build(&text, &b->out->ndefused, &b->shown, b->g->shown, b->in,
+				       warn_persona, b->out, b->err)) < 0)
+		goto out;
+	if (text.len) {
+		size_t plen = text.len;
+		if (b->il.on) {
+			char *from = clawmd_xasprintf("%s/*" CLAWMD_PREPEND_SUFFIX, b->lay->ct_group);
+			clawmd_inline_add(&b->il.in, from, text.ptr, text.len);
+			free(from);
 		}
+		add_entry(b->out, clawmd_xstrdup(CLAWMD_FRAGMENTS_DIR "/" CLAWMD_PERSONA_FRAGMENT),
+			  CLAWMD_FT_FILE, clawmd_buf_detach(&text), plen);
+		clawmd_buf_puts(&b->body, "@./" CLAWMD_FRAGMENTS_DIR "/" CLAWMD_PERSONA_FRAGMENT "\n");
 	}
+out:
+	clawmd_buf_release(&text);
+	return rc;
+}
 
-	/* 1. The shared base. */
+/* The shared base: a file (within a pass, found once). */
+static int plan_base(struct build *b)
+{
+	const struct clawmd_layout *lay = b->lay;
+	struct clawmd_buf key = CLAWMD_BUF_INIT;
 	const char *got;
-	size_t glen;
-	if (!clawmd_pass_recall(pass, "b", 2, &got, &glen) && !is_file(lay->base)) {
-		rc = clawmd_err_set(err, CLAWMD_EINPUT,
+	size_t glen, from = b->in->n;
+	int rc = 0;
+	source_key(&key, CLAWMD_PASS_BASE, lay->base, NULL);
+	if (!clawmd_pass_recall(b->pass, key.ptr, key.len, &got, &glen, b->in) &&
+	    host_type(b->in, lay->base) != S_IFREG) {
+		rc = clawmd_err_set(b->err, CLAWMD_EINPUT,
 				    "shared base '%s' is missing; set \"base\" in clawmd.json or --base",
 				    lay->base);
 		goto out;
 	}
-	if ((rc = add_source(out, &cap, lay, clawmd_xstrdup(CLAWMD_SHARED_NAME), NULL, lay->base,
-			     lay->ct_base, pass, err)) < 0)
+	clawmd_pass_remember(b->pass, key.ptr, key.len, "", 0, b->in, from);
+	if ((rc = add_source(b->out, lay, clawmd_xstrdup(CLAWMD_SHARED_NAME), NULL, lay->base,
+			     lay->ct_base, b->pass, b->in, b->err)) < 0)
 		goto out;
-	clawmd_pass_remember(pass, "b", 2, "", 0); /* the base is a file */
-	clawmd_buf_puts(&body, "@./" CLAWMD_SHARED_NAME "\n");
-	if (il.on && lay->mode == CLAWMD_MODE_COPY) {
-		clawmd_inline_add_entry(&il.in, lay->ct_base, NULL, &out->entries[out->n - 1]);
-	} else if (il.on) {
+	clawmd_buf_puts(&b->body, "@./" CLAWMD_SHARED_NAME "\n");
+	if (b->il.on && lay->mode == CLAWMD_MODE_COPY) {
+		clawmd_inline_add_entry(&b->il.in, lay->ct_base, NULL, &b->out->entries[b->out->n - 1]);
+	} else if (b->il.on) {
 		char *data = NULL;
 		size_t dlen = 0;
-		if ((rc = read_source(&data, &dlen, NULL, lay->base, pass, err)) < 0)
+		if ((rc = read_source(&data, &dlen, NULL, lay->base, b->pass, b->in, b->err)) < 0)
 			goto out;
-		clawmd_inline_add(&il.in, lay->ct_base, data, dlen);
+		clawmd_inline_add(&b->il.in, lay->ct_base, data, dlen);
 		free(data);
 	}
+out:
+	clawmd_buf_release(&key);
+	return rc;
+}
 
-	/* 2. Skills: "all" means every skill shipping a fragment; a list is
-	 * taken in bytewise order and an unknown name is a warning, not a
-	 * failed spawn. */
-	if (cfg->all_skills) {
-		skills = list_dir(&nskills, lay->skills, skill_with_fragment, pass, 's');
-	} else {
-		skills = clawmd_xcalloc(cfg->nskills, sizeof(char *));
-		int sfd = open(lay->skills, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-		for (size_t i = 0; i < cfg->nskills; i++) {
-			struct stat st;
-			if (sfd < 0 || fstatat(sfd, cfg->skills[i], &st, 0) < 0 || !S_ISDIR(st.st_mode)) {
-				/* paths as messages show them: from the current directory */
-				char *cj = clawmd_xasprintf("%s/%s/container.json", lay->groups, group);
-				char *sk = clawmd_path_join(lay->skills, cfg->skills[i]);
-				char *cjs = clawmd_layout_shown(lay, cj), *sks = clawmd_layout_shown(lay, sk);
-				/* A warning here as in check (CM303): one severity a
-				 * condition; compose composes the other skills. */
-				warn(out, "%s: skills: unknown skill '%s' (no %s) [CM303]", cjs,
-				     cfg->skills[i], sks);
-				free(cj), free(sk), free(cjs), free(sks);
-			}
-			else if ((skills[nskills] = skill_with_fragment(sfd, cfg->skills[i])))
-				nskills++;
+/* The skills container.json lists, each shipping a fragment, sorted; an
+ * unknown name is a warning, not a failed spawn. */
+static char **listed_skills(struct build *b, size_t *n)
+{
+	const struct clawmd_layout *lay = b->lay;
+	const struct clawmd_group_config *cfg = b->cfg;
+	char **skills = clawmd_xcalloc(cfg->nskills + 1, sizeof(char *));
+	int sfd = open(lay->skills, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	*n = 0;
+	if (sfd < 0)
+		clawmd_inputs_note(b->in, CLAWMD_INPUT_TYPE, CLAWMD_AT_HOST, lay->skills, NULL);
+	for (size_t i = 0; i < cfg->nskills; i++) {
+		struct stat st;
+		bool dir = false;
+		if (sfd >= 0) {
+			bool there = fstatat(sfd, cfg->skills[i], &st, 0) == 0;
+			char *p = clawmd_path_join(lay->skills, cfg->skills[i]);
+			clawmd_inputs_note(b->in, CLAWMD_INPUT_TYPE, CLAWMD_AT_HOST, p, there ? &st : NULL);
+			free(p);
+			dir = there && S_ISDIR(st.st_mode);
 		}
-		if (sfd >= 0)
-			close(sfd);
-		if (nskills > 1)
-			qsort(skills, nskills, sizeof(*skills), clawmd_strcmp_ptr);
+		if (!dir) {
+			/* paths as messages show them: from the current directory */
+			char *cj = clawmd_xasprintf("%s/%s/container.json", lay->groups, b->g->name);
+			char *sk = clawmd_path_join(lay->skills, cfg->skills[i]);
+			char *cjs = clawmd_layout_shown(lay, cj), *sks = clawmd_layout_shown(lay, sk);
+			/* A warning here as in check (CM303): one severity a
+			 * condition; compose composes the other skills. */
+			warn(b->out, "%s: skills: unknown skill '%s' (no %s) [CM303]", cjs,
+			     cfg->skills[i], sks);
+			free(cj), free(sk), free(cjs), free(sks);
+		} else if ((skills[*n] = skill_with_fragment(b->in, sfd, lay->skills, cfg->skills[i]))) {
+			(*n)++;
+		}
 	}
-	for (size_t i = 0; i < nskills && rc == 0; i++)
-		rc = add_fragment(out, &cap, &body, &il, lay, "skill", skills[i], &skills_dir,
-				  lay->ct_skills, "/instructions.md", err);
-	if (rc < 0)
-		goto out;
+	if (sfd >= 0)
+		close(sfd);
+	if (*n > 1)
+		qsort(skills, *n, sizeof(*skills), clawmd_strcmp_ptr);
+	return skills;
+}
 
-	/* 3. Modules; cli_scope "disabled" drops cli and scheduling, which
-	 * teaches the agent `ncl tasks`: without the CLI it is as dead as cli
-	 * itself (nanocoai/nanoclaw's composer since it moved scheduling onto
-	 * the CLI; doc/nanoclaw.md). */
+/* Skills: "all" means every skill shipping a fragment; a list is taken in
+ * bytewise order. */
+static int plan_skills(struct build *b)
+{
+	size_t n = 0;
+	int rc = 0;
+	char **skills = b->cfg->all_skills ? list_dir(&n, b->lay->skills, skill_with_fragment,
+						      b->pass, CLAWMD_PASS_SKILLS, b->in)
+					   : listed_skills(b, &n);
+	for (size_t i = 0; i < n && rc == 0; i++)
+		rc = add_fragment(b, "skill", skills[i], &b->skills_dir, b->lay->ct_skills,
+				  "/instructions.md");
+	clawmd_strv_free(skills, n);
+	return rc;
+}
+
+/* Modules; cli_scope "disabled" drops cli and scheduling, which teaches the
+ * agent `ncl tasks`: without the CLI it is as dead as cli itself
+ * (nanocoai/nanoclaw's composer since it moved scheduling onto the CLI;
+ * doc/nanoclaw.md).  A "modules" list in container.json keeps the listed
+ * ones only (the selection rule of "skills"); a listed module without a
+ * fragment is a warning, as an unknown skill is. */
+static int plan_modules(struct build *b)
+{
+	const struct clawmd_layout *lay = b->lay;
+	const struct clawmd_group_config *cfg = b->cfg;
+	char **modules = NULL;
+	size_t n = 0;
+	int rc = 0;
 	if (lay->modules)
-		modules = list_dir(&nmodules, lay->modules, module_fragment, pass, 'm');
-	/* A "modules" list in container.json keeps the listed ones only (the
-	 * selection rule of "skills"); a listed module without a fragment is
-	 * a warning, as an unknown skill is. */
+		modules = list_dir(&n, lay->modules, module_fragment, b->pass, CLAWMD_PASS_MODULES, b->in);
 	for (size_t k = 0; !cfg->all_modules && k < cfg->nmodules; k++) {
 		bool have = false;
-		for (size_t i = 0; i < nmodules && !have; i++)
+		for (size_t i = 0; i < n && !have; i++)
 			have = !strcmp(modules[i], cfg->modules[k]);
 		if (!have)
-			warn(out, "groups/%s/container.json: modules: unknown module '%s' (no %s/%s.instructions.md)",
-			     group, cfg->modules[k], lay->modules ? lay->modules : "(no modules directory)",
+			warn(b->out, "groups/%s/container.json: modules: unknown module '%s' (no %s/%s.instructions.md)",
+			     b->g->name, cfg->modules[k], lay->modules ? lay->modules : "(no modules directory)",
 			     cfg->modules[k]);
 	}
-	for (size_t i = 0; i < nmodules && rc == 0; i++)
+	for (size_t i = 0; i < n && rc == 0; i++)
 		if (module_selected(cfg, modules[i]) &&
 		    (!cfg->cli_disabled || (strcmp(modules[i], "cli") && strcmp(modules[i], "scheduling"))))
-			rc = add_fragment(out, &cap, &body, &il, lay, "module", modules[i], &modules_dir,
-					  lay->ct_modules, ".instructions.md", err);
-	if (rc < 0)
-		goto out;
+			rc = add_fragment(b, "module", modules[i], &b->modules_dir, lay->ct_modules,
+					  ".instructions.md");
+	clawmd_strv_free(modules, n);
+	return rc;
+}
 
-	/* 4. Inline MCP instructions (already sorted), defused. */
-	for (size_t i = 0; i < cfg->nmcp; i++) {
-		const struct clawmd_mcp *m = &cfg->mcp[i];
+/* Inline MCP instructions (already sorted), defused. */
+static void plan_mcp(struct build *b)
+{
+	struct clawmd_buf text = CLAWMD_BUF_INIT;
+	for (size_t i = 0; i < b->cfg->nmcp; i++) {
+		const struct clawmd_mcp *m = &b->cfg->mcp[i];
 		if (!m->instructions)
 			continue;
-		out->ndefused += clawmd_defuse_imports(&tmp, m->instructions, strlen(m->instructions));
-		if (tmp.len && tmp.ptr[tmp.len - 1] != '\n')
-			clawmd_buf_putc(&tmp, '\n');
+		b->out->ndefused += clawmd_defuse_imports(&text, m->instructions, strlen(m->instructions));
+		if (text.len && text.ptr[text.len - 1] != '\n')
+			clawmd_buf_putc(&text, '\n');
 		char *name = clawmd_xasprintf(CLAWMD_FRAGMENTS_DIR "/mcp-%s.md", m->name);
-		clawmd_buf_printf(&body, "@./%s\n", name);
-		if (il.on) {
+		clawmd_buf_printf(&b->body, "@./%s\n", name);
+		if (b->il.on) {
 			char *from = clawmd_xasprintf("%s/" CLAWMD_CONFIG_NAME ": mcpServers.%s.instructions",
-						      lay->ct_group, m->name);
-			clawmd_inline_add(&il.in, from, tmp.ptr, tmp.len);
+						      b->lay->ct_group, m->name);
+			clawmd_inline_add(&b->il.in, from, text.ptr, text.len);
 			free(from);
 		}
-		size_t len = tmp.len;
-		add_entry(out, &cap, name, CLAWMD_FT_FILE, clawmd_buf_detach(&tmp), len);
+		size_t len = text.len;
+		add_entry(b->out, name, CLAWMD_FT_FILE, clawmd_buf_detach(&text), len);
 	}
+	clawmd_buf_release(&text);
+}
 
-	/* 5. The optional imports present (the role file by default), in the
-	 * layout's order, then CLAUDE.local.md for hosts that do not load it. */
-	for (size_t i = 0; i < lay->noptional; i++)
-		if (present[i]) {
-			clawmd_buf_printf(&body, "@./%s\n", lay->optional[i]);
-			if (il.on)
-				inline_group_file(out, &il, &shown, lay->optional[i], lay->ct_group);
-		}
+/* The optional imports present (the role file by default), in the
+ * layout's order, each only while it is a regular file (a symlink the
+ * agent planted is not imported, nor followed); then CLAUDE.local.md for
+ * hosts that do not load it. */
+static int plan_group_files(struct build *b)
+{
+	const struct clawmd_layout *lay = b->lay;
+	int rc;
+	for (size_t i = 0; i < lay->noptional; i++) {
+		mode_t t;
+		if ((rc = clawmd_fs_type(&t, &b->shown, lay->optional[i], b->err)) < 0)
+			return rc;
+		struct stat st = {.st_mode = t};
+		clawmd_inputs_note(b->in, CLAWMD_INPUT_TYPE, CLAWMD_AT_GROUP, lay->optional[i],
+				   t ? &st : NULL);
+		if (t != S_IFREG)
+			continue;
+		clawmd_buf_printf(&b->body, "@./%s\n", lay->optional[i]);
+		if (b->il.on)
+			inline_group_file(b, lay->optional[i]);
+	}
 	if (lay->import_local)
-		clawmd_buf_puts(&body, "@./" CLAWMD_LOCAL_NAME "\n");
-	if (il.on) /* the agent's memory, which every runtime's agent keeps */
-		inline_group_file(out, &il, &shown, CLAWMD_LOCAL_NAME, lay->ct_group);
+		clawmd_buf_puts(&b->body, "@./" CLAWMD_LOCAL_NAME "\n");
+	if (b->il.on) /* the agent's memory, which every runtime's agent keeps */
+		inline_group_file(b, CLAWMD_LOCAL_NAME);
+	return 0;
+}
 
-	/* 6. The entry: header with the body's digest, then the body. */
+/* The entry: header with the body's digest, then the body. */
+static void plan_entry(struct build *b)
+{
+	struct clawmd_buf text = CLAWMD_BUF_INIT;
 	char hex[17];
-	clawmd_entry_digest(hex, body.ptr, body.len);
-	clawmd_buf_printf(&tmp, "%s%s -->\n%s", CLAWMD_HEADER, hex, body.ptr);
-	size_t len = tmp.len;
-	add_entry(out, &cap, clawmd_xstrdup(CLAWMD_ENTRY_NAME), CLAWMD_FT_FILE,
-		  clawmd_buf_detach(&tmp), len);
+	clawmd_entry_digest(hex, b->body.ptr, b->body.len);
+	clawmd_buf_printf(&text, "%s%s -->\n%s", CLAWMD_HEADER, hex, b->body.ptr);
+	size_t len = text.len;
+	add_entry(b->out, clawmd_xstrdup(CLAWMD_ENTRY_NAME), CLAWMD_FT_FILE,
+		  clawmd_buf_detach(&text), len);
+}
 
-	/* 7. The entry of each other runtime the group runs, after CLAUDE.md. */
-	if ((rc = add_runtime_entries(out, &cap, g, runtimes, &il.in, &body, err)) < 0)
+int clawmd_plan_build(struct clawmd_plan *out, struct clawmd_group *g, struct clawmd_err *err)
+{
+	const struct clawmd_layout *lay = g->lay;
+	struct build b = {.out = out, .g = g, .lay = lay, .pass = g->pass, .in = &g->inputs,
+			  .body = CLAWMD_BUF_INIT, .err = err,
+			  .skills_dir = {lay->skills, -1, g->pass, &g->inputs},
+			  .modules_dir = {lay->modules, -1, g->pass, &g->inputs}};
+	int rc;
+
+	clawmd_plan_init(out);
+	out->group = clawmd_xstrdup(g->name);
+	clawmd_inline_init(&b.il.in);
+	clawmd_plan_init(&b.il.texts);
+	/* The parts in the order the entry imports them. */
+	if ((rc = plan_inputs(&b)) < 0 || (rc = plan_persona(&b)) < 0 ||
+	    (rc = plan_base(&b)) < 0 || (rc = plan_skills(&b)) < 0 || (rc = plan_modules(&b)) < 0)
 		goto out;
-	out->inlined = il.on;
-	out->read = il.texts.entries;
-	out->nread = il.texts.n;
-	il.texts.entries = NULL;
-	il.texts.n = 0;
+	plan_mcp(&b);
+	if ((rc = plan_group_files(&b)) < 0)
+		goto out;
+	plan_entry(&b);
+	/* The entry of each other runtime the group runs, after CLAUDE.md. */
+	if ((rc = add_runtime_entries(&b)) < 0)
+		goto out;
+	out->inlined = b.il.on;
+	out->read = b.il.texts.entries;
+	out->nread = b.il.texts.n;
+	b.il.texts.entries = NULL;
+	b.il.texts.n = 0;
 out:
-	clawmd_inline_release(&il.in);
-	clawmd_plan_release(&il.texts);
-	if (skills_dir.fd >= 0)
-		close(skills_dir.fd);
-	if (modules_dir.fd >= 0)
-		close(modules_dir.fd);
-	clawmd_strv_free(skills, nskills);
-	clawmd_strv_free(modules, nmodules);
-	free(present);
-	clawmd_buf_release(&body);
-	clawmd_buf_release(&tmp);
+	clawmd_inline_release(&b.il.in);
+	clawmd_plan_release(&b.il.texts);
+	if (b.skills_dir.fd >= 0)
+		close(b.skills_dir.fd);
+	if (b.modules_dir.fd >= 0)
+		close(b.modules_dir.fd);
+	clawmd_buf_release(&b.body);
 	if (rc < 0)
 		clawmd_plan_release(out);
 	return rc;

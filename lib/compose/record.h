@@ -46,10 +46,10 @@ bool clawmd_record_fresh(struct clawmd_plan *plan, const struct clawmd_group *g)
  * clawmd_record_fresh() that returns true) is what makes a group known. */
 bool clawmd_record_known(struct clawmd_plan *plan, const struct clawmd_group *g);
 
-/* Record the facts `plan` rests on, after a compose of it found nothing to
- * do; nothing is recorded when one of them may have changed since `since`. */
-void clawmd_record_save(const struct clawmd_group *g, const struct clawmd_plan *plan,
-			struct timespec since);
+/* Record what the compose of `plan` read (g->inputs, fs/inputs.h), after
+ * it found nothing to do; nothing is recorded when something read may
+ * have changed after it was read without its identity showing it. */
+void clawmd_record_save(struct clawmd_group *g, const struct clawmd_plan *plan);
 
 /* Drop the record before changing the group: a run killed halfway must not
  * leave a record that vouches for what it left behind. */

@@ -218,12 +218,24 @@ out_close:
 int clawmd_fs_read(struct clawmd_buf *out, const struct clawmd_dir *d, const char *name,
 		   size_t max, struct clawmd_err *err)
 {
+	struct stat st;
+	return clawmd_fs_read_st(out, &st, d, name, max, err);
+}
+
+int clawmd_fs_read_st(struct clawmd_buf *out, struct stat *stp, const struct clawmd_dir *d,
+		      const char *name, size_t max, struct clawmd_err *err)
+{
 	int rc = 0;
 	struct stat st;
 	/* A planted FIFO or device is never opened: fstat of an O_PATH fd
 	 * refuses it first. */
 	int fd = clawmd_fs_open_read(d->fd, name, CLAWMD_FS_NOFOLLOW, &st);
 	clawmd_buf_clear(out);
+	memset(stp, 0, sizeof(*stp));
+	if (fd >= 0)
+		*stp = st;
+	else if (fd == -ELOOP || fd == -EISDIR || fd == -ENODEV)
+		stp->st_mode = st.st_mode; /* what is there instead of a file */
 	if (fd == -ENOENT)
 		return 1;
 	if (fd == -ELOOP)

@@ -72,6 +72,11 @@ int clawmd_dir_openat(struct clawmd_dir *out, const struct clawmd_dir *parent, c
 #define CLAWMD_FS_NO_SYMLINKS 4
 int clawmd_fs_open_read(int dirfd, const char *name, int how, struct stat *st);
 
+/* clawmd_fs_read() (clawmd/fs.h), with *st the fstat of what was read
+ * (mode 0: nothing there; a symlink, directory or other file refused: only
+ * its type), for the recorder of a compose's inputs (fs/inputs.h). */
+int clawmd_fs_read_st(struct clawmd_buf *out, struct stat *st, const struct clawmd_dir *d,
+		      const char *name, size_t max, struct clawmd_err *err);
 /* Read a symlink's target; 1 when `name` is absent, EFS when not a symlink. */
 int clawmd_fs_readlink(struct clawmd_buf *out, const struct clawmd_dir *d, const char *name,
 		       struct clawmd_err *err);

@@ -26,6 +26,7 @@ int clawmd_group_open(struct clawmd_group **out, const struct clawmd_root *root,
 	g->lock = -1;
 	g->config_rc = 1;
 	clawmd_config_init(&g->config);
+	clawmd_inputs_init(&g->inputs);
 	*out = g;
 	return 0;
 }
@@ -38,6 +39,8 @@ void clawmd_group_free(struct clawmd_group *g)
 	clawmd_dir_release(&g->dir);
 	clawmd_buf_release(&g->config_text);
 	clawmd_config_release(&g->config);
+	free(g->config_seen.path);
+	clawmd_inputs_release(&g->inputs);
 	free(g->name);
 	free(g->path);
 	free(g->shown);
@@ -134,7 +137,14 @@ static int read_config(struct clawmd_group *g, struct clawmd_err *err)
 	if (rc < 0)
 		return rc;
 	struct clawmd_dir shown = {gd->fd, g->shown};
-	rc = clawmd_fs_read(&g->config_text, &shown, CLAWMD_CONFIG_NAME, CLAWMD_CONFIG_MAX, err);
+	struct stat st;
+	g->config_since = clawmd_stamp_now();
+	rc = clawmd_fs_read_st(&g->config_text, &st, &shown, CLAWMD_CONFIG_NAME, CLAWMD_CONFIG_MAX,
+			       err);
+	free(g->config_seen.path);
+	g->config_seen = (struct clawmd_input){CLAWMD_INPUT_CONTENT, CLAWMD_AT_GROUP,
+					       clawmd_xstrdup(CLAWMD_CONFIG_NAME), {0}};
+	clawmd_ident_of(&g->config_seen.id, st.st_mode ? &st : NULL);
 	if (rc == 1) {
 		g->config_absent = true;
 		clawmd_buf_clear(&g->config_text);
@@ -164,7 +174,32 @@ int clawmd_group_config(const struct clawmd_group_config **out, struct clawmd_gr
 	}
 	if (g->config_rc < 0 && err && !err->code)
 		*err = g->config_err;
+	/* Whoever asks for the config depends on it: a compose under way
+	 * records it as it was read. */
+	if (!g->config_given && g->config_seen.path)
+		clawmd_inputs_add(&g->inputs, &g->config_seen, g->config_since);
 	return g->config_rc;
+}
+
+void clawmd_group_refresh(struct clawmd_group *g)
+{
+	struct clawmd_ident now;
+	struct clawmd_input_dirs d;
+	if (g->config_given || g->config_rc == 1 || g->dir.fd < 0)
+		return;
+	clawmd_input_dirs_init(&d, g->dir.fd);
+	int rc = clawmd_input_look(&now, &g->config_seen, &d);
+	clawmd_input_dirs_release(&d);
+	/* Unchanged, and not changed within the racy window of its read. */
+	struct clawmd_inputs one = {&g->config_seen, 1, 1, g->config_since, true, false};
+	if (rc == 0 && clawmd_input_same(&g->config_seen, &now) && clawmd_inputs_settle(&one))
+		return;
+	clawmd_config_release(&g->config);
+	clawmd_config_init(&g->config);
+	clawmd_buf_clear(&g->config_text);
+	g->config_err = (struct clawmd_err)CLAWMD_ERR_INIT;
+	g->config_absent = false;
+	g->config_rc = 1;
 }
 
 int clawmd_group_set_config(struct clawmd_group *g, const char *json, size_t len,

@@ -22,6 +22,7 @@
 
 #include "clawmd.h"
 #include "fs/fs.h"
+#include "fs/inputs.h"
 
 struct clawmd_group {
 	const struct clawmd_layout *lay;
@@ -39,6 +40,10 @@ struct clawmd_group {
 	struct clawmd_buf config_text;
 	struct clawmd_group_config config;
 	struct clawmd_err config_err;
+	struct clawmd_input config_seen; /* container.json as its read found it */
+	struct timespec config_since;	 /* when that read began */
+	/* What the compose under way read (on only while one runs). */
+	struct clawmd_inputs inputs;
 };
 
 /* The group's directory, opened on first use: EFS for a missing one, a
@@ -52,5 +57,10 @@ int clawmd_group_trylock(struct clawmd_group *g);
 
 /* Let go of the lock (compose drops it as soon as it is done). */
 void clawmd_group_unlock(struct clawmd_group *g);
+
+/* A compose plans from the inputs as they are when it begins: container.json
+ * read earlier through the handle is read again when it changed since, or
+ * changed too soon after that read to tell. */
+void clawmd_group_refresh(struct clawmd_group *g);
 
 #endif

@@ -10,6 +10,7 @@
 #include <cJSON.h>
 #include <dirent.h>
 #include <errno.h>
+#include <stddef.h>
 #include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
@@ -445,18 +446,95 @@ static int json_scalar(char *out, size_t size, const cJSON *v)
 	return -1;
 }
 
-/* Every key clawmd.json may hold ("mounts" and "container" are read apart). */
-static const char *const layout_keys[] = {
-	"preset",	  "base",	      "skills",		"groups",	  "modules",
-	"state",	  "mode",	      "import_local",	"claude_version", "approve_external",
-	"setting_sources", "lock_timeout",   "token_budget",	"container",	  "mounts",
-	"optional_imports", "persona", "runtimes",
-	"container.base", "container.skills", "container.modules", "container.group"};
+/*
+ * Every key clawmd.json may hold, and the field of struct clawmd_layout it
+ * sets when the plan depends on that field: the no-op record is trusted
+ * only under the layout it was made under, and its digest is made from
+ * this table (clawmd_layout_digest), so a key the plan reads is a row
+ * here and nothing else.  ("mounts" and "container" are read apart.)
+ */
+enum field_kind {
+	FIELD_NONE,	/* the plan does not depend on it */
+	FIELD_STR,	/* char * (NULL: none) */
+	FIELD_STRV,	/* char **, its count at `count` */
+	FIELD_BOOL,	/* `count` bools from `off` */
+	FIELD_INT,	/* an int-sized enum or set, `count` of them */
+	FIELD_RELEASE,	/* struct clawmd_release */
+};
+
+#define FIELD(key, kind, member, count) \
+	{key, kind, offsetof(struct clawmd_layout, member), count}
+#define KEY_ONLY(key) {key, FIELD_NONE, 0, 0}
+
+static const struct layout_field {
+	const char *key;
+	enum field_kind kind;
+	size_t off, count;
+} layout_fields[] = {
+	KEY_ONLY("preset"), /* what it sets comes through the keys below */
+	FIELD("base", FIELD_STR, base, 0),
+	FIELD("skills", FIELD_STR, skills, 0),
+	FIELD("groups", FIELD_STR, groups, 0),
+	FIELD("modules", FIELD_STR, modules, 0),
+	KEY_ONLY("state"),
+	FIELD("mode", FIELD_INT, mode, 1),
+	FIELD("import_local", FIELD_BOOL, import_local, 1),
+	FIELD("claude_version", FIELD_RELEASE, claude, 0),
+	FIELD("approve_external", FIELD_BOOL, approve_external, 1),
+	FIELD("setting_sources", FIELD_BOOL, no_user, 3), /* no_user, no_project, no_local */
+	KEY_ONLY("lock_timeout"),
+	KEY_ONLY("token_budget"),
+	KEY_ONLY("container"),
+	KEY_ONLY("mounts"),
+	FIELD("optional_imports", FIELD_STRV, optional, offsetof(struct clawmd_layout, noptional)),
+	FIELD("persona", FIELD_BOOL, persona, 1),
+	FIELD("runtimes", FIELD_INT, runtimes, 1),
+	FIELD("container.base", FIELD_STR, ct_base, 0),
+	FIELD("container.skills", FIELD_STR, ct_skills, 0),
+	FIELD("container.modules", FIELD_STR, ct_modules, 0),
+	FIELD("container.group", FIELD_STR, ct_group, 0),
+};
+
+_Static_assert(offsetof(struct clawmd_layout, no_local) ==
+		       offsetof(struct clawmd_layout, no_user) + 2 * sizeof(bool),
+	       "setting_sources: three bools in a row");
+
+uint64_t clawmd_layout_digest(const struct clawmd_layout *lay)
+{
+	struct clawmd_buf b = CLAWMD_BUF_INIT;
+	const char *base = (const char *)lay;
+	for (size_t i = 0; i < CLAWMD_ARRAY_SIZE(layout_fields); i++) {
+		const struct layout_field *f = &layout_fields[i];
+		const char *at = base + f->off;
+		if (f->kind == FIELD_NONE)
+			continue;
+		clawmd_buf_put(&b, f->key, strlen(f->key) + 1);
+		if (f->kind == FIELD_STR) {
+			const char *v = *(char *const *)(const void *)at;
+			clawmd_buf_put(&b, v ? v : "\x01", strlen(v ? v : "\x01") + 1);
+		} else if (f->kind == FIELD_STRV) {
+			char *const *v = *(char *const *const *)(const void *)at;
+			size_t n = *(const size_t *)(const void *)(base + f->count);
+			clawmd_buf_put(&b, &n, sizeof(n));
+			for (size_t k = 0; k < n; k++)
+				clawmd_buf_put(&b, v[k], strlen(v[k]) + 1);
+		} else if (f->kind == FIELD_BOOL) {
+			clawmd_buf_put(&b, at, f->count * sizeof(bool));
+		} else if (f->kind == FIELD_INT) {
+			clawmd_buf_put(&b, at, f->count * sizeof(int));
+		} else {
+			clawmd_buf_put(&b, at, sizeof(lay->claude));
+		}
+	}
+	uint64_t d = clawmd_fnv1a64(b.ptr, b.len);
+	clawmd_buf_release(&b);
+	return d;
+}
 
 static bool layout_key_known(const char *k)
 {
-	for (size_t i = 0; i < CLAWMD_ARRAY_SIZE(layout_keys); i++)
-		if (!strcmp(k, layout_keys[i]))
+	for (size_t i = 0; i < CLAWMD_ARRAY_SIZE(layout_fields); i++)
+		if (!strcmp(k, layout_fields[i].key))
 			return true;
 	return false;
 }
@@ -918,7 +996,10 @@ char *clawmd_layout_shown(const struct clawmd_layout *lay, const char *path)
 char *clawmd_layout_unknown_message(const struct clawmd_layout *lay, size_t i)
 {
 	const char *key = lay->unknown_keys[i];
-	const char *near = clawmd_spell_nearest(key, layout_keys, CLAWMD_ARRAY_SIZE(layout_keys));
+	const char *keys[CLAWMD_ARRAY_SIZE(layout_fields)];
+	for (size_t k = 0; k < CLAWMD_ARRAY_SIZE(layout_fields); k++)
+		keys[k] = layout_fields[k].key;
+	const char *near = clawmd_spell_nearest(key, keys, CLAWMD_ARRAY_SIZE(keys));
 	char *file = clawmd_path_join(lay->root, "clawmd.json");
 	char *shown = clawmd_layout_shown(lay, file);
 	char *msg = clawmd_xasprintf("%s: unknown key '%s'%s%s%s; it is ignored", shown, key,

@@ -58,7 +58,7 @@ struct clawmd_plan {
 	char *group;
 	struct clawmd_entry *entries; /* fragments in import order, CLAUDE.md, then
 					 the other runtimes' entry files */
-	size_t n;
+	size_t n, cap; /* cap: the room `entries` has */
 	char **warnings; /* e.g. an unknown skill; compose prints them.  Warnings
 			    about the layout (symlink mode under a release that
 			    drops symlinked imports, a nanoclaw tree without the
@@ -116,7 +116,7 @@ struct clawmd_changes {
 	char *group;
 	char *path; /* the group directory as shown: relative to ROOT when inside */
 	struct clawmd_change *v;
-	size_t n;
+	size_t n, cap; /* cap: the room `v` has */
 };
 
 void clawmd_changes_init(struct clawmd_changes *ch);

@@ -35,9 +35,9 @@ struct clawmd_mount {
  * group /workspace/agent.
  */
 struct clawmd_layout {
-	/* A field the plan depends on must also go into layout_digest() in
-	 * compose/record.c: the no-op record is trusted only under the same
-	 * layout. */
+	/* A field the plan depends on is a row of layout_fields in
+	 * lib/layout/layout.c (the key that sets it): the no-op record is
+	 * trusted only under the layout whose digest that table gives. */
 	char *root;
 	char *base;
 	char *skills;
@@ -108,6 +108,9 @@ int clawmd_layout_load(struct clawmd_layout *lay, const char *root, struct clawm
  * groups; read-only commands never do.  Failures are ignored: it is a cache.
  */
 void clawmd_layout_keep(const struct clawmd_layout *lay);
+/* A digest of every field the plan depends on (the no-op record's check
+ * that it was made under this layout). */
+uint64_t clawmd_layout_digest(const struct clawmd_layout *lay);
 /*
  * Set one key as clawmd.json would ("preset", "base", "skills", "groups",
  * "modules", "state", "mode", "import_local", "container.base", ...).
