@@ -190,6 +190,31 @@ static void note_right(struct clawmd_inputs *in, const struct clawmd_dir *d,
 				   fstatat(d->fd, want->name, &st, AT_SYMLINK_NOFOLLOW) == 0 ? &st : NULL);
 }
 
+/* The common case first: a wanted symlink or fragment that is already
+ * right, found with one readlinkat() or one read (a no-op compose checks
+ * every fragment). */
+static bool already_right(const struct clawmd_dir *d, const struct clawmd_entry *want,
+			  bool is_entry, struct clawmd_inputs *in)
+{
+	struct clawmd_err scratch = CLAWMD_ERR_INIT;
+	struct clawmd_buf old = CLAWMD_BUF_INIT;
+	struct stat st;
+	bool right = false;
+	if (want->type == CLAWMD_FT_LINK) {
+		right = clawmd_fs_readlink(&old, d, leaf(want->name), &scratch) == 0 &&
+			!strcmp(old.ptr, want->data);
+		if (right)
+			note_right(in, d, want, NULL);
+	} else if (want->type == CLAWMD_FT_FILE && !is_entry) {
+		right = clawmd_fs_read_st(&old, &st, d, leaf(want->name), want->len, &scratch) == 0 &&
+			old.len == want->len && !memcmp(old.ptr, want->data, want->len);
+		if (right)
+			note_right(in, d, want, &st);
+	}
+	clawmd_buf_release(&old);
+	return right;
+}
+
 static int compare_entry(struct clawmd_changes *ch, const struct clawmd_dir *d,
 			 const struct clawmd_entry *want, bool is_entry, bool local_free,
 			 struct clawmd_inputs *in, struct clawmd_err *err)
@@ -200,29 +225,8 @@ static int compare_entry(struct clawmd_changes *ch, const struct clawmd_dir *d,
 	struct clawmd_buf old = CLAWMD_BUF_INIT;
 	bool unread = false;
 	int rc;
-	/* The common case first: a wanted symlink that is already right costs
-	 * one readlinkat() (a no-op compose checks every fragment). */
-	if (want->type == CLAWMD_FT_LINK) {
-		struct clawmd_err scratch = CLAWMD_ERR_INIT;
-		if (clawmd_fs_readlink(&old, d, leaf(want->name), &scratch) == 0 &&
-		    !strcmp(old.ptr, want->data)) {
-			clawmd_buf_release(&old);
-			note_right(in, d, want, NULL);
-			return 0;
-		}
-		clawmd_buf_clear(&old);
-	}
-	/* Likewise a wanted file that is already right: one read. */
-	if (want->type == CLAWMD_FT_FILE && !is_entry) {
-		struct clawmd_err scratch = CLAWMD_ERR_INIT;
-		if (clawmd_fs_read_st(&old, &st, d, leaf(want->name), want->len, &scratch) == 0 &&
-		    old.len == want->len && !memcmp(old.ptr, want->data, want->len)) {
-			clawmd_buf_release(&old);
-			note_right(in, d, want, &st);
-			return 0;
-		}
-		clawmd_buf_clear(&old);
-	}
+	if (already_right(d, want, is_entry, in))
+		return 0;
 	if ((rc = clawmd_fs_type(&m, d, leaf(want->name), err)) < 0) {
 		clawmd_buf_release(&old);
 		return rc;
@@ -503,6 +507,81 @@ static int compare_fragdir(struct clawmd_changes *ch, const struct clawmd_dir *d
 	return 0;
 }
 
+/* The fragments directory: a planted symlink or file there is moved aside
+ * and a real directory made in its place (fd stays -1).  Its identity
+ * vouches for the symlinks in it and for stale fragments being absent
+ * (its listing, in leftovers()). */
+static int compute_fragments_dir(struct clawmd_changes *out, struct clawmd_dir *fd,
+				 const struct clawmd_dir *gd, struct clawmd_inputs *in,
+				 struct clawmd_err *err)
+{
+	mode_t m;
+	struct stat st;
+	int rc = clawmd_fs_type(&m, gd, CLAWMD_FRAGMENTS_DIR, err);
+	if (rc < 0)
+		return rc;
+	if (m == S_IFDIR) {
+		if ((rc = clawmd_dir_openat(fd, gd, CLAWMD_FRAGMENTS_DIR, false, err)) < 0)
+			return rc;
+		if (fstat(fd->fd, &st) == 0)
+			clawmd_inputs_note(in, CLAWMD_INPUT_CONTENT, CLAWMD_AT_GROUP, CLAWMD_FRAGMENTS_DIR, &st);
+		else
+			clawmd_inputs_lose(in);
+		return 0;
+	}
+	st.st_mode = m;
+	clawmd_inputs_note(in, CLAWMD_INPUT_TYPE, CLAWMD_AT_GROUP, CLAWMD_FRAGMENTS_DIR, m ? &st : NULL);
+	if (m)
+		add(out, CLAWMD_PRESERVE, CLAWMD_FRAGMENTS_DIR, ftype(m));
+	add(out, CLAWMD_MKDIR, CLAWMD_FRAGMENTS_DIR, CLAWMD_FT_NONE);
+	return 0;
+}
+
+/* Each entry of the plan against what is there. */
+static int compute_entries(struct clawmd_changes *out, const struct clawmd_plan *plan,
+			   const struct clawmd_dir *fd, const struct clawmd_dir *gd, bool local_free,
+			   struct clawmd_inputs *in, struct clawmd_err *err)
+{
+	int rc = 0;
+	for (size_t i = 0; i < plan->n && rc >= 0; i++) {
+		const struct clawmd_entry *e = &plan->entries[i];
+		bool in_frag = strchr(e->name, '/') != NULL;
+		if (in_frag && fd->fd < 0) /* the directory is new: all fragments too */
+			add(out, CLAWMD_WRITE, e->name, CLAWMD_FT_NONE)->want = e;
+		else if (e->type == CLAWMD_FT_DIR)
+			rc = compare_fragdir(out, fd, e, in, err);
+		else
+			rc = compare_entry(out, in_frag ? fd : gd, e, clawmd_runtime_entry_name(e->name),
+					   local_free, in, err);
+	}
+	return rc;
+}
+
+/* What is carried into CLAUDE.local.md, and whether it is made empty.  A
+ * legacy entry carried there loses its import of the legacy
+ * .claude-global.md (gone after the cutover), as in migrate. */
+static void compute_local(struct clawmd_changes *out, bool local_missing, const char *ct_group)
+{
+	bool entry_into_local = false;
+	for (size_t i = 0; i < out->n; i++) {
+		struct clawmd_change *c = &out->v[i];
+		if (c->action != CLAWMD_PRESERVE || !c->into_local || !c->carry.len)
+			continue;
+		struct clawmd_buf kept = CLAWMD_BUF_INIT;
+		clawmd_entry_carry(&kept, c->carry.ptr, c->carry.len, ct_group);
+		size_t k = 0;
+		while (k < kept.len && strchr(" \t\r\n", kept.ptr[k]))
+			k++;
+		if (k == kept.len)
+			clawmd_buf_clear(&kept); /* nothing else: nothing to carry */
+		clawmd_buf_release(&c->carry);
+		c->carry = kept;
+		entry_into_local |= c->carry.len > 0;
+	}
+	if (local_missing && !entry_into_local)
+		add(out, CLAWMD_CREATE_LOCAL, CLAWMD_LOCAL_NAME, CLAWMD_FT_NONE);
+}
+
 int clawmd_changes_compute(struct clawmd_changes *out, struct clawmd_group *g,
 			   const struct clawmd_plan *plan, struct clawmd_err *err)
 {
@@ -519,48 +598,10 @@ int clawmd_changes_compute(struct clawmd_changes *out, struct clawmd_group *g,
 		goto out;
 	/* The caller's descriptor, under the name messages show. */
 	struct clawmd_dir gd = {group->fd, out->path};
-	if ((rc = local_state(&local_missing, &local_free, &gd, in, err)) < 0)
+	if ((rc = local_state(&local_missing, &local_free, &gd, in, err)) < 0 ||
+	    (rc = compute_fragments_dir(out, &fd, &gd, in, err)) < 0 ||
+	    (rc = compute_entries(out, plan, &fd, &gd, local_free, in, err)) < 0)
 		goto out;
-
-	/* The fragments directory: a planted symlink or file there is moved
-	 * aside and a real directory made in its place.  Its identity vouches
-	 * for the symlinks in it and for stale fragments being absent (its
-	 * listing, below). */
-	mode_t m;
-	struct stat st;
-	if ((rc = clawmd_fs_type(&m, &gd, CLAWMD_FRAGMENTS_DIR, err)) < 0)
-		goto out;
-	if (m == S_IFDIR) {
-		if ((rc = clawmd_dir_openat(&fd, &gd, CLAWMD_FRAGMENTS_DIR, false, err)) < 0)
-			goto out;
-		if (fstat(fd.fd, &st) == 0)
-			clawmd_inputs_note(in, CLAWMD_INPUT_CONTENT, CLAWMD_AT_GROUP, CLAWMD_FRAGMENTS_DIR, &st);
-		else
-			clawmd_inputs_lose(in);
-	} else {
-		st.st_mode = m;
-		clawmd_inputs_note(in, CLAWMD_INPUT_TYPE, CLAWMD_AT_GROUP, CLAWMD_FRAGMENTS_DIR,
-				   m ? &st : NULL);
-		if (m)
-			add(out, CLAWMD_PRESERVE, CLAWMD_FRAGMENTS_DIR, ftype(m));
-		add(out, CLAWMD_MKDIR, CLAWMD_FRAGMENTS_DIR, CLAWMD_FT_NONE);
-	}
-
-	for (size_t i = 0; i < plan->n; i++) {
-		const struct clawmd_entry *e = &plan->entries[i];
-		bool in_frag = strchr(e->name, '/') != NULL;
-		bool is_entry = clawmd_runtime_entry_name(e->name);
-		if (in_frag && fd.fd < 0) { /* the directory is new: all fragments too */
-			add(out, CLAWMD_WRITE, e->name, CLAWMD_FT_NONE)->want = e;
-			continue;
-		}
-		if (e->type == CLAWMD_FT_DIR)
-			rc = compare_fragdir(out, &fd, e, in, err);
-		else
-			rc = compare_entry(out, in_frag ? &fd : &gd, e, is_entry, local_free, in, err);
-		if (rc < 0)
-			goto out;
-	}
 	/* Neither the group directory's leftovers nor the entry files of
 	 * runtimes the group does not run are noted: only clawmd writes what
 	 * they look for (its temps, its own entries), and a compose forgets
@@ -569,31 +610,9 @@ int clawmd_changes_compute(struct clawmd_changes *out, struct clawmd_group *g,
 	if ((rc = leftovers(out, &gd, "", plan, err)) < 0)
 		goto out;
 	stale_entries(out, &gd, plan);
-	if (fd.fd >= 0 &&
-	    (rc = leftovers(out, &fd, CLAWMD_FRAGMENTS_DIR "/", plan, err)) < 0)
+	if (fd.fd >= 0 && (rc = leftovers(out, &fd, CLAWMD_FRAGMENTS_DIR "/", plan, err)) < 0)
 		goto out;
-	/* A legacy entry carried into CLAUDE.local.md loses its import of the
-	 * legacy .claude-global.md (gone after the cutover), as in migrate. */
-	for (size_t i = 0; i < out->n; i++) {
-		struct clawmd_change *c = &out->v[i];
-		if (c->action == CLAWMD_PRESERVE && c->into_local && c->carry.len) {
-			struct clawmd_buf kept = CLAWMD_BUF_INIT;
-			clawmd_entry_carry(&kept, c->carry.ptr, c->carry.len, g->lay->ct_group);
-			size_t k = 0;
-			while (k < kept.len && strchr(" \t\r\n", kept.ptr[k]))
-				k++;
-			if (k == kept.len)
-				clawmd_buf_clear(&kept); /* nothing else: nothing to carry */
-			clawmd_buf_release(&c->carry);
-			c->carry = kept;
-		}
-	}
-	bool entry_into_local = false;
-	for (size_t i = 0; i < out->n; i++)
-		entry_into_local |= out->v[i].action == CLAWMD_PRESERVE && out->v[i].into_local &&
-				    out->v[i].carry.len;
-	if (local_missing && !entry_into_local)
-		add(out, CLAWMD_CREATE_LOCAL, CLAWMD_LOCAL_NAME, CLAWMD_FT_NONE);
+	compute_local(out, local_missing, g->lay->ct_group);
 out:
 	clawmd_dir_release(&fd);
 	return rc;
@@ -806,129 +825,138 @@ static void in_dir(char **moved_to, const char *name)
  *    before it is renamed in, and both directories are fsynced after.
  *  - migrate writes through clawmd_fs_replace_file(), always durable.
  */
-int clawmd_changes_apply(struct clawmd_changes *ch, struct clawmd_group *g,
-			 struct clawmd_err *err)
+/* What the phases of an apply share. */
+struct apply {
+	struct clawmd_changes *ch;
+	struct clawmd_dir gd;	   /* the group's descriptor, under the name messages show */
+	struct clawmd_dir fd;	   /* .claude-fragments, or the new one under its temp name */
+	struct clawmd_stage *st;   /* st[i]: change i's staged file or symlink */
+	char (*dtmp)[64];	   /* dtmp[i]: change i's staged fragment directory */
+	size_t nstaged;		   /* changes staged for (the report may grow past it) */
+	struct kept *keeps;	   /* what a failed or undone swap kept aside */
+	size_t nkeeps;
+	char tmpdir[64];	   /* the new .claude-fragments, until renamed in */
+	bool mkdir_frag, durable;
+	struct clawmd_err *err;
+};
+
+/* The directory fragments are staged in: the existing .claude-fragments,
+ * or a new one built complete under a temp name. */
+static int apply_fragments_dir(struct apply *a)
 {
-	const struct clawmd_dir *group;
-	if (ch->n == 0)
-		return 0;
-	int rc = clawmd_group_dir(&group, g, err);
+	if (!a->mkdir_frag)
+		return clawmd_dir_openat(&a->fd, &a->gd, CLAWMD_FRAGMENTS_DIR, true, a->err) < 0
+			       ? a->err->code
+			       : 0;
+	uint64_t r = 0;
+	if (getrandom(&r, sizeof(r), 0) != sizeof(r))
+		r = clawmd_fnv1a64(&a, sizeof(a)) ^ (uint64_t)getpid();
+	snprintf(a->tmpdir, sizeof(a->tmpdir), "." CLAWMD_FRAGMENTS_DIR ".%016llx.tmp",
+		 (unsigned long long)r);
+	if (mkdirat(a->gd.fd, a->tmpdir, 0755) < 0) {
+		a->tmpdir[0] = '\0';
+		return clawmd_err_sys(a->err, CLAWMD_EFS, "could not write '%s/%s'", a->gd.path,
+				      CLAWMD_FRAGMENTS_DIR);
+	}
+	int rc = clawmd_dir_openat(&a->fd, &a->gd, a->tmpdir, false, a->err);
 	if (rc < 0)
 		return rc;
-	/* The group's descriptor, under the name messages show. */
-	struct clawmd_dir gd = {group->fd, ch->path};
-	struct clawmd_dir fd = CLAWMD_DIR_INIT;
-	struct clawmd_stage *st = clawmd_xcalloc(ch->n, sizeof(*st));
-	char (*dtmp)[64] = clawmd_xcalloc(ch->n, sizeof(*dtmp)); /* staged fragment dirs */
-	const size_t nstaged = ch->n;
-	struct kept *keeps = NULL;
-	size_t nkeeps = 0;
-	char tmpdir[64] = "";
-	bool mkdir_frag = false, durable = false;
+	free(a->fd.path);
+	a->fd.path = clawmd_xasprintf("%s/" CLAWMD_FRAGMENTS_DIR, a->gd.path);
+	return 0;
+}
 
-	for (size_t i = 0; i < ch->n; i++) {
-		mkdir_frag |= ch->v[i].action == CLAWMD_MKDIR;
-		durable |= ch->v[i].action == CLAWMD_PRESERVE;
-	}
-
-	/* 1. Stage. */
-	if (mkdir_frag) {
-		uint64_t r = 0;
-		if (getrandom(&r, sizeof(r), 0) != sizeof(r))
-			r = clawmd_fnv1a64(&st, sizeof(st)) ^ (uint64_t)getpid();
-		snprintf(tmpdir, sizeof(tmpdir), "." CLAWMD_FRAGMENTS_DIR ".%016llx.tmp",
-			 (unsigned long long)r);
-		if (mkdirat(gd.fd, tmpdir, 0755) < 0) {
-			rc = clawmd_err_sys(err, CLAWMD_EFS, "could not write '%s/%s'", gd.path,
-					    CLAWMD_FRAGMENTS_DIR);
-			tmpdir[0] = '\0';
-			goto out;
-		}
-		if ((rc = clawmd_dir_openat(&fd, &gd, tmpdir, false, err)) < 0)
-			goto out;
-		free(fd.path);
-		fd.path = clawmd_xasprintf("%s/" CLAWMD_FRAGMENTS_DIR, gd.path);
-	} else if (clawmd_dir_openat(&fd, &gd, CLAWMD_FRAGMENTS_DIR, true, err) < 0) {
-		rc = err->code;
-		goto out;
-	}
-	for (size_t i = 0; i < ch->n; i++) {
-		const struct clawmd_change *c = &ch->v[i];
-		if (c->action == CLAWMD_PRESERVE && c->into_local && c->carry.len) {
-			rc = clawmd_fs_stage_file(&st[i], &gd, CLAWMD_LOCAL_NAME, c->carry.ptr,
-						  c->carry.len, err);
-			if (rc < 0)
-				goto out;
-		}
+/* 1. Stage every new file, symlink and fragment directory, and the text
+ * carried into CLAUDE.local.md. */
+static int apply_stage(struct apply *a)
+{
+	int rc = apply_fragments_dir(a);
+	for (size_t i = 0; i < a->ch->n && rc >= 0; i++) {
+		const struct clawmd_change *c = &a->ch->v[i];
+		if (c->action == CLAWMD_PRESERVE && c->into_local && c->carry.len &&
+		    (rc = clawmd_fs_stage_file(&a->st[i], &a->gd, CLAWMD_LOCAL_NAME, c->carry.ptr,
+					       c->carry.len, a->err)) < 0)
+			break;
 		if (c->action != CLAWMD_WRITE)
 			continue;
-		const struct clawmd_dir *d = strchr(c->name, '/') ? &fd : &gd;
-		if (c->want->type == CLAWMD_FT_DIR) {
-			if ((rc = clawmd_fragdir_stage(dtmp[i], &fd, leaf(c->name), c->want, err)) < 0)
-				goto out;
-			continue;
-		}
-		rc = c->want->type == CLAWMD_FT_LINK
-			     ? clawmd_fs_stage_link(&st[i], d, leaf(c->name), c->want->data, err)
-			     : clawmd_fs_stage_file_unsynced(&st[i], d, leaf(c->name), c->want->data,
-							     c->want->len, err);
-		if (rc < 0)
-			goto out;
+		const struct clawmd_dir *d = strchr(c->name, '/') ? &a->fd : &a->gd;
+		if (c->want->type == CLAWMD_FT_DIR)
+			rc = clawmd_fragdir_stage(a->dtmp[i], &a->fd, leaf(c->name), c->want, a->err);
+		else if (c->want->type == CLAWMD_FT_LINK)
+			rc = clawmd_fs_stage_link(&a->st[i], d, leaf(c->name), c->want->data, a->err);
+		else
+			rc = clawmd_fs_stage_file_unsynced(&a->st[i], d, leaf(c->name), c->want->data,
+							   c->want->len, a->err);
 	}
+	return rc < 0 ? rc : 0;
+}
 
-	/* 2a. Move aside what is in the way (not CLAUDE.md: see 2c). */
-	for (size_t i = 0; i < ch->n; i++) {
-		struct clawmd_change *c = &ch->v[i];
+/* 2a. Move aside what is in the way (not CLAUDE.md: see 2c). */
+static int apply_move_aside(struct apply *a)
+{
+	for (size_t i = 0; i < a->ch->n; i++) {
+		struct clawmd_change *c = &a->ch->v[i];
 		if (c->action != CLAWMD_PRESERVE || clawmd_runtime_entry_name(c->name))
 			continue;
-		const struct clawmd_dir *d = strchr(c->name, '/') ? &fd : &gd;
+		const struct clawmd_dir *d = strchr(c->name, '/') ? &a->fd : &a->gd;
 		/* A leftover temp that is not ours goes aside under the name it
 		 * was staged for: "CLAUDE.local.md.clawmd-preserved-...". */
 		char tb[32];
 		const char *as = clawmd_fs_temp_of(tb, leaf(c->name));
-		if ((rc = clawmd_fs_move_aside_as(&c->moved_to, d, leaf(c->name),
-						  as ? as : leaf(c->name), err)) < 0)
-			goto out;
+		int rc = clawmd_fs_move_aside_as(&c->moved_to, d, leaf(c->name),
+						 as ? as : leaf(c->name), a->err);
+		if (rc < 0)
+			return rc;
 		in_dir(&c->moved_to, c->name);
 	}
-	/* 2b. Fragments and the shared base; then the new directory. */
-	for (size_t i = 0; i < ch->n; i++) {
-		if (ch->v[i].action != CLAWMD_WRITE || clawmd_runtime_entry_name(ch->v[i].name))
+	return 0;
+}
+
+/* 2b. Fragments and the shared base; then the new directory. */
+static int apply_fragments(struct apply *a)
+{
+	int rc = 0;
+	for (size_t i = 0; i < a->ch->n && rc >= 0; i++) {
+		const struct clawmd_change *c = &a->ch->v[i];
+		if (c->action != CLAWMD_WRITE || clawmd_runtime_entry_name(c->name))
 			continue;
-		if (ch->v[i].want->type == CLAWMD_FT_DIR) {
-			rc = clawmd_fragdir_commit(&fd, dtmp[i], leaf(ch->v[i].name), ch->v[i].want,
-						   err);
-			dtmp[i][0] = '\0';
+		if (c->want->type == CLAWMD_FT_DIR) {
+			rc = clawmd_fragdir_commit(&a->fd, a->dtmp[i], leaf(c->name), c->want, a->err);
+			a->dtmp[i][0] = '\0';
 		} else {
-			rc = clawmd_fs_commit(&st[i], err);
+			rc = clawmd_fs_commit(&a->st[i], a->err);
 		}
-		if (rc < 0)
-			goto out;
 	}
-	if (mkdir_frag) {
-		if (durable && (rc = clawmd_fs_sync_dir(&fd, err)) < 0)
-			goto out;
-		if ((rc = clawmd_fs_rename_noreplace(&gd, tmpdir, CLAWMD_FRAGMENTS_DIR, err)) < 0)
-			goto out;
-		tmpdir[0] = '\0';
-	}
-	/* 2c. The entries (CLAUDE.md, then the other runtimes'): carry or
-	 * move aside what clawmd did not write, then swap the new one in. */
+	if (rc < 0 || !a->mkdir_frag)
+		return rc < 0 ? rc : 0;
+	if (a->durable && (rc = clawmd_fs_sync_dir(&a->fd, a->err)) < 0)
+		return rc;
+	if ((rc = clawmd_fs_rename_noreplace(&a->gd, a->tmpdir, CLAWMD_FRAGMENTS_DIR, a->err)) < 0)
+		return rc;
+	a->tmpdir[0] = '\0';
+	return 0;
+}
+
+/* 2c. The entries (CLAUDE.md, then the other runtimes'): carry or move
+ * aside what clawmd did not write, then swap the new one in. */
+static int apply_entries(struct apply *a)
+{
 	const struct clawmd_buf *expect = NULL; /* what compute saw, per entry */
 	const char *expect_of = NULL;
-	for (size_t i = 0; i < ch->n; i++) {
-		struct clawmd_change *c = &ch->v[i];
+	int rc = 0;
+	for (size_t i = 0; i < a->ch->n; i++) {
+		struct clawmd_change *c = &a->ch->v[i];
 		if (!clawmd_runtime_entry_name(c->name))
 			continue;
 		if (!expect_of || strcmp(expect_of, c->name))
 			expect = NULL, expect_of = c->name; /* the entry's PRESERVE, then its WRITE */
 		if (c->action == CLAWMD_PRESERVE && c->into_local && c->carry.len) {
 			char *kept = NULL;
-			rc = commit_local(&gd, &st[i], &kept, err);
+			rc = commit_local(&a->gd, &a->st[i], &kept, a->err);
 			if (kept) /* CLAUDE.local.md's content, moved aside: say so */
-				report_kept(&keeps, &nkeeps, CLAWMD_LOCAL_NAME, kept);
+				report_kept(&a->keeps, &a->nkeeps, CLAWMD_LOCAL_NAME, kept);
 			if (rc < 0)
-				goto out;
+				return rc;
 			if (rc == 0) {
 				c->moved_to = clawmd_xstrdup(CLAWMD_LOCAL_NAME);
 				expect = &c->old;
@@ -939,79 +967,113 @@ int clawmd_changes_apply(struct clawmd_changes *ch, struct clawmd_group *g,
 		if (c->action == CLAWMD_PRESERVE && c->into_local) {
 			expect = &c->old; /* only clawmd's own lines: nothing to carry */
 		} else if (c->action == CLAWMD_PRESERVE) {
-			if ((rc = clawmd_fs_move_aside(&c->moved_to, &gd, c->name, err)) < 0)
-				goto out;
+			if ((rc = clawmd_fs_move_aside(&c->moved_to, &a->gd, c->name, a->err)) < 0)
+				return rc;
 		} else if (c->action == CLAWMD_WRITE) {
 			if (c->old_type == CLAWMD_FT_FILE && !c->old_unread)
 				expect = &c->old;
 			char *preserved = NULL;
-			rc = commit_entry(&gd, &st[i], expect, &preserved, err);
+			rc = commit_entry(&a->gd, &a->st[i], expect, &preserved, a->err);
 			c->moved_to = preserved; /* edited while we worked: kept, and said */
 			if (rc < 0)
-				goto out;
+				return rc;
 		}
 	}
-	/* 2d, 2e. */
-	for (size_t i = 0; i < ch->n; i++) {
-		struct clawmd_change *c = &ch->v[i];
-		char tb[32];
-		if (c->action == CLAWMD_REMOVE && c->old_type == CLAWMD_FT_DIR && strchr(c->name, '/'))
-			rc = clawmd_fragdir_remove(&fd, leaf(c->name), err);
-		else if (c->action == CLAWMD_REMOVE && c->old_type == CLAWMD_FT_DIR)
-			rc = remove_staging_dir(&gd, c->name, err);
-		else if (c->action == CLAWMD_REMOVE && clawmd_fs_temp_of(tb, leaf(c->name))) {
-			/* Compute judged it ours; judged again now, as it goes. */
-			char *kept = NULL;
-			rc = clawmd_fs_remove_own(&kept, strchr(c->name, '/') ? &fd : &gd,
-						  leaf(c->name), tb, ours_for(leaf(c->name)), NULL,
-						  err);
-			if (kept) {
-				c->action = CLAWMD_PRESERVE;
-				c->moved_to = kept;
-				in_dir(&c->moved_to, c->name);
-			}
-		} else if (c->action == CLAWMD_REMOVE && clawmd_runtime_entry_name(c->name)) {
-			/* judged again as it goes: the agent may have edited it */
-			char *kept = NULL;
-			rc = clawmd_fs_remove_own(&kept, &gd, c->name, c->name, composed_ours, NULL, err);
-			if (kept) {
-				c->action = CLAWMD_PRESERVE;
-				c->moved_to = kept;
-			}
-		} else if (c->action == CLAWMD_REMOVE)
-			rc = clawmd_fs_unlink(strchr(c->name, '/') ? &fd : &gd, leaf(c->name), err);
+	return 0;
+}
+
+/* One removal (2d), judged again as it goes where the agent may have put
+ * something of its own there since compute looked. */
+static int apply_remove(struct apply *a, struct clawmd_change *c)
+{
+	const struct clawmd_dir *d = strchr(c->name, '/') ? &a->fd : &a->gd;
+	char tb[32], *kept = NULL;
+	int rc;
+	if (c->old_type == CLAWMD_FT_DIR)
+		return d == &a->fd ? clawmd_fragdir_remove(&a->fd, leaf(c->name), a->err)
+				   : remove_staging_dir(&a->gd, c->name, a->err);
+	if (clawmd_fs_temp_of(tb, leaf(c->name))) /* compute judged it ours */
+		rc = clawmd_fs_remove_own(&kept, d, leaf(c->name), tb, ours_for(leaf(c->name)), NULL,
+					  a->err);
+	else if (clawmd_runtime_entry_name(c->name)) /* the agent may have edited it */
+		rc = clawmd_fs_remove_own(&kept, &a->gd, c->name, c->name, composed_ours, NULL, a->err);
+	else
+		return clawmd_fs_unlink(d, leaf(c->name), a->err);
+	if (kept) {
+		c->action = CLAWMD_PRESERVE;
+		c->moved_to = kept;
+		in_dir(&c->moved_to, c->name);
+	}
+	return rc;
+}
+
+/* 2d. Stale fragments, leftovers and entries; 2e. CLAUDE.local.md if
+ * missing, then the directories synced when something in them cannot be
+ * made again. */
+static int apply_finish(struct apply *a)
+{
+	int rc = 0;
+	for (size_t i = 0; i < a->ch->n && rc >= 0; i++) {
+		struct clawmd_change *c = &a->ch->v[i];
+		if (c->action == CLAWMD_REMOVE)
+			rc = apply_remove(a, c);
 		else if (c->action == CLAWMD_CREATE_LOCAL &&
-			 (rc = clawmd_fs_create_empty(&gd, CLAWMD_LOCAL_NAME, err)) == 0)
-			rc = clawmd_fs_own_like_dir(&gd, CLAWMD_LOCAL_NAME, err);
-		if (rc < 0)
-			goto out;
-		rc = 0;
+			 (rc = clawmd_fs_create_empty(&a->gd, CLAWMD_LOCAL_NAME, a->err)) == 0)
+			rc = clawmd_fs_own_like_dir(&a->gd, CLAWMD_LOCAL_NAME, a->err);
 	}
-	for (size_t i = 0; i < ch->n; i++)
-		durable |= ch->v[i].moved_to != NULL; /* edited while compose ran */
-	if (durable && fd.fd >= 0 && (rc = clawmd_fs_sync_dir(&fd, err)) < 0)
-		goto out;
-	if (durable)
-		rc = clawmd_fs_sync_dir(&gd, err);
-out:
-	for (size_t i = 0; i < nstaged; i++) {
-		if (st[i].name)
-			clawmd_fs_stage_release(&st[i]);
-		if (dtmp[i][0])
-			clawmd_fragdir_unstage(&fd, dtmp[i]);
+	if (rc < 0)
+		return rc;
+	for (size_t i = 0; i < a->ch->n; i++)
+		a->durable |= a->ch->v[i].moved_to != NULL; /* edited while compose ran */
+	if (a->durable && a->fd.fd >= 0 && (rc = clawmd_fs_sync_dir(&a->fd, a->err)) < 0)
+		return rc;
+	return a->durable && (rc = clawmd_fs_sync_dir(&a->gd, a->err)) < 0 ? rc : 0;
+}
+
+/* Whatever the outcome: staged temps removed, what was kept aside
+ * reported as preserved. */
+static void apply_release(struct apply *a)
+{
+	for (size_t i = 0; i < a->nstaged; i++) {
+		if (a->st[i].name)
+			clawmd_fs_stage_release(&a->st[i]);
+		if (a->dtmp[i][0])
+			clawmd_fragdir_unstage(&a->fd, a->dtmp[i]);
 	}
-	/* What a failed or undone swap kept aside, reported as preserved. */
-	for (size_t i = 0; i < nkeeps; i++) {
-		struct clawmd_change *c = add(ch, CLAWMD_PRESERVE, keeps[i].name, CLAWMD_FT_FILE);
+	for (size_t i = 0; i < a->nkeeps; i++) {
+		struct clawmd_change *c = add(a->ch, CLAWMD_PRESERVE, a->keeps[i].name, CLAWMD_FT_FILE);
 		c->old_unread = true;
-		c->moved_to = keeps[i].moved_to;
+		c->moved_to = a->keeps[i].moved_to;
 	}
-	free(keeps);
-	if (tmpdir[0]) /* staged temps are gone now, so the directory is empty */
-		unlinkat(gd.fd, tmpdir, AT_REMOVEDIR);
-	clawmd_dir_release(&fd);
-	free(st);
-	free(dtmp);
+	free(a->keeps);
+	if (a->tmpdir[0]) /* staged temps are gone now, so the directory is empty */
+		unlinkat(a->gd.fd, a->tmpdir, AT_REMOVEDIR);
+	clawmd_dir_release(&a->fd);
+	free(a->st);
+	free(a->dtmp);
+}
+
+int clawmd_changes_apply(struct clawmd_changes *ch, struct clawmd_group *g,
+			 struct clawmd_err *err)
+{
+	const struct clawmd_dir *group;
+	if (ch->n == 0)
+		return 0;
+	int rc = clawmd_group_dir(&group, g, err);
+	if (rc < 0)
+		return rc;
+	struct apply a = {.ch = ch, .gd = {group->fd, ch->path}, .fd = CLAWMD_DIR_INIT,
+			  .st = clawmd_xcalloc(ch->n, sizeof(*a.st)),
+			  .dtmp = clawmd_xcalloc(ch->n, sizeof(*a.dtmp)), .nstaged = ch->n,
+			  .err = err};
+	for (size_t i = 0; i < ch->n; i++) {
+		a.mkdir_frag |= ch->v[i].action == CLAWMD_MKDIR;
+		a.durable |= ch->v[i].action == CLAWMD_PRESERVE;
+	}
+	if ((rc = apply_stage(&a)) == 0 && (rc = apply_move_aside(&a)) == 0 &&
+	    (rc = apply_fragments(&a)) == 0 && (rc = apply_entries(&a)) == 0)
+		rc = apply_finish(&a);
+	apply_release(&a);
 	return rc < 0 ? rc : 0;
 }
 

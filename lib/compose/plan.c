@@ -164,23 +164,24 @@ static void note_beneath(struct clawmd_inputs *in, const struct source_dir *root
 	if (!in || !in->on)
 		return;
 	char *full = clawmd_path_join(root->path, rel);
+	char *sub = full + strlen(root->path) + 1; /* rel, in full */
 	struct stat st;
 	bool there = true;
-	for (char *slash = full + strlen(root->path) + 1; there && (slash = strchr(slash, '/'));
-	     *slash++ = '/') {
+	for (char *slash = sub; there && (slash = strchr(slash, '/')); *slash++ = '/') {
 		*slash = '\0';
 		there = lstat(full, &st) == 0;
 		if (there && S_ISLNK(st.st_mode))
 			clawmd_inputs_lose(in);
-		clawmd_inputs_note(in, CLAWMD_INPUT_TYPE, CLAWMD_AT_HOST_NOFOLLOW, full, there ? &st : NULL);
+		clawmd_inputs_note_in(in, CLAWMD_INPUT_TYPE, CLAWMD_AT_HOST_NOFOLLOW, root->path, sub,
+				      there ? &st : NULL);
 	}
 	if (there) {
 		there = lstat(full, &st) == 0;
 		if ((there && S_ISLNK(st.st_mode)) ||
 		    (read && (!there || st.st_dev != read->st_dev || st.st_ino != read->st_ino)))
 			clawmd_inputs_lose(in);
-		clawmd_inputs_note(in, CLAWMD_INPUT_CONTENT, CLAWMD_AT_HOST_NOFOLLOW, full,
-				   read ? read : there ? &st : NULL);
+		clawmd_inputs_note_in(in, CLAWMD_INPUT_CONTENT, CLAWMD_AT_HOST_NOFOLLOW, root->path, sub,
+				      read ? read : there ? &st : NULL);
 	}
 	free(full);
 }
@@ -272,11 +273,7 @@ static bool is_file_at(struct clawmd_inputs *in, int dfd, const char *dir, const
 {
 	struct stat st;
 	bool there = fstatat(dfd, name, &st, 0) == 0;
-	if (in && in->on) {
-		char *p = clawmd_path_join(dir, name);
-		clawmd_inputs_note(in, CLAWMD_INPUT_TYPE, CLAWMD_AT_HOST, p, there ? &st : NULL);
-		free(p);
-	}
+	clawmd_inputs_note_in(in, CLAWMD_INPUT_TYPE, CLAWMD_AT_HOST, dir, name, there ? &st : NULL);
 	return there && S_ISREG(st.st_mode);
 }
 
@@ -893,9 +890,8 @@ static char **listed_skills(struct build *b, size_t *n)
 		bool dir = false;
 		if (sfd >= 0) {
 			bool there = fstatat(sfd, cfg->skills[i], &st, 0) == 0;
-			char *p = clawmd_path_join(lay->skills, cfg->skills[i]);
-			clawmd_inputs_note(b->in, CLAWMD_INPUT_TYPE, CLAWMD_AT_HOST, p, there ? &st : NULL);
-			free(p);
+			clawmd_inputs_note_in(b->in, CLAWMD_INPUT_TYPE, CLAWMD_AT_HOST, lay->skills,
+					      cfg->skills[i], there ? &st : NULL);
 			dir = there && S_ISDIR(st.st_mode);
 		}
 		if (!dir) {

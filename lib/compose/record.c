@@ -22,7 +22,9 @@
  * The record, in the host's byte order (it never leaves the host):
  *	magic[8] length:u32 ndefused:u32 layout:u64 nwarnings:u32 nfacts:u32
  *	nwarnings x { len:u32 bytes }
- *	nfacts x { kind:u8 at:u8 pathlen:u16 ident path NUL }
+ *	nfacts x { kind:u8 at:u8 pathlen:u16 base:u16 ident path NUL }
+ * where a type fact's ident is its mode:u32 alone (most facts of a group
+ * with many skills are types: each byte less is a byte less to checksum).
  *	checksum:u64 of everything before it
  * Binary because reading it is most of what a no-op does: parsing the
  * same in text took more instructions than the rest of the process.  It
@@ -32,7 +34,7 @@
  * copies nothing onto its stack (every page of stack a process touches is
  * a page fault, and a no-op is mostly process start).
  */
-#define RECORD_MAGIC "clawmd\x03\n"
+#define RECORD_MAGIC "clawmd\x05\n"
 #define RECORD_MAX (4 * 1024 * 1024)
 
 /* The record's checksum: it only has to catch a torn or stale write, so
@@ -174,22 +176,21 @@ static bool is_listing(const struct clawmd_input *f)
 }
 
 static int watch_group_fact(struct clawmd_watch *w, int g, const struct clawmd_input *f,
-			    struct clawmd_input_dirs *dirs)
+			    int gfd)
 {
 	char p[4200];
-	const char *leaf;
-	bool absent;
-	int dfd = clawmd_input_dirs_at(dirs, f->path, &leaf, &absent);
-	if (dfd < 0)
-		return absent ? 0 : -1; /* nothing there: its parent's watch sees it come */
+	const char *slash = strrchr(f->path, '/');
 	/* An entry of the group directory is watched there by name; one
 	 * deeper, by its directory's watch (each directory is a fact). */
-	snprintf(p, sizeof(p), "/proc/self/fd/%d", dfd);
-	if (!strchr(leaf, '/') && clawmd_watch_dir(w, g, NULL, p, leaf) < 0)
+	if (slash)
+		snprintf(p, sizeof(p), "/proc/self/fd/%d/%.*s", gfd, (int)(slash - f->path), f->path);
+	else
+		snprintf(p, sizeof(p), "/proc/self/fd/%d", gfd);
+	if (!slash && clawmd_watch_dir(w, g, NULL, p, f->path) < 0)
 		return -1;
 	if (f->kind == CLAWMD_INPUT_NAMES)
-		return 0;
-	snprintf(p, sizeof(p), "/proc/self/fd/%d/%s", dfd, leaf);
+		return slash ? clawmd_watch_dir(w, g, NULL, p, slash + 1) : 0;
+	snprintf(p, sizeof(p), "/proc/self/fd/%d/%s", gfd, f->path);
 	if (is_listing(f))
 		return clawmd_watch_dir(w, g, NULL, p, NULL);
 	return clawmd_watch_obj(w, g, p, f->kind == CLAWMD_INPUT_CONTENT, false);
@@ -197,10 +198,10 @@ static int watch_group_fact(struct clawmd_watch *w, int g, const struct clawmd_i
 
 /* Watch what fact `f` rests on; called before the fact is looked at. */
 static int watch_fact(const struct clawmd_layout *lay, struct clawmd_watch *w, int g,
-		      const struct clawmd_input *f, struct clawmd_input_dirs *dirs)
+		      const struct clawmd_input *f, int gfd)
 {
 	if (f->at == CLAWMD_AT_GROUP)
-		return watch_group_fact(w, g, f, dirs);
+		return watch_group_fact(w, g, f, gfd);
 	/* A host source: by path from its anchor down, shared by every group. */
 	const char *anchor = anchor_of(lay, f->path);
 	if (is_listing(f))
@@ -273,17 +274,23 @@ static char **record_warnings(struct cursor *c, uint32_t n)
 static bool record_fact(struct cursor *c, struct clawmd_input *f)
 {
 	uint8_t kind = 0, at = 0;
-	uint16_t pl = 0;
+	uint16_t pl = 0, base = 0;
 	const char *pp;
 	TAKE(c, kind);
 	TAKE(c, at);
 	TAKE(c, pl);
-	TAKE(c, f->id);
+	TAKE(c, base);
+	memset(&f->id, 0, sizeof(f->id));
+	if (kind == CLAWMD_INPUT_TYPE)
+		TAKE(c, f->id.mode);
+	else
+		TAKE(c, f->id);
 	if (!(pp = take(c, (size_t)pl + 1)) || pp[pl] || !kind || kind > CLAWMD_INPUT_NAMES || !at ||
-	    at > CLAWMD_AT_HOST_NOFOLLOW)
+	    at > CLAWMD_AT_HOST_NOFOLLOW || (base && (base >= pl || pp[base] != '/')))
 		return false;
 	f->kind = kind;
 	f->at = at;
+	f->base = at == CLAWMD_AT_GROUP ? 0 : base;
 	f->path = (char *)pp;
 	return true;
 }
@@ -304,6 +311,7 @@ bool clawmd_record_fresh(struct clawmd_plan *plan, const struct clawmd_group *gr
 	int slot = -1, g = -1; /* g: slot while every watch could be added */
 
 	clawmd_input_dirs_init(&dirs, gd->fd);
+	dirs.by_path = pass && !pass->watched;
 	if (read_record(&rec, grp->lock) < 0 ||
 	    !record_head(&c, &rec, &ndefused, &digest, &nwarnings, &nfacts, lay))
 		goto out;
@@ -320,7 +328,7 @@ bool clawmd_record_fresh(struct clawmd_plan *plan, const struct clawmd_group *gr
 		struct clawmd_ident now;
 		if (!record_fact(&c, &f))
 			goto out;
-		if (g >= 0 && watch_fact(lay, watch, g, &f, &dirs) < 0)
+		if (g >= 0 && watch_fact(lay, watch, g, &f, gd->fd) < 0)
 			g = -1;
 		if (look(&now, &f, pass, &dirs, &key) < 0 || !clawmd_input_same(&f, &now))
 			goto out;
@@ -400,7 +408,11 @@ void clawmd_record_save(struct clawmd_group *g, const struct clawmd_plan *plan)
 		clawmd_buf_put(&rec, &f->kind, 1);
 		clawmd_buf_put(&rec, &f->at, 1);
 		clawmd_buf_put(&rec, &pl16, 2);
-		clawmd_buf_put(&rec, &f->id, sizeof(f->id));
+		clawmd_buf_put(&rec, &f->base, 2);
+		if (f->kind == CLAWMD_INPUT_TYPE)
+			clawmd_buf_put(&rec, &f->id.mode, sizeof(f->id.mode));
+		else
+			clawmd_buf_put(&rec, &f->id, sizeof(f->id));
 		clawmd_buf_put(&rec, f->path, pl + 1);
 	}
 	u32 = (uint32_t)(rec.len + 8);

@@ -79,12 +79,28 @@ void clawmd_inputs_note(struct clawmd_inputs *in, enum clawmd_input_kind kind,
 		f->id = (struct clawmd_ident){.mode = f->id.mode & S_IFMT};
 }
 
+void clawmd_inputs_note_in(struct clawmd_inputs *in, enum clawmd_input_kind kind,
+			   enum clawmd_input_at at, const char *dir, const char *rel,
+			   const struct stat *st)
+{
+	if (!in || !in->on)
+		return;
+	char *path = clawmd_path_join(dir, rel);
+	size_t dl = strlen(dir);
+	clawmd_inputs_note(in, kind, at, path, st);
+	if (dl < UINT16_MAX && path[dl] == '/')
+		in->v[in->n - 1].base = (uint16_t)dl;
+	free(path);
+}
+
 void clawmd_inputs_add(struct clawmd_inputs *in, const struct clawmd_input *f,
 		       struct timespec since)
 {
 	if (!in || !in->on)
 		return;
-	push(in, f->kind, f->at, f->path)->id = f->id;
+	struct clawmd_input *n = push(in, f->kind, f->at, f->path);
+	n->id = f->id;
+	n->base = f->base;
 	if (since.tv_sec < in->since.tv_sec ||
 	    (since.tv_sec == in->since.tv_sec && since.tv_nsec < in->since.tv_nsec))
 		in->since = since;
@@ -168,6 +184,57 @@ static bool agree(const struct clawmd_input *a, const struct clawmd_input *b)
 	       clawmd_input_same(a, &b->id);
 }
 
+/* The content fact of directory `dir` (length dl) at the place of `f`. */
+static const struct clawmd_input *listing_of(const struct clawmd_inputs *in,
+					     const struct clawmd_input *f, size_t dl)
+{
+	size_t lo = 0, hi = in->n;
+	char *dir = clawmd_xstrndup(f->path, dl);
+	struct clawmd_input key = {.at = f->at, .path = dir};
+	const struct clawmd_input *found = NULL;
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+		int c = place(in->v[mid].at) - place(key.at);
+		if (!c)
+			c = strcmp(in->v[mid].path, dir);
+		if (c < 0)
+			lo = mid + 1;
+		else if (c > 0)
+			hi = mid;
+		else {
+			found = &in->v[mid];
+			break;
+		}
+	}
+	free(dir);
+	return found && found->kind == CLAWMD_INPUT_CONTENT && S_ISDIR(found->id.mode) ? found : NULL;
+}
+
+/*
+ * A type seen without following, of an entry of a directory whose content
+ * (its identity) is a fact too, says nothing more: an entry replaced,
+ * renamed or removed changes its directory, and an inode keeps its type.
+ * (Looked at after the listing, a change between the two already shows in
+ * the directory's identity.)  One stat less a skill in copy mode.
+ */
+static void drop_implied(struct clawmd_inputs *in)
+{
+	size_t o = 0;
+	for (size_t i = 0; i < in->n; i++) {
+		struct clawmd_input *f = &in->v[i];
+		const char *slash = strrchr(f->path, '/');
+		if (f->kind == CLAWMD_INPUT_TYPE && f->at != CLAWMD_AT_HOST && slash &&
+		    listing_of(in, f, (size_t)(slash - f->path)))
+			f->kind = 0; /* dropped below: the search needs every path */
+	}
+	for (size_t i = 0; i < in->n; i++)
+		if (in->v[i].kind)
+			in->v[o++] = in->v[i];
+		else
+			free(in->v[i].path);
+	in->n = o;
+}
+
 bool clawmd_inputs_settle(struct clawmd_inputs *in)
 {
 	if (in->lost)
@@ -200,9 +267,12 @@ bool clawmd_inputs_settle(struct clawmd_inputs *in)
 			last->kind = CLAWMD_INPUT_CONTENT;
 			last->id = f->id;
 		}
+		if (!last->base)
+			last->base = f->base;
 		free(f->path);
 	}
 	in->n = o;
+	drop_implied(in);
 	for (size_t i = 0; i < in->n; i++) {
 		const struct clawmd_ident *id = &in->v[i].id;
 		if (in->v[i].kind == CLAWMD_INPUT_CONTENT && id->mode &&
@@ -219,44 +289,37 @@ bool clawmd_inputs_settle(struct clawmd_inputs *in)
 void clawmd_input_dirs_init(struct clawmd_input_dirs *d, int group_fd)
 {
 	d->group = group_fd;
-	d->parent = NULL;
-	d->pfd = -1;
-	d->gone = false;
+	d->nhost = 0;
+	d->by_path = false;
 }
 
 void clawmd_input_dirs_release(struct clawmd_input_dirs *d)
 {
-	if (d->pfd >= 0)
-		close(d->pfd);
-	free(d->parent);
-	d->parent = NULL;
-	d->pfd = -1;
+	for (size_t i = 0; i < d->nhost; i++) {
+		if (d->host[i].fd >= 0)
+			close(d->host[i].fd);
+		free(d->host[i].path);
+	}
+	d->nhost = 0;
 }
 
-int clawmd_input_dirs_at(struct clawmd_input_dirs *d, const char *path, const char **leaf,
-			 bool *absent)
+/* The fd of host directory path[0, len), opened once (followed, as a stat
+ * of the whole path follows it): -1 nothing there, -2 cannot tell, -3 not
+ * kept (more bases than a plan has). */
+static int host_dir(struct clawmd_input_dirs *d, const char *path, size_t len)
 {
-	const char *slash = strchr(path, '/');
-	*absent = false;
-	if (!slash) {
-		*leaf = path;
-		return d->group;
-	}
-	/* The first directory, opened without following: the rest is looked
-	 * at from there (each directory below is a fact of its own, looked at
-	 * without following, so one swapped for a symlink shows there). */
-	*leaf = slash + 1;
-	size_t pl = (size_t)(slash - path);
-	if (d->parent && strlen(d->parent) == pl && !memcmp(d->parent, path, pl)) {
-		*absent = d->pfd < 0 && d->gone;
-		return d->pfd;
-	}
-	clawmd_input_dirs_release(d);
-	d->parent = clawmd_xstrndup(path, pl);
-	d->pfd = openat(d->group, d->parent, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-	d->gone = d->pfd < 0 && (errno == ENOENT || errno == ENOTDIR || errno == ELOOP);
-	*absent = d->gone;
-	return d->pfd;
+	for (size_t i = 0; i < d->nhost; i++)
+		if (strlen(d->host[i].path) == len && !memcmp(d->host[i].path, path, len))
+			return d->host[i].fd;
+	if (d->nhost == CLAWMD_INPUT_HOST_DIRS || d->by_path)
+		return -3;
+	char *dir = clawmd_xstrndup(path, len);
+	int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (fd < 0)
+		fd = errno == ENOENT || errno == ENOTDIR ? -1 : -2;
+	d->host[d->nhost].path = dir;
+	d->host[d->nhost++].fd = fd;
+	return fd;
 }
 
 static bool absent_errno(int e)
@@ -264,58 +327,61 @@ static bool absent_errno(int e)
 	return e == ENOENT || e == ENOTDIR || e == ELOOP;
 }
 
+/* The names matching the pattern that ends f->path, in its directory. */
 static int look_names(struct clawmd_ident *now, const struct clawmd_input *f,
 		      struct clawmd_input_dirs *d)
 {
-	const char *leaf;
-	bool absent;
+	const char *slash = strrchr(f->path, '/'), *leaf = slash ? slash + 1 : f->path;
 	char **names = NULL;
 	size_t n = 0;
-	int dfd;
-	int rc = -1;
-	if (f->at == CLAWMD_AT_GROUP) {
-		dfd = clawmd_input_dirs_at(d, f->path, &leaf, &absent);
-		if (dfd < 0)
-			return absent ? 0 : -1;
-	} else {
-		const char *slash = strrchr(f->path, '/');
-		if (!slash)
-			return -1;
-		char *dir = clawmd_xstrndup(f->path, (size_t)(slash - f->path));
-		leaf = slash + 1;
-		dfd = open(*dir ? dir : "/", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-		free(dir);
-		if (dfd < 0)
-			return absent_errno(errno) ? 0 : -1;
-	}
+	int dfd, rc = -1;
+	if (leaf[0] != '*')
+		return -1;
+	char *dir = slash ? clawmd_xstrndup(f->path, (size_t)(slash - f->path)) : NULL;
+	if (f->at == CLAWMD_AT_GROUP)
+		dfd = dir ? openat(d->group, dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
+			  : d->group;
+	else
+		dfd = dir ? open(*dir ? dir : "/", O_RDONLY | O_DIRECTORY | O_CLOEXEC) : -1;
+	free(dir);
+	if (dfd < 0)
+		return absent_errno(errno) ? 0 : -1;
 	/* clawmd_fs_list() lists from the start with an fd of its own. */
-	if (leaf[0] == '*' && list_suffix(&names, &n, dfd, leaf + 1) == 0) {
+	if (list_suffix(&names, &n, dfd, leaf + 1) == 0) {
 		names_ident(now, names, n);
 		clawmd_strv_free(names, n);
 		rc = 0;
 	}
-	if (f->at != CLAWMD_AT_GROUP)
+	if (dfd != d->group)
 		close(dfd);
 	return rc;
 }
 
+/*
+ * A group path is looked at from the group directory without following
+ * its last component; the directories on its way are facts of their own,
+ * looked at the same way before it (the facts are in order), so one
+ * swapped for a symlink shows there.  A host path with a base is looked
+ * at from its base directory, opened once.
+ */
 int clawmd_input_look(struct clawmd_ident *now, const struct clawmd_input *f,
 		      struct clawmd_input_dirs *d)
 {
 	struct stat st;
-	int rc;
+	int rc, flags = f->at == CLAWMD_AT_HOST ? 0 : AT_SYMLINK_NOFOLLOW;
 	memset(now, 0, sizeof(*now));
 	if (f->kind == CLAWMD_INPUT_NAMES)
 		return look_names(now, f, d);
 	if (f->at == CLAWMD_AT_GROUP) {
-		const char *leaf;
-		bool absent;
-		int dfd = clawmd_input_dirs_at(d, f->path, &leaf, &absent);
-		if (dfd < 0)
-			return absent ? 0 : -1;
-		rc = strcmp(leaf, ".") ? fstatat(dfd, leaf, &st, AT_SYMLINK_NOFOLLOW) : fstat(dfd, &st);
+		rc = fstatat(d->group, f->path, &st, flags);
 	} else {
-		rc = f->at == CLAWMD_AT_HOST ? stat(f->path, &st) : lstat(f->path, &st);
+		int dfd = f->base ? host_dir(d, f->path, f->base) : -3;
+		if (dfd == -1)
+			return 0;
+		if (dfd == -2)
+			return -1;
+		rc = dfd >= 0 ? fstatat(dfd, f->path + f->base + 1, &st, flags)
+			      : fstatat(AT_FDCWD, f->path, &st, flags);
 	}
 	if (rc < 0)
 		return absent_errno(errno) ? 0 : -1;

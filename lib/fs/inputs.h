@@ -54,6 +54,13 @@ enum clawmd_input_at {
 
 struct clawmd_input {
 	uint8_t kind, at;
+	/* A host path below a directory looked at once for all its facts
+	 * (a source directory): path[0, base) is that directory, looked up
+	 * as a stat would, and the rest is looked up from it; 0: the whole
+	 * path at once.  Both find the same object; from the directory, a
+	 * path walk of two components instead of the whole path, for the
+	 * fifty skills of a group. */
+	uint16_t base;
 	char *path;
 	struct clawmd_ident id;
 };
@@ -80,6 +87,11 @@ void clawmd_ident_of(struct clawmd_ident *out, const struct stat *st);
  * (CONTENT) or the stat that was made (TYPE); NULL when nothing was there. */
 void clawmd_inputs_note(struct clawmd_inputs *in, enum clawmd_input_kind kind,
 			enum clawmd_input_at at, const char *path, const struct stat *st);
+/* The same for the host path `dir`/`rel` (a source directory and a path in
+ * it; see struct clawmd_input's base). */
+void clawmd_inputs_note_in(struct clawmd_inputs *in, enum clawmd_input_kind kind,
+			   enum clawmd_input_at at, const char *dir, const char *rel,
+			   const struct stat *st);
 /* Note a fact looked at earlier (a pass's memory, a handle's cache), with
  * the time its look began. */
 void clawmd_inputs_add(struct clawmd_inputs *in, const struct clawmd_input *f,
@@ -100,21 +112,21 @@ bool clawmd_inputs_settle(struct clawmd_inputs *in);
 
 /* ---- looking again: the check of a record ------------------------------- */
 
-/* Where facts are looked up: the group directory, and the directory the
- * last nested group path began with (opened without following). */
+/* Where facts are looked up: the group directory, and the host
+ * directories facts have as their base, each opened once. */
+#define CLAWMD_INPUT_HOST_DIRS 4
 struct clawmd_input_dirs {
 	int group;
-	char *parent; /* the first component of the last nested path, and its fd */
-	int pfd;
-	bool gone;    /* pfd -1: nothing (or no directory) there */
+	struct {
+		char *path;
+		int fd; /* -1: nothing there (or not a directory), -2: cannot tell */
+	} host[CLAWMD_INPUT_HOST_DIRS];
+	size_t nhost;
+	bool by_path; /* host paths whole: a pass looks at each once anyway */
 };
 
 void clawmd_input_dirs_init(struct clawmd_input_dirs *d, int group_fd);
 void clawmd_input_dirs_release(struct clawmd_input_dirs *d);
-/* The fd of a directory holding group path `path` and the path from it
- * (`*leaf`); -1 when it cannot be opened (nothing there: *absent). */
-int clawmd_input_dirs_at(struct clawmd_input_dirs *d, const char *path, const char **leaf,
-			 bool *absent);
 
 /* Look at fact `f` now: its identity as `f` would have recorded it.  -1:
  * cannot tell. */

@@ -142,8 +142,8 @@ static int read_config(struct clawmd_group *g, struct clawmd_err *err)
 	rc = clawmd_fs_read_st(&g->config_text, &st, &shown, CLAWMD_CONFIG_NAME, CLAWMD_CONFIG_MAX,
 			       err);
 	free(g->config_seen.path);
-	g->config_seen = (struct clawmd_input){CLAWMD_INPUT_CONTENT, CLAWMD_AT_GROUP,
-					       clawmd_xstrdup(CLAWMD_CONFIG_NAME), {0}};
+	g->config_seen = (struct clawmd_input){.kind = CLAWMD_INPUT_CONTENT, .at = CLAWMD_AT_GROUP,
+					       .path = clawmd_xstrdup(CLAWMD_CONFIG_NAME)};
 	clawmd_ident_of(&g->config_seen.id, st.st_mode ? &st : NULL);
 	if (rc == 1) {
 		g->config_absent = true;
