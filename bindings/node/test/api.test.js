@@ -282,6 +282,21 @@ test('ESM: import clawmd and clawmd/nanoclaw', async () => {
 	assert.equal(typeof n.migrateGroupsToClaudeLocal, 'function');
 });
 
+test('handle.warnings: clawmd.json\'s, as every command prints them', (t) => {
+	const root = makeRoot(t, ['main'], { colour: 'blue', mode: 'copy' });
+	const h = clawmd.open(root);
+	t.after(() => h.close());
+	assert.equal(h.warnings.length, 1);
+	assert.match(h.warnings[0], /colour/);
+	const cli = spawnSync(path.join(pkg, 'bin/clawmd'), ['-C', '.', 'compose', 'main'],
+		{ cwd: root, env: cmdEnv, encoding: 'utf8' });
+	assert.equal(cli.status, 0, cli.stderr);
+	assert.deepEqual(cli.stderr.trim().split('\n'), h.warnings.map((w) => `clawmd: warning: ${w}`));
+	const plain = clawmd.open(makeRoot(t));
+	t.after(() => plain.close());
+	assert.deepEqual(plain.warnings, []);
+});
+
 test('migrate: every warning the command prints, in its words', { skip: spawnSync('git', ['--version']).status !== 0 && 'no git' }, (t) => {
 	const roots = [makeRoot(t, ['main']), makeRoot(t, ['main'])];
 	for (const r of roots) spawnSync('git', ['init', '-q', r]);
