@@ -22,7 +22,7 @@ int main(int argc, char **argv)
 	struct clawmd_err err = CLAWMD_ERR_INIT;
 	struct clawmd_plan plan;
 	struct clawmd_changes ch;
-	struct clawmd_compose_opts opts = {0};
+	struct clawmd_compose_opts opts = CLAWMD_COMPOSE_OPTS_INIT;
 	clawmd_runtimes set;
 	enum clawmd_runtime first;
 	if (argc < 4) {

@@ -26,7 +26,7 @@ static long compose(const struct clawmd_root *r, struct clawmd_group *g, bool dr
 	struct clawmd_err err = CLAWMD_ERR_INIT;
 	struct clawmd_plan plan;
 	struct clawmd_changes ch;
-	struct clawmd_compose_opts opts = {.dry_run = dry_run};
+	struct clawmd_compose_opts opts = {.version = CLAWMD_COMPOSE_OPTS_VERSION, .dry_run = dry_run};
 	bool mine = !g;
 	if (mine && clawmd_group_open(&g, r, "g", &err) < 0)
 		abort();

@@ -101,7 +101,8 @@ static void compose(struct outcome *o, bool record_only, bool dry_run)
 	struct clawmd_err err = CLAWMD_ERR_INIT;
 	struct clawmd_plan plan;
 	struct clawmd_changes ch;
-	struct clawmd_compose_opts opts = {.record_only = record_only, .dry_run = dry_run};
+	struct clawmd_compose_opts opts = {.version = CLAWMD_COMPOSE_OPTS_VERSION,
+					   .record_only = record_only, .dry_run = dry_run};
 	struct clawmd_group *g;
 	clawmd_root_init(&r);
 	o->warnings[0] = '\0';
