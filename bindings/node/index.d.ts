@@ -185,6 +185,9 @@ export interface Handle {
 	readonly root: string;
 	/** The groups directory, absolute. */
 	readonly groupsDir: string;
+	/** clawmd.json's warnings (an unknown key), as every `clawmd` command
+	 * prints them first, in its words (without "clawmd: warning: "). */
+	readonly warnings: string[];
 	compose(group: string, options?: ComposeOptions): ComposeResult;
 	/** Every group, off the main thread. */
 	composeAll(options?: { dryRun?: boolean }): Promise<ComposeAllResult[]>;

@@ -32,7 +32,7 @@
  *	root.pass = clawmd_pass_watch();                   // optional: inotify
  *	if (clawmd_group_open(&g, &root, "main", &err) < 0 ||
  *	    clawmd_compose(&plan, &changes, g, &opts, &err) < 0)
- *		... err.msg names the file, key or path; err.code is the status ...
+ *		... err.msg names the file, key or path; err.code the cause ...
  *	clawmd_changes_release(&changes);
  *	clawmd_plan_release(&plan);
  *	clawmd_group_free(g);

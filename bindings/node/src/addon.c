@@ -1279,6 +1279,29 @@ static napi_value m_groups_dir(napi_env env, napi_callback_info info)
 	return m_path(env, info, true);
 }
 
+/* handle.warnings: clawmd.json's (an unknown key, with the nearest
+ * spelling), as every command prints them first, in the library's words. */
+static napi_value m_warnings(napi_env env, napi_callback_info info)
+{
+	napi_value this_arg, v = NULL, s;
+	if (napi_get_cb_info(env, info, NULL, NULL, &this_arg, NULL) != napi_ok)
+		return NULL;
+	struct handle *h = unwrap_handle(env, this_arg);
+	if (h && !h->open) {
+		throw_usage(env, NULL, "the clawmd handle is closed");
+		return NULL;
+	}
+	if (!h || napi_create_array(env, &v) != napi_ok)
+		return NULL;
+	for (size_t i = 0; i < h->root.lay.nunknown_keys; i++) {
+		char *m = clawmd_layout_unknown_message(&h->root.lay, i);
+		if (napi_create_string_utf8(env, m, NAPI_AUTO_LENGTH, &s) == napi_ok)
+			napi_set_element(env, v, (uint32_t)i, s);
+		free(m);
+	}
+	return v;
+}
+
 /* clawmd.validName(name): the library's one name check, for a host that
  * must check a name before it uses it in a path of its own. */
 static napi_value f_valid_name(napi_env env, napi_callback_info info)
@@ -1599,6 +1622,7 @@ NAPI_MODULE_INIT()
 		{"close", NULL, m_close, NULL, NULL, NULL, napi_default_method, NULL},
 		{"root", NULL, NULL, m_root, NULL, NULL, napi_enumerable, NULL},
 		{"groupsDir", NULL, NULL, m_groups_dir, NULL, NULL, napi_enumerable, NULL},
+		{"warnings", NULL, NULL, m_warnings, NULL, NULL, napi_enumerable, NULL},
 	};
 	napi_value cls, fn, ver;
 	napi_define_class(env, "Handle", NAPI_AUTO_LENGTH, handle_ctor, NULL,

@@ -7,6 +7,10 @@ const fs = require('fs');
 const path = require('path');
 const { pkg, makeRoot, read } = require('./helper.js');
 const clawmd = require(pkg);
+// The command runs without the LD_PRELOAD a sanitizer build gives node for
+// the addon (package.test.js says why).
+const cmdEnv = { ...process.env };
+delete cmdEnv.LD_PRELOAD;
 
 test('compose writes the entry, then is a no-op', (t) => {
 	const root = makeRoot(t);
@@ -157,8 +161,8 @@ test('compose: every warning the command prints, in its words', (t) => {
 	assert.ok(r.warnings.includes('groups/main: defused 1 @ directive(s) in inline MCP ' +
 		"instructions (they load as text; 'clawmd check' lists them)"), r.warnings.join('\n'));
 	// The command's --json and stderr hold the same list.
-	const cli = spawnSync(process.env.CLAWMD || path.join(pkg, 'bin/clawmd'),
-		['-C', '.', 'compose', '--json', 'main'], { cwd: root, encoding: 'utf8' });
+	const cli = spawnSync(path.join(pkg, 'bin/clawmd'),
+		['-C', '.', 'compose', '--json', 'main'], { cwd: root, env: cmdEnv, encoding: 'utf8' });
 	assert.equal(cli.status, 0, cli.stderr);
 	const doc = JSON.parse(cli.stdout);
 	assert.deepEqual(doc.groups[0].warnings, h.compose('main').warnings);
@@ -278,6 +282,21 @@ test('ESM: import clawmd and clawmd/nanoclaw', async () => {
 	assert.equal(typeof n.migrateGroupsToClaudeLocal, 'function');
 });
 
+test('handle.warnings: clawmd.json\'s, as every command prints them', (t) => {
+	const root = makeRoot(t, ['main'], { colour: 'blue', mode: 'copy' });
+	const h = clawmd.open(root);
+	t.after(() => h.close());
+	assert.equal(h.warnings.length, 1);
+	assert.match(h.warnings[0], /colour/);
+	const cli = spawnSync(path.join(pkg, 'bin/clawmd'), ['-C', '.', 'compose', 'main'],
+		{ cwd: root, env: cmdEnv, encoding: 'utf8' });
+	assert.equal(cli.status, 0, cli.stderr);
+	assert.deepEqual(cli.stderr.trim().split('\n'), h.warnings.map((w) => `clawmd: warning: ${w}`));
+	const plain = clawmd.open(makeRoot(t));
+	t.after(() => plain.close());
+	assert.deepEqual(plain.warnings, []);
+});
+
 test('migrate: every warning the command prints, in its words', { skip: spawnSync('git', ['--version']).status !== 0 && 'no git' }, (t) => {
 	const roots = [makeRoot(t, ['main']), makeRoot(t, ['main'])];
 	for (const r of roots) spawnSync('git', ['init', '-q', r]);
@@ -286,8 +305,8 @@ test('migrate: every warning the command prints, in its words', { skip: spawnSyn
 	const r = h.migrate();
 	assert.ok(r.warnings.some((w) => /CLAUDE\.local\.md files are not ignored by git/.test(w)),
 		JSON.stringify(r.warnings));
-	const cli = spawnSync(process.env.CLAWMD || path.join(pkg, 'bin/clawmd'),
-		['-C', roots[1], 'migrate'], { encoding: 'utf8' });
+	const cli = spawnSync(path.join(pkg, 'bin/clawmd'),
+		['-C', roots[1], 'migrate'], { env: cmdEnv, encoding: 'utf8' });
 	assert.equal(cli.status, 0, cli.stderr);
 	const said = cli.stderr.split('\n').filter((l) => l.startsWith('clawmd: warning: '));
 	assert.deepEqual(said, r.warnings.map((w) => `clawmd: warning: ${w.replaceAll(roots[0], roots[1])}`));
