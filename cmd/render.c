@@ -52,7 +52,8 @@ enum {
 };
 
 static const struct cmd_opt options[] = {
-	{"cwd", O_CWD, "DIR", "the directory Claude Code starts in\n(default: the current directory)"},
+	{"cwd", O_CWD, "DIR", "the directory Claude Code starts in\n(default: the current directory); in a\n"
+			      "group, read as --group reads it"},
 	{"home", O_HOME, "DIR", "the user tier is DIR/.claude (default: $HOME); with\n"
 				"--group a container path, read through the mount table,\n"
 				"and no user tier unless given"},
