@@ -435,9 +435,9 @@ int cmd_render(int argc, char **argv)
 	 */
 	char *cwd_group = NULL, *cwd_ct = NULL;
 	if (!group && !o.target) {
-		char *real = realpath(o.cwd ? o.cwd : ".", NULL);
-		if (real && cmd_tree_root(&root, &lo, real)) {
-			clawmd_layout_group_of(&cwd_group, &cwd_ct, &root.lay, real);
+		const char *dir = o.cwd ? o.cwd : ".";
+		if (cmd_tree_root(&root, &lo, dir)) {
+			clawmd_layout_group_of(&cwd_group, &cwd_ct, &root.lay, dir);
 			if (cwd_group) {
 				group = cwd_group;
 				o.cwd = cwd_ct;
@@ -446,7 +446,6 @@ int cmd_render(int argc, char **argv)
 				clawmd_root_release(&root);
 			}
 		}
-		free(real);
 		if (group && home_set && o.home[0] != '/') {
 			clawmd_root_release(&root);
 			free(cwd_group);
