@@ -133,8 +133,8 @@ void cmd_layout_warn(const struct clawmd_layout *lay);
  * (else exit 4: missing, or a symlink).  Prints the first failure.
  */
 int cmd_groups_check(const struct clawmd_root *root, char **groups, size_t n);
-/* The root a --cwd DIR is in (-C, $CLAWMD_ROOT, the nearest clawmd.json
- * above DIR, else the usual discovery), loaded with the layout flags; false
+/* The root a --cwd DIR is in (-C, $CLAWMD_ROOT, ROOT found from DIR, else
+ * the usual discovery), loaded with the layout flags; false
  * when there is none (quiet: the caller reads DIR as a plain tree). */
 bool cmd_tree_root(struct clawmd_root *root, const struct cmd_layout_opts *lo, const char *dir);
 

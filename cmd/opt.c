@@ -529,30 +529,19 @@ void cmd_handover(void)
 /*
  * The root the --cwd tree is in (check --cwd, render --cwd), so that a
  * directory in a group is read as its agent's container reads it
- * (clawmd_layout_group_of): -C or $CLAWMD_ROOT, else
- * the nearest ancestor of DIR holding a clawmd.json, else the usual
- * discovery from the current directory.  Quiet: no root is no error here
- * (the tree is then only confined to itself).
+ * (clawmd_layout_group_of): -C or $CLAWMD_ROOT, else ROOT found from DIR
+ * as the commands find it from the current directory (never inside a
+ * groups directory), else the usual discovery from the current directory.
+ * Quiet: no root is no error here (the tree is then only confined to
+ * itself).
  */
 bool cmd_tree_root(struct clawmd_root *root, const struct cmd_layout_opts *lo, const char *dir)
 {
 	struct clawmd_err err = CLAWMD_ERR_INIT;
 	const char *env = getenv("CLAWMD_ROOT");
-	char *up = NULL, json[PATH_MAX + 16];
-	if (!lo->root && !(env && *env) && (up = realpath(dir, NULL))) {
-		for (;;) {
-			snprintf(json, sizeof(json), "%s/clawmd.json", up[1] ? up : "");
-			if (!access(json, F_OK))
-				break;
-			char *slash = strrchr(up, '/');
-			if (slash == up) {
-				free(up);
-				up = NULL;
-				break;
-			}
-			*slash = '\0';
-		}
-	}
+	/* Found as clawmd_layout_load() finds ROOT (a clawmd.json an agent
+	 * planted in its group is never ROOT), from DIR as written. */
+	char *up = !lo->root && !(env && *env) ? clawmd_layout_find_root(dir, NULL) : NULL;
 	clawmd_root_init(root);
 	int rc = clawmd_root_load(root, lo->root ? lo->root : up, &err);
 	free(up);

@@ -52,7 +52,8 @@ enum {
 };
 
 static const struct cmd_opt options[] = {
-	{"cwd", O_CWD, "DIR", "the directory Claude Code starts in\n(default: the current directory)"},
+	{"cwd", O_CWD, "DIR", "the directory Claude Code starts in\n(default: the current directory); in a\n"
+			      "group, read as --group reads it"},
 	{"home", O_HOME, "DIR", "the user tier is DIR/.claude (default: $HOME); with\n"
 				"--group a container path, read through the mount table,\n"
 				"and no user tier unless given"},
@@ -434,9 +435,9 @@ int cmd_render(int argc, char **argv)
 	 */
 	char *cwd_group = NULL, *cwd_ct = NULL;
 	if (!group && !o.target) {
-		char *real = realpath(o.cwd ? o.cwd : ".", NULL);
-		if (real && cmd_tree_root(&root, &lo, real)) {
-			clawmd_layout_group_of(&cwd_group, &cwd_ct, &root.lay, real);
+		const char *dir = o.cwd ? o.cwd : ".";
+		if (cmd_tree_root(&root, &lo, dir)) {
+			clawmd_layout_group_of(&cwd_group, &cwd_ct, &root.lay, dir);
 			if (cwd_group) {
 				group = cwd_group;
 				o.cwd = cwd_ct;
@@ -445,7 +446,6 @@ int cmd_render(int argc, char **argv)
 				clawmd_root_release(&root);
 			}
 		}
-		free(real);
 		if (group && home_set && o.home[0] != '/') {
 			clawmd_root_release(&root);
 			free(cwd_group);

@@ -33,7 +33,8 @@ rm "$R/groups/main/container.json"
 # --- item 10: STATE/.gitignore under a full file system ---------------------
 if command -v strace >/dev/null 2>&1 && strace -f -o /dev/null -e inject=write:error=ENOSPC true 2>/dev/null; then
 	mkdir -p "$R/groups/global" && printf 'old global\n' >"$R/groups/global/CLAUDE.md"
-	strace -f -o /dev/null -e trace=write -e inject=write:error=ENOSPC \
+	ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0" \
+		strace -f -o /dev/null -e trace=write -e inject=write:error=ENOSPC \
 		"$CLAWMD" -C "$R" migrate >"$T/out" 2>"$T/err"
 	check "the first migrate under ENOSPC fails" test $? -ne 0
 	check "... and leaves no empty STATE/.gitignore (whole or none)" \

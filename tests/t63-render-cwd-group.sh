@@ -3,8 +3,10 @@
 # as the group's container reads it, as render --group is (issue 28 item
 # 5): the agent's CLAUDE.local.md, AGENTS.md or GEMINI.md made a symlink to
 # a host file (absolute, relative and escaping, a chain of links) shows
-# nothing of that file, and the file is never opened, for every runtime.
-# The same path as check --cwd (clawmd_layout_group_of).
+# nothing of that file, and the file is never opened, for every runtime;
+# nor does a directory of the group that is a link to a host directory, or
+# a clawmd.json the agent planted.  The same path as check --cwd
+# (cmd_tree_root, clawmd_layout_group_of).
 . "$CLAWMD_TESTS/lib.sh"
 
 R=$T/root
@@ -21,21 +23,33 @@ if command -v strace >/dev/null 2>&1 && strace -f -o /dev/null true 2>/dev/null;
 	has_strace=1
 fi
 
-# never_opens NAME CMD...: CMD succeeds, prints nothing of the secret, and
-# (under strace) opens no path naming it.
+# never_opens [-4] NAME CMD...: CMD succeeds (with -4: exits 4, the
+# working directory is nowhere in the container), prints nothing of the
+# secret, and (under strace) opens no path naming it.
 never_opens() {
+	_want=0
+	if [ "$1" = -4 ]; then
+		_want=4
+		shift
+	fi
 	_name=$1
 	shift
 	if [ -n "$has_strace" ]; then
-		strace -f -qq -o "$T/trace" -e trace=open,openat,openat2 "$@" >"$T/out" 2>"$T/err"
+		# (LeakSanitizer cannot run under ptrace: off for the traced run)
+		ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0" \
+			strace -f -qq -o "$T/trace" -e trace=open,openat,openat2 "$@" >"$T/out" 2>"$T/err"
 	else
 		"$@" >"$T/out" 2>"$T/err"
 	fi
 	_rc=$?
-	check "$_name: exits 0" test "$_rc" = 0
+	check "$_name: exits $_want" test "$_rc" = "$_want"
+	if [ "$_want" = 4 ]; then
+		expect_grep "... saying the directory is not there in the container" \
+			"could not open the working directory '/workspace/agent/sub" "$T/err"
+	fi
 	check "... prints nothing of the host file" sh -c "! grep -q HOST-SECRET '$T/out'"
 	if [ -n "$has_strace" ]; then
-		check "... never opens it" sh -c "! grep -q 'host-secret' '$T/trace'"
+		check "... never opens it" sh -c "! grep -q -e 'host-secret' -e 'hostdir' '$T/trace'"
 	fi
 }
 
@@ -63,6 +77,31 @@ for rt in claude codex gemini opencode; do
 		done
 	done
 done
+
+# The directory itself a link the agent made (groups/main/sub -> a host
+# directory), the way out through it and back (sub/..), and a clawmd.json
+# the agent planted to make its group a root of its own: still the group,
+# in its container view, for render and check alike.
+HOSTDIR=$T/hostdir
+mkdir -p "$HOSTDIR/.claude/rules"
+printf 'HOST-SECRET-LINE\n' >"$HOSTDIR/CLAUDE.md"
+printf -- '---\npaths: ["HOST-SECRET-GLOB/**"]\n---\nHOST-SECRET-RULE\n' >"$HOSTDIR/.claude/rules/r.md"
+rmdir "$G/sub" && ln -s "$HOSTDIR" "$G/sub"
+for rt in claude codex gemini opencode; do
+	for d in groups/main/sub groups/main/sub/.. groups/main/sub/.claude; do
+		case $d in */..) st= ;; *) st=-4 ;; esac
+		never_opens $st "render --cwd $d (sub: a link to a host directory), --runtime $rt" \
+			sh -c "cd '$R' && '$CLAWMD' render --cwd $d --runtime $rt"
+	done
+done
+expect_fail 4 "check --cwd groups/main/sub (the link): not in the container" sh -c "cd '$R' && '$CLAWMD' check --json --cwd groups/main/sub"
+check "... reports nothing of the host directory" sh -c "! grep -q HOST-SECRET '$T/out'"
+printf '{"groups": "%s"}\n' "$T/elsewhere" >"$G/clawmd.json"
+never_opens -4 "render --cwd groups/main/sub with a clawmd.json planted in the group" \
+	sh -c "cd / && '$CLAWMD' render --cwd '$G/sub'"
+expect_fail 4 "check --cwd the same" sh -c "cd / && '$CLAWMD' check --json --cwd '$G/sub'"
+check "... reports nothing of the host directory" sh -c "! grep -q HOST-SECRET '$T/out'"
+rm -f "$G/clawmd.json" "$G/sub" && mkdir "$G/sub"
 
 # The group's own memory still loads, as the container sees it.
 printf 'agent notes\n' >"$G/CLAUDE.local.md"

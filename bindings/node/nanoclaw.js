@@ -28,7 +28,12 @@ let cached = null; // { cwd, handle }
  * planted on the way can add a refusal, never take one away.
  */
 function groupRootOf(dir) {
-	const real = fs.realpathSync(dir);
+	let real;
+	try {
+		real = fs.realpathSync(dir);
+	} catch (e) {
+		return null; // a working directory removed under the host: open() says so
+	}
 	const isDir = (p) => { try { return fs.statSync(p).isDirectory(); } catch (e) { return false; } };
 	for (let up = path.dirname(real); ; up = path.dirname(up)) {
 		const json = path.join(up, 'clawmd.json');

@@ -1046,17 +1046,58 @@ static int mount_cmp(const void *a, const void *b)
 	return lx != ly ? (lx > ly ? -1 : 1) : strcmp(x->container, y->container);
 }
 
+/* `dir` absolute and normalized, as written (no link followed). */
+static char *lexical(const char *dir)
+{
+	if (dir[0] == '/')
+		return clawmd_path_norm(dir);
+	char *cwd = getcwd(NULL, 0);
+	char *p = cwd ? clawmd_path_resolve(cwd, dir) : NULL;
+	free(cwd);
+	return p;
+}
+
+char *clawmd_layout_find_root(const char *dir, struct clawmd_err *err)
+{
+	char *lex = lexical(dir);
+	char *root = lex ? root_walk_up(lex, err) : NULL;
+	free(lex);
+	return root;
+}
+
 void clawmd_layout_group_of(char **group, char **ct, const struct clawmd_layout *lay,
 			    const char *dir)
 {
 	*group = *ct = NULL;
 	char *groups = lay && lay->groups ? realpath(lay->groups, NULL) : NULL;
-	size_t gl = groups ? strlen(groups) : 0;
-	if (gl && !strncmp(dir, groups, gl) && dir[gl] == '/' && dir[gl + 1]) {
-		const char *name = dir + gl + 1, *slash = strchr(name, '/');
+	char *lex = groups ? lexical(dir) : NULL, *real = NULL;
+	const char *rest = NULL;
+	/* 1. As written: the shortest prefix that is the groups directory
+	 *    (the prefixes above it are the host's; below it, the agent's,
+	 *    whose links are never followed here). */
+	for (char *p = lex ? lex + 1 : NULL; p && !rest; p++) {
+		if (*p != '/' && *p)
+			continue;
+		char c = *p;
+		*p = '\0';
+		char *r = realpath(lex, NULL);
+		if (r && !strcmp(r, groups))
+			rest = p;
+		free(r);
+		*p = c;
+		if (!c)
+			break;
+	}
+	/* 2. Its realpath: a host link into a group. */
+	if (!rest && groups && (real = realpath(dir, NULL)) && strictly_under(real, groups))
+		rest = real + strlen(groups);
+	if (rest && rest[0] == '/' && rest[1]) {
+		const char *name = rest + 1, *slash = strchr(name, '/');
 		*group = slash ? clawmd_xstrndup(name, (size_t)(slash - name)) : clawmd_xstrdup(name);
 		*ct = clawmd_xasprintf("%s%s", lay->ct_group, slash ? slash : "");
 	}
+	free(real);
+	free(lex);
 	free(groups);
 }
 

@@ -133,7 +133,7 @@ int clawmd_lint_tree(struct clawmd_findings *out, const char *dir,
 	size_t nmounts = 0;
 	char *group = NULL, *ct = NULL, *ctlimit = NULL;
 	int rc;
-	clawmd_layout_group_of(&group, &ct, tw.lay, real);
+	clawmd_layout_group_of(&group, &ct, tw.lay, dir);
 	if (group && (rc = clawmd_layout_mounts(&mounts, &nmounts, tw.lay, group, err)) < 0)
 		goto out;
 	if (group) {
@@ -153,8 +153,12 @@ int clawmd_lint_tree(struct clawmd_findings *out, const char *dir,
 	size_t chars;
 	rc = clawmd_lint_loaded(&V, &mo, &chars, err);
 	if (rc == 0) {
-		int dfd = open(real, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_NOCTTY | O_CLOEXEC);
-		if (dfd >= 0)
+		/* In a group, its rules as its container sees them, never a
+		 * walk of where the agent's links lead on the host. */
+		int dfd = group ? -1 : open(real, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_NOCTTY | O_CLOEXEC);
+		if (group)
+			tree_group_rules(&tw, group, ct + strlen(tw.lay->ct_group));
+		else if (dfd >= 0)
 			lint_tree_rules(&tw, dfd, real, 0);
 		char *local = clawmd_path_join(real, CLAWMD_LOCAL_NAME);
 		if (!group && lstat(local, &st) == 0)

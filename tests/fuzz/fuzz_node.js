@@ -54,7 +54,7 @@ const OPTION_KEYS = ['dryRun', 'config', 'format', 'runtime', 'home', 'approveEx
 	'preset', 'mode', 'watch', 'container', 'groups', 'import_local', 'skills', 'base', 'group',
 	'mounts', 'lock_timeout', 'setting_sources', 'claude_version', 'toJSON', '__proto__',
 	'constructor', 'length', '0'];
-const METHODS = ['compose', 'composeAll', 'migrate', 'render', 'check', 'status', 'groups', 'close'];
+const METHODS = ['compose', 'composeAll', 'migrate', 'render', 'mounts', 'check', 'status', 'groups', 'close'];
 
 function makeRoot() {
 	const root = fs.mkdtempSync(path.join(os.tmpdir(), 'clawmd-fuzz-node-'));

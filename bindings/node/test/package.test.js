@@ -55,6 +55,8 @@ test('the build from source installs no system package: it names what is missing
 	const dir = tmpdir(t);
 	const copy = path.join(dir, 'pkg');
 	fs.cpSync(pkg, copy, { recursive: true });
+	// No prebuilt addon for this platform: the install builds from source.
+	fs.rmSync(path.join(copy, 'prebuilds'), { recursive: true, force: true });
 	// Every tool that could install something, and every probe, is ours:
 	// pkg-config and dpkg-query find nothing, sudo and apt-get record.
 	const bin = path.join(dir, 'bin');
@@ -67,11 +69,12 @@ test('the build from source installs no system package: it names what is missing
 	}
 	const r = spawnSync(process.execPath, [path.join(copy, 'install.js')], {
 		encoding: 'utf8', cwd: copy,
-		env: { ...cmdEnv, PATH: `${bin}:${process.env.PATH}`, CLAWMD_BUILD_FROM_SOURCE: '1' },
+		env: { ...cmdEnv, PATH: `${bin}:${process.env.PATH}` },
 	});
 	assert.equal(fs.existsSync(calls) ? read(calls) : '', '', 'sudo or apt-get ran');
 	assert.equal(r.status, 1, r.stderr);
 	assert.match(r.stderr, /missing libgit2 \(pkg-config\), yaml-0\.1 \(pkg-config\), libcjson \(pkg-config\), md4c/);
+	assert.ok(r.stderr.includes(`no prebuilt addon for ${process.platform}-${process.arch}; building from source`), r.stderr);
 	assert.match(r.stderr, /does not install system packages/);
 	assert.match(r.stderr, /sudo apt-get install libgit2-dev libyaml-dev libcjson-dev libmd4c-dev/);
 	assert.equal(fs.existsSync(path.join(copy, 'build', 'clawmd.node')), false);

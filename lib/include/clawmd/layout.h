@@ -98,6 +98,11 @@ void clawmd_layout_init(struct clawmd_layout *lay);
  * clawmd_layout_unknown_message()).  Finding ROOT reads no git data.
  */
 int clawmd_layout_load(struct clawmd_layout *lay, const char *root, struct clawmd_err *err);
+/* ROOT as clawmd_layout_load() finds it, walking up from `dir` (relative to
+ * the current directory or absolute, taken as written: a link the agent
+ * made inside its group is not followed to somewhere else) instead of the
+ * current directory; NULL when there is none (caller frees). */
+char *clawmd_layout_find_root(const char *dir, struct clawmd_err *err);
 /*
  * Keep what ROOT/clawmd.json was parsed into in ROOT/.clawmd/layout, so
  * that the next clawmd_layout_load() of the unchanged file skips the JSON
@@ -129,13 +134,16 @@ int clawmd_layout_mounts(struct clawmd_mount **out, size_t *n, const struct claw
 void clawmd_mounts_free(struct clawmd_mount *mounts, size_t n);
 /*
  * The group a host directory is in, and where the group's container sees
- * it: `dir` is a realpath; *group (caller frees) is NULL when it is in no
- * group of the layout, else its name and *ct (caller frees) the container
- * path (ct_group, then what follows the group's directory).  What loads in
- * a directory inside a group is what loads in the group's container, read
- * through its mount table (clawmd_layout_mounts), never the host's view of
- * the agent's links: check --cwd and render --cwd (or render from a group)
- * take this one path.
+ * it: *group (caller frees) is NULL when `dir` is in no group of the
+ * layout, else its name and *ct (caller frees) the container path
+ * (ct_group, then what follows the group's directory).  `dir` is taken as
+ * written first (relative to the current directory, "." and ".." removed,
+ * no link followed below the groups directory: groups/main/sub is in group
+ * main whatever the agent made sub), then by its realpath (a host link
+ * into a group).  What loads in a directory inside a group is what loads
+ * in the group's container, read through its mount table
+ * (clawmd_layout_mounts), never the host's view of the agent's links:
+ * check --cwd and render --cwd (or render from a group) take this one path.
  */
 void clawmd_layout_group_of(char **group, char **ct, const struct clawmd_layout *lay,
 			    const char *dir);
