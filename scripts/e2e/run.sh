@@ -293,7 +293,7 @@ pod_mounts() {
 		END { if (mp != "") emit() }' "$2"
 }
 
-# in_container TIMEOUT [-m SRC:DST[:ro]]... [-o DIR]... -C CWD -- CMD...:
+# in_container TIMEOUT [--agent] [-m SRC:DST[:ro]]... [-o DIR]... -C CWD -- CMD...:
 # CMD in the container.  In the engine: a fresh container of the image, as
 # uid 1000, read-only root, a tmpfs /tmp and (unless a -m binds one) a
 # tmpfs HOME at /e2e-home, the host's network; node, the cached CLIs, the
@@ -301,19 +301,21 @@ pod_mounts() {
 # case's results read-write; E2E_PORT, E2E_TIMEOUT, E2E_PROMPT and
 # E2E_CLAUDE_JSON passed in.  -o (an overlay of a host directory, for a
 # mount point inside it) needs nothing there: the root is the image's.  In
-# the emulation: container.sh's namespace, as root; with AS_AGENT=1 the
+# the emulation: container.sh's namespace, as root; with --agent the
 # command runs as uid 1000 there too (setpriv).
 ctr=0
 in_container() {
 	it=$1
 	shift
+	agent=no
+	if [ "$1" = --agent ]; then agent=yes; shift; fi
 	ctr=$((ctr + 1))
 	if [ "$where" = emulation ]; then
 		# the options (words without blanks: the harness's paths) up to --
 		opts=''
 		while [ $# -gt 0 ] && [ "$1" != -- ]; do opts="$opts $1"; shift; done
 		shift
-		[ "${AS_AGENT:-}" != 1 ] || set -- setpriv --reuid=1000 --regid=1000 --clear-groups -- "$@"
+		[ $agent = no ] || set -- setpriv --reuid=1000 --regid=1000 --clear-groups -- "$@"
 		# shellcheck disable=SC2086
 		timeout -k 5 $((it + 30)) unshare -m sh "$here/container.sh" -r "$E/nr" $opts -- "$@"
 		return
@@ -550,7 +552,7 @@ for rv in $plan; do
 			pname="$label $c: as uid 1000 the agent cannot change the entry, the shared base, the fragments or /app, and can write its memory [$where]"
 			chown -R -h 1000:1000 "$root"
 			# shellcheck disable=SC2086
-			AS_AGENT=1 in_container 60 $binds -C "$ct_cwd" -- sh "$here/probe.sh" $ro_paths >"$res/probe.txt" 2>&1
+			in_container 60 --agent $binds -C "$ct_cwd" -- sh "$here/probe.sh" $ro_paths >"$res/probe.txt" 2>&1
 			if [ $? = 0 ]; then
 				echo "ok $n - $pname"
 				vp=$((vp + 1))
