@@ -267,6 +267,7 @@ check-build-san:
 
 # --- demo, bench, install ------------------------------------------------
 demo:
+	@echo "demo: building $(BUILD)/clawmd (make -s all; a first build takes a few seconds)"
 	@$(MAKE) --no-print-directory -s all
 	@scripts/demo.sh $(abspath $(BUILD)/clawmd)
 
