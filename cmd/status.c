@@ -79,7 +79,8 @@ static char **on_demand_skills(size_t *n, const struct clawmd_layout *lay)
 			abort();
 	}
 	closedir(d);
-	qsort(v, *n, sizeof(*v), cmp_str);
+	if (*n)
+		qsort(v, *n, sizeof(*v), cmp_str);
 	return v;
 }
 

@@ -13,7 +13,8 @@ for tool in dpkg-buildpackage dh git; do
 		exit 1
 	}
 done
-version=$(sed -n 's/^#define CLAWMD_VERSION "\(.*\)"/\1/p' lib/include/clawmd.h)
+version=$(sed -n 's/^#define CLAWMD_VERSION "\(.*\)"/\1/p' lib/include/clawmd/base.h)
+[ -n "$version" ] || { echo "make deb: no CLAWMD_VERSION in lib/include/clawmd/base.h" >&2; exit 1; }
 out=build/deb
 src=$out/clawmd-$version
 rm -rf "$out"

@@ -59,6 +59,12 @@ install: all
 	$(INSTALL) -m 644 contrib/_clawmd $(DESTDIR)$(ZSHCOMPDIR)/_clawmd
 	$(INSTALL) -m 644 contrib/clawmd.fish $(DESTDIR)$(FISHCOMPDIR)/clawmd.fish
 	$(INSTALL) -m 644 README.md LICENSE $(DOC_PAGES) $(DESTDIR)$(DOCDIR)/
+	@# Two installs side by side (this one and the Debian package, say):
+	@# the one first on PATH runs, silently.  Say so, once.
+	@if [ -z "$(DESTDIR)" ]; then for c in $$(which -a clawmd 2>/dev/null); do \
+		[ "$$c" -ef "$(BINDIR)/clawmd" ] || echo "make install: note: another clawmd is installed at $$c;" \
+			"the one first on PATH runs ('make uninstall PREFIX=...' or 'apt remove clawmd' removes one)" >&2; \
+	done; fi
 
 uninstall:
 	rm -f $(DESTDIR)$(BINDIR)/clawmd $(DESTDIR)$(FULLDIR)/clawmd $(DESTDIR)$(LIBDIR)/libclawmd.a \

@@ -32,4 +32,28 @@ esac
 		exit($r == -1 ? 127 : $r & 127 ? 128 + ($r & 127) : $r >> 8);' "$log.cpu" "$@" 2>"$log.err"
 	echo $? >"$log.status"
 } | tee "$log.tap"
-exit "$(cat "$log.status")"
+st=$(cat "$log.status")
+# Progress for make check (prove -Q prints nothing until the
+# end): CLAWMD_PROGRESS names a file each finished test adds a line to (an
+# O_APPEND write of a few bytes: no lock needed), CLAWMD_PROGRESS_TOTAL the
+# number of test files.  prove pipes a test's stderr, so a terminal is
+# named by CLAWMD_PROGRESS_TTY (make check sets /dev/tty when its stderr is
+# one): there the count is rewritten in place; elsewhere (a CI log) a line
+# every 20 files and at the end, on stderr, which prove passes on.
+if [ -n "${CLAWMD_PROGRESS:-}" ]; then
+	[ "$st" = 0 ] && echo ok >>"$CLAWMD_PROGRESS" || echo FAIL >>"$CLAWMD_PROGRESS"
+	done_n=$(wc -l <"$CLAWMD_PROGRESS")
+	failed_n=$(grep -c FAIL "$CLAWMD_PROGRESS")
+	total=${CLAWMD_PROGRESS_TOTAL:-?}
+	msg="check: $done_n/$total test files done"
+	[ "$failed_n" = 0 ] || msg="check: $done_n/$total test files done, $failed_n failed"
+	if [ -n "${CLAWMD_PROGRESS_TTY:-}" ]; then
+		{
+			printf '\r%s' "$msg"
+			[ "$done_n" != "$total" ] || echo
+		} 2>/dev/null >>"$CLAWMD_PROGRESS_TTY"
+	elif [ $((done_n % 20)) = 0 ] || [ "$done_n" = "$total" ]; then
+		echo "$msg" >&2
+	fi
+fi
+exit "$st"

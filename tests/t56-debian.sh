@@ -18,6 +18,20 @@ expect_grep "the changelog's trailer is well formed" \
 	'^ -- [^<]+ <[^>]+>  [A-Z][a-z]{2}, [0-9]{2} [A-Z][a-z]{2} [0-9]{4} [0-9:]{8} [+-][0-9]{4}$' "$DEB/changelog"
 expect_file "source format: native" "$DEB/source/format" "3.0 (native)"
 check "debian/rules is executable" test -x "$DEB/rules"
+check "debian/clawmd.postinst (the note about a second install) parses" sh -n "$DEB/clawmd.postinst"
+check "... and is executable" test -x "$DEB/clawmd.postinst"
+# dpkg-buildpackage in the clone leaves these behind: git ignores every one,
+# so the clone stays clean (make deb builds in build/deb/ anyway).
+if command -v git >/dev/null && git -C "$S" rev-parse --git-dir >/dev/null 2>&1; then
+	for f in debian/clawmd.debhelper.log debian/clawmd-dev.debhelper.log debian/clawmd.substvars \
+		debian/files debian/debhelper-build-stamp debian/.debhelper/x debian/tmp/x \
+		debian/clawmd/x debian/clawmd-dev/x debian/clawmd-dbgsym/x; do
+		check "git ignores $f" git -C "$S" check-ignore -q --no-index "$f"
+	done
+fi
+# dh_auto_install's INSTALL="install --strip-program=true" made install(1)
+# warn at every file; the Makefile's own INSTALL comes last.
+expect_grep "debian/rules installs with INSTALL=install" 'dh_auto_install -- .*INSTALL=install$' "$DEB/rules"
 
 expect_grep "the source package is clawmd" '^Source: clawmd$' "$DEB/control"
 expect_grep "the program's package" '^Package: clawmd$' "$DEB/control"

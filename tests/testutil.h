@@ -13,6 +13,17 @@
 #include "clawmd.h"
 #include "base/util.h"
 
+/* A setup step that must work (symlink, link, ...): else the test stops
+ * with a TAP "Bail out!" naming it, rather than test something else. */
+#include <errno.h>
+static inline void test_must(int rc, const char *what)
+{
+	if (rc != 0) {
+		printf("Bail out! setup failed: %s: %s\n", what, strerror(errno));
+		exit(1);
+	}
+}
+
 /* The whole file, NUL-terminated, or NULL. */
 static inline char *test_slurp(const char *path, size_t *len)
 {

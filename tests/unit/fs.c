@@ -1,6 +1,7 @@
 /* Unit tests for the safe filesystem primitives. */
 #include "tap.h"
 #include "../../cmd/exit.h"
+#include "testutil.h"
 #include "clawmd.h"
 #include "compose/fragdir.h"
 #include "fs/fs.h"
@@ -57,7 +58,7 @@ int main(void)
 	mode_t t;
 
 	is(clawmd_dir_open(&d, base, &err), 0, "open a real directory");
-	symlink(base, path("link"));
+	test_must(symlink(base, path("link")), "symlink");
 	struct clawmd_dir d2 = CLAWMD_DIR_INIT;
 	clawmd_err_clear(&err);
 	is(clawmd_dir_open(&d2, path("link"), &err), CLAWMD_EFS, "a symlinked directory is refused");
@@ -79,7 +80,7 @@ int main(void)
 	is(clawmd_dir_open_beneath(&d2, &d, "b1/b2", true, &err), 0, "beneath: there already");
 	clawmd_dir_release(&d2);
 	mkdir(path("outside"), 0755);
-	symlink("../outside", path("b1/ln"));
+	test_must(symlink("../outside", path("b1/ln")), "symlink");
 	clawmd_err_clear(&err);
 	is(clawmd_dir_open_beneath(&d2, &d, "b1/ln/x", true, &err), CLAWMD_EFS,
 	   "beneath: a symlinked component is refused");
@@ -93,7 +94,7 @@ int main(void)
 	is(clawmd_fs_create_file(&d, "new", "two", 3, &err), 1, "create_file: never replaces");
 	is(clawmd_fs_read(&buf, &d, "new", 100, &err), 0, "... read back");
 	ok(buf.len == 3 && !memcmp(buf.ptr, "one", 3), "... the first content stays");
-	symlink("outside/t", path("dangling"));
+	test_must(symlink("outside/t", path("dangling")), "symlink");
 	is(clawmd_fs_create_file(&d, "dangling", "x", 1, &err), 1,
 	   "create_file: a dangling symlink counts as there");
 	ok(access(path("outside/t"), F_OK) != 0, "... and is not written through");
@@ -133,7 +134,7 @@ int main(void)
 
 	/* Reading refuses what could be planted. */
 	put("target", "secret");
-	symlink(path("target"), path("sym"));
+	test_must(symlink(path("target"), path("sym")), "symlink");
 	clawmd_err_clear(&err);
 	is(clawmd_fs_read(&buf, &d, "sym", 100, &err), CLAWMD_EFS, "read refuses a symlink");
 	mkfifo(path("fifo"), 0644);
@@ -147,7 +148,7 @@ int main(void)
 	ok(t == S_IFLNK, "lstat semantics");
 
 	/* create_empty never follows a link. */
-	symlink(path("newtarget"), path("dangling"));
+	test_must(symlink(path("newtarget"), path("dangling")), "symlink");
 	is(clawmd_fs_create_empty(&d, "dangling", &err), 1, "create_empty over a dangling link: exists");
 	ok(access(path("newtarget"), F_OK) != 0, "nothing created through the link");
 	is(clawmd_fs_create_empty(&d, "empty", &err), 0, "create_empty");
@@ -242,7 +243,7 @@ int main(void)
 		   "open_read: a device is refused");
 	else
 		ok(1, "# SKIP mknod needs root");
-	symlink("reg", path("lnk"));
+	test_must(symlink("reg", path("lnk")), "symlink");
 	is(clawmd_fs_open_read(d.fd, "lnk", CLAWMD_FS_NOFOLLOW, &ost), -ELOOP,
 	   "open_read: a symlink is not followed");
 	rfd = clawmd_fs_open_read(d.fd, "lnk", CLAWMD_FS_FOLLOW, &ost);
@@ -255,7 +256,7 @@ int main(void)
 	is(clawmd_fs_open_read(d.fd, "absent", CLAWMD_FS_NOFOLLOW, &ost), -ENOENT,
 	   "open_read: absent");
 	int sfd = open(path("sub"), O_RDONLY | O_DIRECTORY);
-	symlink("../reg", path("sub/up"));
+	test_must(symlink("../reg", path("sub/up")), "symlink");
 	int r2 = clawmd_fs_open_read(sfd, "up", CLAWMD_FS_BENEATH | CLAWMD_FS_FOLLOW, &ost);
 	ok(r2 == -EXDEV || r2 == -ENOSYS, "open_read: beneath, a link out is refused (%d)", r2);
 	r2 = clawmd_fs_open_read(sfd, "../reg", CLAWMD_FS_BENEATH, &ost);

@@ -211,7 +211,7 @@ static void test_copy_mode(void)
 	put("groups/g/sub/keep", "");
 	ok(settle(&lay, "g"), "known after the agent made a directory");
 	EDIT("a write through a hard link elsewhere",
-	     (link(path_of("groups/g/container.json"), path_of("groups/g/sub/cj")),
+	     (test_must(link(path_of("groups/g/container.json"), path_of("groups/g/sub/cj")), "link"),
 	      put_in_place("groups/g/sub/cj", "{\"skills\": [\"a\"]}\n")),
 	     access(path_of("groups/g/.claude-fragments/skill-b.md"), F_OK) < 0);
 	EDIT("the fragments directory replaced",
