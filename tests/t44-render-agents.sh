@@ -93,6 +93,8 @@ expect_ok "json: the mode, the AGENTS.md files and the imports" perl -MJSON::PP 
 	$st{"../outside/far.md"} eq "external and not approved" or die "far";
 	$st{"./docs/in-code.md"} eq "inside code" or die "in code";
 	scalar(grep { $_->{path} =~ /AGENTS/ } @{$d->{files}}) == 2 or die "files";
+	# the approval prompt lists what getMemoryFiles loads, not the module
+	@{$d->{external_includes}} == 0 or die "external_includes";
 ' <"$T/json"
 B=$TP/agents-claude-below
 expect_ok "json: what turned the fallback off" \

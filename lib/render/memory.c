@@ -625,7 +625,7 @@ static char **walk_dirs(const char *cwd, size_t *n)
 	return v;
 }
 
-/* ---- AGENTS.md (2.1.281 on; claude-code-memory.md section 16) ---------- */
+/* ---- AGENTS.md (2.1.281 on; doc/render.md, "AGENTS.md") ---------------- */
 
 static const char *const if_names[] = {"", "claude-md", "claude-md-or-agents-md",
 				       "claude-md-and-agents-md", "managed-only"};
@@ -829,7 +829,9 @@ static void agents_md(struct loader *L, struct flist *out, char **dirs, size_t n
 	static const char *const claude_names[] = {"CLAUDE.md", ".claude/CLAUDE.md",
 						   "CLAUDE.local.md"};
 	struct clawmd_memory *m = L->m;
-	if (!L->agents)
+	/* Not on the forced load of the approval listing (section 3.10): the
+	 * module adds its files to the prompt, not to getMemoryFiles. */
+	if (!L->agents || !L->record)
 		return;
 	bool set = false;
 	enum clawmd_instruction_files mode = L->o->instruction_files;
