@@ -64,7 +64,7 @@ $(diff "$T/want" "$T/got" | head -n 20)"
 	done
 	check "$c: strings pinned by real runs on 2.1.88, 2.1.280, 2.1.281 and the newest" test "$n" -ge 4
 done
-check "the AGENTS.md cases are all here" test "$ncases" -ge 15
+check "the AGENTS.md cases are all here" test "$ncases" -ge 16
 
 # ---- the files and JSON formats -------------------------------------------
 I=$TP/agents-imports
