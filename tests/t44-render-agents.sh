@@ -64,7 +64,7 @@ $(diff "$T/want" "$T/got" | head -n 20)"
 	done
 	check "$c: strings pinned by real runs on 2.1.88, 2.1.280, 2.1.281 and the newest" test "$n" -ge 4
 done
-check "the AGENTS.md cases are all here" test "$ncases" -ge 15
+check "the AGENTS.md cases are all here" test "$ncases" -ge 18
 
 # ---- the files and JSON formats -------------------------------------------
 I=$TP/agents-imports
@@ -93,6 +93,8 @@ expect_ok "json: the mode, the AGENTS.md files and the imports" perl -MJSON::PP 
 	$st{"../outside/far.md"} eq "external and not approved" or die "far";
 	$st{"./docs/in-code.md"} eq "inside code" or die "in code";
 	scalar(grep { $_->{path} =~ /AGENTS/ } @{$d->{files}}) == 2 or die "files";
+	# the approval prompt lists what getMemoryFiles loads, not the module
+	@{$d->{external_includes}} == 0 or die "external_includes";
 ' <"$T/json"
 B=$TP/agents-claude-below
 expect_ok "json: what turned the fallback off" \
@@ -162,6 +164,14 @@ expect_eq "settings: an unknown projectInstructions is claude-md" "$(files)" ""
 echo '{"pluginConfigs":{"cc-plugin-agents-md@builtin":{"options":{"projectInstructions":"none"}}}}' \
 	>"$S/home/.claude/settings.json"
 expect_eq "settings: projectInstructions none is managed-only" "$(files)" ""
+echo '{"enabledPlugins":{"cc-plugin-agents-md@builtin":false}}' >"$S/home/.claude/settings.json"
+expect_eq "settings: the module disabled: no AGENTS.md" "$(files)" ""
+expect_eq "settings: ... under its name of the release: not before 2.1.285" \
+	"$(files --claude-version 2.1.284)" "p/AGENTS.md"
+echo '{"enabledPlugins":{"agents-md@builtin":false}}' >"$S/home/.claude/settings.json"
+expect_eq "settings: the first name disables it on 2.1.284" "$(files --claude-version 2.1.284)" ""
+echo '{"enabledPlugins":{"cc-plugin-agents-md@builtin":true}}' >"$S/home/.claude/settings.json"
+expect_eq "settings: enabled: the default" "$(files)" "p/AGENTS.md"
 echo '{"pluginConfigs":' >"$S/home/.claude/settings.json"
 expect_ok "settings: a file that is not JSON sets nothing" "$CLAWMD" render --cwd "$S/p" \
 	--home "$S/home" --managed-dir "$S/m" --format files

@@ -68,6 +68,11 @@ lint "$A"
 expect_eq "a .claude/CLAUDE.md beside it: the same" "$(cat "$T/out")" ""
 rm "$A/.claude/CLAUDE.md"
 
+ln -s AGENTS.md "$A/CLAUDE.md"
+lint "$A"
+expect_eq "CLAUDE.md a symlink to AGENTS.md: its text is sent, nothing to report" "$(cat "$T/out")" ""
+rm "$A/CLAUDE.md"
+
 # ---- CM702: turned off by a CLAUDE file elsewhere ----------------------------
 echo "Private notes." >"$A/CLAUDE.local.md"
 lint "$A"

@@ -625,7 +625,7 @@ static char **walk_dirs(const char *cwd, size_t *n)
 	return v;
 }
 
-/* ---- AGENTS.md (2.1.281 on; claude-code-memory.md section 16) ---------- */
+/* ---- AGENTS.md (2.1.281 on; doc/render.md, "AGENTS.md") ---------------- */
 
 static const char *const if_names[] = {"", "claude-md", "claude-md-or-agents-md",
 				       "claude-md-and-agents-md", "managed-only"};
@@ -655,7 +655,9 @@ const char *clawmd_instruction_files_name(enum clawmd_instruction_files v)
  * "claude", "agents-fallback", "both"; anything else is "claude-md") still
  * counts while instructionFiles is the default.  A settings file that is
  * missing, unreadable or not JSON sets nothing.  Project settings do not
- * set it (measured: case agents-mode-unknown).
+ * set it (measured: case agents-mode-unknown).  enabledPlugins false for
+ * the module (under its name of the release) turns it off: "claude-md"
+ * (measured on 2.1.332: case agents-mode-disabled).
  */
 static enum clawmd_instruction_files settings_mode(struct loader *L, bool *set)
 {
@@ -670,10 +672,17 @@ static enum clawmd_instruction_files settings_mode(struct loader *L, bool *set)
 	free(path);
 	cJSON *doc = rc == 0 ? cJSON_ParseWithLength(b.ptr, b.len) : NULL;
 	clawmd_buf_release(&b);
+	const char *id = clawmd_release_agents_md_renamed(&L->rel) ? "cc-plugin-agents-md@builtin"
+								   : "agents-md@builtin";
+	/* the module turned off (enabledPlugins): as "claude-md" */
+	if (cJSON_IsFalse(cJSON_GetObjectItemCaseSensitive(
+		    cJSON_GetObjectItemCaseSensitive(doc, "enabledPlugins"), id))) {
+		cJSON_Delete(doc);
+		*set = true;
+		return CLAWMD_IF_CLAUDE_MD;
+	}
 	const cJSON *pc = cJSON_GetObjectItemCaseSensitive(doc, "pluginConfigs");
-	const cJSON *mod = NULL;
-	if (clawmd_release_agents_md_renamed(&L->rel))
-		mod = cJSON_GetObjectItemCaseSensitive(pc, "cc-plugin-agents-md@builtin");
+	const cJSON *mod = cJSON_GetObjectItemCaseSensitive(pc, id);
 	if (!cJSON_IsObject(mod))
 		mod = cJSON_GetObjectItemCaseSensitive(pc, "agents-md@builtin");
 	const cJSON *opts = cJSON_GetObjectItemCaseSensitive(mod, "options");
@@ -829,7 +838,9 @@ static void agents_md(struct loader *L, struct flist *out, char **dirs, size_t n
 	static const char *const claude_names[] = {"CLAUDE.md", ".claude/CLAUDE.md",
 						   "CLAUDE.local.md"};
 	struct clawmd_memory *m = L->m;
-	if (!L->agents)
+	/* Not on the forced load of the approval listing (section 3.10): the
+	 * module adds its files to the prompt, not to getMemoryFiles. */
+	if (!L->agents || !L->record)
 		return;
 	bool set = false;
 	enum clawmd_instruction_files mode = L->o->instruction_files;
