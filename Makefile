@@ -259,8 +259,8 @@ check: test-deps
 		$(MAKE) --no-print-directory -s fuzz-smoke; fi
 	@s=$$(cat $(BUILD).check-start 2>/dev/null); rm -f $(BUILD).check-start; \
 	echo "check: all passed: $(words $(CHECK_SUITE)) test files (two builds: $(BUILD) and build/san"\
-	"with ASan+UBSan), the developer warnings$(if $(wildcard tests/fuzz/Makefile.inc),$(comma) the fuzzers)"\
-	"$${s:+in $$(( $$(date +%s) - s )) s}"
+	" with ASan+UBSan), the developer warnings$(if $(wildcard tests/fuzz/Makefile.inc),$(comma) the fuzzers)"\
+	"$${s:+ in $$(( $$(date +%s) - s )) s}"
 
 check-build-$(BUILD):
 	@$(if $(filter $(BUILD),$(CHECK_DEV)),+$(MAKE) --no-print-directory DEVELOPER=1 all)
