@@ -152,21 +152,24 @@ static int watch_group(const struct clawmd_layout *lay, const struct clawmd_dir 
 	return 0;
 }
 
-/* Where a host path's watches begin: ROOT, or the skills or modules
- * directory holding it when that lies outside ROOT (a copied fragment's
- * imports lie levels below it, and a directory swapped there makes no
- * event on any watched inode unless each level is watched for the next). */
-static const char *anchor_of(const struct clawmd_layout *lay, const char *path)
+/* Where a host path's watches begin: ROOT when it lies under ROOT, else
+ * the source directory the fact lies in (a copied fragment's imports lie
+ * levels below it, and a directory swapped there makes no event on any
+ * watched inode unless each level is watched for the next), else the
+ * path's own directory.  Returned in *out (freed by the caller). */
+static const char *anchor_of(char **out, const struct clawmd_layout *lay,
+			     const struct clawmd_input *f, bool listing)
 {
-	const char *dirs[] = {lay->skills, lay->modules};
 	size_t rl = strlen(lay->root);
-	for (size_t i = 0; i < CLAWMD_ARRAY_SIZE(dirs); i++) {
-		size_t dl = dirs[i] ? strlen(dirs[i]) : 0;
-		if (dl && !strncmp(path, dirs[i], dl) && (!path[dl] || path[dl] == '/') &&
-		    (strncmp(dirs[i], lay->root, rl) || (dirs[i][rl] != '/' && dirs[i][rl])))
-			return dirs[i];
-	}
-	return lay->root;
+	*out = NULL;
+	if (!strncmp(f->path, lay->root, rl) && (f->path[rl] == '/' || !f->path[rl]))
+		return lay->root;
+	if (f->base)
+		return *out = clawmd_xstrndup(f->path, f->base);
+	if (listing)
+		return f->path;
+	const char *slash = strrchr(f->path, '/');
+	return *out = clawmd_xstrndup(f->path, slash && slash != f->path ? (size_t)(slash - f->path) : 1);
 }
 
 /* A directory's content is its entries: watched for any of them. */
@@ -203,12 +206,16 @@ static int watch_fact(const struct clawmd_layout *lay, struct clawmd_watch *w, i
 	if (f->at == CLAWMD_AT_GROUP)
 		return watch_group_fact(w, g, f, gfd);
 	/* A host source: by path from its anchor down, shared by every group. */
-	const char *anchor = anchor_of(lay, f->path);
-	if (is_listing(f))
-		return clawmd_watch_dir(w, CLAWMD_WATCH_ALL, anchor, f->path, NULL);
+	char *own;
+	const char *anchor = anchor_of(&own, lay, f, is_listing(f));
+	int rc = -1;
+	if (is_listing(f)) {
+		rc = clawmd_watch_dir(w, CLAWMD_WATCH_ALL, anchor, f->path, NULL);
+		free(own);
+		return rc;
+	}
 	char *full = clawmd_xstrdup(f->path);
 	char *slash = strrchr(full, '/');
-	int rc = -1;
 	if (slash && slash != full) {
 		*slash = '\0';
 		rc = clawmd_watch_dir(w, CLAWMD_WATCH_ALL, anchor, full, slash + 1);
@@ -218,6 +225,7 @@ static int watch_fact(const struct clawmd_layout *lay, struct clawmd_watch *w, i
 					      f->at == CLAWMD_AT_HOST);
 	}
 	free(full);
+	free(own);
 	return rc;
 }
 

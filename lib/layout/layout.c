@@ -198,110 +198,237 @@ static int parse_bool(bool *out, const char *key, const char *v, struct clawmd_e
 	return 0;
 }
 
+/* ---- the one table of layout keys ---------------------------------------- */
+
+struct layout_field;
+typedef int (*layout_setter)(struct clawmd_layout *lay, const struct layout_field *f,
+			     const char *v, struct clawmd_err *err);
+
+/* How a field enters the layout's digest (clawmd_layout_digest). */
+enum field_kind {
+	FIELD_NONE,	/* the plan does not depend on it */
+	FIELD_STR,	/* char * (NULL: none) */
+	FIELD_STRV,	/* char **, its count at `count` */
+	FIELD_BOOL,	/* `count` bools from `off` */
+	FIELD_INT,	/* an int-sized enum or set, `count` of them */
+	FIELD_RELEASE,	/* struct clawmd_release */
+};
+
+/*
+ * Every key clawmd.json and the layout flags may set: how a value is set,
+ * the field it sets, and whether the plan depends on that field.  The
+ * no-op record is trusted only under the layout it was made under, and its
+ * digest is made from this table, so a key the plan reads is a row here
+ * and nothing else.  A row without a setter is a key of clawmd.json read
+ * apart ("container" holds the container.* keys, "mounts" the mounts).
+ */
+struct layout_field {
+	const char *key;
+	layout_setter set;
+	enum field_kind kind;
+	size_t off, count;
+	bool container; /* a path in the container: absolute */
+};
+
+static int set_path(struct clawmd_layout *lay, const struct layout_field *f, const char *v,
+		    struct clawmd_err *err)
+{
+	char **slot = (char **)(void *)((char *)lay + f->off);
+	if (!*v && !strcmp(f->key, "modules")) {
+		set_str(slot, NULL); /* "" turns module fragments off */
+		return 0;
+	}
+	if (!*v || (f->container && v[0] != '/'))
+		return clawmd_err_set(err, CLAWMD_EUSAGE, "%s: expected %s path, not '%s'", f->key,
+				      f->container ? "an absolute" : "a", v);
+	set_str(slot, f->container ? clawmd_xstrdup(v) : host_path(lay, v));
+	return 0;
+}
+
+static int set_bool(struct clawmd_layout *lay, const struct layout_field *f, const char *v,
+		    struct clawmd_err *err)
+{
+	return parse_bool((bool *)(void *)((char *)lay + f->off), f->key, v, err);
+}
+
+static int set_preset(struct clawmd_layout *lay, const struct layout_field *f, const char *v,
+		      struct clawmd_err *err)
+{
+	if (!strcmp(v, "default"))
+		apply_preset_default(lay);
+	else if (!strcmp(v, "nanoclaw"))
+		apply_preset_nanoclaw(lay);
+	else
+		return clawmd_err_set(err, CLAWMD_EUSAGE, "%s: unknown preset '%s' (default, nanoclaw)",
+				      f->key, v);
+	return 0;
+}
+
+static int set_mode(struct clawmd_layout *lay, const struct layout_field *f, const char *v,
+		    struct clawmd_err *err)
+{
+	if (!strcmp(v, "symlink"))
+		lay->mode = CLAWMD_MODE_SYMLINK;
+	else if (!strcmp(v, "copy"))
+		lay->mode = CLAWMD_MODE_COPY;
+	else
+		return clawmd_err_set(err, CLAWMD_EUSAGE, "%s: expected 'symlink' or 'copy', not '%s'",
+				      f->key, v);
+	return 0;
+}
+
+static int set_sources(struct clawmd_layout *lay, const struct layout_field *f, const char *v,
+		       struct clawmd_err *err)
+{
+	(void)f;
+	return parse_sources(lay, v, err);
+}
+
+static int set_optional_key(struct clawmd_layout *lay, const struct layout_field *f, const char *v,
+			struct clawmd_err *err)
+{
+	(void)f;
+	return parse_optional(lay, v, err);
+}
+
+static int set_release(struct clawmd_layout *lay, const struct layout_field *f, const char *v,
+		       struct clawmd_err *err)
+{
+	(void)f;
+	return clawmd_release_parse(&lay->claude, v, err);
+}
+
+static int set_runtimes(struct clawmd_layout *lay, const struct layout_field *f, const char *v,
+			struct clawmd_err *err)
+{
+	char *copy = clawmd_xstrdup(v);
+	clawmd_runtimes set = 0;
+	enum clawmd_runtime first = CLAWMD_RUNTIME_CLAUDE;
+	int rc = 0;
+	for (char *p = copy, *tok; rc == 0 && (tok = strsep(&p, ","));) {
+		enum clawmd_runtime rt;
+		if (clawmd_runtime_parse(&rt, tok) < 0) {
+			const char *near = clawmd_runtime_suggest(tok);
+			rc = clawmd_err_set(err, CLAWMD_EUSAGE,
+					    "%s: unknown runtime '%s'%s%s%s (claude, codex, "
+					    "gemini or opencode)", f->key, tok, near ? "; did you mean '" : "",
+					    near ? near : "", near ? "'?" : "");
+		} else {
+			if (!set)
+				first = rt;
+			set |= 1u << rt;
+		}
+	}
+	free(copy);
+	if (rc == 0 && !set)
+		rc = clawmd_err_set(err, CLAWMD_EUSAGE, "%s: expected at least one runtime", f->key);
+	if (rc == 0)
+		lay->runtimes = set, lay->runtime = first;
+	return rc;
+}
+
+static int set_number(struct clawmd_layout *lay, const struct layout_field *f, const char *v,
+		      struct clawmd_err *err)
+{
+	char *end;
+	errno = 0;
+	double d = strtod(v, &end);
+	if (errno || end == v || *end || d < 0 || d > 1e9)
+		return clawmd_err_set(err, CLAWMD_EUSAGE, "%s: expected a number, not '%s'", f->key, v);
+	if (!strcmp(f->key, "token_budget"))
+		lay->token_budget = (long)d;
+	else
+		lay->lock_timeout = d;
+	return 0;
+}
+
+#define FIELD(key, set, kind, member, count) \
+	{key, set, kind, offsetof(struct clawmd_layout, member), count, false}
+#define CT_PATH(key, member) \
+	{key, set_path, FIELD_STR, offsetof(struct clawmd_layout, member), 0, true}
+
+static const struct layout_field layout_keys[] = {
+	FIELD("preset", set_preset, FIELD_NONE, root, 0), /* it sets the keys below */
+	FIELD("base", set_path, FIELD_STR, base, 0),
+	FIELD("skills", set_path, FIELD_STR, skills, 0),
+	FIELD("groups", set_path, FIELD_STR, groups, 0),
+	FIELD("modules", set_path, FIELD_STR, modules, 0),
+	FIELD("state", set_path, FIELD_NONE, state, 0),
+	FIELD("mode", set_mode, FIELD_INT, mode, 1),
+	FIELD("import_local", set_bool, FIELD_BOOL, import_local, 1),
+	FIELD("claude_version", set_release, FIELD_RELEASE, claude, 0),
+	FIELD("approve_external", set_bool, FIELD_BOOL, approve_external, 1),
+	FIELD("setting_sources", set_sources, FIELD_BOOL, no_user, 3), /* no_user, no_project, no_local */
+	FIELD("lock_timeout", set_number, FIELD_NONE, lock_timeout, 0),
+	FIELD("token_budget", set_number, FIELD_NONE, token_budget, 0),
+	FIELD("container", NULL, FIELD_NONE, root, 0),
+	FIELD("mounts", NULL, FIELD_NONE, root, 0),
+	FIELD("optional_imports", set_optional_key, FIELD_STRV, optional,
+	      offsetof(struct clawmd_layout, noptional)),
+	FIELD("persona", set_bool, FIELD_BOOL, persona, 1),
+	FIELD("runtimes", set_runtimes, FIELD_INT, runtimes, 1),
+	CT_PATH("container.base", ct_base),
+	CT_PATH("container.skills", ct_skills),
+	CT_PATH("container.modules", ct_modules),
+	CT_PATH("container.group", ct_group),
+};
+
+_Static_assert(offsetof(struct clawmd_layout, no_local) ==
+		       offsetof(struct clawmd_layout, no_user) + 2 * sizeof(bool),
+	       "setting_sources: three bools in a row");
+
+uint64_t clawmd_layout_digest(const struct clawmd_layout *lay)
+{
+	struct clawmd_buf b = CLAWMD_BUF_INIT;
+	const char *base = (const char *)lay;
+	for (size_t i = 0; i < CLAWMD_ARRAY_SIZE(layout_keys); i++) {
+		const struct layout_field *f = &layout_keys[i];
+		const char *at = base + f->off;
+		if (f->kind == FIELD_NONE)
+			continue;
+		clawmd_buf_put(&b, f->key, strlen(f->key) + 1);
+		if (f->kind == FIELD_STR) {
+			const char *v = *(char *const *)(const void *)at;
+			clawmd_buf_put(&b, v ? v : "\x01", strlen(v ? v : "\x01") + 1);
+		} else if (f->kind == FIELD_STRV) {
+			char *const *v = *(char *const *const *)(const void *)at;
+			size_t n = *(const size_t *)(const void *)(base + f->count);
+			clawmd_buf_put(&b, &n, sizeof(n));
+			for (size_t k = 0; k < n; k++)
+				clawmd_buf_put(&b, v[k], strlen(v[k]) + 1);
+		} else if (f->kind == FIELD_BOOL) {
+			clawmd_buf_put(&b, at, f->count * sizeof(bool));
+		} else if (f->kind == FIELD_INT) {
+			clawmd_buf_put(&b, at, f->count * sizeof(int));
+		} else {
+			clawmd_buf_put(&b, at, sizeof(lay->claude));
+		}
+	}
+	uint64_t d = clawmd_fnv1a64(b.ptr, b.len);
+	clawmd_buf_release(&b);
+	return d;
+}
+
+static const struct layout_field *layout_field(const char *key)
+{
+	for (size_t i = 0; i < CLAWMD_ARRAY_SIZE(layout_keys); i++)
+		if (!strcmp(key, layout_keys[i].key))
+			return &layout_keys[i];
+	return NULL;
+}
+
+static bool layout_key_known(const char *k)
+{
+	return layout_field(k) != NULL;
+}
+
 int clawmd_layout_set(struct clawmd_layout *lay, const char *key, const char *v,
 		      struct clawmd_err *err)
 {
-	static const struct {
-		const char *key;
-		size_t off;
-		bool container;
-	} paths[] = {
-		{"base", offsetof(struct clawmd_layout, base), false},
-		{"skills", offsetof(struct clawmd_layout, skills), false},
-		{"groups", offsetof(struct clawmd_layout, groups), false},
-		{"modules", offsetof(struct clawmd_layout, modules), false},
-		{"state", offsetof(struct clawmd_layout, state), false},
-		{"container.base", offsetof(struct clawmd_layout, ct_base), true},
-		{"container.skills", offsetof(struct clawmd_layout, ct_skills), true},
-		{"container.modules", offsetof(struct clawmd_layout, ct_modules), true},
-		{"container.group", offsetof(struct clawmd_layout, ct_group), true},
-	};
-	for (size_t i = 0; i < CLAWMD_ARRAY_SIZE(paths); i++) {
-		if (strcmp(key, paths[i].key))
-			continue;
-		char **slot = (char **)((char *)lay + paths[i].off);
-		if (!*v && !strcmp(key, "modules")) {
-			set_str(slot, NULL); /* "" turns module fragments off */
-			return 0;
-		}
-		if (!*v || (paths[i].container && v[0] != '/'))
-			return clawmd_err_set(err, CLAWMD_EUSAGE, "%s: expected %s path, not '%s'",
-					      key, paths[i].container ? "an absolute" : "a", v);
-		set_str(slot, paths[i].container ? clawmd_xstrdup(v) : host_path(lay, v));
-		return 0;
-	}
-	if (!strcmp(key, "preset")) {
-		if (!strcmp(v, "default"))
-			apply_preset_default(lay);
-		else if (!strcmp(v, "nanoclaw"))
-			apply_preset_nanoclaw(lay);
-		else
-			return clawmd_err_set(err, CLAWMD_EUSAGE,
-					      "preset: unknown preset '%s' (default, nanoclaw)", v);
-		return 0;
-	}
-	if (!strcmp(key, "mode")) {
-		if (!strcmp(v, "symlink"))
-			lay->mode = CLAWMD_MODE_SYMLINK;
-		else if (!strcmp(v, "copy"))
-			lay->mode = CLAWMD_MODE_COPY;
-		else
-			return clawmd_err_set(err, CLAWMD_EUSAGE,
-					      "mode: expected 'symlink' or 'copy', not '%s'", v);
-		return 0;
-	}
-	if (!strcmp(key, "setting_sources"))
-		return parse_sources(lay, v, err);
-	if (!strcmp(key, "optional_imports"))
-		return parse_optional(lay, v, err);
-	if (!strcmp(key, "persona"))
-		return parse_bool(&lay->persona, key, v, err);
-	if (!strcmp(key, "runtimes")) {
-		char *copy = clawmd_xstrdup(v);
-		clawmd_runtimes set = 0;
-		enum clawmd_runtime first = CLAWMD_RUNTIME_CLAUDE;
-		int rc = 0;
-		for (char *p = copy, *tok; rc == 0 && (tok = strsep(&p, ","));) {
-			enum clawmd_runtime rt;
-			if (clawmd_runtime_parse(&rt, tok) < 0) {
-				const char *near = clawmd_runtime_suggest(tok);
-				rc = clawmd_err_set(err, CLAWMD_EUSAGE,
-						    "runtimes: unknown runtime '%s'%s%s%s (claude, codex, "
-						    "gemini or opencode)", tok, near ? "; did you mean '" : "",
-						    near ? near : "", near ? "'?" : "");
-			} else {
-				if (!set)
-					first = rt;
-				set |= 1u << rt;
-			}
-		}
-		free(copy);
-		if (rc == 0 && !set)
-			rc = clawmd_err_set(err, CLAWMD_EUSAGE, "runtimes: expected at least one runtime");
-		if (rc == 0)
-			lay->runtimes = set, lay->runtime = first;
-		return rc;
-	}
-	if (!strcmp(key, "import_local"))
-		return parse_bool(&lay->import_local, key, v, err);
-	if (!strcmp(key, "approve_external"))
-		return parse_bool(&lay->approve_external, key, v, err);
-	if (!strcmp(key, "claude_version"))
-		return clawmd_release_parse(&lay->claude, v, err);
-	if (!strcmp(key, "token_budget") || !strcmp(key, "lock_timeout")) {
-		char *end;
-		errno = 0;
-		double d = strtod(v, &end);
-		if (errno || end == v || *end || d < 0 || d > 1e9)
-			return clawmd_err_set(err, CLAWMD_EUSAGE, "%s: expected a number, not '%s'",
-					      key, v);
-		if (key[0] == 't')
-			lay->token_budget = (long)d;
-		else
-			lay->lock_timeout = d;
-		return 0;
-	}
-	return clawmd_err_set(err, CLAWMD_EUSAGE, "unknown layout key '%s'", key);
+	const struct layout_field *f = layout_field(key);
+	if (!f || !f->set)
+		return clawmd_err_set(err, CLAWMD_EUSAGE, "unknown layout key '%s'", key);
+	return f->set(lay, f, v, err);
 }
 
 /* ---- finding ROOT ------------------------------------------------------ */
@@ -444,99 +571,6 @@ static int json_scalar(char *out, size_t size, const cJSON *v)
 	if (cJSON_IsNumber(v))
 		return snprintf(out, size, "%.17g", v->valuedouble), 0;
 	return -1;
-}
-
-/*
- * Every key clawmd.json may hold, and the field of struct clawmd_layout it
- * sets when the plan depends on that field: the no-op record is trusted
- * only under the layout it was made under, and its digest is made from
- * this table (clawmd_layout_digest), so a key the plan reads is a row
- * here and nothing else.  ("mounts" and "container" are read apart.)
- */
-enum field_kind {
-	FIELD_NONE,	/* the plan does not depend on it */
-	FIELD_STR,	/* char * (NULL: none) */
-	FIELD_STRV,	/* char **, its count at `count` */
-	FIELD_BOOL,	/* `count` bools from `off` */
-	FIELD_INT,	/* an int-sized enum or set, `count` of them */
-	FIELD_RELEASE,	/* struct clawmd_release */
-};
-
-#define FIELD(key, kind, member, count) \
-	{key, kind, offsetof(struct clawmd_layout, member), count}
-#define KEY_ONLY(key) {key, FIELD_NONE, 0, 0}
-
-static const struct layout_field {
-	const char *key;
-	enum field_kind kind;
-	size_t off, count;
-} layout_fields[] = {
-	KEY_ONLY("preset"), /* what it sets comes through the keys below */
-	FIELD("base", FIELD_STR, base, 0),
-	FIELD("skills", FIELD_STR, skills, 0),
-	FIELD("groups", FIELD_STR, groups, 0),
-	FIELD("modules", FIELD_STR, modules, 0),
-	KEY_ONLY("state"),
-	FIELD("mode", FIELD_INT, mode, 1),
-	FIELD("import_local", FIELD_BOOL, import_local, 1),
-	FIELD("claude_version", FIELD_RELEASE, claude, 0),
-	FIELD("approve_external", FIELD_BOOL, approve_external, 1),
-	FIELD("setting_sources", FIELD_BOOL, no_user, 3), /* no_user, no_project, no_local */
-	KEY_ONLY("lock_timeout"),
-	KEY_ONLY("token_budget"),
-	KEY_ONLY("container"),
-	KEY_ONLY("mounts"),
-	FIELD("optional_imports", FIELD_STRV, optional, offsetof(struct clawmd_layout, noptional)),
-	FIELD("persona", FIELD_BOOL, persona, 1),
-	FIELD("runtimes", FIELD_INT, runtimes, 1),
-	FIELD("container.base", FIELD_STR, ct_base, 0),
-	FIELD("container.skills", FIELD_STR, ct_skills, 0),
-	FIELD("container.modules", FIELD_STR, ct_modules, 0),
-	FIELD("container.group", FIELD_STR, ct_group, 0),
-};
-
-_Static_assert(offsetof(struct clawmd_layout, no_local) ==
-		       offsetof(struct clawmd_layout, no_user) + 2 * sizeof(bool),
-	       "setting_sources: three bools in a row");
-
-uint64_t clawmd_layout_digest(const struct clawmd_layout *lay)
-{
-	struct clawmd_buf b = CLAWMD_BUF_INIT;
-	const char *base = (const char *)lay;
-	for (size_t i = 0; i < CLAWMD_ARRAY_SIZE(layout_fields); i++) {
-		const struct layout_field *f = &layout_fields[i];
-		const char *at = base + f->off;
-		if (f->kind == FIELD_NONE)
-			continue;
-		clawmd_buf_put(&b, f->key, strlen(f->key) + 1);
-		if (f->kind == FIELD_STR) {
-			const char *v = *(char *const *)(const void *)at;
-			clawmd_buf_put(&b, v ? v : "\x01", strlen(v ? v : "\x01") + 1);
-		} else if (f->kind == FIELD_STRV) {
-			char *const *v = *(char *const *const *)(const void *)at;
-			size_t n = *(const size_t *)(const void *)(base + f->count);
-			clawmd_buf_put(&b, &n, sizeof(n));
-			for (size_t k = 0; k < n; k++)
-				clawmd_buf_put(&b, v[k], strlen(v[k]) + 1);
-		} else if (f->kind == FIELD_BOOL) {
-			clawmd_buf_put(&b, at, f->count * sizeof(bool));
-		} else if (f->kind == FIELD_INT) {
-			clawmd_buf_put(&b, at, f->count * sizeof(int));
-		} else {
-			clawmd_buf_put(&b, at, sizeof(lay->claude));
-		}
-	}
-	uint64_t d = clawmd_fnv1a64(b.ptr, b.len);
-	clawmd_buf_release(&b);
-	return d;
-}
-
-static bool layout_key_known(const char *k)
-{
-	for (size_t i = 0; i < CLAWMD_ARRAY_SIZE(layout_fields); i++)
-		if (!strcmp(k, layout_fields[i].key))
-			return true;
-	return false;
 }
 
 static void note_unknown(struct clawmd_layout *lay, const char *key)
@@ -1023,9 +1057,9 @@ char *clawmd_layout_shown(const struct clawmd_layout *lay, const char *path)
 char *clawmd_layout_unknown_message(const struct clawmd_layout *lay, size_t i)
 {
 	const char *key = lay->unknown_keys[i];
-	const char *keys[CLAWMD_ARRAY_SIZE(layout_fields)];
-	for (size_t k = 0; k < CLAWMD_ARRAY_SIZE(layout_fields); k++)
-		keys[k] = layout_fields[k].key;
+	const char *keys[CLAWMD_ARRAY_SIZE(layout_keys)];
+	for (size_t k = 0; k < CLAWMD_ARRAY_SIZE(layout_keys); k++)
+		keys[k] = layout_keys[k].key;
 	const char *near = clawmd_spell_nearest(key, keys, CLAWMD_ARRAY_SIZE(keys));
 	char *file = clawmd_path_join(lay->root, "clawmd.json");
 	char *shown = clawmd_layout_shown(lay, file);

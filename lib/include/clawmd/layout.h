@@ -35,7 +35,7 @@ struct clawmd_mount {
  * group /workspace/agent.
  */
 struct clawmd_layout {
-	/* A field the plan depends on is a row of layout_fields in
+	/* A field the plan depends on is a row of layout_keys in
 	 * lib/layout/layout.c (the key that sets it): the no-op record is
 	 * trusted only under the layout whose digest that table gives. */
 	char *root;
