@@ -50,6 +50,14 @@ if command -v strace >/dev/null 2>&1 && strace -f -o /dev/null -e inject=write:e
 	rm -f "$R/.clawmd/locks/main"
 	expect_ok "a compose of a group never composed, with the file empty" "$CLAWMD" -C "$R" compose main
 	expect_file "... mends it" "$R/.clawmd/.gitignore" "*"
+	# An already migrated root, the file empty (an older clawmd wrote it
+	# in place): the next migrate, a host start, mends it.
+	: >"$R/.clawmd/.gitignore"
+	expect_ok "migrate, already done, with the file empty" "$CLAWMD" -C "$R" migrate
+	expect_file "... mends it" "$R/.clawmd/.gitignore" "*"
+	: >"$R/.clawmd/.gitignore"
+	expect_ok "migrate --dry-run with the file empty" "$CLAWMD" -C "$R" migrate --dry-run
+	check "... writes nothing" test ! -s "$R/.clawmd/.gitignore"
 	printf 'mine\n' >"$R/.clawmd/.gitignore"
 	rm -f "$R/.clawmd/locks/main"
 	expect_ok "a compose with the user's own STATE/.gitignore" "$CLAWMD" -C "$R" compose main

@@ -647,7 +647,8 @@ int clawmd_fs_mkdirs(const char *path, struct clawmd_err *err)
  *     ".."; a no-op compose takes its lock without coming here): a run
  *     killed in between, or a file left empty by a full file system (or by
  *     a version that wrote it in place), is mended by the next migrate or
- *     first compose of a group (issue 28 item 10);
+ *     first compose of a group, and by every migrate that may write (a host
+ *     start: clawmd_fs_ignore_state) (issue 28 item 10);
  *  2. staged and renamed as every file is (the one primitive): there is
  *     the whole file or none, never an empty one; not synced (a spawn pays
  *     no extra fsync): what a power cut can cost is an empty file, which
@@ -666,31 +667,41 @@ static bool ignore_wanted(int dirfd, const char *name)
 	return S_ISREG(st.st_mode) && st.st_size == 0;
 }
 
+/* STATE/.gitignore written into the open state directory (4, 2). */
+static void ignore_write(const struct clawmd_dir *sd)
+{
+	DIR *d = clawmd_fs_list(sd->fd);
+	struct dirent *e;
+	char base[32];
+	while (d && (e = readdir(d))) {
+		const char *of = clawmd_fs_temp_of(base, e->d_name);
+		if (of && !strcmp(of, ".gitignore"))
+			unlinkat(sd->fd, e->d_name, 0);
+	}
+	if (d)
+		closedir(d);
+	struct clawmd_stage st;
+	if (clawmd_fs_stage_file_unsynced(&st, sd, ".gitignore", "*\n", 2, NULL) == 0)
+		clawmd_fs_commit(&st, NULL);
+	clawmd_fs_stage_release(&st);
+}
+
+void clawmd_fs_ignore_state(const char *state)
+{
+	struct clawmd_dir sd = CLAWMD_DIR_INIT;
+	if (clawmd_dir_open(&sd, state, NULL) == 0 && ignore_wanted(sd.fd, ".gitignore"))
+		ignore_write(&sd);
+	clawmd_dir_release(&sd);
+}
+
 static void ignore_self(const char *lockdir)
 {
 	const char *slash = strrchr(lockdir, '/');
 	if (!slash || slash == lockdir)
 		return;
 	char *state = clawmd_xstrndup(lockdir, (size_t)(slash - lockdir));
-	struct clawmd_dir sd = CLAWMD_DIR_INIT;
-	if (clawmd_fs_mkdirs(state, NULL) == 0 && clawmd_dir_open(&sd, state, NULL) == 0 &&
-	    ignore_wanted(sd.fd, ".gitignore")) {
-		DIR *d = clawmd_fs_list(sd.fd);
-		struct dirent *e;
-		char base[32];
-		while (d && (e = readdir(d))) {
-			const char *of = clawmd_fs_temp_of(base, e->d_name);
-			if (of && !strcmp(of, ".gitignore"))
-				unlinkat(sd.fd, e->d_name, 0);
-		}
-		if (d)
-			closedir(d);
-		struct clawmd_stage st;
-		if (clawmd_fs_stage_file_unsynced(&st, &sd, ".gitignore", "*\n", 2, NULL) == 0)
-			clawmd_fs_commit(&st, NULL);
-		clawmd_fs_stage_release(&st);
-	}
-	clawmd_dir_release(&sd);
+	if (clawmd_fs_mkdirs(state, NULL) == 0)
+		clawmd_fs_ignore_state(state);
 	free(state);
 }
 

@@ -172,6 +172,9 @@ int clawmd_fs_unlink(const struct clawmd_dir *d, const char *name, struct clawmd
  */
 int clawmd_fs_lock(int *fd_out, const char *lockdir, const char *name, double timeout,
 		   struct clawmd_err *err);
+/* STATE/.gitignore written when STATE exists and the file is missing or
+ * empty (what clawmd_fs_lock does before it locks); best effort. */
+void clawmd_fs_ignore_state(const char *state);
 
 /* mkdir -p for host-owned directories (state dir); refuses symlinks. */
 int clawmd_fs_mkdirs(const char *path, struct clawmd_err *err);

@@ -1076,7 +1076,11 @@ int clawmd_migrate(struct clawmd_migrate_result *out, const struct clawmd_root *
 		free(rec);
 	}
 	/* The common case, every host start after the first: a stat and a
-	 * small read.  A record with failed groups means: retry those. */
+	 * small read.  A record with failed groups means: retry those.  A
+	 * STATE/.gitignore left empty (a full disk, an older clawmd) is
+	 * mended here too, at every host start (fs.c). */
+	if (!opts->dry_run)
+		clawmd_fs_ignore_state(lay->state);
 	if (!opts->force) {
 		record_read(&m.rec, lay);
 		if (m.rec.found && !m.rec.nfailed)

@@ -22,7 +22,7 @@ function child(root, body) {
 		const err = (f) => { try { f(); return 'no throw'; } catch (e) {
 			return { name: e.name, code: e.code, message: e.message, ctor: e.constructor.name }; } };
 		(${body})(clawmd, root, h, done, err);`;
-	const r = spawnSync(process.execPath, ['-e', src], { encoding: 'utf8', timeout: 20000 });
+	const r = spawnSync(process.execPath, ['-e', src], { encoding: 'utf8', timeout: 180000 }); // minutes under valgrind (make node-valgrind)
 	assert.equal(r.signal, null, `the child died of ${r.signal}: ${r.stderr}`);
 	assert.equal(r.status, 0, r.stderr);
 	return JSON.parse(r.stdout || 'null');
