@@ -245,7 +245,7 @@ CHECK_DEV = $(if $(wildcard $(BUILD)/libclawmd.a),build/dev,$(BUILD))
 comma    := ,
 CHECK_SUITE = $(check_first) $(filter-out $(check_first),$(call suite,build/san) $(call suite,$(BUILD)))
 check: test-deps
-	@date +%s >$(BUILD).check-start 2>/dev/null || true
+	@mkdir -p $(BUILD) && date +%s >$(BUILD)/.check-start
 	@echo "check: building $(if $(filter build/dev,$(CHECK_DEV)),$(BUILD) (tests)$(comma) build/dev (DEVELOPER=1),$(BUILD) (tests; DEVELOPER=1)), build/san (ASan+UBSan)$(if $(wildcard tests/fuzz/Makefile.inc), and the fuzzers)"
 	@$(MAKE) --no-print-directory -s -j$(TEST_JOBS) CHECK_DEV=$(CHECK_DEV) check-build-$(BUILD) \
 		$(if $(filter build/dev,$(CHECK_DEV)),check-build-dev) check-build-san \
@@ -257,10 +257,10 @@ check: test-deps
 		CLAWMD_PROGRESS_TTY=$$(test -t 2 && echo /dev/tty) $(PROVE) -Q $(CHECK_SUITE) || { tests/failures.sh build/san $(BUILD); exit 1; }
 	@if [ -f tests/fuzz/Makefile.inc ]; then echo "check: the fuzzers, a few seconds each"; \
 		$(MAKE) --no-print-directory -s fuzz-smoke; fi
-	@s=$$(cat $(BUILD).check-start 2>/dev/null); rm -f $(BUILD).check-start; \
-	echo "check: all passed: $(words $(CHECK_SUITE)) test files (two builds: $(BUILD) and build/san"\
-	" with ASan+UBSan), the developer warnings$(if $(wildcard tests/fuzz/Makefile.inc),$(comma) the fuzzers)"\
-	"$${s:+ in $$(( $$(date +%s) - s )) s}"
+	@s=$$(cat $(BUILD)/.check-start 2>/dev/null); rm -f $(BUILD)/.check-start; \
+	echo "check: all passed: $(words $(CHECK_SUITE)) test files (two builds: $(BUILD) and build/san" \
+	"with ASan+UBSan), the developer warnings$(if $(wildcard tests/fuzz/Makefile.inc),$(comma) the fuzzers)" \
+	"$${s:+in $$(( $$(date +%s) - s )) s}"
 
 check-build-$(BUILD):
 	@$(if $(filter $(BUILD),$(CHECK_DEV)),+$(MAKE) --no-print-directory DEVELOPER=1 all)

@@ -481,10 +481,16 @@ static void group_row(const struct row *r, const struct clawmd_layout *lay, size
 		dropped(r, true);
 		printf("</ul>\n");
 	}
-	printf("<h4>What the agent gets (%s, %zu characters)</h4>\n<pre class=text>",
-	       clawmd_runtime_title(r->rt), r->total);
-	html_n(r->text.ptr ? r->text.ptr : "", r->text.len);
-	printf("</pre>\n</details></td>\n");
+	if (r->st.drift == CLAWMD_DRIFT_INVALID) {
+		/* No plan, nothing loaded: say why instead of an empty text. */
+		printf("<p class=state-bad>container.json is invalid: compose refuses this group "
+		       "until it is fixed (the finding above says where)</p>\n</details></td>\n");
+	} else {
+		printf("<h4>What the agent gets (%s, %zu characters)</h4>\n<pre class=text>",
+		       clawmd_runtime_title(r->rt), r->total);
+		html_n(r->text.ptr ? r->text.ptr : "", r->text.len);
+		printf("</pre>\n</details></td>\n");
+	}
 
 	printf("<td class=provider>%s", clawmd_runtime_name(r->rt));
 	for (int rt = 0; rt < CLAWMD_RUNTIME_N; rt++)

@@ -50,6 +50,9 @@ expect_grep "a control byte is shown, not sent" "<span class=esc>\\\\x1B</span>\
 check "the page is valid UTF-8" sh -c "iconv -f UTF-8 -t UTF-8 '$T/report.html' >/dev/null"
 expect_grep "the broken group's finding is on the page" 'CM302 <code>groups/broken/container.json:' \
 	"$T/report.html"
+expect_grep "... saying what was expected and found" "CM302 <code>groups/broken/container.json:2:1</code> .*expected a value after &#39;,&#39; but found the end of the file" \
+	"$T/report.html"
+expect_grep "... and why there is no text" 'container.json is invalid: compose refuses this group' "$T/report.html"
 expect_grep "the codex group shows its provider and cap" \
 	'<td class=provider>codex</td>.*<td class=num>[0-9]+ / 32768 bytes</td>' "$T/report.html"
 expect_grep "sources: the base, the skill, the MCP server, the memory" \

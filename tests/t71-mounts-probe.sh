@@ -39,8 +39,10 @@ probe() {
 	[ "${2:-}" != --bare ] || ro="$ro /workspace/agent/CLAUDE.md /workspace/agent/.claude-fragments"
 	chown -R -h 1000:1000 "$G"
 	# shellcheck disable=SC2086
+	# The probe comes on stdin, opened here: inside, /tmp is a fresh tmpfs
+	# and uid 1000 may not reach the clone (one under /tmp, or a 0700 directory).
 	unshare -m sh "$E2E/container.sh" -r "$T/nr" $binds -C /workspace/agent -- \
-		setpriv --reuid=1000 --regid=1000 --clear-groups -- sh "$E2E/probe.sh" $ro >"$T/probe" 2>&1
+		setpriv --reuid=1000 --regid=1000 --clear-groups -- sh -s -- $ro <"$E2E/probe.sh" >"$T/probe" 2>&1
 }
 
 probe copy
