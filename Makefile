@@ -140,7 +140,9 @@ $(LIB_PRIV): $(LIB_OBJ)
 $(BUILD)/lib/public.syms: lib/include/clawmd.h $(wildcard lib/include/clawmd/*.h)
 	@mkdir -p $(@D)
 	$(Q)$(CC) -std=c11 -D_GNU_SOURCE -E -P -Ilib/include lib/include/clawmd.h \
-		| grep -oE '\bclawmd_[A-Za-z0-9_]+' | sort -u >$@.tmp && mv $@.tmp $@
+		| grep -oE '\bclawmd_[A-Za-z0-9_]+' | sort -u >$@.tmp
+	@# Empty, objcopy would keep every global: fail rather than export all.
+	@test -s $@.tmp && mv $@.tmp $@
 
 $(BUILD)/libclawmd.a: $(LIB_OBJ) $(BUILD)/lib/public.syms
 	@rm -f $@

@@ -261,9 +261,7 @@ static void clean_node(cJSON *node, bool exact)
 		else
 			clean_node(c, exact);
 		if (side) {
-			char *key = NULL;
-			if (asprintf(&key, "%s_base64", c->string ? c->string : "") < 0)
-				abort();
+			char *key = clawmd_xasprintf("%s_base64", c->string ? c->string : "");
 			cJSON_AddItemToObject(node, key, side);
 			free(key);
 		}

@@ -172,9 +172,7 @@ static int make(const struct init_run *r, const struct item *it)
 	struct clawmd_dir pd = CLAWMD_DIR_INIT, d = CLAWMD_DIR_INIT;
 	int rc = 0;
 	if (!it->text) {
-		char *rel = NULL;
-		if (asprintf(&rel, "%s%s%s", it->parent, *it->parent ? "/" : "", it->name) < 0)
-			abort();
+		char *rel = clawmd_xasprintf("%s%s%s", it->parent, *it->parent ? "/" : "", it->name);
 		rc = clawmd_dir_open_beneath(&d, &r->top, rel, true, &err);
 		free(rel);
 		clawmd_dir_release(&d);
@@ -385,11 +383,10 @@ int cmd_init(int argc, char **argv)
 
 	/* Plain two-space JSON, as people write it (the values are checked
 	 * words and a version: nothing to escape). */
-	char *json_nl = NULL;
-	if (asprintf(&json_nl, "{\n%s%s%s  \"mode\": \"%s\",\n  \"claude_version\": \"%u.%u.%u\"\n}\n",
-		     preset ? "  \"preset\": \"" : "", preset ? preset : "", preset ? "\",\n" : "",
-		     mode, rel.major, rel.minor, rel.patch) < 0)
-		abort();
+	char *json_nl = clawmd_xasprintf(
+		"{\n%s%s%s  \"mode\": \"%s\",\n  \"claude_version\": \"%u.%u.%u\"\n}\n",
+		preset ? "  \"preset\": \"" : "", preset ? preset : "", preset ? "\",\n" : "", mode,
+		rel.major, rel.minor, rel.patch);
 
 	const char *skills = nano ? "container/skills" : "skills";
 	const struct item items[] = {
@@ -415,8 +412,7 @@ int cmd_init(int argc, char **argv)
 		free(json_nl);
 		return 4;
 	}
-	if (!(r.top.path = strdup(dir)))
-		abort();
+	r.top.path = clawmd_xstrdup(dir);
 
 	/* 1. Look before creating anything: a symlink or a wrong type on any
 	 *    path init would create refuses the whole run. */

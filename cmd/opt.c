@@ -291,12 +291,9 @@ void cmd_help_layout(void)
 static char *path_join(const char *a, const char *b)
 {
 	size_t la = strlen(a);
-	char *s = NULL;
 	while (la > 1 && a[la - 1] == '/')
 		la--;
-	if (asprintf(&s, "%.*s/%s", (int)la, a, b) < 0)
-		abort();
-	return s;
+	return clawmd_xasprintf("%.*s/%s", (int)la, a, b);
 }
 
 bool cmd_layout_opt(struct cmd_layout_opts *o, int key, const char *arg, const char *spelled)

@@ -75,8 +75,7 @@ static char **on_demand_skills(size_t *n, const struct clawmd_layout *lay)
 			continue;
 		if (*n == cap && !(v = realloc(v, (cap = cap ? 2 * cap : 8) * sizeof(*v))))
 			abort();
-		if (!(v[(*n)++] = strdup(e->d_name)))
-			abort();
+		v[(*n)++] = clawmd_xstrdup(e->d_name);
 	}
 	closedir(d);
 	if (*n)
@@ -251,7 +250,7 @@ int cmd_status(int argc, char **argv)
 			cmd_put_error(err.msg);
 			failed[i] = cmd_exit_status(err.code);
 			failed[i] = failed[i] ? failed[i] : 4;
-			why[i] = strdup(err.msg);
+			why[i] = clawmd_xstrdup(err.msg);
 			if (!status)
 				status = failed[i];
 		} else if (nod) {
