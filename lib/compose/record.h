@@ -2,21 +2,21 @@
  * record.h - the record that lets a no-op compose skip planning (private).
  *
  * A compose that found nothing to do records, in the group's lock file in
- * the host-only state directory, every filesystem fact its plan and its
- * comparison rested on: the identity (device, inode, mode, size, mtime and
- * ctime) of container.json, of each regular file it wrote, of the
- * fragments directory, of each source it copied; and the mere type of the
- * names whose existence alone decided something (a skill's instructions.md
- * in symlink mode, CLAUDE.role.md, CLAUDE.local.md).  The next compose
- * stats exactly those names and, when every one still matches, knows the
- * group is as the plan wants without reading container.json, a source or
- * a copy.  Any doubt (a mismatch, an unreadable or torn record, another
+ * the host-only state directory, exactly what its plan and its comparison
+ * read: the facts the recorder noted at each read (fs/inputs.h: the
+ * identity of what was read or listed, the type of what only had to
+ * exist, the names a pattern matched), and a digest of the layout they
+ * were read under (clawmd_layout_digest: the one table of layout keys).
+ * It knows what a fact is, never what it is for.  The next compose looks
+ * at exactly those facts again and, when every one still matches, knows
+ * the group is as the plan wants without reading container.json, a source
+ * or a copy.  Any doubt (a mismatch, an unreadable or torn record, another
  * layout) means the full compose, which is never skipped for a reason the
  * record cannot prove.
  *
- *	struct timespec since = clawmd_stamp_now();    // before reading anything
- *	... plan, compare: nothing to do ...
- *	clawmd_record_save(g, plan, since);  // g locked
+ *	clawmd_inputs_start(&g->inputs);      // before reading anything
+ *	... plan, compare (each read noted): nothing to do ...
+ *	clawmd_record_save(g, plan);          // g locked
  *	...
  *	if (clawmd_record_fresh(plan, g)) ... nothing to do ...  // g locked
  *

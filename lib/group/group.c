@@ -26,6 +26,7 @@ int clawmd_group_open(struct clawmd_group **out, const struct clawmd_root *root,
 	g->lock = -1;
 	g->config_rc = 1;
 	clawmd_config_init(&g->config);
+	clawmd_config_init(&g->config_retired);
 	clawmd_inputs_init(&g->inputs);
 	*out = g;
 	return 0;
@@ -39,6 +40,7 @@ void clawmd_group_free(struct clawmd_group *g)
 	clawmd_dir_release(&g->dir);
 	clawmd_buf_release(&g->config_text);
 	clawmd_config_release(&g->config);
+	clawmd_config_release(&g->config_retired);
 	free(g->config_seen.path);
 	clawmd_inputs_release(&g->inputs);
 	free(g->name);
@@ -194,7 +196,8 @@ void clawmd_group_refresh(struct clawmd_group *g)
 	struct clawmd_inputs one = {&g->config_seen, 1, 1, g->config_since, true, false};
 	if (rc == 0 && clawmd_input_same(&g->config_seen, &now) && clawmd_inputs_settle(&one))
 		return;
-	clawmd_config_release(&g->config);
+	clawmd_config_release(&g->config_retired);
+	g->config_retired = g->config;
 	clawmd_config_init(&g->config);
 	clawmd_buf_clear(&g->config_text);
 	g->config_err = (struct clawmd_err)CLAWMD_ERR_INIT;

@@ -40,6 +40,10 @@ struct clawmd_group {
 	struct clawmd_buf config_text;
 	struct clawmd_group_config config;
 	struct clawmd_err config_err;
+	/* A config read again (clawmd_group_refresh) leaves the old one here
+	 * until the next such read or the handle is freed: what a caller took
+	 * from it stays valid meanwhile. */
+	struct clawmd_group_config config_retired;
 	struct clawmd_input config_seen; /* container.json as its read found it */
 	struct timespec config_since;	 /* when that read began */
 	/* What the compose under way read (on only while one runs). */

@@ -112,7 +112,11 @@ int clawmd_group_mounts(struct clawmd_mount **out, size_t *n, const struct clawm
 			struct clawmd_err *err);
 /* The group's container.json, read and parsed on first use: 0, or the
  * same error at every call (EINPUT for an invalid one, EFS when the group
- * cannot be opened).  A missing file is all defaults. */
+ * cannot be opened).  A missing file is all defaults.  clawmd_compose()
+ * plans from the file as it is when it begins: when it changed since the
+ * handle read it, the handle reads it again, and *out then holds the new
+ * config (what was taken from the old one stays valid until the handle
+ * reads the file once more, or clawmd_group_free()). */
 int clawmd_group_config(const struct clawmd_group_config **out, struct clawmd_group *g,
 			struct clawmd_err *err);
 /* Use `len` bytes of JSON given by the host as the group's container.json
