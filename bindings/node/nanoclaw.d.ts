@@ -1,5 +1,5 @@
 // clawmd/nanoclaw: nanoclaw's composer API over clawmd.
-import type { ContainerConfig } from './index';
+import type { ComposeResult, ContainerConfig } from './index';
 
 /** nanoclaw's AgentGroup (only folder is read). */
 export interface AgentGroup {
@@ -16,8 +16,10 @@ export interface ContainerConfigRow {
 	cli_scope?: string | null;
 }
 
-/** Regenerate groups/<folder>/CLAUDE.md under the working directory. */
-export function composeGroupClaudeMd(group: AgentGroup, config?: ContainerConfig | ContainerConfigRow | string): void;
+/** Regenerate groups/<folder>/CLAUDE.md under the working directory; what
+ * compose did, its warnings among it (an unknown provider composes the
+ * default surfaces with a warning). */
+export function composeGroupClaudeMd(group: AgentGroup, config?: ContainerConfig | ContainerConfigRow | string): ComposeResult;
 /** The one-time cutover from groups/global (idempotent). */
 export function migrateGroupsToClaudeLocal(): void;
 /** nanoclaw's VolumeMount. */

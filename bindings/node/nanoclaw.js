@@ -152,7 +152,10 @@ function composeGroupClaudeMd(group, config) {
 	// A symlinked group directory is compose's to refuse: nothing is looked
 	// at through it.
 	if (!fs.lstatSync(groupDir).isSymbolicLink()) refuseOddFragments(groupDir);
-	h.compose(group.folder, cfg === undefined ? undefined : { config: cfg });
+	// what compose did, its warnings among it (an unknown provider, what
+	// the cap ladder left out): nanoclaw's own composer returns nothing,
+	// so a host that ignores it loses nothing
+	return h.compose(group.folder, cfg === undefined ? undefined : { config: cfg });
 }
 
 /** The one-time cutover from groups/global and .claude-global.md (idempotent). */

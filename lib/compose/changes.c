@@ -307,9 +307,9 @@ static void stale_entries(struct clawmd_changes *ch, const struct clawmd_dir *gd
 		const char *name = clawmd_runtime_entry(rt);
 		struct clawmd_buf old = CLAWMD_BUF_INIT;
 		struct clawmd_err scratch = CLAWMD_ERR_INIT;
-		bool seen = false;
-		for (int o = 0; o < rt; o++)
-			seen |= !strcmp(clawmd_runtime_entry(o), name);
+		bool seen = !name;
+		for (int o = 0; o < rt && !seen; o++)
+			seen = clawmd_runtime_entry(o) && !strcmp(clawmd_runtime_entry(o), name);
 		if (seen || planned(plan, name))
 			continue;
 		/* absent, a symlink, too large or not a file: not ours */

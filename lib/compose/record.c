@@ -5,6 +5,7 @@
  * identity), never what a fact is for.
  */
 #include "compose/record.h"
+#include "layout/providers.h"
 #include "compose/pass.h"
 #include "group/group.h"
 #include "fs/inputs.h"

@@ -40,6 +40,25 @@ static void lint_config(struct clawmd_lint_group *g, struct clawmd_err *err)
 					"spell the key as suggested; as it is, clawmd ignores it",
 					"%s", msg);
 		}
+		/* CM306: a provider no contract knows composes the default
+		 * surfaces (nanoclaw spawns it so); the host may mean another. */
+		for (size_t i = 0; i < g->cfg->nruntime_names; i++) {
+			char *m = clawmd_group_unknown_runtime(g->grp, i);
+			if (!m)
+				continue;
+			unsigned long line, col;
+			const char *msg = m;
+			size_t sl = strlen(g->cfg_prefix);
+			if (!strncmp(msg, g->cfg_prefix, sl) && msg[sl] == ':')
+				msg += sl + 2;
+			clawmd_lint_pos(&line, &col, g->cfg_text->ptr,
+					clawmd_lint_json_find(g->cfg_text->ptr, i == 0 && g->cfg->provider_given
+										   ? "provider" : "runtimes"));
+			clawmd_lint_add(g->out, "CM306", g->group, g->cfg_shown, line, col,
+					"name a provider of doc/runtimes.md, or give it a contract under "
+					"\"providers\" in clawmd.json", "%s", msg);
+			free(m);
+		}
 		return;
 	}
 	/* The message names the file first; findings carry it separately. */
@@ -348,10 +367,11 @@ static int lint_runtimes(struct clawmd_lint_group *g, struct clawmd_err *err)
 		return rc;
 	if ((rc = clawmd_group_mounts(&mounts, &nmounts, g->grp, err)) < 0)
 		return rc;
-	for (int rt = 1; rt < CLAWMD_RUNTIME_N; rt++) {
-		if (!(set & (1u << rt)))
+	for (int rt = 1; rt < clawmd_layout_nruntimes(g->lay); rt++) {
+		const struct clawmd_contract *c = clawmd_layout_contract(g->lay, rt);
+		if (!(set & (1u << rt)) || !c || !c->entry)
 			continue;
-		const char *name = clawmd_runtime_entry(rt), *title = clawmd_runtime_title(rt);
+		const char *name = c->entry, *title = c->title;
 		char *entry = clawmd_path_join(g->lay->ct_group, name);
 		char *shown = clawmd_path_join(g->gshown, name);
 		struct clawmd_buf text = CLAWMD_BUF_INIT;
@@ -359,15 +379,34 @@ static int lint_runtimes(struct clawmd_lint_group *g, struct clawmd_err *err)
 		struct clawmd_memory m;
 		struct clawmd_memory_opts mo = {.version = CLAWMD_MEMORY_OPTS_VERSION,
 						.cwd = g->lay->ct_group, .mounts = mounts,
-						.nmounts = nmounts, .runtime = rt};
+						.nmounts = nmounts, .runtime = c->like};
 		clawmd_memory_init(&m);
 		/* not composed yet: CM402 says so */
 		bool present = clawmd_fs_read(&text, &g->gd, name, 64u << 20, &scratch) == 0;
-		if (present && clawmd_memory_load(&m, &mo, &scratch) == 0) {
+		/* CM604: the cap ladder left sections out (compose said which) */
+		const char *om = present ? memmem(text.ptr, text.len, CLAWMD_INLINE_OMITTED_MARK,
+						  strlen(CLAWMD_INLINE_OMITTED_MARK)) : NULL;
+		if (om) {
+			const char *from = om + strlen(CLAWMD_INLINE_OMITTED_MARK);
+			const char *end = memmem(from, text.len - (size_t)(from - text.ptr), " -->", 4);
+			clawmd_lint_add(g->out, "CM604", g->group, shown, 1, 1,
+					"trim the biggest instructions, or raise the provider's cap",
+					"left out to fit the %zu bytes %s loads: %.*s", c->cap, title, end ? (int)(end - from) : 0, from);
+		}
+		/* CM605: the group's files hand it the same text twice */
+		const char *twice = g->planned ? clawmd_plan_twice(&g->plan, c) : NULL;
+		if (twice)
+			clawmd_lint_add(g->out, "CM605", g->group, shown, 1, 1,
+					"run this provider in a group of its own",
+					"%s reads both %s and %s: it gets the same instructions twice",
+					title, name, twice);
+		/* render knows no other runtime's rules than the built-in ones */
+		bool loader = c->like != CLAWMD_RUNTIME_CLAUDE && c->like != CLAWMD_RUNTIME_MOCK;
+		if (loader && present && clawmd_memory_load(&m, &mo, &scratch) == 0) {
 			bool loaded = false;
 			for (size_t i = 0; i < m.nfiles && !loaded; i++)
 				loaded = !strcmp(m.files[i].path, entry);
-			size_t limit = clawmd_runtime_limit(rt);
+			size_t limit = c->cap;
 			if (!loaded)
 				clawmd_lint_add(g->out, "CM601", g->group, shown, 1, 1,
 						"remove the file that takes its place; keep what it holds in "
@@ -376,7 +415,8 @@ static int lint_runtimes(struct clawmd_lint_group *g, struct clawmd_err *err)
 						shown);
 			else if (limit && text.len > limit)
 				clawmd_lint_add(g->out, "CM602", g->group, shown, 1, 1,
-						"trim the biggest parts (compose names them)",
+						"trim the persona, the shared base or the memory (nothing "
+						"droppable is left)",
 						"%s loads %zu of the %zu bytes of %s and cuts the rest off",
 						title, limit, text.len, shown);
 			for (size_t i = 0; i < m.nimports; i++) {
