@@ -144,7 +144,7 @@ K=$(keys)
 key_dflt() { printf '%s\n' "$K" | awk -F '\t' -v k="$1" '$1 == k { print $3 }'; }
 check "doc/layout.md has the table of clawmd.json keys" test -n "$K"
 # Every key the program knows (lib/layout/layout.c's list), and no other.
-known=$(sed -n '/layout_fields\[\] = {/,/};/p' "$CLAWMD_SRC/lib/layout/layout.c" |
+known=$(sed -n '/layout_keys\[\] = {/,/};/p' "$CLAWMD_SRC/lib/layout/layout.c" |
 	grep -o '"[a-z_.]*"' | tr -d '"' | grep -v '\.' | sort)
 check "lib/layout/layout.c's list of clawmd.json keys is found" test -n "$known"
 expect_eq "doc/layout.md lists every clawmd.json key" \

@@ -1,6 +1,7 @@
 /* compose.c - the per-spawn job: lock the group, plan, compare, apply. */
 #include "clawmd.h"
 #include "compose/record.h"
+#include "compose/flat.h"
 #include "group/group.h"
 #include "group/tracked.h"
 #include "base/util.h"
@@ -77,7 +78,9 @@ int clawmd_compose(struct clawmd_plan *plan, struct clawmd_changes *changes,
 		   struct clawmd_err *err)
 {
 	const struct clawmd_dir *gd;
-	bool record = !opts->dry_run && !g->config_given;
+	/* The flat document's sources are not in the no-op record yet: every
+	 * compose of a flat layout plans (compose/flat.h). */
+	bool record = !opts->dry_run && !g->config_given && !clawmd_flat_possible(g->lay);
 	/* A lock the caller took (clawmd_group_lock) is used, and stays
 	 * held until clawmd_group_free(), as clawmd/group.h says: only the
 	 * lock taken here is let go here. */
@@ -122,6 +125,11 @@ int clawmd_compose(struct clawmd_plan *plan, struct clawmd_changes *changes,
 		goto out;
 	if (opts->dry_run)
 		goto out;
+	/* What a flat entry will hold is recorded beside what it holds now
+	 * before it is written, and alone once it is: a crash in between
+	 * leaves both clawmd's. */
+	if (plan->flat && (changes->n || !clawmd_flat_recorded(g)))
+		clawmd_flat_remember(g, plan, true);
 	if (changes->n == 0) {
 		if (record)
 			clawmd_record_save(g, plan);
@@ -130,6 +138,8 @@ int clawmd_compose(struct clawmd_plan *plan, struct clawmd_changes *changes,
 		rc = clawmd_changes_apply(changes, g, err);
 		if (rc == 0)
 			keep_tracked(plan, changes, g);
+		if (rc == 0 && plan->flat)
+			clawmd_flat_remember(g, plan, false);
 		if (rc == 0 && plan->inlined && carried(changes))
 			rc = compose_again(g, err);
 	}

@@ -8,6 +8,7 @@
 #include "compose/persona.h"
 #include "compose/inline.h"
 #include "fs/inputs.h"
+#include "compose/flat.h"
 
 #include "base/util.h"
 
@@ -1128,6 +1129,12 @@ int clawmd_plan_build(struct clawmd_plan *out, struct clawmd_group *g, struct cl
 
 	clawmd_plan_init(out);
 	out->group = clawmd_xstrdup(g->name);
+	/* The flat document is a plan of its own (compose/flat.c). */
+	if (clawmd_flat_wanted(g)) {
+		if ((rc = clawmd_flat_plan(out, g, err)) < 0)
+			clawmd_plan_release(out);
+		return rc;
+	}
 	clawmd_inline_init(&b.il.in);
 	clawmd_plan_init(&b.il.texts);
 	/* The parts in the order the entry imports them. */

@@ -329,6 +329,17 @@ static int set_runtimes(struct clawmd_layout *lay, const struct layout_field *f,
 	return rc;
 }
 
+/* "flat" or "imports" (doc/compose.md, "The flat document"). */
+static int set_document(struct clawmd_layout *lay, const struct layout_field *f, const char *v,
+			struct clawmd_err *err)
+{
+	if (strcmp(v, "flat") && strcmp(v, "imports"))
+		return clawmd_err_set(err, CLAWMD_EUSAGE, "%s: expected 'flat' or 'imports', not '%s'",
+				      f->key, v);
+	lay->flat = !strcmp(v, "flat");
+	return 0;
+}
+
 static int set_number(struct clawmd_layout *lay, const struct layout_field *f, const char *v,
 		      struct clawmd_err *err)
 {
@@ -372,6 +383,7 @@ static const struct layout_field layout_keys[] = {
 	/* its fields are "providers.NAME.FIELD" keys; in the digest through
 	 * clawmd_layout_providers_digest() */
 	FIELD("providers", NULL, FIELD_NONE, root, 0),
+	FIELD("document", set_document, FIELD_BOOL, flat, 1),
 	CT_PATH("container.base", ct_base),
 	CT_PATH("container.skills", ct_skills),
 	CT_PATH("container.modules", ct_modules),

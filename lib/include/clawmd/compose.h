@@ -73,6 +73,9 @@ struct clawmd_plan {
 	bool inlined;
 	struct clawmd_entry *read;
 	size_t nread;
+	/* The flat document (doc/compose.md): the entries are each provider's
+	 * one file, and nothing of the import layout is wanted. */
+	bool flat;
 };
 
 void clawmd_plan_init(struct clawmd_plan *plan);

@@ -69,6 +69,10 @@ struct clawmd_layout {
 	 * or laid over a built-in one by name (clawmd_layout_contract()). */
 	struct clawmd_contract *providers;
 	size_t nproviders;
+	/* "document": "flat" composes each provider's entry as one document,
+	 * no imports (doc/compose.md, "The flat document"); a contract's own
+	 * "document" decides for its groups. */
+	bool flat;
 	struct clawmd_release claude; /* the agents' Claude Code ("claude_version") */
 	bool approve_external;	/* the host approved external includes for the
 				   agents' project ("approve_external") */
