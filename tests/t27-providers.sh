@@ -124,7 +124,7 @@ expect_grep "its cap of 600 bytes: the skill is left out" "AGENTS.md: past the 6
 check "manifest: within 600 bytes" test "$(wc -c <"$G/AGENTS.md")" -le 600
 expect_grep "manifest: the memory stays" '^Remember: tea\.$' "$G/AGENTS.md"
 $CLAWMD check -C "$R" main >"$T/chk" 2>&1
-expect_grep "check: CM604 names what was left out" 'left out to fit the .*: /app/skills/web/instructions.md \[CM604\]' "$T/chk"
+expect_grep "check: CM604 names what was left out" 'left out to fit the size its runtime loads: /app/skills/web/instructions.md \[CM604\]' "$T/chk"
 expect_ok "render --group follows its 'like' (Codex)" $CLAWMD render -C "$R" --group main
 expect_grep "render: Codex's loading of AGENTS.md" '^Remember: tea\.$' "$T/out"
 expect_ok "status names it" $CLAWMD status -C "$R"

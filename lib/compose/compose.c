@@ -51,8 +51,9 @@ static void keep_tracked(struct clawmd_plan *plan, const struct clawmd_changes *
 
 /* An inlined entry holds the memory's text, which just changed: plan and
  * apply once more, so that it holds the carried text too (what this round
- * wrote is what the caller reports). */
-static int compose_again(struct clawmd_group *g, struct clawmd_err *err)
+ * wrote is what the caller reports, with the warnings of the new plan it
+ * did not have: what the cap ladder left out of the grown entry). */
+static int compose_again(struct clawmd_plan *first, struct clawmd_group *g, struct clawmd_err *err)
 {
 	struct clawmd_plan plan;
 	struct clawmd_changes changes;
@@ -60,6 +61,17 @@ static int compose_again(struct clawmd_group *g, struct clawmd_err *err)
 	int rc = clawmd_plan_build(&plan, g, err);
 	if (rc == 0 && (rc = clawmd_changes_compute(&changes, g, &plan, err)) == 0)
 		rc = clawmd_changes_apply(&changes, g, err);
+	for (size_t i = 0; rc == 0 && i < plan.nwarnings; i++) {
+		bool had = false;
+		for (size_t k = 0; k < first->nwarnings && !had; k++)
+			had = !strcmp(first->warnings[k], plan.warnings[i]);
+		if (had)
+			continue;
+		first->warnings = clawmd_xrealloc(first->warnings,
+						  (first->nwarnings + 1) * sizeof(char *));
+		first->warnings[first->nwarnings++] = plan.warnings[i];
+		plan.warnings[i] = NULL;
+	}
 	clawmd_changes_release(&changes);
 	clawmd_plan_release(&plan);
 	return rc;
@@ -141,7 +153,7 @@ int clawmd_compose(struct clawmd_plan *plan, struct clawmd_changes *changes,
 		if (rc == 0 && plan->flat)
 			clawmd_flat_remember(g, plan, false);
 		if (rc == 0 && plan->inlined && carried(changes))
-			rc = compose_again(g, err);
+			rc = compose_again(plan, g, err);
 	}
 	goto out;
 noop_locked:

@@ -383,16 +383,6 @@ static int lint_runtimes(struct clawmd_lint_group *g, struct clawmd_err *err)
 		clawmd_memory_init(&m);
 		/* not composed yet: CM402 says so */
 		bool present = clawmd_fs_read(&text, &g->gd, name, 64u << 20, &scratch) == 0;
-		/* CM604: the cap ladder left sections out (compose said which) */
-		const char *om = present ? memmem(text.ptr, text.len, CLAWMD_INLINE_OMITTED_MARK,
-						  strlen(CLAWMD_INLINE_OMITTED_MARK)) : NULL;
-		if (om) {
-			const char *from = om + strlen(CLAWMD_INLINE_OMITTED_MARK);
-			const char *end = memmem(from, text.len - (size_t)(from - text.ptr), " -->", 4);
-			clawmd_lint_add(g->out, "CM604", g->group, shown, 1, 1,
-					"trim the biggest instructions, or raise the provider's cap",
-					"left out to fit the %zu bytes %s loads: %.*s", c->cap, title, end ? (int)(end - from) : 0, from);
-		}
 		/* CM605: the group's files hand it the same text twice */
 		const char *twice = g->planned ? clawmd_plan_twice(&g->plan, c) : NULL;
 		if (twice)
@@ -441,6 +431,46 @@ static int lint_runtimes(struct clawmd_lint_group *g, struct clawmd_err *err)
 	}
 	clawmd_mounts_free(mounts, nmounts);
 	return 0;
+}
+
+/*
+ * CM604: an entry file of the group the cap ladder cut, in either layout:
+ * the inlined entry's last part, or the flat document's "Omitted for size"
+ * section, names what was left out.
+ */
+static void lint_dropped(struct clawmd_lint_group *g)
+{
+	static const char flat[] = "\n\n# Omitted for size\n\nThese instruction sections were "
+				   "omitted to fit the project-document size cap: ";
+	for (size_t i = 0; g->planned && i < g->plan.n; i++) {
+		const char *name = g->plan.entries[i].name;
+		struct clawmd_buf text = CLAWMD_BUF_INIT;
+		struct clawmd_err scratch = CLAWMD_ERR_INIT;
+		if (!clawmd_runtime_entry_name(name) ||
+		    clawmd_fs_read(&text, &g->gd, name, 64u << 20, &scratch) != 0) {
+			clawmd_buf_release(&text);
+			continue;
+		}
+		const char *from = NULL, *end = NULL;
+		const char *om = memmem(text.ptr, text.len, CLAWMD_INLINE_OMITTED_MARK,
+					strlen(CLAWMD_INLINE_OMITTED_MARK));
+		if (om) {
+			from = om + strlen(CLAWMD_INLINE_OMITTED_MARK);
+			end = memmem(from, text.len - (size_t)(from - text.ptr), " -->", 4);
+		} else if ((om = memmem(text.ptr, text.len, flat, sizeof(flat) - 1))) {
+			from = om + sizeof(flat) - 1;
+			end = memmem(from, text.len - (size_t)(from - text.ptr), ". Their tools", 13);
+		}
+		if (from && end) {
+			char *shown = clawmd_path_join(g->gshown, name);
+			clawmd_lint_add(g->out, "CM604", g->group, shown, 1, 1,
+					"trim the biggest instructions, or raise the provider's cap",
+					"left out to fit the size its runtime loads: %.*s",
+					(int)(end - from), from);
+			free(shown);
+		}
+		clawmd_buf_release(&text);
+	}
 }
 
 /* CM501-CM503 for the group's rules, as the container sees them. */
@@ -704,6 +734,7 @@ int clawmd_lint_group_run(struct clawmd_lint_group *g, struct clawmd_findings *o
 	if ((rc = lint_memory(g, err)) < 0 || (rc = lint_runtimes(g, err)) < 0)
 		return rc;
 	lint_budget(g);
+	lint_dropped(g);
 	char *local = clawmd_path_join(g->gshown, CLAWMD_LOCAL_NAME);
 	if (local_present(g))
 		clawmd_lint_local_ignored(out, grp->name, lay->root, g->gpath, local);
