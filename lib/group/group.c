@@ -1,5 +1,6 @@
 /* group.c - the group handle (see group.h and clawmd/group.h). */
 #include "group/group.h"
+#include "compose/flat.h"
 #include "base/util.h"
 
 #include <errno.h>
@@ -211,6 +212,21 @@ int clawmd_group_set_config(struct clawmd_group *g, const char *json, size_t len
 	free(file);
 	int rc = clawmd_config_parse(&cfg, json, len, path, err);
 	free(path);
+	/* The flat document reads the text as nanoclaw reads its row, and
+	 * what clawmd's reader refuses there is a warning, not an error
+	 * (compose/flat.c): a layout that may be flat keeps the text. */
+	if (rc < 0 && clawmd_flat_possible(g->lay) && len <= CLAWMD_CONFIG_MAX) {
+		clawmd_config_release(&g->config);
+		clawmd_config_init(&g->config);
+		clawmd_buf_clear(&g->config_text);
+		clawmd_buf_put(&g->config_text, json, len);
+		g->config_rc = rc;
+		g->config_err = *err;
+		g->config_given = true;
+		g->config_absent = false;
+		clawmd_err_clear(err);
+		return 0;
+	}
 	if (rc < 0)
 		return rc;
 	clawmd_config_release(&g->config);
