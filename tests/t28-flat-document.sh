@@ -237,6 +237,36 @@ check "nothing of the entry preserved" sh -c "! ls -A '$G' | grep -q '^CLAUDE.md
 expect_eq "the memory is untouched" "$(cat "$G/CLAUDE.local.md")" "SECRET-LOCAL"
 rm -rf "$G"/.claude-fragments.clawmd-preserved-*
 
+# The no-op record holds what the flat document read: any source changed
+# after a no-op is composed, by the front and by the full program.
+printf '{"preset": "nanoclaw", "document": "flat"}\n' >"$R/clawmd.json"
+printf '{}\n' >"$G/container.json"
+rm -f "$G/AGENTS.md"
+for run in "$FRONT" "$CLAWMD"; do
+	$run compose -C "$R" -q main
+	$run compose -C "$R" -q main
+	age_out
+	$run compose -C "$R" -q main
+	printf 'Web prose, changed.\n' >"$T/skills-elsewhere/web/instructions.md"
+	expect_ok "no-op, then a skill's text changed: compose" $run compose -C "$R" main
+	expect_grep "the new text is there" '^Web prose, changed\.$' "$D"
+	printf 'Brand new module.\n' >"$M/zeta.instructions.md"
+	expect_ok "a module added: compose" $run compose -C "$R" main
+	expect_grep "its section is there" '^# NanoClaw Module: zeta$' "$D"
+	rm "$M/zeta.instructions.md"
+	printf 'Be brief.\n' >"$G/instructions.prepend.md"
+	expect_ok "a persona written: compose" $run compose -C "$R" main
+	expect_grep "the persona is there" '^Be brief\.$' "$D"
+	rm "$G/instructions.prepend.md"
+	printf '{"skills": 7}\n' >"$G/container.json"
+	$run compose -C "$R" -q main 2>/dev/null
+	expect_ok "a no-op replays the warnings" $run compose -C "$R" main
+	expect_grep "the corrupt selection, said again" "skill selection is not" "$T/err"
+	printf '{}\n' >"$G/container.json"
+	printf 'Web prose.\n' >"$T/skills-elsewhere/web/instructions.md"
+	$run compose -C "$R" -q main
+done
+
 # A provider's contract may ask for the flat layout on its own.
 printf '{"preset": "nanoclaw", "providers": {"codex": {"document": "flat"}}}\n' >"$R/clawmd.json"
 printf '{"provider": "codex"}\n' >"$G/container.json"

@@ -202,7 +202,16 @@ const projectDocs = new Map(); // cwd + spec -> { cwd, handle }
  * from the spec, so two specs never share a contract, and one spec always
  * finds its handle again.
  */
+const specs = new WeakMap(); // spec object -> contract (nanoclaw passes the same one)
 function specContract(spec) {
+	const known = spec && typeof spec === 'object' ? specs.get(spec) : undefined;
+	if (known && known.json === JSON.stringify(spec)) return known.contract;
+	const contract = makeContract(spec);
+	if (spec && typeof spec === 'object') specs.set(spec, { json: JSON.stringify(spec), contract });
+	return contract;
+}
+
+function makeContract(spec) {
 	if (!spec || typeof spec !== 'object')
 		throw usage('composeGroupProjectDoc: spec: expected {fileName, instructions?, maxBytes?}', 'spec');
 	const own = (o, k) => (Object.prototype.hasOwnProperty.call(o, k) ? o[k] : undefined);
@@ -267,7 +276,26 @@ function projectDocRoot(contract) {
 
 /* The container_configs row (or a container.json-shaped object) as the
  * flat document reads it: the spec, not a provider, says which file. */
+const rowCache = new Map(); // the row's columns -> the config's JSON text (a few rows per host)
 function projectDocConfig(config) {
+	if (config && typeof config === 'object' && !Array.isArray(config)) {
+		const own = (k) => (Object.prototype.hasOwnProperty.call(config, k) ? config[k] : undefined);
+		const cols = [own('skills'), own('mcp_servers'), own('cli_scope')];
+		if (own('mcp_servers') !== undefined && cols.every((c) => c === undefined || c === null || typeof c === 'string')) {
+			const key = JSON.stringify(cols);
+			let text = rowCache.get(key);
+			if (text === undefined) {
+				text = JSON.stringify(projectDocObject(config));
+				if (rowCache.size > 4096) rowCache.clear();
+				rowCache.set(key, text);
+			}
+			return text;
+		}
+	}
+	return JSON.stringify(projectDocObject(config));
+}
+
+function projectDocObject(config) {
 	if (config === undefined || config === null) return {};
 	if (typeof config === 'string') {
 		try {
@@ -328,11 +356,18 @@ function composeGroupProjectDoc(group, groupDir, spec, config, options) {
 	if (!clawmd.validName(group.folder))
 		h.compose(group.folder); // throws the library's message for the name
 	const want = path.join(h.groupsDir, group.folder);
-	if (path.resolve(groupDir) !== want)
+	if (groupDir !== want && path.resolve(groupDir) !== want)
 		throw usage(`composeGroupProjectDoc: groupDir '${groupDir}' is not '${want}', the group's ` +
 			'directory under the root', 'groupDir');
-	fs.mkdirSync(want, { recursive: true });
-	const r = h.compose(group.folder, { config: cfg });
+	let r;
+	try {
+		r = h.compose(group.folder, { config: cfg });
+	} catch (e) {
+		// a group's directory is made when missing, as nanoclaw's composer does
+		if (!(e instanceof ClawmdError) || e.code !== 'EFS' || fs.existsSync(want)) throw e;
+		fs.mkdirSync(want, { recursive: true });
+		r = h.compose(group.folder, { config: cfg });
+	}
 	const file = spec.fileName;
 	r.file = file;
 	r.dropped = [];

@@ -83,16 +83,15 @@ static int compose_again(struct clawmd_plan *first, struct clawmd_group *g, stru
  * compare, apply.  A full compose that finds nothing to do records what
  * it saw; one that changes the group drops the record first.  A config
  * the host gave is not container.json, whose identity the record holds:
- * such a compose neither trusts nor writes a record.
+ * the record is keyed by its text instead.
  */
 int clawmd_compose(struct clawmd_plan *plan, struct clawmd_changes *changes,
 		   struct clawmd_group *g, const struct clawmd_compose_opts *opts,
 		   struct clawmd_err *err)
 {
 	const struct clawmd_dir *gd;
-	/* The flat document's sources are not in the no-op record yet: every
-	 * compose of a flat layout plans (compose/flat.h). */
-	bool record = !opts->dry_run && !g->config_given && !clawmd_flat_possible(g->lay);
+	/* A config the host gave keys the record by its text (record.c). */
+	bool record = !opts->dry_run;
 	/* A lock the caller took (clawmd_group_lock) is used, and stays
 	 * held until clawmd_group_free(), as clawmd/group.h says: only the
 	 * lock taken here is let go here. */

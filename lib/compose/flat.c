@@ -34,6 +34,7 @@
 #include "group/entry.h"
 #include "fs/fs.h"
 #include "render/load.h" /* clawmd_utf8_sanitize: Node's decoding */
+#include "fs/inputs.h"
 #include "base/util.h"
 
 #include <cJSON.h>
@@ -175,17 +176,25 @@ static bool utf8_ok(const char *s)
 
 /* A file of the host's install tree, symlinks followed (as readFileSync),
  * decoded as Node decodes UTF-8.  1: absent. */
-static int read_source(struct clawmd_buf *out, const char *path, struct clawmd_err *err)
+static int read_source(struct clawmd_buf *out, struct clawmd_inputs *in, const char *path,
+			struct clawmd_err *err)
 {
 	clawmd_buf_clear(out);
 	clawmd_buf_put(out, "", 0);
 	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
-	if (fd < 0 && errno == ENOENT)
+	if (fd < 0 && (errno == ENOENT || errno == ENOTDIR)) {
+		clawmd_inputs_note(in, CLAWMD_INPUT_TYPE, CLAWMD_AT_HOST, path, NULL);
 		return 1;
+	}
 	if (fd < 0)
 		return clawmd_err_sys(err, CLAWMD_EFS, "could not read '%s'", path);
 	struct stat st;
 	int rc = 0;
+	/* noted as opened, before it is read: a change from now on is seen */
+	if (fstat(fd, &st) == 0)
+		clawmd_inputs_note(in, CLAWMD_INPUT_CONTENT, CLAWMD_AT_HOST, path, &st);
+	else
+		clawmd_inputs_lose(in);
 	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
 		errno = S_ISDIR(st.st_mode) ? EISDIR : EINVAL;
 		rc = clawmd_err_sys(err, CLAWMD_EFS, "could not read '%s' (not a regular file)", path);
@@ -224,9 +233,20 @@ static char **list_sorted(struct flat *f, const char *dir, size_t *n)
 	DIR *d = opendir(dir);
 	char **v = NULL;
 	size_t cap = 0;
+	struct stat st;
 	*n = 0;
-	if (!d)
+	if (!d) {
+		if (errno == ENOENT || errno == ENOTDIR)
+			clawmd_inputs_note(&f->g->inputs, CLAWMD_INPUT_TYPE, CLAWMD_AT_HOST, dir, NULL);
+		else
+			clawmd_inputs_lose(&f->g->inputs);
 		return NULL;
+	}
+	/* a directory's identity vouches for its names */
+	if (fstat(dirfd(d), &st) == 0)
+		clawmd_inputs_note(&f->g->inputs, CLAWMD_INPUT_CONTENT, CLAWMD_AT_HOST, dir, &st);
+	else
+		clawmd_inputs_lose(&f->g->inputs);
 	struct dirent *e;
 	while ((e = readdir(d))) {
 		if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
@@ -697,7 +717,7 @@ static int compose_one(struct clawmd_buf *out, struct flat *f, const struct row 
 	int rc;
 	if (persona->len)
 		push(f, "Persona", persona->ptr, persona->len, false);
-	if ((rc = read_source(&text, lay->base, err)) < 0)
+	if ((rc = read_source(&text, &f->g->inputs, lay->base, err)) < 0)
 		goto out;
 	if (rc == 1) {
 		char *b = clawmd_layout_shown(lay, lay->base);
@@ -722,7 +742,7 @@ static int compose_one(struct clawmd_buf *out, struct flat *f, const struct row 
 		char *mod = clawmd_xstrndup(names[i], l - sl);
 		if (!(r->cli_disabled && (!strcmp(mod, "cli") || !strcmp(mod, "scheduling")))) {
 			char *p = clawmd_path_join(lay->modules, names[i]);
-			if ((rc = read_source(&text, p, err)) == 0) {
+			if ((rc = read_source(&text, &f->g->inputs, p, err)) == 0) {
 				char *h = clawmd_xasprintf("NanoClaw Module: %s", mod);
 				push(f, h, text.ptr, text.len, true);
 				free(h);
@@ -745,8 +765,7 @@ static int compose_one(struct clawmd_buf *out, struct flat *f, const struct row 
 		if (!sel)
 			continue;
 		char *p = clawmd_xasprintf("%s/%s/instructions.md", lay->skills, names[i]);
-		struct stat st;
-		if (stat(p, &st) == 0 && (rc = read_source(&text, p, err)) == 0) {
+		if ((rc = read_source(&text, &f->g->inputs, p, err)) == 0) {
 			char *h = clawmd_xasprintf("NanoClaw Skill: %s", names[i]);
 			push(f, h, text.ptr, text.len, true);
 			free(h);
@@ -857,6 +876,14 @@ int clawmd_flat_plan(struct clawmd_plan *out, struct clawmd_group *g, struct cla
 	 * symlink; unreadable is a warning. */
 	struct clawmd_dir shown = {gd->fd, g->shown};
 	struct clawmd_err perr = CLAWMD_ERR_INIT;
+	struct stat pst;
+	/* noted before it is read: a change from now on is seen */
+	bool there = fstatat(gd->fd, CLAWMD_PERSONA_NAME, &pst, AT_SYMLINK_NOFOLLOW) == 0;
+	if (there || errno == ENOENT)
+		clawmd_inputs_note(&g->inputs, CLAWMD_INPUT_CONTENT, CLAWMD_AT_GROUP, CLAWMD_PERSONA_NAME,
+				   there ? &pst : NULL);
+	else
+		clawmd_inputs_lose(&g->inputs);
 	int pr = clawmd_fs_read(&persona, &shown, CLAWMD_PERSONA_NAME, PERSONA_MAX, &perr);
 	if (pr < 0)
 		warn(out, "%s/%s: could not read the standing instructions; omitting the persona (%s)",
