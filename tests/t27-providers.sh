@@ -137,6 +137,15 @@ printf '{}\n' >"$G/container.json"
 expect_ok "clawmd.json runtimes may name a provider it adds" $CLAWMD compose -C "$R" main
 check "manifest like pi: AGENTS.md" test -f "$G/AGENTS.md"
 
+# clawmd mounts: an entry whose contract names another container path is
+# mounted there too, read-only, and stays read-only in the group.
+printf '{"providers": {"codex": {"container_path": "/home/node/AGENTS.md"}}}\n' >"$R/clawmd.json"
+printf '{"provider": "codex"}\n' >"$G/container.json"
+$CLAWMD compose -C "$R" -q main
+expect_ok "mounts with a contract's container path" $CLAWMD mounts -C "$R" main
+expect_grep "mounted where the contract says, read-only" "groups/main/AGENTS.md:/home/node/AGENTS.md:ro\$" "$T/out"
+expect_grep "and read-only in the group" "groups/main/AGENTS.md:/workspace/agent/AGENTS.md:ro\$" "$T/out"
+
 # Its mistakes are the host's: exit 3, naming the key and what it expects.
 bad() { # NAME JSON PATTERN
 	printf '%s\n' "$2" >"$R/clawmd.json"
