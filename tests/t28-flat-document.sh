@@ -267,6 +267,17 @@ for run in "$FRONT" "$CLAWMD"; do
 	$run compose -C "$R" -q main
 done
 
+# nanoclaw's flat output met by the import layout, and by migrate: it is
+# nanoclaw's, replaced, never carried into the memory.
+printf '{"preset": "nanoclaw"}\n' >"$R/clawmd.json"
+rm -rf "$R/.clawmd/flat" "$G/AGENTS.md"
+cp "$T/nano" "$D"
+expect_ok "migrate over nanoclaw's flat CLAUDE.md" $CLAWMD migrate -C "$R"
+check "migrate carried nothing into the memory" sh -c "! grep -q 'old text' '$G/CLAUDE.local.md'"
+cp "$T/nano" "$D"
+expect_ok "the import layout over nanoclaw's flat CLAUDE.md" $CLAWMD compose -C "$R" main
+check "replaced, nothing carried, nothing preserved" sh -c "! grep -q 'old text' '$G/CLAUDE.local.md' '$D' && ! ls -A '$G' | grep -q preserved"
+
 # A provider's contract may ask for the flat layout on its own.
 printf '{"preset": "nanoclaw", "providers": {"codex": {"document": "flat"}}}\n' >"$R/clawmd.json"
 printf '{"provider": "codex"}\n' >"$G/container.json"
