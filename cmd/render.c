@@ -75,7 +75,8 @@ static const struct cmd_opt options[] = {
 	 "claude-md, claude-md-or-agents-md, claude-md-and-agents-md\n"
 	 "or managed-only (default: as HOME/.claude/settings.json\n"
 	 "sets it, else claude-md-or-agents-md)"},
-	{"runtime", O_RUNTIME, "R", "whose loading: claude, codex, gemini or opencode\n"
+	{"runtime", O_RUNTIME, "R", "whose loading: claude, codex, gemini, opencode,\n"
+				"cursor, copilot, ollama, pi, qwen or mock\n"
 				"(default: claude; with --group, the group's first\n"
 				"runtime, container.json's provider)"},
 	/* ---- Codex (render/codex.c, doc/runtime-codex.md) ---- */
@@ -334,7 +335,8 @@ int cmd_render(int argc, char **argv)
 			if (clawmd_runtime_parse(&o.runtime, a.arg) < 0) {
 				const char *near = clawmd_runtime_suggest(a.arg);
 				c = (cmd_usage_error("render", "%s: unknown runtime '%s'%s%s%s (claude, codex, "
-							       "gemini or opencode)", a.spelled, a.arg,
+							       "gemini, opencode, cursor, copilot, ollama, pi, "
+							       "qwen or mock)", a.spelled, a.arg,
 						     near ? "; did you mean '" : "", near ? near : "",
 						     near ? "'?" : ""), -1);
 			}
@@ -484,8 +486,11 @@ int cmd_render(int argc, char **argv)
 			return json ? cmd_json_failure(st) : st;
 		}
 		clawmd_group_free(g);
-		if (!runtime_set && !o.target) /* nested memory is Claude Code's */
-			o.runtime = first;
+		/* nested memory is Claude Code's; a provider of clawmd.json's
+		 * loads by the rules of the built-in one it is "like" */
+		const struct clawmd_contract *fc = clawmd_layout_contract(&root.lay, first);
+		if (!runtime_set && !o.target)
+			o.runtime = fc ? fc->like : CLAWMD_RUNTIME_CLAUDE;
 		o.mounts = mounts;
 		o.nmounts = nmounts;
 		if (!o.cwd)

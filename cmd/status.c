@@ -292,9 +292,10 @@ int cmd_status(int argc, char **argv)
 				cJSON_AddNumberToObject(g, "errors", (double)st[i].nerrors);
 				cJSON_AddNumberToObject(g, "preserved", (double)st[i].npreserved);
 				cJSON *rts = cJSON_AddArrayToObject(g, "runtimes");
-				for (int rt = 0; rt < CLAWMD_RUNTIME_N; rt++)
+				for (int rt = 0; rt < clawmd_layout_nruntimes(&root.lay); rt++)
 					if (st[i].runtimes & (1u << rt))
-						cJSON_AddItemToArray(rts, cJSON_CreateString(clawmd_runtime_name(rt)));
+						cJSON_AddItemToArray(rts, cJSON_CreateString(
+							clawmd_layout_contract(&root.lay, rt)->name));
 			}
 			cJSON_AddItemToArray(arr, g);
 		}
@@ -318,12 +319,14 @@ int cmd_status(int argc, char **argv)
 			       colour ? "\033[0m" : "", s->nskills, s->nfragments, s->memory_chars,
 			       s->tokens, s->nfindings, s->npreserved);
 			free(name);
-			char rts[64] = "-";
-			for (int rt = 0, k = 0; rt < CLAWMD_RUNTIME_N; rt++)
+			struct clawmd_buf rts = CLAWMD_BUF_INIT;
+			clawmd_buf_put(&rts, "", 0);
+			for (int rt = 0; rt < clawmd_layout_nruntimes(&root.lay); rt++)
 				if (s->runtimes & (1u << rt))
-					k += snprintf(rts + k, sizeof(rts) - (size_t)k, "%s%s", k ? "," : "",
-						      clawmd_runtime_name(rt));
-			printf("%-15s  ", rts);
+					clawmd_buf_printf(&rts, "%s%s", rts.len ? "," : "",
+							  clawmd_layout_contract(&root.lay, rt)->name);
+			printf("%-15s  ", rts.len ? rts.ptr : "-");
+			clawmd_buf_release(&rts);
 			if (s->all_skills)
 				printf("all: ");
 			for (size_t k = 0; k < s->nskills; k++) {

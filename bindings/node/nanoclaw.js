@@ -152,7 +152,10 @@ function composeGroupClaudeMd(group, config) {
 	// A symlinked group directory is compose's to refuse: nothing is looked
 	// at through it.
 	if (!fs.lstatSync(groupDir).isSymbolicLink()) refuseOddFragments(groupDir);
-	h.compose(group.folder, cfg === undefined ? undefined : { config: cfg });
+	// what compose did, its warnings among it (an unknown provider, what
+	// the cap ladder left out): nanoclaw's own composer returns nothing,
+	// so a host that ignores it loses nothing
+	return h.compose(group.folder, cfg === undefined ? undefined : { config: cfg });
 }
 
 /** The one-time cutover from groups/global and .claude-global.md (idempotent). */
@@ -188,4 +191,198 @@ function groupMounts(group) {
 	});
 }
 
-module.exports = { composeGroupClaudeMd, migrateGroupsToClaudeLocal, groupMounts };
+/* ---- nanoclaw since its pull request 3536: composeGroupProjectDoc ------ */
+
+const ENTRY_FILES = ['CLAUDE.md', 'AGENTS.md', 'GEMINI.md', 'QWEN.md'];
+const projectDocs = new Map(); // cwd + spec -> { cwd, handle }
+
+/*
+ * upstream's spec ({fileName, instructions?, maxBytes?}) as the layout keys
+ * of a provider contract of clawmd's (doc/runtimes.md): its name is made
+ * from the spec, so two specs never share a contract, and one spec always
+ * finds its handle again.
+ */
+const specs = new WeakMap(); // spec object -> contract (nanoclaw passes the same one)
+function specContract(spec) {
+	const known = spec && typeof spec === 'object' ? specs.get(spec) : undefined;
+	if (known && known.json === JSON.stringify(spec)) return known.contract;
+	const contract = makeContract(spec);
+	if (spec && typeof spec === 'object') specs.set(spec, { json: JSON.stringify(spec), contract });
+	return contract;
+}
+
+function makeContract(spec) {
+	if (!spec || typeof spec !== 'object')
+		throw usage('composeGroupProjectDoc: spec: expected {fileName, instructions?, maxBytes?}', 'spec');
+	const own = (o, k) => (Object.prototype.hasOwnProperty.call(o, k) ? o[k] : undefined);
+	const fileName = own(spec, 'fileName');
+	if (!ENTRY_FILES.includes(fileName))
+		throw usage(`composeGroupProjectDoc: spec.fileName: expected one of ${ENTRY_FILES.join(', ')}`,
+			'fileName');
+	const maxBytes = own(spec, 'maxBytes');
+	if (maxBytes !== undefined && !(Number.isInteger(maxBytes) && maxBytes > 0 && maxBytes <= 2 ** 30))
+		throw usage('composeGroupProjectDoc: spec.maxBytes: expected a whole number of bytes', 'maxBytes');
+	const facts = own(spec, 'instructions') ?? {};
+	if (typeof facts !== 'object')
+		throw usage('composeGroupProjectDoc: spec.instructions: expected an object', 'instructions');
+	const names = (v, key) => {
+		if (v === undefined) return [];
+		if (!Array.isArray(v) || !v.every((x) => typeof x === 'string' && x && !x.includes(',')))
+			throw usage(`composeGroupProjectDoc: spec.instructions.${key}: expected a list of names`, key);
+		return v;
+	};
+	const keys = {
+		like: fileName === 'CLAUDE.md' ? 'claude' : 'codex',
+		entry: fileName,
+		cap: maxBytes ?? 0,
+		document: 'flat',
+		overrides: names(own(facts, 'nativeOverrideFiles'), 'nativeOverrideFiles').join(','),
+	};
+	const skills = own(facts, 'nativeSkills');
+	if (skills !== undefined) {
+		const str = (k) => {
+			const v = own(skills, k);
+			if (typeof v !== 'string' || !v)
+				throw usage(`composeGroupProjectDoc: spec.instructions.nativeSkills.${k}: expected a path`, k);
+			return v;
+		};
+		keys['skills.discovery'] = str('discoveryPath');
+		keys['skills.source'] = str('sharedSource');
+		keys['skills.home'] = str('selfAuthoredHome');
+		keys['skills.roots'] = names(own(skills, 'persistentRoots'), 'persistentRoots').join(',');
+		keys['skills.inlined'] = own(skills, 'ruleBearingInlined') === true;
+	}
+	const id = require('crypto').createHash('sha256').update(JSON.stringify(keys)).digest('hex');
+	return { name: `spec-${id.slice(0, 12)}`, keys };
+}
+
+function projectDocRoot(contract) {
+	const cwd = process.cwd();
+	const key = `${cwd}\0${contract.name}`;
+	const have = projectDocs.get(key);
+	if (have) return have.handle;
+	const outer = groupRootOf(cwd);
+	if (outer)
+		throw new ClawmdError(`the working directory '${cwd}' is inside a group of '${outer}': ` +
+			'clawmd/nanoclaw roots at the working directory; start the host from ' +
+			`'${outer}'`, { code: 'EFS', exitStatus: 4, path: cwd });
+	const opts = { preset: 'nanoclaw', document: 'flat', watch: true };
+	for (const [k, v] of Object.entries(contract.keys)) opts[`providers.${contract.name}.${k}`] = v;
+	opts.runtimes = contract.name; // after the contract it names
+	const handle = clawmd.open(cwd, opts);
+	projectDocs.set(key, { cwd, handle });
+	return handle;
+}
+
+/* The container_configs row (or a container.json-shaped object) as the
+ * flat document reads it: the spec, not a provider, says which file. */
+const rowCache = new Map(); // the row's columns -> the config's JSON text (a few rows per host)
+function projectDocConfig(config) {
+	if (config && typeof config === 'object' && !Array.isArray(config)) {
+		const own = (k) => (Object.prototype.hasOwnProperty.call(config, k) ? config[k] : undefined);
+		const cols = [own('skills'), own('mcp_servers'), own('cli_scope')];
+		if (own('mcp_servers') !== undefined && cols.every((c) => c === undefined || c === null || typeof c === 'string')) {
+			const key = JSON.stringify(cols);
+			let text = rowCache.get(key);
+			if (text === undefined) {
+				text = JSON.stringify(projectDocObject(config));
+				if (rowCache.size > 4096) rowCache.clear();
+				rowCache.set(key, text);
+			}
+			return text;
+		}
+	}
+	return JSON.stringify(projectDocObject(config));
+}
+
+function projectDocObject(config) {
+	if (config === undefined || config === null) return {};
+	if (typeof config === 'string') {
+		try {
+			config = JSON.parse(config);
+		} catch (e) {
+			throw new ClawmdError(`config: not JSON (${e.message})`, { code: 'EINPUT', exitStatus: 3, key: 'config' });
+		}
+	}
+	if (typeof config !== 'object' || Array.isArray(config))
+		throw usage(`config: expected a container_configs row or an object, not ${typeof config}`, 'config');
+	const own = (k) => (Object.prototype.hasOwnProperty.call(config, k) ? config[k] : undefined);
+	const isRow = own('mcp_servers') !== undefined || own('agent_group_id') !== undefined;
+	const out = {};
+	if (isRow) {
+		const skills = own('skills');
+		if (skills !== undefined && skills !== null) {
+			// a corrupt selection widens to every skill, with a warning
+			try { out.skills = JSON.parse(skills); } catch (e) { out.skills = { corrupt: String(skills) }; }
+		}
+		const mcp = own('mcp_servers');
+		if (typeof mcp === 'string') {
+			try {
+				out.mcpServers = JSON.parse(mcp);
+			} catch (e) {
+				throw new ClawmdError(`container config of ${own('agent_group_id') || 'the group'}: ` +
+					`mcp_servers: not JSON (${e.message})`, { code: 'EINPUT', exitStatus: 3, key: 'mcp_servers' });
+			}
+		} else if (mcp !== undefined && mcp !== null) {
+			out.mcpServers = mcp;
+		}
+	} else {
+		for (const k of ['skills', 'mcpServers']) if (own(k) !== undefined) out[k] = own(k);
+	}
+	if (typeof own('cli_scope') === 'string') out.cli_scope = own('cli_scope');
+	return out;
+}
+
+/*
+ * nanoclaw's composeGroupProjectDoc(group, groupDir, spec) (its pull
+ * request 3536 and later), over clawmd's flat document: the same bytes in
+ * groups/<folder>/<spec.fileName>.  `config` is the group's
+ * container_configs row as nanoclaw stores it (JSON columns as text), or a
+ * container.json-shaped object; none: every default, as a group without a
+ * row.  `options.log` is the host's logger (nanoclaw's `log`): each warning
+ * goes to log.warn, what the cap ladder dropped to log.error, as
+ * nanoclaw's composer logs them.  Returns what compose did, with
+ * `dropped` (the section names left out for size).
+ */
+function composeGroupProjectDoc(group, groupDir, spec, config, options) {
+	if (!group || typeof group !== 'object' || typeof group.folder !== 'string')
+		throw usage('composeGroupProjectDoc: expected an agent group with a folder', 'folder');
+	if (typeof groupDir !== 'string')
+		throw usage('composeGroupProjectDoc: groupDir: expected a path', 'groupDir');
+	const contract = specContract(spec);
+	const cfg = projectDocConfig(config);
+	const log = options && typeof options === 'object' ? options.log : undefined;
+	const h = projectDocRoot(contract);
+	if (!clawmd.validName(group.folder))
+		h.compose(group.folder); // throws the library's message for the name
+	const want = path.join(h.groupsDir, group.folder);
+	if (groupDir !== want && path.resolve(groupDir) !== want)
+		throw usage(`composeGroupProjectDoc: groupDir '${groupDir}' is not '${want}', the group's ` +
+			'directory under the root', 'groupDir');
+	let r;
+	try {
+		r = h.compose(group.folder, { config: cfg });
+	} catch (e) {
+		// a group's directory is made when missing, as nanoclaw's composer does
+		if (!(e instanceof ClawmdError) || e.code !== 'EFS' || fs.existsSync(want)) throw e;
+		fs.mkdirSync(want, { recursive: true });
+		r = h.compose(group.folder, { config: cfg });
+	}
+	const file = spec.fileName;
+	r.file = file;
+	r.dropped = [];
+	for (const w of r.warnings) {
+		const m = / dropped the largest instruction sections: (.*)$/.exec(w);
+		if (m) {
+			r.dropped = m[1].split(', ');
+			if (log && typeof log.error === 'function')
+				log.error('Project document exceeded its size cap \u2014 dropped the largest instruction sections',
+					{ file, group: group.name, dropped: r.dropped, message: w });
+		} else if (log && typeof log.warn === 'function') {
+			log.warn(w, { file, group: group.name });
+		}
+	}
+	return r;
+}
+
+module.exports = { composeGroupClaudeMd, composeGroupProjectDoc, migrateGroupsToClaudeLocal, groupMounts };

@@ -1,6 +1,7 @@
 /* changes.c - compare a plan with a group directory, and apply the
  * difference without ever losing content or following a planted link. */
 #include "clawmd.h"
+#include "compose/flat.h"
 #include "group/group.h"
 #include "compose/fragdir.h"
 #include "fs/fs.h"
@@ -217,7 +218,8 @@ static bool already_right(const struct clawmd_dir *d, const struct clawmd_entry 
 
 static int compare_entry(struct clawmd_changes *ch, const struct clawmd_dir *d,
 			 const struct clawmd_entry *want, bool is_entry, bool local_free,
-			 struct clawmd_inputs *in, struct clawmd_err *err)
+			 struct clawmd_inputs *in, const struct clawmd_group *g,
+			 struct clawmd_err *err)
 {
 	struct stat st;
 	mode_t m;
@@ -245,7 +247,8 @@ static int compare_entry(struct clawmd_changes *ch, const struct clawmd_dir *d,
 		if (rc < 0)
 			goto out;
 		if (is_entry && (unread || !(clawmd_entry_ours(old.ptr, old.len) ||
-					     torn_ours(old.ptr, old.len)))) {
+					     torn_ours(old.ptr, old.len) ||
+					     clawmd_flat_ours(g, want->name, old.ptr, old.len)))) {
 			c = add(ch, CLAWMD_PRESERVE, want->name, t);
 			c->old_unread = unread;
 			/* Text someone wrote is carried into the memory file; a
@@ -301,20 +304,20 @@ static bool planned(const struct clawmd_plan *plan, const char *name)
  * is somebody's file and stays.
  */
 static void stale_entries(struct clawmd_changes *ch, const struct clawmd_dir *gd,
-			  const struct clawmd_plan *plan)
+			  const struct clawmd_plan *plan, const struct clawmd_group *g)
 {
 	for (int rt = 0; rt < CLAWMD_RUNTIME_N; rt++) {
 		const char *name = clawmd_runtime_entry(rt);
 		struct clawmd_buf old = CLAWMD_BUF_INIT;
 		struct clawmd_err scratch = CLAWMD_ERR_INIT;
-		bool seen = false;
-		for (int o = 0; o < rt; o++)
-			seen |= !strcmp(clawmd_runtime_entry(o), name);
+		bool seen = !name;
+		for (int o = 0; o < rt && !seen; o++)
+			seen = clawmd_runtime_entry(o) && !strcmp(clawmd_runtime_entry(o), name);
 		if (seen || planned(plan, name))
 			continue;
 		/* absent, a symlink, too large or not a file: not ours */
 		if (clawmd_fs_read(&old, gd, name, ENTRY_MAX, &scratch) == 0 &&
-		    clawmd_entry_ours(old.ptr, old.len)) {
+		    (clawmd_entry_ours(old.ptr, old.len) || clawmd_flat_ours(g, name, old.ptr, old.len))) {
 			struct clawmd_change *c = add(ch, CLAWMD_REMOVE, name, CLAWMD_FT_FILE);
 			c->old = old;
 			continue;
@@ -359,12 +362,20 @@ static bool our_temp(const char *name, bool in_fragments)
 	       !strcmp(base, CLAWMD_FRAGMENTS_DIR) || !strcmp(base, CLAWMD_LOCAL_NAME);
 }
 
+/* Whose entry file is being removed: a flat one is told by its record. */
+struct change_owner {
+	const struct clawmd_group *g;
+	const char *name;
+};
+
 /* A leftover CLAUDE.md temp that is an unedited composed entry is
  * clawmd's own output, whatever the digest in its name says: that is what
  * a swap that was killed leaves there in the common case. */
 static bool composed_ours(const char *data, size_t len, void *payload)
 {
-	return clawmd_entry_ours(data, len);
+	const struct change_owner *o = payload;
+	return clawmd_entry_ours(data, len) ||
+	       (o && clawmd_flat_ours(o->g, o->name, data, len));
 }
 
 static clawmd_fs_ours_fn ours_for(const char *temp)
@@ -512,7 +523,7 @@ static int compare_fragdir(struct clawmd_changes *ch, const struct clawmd_dir *d
  * vouches for the symlinks in it and for stale fragments being absent
  * (its listing, in leftovers()). */
 static int compute_fragments_dir(struct clawmd_changes *out, struct clawmd_dir *fd,
-				 const struct clawmd_dir *gd, struct clawmd_inputs *in,
+				 const struct clawmd_dir *gd, bool flat, struct clawmd_inputs *in,
 				 struct clawmd_err *err)
 {
 	mode_t m;
@@ -531,6 +542,8 @@ static int compute_fragments_dir(struct clawmd_changes *out, struct clawmd_dir *
 	}
 	st.st_mode = m;
 	clawmd_inputs_note(in, CLAWMD_INPUT_TYPE, CLAWMD_AT_GROUP, CLAWMD_FRAGMENTS_DIR, m ? &st : NULL);
+	if (flat) /* the flat document has none: what is there is not clawmd's */
+		return 0;
 	if (m)
 		add(out, CLAWMD_PRESERVE, CLAWMD_FRAGMENTS_DIR, ftype(m));
 	add(out, CLAWMD_MKDIR, CLAWMD_FRAGMENTS_DIR, CLAWMD_FT_NONE);
@@ -540,7 +553,8 @@ static int compute_fragments_dir(struct clawmd_changes *out, struct clawmd_dir *
 /* Each entry of the plan against what is there. */
 static int compute_entries(struct clawmd_changes *out, const struct clawmd_plan *plan,
 			   const struct clawmd_dir *fd, const struct clawmd_dir *gd, bool local_free,
-			   struct clawmd_inputs *in, struct clawmd_err *err)
+			   struct clawmd_inputs *in, const struct clawmd_group *g,
+			   struct clawmd_err *err)
 {
 	int rc = 0;
 	for (size_t i = 0; i < plan->n && rc >= 0; i++) {
@@ -552,7 +566,7 @@ static int compute_entries(struct clawmd_changes *out, const struct clawmd_plan 
 			rc = compare_fragdir(out, fd, e, in, err);
 		else
 			rc = compare_entry(out, in_frag ? fd : gd, e, clawmd_runtime_entry_name(e->name),
-					   local_free, in, err);
+					   local_free, in, g, err);
 	}
 	return rc;
 }
@@ -582,6 +596,48 @@ static void compute_local(struct clawmd_changes *out, bool local_missing, const 
 		add(out, CLAWMD_CREATE_LOCAL, CLAWMD_LOCAL_NAME, CLAWMD_FT_NONE);
 }
 
+/*
+ * The flat document keeps nothing of the import layout: .claude-fragments
+ * goes when it is clawmd's directory (its files were listed as stale by
+ * leftovers(); anything else in it is moved aside with it), and
+ * .claude-shared.md when it is clawmd's or nanoclaw's (a symlink to the
+ * base, or copy mode's copy of it).  Anything else under those names is
+ * somebody's and stays.
+ */
+static int flat_leftovers(struct clawmd_changes *ch, const struct clawmd_dir *gd,
+			  const struct clawmd_dir *fd, const struct clawmd_group *g,
+			  struct clawmd_err *err)
+{
+	mode_t m;
+	int rc;
+	if (fd->fd >= 0)
+		add(ch, CLAWMD_REMOVE, CLAWMD_FRAGMENTS_DIR, CLAWMD_FT_DIR)->old_unread = true;
+	if ((rc = clawmd_fs_type(&m, gd, CLAWMD_SHARED_NAME, err)) < 0)
+		return rc;
+	if (m == S_IFLNK) {
+		struct clawmd_change *c = add(ch, CLAWMD_REMOVE, CLAWMD_SHARED_NAME, CLAWMD_FT_LINK);
+		return clawmd_fs_readlink(&c->old, gd, CLAWMD_SHARED_NAME, err) < 0 ? err->code : 0;
+	}
+	if (m != S_IFREG)
+		return 0;
+	struct clawmd_buf have = CLAWMD_BUF_INIT, base = CLAWMD_BUF_INIT;
+	struct clawmd_err scratch = CLAWMD_ERR_INIT;
+	struct clawmd_dir root = CLAWMD_DIR_INIT;
+	char *dir = clawmd_path_dir(g->lay->base);
+	const char *leafname = strrchr(g->lay->base, '/') ? strrchr(g->lay->base, '/') + 1 : g->lay->base;
+	bool same = clawmd_fs_read(&have, gd, CLAWMD_SHARED_NAME, ENTRY_MAX, &scratch) == 0 &&
+		    clawmd_dir_open(&root, dir, &scratch) == 0 &&
+		    clawmd_fs_read(&base, &root, leafname, ENTRY_MAX, &scratch) == 0 &&
+		    have.len == base.len && !memcmp(have.ptr, base.ptr, have.len);
+	if (same)
+		add(ch, CLAWMD_REMOVE, CLAWMD_SHARED_NAME, CLAWMD_FT_FILE)->old_unread = true;
+	clawmd_dir_release(&root);
+	clawmd_buf_release(&have);
+	clawmd_buf_release(&base);
+	free(dir);
+	return 0;
+}
+
 int clawmd_changes_compute(struct clawmd_changes *out, struct clawmd_group *g,
 			   const struct clawmd_plan *plan, struct clawmd_err *err)
 {
@@ -598,9 +654,14 @@ int clawmd_changes_compute(struct clawmd_changes *out, struct clawmd_group *g,
 		goto out;
 	/* The caller's descriptor, under the name messages show. */
 	struct clawmd_dir gd = {group->fd, out->path};
-	if ((rc = local_state(&local_missing, &local_free, &gd, in, err)) < 0 ||
-	    (rc = compute_fragments_dir(out, &fd, &gd, in, err)) < 0 ||
-	    (rc = compute_entries(out, plan, &fd, &gd, local_free, in, err)) < 0)
+	if ((rc = local_state(&local_missing, &local_free, &gd, in, err)) < 0)
+		goto out;
+	/* The flat document carries nothing into CLAUDE.local.md (nanoclaw
+	 * keeps memory in memory/) and creates none: a hand edit goes aside. */
+	if (plan->flat)
+		local_free = local_missing = false;
+	if ((rc = compute_fragments_dir(out, &fd, &gd, plan->flat, in, err)) < 0 ||
+	    (rc = compute_entries(out, plan, &fd, &gd, local_free, in, g, err)) < 0)
 		goto out;
 	/* Neither the group directory's leftovers nor the entry files of
 	 * runtimes the group does not run are noted: only clawmd writes what
@@ -609,7 +670,9 @@ int clawmd_changes_compute(struct clawmd_changes *out, struct clawmd_group *g,
 	 * stat per name, or a listing of the directory the agent writes in. */
 	if ((rc = leftovers(out, &gd, "", plan, err)) < 0)
 		goto out;
-	stale_entries(out, &gd, plan);
+	stale_entries(out, &gd, plan, g);
+	if (plan->flat && (rc = flat_leftovers(out, &gd, &fd, g, err)) < 0)
+		goto out;
 	if (fd.fd >= 0 && (rc = leftovers(out, &fd, CLAWMD_FRAGMENTS_DIR "/", plan, err)) < 0)
 		goto out;
 	compute_local(out, local_missing, g->lay->ct_group);
@@ -837,6 +900,7 @@ struct apply {
 	size_t nkeeps;
 	char tmpdir[64];	   /* the new .claude-fragments, until renamed in */
 	bool mkdir_frag, durable;
+	const struct clawmd_group *g; /* whose flat entries are judged by its record */
 	struct clawmd_err *err;
 };
 
@@ -996,7 +1060,10 @@ static int apply_remove(struct apply *a, struct clawmd_change *c)
 		rc = clawmd_fs_remove_own(&kept, d, leaf(c->name), tb, ours_for(leaf(c->name)), NULL,
 					  a->err);
 	else if (clawmd_runtime_entry_name(c->name)) /* the agent may have edited it */
-		rc = clawmd_fs_remove_own(&kept, &a->gd, c->name, c->name, composed_ours, NULL, a->err);
+		{
+		struct change_owner own = {a->g, c->name};
+		rc = clawmd_fs_remove_own(&kept, &a->gd, c->name, c->name, composed_ours, &own, a->err);
+	}
 	else
 		return clawmd_fs_unlink(d, leaf(c->name), a->err);
 	if (kept) {
@@ -1065,7 +1132,7 @@ int clawmd_changes_apply(struct clawmd_changes *ch, struct clawmd_group *g,
 	struct apply a = {.ch = ch, .gd = {group->fd, ch->path}, .fd = CLAWMD_DIR_INIT,
 			  .st = clawmd_xcalloc(ch->n, sizeof(*a.st)),
 			  .dtmp = clawmd_xcalloc(ch->n, sizeof(*a.dtmp)), .nstaged = ch->n,
-			  .err = err};
+			  .g = g, .err = err};
 	for (size_t i = 0; i < ch->n; i++) {
 		a.mkdir_frag |= ch->v[i].action == CLAWMD_MKDIR;
 		a.durable |= ch->v[i].action == CLAWMD_PRESERVE;

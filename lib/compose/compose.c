@@ -1,6 +1,7 @@
 /* compose.c - the per-spawn job: lock the group, plan, compare, apply. */
 #include "clawmd.h"
 #include "compose/record.h"
+#include "compose/flat.h"
 #include "group/group.h"
 #include "group/tracked.h"
 #include "base/util.h"
@@ -50,8 +51,9 @@ static void keep_tracked(struct clawmd_plan *plan, const struct clawmd_changes *
 
 /* An inlined entry holds the memory's text, which just changed: plan and
  * apply once more, so that it holds the carried text too (what this round
- * wrote is what the caller reports). */
-static int compose_again(struct clawmd_group *g, struct clawmd_err *err)
+ * wrote is what the caller reports, with the warnings of the new plan it
+ * did not have: what the cap ladder left out of the grown entry). */
+static int compose_again(struct clawmd_plan *first, struct clawmd_group *g, struct clawmd_err *err)
 {
 	struct clawmd_plan plan;
 	struct clawmd_changes changes;
@@ -59,6 +61,17 @@ static int compose_again(struct clawmd_group *g, struct clawmd_err *err)
 	int rc = clawmd_plan_build(&plan, g, err);
 	if (rc == 0 && (rc = clawmd_changes_compute(&changes, g, &plan, err)) == 0)
 		rc = clawmd_changes_apply(&changes, g, err);
+	for (size_t i = 0; rc == 0 && i < plan.nwarnings; i++) {
+		bool had = false;
+		for (size_t k = 0; k < first->nwarnings && !had; k++)
+			had = !strcmp(first->warnings[k], plan.warnings[i]);
+		if (had)
+			continue;
+		first->warnings = clawmd_xrealloc(first->warnings,
+						  (first->nwarnings + 1) * sizeof(char *));
+		first->warnings[first->nwarnings++] = plan.warnings[i];
+		plan.warnings[i] = NULL;
+	}
 	clawmd_changes_release(&changes);
 	clawmd_plan_release(&plan);
 	return rc;
@@ -70,14 +83,15 @@ static int compose_again(struct clawmd_group *g, struct clawmd_err *err)
  * compare, apply.  A full compose that finds nothing to do records what
  * it saw; one that changes the group drops the record first.  A config
  * the host gave is not container.json, whose identity the record holds:
- * such a compose neither trusts nor writes a record.
+ * the record is keyed by its text instead.
  */
 int clawmd_compose(struct clawmd_plan *plan, struct clawmd_changes *changes,
 		   struct clawmd_group *g, const struct clawmd_compose_opts *opts,
 		   struct clawmd_err *err)
 {
 	const struct clawmd_dir *gd;
-	bool record = !opts->dry_run && !g->config_given;
+	/* A config the host gave keys the record by its text (record.c). */
+	bool record = !opts->dry_run;
 	/* A lock the caller took (clawmd_group_lock) is used, and stays
 	 * held until clawmd_group_free(), as clawmd/group.h says: only the
 	 * lock taken here is let go here. */
@@ -122,6 +136,11 @@ int clawmd_compose(struct clawmd_plan *plan, struct clawmd_changes *changes,
 		goto out;
 	if (opts->dry_run)
 		goto out;
+	/* What a flat entry will hold is recorded beside what it holds now
+	 * before it is written, and alone once it is: a crash in between
+	 * leaves both clawmd's. */
+	if (plan->flat && (changes->n || !clawmd_flat_recorded(g)))
+		clawmd_flat_remember(g, plan, true);
 	if (changes->n == 0) {
 		if (record)
 			clawmd_record_save(g, plan);
@@ -130,8 +149,10 @@ int clawmd_compose(struct clawmd_plan *plan, struct clawmd_changes *changes,
 		rc = clawmd_changes_apply(changes, g, err);
 		if (rc == 0)
 			keep_tracked(plan, changes, g);
+		if (rc == 0 && plan->flat)
+			clawmd_flat_remember(g, plan, false);
 		if (rc == 0 && plan->inlined && carried(changes))
-			rc = compose_again(g, err);
+			rc = compose_again(plan, g, err);
 	}
 	goto out;
 noop_locked:

@@ -4,6 +4,7 @@
 #include "group/entry.h"
 #include "base/util.h"
 
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -13,67 +14,114 @@ void clawmd_inline_init(struct clawmd_inline *in)
 	clawmd_buf_put(&in->text, "", 0);
 }
 
-void clawmd_inline_add(struct clawmd_inline *in, const char *from, const char *text, size_t len)
+static void add_part(struct clawmd_inline *in, const char *from, const char *text, size_t len,
+		     size_t unit)
 {
 	if (!len)
 		return;
 	size_t before = in->text.len;
 	/* A blank line between parts, so a part's last paragraph never runs
 	 * into the next one's first; the comment says where it came from. */
-	clawmd_buf_printf(&in->text, "%s<!-- from %s -->\n", in->n ? "\n" : "", from);
+	clawmd_buf_printf(&in->text, "\n<!-- from %s -->\n", from);
 	clawmd_buf_put(&in->text, text, len);
 	if (text[len - 1] != '\n')
 		clawmd_buf_putc(&in->text, '\n');
 	clawmd_xgrow(&in->parts, &in->cap, in->n + 1, sizeof(*in->parts));
-	in->parts[in->n++] = (struct clawmd_inline_part){clawmd_xstrdup(from), in->text.len - before};
+	in->parts[in->n++] = (struct clawmd_inline_part){clawmd_xstrdup(from), before,
+							  in->text.len - before, unit, in->kind};
+}
+
+void clawmd_inline_add(struct clawmd_inline *in, const char *from, const char *text, size_t len)
+{
+	add_part(in, from, text, len, in->units++);
 }
 
 void clawmd_inline_add_entry(struct clawmd_inline *in, const char *from, const char *from_dir,
 			     const struct clawmd_entry *e)
 {
+	size_t unit = in->units++;
 	if (e->type == CLAWMD_FT_FILE) {
-		clawmd_inline_add(in, from, e->data, e->len);
+		add_part(in, from, e->data, e->len, unit);
 		return;
 	}
 	for (size_t i = 0; i < e->nfiles; i++) {
 		char *f = clawmd_path_join(from_dir, e->files[i].name);
-		clawmd_inline_add(in, f, e->files[i].data, e->files[i].len);
+		add_part(in, f, e->files[i].data, e->files[i].len, unit);
 		free(f);
 	}
 }
 
-static int by_size_desc(const void *a, const void *b)
+/* The parts kept (keep[unit]), the first without its leading blank line,
+ * then the note naming what was left out. */
+static void render(struct clawmd_buf *out, const struct clawmd_inline *in, const bool *keep,
+		   bool memory, const struct clawmd_buf *dropped)
 {
-	const struct clawmd_inline_part *x = a, *y = b;
-	return x->len < y->len ? 1 : x->len > y->len ? -1 : strcmp(x->from, y->from);
-}
-
-int clawmd_inline_finish(struct clawmd_buf *out, const struct clawmd_inline *in, const char *shown,
-			 const char *who, size_t limit, struct clawmd_err *err)
-{
+	struct clawmd_buf body = CLAWMD_BUF_INIT;
 	char hex[17];
-	clawmd_entry_digest(hex, in->text.ptr, in->text.len);
+	clawmd_buf_put(&body, "", 0);
+	for (size_t i = 0; i < in->n; i++) {
+		const struct clawmd_inline_part *p = &in->parts[i];
+		if (!keep[p->unit] || (p->kind == CLAWMD_PART_MEMORY && !memory))
+			continue;
+		size_t skip = body.len ? 0 : 1;
+		clawmd_buf_put(&body, in->text.ptr + p->off + skip, p->len - skip);
+	}
+	if (dropped->len)
+		clawmd_buf_printf(&body, "%s" CLAWMD_INLINE_OMITTED "%s -->\nThese instruction "
+				  "sections were left out to fit the size this runtime loads: %s. "
+				  "Their tools still work; consult each tool's own description.\n",
+				  body.len ? "\n" : "", dropped->ptr, dropped->ptr);
+	clawmd_entry_digest(hex, body.ptr, body.len);
 	clawmd_buf_clear(out);
 	clawmd_buf_printf(out, "%s%s -->\n", CLAWMD_HEADER, hex);
-	clawmd_buf_put(out, in->text.ptr, in->text.len);
-	if (!limit || out->len <= limit)
-		return 0;
-	/* Past the limit the runtime cuts the file short, silently: the agent
-	 * would start without its last parts (its memory first).  Refuse, and
-	 * name what to trim. */
-	struct clawmd_inline_part *v = clawmd_xmalloc((in->n + 1) * sizeof(*v));
-	memcpy(v, in->parts, in->n * sizeof(*v));
-	qsort(v, in->n, sizeof(*v), by_size_desc);
-	struct clawmd_buf big = CLAWMD_BUF_INIT;
-	clawmd_buf_put(&big, "", 0);
-	for (size_t i = 0; i < in->n && i < 3; i++)
-		clawmd_buf_printf(&big, "%s%s (%zu bytes)", i ? ", " : "", v[i].from, v[i].len);
-	clawmd_err_set(err, CLAWMD_EINPUT,
-		       "%s would be %zu bytes, past the %zu that %s loads (it cuts the rest off); "
-		       "the biggest parts: %s", shown, out->len, limit, who, big.ptr);
-	clawmd_buf_release(&big);
-	free(v);
-	return err->code;
+	clawmd_buf_put(out, body.ptr, body.len);
+	clawmd_buf_release(&body);
+}
+
+void clawmd_inline_finish(struct clawmd_buf *out, struct clawmd_buf *note,
+			  const struct clawmd_inline *in, bool memory, const char *shown,
+			  const char *who, size_t limit)
+{
+	bool *keep = clawmd_xmalloc(in->units + 1);
+	size_t *size = clawmd_xcalloc(in->units + 1, sizeof(*size));
+	struct clawmd_buf dropped = CLAWMD_BUF_INIT;
+	memset(keep, 1, in->units + 1);
+	clawmd_buf_put(&dropped, "", 0);
+	clawmd_buf_clear(note);
+	for (size_t i = 0; i < in->n; i++)
+		if (in->parts[i].kind == CLAWMD_PART_DROP)
+			size[in->parts[i].unit] += in->parts[i].len;
+	render(out, in, keep, memory, &dropped);
+	/* The cap ladder: past the cap the runtime would cut the end off,
+	 * silently (the memory first); the largest droppable fragment goes
+	 * instead, and the note says which. */
+	while (limit && out->len > limit) {
+		size_t best = SIZE_MAX;
+		for (size_t u = 0; u < in->units; u++)
+			if (keep[u] && size[u] && (best == SIZE_MAX || size[u] > size[best]))
+				best = u;
+		if (best == SIZE_MAX)
+			break;
+		keep[best] = false;
+		for (size_t i = 0; i < in->n; i++)
+			if (in->parts[i].unit == best) {
+				clawmd_buf_printf(&dropped, "%s%s", dropped.len ? ", " : "",
+						  in->parts[i].from);
+				break;
+			}
+		render(out, in, keep, memory, &dropped);
+	}
+	if (dropped.len)
+		clawmd_buf_printf(note, "%s: past the %zu bytes %s loads, left out %s", shown, limit,
+				  who, dropped.ptr);
+	if (limit && out->len > limit)
+		clawmd_buf_printf(note, "%s%s is %zu bytes with nothing left to drop, past the %zu "
+				  "that %s loads: it cuts the rest off; trim the persona, the "
+				  "shared base or the memory", note->len ? "; " : "", shown, out->len,
+				  limit, who);
+	clawmd_buf_release(&dropped);
+	free(size);
+	free(keep);
 }
 
 void clawmd_inline_release(struct clawmd_inline *in)

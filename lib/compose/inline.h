@@ -23,15 +23,26 @@
 
 #include "clawmd.h"
 
+/* What a part is to the cap ladder: kept whatever its size (the persona,
+ * the shared base, the group's own files), dropped largest first past the
+ * cap (skill, module and MCP instructions: their tools still describe
+ * themselves), or the agent's memory (kept, and left out for runtimes that
+ * read CLAUDE.local.md by themselves). */
+enum clawmd_part_kind { CLAWMD_PART_CORE = 0, CLAWMD_PART_DROP, CLAWMD_PART_MEMORY };
+
 struct clawmd_inline_part {
 	char *from;
-	size_t len;
+	size_t off, len;      /* in text */
+	size_t unit;	      /* parts of one fragment share it: dropped together */
+	enum clawmd_part_kind kind;
 };
 
 struct clawmd_inline {
 	struct clawmd_buf text;
 	struct clawmd_inline_part *parts;
 	size_t n, cap;
+	size_t units;
+	enum clawmd_part_kind kind; /* of the parts added next */
 };
 
 void clawmd_inline_init(struct clawmd_inline *in);
@@ -43,11 +54,17 @@ void clawmd_inline_add_entry(struct clawmd_inline *in, const char *from, const c
 			     const struct clawmd_entry *e);
 /*
  * The entry file into `out`: clawmd's header line with the digest of the
- * rest, then the parts.  EINPUT when it would be more than `limit` bytes
- * (0: no limit), naming `shown`, the runtime `who` and the biggest parts.
+ * rest, then the parts (the memory only when `memory`).  Past `limit`
+ * bytes (0: none) the droppable fragments go, largest first (a tie: the
+ * earliest), and a last part names them; if the rest is still past it,
+ * the file is written whole (a runtime that cuts its end still starts the
+ * agent, a failed compose would not).  What was done goes into `note` (empty:
+ * nothing), a sentence naming `shown` and the runtime `who`.
  */
-int clawmd_inline_finish(struct clawmd_buf *out, const struct clawmd_inline *in, const char *shown,
-			 const char *who, size_t limit, struct clawmd_err *err);
+void clawmd_inline_finish(struct clawmd_buf *out, struct clawmd_buf *note,
+			  const struct clawmd_inline *in, bool memory, const char *shown,
+			  const char *who, size_t limit);
+#define CLAWMD_INLINE_OMITTED CLAWMD_INLINE_OMITTED_MARK
 void clawmd_inline_release(struct clawmd_inline *in);
 
 #endif

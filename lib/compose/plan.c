@@ -8,6 +8,7 @@
 #include "compose/persona.h"
 #include "compose/inline.h"
 #include "fs/inputs.h"
+#include "compose/flat.h"
 
 #include "base/util.h"
 
@@ -726,61 +727,96 @@ static void warn_persona(void *payload, const char *msg)
 	warn(payload, "%s", msg);
 }
 
+/* Whether runtime `c` takes the text of group file `name` whole:
+ * its entry or a file it reads by itself. */
+static bool reads_file(const struct clawmd_contract *c, const char *name)
+{
+	return (c->entry && !strcmp(c->entry, name)) || clawmd_runtime_list_has(c->reads, name);
+}
+
 /*
  * The entry file of each runtime in `runtimes` but Claude Code, once per
  * file (Codex and OpenCode share AGENTS.md): for a runtime that follows
  * imports, CLAUDE.md's imports, with the agent's memory when CLAUDE.md
  * leaves it to Claude Code to load; else the inlined entry, within the
- * least limit of the runtimes reading it.
+ * least cap of the runtimes reading it.  The contracts decide: which file,
+ * whether its readers follow imports, and which of them read the agent's
+ * memory by themselves (Cursor reads CLAUDE.local.md: its AGENTS.md leaves
+ * the memory out, so the agent never gets it twice).
  */
 static int add_runtime_entries(struct build *b)
 {
 	struct clawmd_plan *out = b->out;
 	struct clawmd_group *g = b->g;
+	const struct clawmd_layout *lay = g->lay;
 	clawmd_runtimes runtimes = b->runtimes;
 	struct clawmd_buf file = CLAWMD_BUF_INIT, imports = CLAWMD_BUF_INIT;
-	int rc = 0;
-	for (int rt = 1; rt < CLAWMD_RUNTIME_N && rc == 0; rt++) {
-		const char *name = clawmd_runtime_entry(rt);
-		bool done = false;
-		for (size_t i = 0; i < out->n && !done; i++)
-			done = !strcmp(out->entries[i].name, name);
-		if (!(runtimes & (1u << rt)) || done)
+	int rc = 0, nrt = clawmd_layout_nruntimes(lay);
+	for (int rt = 0; rt < nrt && rc == 0; rt++) {
+		const struct clawmd_contract *c = clawmd_layout_contract(lay, rt);
+		if (!(runtimes & (1u << rt)) || !c || !c->entry)
 			continue;
-		if (clawmd_runtime_imports_inside(rt) && g->lay->mode == CLAWMD_MODE_SYMLINK) {
+		const char *name = c->entry;
+		if (c->inside && lay->mode == CLAWMD_MODE_SYMLINK) {
 			char *cj = clawmd_path_join(g->shown, CLAWMD_CONFIG_NAME);
 			rc = clawmd_err_set(b->err, CLAWMD_EINPUT,
 					    "%s: %s follows no import whose target is outside the working "
 					    "directory, and symlink mode links the shared base and fragments "
 					    "there from the container's /app: compose this layout in copy "
 					    "mode (\"mode\": \"copy\" in clawmd.json, or --mode copy)", cj,
-					    clawmd_runtime_title(rt));
+					    c->title);
 			free(cj);
 			break;
 		}
-		if (clawmd_runtime_imports(rt)) {
+		/* CLAUDE.md is composed for every group, import-only; a runtime
+		 * reading it that does not load CLAUDE.local.md by itself gets
+		 * the memory only through the entry's import. */
+		if (!strcmp(name, CLAWMD_ENTRY_NAME)) {
+			if (!lay->import_local && !clawmd_runtime_list_has(c->reads, CLAWMD_LOCAL_NAME))
+				warn(out, "%s/%s: %s does not read %s by itself and the entry does not "
+					  "import it: the agent's memory does not reach it; set "
+					  "\"import_local\": true in clawmd.json",
+				     g->shown, CLAWMD_ENTRY_NAME, c->title, CLAWMD_LOCAL_NAME);
+			continue;
+		}
+		bool done = false;
+		for (size_t i = 0; i < out->n && !done; i++)
+			done = !strcmp(out->entries[i].name, name);
+		if (done)
+			continue;
+		/* Every runtime of the group reading this file decides its form:
+		 * inlined if one of them does not follow imports; its memory
+		 * inlined unless each of them reads CLAUDE.local.md itself;
+		 * within the least cap among them. */
+		bool inlined = false, memory = false;
+		size_t limit = 0;
+		const char *who = c->title;
+		for (int o = 0; o < nrt; o++) {
+			const struct clawmd_contract *d = clawmd_layout_contract(lay, o);
+			if (!(runtimes & (1u << o)) || !d || !d->entry || strcmp(d->entry, name))
+				continue;
+			inlined |= !d->imports;
+			memory |= !clawmd_runtime_list_has(d->reads, CLAWMD_LOCAL_NAME);
+			if (d->cap && (!limit || d->cap < limit))
+				limit = d->cap, who = d->title;
+		}
+		if (!inlined) {
 			clawmd_buf_clear(&imports);
 			clawmd_buf_put(&imports, b->body.ptr, b->body.len);
-			if (!g->lay->import_local)
+			if (!lay->import_local && memory)
 				clawmd_buf_puts(&imports, "@./" CLAWMD_LOCAL_NAME "\n");
 			char hex[17];
 			clawmd_entry_digest(hex, imports.ptr, imports.len);
 			clawmd_buf_clear(&file);
 			clawmd_buf_printf(&file, "%s%s -->\n%s", CLAWMD_HEADER, hex, imports.ptr);
 		} else {
-			size_t limit = 0;
-			const char *who = clawmd_runtime_title(rt);
-			for (int o = rt; o < CLAWMD_RUNTIME_N; o++) {
-				size_t l = clawmd_runtime_limit(o);
-				if ((runtimes & (1u << o)) && !strcmp(clawmd_runtime_entry(o), name) && l &&
-				    (!limit || l < limit))
-					limit = l, who = clawmd_runtime_title(o);
-			}
+			struct clawmd_buf note = CLAWMD_BUF_INIT;
 			char *path = clawmd_path_join(g->shown, name);
-			rc = clawmd_inline_finish(&file, &b->il.in, path, who, limit, b->err);
+			clawmd_inline_finish(&file, &note, &b->il.in, memory, path, who, limit);
+			if (note.len)
+				warn(out, "%s", note.ptr);
+			clawmd_buf_release(&note);
 			free(path);
-			if (rc < 0)
-				break;
 		}
 		size_t len = file.len;
 		add_entry(out, clawmd_xstrdup(name), CLAWMD_FT_FILE, clawmd_buf_detach(&file), len);
@@ -788,6 +824,45 @@ static int add_runtime_entries(struct build *b)
 	clawmd_buf_release(&file);
 	clawmd_buf_release(&imports);
 	return rc;
+}
+
+const char *clawmd_plan_twice(const struct clawmd_plan *plan, const struct clawmd_contract *c)
+{
+	for (size_t i = 0; c && c->entry && i < plan->n; i++) {
+		const struct clawmd_entry *e = &plan->entries[i];
+		if (e->type != CLAWMD_FT_FILE || !clawmd_runtime_entry_name(e->name) ||
+		    !strcmp(e->name, c->entry) || !reads_file(c, e->name))
+			continue;
+		/* an inlined entry carries text for anyone; an import-only one
+		 * for a runtime that follows its imports */
+		if (c->imports || memmem(e->data, e->len, "\n<!-- from ", 11))
+			return e->name;
+	}
+	/* its own inlined entry holds the memory it also reads by itself */
+	static const char mem[] = "/" CLAWMD_LOCAL_NAME " -->\n";
+	for (size_t i = 0; c && c->entry && i < plan->n; i++) {
+		const struct clawmd_entry *e = &plan->entries[i];
+		if (e->type == CLAWMD_FT_FILE && !strcmp(e->name, c->entry) &&
+		    clawmd_runtime_list_has(c->reads, CLAWMD_LOCAL_NAME) &&
+		    memmem(e->data, e->len, mem, sizeof(mem) - 1))
+			return CLAWMD_LOCAL_NAME;
+	}
+	return NULL;
+}
+
+/* Copilot CLI reads AGENTS.md and CLAUDE.md in one directory: a group
+ * whose other runtimes need both hands it its instructions twice.  Said
+ * once per runtime, naming the files. */
+static void warn_twice(struct clawmd_plan *out, struct clawmd_group *g, clawmd_runtimes runtimes)
+{
+	for (int rt = 0; rt < clawmd_layout_nruntimes(g->lay); rt++) {
+		const struct clawmd_contract *c = clawmd_layout_contract(g->lay, rt);
+		const char *twice = (runtimes & (1u << rt)) ? clawmd_plan_twice(out, c) : NULL;
+		if (twice)
+			warn(out, "%s: %s reads both %s and %s, and the group's other runtimes need "
+				  "both: it gets the instructions twice; run it in a group of its own",
+			     g->shown, c->title, c->entry, twice);
+	}
 }
 
 /* The inputs every phase rests on: the config, the runtimes, the layout's
@@ -802,11 +877,20 @@ static int plan_inputs(struct build *b)
 	    (rc = clawmd_group_runtimes(&b->runtimes, &first, b->g, b->err)) < 0)
 		return rc;
 	b->shown = (struct clawmd_dir){gd->fd, b->g->shown};
-	for (int rt = 0; rt < CLAWMD_RUNTIME_N; rt++)
-		b->il.on |= (b->runtimes & (1u << rt)) && !clawmd_runtime_imports(rt);
+	for (int rt = 0; rt < clawmd_layout_nruntimes(b->lay); rt++) {
+		const struct clawmd_contract *c = clawmd_layout_contract(b->lay, rt);
+		b->il.on |= (b->runtimes & (1u << rt)) && c && c->entry && !c->imports &&
+			    strcmp(c->entry, CLAWMD_ENTRY_NAME);
+	}
 	layout_warnings(b);
 	for (size_t i = 0; i < b->cfg->nunknown; i++)
 		warn(b->out, "%s", b->cfg->warnings[i]);
+	for (size_t i = 0; i < b->cfg->nruntime_names; i++) {
+		char *msg = clawmd_group_unknown_runtime(b->g, i);
+		if (msg)
+			warn(b->out, "%s", msg);
+		free(msg);
+	}
 	return 0;
 }
 
@@ -919,6 +1003,9 @@ static char **listed_skills(struct build *b, size_t *n)
  * bytewise order. */
 static int plan_skills(struct build *b)
 {
+	/* Past a runtime's cap the skill, module and MCP instructions are
+	 * what the inlined entry drops, largest first (inline.h). */
+	b->il.in.kind = CLAWMD_PART_DROP;
 	size_t n = 0;
 	int rc = 0;
 	char **skills = b->cfg->all_skills ? list_dir(&n, b->lay->skills, skill_with_fragment,
@@ -997,6 +1084,7 @@ static int plan_group_files(struct build *b)
 {
 	const struct clawmd_layout *lay = b->lay;
 	int rc;
+	b->il.in.kind = CLAWMD_PART_CORE;
 	for (size_t i = 0; i < lay->noptional; i++) {
 		mode_t t;
 		if ((rc = clawmd_fs_type(&t, &b->shown, lay->optional[i], b->err)) < 0)
@@ -1012,6 +1100,7 @@ static int plan_group_files(struct build *b)
 	}
 	if (lay->import_local)
 		clawmd_buf_puts(&b->body, "@./" CLAWMD_LOCAL_NAME "\n");
+	b->il.in.kind = CLAWMD_PART_MEMORY;
 	if (b->il.on) /* the agent's memory, which every runtime's agent keeps */
 		inline_group_file(b, CLAWMD_LOCAL_NAME);
 	return 0;
@@ -1040,6 +1129,12 @@ int clawmd_plan_build(struct clawmd_plan *out, struct clawmd_group *g, struct cl
 
 	clawmd_plan_init(out);
 	out->group = clawmd_xstrdup(g->name);
+	/* The flat document is a plan of its own (compose/flat.c). */
+	if (clawmd_flat_wanted(g)) {
+		if ((rc = clawmd_flat_plan(out, g, err)) < 0)
+			clawmd_plan_release(out);
+		return rc;
+	}
 	clawmd_inline_init(&b.il.in);
 	clawmd_plan_init(&b.il.texts);
 	/* The parts in the order the entry imports them. */
@@ -1053,6 +1148,7 @@ int clawmd_plan_build(struct clawmd_plan *out, struct clawmd_group *g, struct cl
 	/* The entry of each other runtime the group runs, after CLAUDE.md. */
 	if ((rc = add_runtime_entries(&b)) < 0)
 		goto out;
+	warn_twice(out, g, b.runtimes);
 	out->inlined = b.il.on;
 	out->read = b.il.texts.entries;
 	out->nread = b.il.texts.n;

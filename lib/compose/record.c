@@ -5,6 +5,7 @@
  * identity), never what a fact is for.
  */
 #include "compose/record.h"
+#include "layout/providers.h"
 #include "compose/pass.h"
 #include "group/group.h"
 #include "fs/inputs.h"
@@ -126,6 +127,17 @@ static uint64_t layout_digest(const struct clawmd_layout *lay)
 	return clawmd_layout_digest(lay) ^ clawmd_fnv1a64(CLAWMD_VERSION, sizeof(CLAWMD_VERSION));
 }
 
+/* A config the host gave is no file with an identity: the record is then
+ * keyed by its text too, so one made for another config proves nothing. */
+static uint64_t record_digest(const struct clawmd_group *g)
+{
+	uint64_t d = layout_digest(g->lay);
+	if (g->config_given)
+		d ^= 0x9e3779b97f4a7c15ULL *
+		     (clawmd_fnv1a64(g->config_text.ptr ? g->config_text.ptr : "", g->config_text.len) | 1);
+	return d;
+}
+
 /* ---- a watched pass: what a verification rests on (watch.h) -------------- */
 
 static const char *group_name(const struct clawmd_dir *gd)
@@ -233,7 +245,7 @@ bool clawmd_record_known(struct clawmd_plan *plan, const struct clawmd_group *g)
 {
 	struct clawmd_pass *pass = g->pass;
 	return pass && pass->watch &&
-	       clawmd_watch_hit(pass->watch, plan, layout_digest(g->lay), g->name);
+	       clawmd_watch_hit(pass->watch, plan, record_digest(g), g->name);
 }
 
 /* ---- is the record still true? ------------------------------------------ */
@@ -241,7 +253,7 @@ bool clawmd_record_known(struct clawmd_plan *plan, const struct clawmd_group *g)
 /* The record's header; false when it is no record of this layout. */
 static bool record_head(struct cursor *c, const struct clawmd_buf *rec, uint32_t *ndefused,
 			uint64_t *digest, uint32_t *nwarnings, uint32_t *nfacts,
-			const struct clawmd_layout *lay)
+			const struct clawmd_group *g)
 {
 	uint32_t len = 0;
 	uint64_t sum = 0;
@@ -259,7 +271,7 @@ static bool record_head(struct cursor *c, const struct clawmd_buf *rec, uint32_t
 	TAKE(c, *digest);
 	TAKE(c, *nwarnings);
 	TAKE(c, *nfacts);
-	return !c->bad && *digest == layout_digest(lay) && *nwarnings <= 4096;
+	return !c->bad && *digest == record_digest(g) && *nwarnings <= 4096;
 }
 
 static char **record_warnings(struct cursor *c, uint32_t n)
@@ -321,7 +333,7 @@ bool clawmd_record_fresh(struct clawmd_plan *plan, const struct clawmd_group *gr
 	clawmd_input_dirs_init(&dirs, gd->fd);
 	dirs.by_path = pass && !pass->watched;
 	if (read_record(&rec, grp->lock) < 0 ||
-	    !record_head(&c, &rec, &ndefused, &digest, &nwarnings, &nfacts, lay))
+	    !record_head(&c, &rec, &ndefused, &digest, &nwarnings, &nfacts, grp))
 		goto out;
 	/* A watched pass: every watch before the look it stands in for.  The
 	 * agent decides how many MCP fragments it has, and each is a watch out
@@ -392,7 +404,7 @@ void clawmd_record_save(struct clawmd_group *g, const struct clawmd_plan *plan)
 	if (!in->on || !clawmd_inputs_settle(in))
 		return;
 	uint32_t zero = 0, u32;
-	uint64_t u64 = layout_digest(g->lay);
+	uint64_t u64 = record_digest(g);
 	clawmd_buf_put(&rec, RECORD_MAGIC, 8);
 	clawmd_buf_put(&rec, &zero, 4); /* the length, below */
 	u32 = (uint32_t)plan->ndefused;

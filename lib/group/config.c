@@ -22,6 +22,7 @@ void clawmd_config_release(struct clawmd_group_config *cfg)
 		return;
 	clawmd_strv_free(cfg->skills, cfg->nskills);
 	clawmd_strv_free(cfg->modules, cfg->nmodules);
+	clawmd_strv_free(cfg->runtime_names, cfg->nruntime_names);
 	clawmd_strv_free(cfg->unknown_keys, cfg->nunknown);
 	clawmd_strv_free(cfg->warnings, cfg->nunknown);
 	for (size_t i = 0; i < cfg->nmcp; i++) {
@@ -229,32 +230,23 @@ static int parse_mcp(struct clawmd_group_config *cfg, const cJSON *v, const char
 }
 
 /*
- * One runtime name ("provider", "runtimes[i]"), added to the group's set.
- * nanoclaw lowercases its provider, so case does not matter; its test
- * provider "mock" reads no instructions and adds nothing.  Anything else is
- * refused, with the nearest name: a misspelt provider would start the agent
- * without its instructions.
+ * One runtime name ("provider", "runtimes[i]"), kept as written: the
+ * layout's contracts decide what it means (clawmd_group_runtimes()), and a
+ * name none of them knows is a warning, not a failed spawn (nanoclaw
+ * spawns an unknown provider with the default surfaces).
  */
+#define RUNTIME_NAMES_MAX 32
 static int parse_runtime(struct clawmd_group_config *cfg, const cJSON *v, const char *key,
 			 const char *path, struct clawmd_err *err)
 {
-	enum clawmd_runtime rt;
-	char q[400];
 	if (!cJSON_IsString(v))
-		return clawmd_err_set(err, CLAWMD_EINPUT, "%s: %s: expected a runtime name (claude, "
-				      "codex, gemini, opencode)", path, key);
-	if (!strcasecmp(v->valuestring, "mock") && !strcmp(key, "provider"))
+		return clawmd_err_set(err, CLAWMD_EINPUT, "%s: %s: expected a runtime name (a "
+				      "provider of doc/runtimes.md)", path, key);
+	if (cfg->nruntime_names == RUNTIME_NAMES_MAX)
 		return 0;
-	if (clawmd_runtime_parse(&rt, v->valuestring) < 0) {
-		const char *near = clawmd_runtime_suggest(v->valuestring);
-		quote(q, sizeof(q), v->valuestring, strlen(v->valuestring));
-		return clawmd_err_set(err, CLAWMD_EINPUT, "%s: %s: unknown runtime '%s'%s%s%s "
-				      "(expected claude, codex, gemini or opencode)", path, key, q,
-				      near ? " (did you mean '" : "", near ? near : "", near ? "'?)" : "");
-	}
-	if (!cfg->runtimes || !strcmp(key, "provider"))
-		cfg->runtime = rt;
-	cfg->runtimes |= 1u << rt;
+	cfg->runtime_names = clawmd_xrealloc(cfg->runtime_names,
+					     (cfg->nruntime_names + 1) * sizeof(char *));
+	cfg->runtime_names[cfg->nruntime_names++] = clawmd_xstrdup(v->valuestring);
 	return 0;
 }
 
@@ -381,12 +373,13 @@ int clawmd_config_parse(struct clawmd_group_config *out, const char *json, size_
 	if ((v = cJSON_GetObjectItemCaseSensitive(doc, "provider")) && !cJSON_IsNull(v) &&
 	    (rc = parse_runtime(out, v, "provider", path, err)) < 0)
 		goto out;
+	out->provider_given = out->nruntime_names > 0;
 	if ((v = cJSON_GetObjectItemCaseSensitive(doc, "runtimes")) && !cJSON_IsNull(v)) {
 		const cJSON *item;
 		int i = 0;
 		if (!cJSON_IsArray(v) || !cJSON_GetArraySize(v)) {
 			rc = clawmd_err_set(err, CLAWMD_EINPUT, "%s: runtimes: expected a non-empty array of "
-					    "runtime names (claude, codex, gemini, opencode)", path);
+					    "runtime names (providers of doc/runtimes.md)", path);
 			goto out;
 		}
 		cJSON_ArrayForEach(item, v)

@@ -1,5 +1,6 @@
 /* group.c - the group handle (see group.h and clawmd/group.h). */
 #include "group/group.h"
+#include "compose/flat.h"
 #include "base/util.h"
 
 #include <errno.h>
@@ -214,6 +215,21 @@ int clawmd_group_set_config(struct clawmd_group *g, const char *json, size_t len
 	free(file);
 	int rc = clawmd_config_parse(&cfg, json, len, path, err);
 	free(path);
+	/* The flat document reads the text as nanoclaw reads its row, and
+	 * what clawmd's reader refuses there is a warning, not an error
+	 * (compose/flat.c): a layout that may be flat keeps the text. */
+	if (rc < 0 && clawmd_flat_possible(g->lay) && len <= CLAWMD_CONFIG_MAX) {
+		clawmd_config_release(&g->config);
+		clawmd_config_init(&g->config);
+		clawmd_buf_clear(&g->config_text);
+		clawmd_buf_put(&g->config_text, json, len);
+		g->config_rc = rc;
+		g->config_err = *err;
+		g->config_given = true;
+		g->config_absent = false;
+		clawmd_err_clear(err);
+		return 0;
+	}
 	if (rc < 0)
 		return rc;
 	clawmd_config_release(&g->config);
@@ -233,7 +249,54 @@ int clawmd_group_runtimes(clawmd_runtimes *set, enum clawmd_runtime *first, stru
 	int rc = clawmd_group_config(&cfg, g, err);
 	if (rc < 0)
 		return rc;
-	*set = cfg->runtimes ? cfg->runtimes : g->lay->runtimes;
-	*first = cfg->runtimes ? cfg->runtime : g->lay->runtime;
+	*set = g->lay->runtimes;
+	*first = g->lay->runtime;
+	if (!cfg->nruntime_names)
+		return 0;
+	*set = 0;
+	for (size_t i = 0; i < cfg->nruntime_names; i++) {
+		int rt = clawmd_layout_runtime(g->lay, cfg->runtime_names[i]);
+		if (rt < 0)
+			continue;
+		if (!*set)
+			*first = (enum clawmd_runtime)rt;
+		*set |= 1u << rt;
+	}
+	/* Only names no contract knows: the default surfaces, as nanoclaw
+	 * spawns an unknown provider. */
+	if (!*set) {
+		*set = 1u << CLAWMD_RUNTIME_CLAUDE;
+		*first = CLAWMD_RUNTIME_CLAUDE;
+	}
 	return 0;
+}
+
+char *clawmd_group_unknown_runtime(struct clawmd_group *g, size_t i)
+{
+	const struct clawmd_group_config *cfg;
+	struct clawmd_err scratch = CLAWMD_ERR_INIT;
+	if (clawmd_group_config(&cfg, g, &scratch) < 0 || i >= cfg->nruntime_names ||
+	    clawmd_layout_runtime(g->lay, cfg->runtime_names[i]) >= 0)
+		return NULL;
+	const char *name = cfg->runtime_names[i];
+	const char *near = clawmd_layout_suggest(g->lay, name);
+	char q[200];
+	size_t o = 0;
+	/* hostile text: printable ASCII kept, the rest escaped, cut short */
+	for (const unsigned char *p = (const unsigned char *)name; *p && o + 5 < sizeof(q); p++)
+		o += (size_t)snprintf(q + o, sizeof(q) - o, *p >= 0x20 && *p < 0x7f && *p != '\\'
+					  ? "%c" : "\\x%02x", *p);
+	q[o] = '\0';
+	char *cj = clawmd_path_join(g->shown, CLAWMD_CONFIG_NAME), key[40];
+	if (i == 0 && cfg->provider_given)
+		snprintf(key, sizeof(key), "provider");
+	else
+		snprintf(key, sizeof(key), "runtimes[%zu]", i - cfg->provider_given);
+	char *msg = clawmd_xasprintf("%s: %s: unknown provider '%s'%s%s%s; composing the default "
+				     "(Claude Code) surfaces (add it under \"providers\" in "
+				     "clawmd.json to give it a contract)", cj,
+				     key, q,
+				     near ? " (did you mean '" : "", near ? near : "", near ? "'?)" : "");
+	free(cj);
+	return msg;
 }

@@ -23,6 +23,29 @@ static char *group_file_target(const struct clawmd_layout *lay, const char *name
 	return clawmd_path_join(lay->ct_group, name);
 }
 
+/* Where an entry file's provider contract says the container reads it
+ * (doc/runtimes.md), when that is not in the group's directory: a second
+ * read-only mount there (the one over the group stays, or the agent could
+ * write what the runtime reads); else NULL. */
+static char *entry_target(struct clawmd_group *g, const char *name)
+{
+	clawmd_runtimes set;
+	enum clawmd_runtime first;
+	struct clawmd_err scratch = CLAWMD_ERR_INIT;
+	if (clawmd_group_runtimes(&set, &first, g, &scratch) == 0)
+		for (int rt = 0; rt < clawmd_layout_nruntimes(g->lay); rt++) {
+			const struct clawmd_contract *c = clawmd_layout_contract(g->lay, rt);
+			if ((set & (1u << rt)) && c && c->entry && !strcmp(c->entry, name) &&
+			    c->container_path && c->container_path[0] == '/') {
+				char *in_group = group_file_target(g->lay, name);
+				bool same = !strcmp(in_group, c->container_path);
+				free(in_group);
+				return same ? NULL : clawmd_xstrdup(c->container_path);
+			}
+		}
+	return NULL;
+}
+
 static void add(struct clawmd_bind **v, size_t *n, size_t *cap, enum clawmd_bind_what what,
 		char *host, char *container, char *sub, bool ro, bool dir, bool present)
 {
@@ -105,6 +128,10 @@ int clawmd_group_binds(struct clawmd_bind **out, size_t *nout, struct clawmd_gro
 		enum clawmd_bind_what what = dir ? CLAWMD_BIND_FRAGMENTS
 					     : !strcmp(top, CLAWMD_SHARED_NAME) ? CLAWMD_BIND_SHARED
 										 : CLAWMD_BIND_ENTRY;
+		char *elsewhere = what == CLAWMD_BIND_ENTRY ? entry_target(g, top) : NULL;
+		if (elsewhere)
+			add(&v, &n, &cap, what, clawmd_path_join(g->path, top), elsewhere,
+			    clawmd_xstrdup(top), true, dir, present);
 		add(&v, &n, &cap, what, clawmd_path_join(g->path, top), group_file_target(lay, top),
 		    top, true, dir, present);
 	}

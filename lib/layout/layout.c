@@ -5,6 +5,7 @@
 #include "fs/fs.h"
 #include "fs/stamp.h"
 #include "base/jsondiag.h"
+#include "layout/providers.h"
 #include "base/util.h"
 
 #include <cJSON.h>
@@ -306,16 +307,17 @@ static int set_runtimes(struct clawmd_layout *lay, const struct layout_field *f,
 	enum clawmd_runtime first = CLAWMD_RUNTIME_CLAUDE;
 	int rc = 0;
 	for (char *p = copy, *tok; rc == 0 && (tok = strsep(&p, ","));) {
-		enum clawmd_runtime rt;
-		if (clawmd_runtime_parse(&rt, tok) < 0) {
-			const char *near = clawmd_runtime_suggest(tok);
+		/* the host's own list: a name it misspelt is its error */
+		int rt = clawmd_layout_runtime(lay, tok);
+		if (rt < 0) {
+			const char *near = clawmd_layout_suggest(lay, tok);
 			rc = clawmd_err_set(err, CLAWMD_EUSAGE,
-					    "%s: unknown runtime '%s'%s%s%s (claude, codex, "
-					    "gemini or opencode)", f->key, tok, near ? "; did you mean '" : "",
-					    near ? near : "", near ? "'?" : "");
+					    "%s: unknown runtime '%s'%s%s%s (a provider of doc/runtimes.md, "
+					    "or one \"providers\" adds)", f->key, tok,
+					    near ? "; did you mean '" : "", near ? near : "", near ? "'?" : "");
 		} else {
 			if (!set)
-				first = rt;
+				first = (enum clawmd_runtime)rt;
 			set |= 1u << rt;
 		}
 	}
@@ -325,6 +327,17 @@ static int set_runtimes(struct clawmd_layout *lay, const struct layout_field *f,
 	if (rc == 0)
 		lay->runtimes = set, lay->runtime = first;
 	return rc;
+}
+
+/* "flat" or "imports" (doc/compose.md, "The flat document"). */
+static int set_document(struct clawmd_layout *lay, const struct layout_field *f, const char *v,
+			struct clawmd_err *err)
+{
+	if (strcmp(v, "flat") && strcmp(v, "imports"))
+		return clawmd_err_set(err, CLAWMD_EUSAGE, "%s: expected 'flat' or 'imports', not '%s'",
+				      f->key, v);
+	lay->flat = !strcmp(v, "flat");
+	return 0;
 }
 
 static int set_number(struct clawmd_layout *lay, const struct layout_field *f, const char *v,
@@ -367,6 +380,10 @@ static const struct layout_field layout_keys[] = {
 	      offsetof(struct clawmd_layout, noptional)),
 	FIELD("persona", set_bool, FIELD_BOOL, persona, 1),
 	FIELD("runtimes", set_runtimes, FIELD_INT, runtimes, 1),
+	/* its fields are "providers.NAME.FIELD" keys; in the digest through
+	 * clawmd_layout_providers_digest() */
+	FIELD("providers", NULL, FIELD_NONE, root, 0),
+	FIELD("document", set_document, FIELD_BOOL, flat, 1),
 	CT_PATH("container.base", ct_base),
 	CT_PATH("container.skills", ct_skills),
 	CT_PATH("container.modules", ct_modules),
@@ -404,6 +421,7 @@ uint64_t clawmd_layout_digest(const struct clawmd_layout *lay)
 			clawmd_buf_put(&b, at, sizeof(lay->claude));
 		}
 	}
+	clawmd_layout_providers_digest(&b, lay);
 	uint64_t d = clawmd_fnv1a64(b.ptr, b.len);
 	clawmd_buf_release(&b);
 	return d;
@@ -425,6 +443,9 @@ static bool layout_key_known(const char *k)
 int clawmd_layout_set(struct clawmd_layout *lay, const char *key, const char *v,
 		      struct clawmd_err *err)
 {
+	/* "providers.NAME.FIELD": a provider contract's field (providers.c) */
+	if (!strncmp(key, "providers.", 10))
+		return clawmd_layout_provider_set(lay, key, v, err);
 	const struct layout_field *f = layout_field(key);
 	if (!f || !f->set)
 		return clawmd_err_set(err, CLAWMD_EUSAGE, "unknown layout key '%s'", key);
@@ -628,7 +649,7 @@ static const struct list_key {
 	const char *what; /* "expected an array of WHATs" and "expected a WHAT" */
 } list_keys[] = {
 	{"optional_imports", file_name_ok, "file name of the group ([A-Za-z0-9][A-Za-z0-9._-]{0,63})"},
-	{"runtimes", runtime_name_ok, "runtime name (claude, codex, gemini or opencode)"},
+	{"runtimes", runtime_name_ok, "runtime name (a provider of doc/runtimes.md)"},
 };
 
 /* An array of names as the one string "a,b" (no valid name holds a
@@ -662,6 +683,94 @@ static int put_list(struct clawmd_buf *pairs, const struct list_key *lk, const c
 	return rc;
 }
 
+/*
+ * "providers": {"NAME": {"like": "codex", "cap": 65536, "reads": [...],
+ * "skills": {"discovery": ...}}}, as pairs "providers.NAME.FIELD" VALUE:
+ * "like" first (a new provider starts from the one it names), lists
+ * joined by commas, "skills" one level down.  Types are checked here,
+ * values by clawmd_layout_set().
+ */
+static int put_provider_field(struct clawmd_buf *pairs, const char *key, const cJSON *v,
+			      const char *file, struct clawmd_err *err)
+{
+	if (cJSON_IsArray(v)) {
+		struct clawmd_buf list = CLAWMD_BUF_INIT;
+		const cJSON *sub;
+		int i = 0, rc = 0;
+		clawmd_buf_put(&list, "", 0);
+		cJSON_ArrayForEach(sub, v)
+		{
+			if (!cJSON_IsString(sub) || !sub->valuestring[0] || strchr(sub->valuestring, ',')) {
+				rc = clawmd_err_set(err, CLAWMD_EINPUT,
+						    "%s: %s[%d]: expected a file name (no comma)", file,
+						    key, i);
+				break;
+			}
+			clawmd_buf_printf(&list, "%s%s", i++ ? "," : "", sub->valuestring);
+		}
+		if (rc == 0) {
+			put_str(pairs, key);
+			put_str(pairs, list.ptr);
+		}
+		clawmd_buf_release(&list);
+		return rc;
+	}
+	if (cJSON_IsNull(v)) {
+		put_str(pairs, key);
+		put_str(pairs, "");
+		return 0;
+	}
+	return put_scalar(pairs, key, v, file, err);
+}
+
+static int put_providers(struct clawmd_buf *pairs, const cJSON *prov, const char *file,
+			 struct clawmd_err *err)
+{
+	const cJSON *p, *f, *s;
+	char key[256];
+	int rc = 0;
+	if (!cJSON_IsObject(prov))
+		return clawmd_err_set(err, CLAWMD_EINPUT,
+				      "%s: providers: expected an object of providers by name", file);
+	cJSON_ArrayForEach(p, prov)
+	{
+		if (strlen(p->string) > 64 || !clawmd_name_valid(p->string, strlen(p->string)) ||
+		    strchr(p->string, '.'))
+			return clawmd_err_set(err, CLAWMD_EINPUT,
+					      "%s: providers: '%s' is not a provider name "
+					      "([A-Za-z0-9][A-Za-z0-9_-]{0,63})", file, p->string);
+		if (!cJSON_IsObject(p))
+			return clawmd_err_set(err, CLAWMD_EINPUT,
+					      "%s: providers.%s: expected an object (its contract)", file,
+					      p->string);
+		const cJSON *like = cJSON_GetObjectItemCaseSensitive(p, "like");
+		if (like) {
+			snprintf(key, sizeof(key), "providers.%s.like", p->string);
+			if ((rc = put_scalar(pairs, key, like, file, err)) < 0)
+				return rc;
+		}
+		cJSON_ArrayForEach(f, p)
+		{
+			if (!strcmp(f->string, "like") || strlen(f->string) > 64)
+				continue;
+			if (!strcmp(f->string, "skills") && cJSON_IsObject(f)) {
+				cJSON_ArrayForEach(s, f)
+				{
+					snprintf(key, sizeof(key), "providers.%s.skills.%.64s", p->string,
+						 s->string);
+					if ((rc = put_provider_field(pairs, key, s, file, err)) < 0)
+						return rc;
+				}
+				continue;
+			}
+			snprintf(key, sizeof(key), "providers.%s.%s", p->string, f->string);
+			if ((rc = put_provider_field(pairs, key, f, file, err)) < 0)
+				return rc;
+		}
+	}
+	return 0;
+}
+
 static int flatten_json(struct clawmd_buf *pairs, const struct clawmd_buf *text, const char *file,
 			struct clawmd_err *err)
 {
@@ -692,11 +801,16 @@ static int flatten_json(struct clawmd_buf *pairs, const struct clawmd_buf *text,
 	const cJSON *preset = cJSON_GetObjectItemCaseSensitive(doc, "preset");
 	if (preset && (rc = put_scalar(pairs, "preset", preset, file, err)) < 0)
 		goto out;
+	/* The providers next: "runtimes" may name one of them. */
+	const cJSON *prov = cJSON_GetObjectItemCaseSensitive(doc, "providers");
+	if (prov && (rc = put_providers(pairs, prov, file, err)) < 0)
+		goto out;
 	cJSON_ArrayForEach(item, doc)
 	{
 		const char *k = item->string;
-		if (!strcmp(k, "preset") || k[0] == '$' || !strcmp(k, "comment"))
-			continue; /* the preset came first; "$schema", comments */
+		if (!strcmp(k, "preset") || !strcmp(k, "providers") || k[0] == '$' ||
+		    !strcmp(k, "comment"))
+			continue; /* the preset and providers came first; "$schema", comments */
 		if (!strcmp(k, "mounts")) {
 			if (!cJSON_IsArray(item) || nmounts++) {
 				rc = clawmd_err_set(err, CLAWMD_EINPUT, nmounts > 1
@@ -1013,6 +1127,7 @@ void clawmd_layout_release(struct clawmd_layout *lay)
 	clawmd_mounts_free(lay->mounts, lay->nmounts);
 	lay->mounts = NULL;
 	lay->nmounts = lay->npreset_mounts = 0;
+	clawmd_layout_providers_release(lay);
 	clawmd_buf_release(&lay->json_cache);
 }
 

@@ -40,6 +40,25 @@ static void lint_config(struct clawmd_lint_group *g, struct clawmd_err *err)
 					"spell the key as suggested; as it is, clawmd ignores it",
 					"%s", msg);
 		}
+		/* CM306: a provider no contract knows composes the default
+		 * surfaces (nanoclaw spawns it so); the host may mean another. */
+		for (size_t i = 0; i < g->cfg->nruntime_names; i++) {
+			char *m = clawmd_group_unknown_runtime(g->grp, i);
+			if (!m)
+				continue;
+			unsigned long line, col;
+			const char *msg = m;
+			size_t sl = strlen(g->cfg_prefix);
+			if (!strncmp(msg, g->cfg_prefix, sl) && msg[sl] == ':')
+				msg += sl + 2;
+			clawmd_lint_pos(&line, &col, g->cfg_text->ptr,
+					clawmd_lint_json_find(g->cfg_text->ptr, i == 0 && g->cfg->provider_given
+										   ? "provider" : "runtimes"));
+			clawmd_lint_add(g->out, "CM306", g->group, g->cfg_shown, line, col,
+					"name a provider of doc/runtimes.md, or give it a contract under "
+					"\"providers\" in clawmd.json", "%s", msg);
+			free(m);
+		}
 		return;
 	}
 	/* The message names the file first; findings carry it separately. */
@@ -348,10 +367,11 @@ static int lint_runtimes(struct clawmd_lint_group *g, struct clawmd_err *err)
 		return rc;
 	if ((rc = clawmd_group_mounts(&mounts, &nmounts, g->grp, err)) < 0)
 		return rc;
-	for (int rt = 1; rt < CLAWMD_RUNTIME_N; rt++) {
-		if (!(set & (1u << rt)))
+	for (int rt = 1; rt < clawmd_layout_nruntimes(g->lay); rt++) {
+		const struct clawmd_contract *c = clawmd_layout_contract(g->lay, rt);
+		if (!(set & (1u << rt)) || !c || !c->entry)
 			continue;
-		const char *name = clawmd_runtime_entry(rt), *title = clawmd_runtime_title(rt);
+		const char *name = c->entry, *title = c->title;
 		char *entry = clawmd_path_join(g->lay->ct_group, name);
 		char *shown = clawmd_path_join(g->gshown, name);
 		struct clawmd_buf text = CLAWMD_BUF_INIT;
@@ -359,15 +379,24 @@ static int lint_runtimes(struct clawmd_lint_group *g, struct clawmd_err *err)
 		struct clawmd_memory m;
 		struct clawmd_memory_opts mo = {.version = CLAWMD_MEMORY_OPTS_VERSION,
 						.cwd = g->lay->ct_group, .mounts = mounts,
-						.nmounts = nmounts, .runtime = rt};
+						.nmounts = nmounts, .runtime = c->like};
 		clawmd_memory_init(&m);
 		/* not composed yet: CM402 says so */
 		bool present = clawmd_fs_read(&text, &g->gd, name, 64u << 20, &scratch) == 0;
-		if (present && clawmd_memory_load(&m, &mo, &scratch) == 0) {
+		/* CM605: the group's files hand it the same text twice */
+		const char *twice = g->planned ? clawmd_plan_twice(&g->plan, c) : NULL;
+		if (twice)
+			clawmd_lint_add(g->out, "CM605", g->group, shown, 1, 1,
+					"run this provider in a group of its own",
+					"%s reads both %s and %s: it gets the same instructions twice",
+					title, name, twice);
+		/* render knows no other runtime's rules than the built-in ones */
+		bool loader = c->like != CLAWMD_RUNTIME_CLAUDE && c->like != CLAWMD_RUNTIME_MOCK;
+		if (loader && present && clawmd_memory_load(&m, &mo, &scratch) == 0) {
 			bool loaded = false;
 			for (size_t i = 0; i < m.nfiles && !loaded; i++)
 				loaded = !strcmp(m.files[i].path, entry);
-			size_t limit = clawmd_runtime_limit(rt);
+			size_t limit = c->cap;
 			if (!loaded)
 				clawmd_lint_add(g->out, "CM601", g->group, shown, 1, 1,
 						"remove the file that takes its place; keep what it holds in "
@@ -376,7 +405,8 @@ static int lint_runtimes(struct clawmd_lint_group *g, struct clawmd_err *err)
 						shown);
 			else if (limit && text.len > limit)
 				clawmd_lint_add(g->out, "CM602", g->group, shown, 1, 1,
-						"trim the biggest parts (compose names them)",
+						"trim the persona, the shared base or the memory (nothing "
+						"droppable is left)",
 						"%s loads %zu of the %zu bytes of %s and cuts the rest off",
 						title, limit, text.len, shown);
 			for (size_t i = 0; i < m.nimports; i++) {
@@ -401,6 +431,46 @@ static int lint_runtimes(struct clawmd_lint_group *g, struct clawmd_err *err)
 	}
 	clawmd_mounts_free(mounts, nmounts);
 	return 0;
+}
+
+/*
+ * CM604: an entry file of the group the cap ladder cut, in either layout:
+ * the inlined entry's last part, or the flat document's "Omitted for size"
+ * section, names what was left out.
+ */
+static void lint_dropped(struct clawmd_lint_group *g)
+{
+	static const char flat[] = "\n\n# Omitted for size\n\nThese instruction sections were "
+				   "omitted to fit the project-document size cap: ";
+	for (size_t i = 0; g->planned && i < g->plan.n; i++) {
+		const char *name = g->plan.entries[i].name;
+		struct clawmd_buf text = CLAWMD_BUF_INIT;
+		struct clawmd_err scratch = CLAWMD_ERR_INIT;
+		if (!clawmd_runtime_entry_name(name) ||
+		    clawmd_fs_read(&text, &g->gd, name, 64u << 20, &scratch) != 0) {
+			clawmd_buf_release(&text);
+			continue;
+		}
+		const char *from = NULL, *end = NULL;
+		const char *om = memmem(text.ptr, text.len, CLAWMD_INLINE_OMITTED_MARK,
+					strlen(CLAWMD_INLINE_OMITTED_MARK));
+		if (om) {
+			from = om + strlen(CLAWMD_INLINE_OMITTED_MARK);
+			end = memmem(from, text.len - (size_t)(from - text.ptr), " -->", 4);
+		} else if ((om = memmem(text.ptr, text.len, flat, sizeof(flat) - 1))) {
+			from = om + sizeof(flat) - 1;
+			end = memmem(from, text.len - (size_t)(from - text.ptr), ". Their tools", 13);
+		}
+		if (from && end) {
+			char *shown = clawmd_path_join(g->gshown, name);
+			clawmd_lint_add(g->out, "CM604", g->group, shown, 1, 1,
+					"trim the biggest instructions, or raise the provider's cap",
+					"left out to fit the size its runtime loads: %.*s",
+					(int)(end - from), from);
+			free(shown);
+		}
+		clawmd_buf_release(&text);
+	}
 }
 
 /* CM501-CM503 for the group's rules, as the container sees them. */
@@ -664,6 +734,7 @@ int clawmd_lint_group_run(struct clawmd_lint_group *g, struct clawmd_findings *o
 	if ((rc = lint_memory(g, err)) < 0 || (rc = lint_runtimes(g, err)) < 0)
 		return rc;
 	lint_budget(g);
+	lint_dropped(g);
 	char *local = clawmd_path_join(g->gshown, CLAWMD_LOCAL_NAME);
 	if (local_present(g))
 		clawmd_lint_local_ignored(out, grp->name, lay->root, g->gpath, local);

@@ -98,6 +98,14 @@ static const struct clawmd_lint_rule lint_rules[] = {
 	 "A key of clawmd.json is not one clawmd knows, so it is ignored and its default stands.",
 	 "Spell the key as suggested, or remove it. The keys are listed in clawmd's doc/layout.md "
 	 "under \"Every key of clawmd.json\"."},
+	{"CM306", "provider-unknown", CLAWMD_SEV_WARNING,
+	 "container.json names a provider no contract knows.",
+	 "The group's provider (or a name of its runtimes) is none of the built-in providers and "
+	 "none clawmd.json's \"providers\" adds. compose gives the group the default (Claude "
+	 "Code) surfaces and warns, as nanoclaw spawns an unknown provider; the agent may run in "
+	 "a runtime that reads none of them.",
+	 "Name a provider of doc/runtimes.md, or give this one a contract under \"providers\" "
+	 "in clawmd.json."},
 	{"CM401", "entry-hand-edited", CLAWMD_SEV_ERROR,
 	 "The composed CLAUDE.md was edited by hand.",
 	 "The group's CLAUDE.md is not clawmd's output: it was edited by hand, or is a legacy "
@@ -155,6 +163,21 @@ static const struct clawmd_lint_rule lint_rules[] = {
 	 "leaves the working directory) and drops this one, so its text never reaches the agent.",
 	 "Compose in copy mode (every import then names a file inside the group), or remove the "
 	 "import."},
+	{"CM604", "runtime-sections-dropped", CLAWMD_SEV_WARNING,
+	 "Compose left instruction sections out to fit a runtime's cap.",
+	 "The group's inlined entry would be larger than its runtime loads (Codex: 32 KiB), so "
+	 "compose dropped the largest skill, module and MCP instructions, named them in a last "
+	 "section, and composed the rest (the cap ladder): the group still starts, and the "
+	 "dropped tools still describe themselves, but their standing rules are gone.",
+	 "Trim the biggest instructions, move the agent's memory into smaller files, or raise "
+	 "the provider's cap (\"providers\" in clawmd.json) if the runtime loads more."},
+	{"CM605", "runtime-reads-twice", CLAWMD_SEV_WARNING,
+	 "A runtime gets the group's instructions twice.",
+	 "The runtime reads, by itself, a second file of the group that carries the same text "
+	 "(Copilot CLI reads AGENTS.md and CLAUDE.md in one directory; Cursor reads "
+	 "CLAUDE.local.md beside an AGENTS.md that inlines it for Codex): the group's other "
+	 "runtimes need that file, so compose cannot leave it out.",
+	 "Run the provider in a group of its own."},
 	{"CM701", "agents-md-fallback", CLAWMD_SEV_NOTE,
 	 "An AGENTS.md loads because no CLAUDE.md applies.",
 	 "No CLAUDE.md, .claude/CLAUDE.md or CLAUDE.local.md applies at the working directory, so "

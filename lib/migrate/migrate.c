@@ -31,6 +31,7 @@
  *    there) is moved aside, never unlinked.
  */
 #include "clawmd.h"
+#include "compose/flat.h"
 #include "fs/fs.h"
 #include "group/group.h"
 #include "group/tracked.h"
@@ -579,7 +580,9 @@ static int migrate_group(struct mig *m, const struct clawmd_dir *groups, const c
 		    (rc = clawmd_fs_read(&entry, &gd, CLAWMD_ENTRY_NAME, CLAWMD_MIGRATE_FILE_MAX,
 					 err)) < 0)
 			goto out;
-		if (rc == 0 && !clawmd_entry_ours(entry.ptr, entry.len))
+		/* nanoclaw's own output, import-era or flat, is no memory */
+		if (rc == 0 && !clawmd_entry_ours(entry.ptr, entry.len) &&
+		    !clawmd_flat_ours(g, CLAWMD_ENTRY_NAME, entry.ptr, entry.len))
 			rc = carry_entry(m, &gd, group, &entry, &est, err);
 	}
 	/* One directory sync for the removals: each is redone by a rerun if a

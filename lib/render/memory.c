@@ -1129,6 +1129,10 @@ int clawmd_memory_load(struct clawmd_memory *out, const struct clawmd_memory_opt
 			oo.managed_dir = managed_abs = clawmd_path_resolve(here, o->managed_dir);
 		free(here);
 	}
+	/* A runtime that loads as another does (Ollama is Claude Code) */
+	const struct clawmd_contract *ct = clawmd_runtime_contract(o->runtime);
+	if (ct)
+		oo.runtime = ct->like;
 	o = &oo;
 	if (o->runtime != CLAWMD_RUNTIME_CLAUDE) {
 		view.steps = CLAWMD_LOAD_STEPS_MAX;
@@ -1225,8 +1229,11 @@ void clawmd_memory_text(struct clawmd_buf *out, const struct clawmd_memory *m,
 	bool policy = clawmd_release_managed_policy(&rel);
 	clawmd_buf_clear(out);
 	clawmd_buf_put(out, "", 0);
-	if (o->runtime != CLAWMD_RUNTIME_CLAUDE) {
-		clawmd_runtime_text(out, m, o);
+	const struct clawmd_contract *ct = clawmd_runtime_contract(o->runtime);
+	if (ct && ct->like != CLAWMD_RUNTIME_CLAUDE) {
+		struct clawmd_memory_opts oo = *o;
+		oo.runtime = ct->like;
+		clawmd_runtime_text(out, m, &oo);
 		return;
 	}
 	if (o->target) {

@@ -27,6 +27,12 @@
 CLAWMD_RUNTIME_LOADER(codex);
 CLAWMD_RUNTIME_LOADER(gemini);
 CLAWMD_RUNTIME_LOADER(opencode);
+/* measured.c: pi, Copilot CLI, Cursor, Qwen Code, and nanoclaw's mock */
+CLAWMD_RUNTIME_LOADER(pi);
+CLAWMD_RUNTIME_LOADER(copilot);
+CLAWMD_RUNTIME_LOADER(cursor);
+CLAWMD_RUNTIME_LOADER(qwen);
+CLAWMD_RUNTIME_LOADER(mock);
 
 /* Dispatch on o->runtime (never CLAWMD_RUNTIME_CLAUDE). */
 int clawmd_runtime_load(struct clawmd_memory *out, const struct clawmd_memory_opts *o,

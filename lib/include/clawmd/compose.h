@@ -73,6 +73,9 @@ struct clawmd_plan {
 	bool inlined;
 	struct clawmd_entry *read;
 	size_t nread;
+	/* The flat document (doc/compose.md): the entries are each provider's
+	 * one file, and nothing of the import layout is wanted. */
+	bool flat;
 };
 
 void clawmd_plan_init(struct clawmd_plan *plan);
@@ -87,6 +90,13 @@ void clawmd_plan_init(struct clawmd_plan *plan);
  */
 int clawmd_plan_build(struct clawmd_plan *out, struct clawmd_group *g, struct clawmd_err *err);
 void clawmd_plan_release(struct clawmd_plan *plan);
+/* The start of the last part of an inlined entry the cap ladder cut: the
+ * comment names what was left out ("... omitted for size: a, b -->"). */
+#define CLAWMD_INLINE_OMITTED_MARK "<!-- omitted for size: "
+/* The entry file of `plan`, other than runtime `c`'s own, that hands `c`
+ * the same text again (Copilot CLI reads AGENTS.md and CLAUDE.md in one
+ * directory), or NULL. */
+const char *clawmd_plan_twice(const struct clawmd_plan *plan, const struct clawmd_contract *c);
 
 enum clawmd_action {
 	CLAWMD_WRITE,	 /* create or replace a file or symlink with `want` */

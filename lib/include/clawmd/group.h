@@ -34,12 +34,15 @@ struct clawmd_group_config {
 	char **modules;		/* the listed module names, in file order */
 	size_t nmodules;
 	bool cli_disabled;	/* cli_scope == "disabled" */
-	/* The runtimes the group runs: "provider" (nanoclaw's: one name) and
-	 * "runtimes" (a list) together; 0 when it names none (the layout's
-	 * "runtimes" then).  `runtime` is the first: the provider, else the
-	 * first listed. */
-	clawmd_runtimes runtimes;
-	enum clawmd_runtime runtime;
+	/* The runtimes the group runs, as it names them: "provider"
+	 * (nanoclaw's: one name) first, then "runtimes" (a list); none: the
+	 * layout's "runtimes".  Hostile text: names are looked up in the
+	 * layout's contracts (clawmd_group_runtimes()), and one no contract
+	 * knows gives the group the default (Claude) surfaces and a warning
+	 * (clawmd_group_unknown_runtime()), never a failed spawn. */
+	char **runtime_names;
+	size_t nruntime_names;
+	bool provider_given; /* runtime_names[0] is "provider" */
 	/* Top-level keys that look like a misspelt key clawmd reads ("skils"):
 	 * ignored, but worth a warning.  Keys far from any of clawmd's are other
 	 * tools' and pass silently.  unknown_keys are as written (hostile: escape
@@ -131,9 +134,13 @@ int clawmd_group_set_config(struct clawmd_group *g, const char *json, size_t len
  * leaves it held (the lock file lives in the host-only state directory,
  * never in the group, which the agent could hold forever). */
 int clawmd_group_lock(struct clawmd_group *g, struct clawmd_err *err);
-/* The runtimes the group runs (its container.json's, else the layout's)
- * and the first of them, the one render --group follows.  Errors as
- * clawmd_group_config(). */
+/* The warning for container.json's i-th runtime name when no contract
+ * knows it ("... unknown provider 'x' ...; composing the default (Claude
+ * Code) surfaces"), else NULL (caller frees). */
+char *clawmd_group_unknown_runtime(struct clawmd_group *g, size_t i);
+/* The runtimes the group runs (its container.json's, else the layout's;
+ * only unknown names: Claude Code's surfaces) and the first of them, the
+ * one render --group follows.  Errors as clawmd_group_config(). */
 int clawmd_group_runtimes(clawmd_runtimes *set, enum clawmd_runtime *first, struct clawmd_group *g,
 			  struct clawmd_err *err);
 

@@ -65,6 +65,14 @@ struct clawmd_layout {
 	 * --group follows. */
 	clawmd_runtimes runtimes;
 	enum clawmd_runtime runtime;
+	/* clawmd.json's "providers": contracts added to the built-in table
+	 * or laid over a built-in one by name (clawmd_layout_contract()). */
+	struct clawmd_contract *providers;
+	size_t nproviders;
+	/* "document": "flat" composes each provider's entry as one document,
+	 * no imports (doc/compose.md, "The flat document"); a contract's own
+	 * "document" decides for its groups. */
+	bool flat;
 	struct clawmd_release claude; /* the agents' Claude Code ("claude_version") */
 	bool approve_external;	/* the host approved external includes for the
 				   agents' project ("approve_external") */
@@ -159,6 +167,17 @@ char *clawmd_layout_shown(const struct clawmd_layout *lay, const char *path);
 /* "clawmd.json: unknown key 'grups' (did you mean 'groups'?); it is ignored"
  * for lay->unknown_keys[i], the file named as messages show it (caller frees). */
 char *clawmd_layout_unknown_message(const struct clawmd_layout *lay, size_t i);
+
+/*
+ * The contract in force for runtime `rt` under this layout: clawmd.json's
+ * own for that number, else the built-in one; NULL for a number neither
+ * knows.  The number of a name (case-insensitive), or -1; how many numbers
+ * are in use; the nearest name to an unknown one (or NULL).
+ */
+const struct clawmd_contract *clawmd_layout_contract(const struct clawmd_layout *lay, int rt);
+int clawmd_layout_runtime(const struct clawmd_layout *lay, const char *name);
+int clawmd_layout_nruntimes(const struct clawmd_layout *lay);
+const char *clawmd_layout_suggest(const struct clawmd_layout *lay, const char *name);
 
 /* The groups: real directories under groups/ not starting with '.', sorted. */
 int clawmd_groups_list(char ***out, size_t *n, const struct clawmd_layout *lay,

@@ -1,0 +1,122 @@
+'use strict';
+// clawmd/nanoclaw's composeGroupProjectDoc: nanoclaw's composer since its
+// pull request 3536 (one flat document per provider spec), over clawmd's
+// flat document.
+const test = require('node:test');
+const assert = require('node:assert/strict');
+const fs = require('fs');
+const path = require('path');
+const { pkg, tmpdir, read } = require('./helper.js');
+const { composeGroupProjectDoc } = require(path.join(pkg, 'nanoclaw.js'));
+
+/* A nanoclaw checkout of that era: the canon with its memory-note
+ * placeholder, skills, the runner's modules, groups/. */
+function tree(t) {
+	const root = tmpdir(t);
+	const w = (p, s) => {
+		fs.mkdirSync(path.dirname(path.join(root, p)), { recursive: true });
+		fs.writeFileSync(path.join(root, p), s);
+	};
+	w('container/CLAUDE.md', '# Canon\n\n## Memory\n\nUse memory/.\n\n{{provider-memory-note}}\n\nEnd.\n');
+	w('container/skills/welcome/instructions.md', 'Welcome.\n');
+	w('container/agent-runner/src/mcp-tools/core.instructions.md', 'Core.\n');
+	w('container/agent-runner/src/mcp-tools/cli.instructions.md', 'CLI.\n');
+	fs.mkdirSync(path.join(root, 'groups'));
+	const cwd = process.cwd();
+	process.chdir(root);
+	t.after(() => process.chdir(cwd));
+	return root;
+}
+
+const group = { id: 'ag-1', name: 'Main', folder: 'main' };
+const codex = {
+	fileName: 'AGENTS.md',
+	maxBytes: 32768,
+	instructions: {
+		nativeOverrideFiles: ['AGENTS.local.md', 'AGENTS.override.md'],
+		nativeSkills: { discoveryPath: '/workspace/agent/.agents/skills', sharedSource: '/app/skills',
+			selfAuthoredHome: '~/.codex/skills', persistentRoots: ['~/.codex', '~/.agents'],
+			ruleBearingInlined: true },
+	},
+};
+const logger = () => {
+	const lines = [];
+	return { lines, warn: (m, o) => lines.push(['warn', m, o]), error: (m, o) => lines.push(['error', m, o]) };
+};
+
+test('the default spec: a flat CLAUDE.md, nanoclaw\'s bytes', (t) => {
+	const root = tree(t);
+	const r = composeGroupProjectDoc(group, path.join(root, 'groups/main'),
+		{ fileName: 'CLAUDE.md', maxBytes: 4 * 1024 * 1024 });
+	assert.equal(r.changed, true);
+	assert.equal(r.file, 'CLAUDE.md');
+	assert.deepEqual(r.dropped, []);
+	assert.equal(read(root, 'groups/main/CLAUDE.md'),
+		'<!-- Composed at spawn - do not edit. Standing instructions: instructions.prepend.md. Memory: memory/. -->\n\n' +
+		'# NanoClaw Runtime Contract\n\n# Canon\n\n## Memory\n\nUse memory/.\n\nEnd.\n\n' +
+		'# NanoClaw Module: cli\n\nCLI.\n\n# NanoClaw Module: core\n\nCore.\n\n' +
+		'# NanoClaw Skill: welcome\n\nWelcome.\n');
+	assert.equal(fs.existsSync(path.join(root, 'groups/main/.claude-fragments')), false);
+	const again = composeGroupProjectDoc(group, path.join(root, 'groups/main'),
+		{ fileName: 'CLAUDE.md', maxBytes: 4 * 1024 * 1024 });
+	assert.equal(again.changed, false);
+});
+
+test('codex facts, the row as nanoclaw stores it, warnings to the host\'s logger', (t) => {
+	const root = tree(t);
+	const log = logger();
+	const row = {
+		agent_group_id: 'ag-1',
+		skills: '{not json',
+		mcp_servers: JSON.stringify({ tooling: { command: 't', instructions: 'Use tooling.' },
+			web: { url: 'http://example.com', instructions: 'x' } }),
+		cli_scope: 'disabled',
+	};
+	const r = composeGroupProjectDoc(group, path.join(root, 'groups/main'), codex, row, { log });
+	const doc = read(root, 'groups/main/AGENTS.md');
+	assert.match(doc, /\n\nDo not use `AGENTS\.local\.md` or `AGENTS\.override\.md` for memory\.\n\nEnd\./);
+	assert.match(doc, /# Native Runtime Skills\n\nSelected NanoClaw runtime skills are available as provider-native skills at `\/workspace\/agent\/\.agents\/skills`\./);
+	assert.match(doc, /# MCP Server: tooling\n\nUse tooling\.\n$/);
+	assert.doesNotMatch(doc, /# NanoClaw Module: cli/);
+	assert.match(doc, /# NanoClaw Skill: welcome/); // the corrupt selection widened
+	assert.equal(r.warnings.length, 2);
+	assert.deepEqual(log.lines.map((l) => l[0]), ['warn', 'warn']);
+	assert.ok(log.lines.some((l) => /skill selection/.test(l[1])));
+	assert.ok(log.lines.some((l) => /mcpServers\.web: dropping an invalid MCP server/.test(l[1])));
+	assert.equal(log.lines[0][2].file, 'AGENTS.md');
+	assert.equal(fs.existsSync(path.join(root, 'groups/main/CLAUDE.md')), false);
+});
+
+test('past maxBytes: the largest sections go, log.error names them, exit 0', (t) => {
+	const root = tree(t);
+	const log = logger();
+	const big = 'x'.repeat(9000);
+	const mcp = {};
+	for (let i = 0; i < 4; i++) mcp[`bloated${i}`] = { command: 'c', instructions: big };
+	const r = composeGroupProjectDoc(group, path.join(root, 'groups/main'),
+		{ fileName: 'CLAUDE.md', maxBytes: 24 * 1024 }, { mcp_servers: JSON.stringify(mcp) }, { log });
+	const doc = read(root, 'groups/main/CLAUDE.md');
+	assert.ok(Buffer.byteLength(doc) <= 24 * 1024);
+	assert.deepEqual(r.dropped, ['MCP Server: bloated0', 'MCP Server: bloated1']);
+	assert.match(doc, /# Omitted for size\n\nThese instruction sections were omitted to fit the project-document size cap: MCP Server: bloated0, MCP Server: bloated1\. /);
+	const err = log.lines.find((l) => l[0] === 'error');
+	assert.ok(err);
+	assert.deepEqual(err[2].dropped, r.dropped);
+});
+
+test('a bad spec or group is the host\'s error, nothing written', (t) => {
+	const root = tree(t);
+	const dir = path.join(root, 'groups/main');
+	assert.throws(() => composeGroupProjectDoc(group, dir, { fileName: 'README.md' }), (e) => e.code === 'EUSAGE');
+	assert.throws(() => composeGroupProjectDoc(group, dir, { fileName: 'CLAUDE.md', maxBytes: -1 }),
+		(e) => e.code === 'EUSAGE' && e.key === 'maxBytes');
+	assert.throws(() => composeGroupProjectDoc(group, dir, { fileName: 'AGENTS.md',
+		instructions: { nativeSkills: { discoveryPath: '/x' } } }), (e) => e.code === 'EUSAGE');
+	assert.throws(() => composeGroupProjectDoc(group, path.join(root, 'elsewhere'), { fileName: 'CLAUDE.md' }),
+		(e) => e.code === 'EUSAGE' && e.key === 'groupDir');
+	assert.throws(() => composeGroupProjectDoc({ folder: '../x' }, dir, { fileName: 'CLAUDE.md' }),
+		(e) => e.code === 'EINPUT');
+	assert.throws(() => composeGroupProjectDoc(group, dir, { fileName: 'CLAUDE.md' }, { mcp_servers: '{' }),
+		(e) => e.code === 'EINPUT' && e.key === 'mcp_servers');
+	assert.equal(fs.existsSync(path.join(dir, 'CLAUDE.md')), false);
+});

@@ -1,0 +1,999 @@
+/*
+ * flat.c - the flat document (doc/compose.md, "The flat document"): each
+ * provider's entry file as one document, no imports, no fragments, as
+ * nanoclaw's composer writes it since its pull request 3536
+ * (composeGroupProjectDoc; doc/nanoclaw.md).  With the nanoclaw preset the
+ * bytes are that composer's on the same inputs:
+ *
+ *	HEADER
+ *
+ *	# Persona                      instructions.prepend.md, trimmed
+ *	# NanoClaw Runtime Contract    the shared base, its memory note filled
+ *	# Native Runtime Skills        from the contract's facts
+ *	# NanoClaw Module: <m>         each *.instructions.md, sorted   (droppable)
+ *	# NanoClaw Skill: <s>          each selected skill's instructions.md (droppable)
+ *	# MCP Server: <name>           each valid server's instructions (droppable)
+ *	# Omitted for size             what the cap ladder dropped
+ *
+ * Blocks are "# NAME\n\nBODY" with BODY trimmed as JavaScript trims, joined
+ * by a blank line, and the file ends in one newline.  Directories are
+ * listed in UTF-16 code unit order (JavaScript's sort), MCP servers in
+ * JavaScript's object key order.  The host's install tree (base, modules,
+ * skills) may be symlinked; the only file of the group read is the persona,
+ * never through a symlink.  What the agent writes never fails the compose:
+ * a corrupt skill selection widens to every skill, an invalid MCP server is
+ * dropped, each with a warning.
+ *
+ * Whether a flat entry is clawmd's own output cannot be told from the file
+ * (its header is nanoclaw's, byte for byte): clawmd keeps the digest of
+ * what it wrote in STATE/flat/<group>.
+ */
+#include "clawmd.h"
+#include "compose/flat.h"
+#include "group/group.h"
+#include "group/entry.h"
+#include "fs/fs.h"
+#include "render/load.h" /* clawmd_utf8_sanitize: Node's decoding */
+#include "fs/inputs.h"
+#include "base/util.h"
+
+#include <cJSON.h>
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#define FLAT_HEADER                                                                                \
+	"<!-- Composed at spawn - do not edit. Standing instructions: instructions.prepend.md. "   \
+	"Memory: memory/. -->"
+#define SOURCE_MAX (64u * 1024 * 1024) /* one install-tree file: past it, the host's mistake */
+#define PERSONA_MAX (16u * 1024 * 1024)
+#define MEMORY_NOTE "\n\n{{provider-memory-note}}"
+
+struct section {
+	char *name, *body;
+	size_t blen; /* of "# name\n\nbody" */
+	bool droppable;
+};
+
+struct flat {
+	struct clawmd_plan *plan;
+	struct clawmd_group *g;
+	struct section *v;
+	size_t n, cap;
+};
+
+static void warn(struct clawmd_plan *plan, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void warn(struct clawmd_plan *plan, const char *fmt, ...)
+{
+	va_list ap;
+	char *s;
+	va_start(ap, fmt);
+	if (vasprintf(&s, fmt, ap) < 0)
+		abort();
+	va_end(ap);
+	plan->warnings = clawmd_xrealloc(plan->warnings, (plan->nwarnings + 1) * sizeof(char *));
+	plan->warnings[plan->nwarnings++] = s;
+}
+
+/* ---- JavaScript's string semantics over UTF-8 ------------------------------ */
+
+/* The length of the code point at s[i] when String.prototype.trim strips
+ * it (WhiteSpace and LineTerminator: ASCII space and \t-\r, U+00A0,
+ * U+1680, U+2000-U+200A, U+2028, U+2029, U+202F, U+205F, U+3000, U+FEFF),
+ * else 0. */
+static size_t js_space(const unsigned char *s, size_t i, size_t n)
+{
+	unsigned char c = s[i];
+	if (c == ' ' || (c >= '\t' && c <= '\r'))
+		return 1;
+	if (c == 0xc2 && i + 1 < n && s[i + 1] == 0xa0)
+		return 2;
+	if (i + 2 >= n)
+		return 0;
+	unsigned char b = s[i + 1], d = s[i + 2];
+	if ((c == 0xe1 && b == 0x9a && d == 0x80) || (c == 0xe3 && b == 0x80 && d == 0x80) ||
+	    (c == 0xef && b == 0xbb && d == 0xbf) || (c == 0xe2 && b == 0x81 && d == 0x9f) ||
+	    (c == 0xe2 && b == 0x80 && (d <= 0x8a || d == 0xa8 || d == 0xa9 || d == 0xaf)))
+		return 3;
+	return 0;
+}
+
+static void js_trim(const char *str, size_t n, size_t *a, size_t *b)
+{
+	const unsigned char *s = (const unsigned char *)str;
+	size_t i = 0, k, e = n;
+	while (i < n && (k = js_space(s, i, n)))
+		i += k;
+	while (e > i) {
+		size_t st = e - 1;
+		while (st > i && (s[st] & 0xc0) == 0x80)
+			st--;
+		if (js_space(s, st, e) != e - st)
+			break;
+		e = st;
+	}
+	*a = i;
+	*b = e;
+}
+
+/* The next UTF-16 code unit of a valid UTF-8 string (a supplementary
+ * character gives its two surrogates in turn). */
+static unsigned next_unit(const unsigned char **p, unsigned *low)
+{
+	if (*low) {
+		unsigned u = *low;
+		*low = 0;
+		return u;
+	}
+	const unsigned char *s = *p;
+	unsigned cp;
+	if (s[0] < 0x80)
+		cp = s[0], *p += 1;
+	else if (s[0] < 0xe0)
+		cp = (s[0] & 0x1fu) << 6 | (s[1] & 0x3fu), *p += 2;
+	else if (s[0] < 0xf0)
+		cp = (s[0] & 0x0fu) << 12 | (s[1] & 0x3fu) << 6 | (s[2] & 0x3fu), *p += 3;
+	else
+		cp = (s[0] & 0x07u) << 18 | (s[1] & 0x3fu) << 12 | (s[2] & 0x3fu) << 6 |
+		     (s[3] & 0x3fu), *p += 4;
+	if (cp < 0x10000)
+		return cp;
+	cp -= 0x10000;
+	*low = 0xdc00 + (cp & 0x3ff);
+	return 0xd800 + (cp >> 10);
+}
+
+/* JavaScript's default sort: by UTF-16 code units. */
+static int utf16_cmp(const void *x, const void *y)
+{
+	const unsigned char *a = *(const unsigned char *const *)x, *b = *(const unsigned char *const *)y;
+	unsigned la = 0, lb = 0;
+	while ((*a || la) && (*b || lb)) {
+		unsigned ua = next_unit(&a, &la), ub = next_unit(&b, &lb);
+		if (ua != ub)
+			return ua < ub ? -1 : 1;
+	}
+	return (*a || la) ? 1 : (*b || lb) ? -1 : 0;
+}
+
+static bool utf8_ok(const char *s)
+{
+	struct clawmd_buf b = CLAWMD_BUF_INIT;
+	clawmd_buf_puts(&b, s);
+	size_t len = b.len;
+	clawmd_utf8_sanitize(&b);
+	bool ok = b.len == len && !memcmp(b.ptr, s, len);
+	clawmd_buf_release(&b);
+	return ok;
+}
+
+/* ---- sources -------------------------------------------------------------- */
+
+/* A file of the host's install tree, symlinks followed (as readFileSync),
+ * decoded as Node decodes UTF-8.  1: absent. */
+static int read_source(struct clawmd_buf *out, struct clawmd_inputs *in, const char *path,
+			struct clawmd_err *err)
+{
+	clawmd_buf_clear(out);
+	clawmd_buf_put(out, "", 0);
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+	if (fd < 0 && (errno == ENOENT || errno == ENOTDIR)) {
+		clawmd_inputs_note(in, CLAWMD_INPUT_TYPE, CLAWMD_AT_HOST, path, NULL);
+		return 1;
+	}
+	if (fd < 0)
+		return clawmd_err_sys(err, CLAWMD_EFS, "could not read '%s'", path);
+	struct stat st;
+	int rc = 0;
+	/* noted as opened, before it is read: a change from now on is seen */
+	if (fstat(fd, &st) == 0)
+		clawmd_inputs_note(in, CLAWMD_INPUT_CONTENT, CLAWMD_AT_HOST, path, &st);
+	else
+		clawmd_inputs_lose(in);
+	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
+		errno = S_ISDIR(st.st_mode) ? EISDIR : EINVAL;
+		rc = clawmd_err_sys(err, CLAWMD_EFS, "could not read '%s' (not a regular file)", path);
+		goto out;
+	}
+	for (;;) {
+		clawmd_buf_grow(out, 65536);
+		ssize_t k = read(fd, out->ptr + out->len, out->cap - out->len - 1);
+		if (k < 0 && errno == EINTR)
+			continue;
+		if (k < 0) {
+			rc = clawmd_err_sys(err, CLAWMD_EFS, "could not read '%s'", path);
+			goto out;
+		}
+		if (k == 0)
+			break;
+		out->len += (size_t)k;
+		out->ptr[out->len] = '\0';
+		if (out->len > SOURCE_MAX) {
+			rc = clawmd_err_set(err, CLAWMD_EINPUT, "'%s': larger than %u bytes", path,
+					    SOURCE_MAX);
+			goto out;
+		}
+	}
+	clawmd_utf8_sanitize(out);
+out:
+	close(fd);
+	return rc;
+}
+
+/* The names of a directory of the install tree, in JavaScript's order;
+ * NULL when it does not exist.  A name that is not UTF-8 would be a
+ * different name once Node decoded it: left out, with a warning. */
+static char **list_sorted(struct flat *f, const char *dir, size_t *n)
+{
+	DIR *d = opendir(dir);
+	char **v = NULL;
+	size_t cap = 0;
+	struct stat st;
+	*n = 0;
+	if (!d) {
+		if (errno == ENOENT || errno == ENOTDIR)
+			clawmd_inputs_note(&f->g->inputs, CLAWMD_INPUT_TYPE, CLAWMD_AT_HOST, dir, NULL);
+		else
+			clawmd_inputs_lose(&f->g->inputs);
+		return NULL;
+	}
+	/* a directory's identity vouches for its names */
+	if (fstat(dirfd(d), &st) == 0)
+		clawmd_inputs_note(&f->g->inputs, CLAWMD_INPUT_CONTENT, CLAWMD_AT_HOST, dir, &st);
+	else
+		clawmd_inputs_lose(&f->g->inputs);
+	struct dirent *e;
+	while ((e = readdir(d))) {
+		if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
+			continue;
+		if (!utf8_ok(e->d_name)) {
+			warn(f->plan, "%s: a name that is not UTF-8 is left out", dir);
+			continue;
+		}
+		clawmd_xgrow(&v, &cap, *n + 1, sizeof(char *));
+		v[(*n)++] = clawmd_xstrdup(e->d_name);
+	}
+	closedir(d);
+	if (*n > 1)
+		qsort(v, *n, sizeof(char *), utf16_cmp);
+	return v;
+}
+
+static void push(struct flat *f, const char *name, const char *body, size_t len, bool droppable)
+{
+	size_t a, b;
+	js_trim(body, len, &a, &b);
+	if (a == b)
+		return;
+	clawmd_xgrow(&f->v, &f->cap, f->n + 1, sizeof(*f->v));
+	struct section *s = &f->v[f->n++];
+	s->name = clawmd_xstrdup(name);
+	s->body = clawmd_xstrndup(body + a, b - a);
+	s->blen = 2 + strlen(name) + 2 + (b - a);
+	s->droppable = droppable;
+}
+
+/* ---- the group's config, read as nanoclaw reads its row ------------------ */
+
+struct row {
+	bool all_skills;
+	char **skills;
+	size_t nskills;
+	bool cli_disabled;
+	char **mcp_names, **mcp_text; /* valid servers with instructions, in key order */
+	size_t nmcp;
+};
+
+static bool name_char_ok(const char *s)
+{
+	size_t n = strlen(s);
+	if (n < 1 || n > 64 || !strcmp(s, "__proto__"))
+		return false;
+	for (size_t i = 0; i < n; i++)
+		if (!((s[i] >= 'A' && s[i] <= 'Z') || (s[i] >= 'a' && s[i] <= 'z') ||
+		      (s[i] >= '0' && s[i] <= '9') || s[i] == '_' || s[i] == '-'))
+			return false;
+	return true;
+}
+
+static bool js_blank(const char *s)
+{
+	size_t a, b;
+	js_trim(s, strlen(s), &a, &b);
+	return a == b;
+}
+
+static bool string_record(const cJSON *v)
+{
+	const cJSON *e;
+	if (!cJSON_IsObject(v))
+		return false;
+	cJSON_ArrayForEach(e, v) if (!cJSON_IsString(e)) return false;
+	return true;
+}
+
+/* A query key that names a credential (nanoclaw's list: auth, token,
+ * secret, password, key, credential, bearer, jwt, signature words). */
+static bool secret_key(const char *k, size_t n)
+{
+	static const char *const words[] = {"auth", "oauth", "authorization", "token", "secret",
+					    "password", "passwd", "pwd", "apikey", "api_key",
+					    "api-key", "privatekey", "private_key", "private-key",
+					    "credential", "credentials", "bearer", "jwt", "sig",
+					    "signature", "accesstoken", "access_token", "authtoken",
+					    "auth_token", "idtoken", "id_token", "sessiontoken",
+					    "session_token"};
+	char w[256];
+	size_t o = 0;
+	/* camelCase to snake_case, lowercased, then split on _ . - */
+	for (size_t i = 0; i < n && o + 2 < sizeof(w); i++) {
+		char c = k[i];
+		if (i && c >= 'A' && c <= 'Z' && ((k[i - 1] >= 'a' && k[i - 1] <= 'z') ||
+						  (k[i - 1] >= '0' && k[i - 1] <= '9')))
+			w[o++] = '_';
+		w[o++] = (char)(c >= 'A' && c <= 'Z' ? c + 32 : c);
+	}
+	w[o] = '\0';
+	for (char *p = w; *p;) {
+		size_t l = strcspn(p, "_.-");
+		for (size_t a = 0; a < l; a++)
+			for (size_t i = 0; i < CLAWMD_ARRAY_SIZE(words); i++) {
+				size_t wl = strlen(words[i]);
+				if (a + wl <= strlen(p) && !strncmp(p + a, words[i], wl) &&
+				    (a == 0 || strchr("_.-", p[a - 1])) &&
+				    (!p[a + wl] || strchr("_.-", p[a + wl])))
+					return true;
+			}
+		p += l + (p[l] != '\0');
+	}
+	return false;
+}
+
+/* nanoclaw's check of an http server's url: https, or http to a loopback
+ * host; no credentials, no fragment, no query key naming a credential. */
+static const char *url_bad(const char *url)
+{
+	const char *rest;
+	bool https = !strncmp(url, "https://", 8);
+	if (!https && strncmp(url, "http://", 7))
+		return "url must be a valid HTTP(S) URL";
+	rest = url + (https ? 8 : 7);
+	size_t al = strcspn(rest, "/?#");
+	if (memchr(rest, '@', al))
+		return "url must not contain credentials or fragments";
+	if (strchr(url, '#'))
+		return "url must not contain credentials or fragments";
+	if (!https) {
+		size_t hl = al;
+		const char *colon = rest[0] == '[' ? memchr(rest, ']', al) : memchr(rest, ':', al);
+		if (colon)
+			hl = (size_t)(colon - rest) + (rest[0] == '[');
+		static const char *const loop[] = {"localhost", "127.0.0.1", "[::1]",
+						   "host.docker.internal"};
+		bool ok = false;
+		for (size_t i = 0; i < CLAWMD_ARRAY_SIZE(loop); i++)
+			ok |= hl == strlen(loop[i]) && !strncasecmp(rest, loop[i], hl);
+		if (!ok)
+			return "url must use HTTPS";
+	}
+	const char *q = strchr(rest, '?');
+	for (const char *p = q ? q + 1 : NULL; p && *p;) {
+		size_t l = strcspn(p, "&"), kl = strcspn(p, "=&");
+		if (kl && secret_key(p, kl))
+			return "url query parameter looks like a credential";
+		p += l + (p[l] == '&');
+	}
+	return NULL;
+}
+
+/* nanoclaw's parseMcpServerConfig, as far as it decides whether a stored
+ * server is kept: the reason it is not, or NULL. */
+static const char *mcp_bad(const cJSON *s)
+{
+	const cJSON *cmd = cJSON_GetObjectItemCaseSensitive(s, "command");
+	const cJSON *url = cJSON_GetObjectItemCaseSensitive(s, "url");
+	const cJSON *type = cJSON_GetObjectItemCaseSensitive(s, "type");
+	const cJSON *ins = cJSON_GetObjectItemCaseSensitive(s, "instructions");
+	bool has_cmd = cJSON_IsString(cmd) && !js_blank(cmd->valuestring);
+	bool has_url = cJSON_IsString(url) && !js_blank(url->valuestring);
+	const char *t = NULL;
+	if (type) {
+		if (!cJSON_IsString(type))
+			return "type must be \"stdio\", \"http\", or \"streamable-http\"";
+		t = type->valuestring;
+		if (!strcmp(t, "streamable-http"))
+			t = "http";
+		if (!strcmp(t, "sse"))
+			return "unsupported transport \"sse\"";
+		if (strcmp(t, "stdio") && strcmp(t, "http"))
+			return "type must be \"stdio\", \"http\", or \"streamable-http\"";
+	}
+	if (t && !strcmp(t, "stdio") && !has_cmd)
+		return "type \"stdio\" requires command";
+	if (t && !strcmp(t, "http") && !has_url)
+		return "type \"http\" requires url";
+	if (ins && !cJSON_IsString(ins))
+		return "MCP instructions must be a string";
+	if (has_url) {
+		if (has_cmd)
+			return "Provide exactly one of command or url";
+		if (cJSON_GetObjectItemCaseSensitive(s, "args") ||
+		    cJSON_GetObjectItemCaseSensitive(s, "env") || cJSON_GetObjectItemCaseSensitive(s, "cwd"))
+			return "args, env, and cwd are only valid with command";
+		size_t a, b;
+		js_trim(url->valuestring, strlen(url->valuestring), &a, &b);
+		char *u = clawmd_xstrndup(url->valuestring + a, b - a);
+		const char *why = url_bad(u);
+		free(u);
+		if (why)
+			return why;
+		const cJSON *h = cJSON_GetObjectItemCaseSensitive(s, "headers");
+		if (h && !string_record(h))
+			return "headers must be a JSON object with string values";
+		return NULL;
+	}
+	if (!has_cmd)
+		return "Provide exactly one of command or url";
+	if (cJSON_GetObjectItemCaseSensitive(s, "headers"))
+		return "headers is only valid with url";
+	const cJSON *args = cJSON_GetObjectItemCaseSensitive(s, "args"), *e;
+	if (args) {
+		if (!cJSON_IsArray(args))
+			return "args must be a JSON array of strings";
+		cJSON_ArrayForEach(e, args) if (!cJSON_IsString(e)) return "args must be a JSON array of strings";
+	}
+	const cJSON *env = cJSON_GetObjectItemCaseSensitive(s, "env");
+	if (env) {
+		if (!string_record(env))
+			return "env must be a JSON object with string values";
+		cJSON_ArrayForEach(e, env)
+		{
+			const char *k = e->string;
+			bool ok = *k && !(k[0] >= '0' && k[0] <= '9');
+			for (const char *p = k; ok && *p; p++)
+				ok = (*p >= 'A' && *p <= 'Z') || (*p >= 'a' && *p <= 'z') ||
+				     (*p >= '0' && *p <= '9') || *p == '_';
+			if (!ok)
+				return "env key must be a valid environment variable name";
+		}
+	}
+	const cJSON *cwd = cJSON_GetObjectItemCaseSensitive(s, "cwd");
+	if (cwd) {
+		const char *v = cJSON_IsString(cwd) ? cwd->valuestring : NULL, *rest = NULL;
+		if (v && !strncmp(v, "./", 2))
+			rest = v + 2;
+		else if (v && !strncmp(v, "${PLUGIN_ROOT}", 14) && (!v[14] || v[14] == '/'))
+			rest = v + 14 + (v[14] == '/');
+		else if (v && !strncmp(v, "${PLUGIN_DATA}", 14) && (!v[14] || v[14] == '/'))
+			rest = v + 14 + (v[14] == '/');
+		if (!rest)
+			return "cwd must be ./path, ${PLUGIN_ROOT}[/path], or ${PLUGIN_DATA}[/path]";
+		if (strstr(rest, "${") || strchr(rest, '\\'))
+			return "cwd escapes the plugin root";
+		for (const char *p = rest; *rest && p;) {
+			size_t l = strcspn(p, "/");
+			if (!l || (l == 2 && !strncmp(p, "..", 2)))
+				return "cwd escapes the plugin root";
+			p = p[l] ? p + l + 1 : NULL;
+		}
+	}
+	return NULL;
+}
+
+/* An array index as JavaScript orders keys ("0".."4294967294"). */
+static bool index_key(const char *k, unsigned long long *v)
+{
+	if (!*k || (k[0] == '0' && k[1]) || strlen(k) > 10)
+		return false;
+	*v = 0;
+	for (const char *p = k; *p; p++) {
+		if (*p < '0' || *p > '9')
+			return false;
+		*v = *v * 10 + (unsigned)(*p - '0');
+	}
+	return *v < 4294967295ull;
+}
+
+static void row_release(struct row *r)
+{
+	clawmd_strv_free(r->skills, r->nskills);
+	clawmd_strv_free(r->mcp_names, r->nmcp);
+	clawmd_strv_free(r->mcp_text, r->nmcp);
+	memset(r, 0, sizeof(*r));
+}
+
+static void read_row(struct row *r, struct flat *f, const cJSON *doc, const char *cj)
+{
+	const cJSON *v, *e;
+	memset(r, 0, sizeof(*r));
+	r->all_skills = true;
+	/* skills: "all", a list of strings, else every skill (with a warning) */
+	if ((v = cJSON_GetObjectItemCaseSensitive(doc, "skills"))) {
+		bool list = cJSON_IsArray(v);
+		cJSON_ArrayForEach(e, v) list &= cJSON_IsString(e) != 0;
+		if (cJSON_IsString(v) && !strcmp(v->valuestring, "all")) {
+		} else if (list) {
+			r->all_skills = false;
+			size_t cap = 0;
+			cJSON_ArrayForEach(e, v)
+			{
+				clawmd_xgrow(&r->skills, &cap, r->nskills + 1, sizeof(char *));
+				r->skills[r->nskills++] = clawmd_xstrdup(e->valuestring);
+			}
+		} else {
+			warn(f->plan, "%s: skills: the skill selection is not \"all\" or a list of names; "
+				      "inlining every skill", cj);
+		}
+	}
+	v = cJSON_GetObjectItemCaseSensitive(doc, "cli_scope");
+	r->cli_disabled = cJSON_IsString(v) && !strcmp(v->valuestring, "disabled");
+	v = cJSON_GetObjectItemCaseSensitive(doc, "mcpServers");
+	if (!v)
+		return;
+	if (!cJSON_IsObject(v)) {
+		warn(f->plan, "%s: mcpServers: not an object; ignoring every server", cj);
+		return;
+	}
+	/* JavaScript's key order: array indexes ascending, then the rest as
+	 * written; a key written twice keeps its first place, its last value */
+	size_t n = (size_t)cJSON_GetArraySize(v), k = 0, cap = 0;
+	const cJSON **ord = clawmd_xcalloc(n + 1, sizeof(*ord));
+	cJSON_ArrayForEach(e, v)
+	{
+		bool dup = false;
+		for (size_t i = 0; i < k && !dup; i++)
+			if (!strcmp(ord[i]->string, e->string))
+				ord[i] = e, dup = true;
+		if (!dup)
+			ord[k++] = e;
+	}
+	for (size_t i = 1; i < k; i++) { /* stable insertion: indexes first, ascending */
+		const cJSON *x = ord[i];
+		unsigned long long xv, yv;
+		bool xi = index_key(x->string, &xv);
+		size_t j = i;
+		while (j > 0 && xi &&
+		       (!index_key(ord[j - 1]->string, &yv) || yv > xv)) {
+			ord[j] = ord[j - 1];
+			j--;
+		}
+		ord[j] = x;
+	}
+	for (size_t i = 0; i < k; i++) {
+		const cJSON *s = ord[i];
+		const char *why = !cJSON_IsObject(s) ? "not an object"
+				  : !name_char_ok(s->string)
+					  ? "server name must be 1-64 characters of letters, digits, \"_\" or \"-\""
+					  : mcp_bad(s);
+		if (why) {
+			char q[200];
+			size_t o = 0;
+			for (const unsigned char *p = (const unsigned char *)s->string;
+			     *p && o + 5 < sizeof(q); p++)
+				o += (size_t)snprintf(q + o, sizeof(q) - o,
+						      *p >= 0x20 && *p < 0x7f && *p != '\\' ? "%c" : "\\x%02x", *p);
+			q[o] = '\0';
+			warn(f->plan, "%s: mcpServers.%s: dropping an invalid MCP server (%s)", cj, q, why);
+			continue;
+		}
+		const cJSON *ins = cJSON_GetObjectItemCaseSensitive(s, "instructions");
+		if (!cJSON_IsString(ins) || !ins->valuestring[0])
+			continue;
+		clawmd_xgrow(&r->mcp_names, &cap, r->nmcp + 1, sizeof(char *));
+		r->mcp_text = clawmd_xrealloc(r->mcp_text, cap * sizeof(char *));
+		r->mcp_names[r->nmcp] = clawmd_xstrdup(s->string);
+		r->mcp_text[r->nmcp++] = clawmd_xstrdup(ins->valuestring);
+	}
+	free(ord);
+}
+
+/* ---- the document ----------------------------------------------------------- */
+
+static void render(struct clawmd_buf *out, const struct section *v, size_t n, const char *notice)
+{
+	clawmd_buf_clear(out);
+	clawmd_buf_puts(out, FLAT_HEADER);
+	for (size_t i = 0; i < n; i++)
+		clawmd_buf_printf(out, "\n\n# %s\n\n%s", v[i].name, v[i].body);
+	if (notice)
+		clawmd_buf_printf(out, "\n\n# Omitted for size\n\n%s", notice);
+	clawmd_buf_putc(out, '\n');
+}
+
+/* The drop-largest ladder (nanoclaw's fitToCap); cap 0: none, no warning. */
+static void fit(struct clawmd_buf *out, struct flat *f, struct section *v, size_t *n, size_t cap,
+		const char *shown)
+{
+	struct clawmd_buf dropped = CLAWMD_BUF_INIT, notice = CLAWMD_BUF_INIT;
+	clawmd_buf_put(&dropped, "", 0);
+	render(out, v, *n, NULL);
+	while (cap && out->len > cap) {
+		size_t best = SIZE_MAX;
+		for (size_t i = 0; i < *n; i++)
+			if (v[i].droppable && (best == SIZE_MAX || v[i].blen > v[best].blen))
+				best = i;
+		if (best == SIZE_MAX)
+			break; /* only core left: oversized rather than a dark group */
+		clawmd_buf_printf(&dropped, "%s%s", dropped.len ? ", " : "", v[best].name);
+		free(v[best].name);
+		free(v[best].body);
+		memmove(v + best, v + best + 1, (*n - best - 1) * sizeof(*v));
+		(*n)--;
+		clawmd_buf_clear(&notice);
+		clawmd_buf_printf(&notice, "These instruction sections were omitted to fit the "
+				  "project-document size cap: %s. Their tools still work; consult each "
+				  "tool's own description.", dropped.ptr);
+		render(out, v, *n, notice.ptr);
+	}
+	if (dropped.len)
+		warn(f->plan, "%s: %zu bytes against its cap of %zu: dropped the largest instruction "
+			      "sections: %s", shown, out->len, cap, dropped.ptr);
+	else if (cap && out->len >= cap - cap / 8)
+		warn(f->plan, "%s: %zu bytes, near its cap of %zu", shown, out->len, cap);
+	if (cap && out->len > cap)
+		warn(f->plan, "%s: %zu bytes with nothing left to drop, past its cap of %zu: written "
+			      "whole", shown, out->len, cap);
+	clawmd_buf_release(&dropped);
+	clawmd_buf_release(&notice);
+}
+
+/* "Do not use `A` or `B` for memory." in place of the first memory-note
+ * paragraph of the base (nothing without override files). */
+static void render_base(struct clawmd_buf *out, const char *t, size_t len,
+			const struct clawmd_contract *c)
+{
+	const char *at = memmem(t, len, MEMORY_NOTE, strlen(MEMORY_NOTE));
+	clawmd_buf_clear(out);
+	if (!at) {
+		clawmd_buf_put(out, t, len);
+		return;
+	}
+	clawmd_buf_put(out, t, (size_t)(at - t));
+	if (c->overrides && *c->overrides) {
+		clawmd_buf_puts(out, "\n\nDo not use ");
+		for (const char *p = c->overrides; *p;) {
+			size_t l = strcspn(p, ",");
+			clawmd_buf_printf(out, "%s`%.*s`", p == c->overrides ? "" : " or ", (int)l, p);
+			p += l + (p[l] == ',');
+		}
+		clawmd_buf_puts(out, " for memory.");
+	}
+	const char *after = at + strlen(MEMORY_NOTE);
+	clawmd_buf_put(out, after, len - (size_t)(after - t));
+}
+
+static void native_skills(struct clawmd_buf *out, const struct clawmd_contract *c)
+{
+	clawmd_buf_clear(out);
+	clawmd_buf_printf(out, "Selected NanoClaw runtime skills are available as provider-native "
+			  "skills at `%s`.\n\nEach skill directory contains a `SKILL.md` with its "
+			  "trigger description plus any supporting files, and points to the read-only "
+			  "shared skill source under `%s`.\n\nUse skill discovery to load these skills "
+			  "only when their descriptions match the task.",
+			  c->skills_discovery, c->skills_source ? c->skills_source : "");
+	if (c->skills_inlined)
+		clawmd_buf_puts(out, " A skill whose rules must hold before the task is recognised "
+				     "ships an `instructions.md` instead, and those arrive inlined as "
+				     "`NanoClaw Skill:` sections of this document.");
+	clawmd_buf_printf(out, "\n\nSkills YOU author or install yourself go in `%s/<name>/SKILL.md` "
+			  "\xe2\x80\x94 persistent across sessions and discovered automatically. Never "
+			  "write skills elsewhere: paths outside ",
+			  c->skills_home ? c->skills_home : "");
+	const char *roots = c->skills_roots ? c->skills_roots : "";
+	for (const char *p = roots; *p;) {
+		size_t l = strcspn(p, ",");
+		clawmd_buf_printf(out, "%s`%.*s`", p == roots ? "" : " and ", (int)l, p);
+		p += l + (p[l] == ',');
+	}
+	clawmd_buf_puts(out, " are ephemeral or not discovered.");
+}
+
+static void sections_release(struct flat *f)
+{
+	for (size_t i = 0; i < f->n; i++) {
+		free(f->v[i].name);
+		free(f->v[i].body);
+	}
+	free(f->v);
+	f->v = NULL;
+	f->n = f->cap = 0;
+}
+
+/* One provider's document into `out`. */
+static int compose_one(struct clawmd_buf *out, struct flat *f, const struct row *r,
+		       const struct clawmd_buf *persona, const struct clawmd_contract *c,
+		       struct clawmd_err *err)
+{
+	const struct clawmd_layout *lay = f->g->lay;
+	struct clawmd_buf text = CLAWMD_BUF_INIT, body = CLAWMD_BUF_INIT;
+	char *shown = clawmd_path_join(f->g->shown, c->entry);
+	char **names = NULL;
+	size_t n = 0;
+	int rc;
+	if (persona->len)
+		push(f, "Persona", persona->ptr, persona->len, false);
+	if ((rc = read_source(&text, &f->g->inputs, lay->base, err)) < 0)
+		goto out;
+	if (rc == 1) {
+		char *b = clawmd_layout_shown(lay, lay->base);
+		warn(f->plan, "%s: composed without its base document ('%s' is missing)", shown, b);
+		free(b);
+	} else {
+		render_base(&body, text.ptr, text.len, c);
+		push(f, "NanoClaw Runtime Contract", body.ptr, body.len, false);
+	}
+	rc = 0;
+	if (c->skills_discovery && *c->skills_discovery) {
+		native_skills(&body, c);
+		push(f, "Native Runtime Skills", body.ptr, body.len, false);
+	}
+	/* modules: every NAME.instructions.md, cli and scheduling out when
+	 * the group has no CLI */
+	names = lay->modules ? list_sorted(f, lay->modules, &n) : NULL;
+	for (size_t i = 0; i < n && rc == 0; i++) {
+		size_t l = strlen(names[i]), sl = strlen(".instructions.md");
+		if (l <= sl || strcmp(names[i] + l - sl, ".instructions.md") || strchr(names[i], '\n'))
+			continue;
+		char *mod = clawmd_xstrndup(names[i], l - sl);
+		if (!(r->cli_disabled && (!strcmp(mod, "cli") || !strcmp(mod, "scheduling")))) {
+			char *p = clawmd_path_join(lay->modules, names[i]);
+			if ((rc = read_source(&text, &f->g->inputs, p, err)) == 0) {
+				char *h = clawmd_xasprintf("NanoClaw Module: %s", mod);
+				push(f, h, text.ptr, text.len, true);
+				free(h);
+			}
+			rc = rc < 0 ? rc : 0;
+			free(p);
+		}
+		free(mod);
+	}
+	clawmd_strv_free(names, n);
+	names = NULL;
+	if (rc < 0)
+		goto out;
+	/* skills: each selected one shipping an instructions.md */
+	names = list_sorted(f, lay->skills, &n);
+	for (size_t i = 0; i < n && rc == 0; i++) {
+		bool sel = r->all_skills;
+		for (size_t k = 0; !sel && k < r->nskills; k++)
+			sel = !strcmp(r->skills[k], names[i]);
+		if (!sel)
+			continue;
+		char *p = clawmd_xasprintf("%s/%s/instructions.md", lay->skills, names[i]);
+		if ((rc = read_source(&text, &f->g->inputs, p, err)) == 0) {
+			char *h = clawmd_xasprintf("NanoClaw Skill: %s", names[i]);
+			push(f, h, text.ptr, text.len, true);
+			free(h);
+		}
+		rc = rc < 0 ? rc : 0;
+		free(p);
+	}
+	if (rc < 0)
+		goto out;
+	for (size_t i = 0; i < r->nmcp; i++) {
+		char *h = clawmd_xasprintf("MCP Server: %s", r->mcp_names[i]);
+		push(f, h, r->mcp_text[i], strlen(r->mcp_text[i]), true);
+		free(h);
+	}
+	fit(out, f, f->v, &f->n, c->cap, shown);
+out:
+	sections_release(f);
+	clawmd_strv_free(names, n);
+	clawmd_buf_release(&text);
+	clawmd_buf_release(&body);
+	free(shown);
+	return rc;
+}
+
+/* ---- the plan ---------------------------------------------------------------- */
+
+static const struct clawmd_contract *first_contract(struct clawmd_group *g, const cJSON *doc)
+{
+	const cJSON *v = cJSON_GetObjectItemCaseSensitive(doc, "provider");
+	if (cJSON_IsString(v)) {
+		int rt = clawmd_layout_runtime(g->lay, v->valuestring);
+		if (rt >= 0)
+			return clawmd_layout_contract(g->lay, rt);
+	}
+	return NULL;
+}
+
+bool clawmd_flat_possible(const struct clawmd_layout *lay)
+{
+	bool any = lay->flat;
+	for (size_t i = 0; i < lay->nproviders && !any; i++)
+		any = lay->providers[i].document && !strcmp(lay->providers[i].document, "flat");
+	return any;
+}
+
+bool clawmd_flat_wanted(struct clawmd_group *g)
+{
+	clawmd_runtimes set;
+	enum clawmd_runtime first;
+	struct clawmd_err scratch = CLAWMD_ERR_INIT;
+	if (clawmd_group_runtimes(&set, &first, g, &scratch) == 0) {
+		const struct clawmd_contract *c = clawmd_layout_contract(g->lay, first);
+		if (c && c->document)
+			return !strcmp(c->document, "flat");
+	}
+	return g->lay->flat;
+}
+
+int clawmd_flat_plan(struct clawmd_plan *out, struct clawmd_group *g, struct clawmd_err *err)
+{
+	struct flat f = {out, g, NULL, 0, 0};
+	struct clawmd_buf persona = CLAWMD_BUF_INIT, doc = CLAWMD_BUF_INIT;
+	struct clawmd_err cerr = CLAWMD_ERR_INIT;
+	const struct clawmd_group_config *cfg;
+	const struct clawmd_dir *gd;
+	struct row r;
+	cJSON *json = NULL;
+	size_t cap = 0;
+	int rc;
+	memset(&r, 0, sizeof(r));
+	r.all_skills = true;
+	out->flat = true;
+	if ((rc = clawmd_group_dir(&gd, g, err)) < 0)
+		return rc;
+	char *cj = clawmd_path_join(g->shown, CLAWMD_CONFIG_NAME);
+	/* The agent's config never fails the compose here: what clawmd's
+	 * reader refuses is read as nanoclaw reads its row. */
+	clawmd_group_config(&cfg, g, &cerr);
+	if (!g->config_absent && g->config_text.len) {
+		json = cJSON_ParseWithLength(g->config_text.ptr, g->config_text.len);
+		if (!cJSON_IsObject(json))
+			warn(out, "%s: not a JSON object; composed with every default", cj);
+	} else if (!g->config_absent) {
+		warn(out, "%s: unreadable (%s); composed with every default", cj, cerr.msg);
+	}
+	if (cJSON_IsObject(json))
+		read_row(&r, &f, json, cj);
+
+	/* The runtimes: those container.json names (unknown ones warned about,
+	 * as in the import layout), else the layout's. */
+	clawmd_runtimes set = 0;
+	int nrt = clawmd_layout_nruntimes(g->lay);
+	if (rc == 0 && cfg && cfg->nruntime_names) {
+		enum clawmd_runtime first;
+		clawmd_group_runtimes(&set, &first, g, &cerr);
+		for (size_t i = 0; i < cfg->nruntime_names; i++) {
+			char *m = clawmd_group_unknown_runtime(g, i);
+			if (m)
+				warn(out, "%s", m);
+			free(m);
+		}
+	} else if (cJSON_IsObject(json) && first_contract(g, json)) {
+		set = 1u << first_contract(g, json)->rt;
+	} else {
+		set = g->lay->runtimes;
+	}
+	/* The persona: exactly instructions.prepend.md, never through a
+	 * symlink; unreadable is a warning. */
+	struct clawmd_dir shown = {gd->fd, g->shown};
+	struct clawmd_err perr = CLAWMD_ERR_INIT;
+	struct stat pst;
+	/* noted before it is read: a change from now on is seen */
+	bool there = fstatat(gd->fd, CLAWMD_PERSONA_NAME, &pst, AT_SYMLINK_NOFOLLOW) == 0;
+	if (there || errno == ENOENT)
+		clawmd_inputs_note(&g->inputs, CLAWMD_INPUT_CONTENT, CLAWMD_AT_GROUP, CLAWMD_PERSONA_NAME,
+				   there ? &pst : NULL);
+	else
+		clawmd_inputs_lose(&g->inputs);
+	int pr = clawmd_fs_read(&persona, &shown, CLAWMD_PERSONA_NAME, PERSONA_MAX, &perr);
+	if (pr < 0)
+		warn(out, "%s/%s: could not read the standing instructions; omitting the persona (%s)",
+		     g->shown, CLAWMD_PERSONA_NAME, perr.msg);
+	if (pr != 0)
+		clawmd_buf_clear(&persona);
+	else
+		clawmd_utf8_sanitize(&persona);
+
+	for (int rt = 0; rt < nrt && rc == 0; rt++) {
+		const struct clawmd_contract *c = clawmd_layout_contract(g->lay, rt);
+		if (!(set & (1u << rt)) || !c || !c->entry)
+			continue;
+		bool done = false;
+		for (size_t i = 0; i < out->n && !done; i++)
+			done = !strcmp(out->entries[i].name, c->entry);
+		if (done)
+			continue;
+		if ((rc = compose_one(&doc, &f, &r, &persona, c, err)) < 0)
+			break;
+		clawmd_xgrow(&out->entries, &cap, out->n + 1, sizeof(*out->entries));
+		size_t len = doc.len;
+		out->entries[out->n++] = (struct clawmd_entry){clawmd_xstrdup(c->entry), CLAWMD_FT_FILE,
+							       clawmd_buf_detach(&doc), len};
+	}
+	row_release(&r);
+	cJSON_Delete(json);
+	clawmd_buf_release(&persona);
+	clawmd_buf_release(&doc);
+	free(cj);
+	return rc;
+}
+
+/* ---- whose file it is ---------------------------------------------------------- */
+
+static char *record_path(const struct clawmd_group *g)
+{
+	return clawmd_xasprintf("%s/flat/%s", g->lay->state, g->name);
+}
+
+bool clawmd_flat_recorded(const struct clawmd_group *g)
+{
+	struct stat st;
+	char *p = record_path(g);
+	bool ok = stat(p, &st) == 0;
+	free(p);
+	return ok;
+}
+
+/* The header, then nothing or a first section: nanoclaw's import-era
+ * entry had the same first line, followed by import lines. */
+bool clawmd_flat_header(const char *data, size_t len)
+{
+	size_t hl = strlen(FLAT_HEADER);
+	if (len <= hl || memcmp(data, FLAT_HEADER, hl) || data[hl] != '\n')
+		return false;
+	return len == hl + 1 || (len > hl + 3 && !memcmp(data + hl, "\n\n# ", 4));
+}
+
+bool clawmd_flat_ours(const struct clawmd_group *g, const char *name, const char *data, size_t len)
+{
+	if (!clawmd_flat_header(data, len))
+		return false;
+	char *p = record_path(g);
+	FILE *fp = fopen(p, "re");
+	free(p);
+	if (!fp)
+		return true; /* nanoclaw's own output, or clawmd's before its record */
+	char line[256], hex[17];
+	bool known = false, ours = false;
+	clawmd_entry_digest(hex, data, len);
+	while (fgets(line, sizeof(line), fp)) {
+		size_t nl = strlen(name);
+		if (!strncmp(line, name, nl) && line[nl] == ' ') {
+			known = true;
+			ours |= !strncmp(line + nl + 1, hex, 16);
+		}
+	}
+	fclose(fp);
+	return !known || ours;
+}
+
+void clawmd_flat_remember(const struct clawmd_group *g, const struct clawmd_plan *plan, bool keep)
+{
+	struct clawmd_buf b = CLAWMD_BUF_INIT;
+	struct clawmd_dir st = CLAWMD_DIR_INIT;
+	struct clawmd_err e = CLAWMD_ERR_INIT;
+	clawmd_buf_put(&b, "", 0);
+	char *p = record_path(g);
+	FILE *fp = keep ? fopen(p, "re") : NULL;
+	char line[256];
+	while (fp && fgets(line, sizeof(line), fp) && b.len < 65536)
+		if (strchr(line, '\n'))
+			clawmd_buf_puts(&b, line);
+	if (fp)
+		fclose(fp);
+	free(p);
+	for (size_t i = 0; i < plan->n; i++) {
+		char hex[17];
+		clawmd_entry_digest(hex, plan->entries[i].data, plan->entries[i].len);
+		clawmd_buf_printf(&b, "%s %s\n", plan->entries[i].name, hex);
+	}
+	char *dir = clawmd_path_join(g->lay->state, "flat");
+	(void)mkdir(g->lay->state, 0755);
+	(void)mkdir(dir, 0755);
+	/* a cache of ownership: a failure only makes the next compose treat a
+	 * hand edit of a flat entry as nanoclaw's output */
+	if (clawmd_dir_open(&st, dir, &e) == 0)
+		clawmd_fs_replace_file(&st, g->name, b.ptr, b.len, &e);
+	clawmd_dir_release(&st);
+	free(dir);
+	clawmd_buf_release(&b);
+}

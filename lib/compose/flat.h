@@ -1,0 +1,35 @@
+/*
+ * flat.h - the flat document (private to compose/; doc/compose.md, "The
+ * flat document").
+ *
+ * clawmd_plan_build() hands a group whose layout (clawmd.json "document",
+ * or its provider's contract) is flat to clawmd_flat_plan(): the plan then
+ * holds one entry per provider's file and nothing else (plan->flat), and
+ * compare and apply leave out what only the import layout has (the
+ * fragments, the shared base, a created CLAUDE.local.md), removing what
+ * clawmd or nanoclaw wrote of it.  A flat entry's header is nanoclaw's, so
+ * clawmd's own output is told from a hand edit by the digest it keeps in
+ * STATE/flat/<group> (clawmd_flat_remember() after a compose that wrote).
+ */
+#ifndef CLAWMD_COMPOSE_FLAT_H
+#define CLAWMD_COMPOSE_FLAT_H
+
+#include "clawmd.h"
+
+bool clawmd_flat_wanted(struct clawmd_group *g);
+/* Whether any group of the layout may be flat (its "document", or a
+ * contract's): cheap, for the no-op path. */
+bool clawmd_flat_possible(const struct clawmd_layout *lay);
+/* STATE/flat/<group> exists. */
+bool clawmd_flat_recorded(const struct clawmd_group *g);
+int clawmd_flat_plan(struct clawmd_plan *out, struct clawmd_group *g, struct clawmd_err *err);
+/* The file starts with the flat document's header line. */
+bool clawmd_flat_header(const char *data, size_t len);
+/* A flat entry clawmd wrote and nobody edited since (its digest is the one
+ * recorded), or one with the header and no record (nanoclaw's own). */
+bool clawmd_flat_ours(const struct clawmd_group *g, const char *name, const char *data, size_t len);
+/* Record the digests of the plan's entries (with `keep`, beside those
+ * already recorded). */
+void clawmd_flat_remember(const struct clawmd_group *g, const struct clawmd_plan *plan, bool keep);
+
+#endif

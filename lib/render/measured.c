@@ -1,0 +1,541 @@
+/*
+ * measured.c - what pi, Copilot CLI, Cursor and Qwen Code load as
+ * instructions, modelled on runs of their real packages against loopback
+ * mocks of their model APIs (doc/runtimes.md, "pi, Copilot CLI, Cursor and
+ * Qwen Code": @earendil-works/pi-coding-agent 1.5.2, @github/copilot
+ * 1.0.102, @cursor/sdk 1.0.32, @qwen-code/qwen-code 0.24.4); nanoclaw's
+ * test provider "mock" loads nothing.
+ *
+ *  - pi: its agent directory (HOME/.pi/agent), then every directory from /
+ *    down to the working directory, in each the first of
+ *    AGENTS.override.md, AGENTS.md, AGENTS.MD, CLAUDE.md, CLAUDE.MD; no
+ *    import followed, no cap.
+ *  - Copilot CLI: HOME/.copilot/copilot-instructions.md; from the git root
+ *    (none: the working directory alone) the directories' own
+ *    .github/copilot-instructions.md, then in the root, the working
+ *    directory and the directories between, AGENTS.md and CLAUDE.md (each
+ *    with its imports) and GEMINI.md (without), .claude/CLAUDE.md only
+ *    strictly between; .github/instructions/NAME.instructions.md last.  An
+ *    import is followed only when relative and its real path stays in the
+ *    root; its text comes right after the kept @ line.
+ *  - Cursor: from the git root (none: the working directory alone) down to
+ *    the working directory: .cursorrules in the first only, then in each
+ *    .cursor/rules/NAME.mdc (frontmatter stripped), AGENTS.md, CLAUDE.md,
+ *    CLAUDE.local.md, .claude/CLAUDE.md; as plain text.  What reaches the
+ *    model is assembled on Cursor's servers: the text is the files' content
+ *    joined by blank lines, not a prompt.  Nothing when the project
+ *    setting source is off (the SDK's default).
+ *  - Qwen Code: HOME/.qwen/QWEN.md and AGENTS.md, then from the directory
+ *    above the git root (none: /) down to the working directory every
+ *    QWEN.md, then every AGENTS.md; then ROOT/.qwen/QWEN.local.md and
+ *    ROOT/.qwen/rules/NAME.md.  Imports are expanded in place, confined to
+ *    the root by path (symlinks not resolved), five deep.
+ * Copilot's and Qwen's imports are found as each line's first word
+ * starting with '@', outside ``` and ~~~ fences: the runs pinned no finer
+ * rule.  Every path is read through the load's view (load.h).
+ */
+#include "render/runtimes.h"
+#include "base/util.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#define IMPORT_DEPTH 5
+
+struct ml {
+	struct clawmd_memory *m;
+	struct clawmd_load_view *v;
+	const char *root; /* imports stay beneath it */
+	bool copilot;	  /* else Qwen's import rules */
+	const char *cwd;
+};
+
+static struct clawmd_mem_file *push(struct clawmd_memory *out, enum clawmd_mem_type type,
+				    const char *path, const char *parent, const char *text,
+				    size_t len, size_t size)
+{
+	clawmd_xgrow(&out->files, &out->capfiles, out->nfiles + 1, sizeof(out->files[0]));
+	struct clawmd_mem_file *f = &out->files[out->nfiles++];
+	memset(f, 0, sizeof(*f));
+	f->type = type;
+	f->path = clawmd_xstrdup(path);
+	f->parent = parent ? clawmd_xstrdup(parent) : NULL;
+	f->content = clawmd_xmalloc(len + 1);
+	memcpy(f->content, text, len);
+	f->content[len] = '\0';
+	f->len = len;
+	f->size = size;
+	return f;
+}
+
+static void note_import(struct clawmd_memory *out, const char *from, const char *raw,
+			const char *path, enum clawmd_import_status st)
+{
+	clawmd_xgrow(&out->imports, &out->capimports, out->nimports + 1, sizeof(out->imports[0]));
+	out->imports[out->nimports++] = (struct clawmd_mem_import){
+		clawmd_xstrdup(from), clawmd_xstrdup(raw), clawmd_xstrdup(path), st};
+}
+
+/* The regular file at `p` (links followed), read whole; false otherwise. */
+static bool read_file(struct clawmd_load_view *v, const char *p, struct clawmd_buf *out)
+{
+	struct clawmd_view_node nd;
+	if (++v->files > CLAWMD_LOAD_FILES_MAX || clawmd_view_resolve(&nd, &v->v, p, true) < 0)
+		return false;
+	bool ok = S_ISREG(nd.st.st_mode);
+	clawmd_buf_clear(out);
+	clawmd_buf_put(out, "", 0);
+	if (ok)
+		ok = clawmd_load_read(v, &nd, out) == 0;
+	clawmd_view_node_release(&nd);
+	if (ok)
+		clawmd_utf8_sanitize(out);
+	return ok;
+}
+
+/* `p` is `dir` or beneath it. */
+static bool beneath(const char *p, const char *dir)
+{
+	size_t n = strlen(dir);
+	if (!strcmp(dir, "/"))
+		return p[0] == '/';
+	return !strncmp(p, dir, n) && (p[n] == '\0' || p[n] == '/');
+}
+
+/* The nearest of `cwd` and its ancestors holding a .git; NULL: none. */
+static char *git_root(struct clawmd_load_view *v, const char *cwd)
+{
+	char *d = clawmd_xstrdup(cwd);
+	for (;;) {
+		char *g = clawmd_path_resolve(d, ".git");
+		char kind = ++v->files > CLAWMD_LOAD_FILES_MAX ? 0 : clawmd_load_kind(v, g);
+		free(g);
+		if (kind)
+			return d;
+		if (!strcmp(d, "/"))
+			break;
+		char *up = clawmd_path_dir(d);
+		free(d);
+		d = up;
+	}
+	free(d);
+	return NULL;
+}
+
+/* The directories from `top` down to `cwd` (top first). */
+static char **walk_down(const char *top, const char *cwd, size_t *n)
+{
+	char **up = NULL;
+	size_t k = 0, cap = 0;
+	for (char *d = clawmd_xstrdup(cwd);;) {
+		clawmd_xgrow(&up, &cap, k + 1, sizeof(char *));
+		up[k++] = d;
+		if (!strcmp(d, top) || !strcmp(d, "/"))
+			break;
+		d = clawmd_path_dir(d);
+	}
+	for (size_t i = 0; i < k / 2; i++) {
+		char *t = up[i];
+		up[i] = up[k - 1 - i];
+		up[k - 1 - i] = t;
+	}
+	*n = k;
+	return up;
+}
+
+/* ---- imports (Copilot, Qwen) -------------------------------------------- */
+
+static void expand(struct ml *ml, struct clawmd_buf *out, const char *path, const char *text,
+		   size_t len, int depth);
+
+/* One import line's target: followed, or noted with why not. */
+static void import_one(struct ml *ml, struct clawmd_buf *out, const char *from, const char *raw,
+		       int depth)
+{
+	struct clawmd_buf t = CLAWMD_BUF_INIT;
+	char *dir = clawmd_path_dir(from);
+	char *p = clawmd_path_resolve(dir, raw);
+	free(dir);
+	enum clawmd_import_status st = CLAWMD_IMPORT_LOADED;
+	if (ml->copilot && raw[0] == '/') {
+		st = CLAWMD_IMPORT_EXTERNAL; /* absolute: never, even inside */
+	} else if (!beneath(p, ml->root)) {
+		st = CLAWMD_IMPORT_EXTERNAL;
+	} else if (ml->copilot) {
+		/* its real path must stay in the root too */
+		char *real = clawmd_load_realpath(ml->v, p);
+		char *rroot = clawmd_load_realpath(ml->v, ml->root);
+		if (real && rroot && !beneath(real, rroot))
+			st = CLAWMD_IMPORT_EXTERNAL;
+		free(real);
+		free(rroot);
+	}
+	if (st == CLAWMD_IMPORT_LOADED && depth >= IMPORT_DEPTH)
+		st = CLAWMD_IMPORT_TOO_DEEP;
+	if (st == CLAWMD_IMPORT_LOADED && !read_file(ml->v, p, &t))
+		st = CLAWMD_IMPORT_MISSING;
+	note_import(ml->m, from, raw, p, st);
+	if (st == CLAWMD_IMPORT_LOADED) {
+		struct clawmd_buf sub = CLAWMD_BUF_INIT;
+		clawmd_buf_put(&sub, "", 0);
+		expand(ml, &sub, p, t.ptr, t.len, depth + 1);
+		push(ml->m, CLAWMD_MEM_PROJECT, p, from, sub.ptr, sub.len, t.len);
+		if (ml->copilot)
+			clawmd_buf_printf(out, "<imported_custom_instruction source=\"%s\">\n", p);
+		else
+			clawmd_buf_printf(out, "<!-- Imported from: %s -->\n", raw);
+		clawmd_buf_put(out, sub.ptr, sub.len);
+		if (!sub.len || sub.ptr[sub.len - 1] != '\n')
+			clawmd_buf_putc(out, '\n');
+		if (ml->copilot)
+			clawmd_buf_puts(out, "</imported_custom_instruction>\n");
+		else
+			clawmd_buf_printf(out, "<!-- End of import from: %s -->\n", raw);
+		clawmd_buf_release(&sub);
+	}
+	clawmd_buf_release(&t);
+	free(p);
+}
+
+/*
+ * `text` with its import lines expanded: Copilot keeps the line and puts
+ * the import after it; Qwen puts the import in its place.  A failed
+ * import leaves the line as written.
+ */
+static void expand(struct ml *ml, struct clawmd_buf *out, const char *path, const char *text,
+		   size_t len, int depth)
+{
+	char fence = 0;
+	for (size_t i = 0; i < len;) {
+		const char *ln = text + i, *nl = memchr(ln, '\n', len - i);
+		size_t l = nl ? (size_t)(nl - ln) + 1 : len - i;
+		i += l;
+		size_t a = 0;
+		while (a < l && (ln[a] == ' ' || ln[a] == '\t'))
+			a++;
+		if (l - a >= 3 && (ln[a] == '`' || ln[a] == '~') && ln[a + 1] == ln[a] &&
+		    ln[a + 2] == ln[a]) {
+			fence = fence == ln[a] ? 0 : fence ? fence : ln[a];
+			clawmd_buf_put(out, ln, l);
+			continue;
+		}
+		size_t b = a + 1;
+		while (b < l && ln[b] != ' ' && ln[b] != '\t' && ln[b] != '\n' && ln[b] != '\r')
+			b++;
+		if (fence || a >= l || ln[a] != '@' || b == a + 1 || ml->v->files > CLAWMD_LOAD_FILES_MAX) {
+			clawmd_buf_put(out, ln, l);
+			continue;
+		}
+		char *raw = clawmd_xstrndup(ln + a + 1, b - a - 1);
+		size_t before = out->len;
+		if (ml->copilot) {
+			clawmd_buf_put(out, ln, l);
+			if (ln[l - 1] != '\n')
+				clawmd_buf_putc(out, '\n');
+			import_one(ml, out, path, raw, depth);
+		} else {
+			size_t n = ml->m->nimports;
+			import_one(ml, out, path, raw, depth);
+			if (ml->m->nimports > n &&
+			    ml->m->imports[ml->m->nimports - 1].status != CLAWMD_IMPORT_LOADED) {
+				out->len = before;
+				clawmd_buf_put(out, ln, l);
+			}
+		}
+		free(raw);
+	}
+}
+
+/* Push the file at dir/name when it is a regular file (imports expanded
+ * when `imports`); true when it was. */
+static bool take(struct ml *ml, enum clawmd_mem_type type, const char *dir, const char *name,
+		 bool imports)
+{
+	struct clawmd_buf t = CLAWMD_BUF_INIT;
+	char *p = clawmd_path_resolve(dir, name);
+	bool ok = read_file(ml->v, p, &t);
+	if (ok && imports) {
+		struct clawmd_buf x = CLAWMD_BUF_INIT;
+		clawmd_buf_put(&x, "", 0);
+		size_t at = ml->m->nfiles;
+		/* the file first, its imports after it in the list */
+		push(ml->m, type, p, NULL, "", 0, t.len);
+		expand(ml, &x, p, t.ptr, t.len, 0);
+		struct clawmd_mem_file *f = &ml->m->files[at];
+		free(f->content);
+		f->content = clawmd_buf_detach(&x);
+		f->len = strlen(f->content);
+	} else if (ok) {
+		push(ml->m, type, p, NULL, t.ptr, t.len, t.len);
+	}
+	clawmd_buf_release(&t);
+	free(p);
+	return ok;
+}
+
+/* The *.SUFFIX files of dir/sub, sorted bytewise. */
+static void take_dir(struct ml *ml, const char *dir, const char *sub, const char *suffix,
+		     bool strip_frontmatter)
+{
+	char *d = clawmd_path_resolve(dir, sub);
+	size_t n = 0, sl = strlen(suffix);
+	char **names = clawmd_load_list(ml->v, d, true, &n, NULL, NULL);
+	for (size_t i = 0; names && i < n; i++) {
+		size_t l = strlen(names[i]);
+		if (l <= sl || strcmp(names[i] + l - sl, suffix))
+			continue;
+		size_t at = ml->m->nfiles;
+		if (!take(ml, CLAWMD_MEM_PROJECT, d, names[i], false) || !strip_frontmatter)
+			continue;
+		/* .mdc: the frontmatter is not sent */
+		struct clawmd_mem_file *f = &ml->m->files[at];
+		if (f->len >= 4 && !strncmp(f->content, "---\n", 4)) {
+			char *end = strstr(f->content + 4, "\n---");
+			if (end) {
+				end += 4;
+				end += *end == '\n';
+				f->len -= (size_t)(end - f->content);
+				memmove(f->content, end, f->len + 1);
+			}
+		}
+	}
+	clawmd_strv_free(names, n);
+	free(d);
+}
+
+/* ---- pi ----------------------------------------------------------------- */
+
+static const char *const pi_names[] = {"AGENTS.override.md", "AGENTS.md", "AGENTS.MD", "CLAUDE.md",
+				       "CLAUDE.MD"};
+
+int clawmd_pi_load(struct clawmd_memory *out, const struct clawmd_memory_opts *o,
+		   struct clawmd_load_view *v, struct clawmd_err *err)
+{
+	(void)err;
+	struct ml ml = {out, v, "/", false, out->cwd};
+	if (!v->v.budget)
+		v->v.budget = &v->steps;
+	if (!o->no_user && o->home) {
+		char *agent = clawmd_path_resolve(o->home, ".pi/agent");
+		for (size_t i = 0; i < CLAWMD_ARRAY_SIZE(pi_names); i++)
+			if (take(&ml, CLAWMD_MEM_USER, agent, pi_names[i], false))
+				break;
+		free(agent);
+	}
+	if (o->no_project)
+		return 0;
+	size_t n;
+	char **dirs = walk_down("/", out->cwd, &n);
+	for (size_t k = 0; k < n; k++)
+		for (size_t i = 0; i < CLAWMD_ARRAY_SIZE(pi_names); i++)
+			if (take(&ml, CLAWMD_MEM_PROJECT, dirs[k], pi_names[i], false))
+				break;
+	clawmd_strv_free(dirs, n);
+	return 0;
+}
+
+void clawmd_pi_text(struct clawmd_buf *out, const struct clawmd_memory *m,
+		    const struct clawmd_memory_opts *o)
+{
+	(void)o;
+	if (!m->nfiles)
+		return;
+	clawmd_buf_puts(out, "<project_context>\nProject-specific instructions and guidelines:\n\n");
+	for (size_t i = 0; i < m->nfiles; i++) {
+		clawmd_buf_printf(out, "<project_instructions path=\"%s\">\n", m->files[i].path);
+		clawmd_buf_put(out, m->files[i].content, m->files[i].len);
+		clawmd_buf_puts(out, "\n</project_instructions>\n\n");
+	}
+	clawmd_buf_puts(out, "</project_context>");
+}
+
+/* ---- Copilot CLI -------------------------------------------------------- */
+
+int clawmd_copilot_load(struct clawmd_memory *out, const struct clawmd_memory_opts *o,
+			struct clawmd_load_view *v, struct clawmd_err *err)
+{
+	(void)err;
+	if (!v->v.budget)
+		v->v.budget = &v->steps;
+	char *root = git_root(v, out->cwd);
+	struct ml ml = {out, v, root ? root : out->cwd, true, out->cwd};
+	if (!o->no_user && o->home) {
+		char *home = clawmd_path_resolve(o->home, ".copilot");
+		take(&ml, CLAWMD_MEM_USER, home, "copilot-instructions.md", false);
+		free(home);
+	}
+	if (!o->no_project) {
+		size_t n;
+		char **dirs = walk_down(ml.root, out->cwd, &n);
+		/* the root, the working directory, then those between */
+		size_t order[2] = {0, n - 1};
+		for (size_t k = 0; k < (n > 1 ? 2u : 1u); k++)
+			take(&ml, CLAWMD_MEM_PROJECT, dirs[order[k]], ".github/copilot-instructions.md",
+			     false);
+		for (size_t j = 0; j < n; j++) {
+			size_t k = j == 0 ? 0 : j == 1 ? n - 1 : j - 1;
+			bool between = k != 0 && k != n - 1;
+			take(&ml, CLAWMD_MEM_PROJECT, dirs[k], "AGENTS.md", true);
+			take(&ml, CLAWMD_MEM_PROJECT, dirs[k], "CLAUDE.md", true);
+			if (between)
+				take(&ml, CLAWMD_MEM_PROJECT, dirs[k], ".claude/CLAUDE.md", true);
+			take(&ml, CLAWMD_MEM_PROJECT, dirs[k], "GEMINI.md", false);
+		}
+		for (size_t k = 0; k < (n > 1 ? 2u : 1u); k++)
+			take_dir(&ml, dirs[order[k]], ".github/instructions", ".instructions.md", false);
+		clawmd_strv_free(dirs, n);
+	}
+	free(root);
+	return 0;
+}
+
+void clawmd_copilot_text(struct clawmd_buf *out, const struct clawmd_memory *m,
+			 const struct clawmd_memory_opts *o)
+{
+	(void)o;
+	bool first = true;
+	for (size_t i = 0; i < m->nfiles; i++) {
+		const struct clawmd_mem_file *f = &m->files[i];
+		if (f->parent)
+			continue;
+		if (!first)
+			clawmd_buf_puts(out, "\n\n");
+		first = false;
+		bool bare = strstr(f->path, "/.github/instructions/") != NULL;
+		if (!bare)
+			clawmd_buf_puts(out, "<custom_instruction>\n");
+		clawmd_buf_put(out, f->content, f->len);
+		if (!bare)
+			clawmd_buf_puts(out, "\n</custom_instruction>");
+	}
+}
+
+/* ---- Cursor ------------------------------------------------------------- */
+
+int clawmd_cursor_load(struct clawmd_memory *out, const struct clawmd_memory_opts *o,
+		       struct clawmd_load_view *v, struct clawmd_err *err)
+{
+	(void)err;
+	if (!v->v.budget)
+		v->v.budget = &v->steps;
+	/* nothing unless the project setting source is on */
+	if (o->no_project)
+		return 0;
+	char *root = git_root(v, out->cwd);
+	struct ml ml = {out, v, root ? root : out->cwd, false, out->cwd};
+	size_t n;
+	char **dirs = walk_down(ml.root, out->cwd, &n);
+	take(&ml, CLAWMD_MEM_PROJECT, dirs[0], ".cursorrules", false);
+	static const char *const names[] = {"AGENTS.md", "CLAUDE.md", "CLAUDE.local.md",
+					    ".claude/CLAUDE.md"};
+	for (size_t k = 0; k < n; k++) {
+		take_dir(&ml, dirs[k], ".cursor/rules", ".mdc", true);
+		for (size_t i = 0; i < CLAWMD_ARRAY_SIZE(names); i++)
+			take(&ml, CLAWMD_MEM_PROJECT, dirs[k], names[i], false);
+	}
+	clawmd_strv_free(dirs, n);
+	free(root);
+	return 0;
+}
+
+void clawmd_cursor_text(struct clawmd_buf *out, const struct clawmd_memory *m,
+			const struct clawmd_memory_opts *o)
+{
+	(void)o;
+	for (size_t i = 0; i < m->nfiles; i++) {
+		if (i)
+			clawmd_buf_puts(out, "\n\n");
+		clawmd_buf_put(out, m->files[i].content, m->files[i].len);
+	}
+}
+
+/* ---- Qwen Code ---------------------------------------------------------- */
+
+int clawmd_qwen_load(struct clawmd_memory *out, const struct clawmd_memory_opts *o,
+		     struct clawmd_load_view *v, struct clawmd_err *err)
+{
+	(void)err;
+	if (!v->v.budget)
+		v->v.budget = &v->steps;
+	char *root = git_root(v, out->cwd);
+	struct ml ml = {out, v, root ? root : out->cwd, false, out->cwd};
+	static const char *const names[] = {"QWEN.md", "AGENTS.md"};
+	if (!o->no_user && o->home) {
+		char *home = clawmd_path_resolve(o->home, ".qwen");
+		for (size_t i = 0; i < CLAWMD_ARRAY_SIZE(names); i++)
+			take(&ml, CLAWMD_MEM_USER, home, names[i], true);
+		free(home);
+	}
+	if (!o->no_project) {
+		char *top = root ? clawmd_path_dir(root) : clawmd_xstrdup("/");
+		size_t n;
+		char **dirs = walk_down(top, out->cwd, &n);
+		for (size_t i = 0; i < CLAWMD_ARRAY_SIZE(names); i++)
+			for (size_t k = 0; k < n; k++)
+				take(&ml, CLAWMD_MEM_PROJECT, dirs[k], names[i], true);
+		if (root) {
+			take(&ml, CLAWMD_MEM_LOCAL, root, ".qwen/QWEN.local.md", true);
+			take_dir(&ml, root, ".qwen/rules", ".md", false);
+		}
+		clawmd_strv_free(dirs, n);
+		free(top);
+	}
+	free(root);
+	return 0;
+}
+
+/* [*a, *b) without ASCII white space at either end (JavaScript's trim
+ * also strips Unicode spaces: a file starting with one is rare enough). */
+static void js_trim(const char *s, size_t n, size_t *a, size_t *b)
+{
+	size_t i = 0, e = n;
+	while (i < e && (s[i] == ' ' || (s[i] >= '\t' && s[i] <= '\r')))
+		i++;
+	while (e > i && (s[e - 1] == ' ' || (s[e - 1] >= '\t' && s[e - 1] <= '\r')))
+		e--;
+	*a = i;
+	*b = e;
+}
+
+void clawmd_qwen_text(struct clawmd_buf *out, const struct clawmd_memory *m,
+		      const struct clawmd_memory_opts *o)
+{
+	(void)o;
+	bool first = true;
+	for (size_t i = 0; i < m->nfiles; i++) {
+		const struct clawmd_mem_file *f = &m->files[i];
+		size_t a, b;
+		if (f->parent)
+			continue;
+		js_trim(f->content, f->len, &a, &b);
+		if (a == b)
+			continue;
+		bool rule = strstr(f->path, "/.qwen/rules/") != NULL;
+		const char *rel = f->path;
+		size_t cl = strlen(m->cwd);
+		if (!strncmp(rel, m->cwd, cl) && rel[cl] == '/')
+			rel += cl + 1;
+		if (!first)
+			clawmd_buf_puts(out, "\n\n");
+		first = false;
+		clawmd_buf_printf(out, "--- %s from: %s ---\n", rule ? "Rule" : "Context", rel);
+		clawmd_buf_put(out, f->content + a, b - a);
+		clawmd_buf_printf(out, "\n--- End of %s from: %s ---", rule ? "Rule" : "Context", rel);
+	}
+}
+
+/* ---- mock --------------------------------------------------------------- */
+
+int clawmd_mock_load(struct clawmd_memory *out, const struct clawmd_memory_opts *o,
+		     struct clawmd_load_view *v, struct clawmd_err *err)
+{
+	(void)out, (void)o, (void)v, (void)err;
+	return 0;
+}
+
+void clawmd_mock_text(struct clawmd_buf *out, const struct clawmd_memory *m,
+		      const struct clawmd_memory_opts *o)
+{
+	(void)out, (void)m, (void)o;
+}
