@@ -195,14 +195,16 @@ function iteration(clawmd, root, r, log) {
 		throw new Error(`not an Error we know: ${e && e.constructor && e.constructor.name}: ${e}`);
 	}
 	const polluted = r.chance(0.1);
-	const keys = [];
+	const keys = [], values = [];
+	const pollute = () => keys.forEach((k, i) => { Object.prototype[k] = values[i]; });
+	const clean = () => { for (const k of keys) delete Object.prototype[k]; };
 	try {
 		if (polluted)
 			for (let i = 0; i < 3; i++) {
-				const k = r.pick(OPTION_KEYS.filter((x) => !['__proto__', 'constructor', 'length', 'toJSON'].includes(x)));
-				keys.push(k);
-				Object.prototype[k] = value(0);
+				keys.push(r.pick(OPTION_KEYS.filter((x) => !['__proto__', 'constructor', 'length', 'toJSON'].includes(x))));
+				values.push(value(0));
 			}
+		pollute();
 		const ncalls = 1 + r.int(8);
 		for (let i = 0; i < ncalls; i++) {
 			let h;
@@ -224,23 +226,35 @@ function iteration(clawmd, root, r, log) {
 				check(e);
 			}
 		}
+	} finally {
+		clean();
+	}
+	return Promise.all(pending).then(() => {
+		// Polluted data on Object.prototype: a plain dry compose sees the
+		// clean result.  After every composeAll settled: one still running
+		// in the pool would change the group between the two.
 		if (polluted) {
-			// Polluted data on Object.prototype: a plain dry compose sees the clean result.
-			const clean = () => { for (const k of keys) delete Object.prototype[k]; };
 			const h = clawmd.open(root);
-			let dirty;
-			try { dirty = JSON.stringify(h.compose('other', { dryRun: true }).changes); } catch (e) { dirty = `throws ${e.message}`; }
-			clean();
-			let plain;
-			try { plain = JSON.stringify(h.compose('other', { dryRun: true }).changes); } catch (e) { plain = `throws ${e.message}`; }
+			let dirty, plain;
+			pollute();
+			try {
+				dirty = JSON.stringify(h.compose('other', { dryRun: true }).changes);
+			} catch (e) {
+				dirty = `throws ${e.message}`;
+			} finally {
+				clean();
+			}
+			try {
+				plain = JSON.stringify(h.compose('other', { dryRun: true }).changes);
+			} catch (e) {
+				plain = `throws ${e.message}`;
+			}
 			h.close();
 			if (dirty !== plain)
 				throw new Error(`Object.prototype.{${keys}} changed a dry compose: ${dirty} vs ${plain}`);
 		}
-	} finally {
-		for (const k of keys) delete Object.prototype[k];
-	}
-	return Promise.all(pending).then(() => { for (const h of handles) if (r.chance(0.7)) h.close(); });
+		for (const h of handles) if (r.chance(0.7)) h.close();
+	});
 }
 
 /* A child: BATCH iterations from `seed`, or iteration `only` alone. */
