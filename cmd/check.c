@@ -133,6 +133,145 @@ static void add_message(cJSON *parent, const char *key, const char *text, const 
 	free(t);
 }
 
+/* SARIF rule names are PascalCase identifiers: "import-missing" is "ImportMissing". */
+static char *sarif_name(const char *rule_name)
+{
+	char *name = strdup(rule_name);
+	if (!name)
+		abort();
+	size_t k = 0;
+	for (const char *p = rule_name; *p; p++) {
+		if (*p == '-')
+			continue;
+		name[k++] = (p == rule_name || p[-1] == '-') && *p >= 'a' && *p <= 'z'
+				    ? (char)(*p - 'a' + 'A') : *p;
+	}
+	name[k] = '\0';
+	return name;
+}
+
+/* One rule as the log documents it: descriptions, and help in text and
+ * Markdown (what it means and what to do). */
+static cJSON *sarif_rule(const struct clawmd_lint_rule *r)
+{
+	cJSON *o = cJSON_CreateObject();
+	char *text = NULL, *md = NULL;
+	char *md_desc = md_escape(r->description), *md_help = md_escape(r->help);
+	if (asprintf(&text, "%s\n\nWhat to do: %s", r->description, r->help) < 0 ||
+	    asprintf(&md, "**%s %s** (%s)\n\n%s\n\n**What to do:** %s", r->code,
+		     r->name, sarif_level(r->severity), md_desc, md_help) < 0)
+		abort();
+	free(md_desc);
+	free(md_help);
+	char *name = sarif_name(r->name);
+	cJSON_AddStringToObject(o, "id", r->code);
+	cJSON_AddStringToObject(o, "name", name);
+	add_message(o, "shortDescription", r->summary, NULL);
+	add_message(o, "fullDescription", r->description, NULL);
+	add_message(o, "help", text, md);
+	cJSON_AddStringToObject(cJSON_AddObjectToObject(o, "defaultConfiguration"), "level",
+				sarif_level(r->severity));
+	cJSON *props = cJSON_AddObjectToObject(o, "properties");
+	cJSON_AddItemToArray(cJSON_AddArrayToObject(props, "tags"),
+			     cJSON_CreateString("claude-code-memory"));
+	free(text);
+	free(md);
+	free(name);
+	return o;
+}
+
+/* The run's tool: clawmd, and every rule it has. */
+static void sarif_driver(cJSON *run, const struct clawmd_lint_rule *rules, size_t nrules)
+{
+	cJSON *driver = cJSON_AddObjectToObject(cJSON_AddObjectToObject(run, "tool"), "driver");
+	cJSON_AddStringToObject(driver, "name", "clawmd");
+	cJSON_AddStringToObject(driver, "version", CLAWMD_VERSION);
+	cJSON_AddStringToObject(driver, "semanticVersion", CLAWMD_VERSION);
+	cJSON *jr = cJSON_AddArrayToObject(driver, "rules");
+	for (size_t i = 0; i < nrules; i++)
+		cJSON_AddItemToArray(jr, sarif_rule(&rules[i]));
+}
+
+/* SRCROOT, the directory relative paths are relative to, as a file:// URI. */
+static void sarif_srcroot(cJSON *run, const char *srcroot)
+{
+	char *uri = NULL, *enc = cmd_uri_encode(srcroot);
+	if (asprintf(&uri, "file://%s%s", enc, enc[strlen(enc) - 1] == '/' ? "" : "/") < 0)
+		abort();
+	free(enc);
+	cJSON *base = cJSON_AddObjectToObject(cJSON_AddObjectToObject(run, "originalUriBaseIds"),
+					      "SRCROOT");
+	cJSON_AddStringToObject(base, "uri", uri);
+	free(uri);
+}
+
+/* Where a finding is: its file (relative to SRCROOT, or an absolute
+ * file:// URI), line and column. */
+static cJSON *sarif_location(const struct clawmd_finding *x, const char *srcroot)
+{
+	cJSON *loc = cJSON_CreateObject();
+	cJSON *phys = cJSON_AddObjectToObject(loc, "physicalLocation");
+	cJSON *art = cJSON_AddObjectToObject(phys, "artifactLocation");
+	char *enc = cmd_uri_encode(x->file);
+	if (x->file[0] == '/') {
+		char *abs = NULL;
+		if (asprintf(&abs, "file://%s", enc) < 0)
+			abort();
+		free(enc);
+		enc = abs;
+	}
+	cJSON_AddStringToObject(art, "uri", enc);
+	free(enc);
+	if (x->file[0] != '/' && srcroot)
+		cJSON_AddStringToObject(art, "uriBaseId", "SRCROOT");
+	cJSON *reg = cJSON_AddObjectToObject(phys, "region");
+	cJSON_AddNumberToObject(reg, "startLine", (double)x->line);
+	cJSON_AddNumberToObject(reg, "startColumn", (double)x->col);
+	return loc;
+}
+
+/* One finding as a result: its rule, level, message with the hint, and location. */
+static cJSON *sarif_result(const struct clawmd_finding *x, const struct clawmd_lint_rule *rules,
+			   const char *srcroot)
+{
+	cJSON *r = cJSON_CreateObject();
+	cJSON_AddStringToObject(r, "ruleId", x->rule->code);
+	cJSON_AddNumberToObject(r, "ruleIndex", (double)(x->rule - rules));
+	cJSON_AddStringToObject(r, "level", sarif_level(x->rule->severity));
+	char *text = NULL;
+	size_t ml = strlen(x->message);
+	if (asprintf(&text, "%s%s Hint: %s", x->message,
+		     ml && x->message[ml - 1] == '.' ? "" : ".", x->hint) < 0)
+		abort();
+	add_message(r, "message", text, NULL);
+	free(text);
+	cJSON_AddItemToArray(cJSON_AddArrayToObject(r, "locations"), sarif_location(x, srcroot));
+	if (x->group)
+		cJSON_AddStringToObject(cJSON_AddObjectToObject(r, "properties"), "group",
+					x->group);
+	return r;
+}
+
+/* The invocation: input that could not be read at all is a tool notification. */
+static cJSON *sarif_invocation(cJSON *errors)
+{
+	cJSON *inv = cJSON_CreateObject();
+	cJSON_AddBoolToObject(inv, "executionSuccessful", cJSON_GetArraySize(errors) == 0);
+	if (cJSON_GetArraySize(errors)) {
+		cJSON *notes = cJSON_AddArrayToObject(inv, "toolExecutionNotifications");
+		cJSON *e;
+		cJSON_ArrayForEach(e, errors)
+		{
+			cJSON *n = cJSON_CreateObject();
+			cJSON_AddStringToObject(n, "level", "error");
+			add_message(n, "message", cJSON_GetObjectItem(cJSON_GetObjectItem(e, "error"),
+								      "message")->valuestring, NULL);
+			cJSON_AddItemToArray(notes, n);
+		}
+	}
+	return inv;
+}
+
 /* A SARIF 2.1.0 log with one run, as code-scanning tools take it: every
  * rule documented inside the log itself (descriptions, and help in text
  * and Markdown: what it means and what to do), so a reader needs nothing
@@ -149,113 +288,13 @@ static cJSON *sarif_doc(const struct clawmd_findings *f, cJSON *errors, const ch
 	cJSON_AddStringToObject(doc, "version", "2.1.0");
 	cJSON *run = cJSON_CreateObject();
 	cJSON_AddItemToArray(cJSON_AddArrayToObject(doc, "runs"), run);
-	cJSON *driver = cJSON_AddObjectToObject(cJSON_AddObjectToObject(run, "tool"), "driver");
-	cJSON_AddStringToObject(driver, "name", "clawmd");
-	cJSON_AddStringToObject(driver, "version", CLAWMD_VERSION);
-	cJSON_AddStringToObject(driver, "semanticVersion", CLAWMD_VERSION);
-	cJSON *jr = cJSON_AddArrayToObject(driver, "rules");
-	for (size_t i = 0; i < nrules; i++) {
-		const struct clawmd_lint_rule *r = &rules[i];
-		cJSON *o = cJSON_CreateObject();
-		char *text = NULL, *md = NULL, *name = NULL;
-		char *md_desc = md_escape(r->description), *md_help = md_escape(r->help);
-		if (asprintf(&text, "%s\n\nWhat to do: %s", r->description, r->help) < 0 ||
-		    asprintf(&md, "**%s %s** (%s)\n\n%s\n\n**What to do:** %s", r->code,
-			     r->name, sarif_level(r->severity), md_desc, md_help) < 0)
-			abort();
-		free(md_desc);
-		free(md_help);
-		/* SARIF rule names are PascalCase identifiers. */
-		name = strdup(r->name);
-		if (!name)
-			abort();
-		size_t k = 0;
-		for (const char *p = r->name; *p; p++) {
-			if (*p == '-')
-				continue;
-			name[k++] = (p == r->name || p[-1] == '-') && *p >= 'a' && *p <= 'z'
-					    ? (char)(*p - 'a' + 'A') : *p;
-		}
-		name[k] = '\0';
-		cJSON_AddStringToObject(o, "id", r->code);
-		cJSON_AddStringToObject(o, "name", name);
-		add_message(o, "shortDescription", r->summary, NULL);
-		add_message(o, "fullDescription", r->description, NULL);
-		add_message(o, "help", text, md);
-		cJSON_AddStringToObject(cJSON_AddObjectToObject(o, "defaultConfiguration"), "level",
-					sarif_level(r->severity));
-		cJSON *props = cJSON_AddObjectToObject(o, "properties");
-		cJSON_AddItemToArray(cJSON_AddArrayToObject(props, "tags"),
-				     cJSON_CreateString("claude-code-memory"));
-		cJSON_AddItemToArray(jr, o);
-		free(text);
-		free(md);
-		free(name);
-	}
-	if (srcroot) {
-		char *uri = NULL, *enc = cmd_uri_encode(srcroot);
-		if (asprintf(&uri, "file://%s%s", enc, enc[strlen(enc) - 1] == '/' ? "" : "/") < 0)
-			abort();
-		free(enc);
-		cJSON *base = cJSON_AddObjectToObject(cJSON_AddObjectToObject(run, "originalUriBaseIds"),
-						      "SRCROOT");
-		cJSON_AddStringToObject(base, "uri", uri);
-		free(uri);
-	}
+	sarif_driver(run, rules, nrules);
+	if (srcroot)
+		sarif_srcroot(run, srcroot);
 	cJSON *results = cJSON_AddArrayToObject(run, "results");
-	for (size_t i = 0; i < f->n; i++) {
-		const struct clawmd_finding *x = &f->v[i];
-		cJSON *r = cJSON_CreateObject();
-		cJSON_AddStringToObject(r, "ruleId", x->rule->code);
-		cJSON_AddNumberToObject(r, "ruleIndex", (double)(x->rule - rules));
-		cJSON_AddStringToObject(r, "level", sarif_level(x->rule->severity));
-		char *text = NULL;
-		size_t ml = strlen(x->message);
-		if (asprintf(&text, "%s%s Hint: %s", x->message,
-			     ml && x->message[ml - 1] == '.' ? "" : ".", x->hint) < 0)
-			abort();
-		add_message(r, "message", text, NULL);
-		free(text);
-		cJSON *loc = cJSON_CreateObject();
-		cJSON *phys = cJSON_AddObjectToObject(loc, "physicalLocation");
-		cJSON *art = cJSON_AddObjectToObject(phys, "artifactLocation");
-		char *enc = cmd_uri_encode(x->file);
-		if (x->file[0] == '/') {
-			char *abs = NULL;
-			if (asprintf(&abs, "file://%s", enc) < 0)
-				abort();
-			free(enc);
-			enc = abs;
-		}
-		cJSON_AddStringToObject(art, "uri", enc);
-		free(enc);
-		if (x->file[0] != '/' && srcroot)
-			cJSON_AddStringToObject(art, "uriBaseId", "SRCROOT");
-		cJSON *reg = cJSON_AddObjectToObject(phys, "region");
-		cJSON_AddNumberToObject(reg, "startLine", (double)x->line);
-		cJSON_AddNumberToObject(reg, "startColumn", (double)x->col);
-		cJSON_AddItemToArray(cJSON_AddArrayToObject(r, "locations"), loc);
-		if (x->group)
-			cJSON_AddStringToObject(cJSON_AddObjectToObject(r, "properties"), "group",
-						x->group);
-		cJSON_AddItemToArray(results, r);
-	}
-	/* Input that could not be read at all is a tool notification. */
-	cJSON *inv = cJSON_CreateObject();
-	cJSON_AddBoolToObject(inv, "executionSuccessful", cJSON_GetArraySize(errors) == 0);
-	if (cJSON_GetArraySize(errors)) {
-		cJSON *notes = cJSON_AddArrayToObject(inv, "toolExecutionNotifications");
-		cJSON *e;
-		cJSON_ArrayForEach(e, errors)
-		{
-			cJSON *n = cJSON_CreateObject();
-			cJSON_AddStringToObject(n, "level", "error");
-			add_message(n, "message", cJSON_GetObjectItem(cJSON_GetObjectItem(e, "error"),
-								      "message")->valuestring, NULL);
-			cJSON_AddItemToArray(notes, n);
-		}
-	}
-	cJSON_AddItemToArray(cJSON_AddArrayToObject(run, "invocations"), inv);
+	for (size_t i = 0; i < f->n; i++)
+		cJSON_AddItemToArray(results, sarif_result(&f->v[i], rules, srcroot));
+	cJSON_AddItemToArray(cJSON_AddArrayToObject(run, "invocations"), sarif_invocation(errors));
 	cJSON_Delete(errors);
 	return doc;
 }
@@ -301,161 +340,201 @@ static void reshow(struct clawmd_findings *f, const struct clawmd_layout *lay, c
 	}
 }
 
-int cmd_check(int argc, char **argv)
-{
-	struct cmd_layout_opts lo = cmd_layout_global;
-	struct clawmd_lint_opts opts = CLAWMD_LINT_OPTS_INIT;
+/* One run of check: its options, then what it found and failed to read. */
+struct check {
+	struct cmd_layout_opts lo;
+	struct clawmd_lint_opts opts;
 	struct cmd_args a;
-	enum format fmt = FMT_TEXT;
-	bool all = false, strict = false, quiet = cmd_quiet, hints = true;
-	const char *cwd = NULL;
-	int c, status = 0;
-	cmd_args_init(&a, "check", options, true, argc, argv);
-	while ((c = cmd_args_next(&a)) > 0) {
+	enum format fmt;
+	bool all, strict, quiet, hints;
+	const char *cwd;	/* --cwd DIR: lint a tree, not groups */
+	struct clawmd_findings f;
+	struct clawmd_root root;
+	cJSON *failures;	/* what could not be read, for the document */
+	char *srcroot;		/* what SARIF paths are relative to */
+	size_t ngroups;
+	int status;
+};
+
+/* The options: 0 to go on, 1 when --help was printed, -1 on a usage error
+ * (said). */
+static int check_parse(struct check *k, int argc, char **argv)
+{
+	int c;
+	cmd_args_init(&k->a, "check", options, true, argc, argv);
+	while ((c = cmd_args_next(&k->a)) > 0) {
 		switch (c) {
-		case 'a': all = true; break;
-		case OPT_CWD: cwd = a.arg; break;
-		case OPT_JSON: fmt = FMT_JSON; break;
+		case 'a': k->all = true; break;
+		case OPT_CWD: k->cwd = k->a.arg; break;
+		case OPT_JSON: k->fmt = FMT_JSON; break;
 		case OPT_FORMAT:
-			if (!strcmp(a.arg, "text"))
-				fmt = FMT_TEXT;
-			else if (!strcmp(a.arg, "json"))
-				fmt = FMT_JSON;
-			else if (!strcmp(a.arg, "sarif"))
-				fmt = FMT_SARIF;
+			if (!strcmp(k->a.arg, "text"))
+				k->fmt = FMT_TEXT;
+			else if (!strcmp(k->a.arg, "json"))
+				k->fmt = FMT_JSON;
+			else if (!strcmp(k->a.arg, "sarif"))
+				k->fmt = FMT_SARIF;
 			else
 				c = (cmd_usage_error("check", "--format: expected text, json or sarif, not '%s'",
-						    a.arg), -1);
+						    k->a.arg), -1);
 			break;
-		case OPT_STRICT: strict = true; break;
-		case OPT_APPROVE: opts.approve_external = true; break;
-		case OPT_HINTS: hints = true; break;
-		case OPT_NO_HINTS: hints = false; break;
-		case 'q': quiet = true; break;
-		case 'h': cmd_help(help_head, options, help_foot); cmd_args_release(&a); return 0;
+		case OPT_STRICT: k->strict = true; break;
+		case OPT_APPROVE: k->opts.approve_external = true; break;
+		case OPT_HINTS: k->hints = true; break;
+		case OPT_NO_HINTS: k->hints = false; break;
+		case 'q': k->quiet = true; break;
+		case 'h': cmd_help(help_head, options, help_foot); return 1;
 		default:
-			if (!cmd_args_common(&a, c, &lo))
+			if (!cmd_args_common(&k->a, c, &k->lo))
 				c = (cmd_usage_error("check", "%s: expected auto, always or never, not '%s'",
-						    a.spelled, a.arg), -1);
+						    k->a.spelled, k->a.arg), -1);
 		}
 		if (c < 0)
 			break;
 	}
-	if (c >= 0 && cwd && (all || a.noperands))
+	if (c >= 0 && k->cwd && (k->all || k->a.noperands))
 		c = (cmd_usage_error("check", "give --cwd DIR or groups, not both"), -1);
-	if (c >= 0 && all && a.noperands)
+	if (c >= 0 && k->all && k->a.noperands)
 		c = (cmd_usage_error("check", "give GROUP names or --all, not both"), -1);
-	if (c < 0) {
-		early_failure(fmt, 2);
-		cmd_args_release(&a);
-		return 2;
-	}
+	return c < 0 ? -1 : 0;
+}
 
-	struct clawmd_findings f;
+/* --cwd DIR: the tree at DIR as Claude Code started there would load it. */
+static void check_tree(struct check *k)
+{
 	struct clawmd_err err = CLAWMD_ERR_INIT;
-	struct clawmd_root root;
-	char *srcroot = NULL;
-	cJSON *failures = cJSON_CreateArray();
-	size_t ngroups = 0;
-	clawmd_root_init(&root);
-	clawmd_findings_init(&f);
-	if (cwd) {
-		struct clawmd_root troot;
-		bool have = cmd_tree_root(&troot, &lo, cwd);
-		opts.layout = have ? &troot.lay : NULL;
-		int trc = clawmd_lint_tree(&f, cwd, &opts, &err);
-		if (have)
-			clawmd_root_release(&troot);
-		if (trc < 0) {
-			status = cmd_exit_status(err.code);
-			status = status ? status : 3;
-			add_failure(failures, NULL, status, err.msg);
-		} else {
-			/* Shown relative to DIR, as -C shows them relative to ROOT. */
-			srcroot = realpath(cwd, NULL);
-		}
-	} else if ((status = cmd_root_open(&root, &lo, quiet))) {
-		early_failure(fmt, status);
-		cJSON_Delete(failures);
-		cmd_args_release(&a);
-		return status;
+	struct clawmd_root troot;
+	bool have = cmd_tree_root(&troot, &k->lo, k->cwd);
+	k->opts.layout = have ? &troot.lay : NULL;
+	int trc = clawmd_lint_tree(&k->f, k->cwd, &k->opts, &err);
+	if (have)
+		clawmd_root_release(&troot);
+	if (trc < 0) {
+		k->status = cmd_exit_status(err.code);
+		k->status = k->status ? k->status : 3;
+		add_failure(k->failures, NULL, k->status, err.msg);
 	} else {
-		char **groups = a.operands, **listed = NULL;
-		size_t n = a.noperands;
-		bool listing = n == 0;
-		if (!listing && (status = cmd_groups_check(&root, groups, n))) {
-			early_failure(fmt, status);
-			clawmd_root_release(&root);
-			cJSON_Delete(failures);
-			cmd_args_release(&a);
-			return status;
-		}
-		if (listing && clawmd_groups_list(&listed, &n, &root.lay, &err) < 0) {
-			status = cmd_fail(&err);
-			early_failure(fmt, status);
-			clawmd_root_release(&root);
-			cJSON_Delete(failures);
-			cmd_args_release(&a);
-			return status;
-		}
-		if (listing)
-			groups = listed;
-		ngroups = n;
-		clawmd_lint_layout(&f, &root.lay);
-		bool progress = listing && n > 100 && !quiet && isatty(2);
-		opts.approve_external |= root.lay.approve_external; /* clawmd.json's */
-		root.pass = clawmd_pass_new(); /* the host's sources, read once */
-		for (size_t i = 0; i < n; i++) {
-			struct clawmd_group *g;
-			clawmd_err_clear(&err);
-			if (clawmd_group_open(&g, &root, groups[i], &err) < 0 ||
-			    clawmd_lint_group(&f, g, &opts, &err) < 0) {
-				int st = cmd_exit_status(err.code);
-				if (progress)
-					fputs("\r\033[K", stderr);
-				add_failure(failures, groups[i], st ? st : 4, err.msg);
-				if (!status)
-					status = st ? st : 4;
-			}
-			if (progress && (i % 64 == 0 || i + 1 == n))
-				fprintf(stderr, "\rclawmd: checked %zu/%zu groups%s", i + 1, n,
-					i + 1 == n ? "\n" : "");
-			clawmd_group_free(g);
-		}
-		clawmd_strv_free(listed, listing ? n : 0);
-		srcroot = strdup(root.lay.root);
+		/* Shown relative to DIR, as -C shows them relative to ROOT. */
+		k->srcroot = realpath(k->cwd, NULL);
 	}
+}
 
+/* Lint each of `groups`; a group that cannot be opened or read is a
+ * failure of its own and the others go on. */
+static void check_each(struct check *k, char **groups, size_t n, bool progress)
+{
+	struct clawmd_err err = CLAWMD_ERR_INIT;
+	for (size_t i = 0; i < n; i++) {
+		struct clawmd_group *g;
+		clawmd_err_clear(&err);
+		if (clawmd_group_open(&g, &k->root, groups[i], &err) < 0 ||
+		    clawmd_lint_group(&k->f, g, &k->opts, &err) < 0) {
+			int st = cmd_exit_status(err.code);
+			if (progress)
+				fputs("\r\033[K", stderr);
+			add_failure(k->failures, groups[i], st ? st : 4, err.msg);
+			if (!k->status)
+				k->status = st ? st : 4;
+		}
+		if (progress && (i % 64 == 0 || i + 1 == n))
+			fprintf(stderr, "\rclawmd: checked %zu/%zu groups%s", i + 1, n,
+				i + 1 == n ? "\n" : "");
+		clawmd_group_free(g);
+	}
+}
+
+/* The groups named, or every group: 0, or the exit status of a failure
+ * before any group was linted. */
+static int check_groups(struct check *k)
+{
+	struct clawmd_err err = CLAWMD_ERR_INIT;
+	int st;
+	if ((st = cmd_root_open(&k->root, &k->lo, k->quiet)))
+		return st;
+	char **groups = k->a.operands, **listed = NULL;
+	size_t n = k->a.noperands;
+	bool listing = n == 0;
+	if (!listing && (st = cmd_groups_check(&k->root, groups, n))) {
+		clawmd_root_release(&k->root);
+		return st;
+	}
+	if (listing && clawmd_groups_list(&listed, &n, &k->root.lay, &err) < 0) {
+		st = cmd_fail(&err);
+		clawmd_root_release(&k->root);
+		return st;
+	}
+	if (listing)
+		groups = listed;
+	k->ngroups = n;
+	clawmd_lint_layout(&k->f, &k->root.lay);
+	k->opts.approve_external |= k->root.lay.approve_external; /* clawmd.json's */
+	k->root.pass = clawmd_pass_new(); /* the host's sources, read once */
+	check_each(k, groups, n, listing && n > 100 && !k->quiet && isatty(2));
+	clawmd_strv_free(listed, listing ? n : 0);
+	k->srcroot = strdup(k->root.lay.root);
+	return 0;
+}
+
+/* The findings in their format on stdout, the summary line on stderr. */
+static void check_print(struct check *k)
+{
+	struct clawmd_findings *f = &k->f;
 	/* SARIF keeps paths relative to ROOT (the repository); people and
 	 * problem matchers get them from where the command ran. */
-	if (fmt != FMT_SARIF && root.lay.root)
-		reshow(&f, &root.lay, root.lay.root);
-	clawmd_findings_sort(&f);
-	size_t errs = clawmd_findings_count(&f, CLAWMD_SEV_ERROR);
-	size_t warns = clawmd_findings_count(&f, CLAWMD_SEV_WARNING) - errs;
-	if (fmt == FMT_TEXT) {
-		print_text(&f, hints, cmd_use_colour(stdout));
-		cJSON_Delete(failures);
+	if (k->fmt != FMT_SARIF && k->root.lay.root)
+		reshow(f, &k->root.lay, k->root.lay.root);
+	clawmd_findings_sort(f);
+	size_t errs = clawmd_findings_count(f, CLAWMD_SEV_ERROR);
+	size_t warns = clawmd_findings_count(f, CLAWMD_SEV_WARNING) - errs;
+	if (k->fmt == FMT_TEXT) {
+		print_text(f, k->hints, cmd_use_colour(stdout));
+		cJSON_Delete(k->failures);
 	} else {
-		if (fmt == FMT_JSON)
-			cmd_json_print(json_doc(&f, failures));
+		if (k->fmt == FMT_JSON)
+			cmd_json_print(json_doc(f, k->failures));
 		else
-			cmd_sarif_print(sarif_doc(&f, failures, srcroot));
+			cmd_sarif_print(sarif_doc(f, k->failures, k->srcroot));
 	}
-	if (!quiet) {
+	k->failures = NULL;
+	if (!k->quiet) {
 		fprintf(stderr, "clawmd: %zu error%s, %zu warning%s, %zu note%s", errs,
-			errs == 1 ? "" : "s", warns, warns == 1 ? "" : "s", f.n - errs - warns,
-			f.n - errs - warns == 1 ? "" : "s");
-		if (cwd)
-			fprintf(stderr, " in %s\n", cwd);
+			errs == 1 ? "" : "s", warns, warns == 1 ? "" : "s", f->n - errs - warns,
+			f->n - errs - warns == 1 ? "" : "s");
+		if (k->cwd)
+			fprintf(stderr, " in %s\n", k->cwd);
 		else
-			fprintf(stderr, " in %zu group%s\n", ngroups, ngroups == 1 ? "" : "s");
+			fprintf(stderr, " in %zu group%s\n", k->ngroups, k->ngroups == 1 ? "" : "s");
 	}
-	if (!status && (strict ? f.n > 0 : errs > 0))
-		status = 1;
-	free(srcroot);
-	clawmd_findings_release(&f);
-	clawmd_root_release(&root);
-	cmd_args_release(&a);
-	return status;
+	if (!k->status && (k->strict ? f->n > 0 : errs > 0))
+		k->status = 1;
+}
+
+int cmd_check(int argc, char **argv)
+{
+	struct check k = {.lo = cmd_layout_global, .opts = CLAWMD_LINT_OPTS_INIT,
+			  .fmt = FMT_TEXT, .quiet = cmd_quiet, .hints = true};
+	int rc = check_parse(&k, argc, argv);
+	if (rc) {
+		if (rc < 0)
+			early_failure(k.fmt, 2);
+		cmd_args_release(&k.a);
+		return rc < 0 ? 2 : 0;
+	}
+	clawmd_root_init(&k.root);
+	clawmd_findings_init(&k.f);
+	k.failures = cJSON_CreateArray();
+	if (k.cwd) {
+		check_tree(&k);
+	} else if ((rc = check_groups(&k))) {
+		early_failure(k.fmt, rc);
+		cJSON_Delete(k.failures);
+		cmd_args_release(&k.a);
+		return rc;
+	}
+	check_print(&k);
+	free(k.srcroot);
+	clawmd_findings_release(&k.f);
+	clawmd_root_release(&k.root);
+	cmd_args_release(&k.a);
+	return k.status;
 }

@@ -212,34 +212,82 @@ static void put_coloured_diff(const char *s, size_t len)
 	}
 }
 
+/* The options into `run`, `lo` and `*all`: -1 to go on, else the exit
+ * status (0 after --help, 2 on a usage error, said). */
+static int compose_parse(struct compose_run *run, struct cmd_layout_opts *lo, struct cmd_args *a,
+			 bool *all)
+{
+	int c;
+	while ((c = cmd_args_next(a)) > 0) {
+		switch (c) {
+		case 'a': *all = true; break;
+		case 'n': run->dry_run = true; break;
+		case OPT_CHECK: run->check = true; break;
+		case OPT_JSON: run->json = true; break;
+		case 'q': run->quiet = true; break;
+		case 'h': cmd_help(help_head, options, help_foot); return 0;
+		default:
+			if (!cmd_args_common(a, c, lo))
+				c = (cmd_usage_error("compose", "%s: expected auto, always or never, not '%s'",
+						    a->spelled, a->arg), -1);
+		}
+		if (c < 0)
+			break;
+	}
+	return c < 0 ? 2 : -1;
+}
+
+/* --all: every group under the groups directory, into `*listed`. */
+static int compose_list(struct compose_run *run, const struct clawmd_root *root, char ***listed,
+			size_t *n)
+{
+	struct clawmd_err err = CLAWMD_ERR_INIT;
+	if (clawmd_groups_list(listed, n, &root->lay, &err) < 0)
+		return cmd_fail(&err);
+	run->progress = *n > 100 && !run->json && isatty(2);
+	if (!*n && !run->quiet) {
+		char *shown = clawmd_layout_shown(&root->lay, root->lay.groups);
+		char *e = cmd_escaped(shown);
+		fprintf(stderr, "clawmd: no groups under %s/: nothing to compose (a group is a "
+				"directory there)\n", e);
+		free(e);
+		free(shown);
+	}
+	if (!run->quiet)
+		warn_symlinked_groups(&root->lay);
+	return 0;
+}
+
+/* What the run did: the JSON document, or the diffs on stdout. */
+static void compose_print(struct compose_run *run)
+{
+	if (run->json) {
+		cJSON_AddBoolToObject(run->doc, "changed", run->drift);
+		cmd_json_print(run->doc);
+	} else if (run->text.len) {
+		/* Diffs carry the agent's text (CLAUDE.local.md carried over, MCP
+		 * instructions): escaped line by line as check escapes it. */
+		struct clawmd_buf shown = CLAWMD_BUF_INIT;
+		cmd_escape_lines(&shown, run->text.ptr, run->text.len);
+		if (cmd_use_colour(stdout))
+			put_coloured_diff(shown.ptr, shown.len);
+		else
+			fwrite(shown.ptr, 1, shown.len, stdout);
+		clawmd_buf_release(&shown);
+	}
+}
+
 int cmd_compose(int argc, char **argv)
 {
 	struct cmd_layout_opts lo = cmd_layout_global;
 	struct compose_run run = {.quiet = cmd_quiet};
 	struct cmd_args a;
 	bool all = false;
-	int c, st = 0;
+	int st;
 	cmd_args_init(&a, "compose", options, true, argc, argv);
-	while ((c = cmd_args_next(&a)) > 0) {
-		switch (c) {
-		case 'a': all = true; break;
-		case 'n': run.dry_run = true; break;
-		case OPT_CHECK: run.check = true; break;
-		case OPT_JSON: run.json = true; break;
-		case 'q': run.quiet = true; break;
-		case 'h': cmd_help(help_head, options, help_foot); goto out_args;
-		default:
-			if (!cmd_args_common(&a, c, &lo))
-				c = (cmd_usage_error("compose", "%s: expected auto, always or never, not '%s'",
-						    a.spelled, a.arg), -1);
-		}
-		if (c < 0)
-			break;
-	}
-	if (c < 0) {
-		st = 2;
+	if ((st = compose_parse(&run, &lo, &a, &all)) >= 0)
 		goto out_args;
-	}
+	st = 0;
 	/* The front answers only the per-spawn run: one group, composed for
 	 * real, that turns out to be a no-op (compose_one()). */
 	if (cmd_front && (all || a.noperands != 1 || run.dry_run || run.check || run.json))
@@ -256,23 +304,9 @@ int cmd_compose(int argc, char **argv)
 	char **groups = a.operands, **listed = NULL;
 	size_t n = a.noperands;
 	if (all) {
-		struct clawmd_err err = CLAWMD_ERR_INIT;
-		if (clawmd_groups_list(&listed, &n, &root.lay, &err) < 0) {
-			st = cmd_fail(&err);
+		if ((st = compose_list(&run, &root, &listed, &n)))
 			goto out_layout;
-		}
 		groups = listed;
-		run.progress = n > 100 && !run.json && isatty(2);
-		if (!n && !run.quiet) {
-			char *shown = clawmd_layout_shown(&root.lay, root.lay.groups);
-			char *e = cmd_escaped(shown);
-			fprintf(stderr, "clawmd: no groups under %s/: nothing to compose (a group is a "
-					"directory there)\n", e);
-			free(e);
-			free(shown);
-		}
-		if (!run.quiet)
-			warn_symlinked_groups(&root.lay);
 	} else if (!cmd_front && (st = cmd_groups_check(&root, groups, n))) {
 		/* Nothing is written unless every GROUP is one.  The front skips
 		 * the look: clawmd_compose() refuses the same, and the front
@@ -291,20 +325,7 @@ int cmd_compose(int argc, char **argv)
 			fprintf(stderr, "\rclawmd: composed %zu/%zu groups%s", i + 1, n,
 				i + 1 == n ? "\n" : "");
 	}
-	if (run.json) {
-		cJSON_AddBoolToObject(run.doc, "changed", run.drift);
-		cmd_json_print(run.doc);
-	} else if (run.text.len) {
-		/* Diffs carry the agent's text (CLAUDE.local.md carried over, MCP
-		 * instructions): escaped line by line as check escapes it. */
-		struct clawmd_buf shown = CLAWMD_BUF_INIT;
-		cmd_escape_lines(&shown, run.text.ptr, run.text.len);
-		if (cmd_use_colour(stdout))
-			put_coloured_diff(shown.ptr, shown.len);
-		else
-			fwrite(shown.ptr, 1, shown.len, stdout);
-		clawmd_buf_release(&shown);
-	}
+	compose_print(&run);
 	if (!run.dry_run && !run.check)
 		clawmd_layout_keep(&root.lay);
 	clawmd_buf_release(&run.text);

@@ -110,10 +110,14 @@ static const char example_skill[] =
 	"To put standing instructions into every group's composed CLAUDE.md\n"
 	"instead, write them in an instructions.md beside this file.\n";
 
+/* One run of init: its options, checked, and DIR once open. */
 struct init_run {
 	struct clawmd_dir top;
 	const char *dir; /* as given, for messages */
 	bool quiet;
+	const char *mode, *version, *preset;
+	struct clawmd_release rel; /* --claude-version, parsed */
+	bool nano;		   /* --preset nanoclaw */
 };
 
 static void say(const struct init_run *r, const char *what, const char *parent, const char *name,
@@ -331,22 +335,20 @@ static void next_steps(const struct init_run *r, const char *skills, bool exampl
 		       r->dir);
 }
 
-int cmd_init(int argc, char **argv)
+/* The options into `r`: -1 to go on, else the exit status (0 after
+ * --help, 2 on a usage error, said). */
+static int init_parse(struct init_run *r, int argc, char **argv)
 {
 	struct cmd_args a;
-	struct clawmd_err err = CLAWMD_ERR_INIT;
-	struct clawmd_release rel = clawmd_release_default;
-	struct init_run r = {.top = CLAWMD_DIR_INIT, .quiet = cmd_quiet};
-	const char *mode = "copy", *version = NULL, *preset = NULL, *dir = cmd_layout_global.root;
 	int c;
 	cmd_args_init(&a, "init", options, false, argc, argv);
 	while ((c = cmd_args_next(&a)) > 0) {
 		switch (c) {
-		case OPT_MODE: mode = a.arg; break;
-		case OPT_VERSION: version = a.arg; break;
-		case OPT_PRESET: preset = a.arg; break;
-		case 'C': dir = a.arg; break;
-		case 'q': r.quiet = true; break;
+		case OPT_MODE: r->mode = a.arg; break;
+		case OPT_VERSION: r->version = a.arg; break;
+		case OPT_PRESET: r->preset = a.arg; break;
+		case 'C': r->dir = a.arg; break;
+		case 'q': r->quiet = true; break;
 		case 'h': cmd_help_own(help_head, options, help_foot); cmd_args_release(&a); return 0;
 		default:
 			if (!cmd_args_common(&a, c, NULL))
@@ -359,98 +361,143 @@ int cmd_init(int argc, char **argv)
 	if (c >= 0 && a.noperands > 1)
 		c = (cmd_usage_error("init", "unexpected argument '%s'", a.operands[1]), -1);
 	if (c >= 0 && a.noperands)
-		dir = a.operands[0];
+		r->dir = a.operands[0];
 	cmd_args_release(&a);
 	if (c < 0)
 		return 2;
-	if (!dir)
-		dir = ".";
-	r.dir = dir;
-	/* Every value is checked before anything is created. */
-	if (strcmp(mode, "copy") && strcmp(mode, "symlink")) {
-		fprintf(stderr, "clawmd: --mode: expected 'symlink' or 'copy', not '%s'\n", mode);
+	if (!r->dir)
+		r->dir = ".";
+	return -1;
+}
+
+/* Every value is checked before anything is created: 0, or 3 (said). */
+static int init_values(struct init_run *r)
+{
+	struct clawmd_err err = CLAWMD_ERR_INIT;
+	if (strcmp(r->mode, "copy") && strcmp(r->mode, "symlink")) {
+		fprintf(stderr, "clawmd: --mode: expected 'symlink' or 'copy', not '%s'\n", r->mode);
 		return 3;
 	}
-	if (preset && strcmp(preset, "default") && strcmp(preset, "nanoclaw")) {
-		fprintf(stderr, "clawmd: --preset: expected default or nanoclaw, not '%s'\n", preset);
+	if (r->preset && strcmp(r->preset, "default") && strcmp(r->preset, "nanoclaw")) {
+		fprintf(stderr, "clawmd: --preset: expected default or nanoclaw, not '%s'\n",
+			r->preset);
 		return 3;
 	}
-	if (version && clawmd_release_parse(&rel, version, &err) < 0) {
+	if (r->version && clawmd_release_parse(&r->rel, r->version, &err) < 0) {
 		fprintf(stderr, "clawmd: --claude-version: %s\n", err.msg);
 		return 3;
 	}
-	bool nano = preset && !strcmp(preset, "nanoclaw");
+	r->nano = r->preset && !strcmp(r->preset, "nanoclaw");
+	return 0;
+}
+
+/* DIR, created when missing and opened: 0, or 4 (said).  DIR itself is
+ * the user's word: a symlink given as DIR is followed. */
+static int init_open(struct init_run *r)
+{
+	if (mkdir(r->dir, 0755) < 0 && errno != EEXIST) {
+		fprintf(stderr, "clawmd: could not create '%s': %s\n", r->dir, strerror(errno));
+		return 4;
+	}
+	r->top.fd = open(r->dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (r->top.fd < 0) {
+		fprintf(stderr, "clawmd: could not open directory '%s': %s\n", r->dir,
+			strerror(errno));
+		return 4;
+	}
+	r->top.path = clawmd_xstrdup(r->dir);
+	return 0;
+}
+
+/* nanoclaw's tree adopted without its preset would compose only the shared
+ * base: say so (3) instead of scaffolding skills/ beside it. */
+static int init_not_nanoclaw(const struct init_run *r)
+{
+	struct clawmd_err err = CLAWMD_ERR_INIT;
+	mode_t t = 0;
+	int status = 0;
+	if (r->preset || clawmd_fs_type(&t, &r->top, "skills", &err) != 0 || t)
+		return 0;
+	struct clawmd_dir cd = CLAWMD_DIR_INIT;
+	mode_t ct = 0;
+	if (clawmd_dir_open_beneath(&cd, &r->top, "container", false, &err) == 0 &&
+	    clawmd_fs_type(&ct, &cd, "skills", &err) == 0 && ct == S_IFDIR) {
+		fprintf(stderr, "clawmd: %s looks like a nanoclaw checkout (container/skills/, no "
+				"skills/); run 'clawmd init --preset nanoclaw' to adopt it\n", r->dir);
+		status = 3;
+	}
+	clawmd_dir_release(&cd);
+	return status;
+}
+
+/* What init makes, in order; SKILLS_ITEM is the skills directory. */
+enum { SKILLS_ITEM = 2, NITEMS = 5 };
+
+/* Create what is missing (`there`: what is), each with mkdirat /
+ * RENAME_NOREPLACE, so a race cannot make init replace anything; then the
+ * example skill and .gitignore.  0, or the exit status. */
+static int init_make(struct init_run *r, const struct item *items, const int *there,
+		     const char *skills)
+{
+	int status = 0;
+	for (size_t i = 0; !status && i < NITEMS; i++)
+		if (there[i]) /* no staging either: a no-op adopt changes no mtime */
+			say(r, "left", items[i].parent, items[i].name,
+			    items[i].text ? " (already there)" : "/ (already there)");
+		else
+			status = make(r, &items[i]);
+	/* A new skills directory gets one example, on demand only. */
+	if (!status && !there[SKILLS_ITEM])
+		status = make(r, &(struct item){skills, "example", NULL}) ||
+			 make(r, &(struct item){r->nano ? "container/skills/example" : "skills/example",
+						"SKILL.md", example_skill});
+	if (!status)
+		status = gitignore(r);
+	return status;
+}
+
+int cmd_init(int argc, char **argv)
+{
+	struct init_run r = {.top = CLAWMD_DIR_INIT, .quiet = cmd_quiet, .mode = "copy",
+			     .dir = cmd_layout_global.root, .rel = clawmd_release_default};
+	int status = init_parse(&r, argc, argv);
+	if (status >= 0)
+		return status;
+	if ((status = init_values(&r)))
+		return status;
 
 	/* Plain two-space JSON, as people write it (the values are checked
 	 * words and a version: nothing to escape). */
 	char *json_nl = clawmd_xasprintf(
 		"{\n%s%s%s  \"mode\": \"%s\",\n  \"claude_version\": \"%u.%u.%u\"\n}\n",
-		preset ? "  \"preset\": \"" : "", preset ? preset : "", preset ? "\",\n" : "", mode,
-		rel.major, rel.minor, rel.patch);
-
-	const char *skills = nano ? "container/skills" : "skills";
-	const struct item items[] = {
+		r.preset ? "  \"preset\": \"" : "", r.preset ? r.preset : "", r.preset ? "\",\n" : "",
+		r.mode, r.rel.major, r.rel.minor, r.rel.patch);
+	const char *skills = r.nano ? "container/skills" : "skills";
+	const struct item items[NITEMS] = {
 		{"", "container", NULL},
 		{"container", "CLAUDE.md", base_text},
-		{nano ? "container" : "", "skills", NULL},
+		{r.nano ? "container" : "", "skills", NULL},
 		{"", "groups", NULL},
 		{"", "clawmd.json", json_nl},
 	};
-	enum { SKILLS_ITEM = 2 };
-	const size_t nitems = sizeof(items) / sizeof(items[0]);
-	int status = 0;
-
-	/* DIR itself is the user's word: a symlink given as DIR is followed. */
-	if (mkdir(dir, 0755) < 0 && errno != EEXIST) {
-		fprintf(stderr, "clawmd: could not create '%s': %s\n", dir, strerror(errno));
+	if ((status = init_open(&r))) {
 		free(json_nl);
-		return 4;
+		return status;
 	}
-	r.top.fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	if (r.top.fd < 0) {
-		fprintf(stderr, "clawmd: could not open directory '%s': %s\n", dir, strerror(errno));
-		free(json_nl);
-		return 4;
-	}
-	r.top.path = clawmd_xstrdup(dir);
-
 	/* 1. Look before creating anything: a symlink or a wrong type on any
 	 *    path init would create refuses the whole run. */
-	mode_t t = 0;
-	int there[sizeof(items) / sizeof(items[0])] = {0};
-	for (size_t i = 0; !status && i < nitems; i++)
+	int there[NITEMS] = {0};
+	for (size_t i = 0; !status && i < NITEMS; i++)
 		if ((there[i] = look(&r, &items[i])) < 0)
 			status = 4;
 	if (!status && look(&r, &(struct item){"", ".gitignore", ""}) < 0)
 		status = 4;
-	/* 2. nanoclaw's tree adopted without its preset would compose only the
-	 *    shared base: say so instead of scaffolding skills/ beside it. */
-	if (!status && !preset && clawmd_fs_type(&t, &r.top, "skills", &err) == 0 && !t) {
-		struct clawmd_dir cd = CLAWMD_DIR_INIT;
-		mode_t ct = 0;
-		if (clawmd_dir_open_beneath(&cd, &r.top, "container", false, &err) == 0 &&
-		    clawmd_fs_type(&ct, &cd, "skills", &err) == 0 && ct == S_IFDIR) {
-			fprintf(stderr, "clawmd: %s looks like a nanoclaw checkout (container/skills/, no "
-					"skills/); run 'clawmd init --preset nanoclaw' to adopt it\n", dir);
-			status = 3;
-		}
-		clawmd_dir_release(&cd);
-	}
-	/* 3. Create what is missing, each with mkdirat / RENAME_NOREPLACE, so
-	 *    a race cannot make init replace anything. */
-	for (size_t i = 0; !status && i < nitems; i++)
-		if (there[i]) /* no staging either: a no-op adopt changes no mtime */
-			say(&r, "left", items[i].parent, items[i].name,
-			    items[i].text ? " (already there)" : "/ (already there)");
-		else
-			status = make(&r, &items[i]);
-	/* A new skills directory gets one example, on demand only. */
-	if (!status && !there[SKILLS_ITEM])
-		status = make(&r, &(struct item){skills, "example", NULL}) ||
-			 make(&r, &(struct item){nano ? "container/skills/example" : "skills/example",
-						 "SKILL.md", example_skill});
+	/* 2. Not nanoclaw's tree without its preset. */
 	if (!status)
-		status = gitignore(&r);
+		status = init_not_nanoclaw(&r);
+	/* 3. Create what is missing. */
+	if (!status)
+		status = init_make(&r, items, there, skills);
 	if (!status && !r.quiet)
 		next_steps(&r, skills, !there[SKILLS_ITEM]);
 	clawmd_dir_release(&r.top);

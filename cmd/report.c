@@ -570,31 +570,77 @@ static void page(struct row *rows, size_t n, const struct clawmd_layout *lay)
 	printf("</body>\n</html>\n");
 }
 
+/* The options into `lo` and `*quiet`: -1 to go on, else the exit status
+ * (0 after --help, 2 on a usage error, said). */
+static int report_parse(struct cmd_args *a, struct cmd_layout_opts *lo, bool *quiet)
+{
+	int c;
+	while ((c = cmd_args_next(a)) > 0) {
+		switch (c) {
+		case 'q': *quiet = true; break;
+		case 'h': cmd_help(help_head, options, help_foot); return 0;
+		default:
+			if (!cmd_args_common(a, c, lo))
+				c = (cmd_usage_error("report", "%s: expected auto, always or never, not '%s'",
+						     a->spelled, a->arg), -1);
+		}
+		if (c < 0)
+			break;
+	}
+	return c < 0 ? 2 : -1;
+}
+
+/* One group's row: its status, findings and what its text is made of.  A
+ * group that cannot be read gets a row that says why (warned unless quiet). */
+static void fill_row(struct row *r, const struct clawmd_root *root, const char *group, bool quiet)
+{
+	struct clawmd_lint_opts lopts = CLAWMD_LINT_OPTS_INIT;
+	struct clawmd_err err = CLAWMD_ERR_INIT;
+	struct clawmd_group *g = NULL;
+	r->group = group;
+	clawmd_findings_init(&r->f);
+	if (clawmd_group_open(&g, root, group, &err) < 0 ||
+	    clawmd_group_status_get(&r->st, g, &lopts, &err) < 0 ||
+	    clawmd_lint_group(&r->f, g, &lopts, &err) < 0 ||
+	    (r->st.drift != CLAWMD_DRIFT_INVALID && load_row(r, root, g, &err) < 0)) {
+		/* One bad group is shown, never fails the page. */
+		r->failed = cmd_exit_status(err.code);
+		r->failed = r->failed ? r->failed : 4;
+		r->why = strdup(err.msg);
+		if (!quiet)
+			cmd_put_warning(err.msg);
+	}
+	clawmd_findings_sort(&r->f);
+	clawmd_group_free(g);
+}
+
+static void rows_free(struct row *rows, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		for (size_t k = 0; k < rows[i].nsrcs; k++)
+			free(rows[i].srcs[k].name);
+		free(rows[i].srcs);
+		free(rows[i].why);
+		clawmd_group_status_release(&rows[i].st);
+		clawmd_findings_release(&rows[i].f);
+		clawmd_buf_release(&rows[i].text);
+	}
+	free(rows);
+}
+
 int cmd_report(int argc, char **argv)
 {
 	struct cmd_layout_opts lo = cmd_layout_global;
 	struct cmd_args a;
 	bool quiet = cmd_quiet;
-	int c;
 	cmd_args_init(&a, "report", options, true, argc, argv);
-	while ((c = cmd_args_next(&a)) > 0) {
-		switch (c) {
-		case 'q': quiet = true; break;
-		case 'h': cmd_help(help_head, options, help_foot); cmd_args_release(&a); return 0;
-		default:
-			if (!cmd_args_common(&a, c, &lo))
-				c = (cmd_usage_error("report", "%s: expected auto, always or never, not '%s'",
-						     a.spelled, a.arg), -1);
-		}
-		if (c < 0)
-			break;
-	}
-	if (c < 0) {
+	int status = report_parse(&a, &lo, &quiet);
+	if (status >= 0) {
 		cmd_args_release(&a);
-		return 2;
+		return status;
 	}
 	struct clawmd_root root;
-	int status = cmd_root_open(&root, &lo, quiet);
+	status = cmd_root_open(&root, &lo, quiet);
 	if (!status && (status = cmd_groups_check(&root, a.operands, a.noperands)))
 		clawmd_root_release(&root);
 	if (status) {
@@ -615,39 +661,11 @@ int cmd_report(int argc, char **argv)
 	struct row *rows = calloc(n ? n : 1, sizeof(*rows));
 	if (!rows)
 		abort();
-	struct clawmd_lint_opts lopts = CLAWMD_LINT_OPTS_INIT;
 	root.pass = clawmd_pass_new();
-	for (size_t i = 0; i < n; i++) {
-		struct row *r = &rows[i];
-		struct clawmd_group *g = NULL;
-		r->group = groups[i];
-		clawmd_findings_init(&r->f);
-		clawmd_err_clear(&err);
-		if (clawmd_group_open(&g, &root, groups[i], &err) < 0 ||
-		    clawmd_group_status_get(&r->st, g, &lopts, &err) < 0 ||
-		    clawmd_lint_group(&r->f, g, &lopts, &err) < 0 ||
-		    (r->st.drift != CLAWMD_DRIFT_INVALID && load_row(r, &root, g, &err) < 0)) {
-			/* One bad group is shown, never fails the page. */
-			r->failed = cmd_exit_status(err.code);
-			r->failed = r->failed ? r->failed : 4;
-			r->why = strdup(err.msg);
-			if (!quiet)
-				cmd_put_warning(err.msg);
-		}
-		clawmd_findings_sort(&r->f);
-		clawmd_group_free(g);
-	}
+	for (size_t i = 0; i < n; i++)
+		fill_row(&rows[i], &root, groups[i], quiet);
 	page(rows, n, &root.lay);
-	for (size_t i = 0; i < n; i++) {
-		for (size_t k = 0; k < rows[i].nsrcs; k++)
-			free(rows[i].srcs[k].name);
-		free(rows[i].srcs);
-		free(rows[i].why);
-		clawmd_group_status_release(&rows[i].st);
-		clawmd_findings_release(&rows[i].f);
-		clawmd_buf_release(&rows[i].text);
-	}
-	free(rows);
+	rows_free(rows, n);
 	clawmd_strv_free(listed, listing ? n : 0);
 	clawmd_root_release(&root);
 	cmd_args_release(&a);

@@ -356,110 +356,132 @@ static bool more_comps(const char *p)
 	return *p != '\0';
 }
 
-int clawmd_view_resolve(struct clawmd_view_node *out, const struct clawmd_view *v,
-			const char *path, bool follow)
+/* One resolution: the walk so far and what is left of the path. */
+struct resolution {
+	const struct clawmd_view *v;
+	struct walk w;
+	char *todo;    /* the path being resolved, a link's target spliced in */
+	const char *p; /* what is left of it */
+	int hops;      /* links followed */
+	bool follow;   /* follow a link in the last component */
+};
+
+/* A link met: its target, then what was left, resolved in the view.
+ * Closes what `ob` owns. */
+static int resolve_link(struct resolution *r, struct obj *ob, int parent, const char *name)
 {
-	struct walk w = {0};
-	char *todo = clawmd_xstrdup(path);
-	const char *p = todo;
-	int hops = 0, rc;
-	memset(out, 0, sizeof(*out));
-	out->fd = out->parent = -1;
-	clawmd_buf_put(&w.res, "", 0);
-	if (path[0] != '/') {
-		rc = -EINVAL;
-		goto out;
+	char buf[PATH_MAX];
+	int rc = link_target(ob, parent, name, buf, sizeof(buf));
+	if (ob->own)
+		close(ob->fd);
+	if (rc < 0)
+		return rc;
+	if (++r->hops > CLAWMD_VIEW_HOPS)
+		return -ELOOP;
+	char *next = clawmd_xasprintf("%s/%s", buf, r->p);
+	free(r->todo);
+	r->todo = next;
+	r->p = r->todo;
+	if (buf[0] == '/')
+		while (r->w.n > 1)
+			walk_pop(&r->w);
+	return 0;
+}
+
+/* One component of the path, `cl` bytes at `comp`: the walk goes down
+ * into it, up for "..", or on into a link's target. */
+static int resolve_comp(struct resolution *r, const char *comp, size_t cl)
+{
+	const struct clawmd_view *v = r->v;
+	if (v->budget && !(*v->budget)--) {
+		*v->budget = 0;
+		return -E2BIG;
 	}
-	if ((rc = walk_root(&w, v)) < 0)
-		goto out;
-	for (;;) {
-		size_t cl = next_comp(&p);
-		if (!cl)
-			break;
-		const char *comp = p;
-		p += cl;
-		if (v->budget && !(*v->budget)--) {
-			*v->budget = 0;
-			rc = -E2BIG;
-			goto out;
-		}
-		if (cl == 1 && comp[0] == '.')
-			continue;
-		if (cl == 2 && comp[0] == '.' && comp[1] == '.') {
-			if (w.n > 1)
-				walk_pop(&w);
-			continue;
-		}
-		if (cl > NAME_MAX) {
-			rc = -ENAMETOOLONG;
-			goto out;
-		}
-		char name[NAME_MAX + 1];
-		memcpy(name, comp, cl);
-		name[cl] = '\0';
-		char *cand = clawmd_xasprintf("%s/%s", w.res.ptr, name);
-		const struct clawmd_mount *o = owner(v, cand);
-		const struct level *top = &w.lv[w.n - 1];
-		bool last = !more_comps(p);
-		struct obj ob;
-		lookup(&ob, v, o, cand, top->fd, name, last);
-		if (ob.err && ob.err != -ENOTDIR && mount_ancestor(v, cand)) {
-			free(cand);
-			walk_push(&w, -1, false, comp, cl, NULL, &virtual_dir);
-			continue;
-		}
+	if (cl == 1 && comp[0] == '.')
+		return 0;
+	if (cl == 2 && comp[0] == '.' && comp[1] == '.') {
+		if (r->w.n > 1)
+			walk_pop(&r->w);
+		return 0;
+	}
+	if (cl > NAME_MAX)
+		return -ENAMETOOLONG;
+	char name[NAME_MAX + 1];
+	memcpy(name, comp, cl);
+	name[cl] = '\0';
+	char *cand = clawmd_xasprintf("%s/%s", r->w.res.ptr, name);
+	const struct clawmd_mount *o = owner(v, cand);
+	const struct level *top = &r->w.lv[r->w.n - 1];
+	bool last = !more_comps(r->p);
+	struct obj ob;
+	lookup(&ob, v, o, cand, top->fd, name, last);
+	if (ob.err && ob.err != -ENOTDIR && mount_ancestor(v, cand)) {
 		free(cand);
-		if (ob.err) {
-			rc = ob.err;
-			goto out;
-		}
-		if (S_ISLNK(ob.st.st_mode) && (!last || follow)) {
-			char buf[PATH_MAX];
-			rc = link_target(&ob, top->fd, name, buf, sizeof(buf));
-			if (ob.own)
-				close(ob.fd);
-			if (rc < 0)
-				goto out;
-			if (++hops > CLAWMD_VIEW_HOPS) {
-				rc = -ELOOP;
-				goto out;
-			}
-			/* The target, then what was left: resolved in the view. */
-			char *next = clawmd_xasprintf("%s/%s", buf, p);
-			free(todo);
-			todo = next;
-			p = todo;
-			if (buf[0] == '/')
-				while (w.n > 1)
-					walk_pop(&w);
-			continue;
-		}
-		if (!last && !S_ISDIR(ob.st.st_mode)) {
-			if (ob.own)
-				close(ob.fd);
-			rc = -ENOTDIR;
-			goto out;
-		}
-		walk_push(&w, ob.fd, ob.own, comp, cl, ob.host, &ob.st);
+		walk_push(&r->w, -1, false, comp, cl, NULL, &virtual_dir);
+		return 0;
 	}
-	/* The result: the top of the walk, and its parent for reopening. */
-	struct level *top = &w.lv[w.n - 1];
+	free(cand);
+	if (ob.err)
+		return ob.err;
+	if (S_ISLNK(ob.st.st_mode) && (!last || r->follow))
+		return resolve_link(r, &ob, top->fd, name);
+	if (!last && !S_ISDIR(ob.st.st_mode)) {
+		if (ob.own)
+			close(ob.fd);
+		return -ENOTDIR;
+	}
+	walk_push(&r->w, ob.fd, ob.own, comp, cl, ob.host, &ob.st);
+	return 0;
+}
+
+/* The result: the top of the walk, and its parent for reopening; the
+ * walk gives up the descriptors it hands over. */
+static void resolve_result(struct clawmd_view_node *out, struct walk *w)
+{
+	struct level *top = &w->lv[w->n - 1];
 	out->fd = top->fd;
 	out->own_fd = top->own;
 	out->st = top->st;
 	out->host_root = top->host;
-	out->real = clawmd_xstrdup(w.res.len ? w.res.ptr : "/");
+	out->real = clawmd_xstrdup(w->res.len ? w->res.ptr : "/");
 	out->name = clawmd_xstrdup(strrchr(out->real, '/') + 1);
 	top->own = false;
-	if (!top->host && w.n > 1) {
-		out->parent = w.lv[w.n - 2].fd;
-		out->own_parent = w.lv[w.n - 2].own;
-		w.lv[w.n - 2].own = false;
+	if (!top->host && w->n > 1) {
+		out->parent = w->lv[w->n - 2].fd;
+		out->own_parent = w->lv[w->n - 2].own;
+		w->lv[w->n - 2].own = false;
 	}
+}
+
+int clawmd_view_resolve(struct clawmd_view_node *out, const struct clawmd_view *v,
+			const char *path, bool follow)
+{
+	struct resolution r = {v, {0}, clawmd_xstrdup(path), NULL, 0, follow};
+	int rc;
+	r.p = r.todo;
+	memset(out, 0, sizeof(*out));
+	out->fd = out->parent = -1;
+	clawmd_buf_put(&r.w.res, "", 0);
+	if (path[0] != '/') {
+		rc = -EINVAL;
+		goto out;
+	}
+	if ((rc = walk_root(&r.w, v)) < 0)
+		goto out;
+	for (;;) {
+		size_t cl = next_comp(&r.p);
+		if (!cl)
+			break;
+		const char *comp = r.p;
+		r.p += cl;
+		if ((rc = resolve_comp(&r, comp, cl)) < 0)
+			goto out;
+	}
+	resolve_result(out, &r.w);
 	rc = 0;
 out:
-	walk_release(&w);
-	free(todo);
+	walk_release(&r.w);
+	free(r.todo);
 	return rc;
 }
 

@@ -341,80 +341,107 @@ static void import_pos(const struct clawmd_lint_view *V, const char *from, const
 	free(tok);
 }
 
+/* What a diagnostic of an import says: its code, the hint, the message's format. */
+struct import_words {
+	const char *code, *hint, *fmt;
+};
+
+/* The words for an import with this status; false: nothing to report. */
+static bool import_words(struct import_words *w, const struct clawmd_lint_view *V,
+			 enum clawmd_import_status st)
+{
+	switch (st) {
+	case CLAWMD_IMPORT_MISSING:
+		w->code = "CM101";
+		w->hint = V->mounts ? "create the file, fix the path, or add a mount for it (\"mounts\" in "
+				      "clawmd.json); paths are resolved as the container sees them"
+				    : "create the file or fix the path";
+		w->fmt = "@%s: %s does not exist (or is not a readable file), so nothing is loaded";
+		return true;
+	case CLAWMD_IMPORT_CYCLE:
+		w->code = "CM102";
+		w->hint = "remove one of the imports; Claude Code loads each file once, so the cycle "
+			  "only hides the order";
+		w->fmt = "@%s leads back to %s, which is already being loaded (a cycle)";
+		return true;
+	case CLAWMD_IMPORT_TOO_DEEP:
+		w->code = "CM103";
+		w->hint = "import the file from a shallower level; Claude Code follows imports at most "
+			  "four hops below a top-level memory file";
+		w->fmt = "@%s (%s) would be a fifth-level import: Claude Code follows four hops below a "
+			 "top-level memory file and does not load it";
+		return true;
+	case CLAWMD_IMPORT_NOT_TEXT:
+		w->code = "CM104";
+		w->hint = "import a text file (.md, .txt, ...) or convert the content";
+		w->fmt = "@%s: %s does not have a text extension, so Claude Code skips it";
+		return true;
+	case CLAWMD_IMPORT_EXTERNAL:
+		w->code = "CM105";
+		w->hint = V->mounts ? "use copy mode (the default; \"mode\": \"copy\" in clawmd.json) so "
+				      "fragments are regular files inside the agent's directory, or, when the "
+				      "host approves external includes, say so (\"approve_external\": true)"
+				    : "move the file inside the directory, or approve external includes for "
+				      "the project";
+		w->fmt = "@%s resolves to %s, outside the working directory: Claude Code drops it in "
+			 "headless runs unless external includes are approved";
+		return true;
+	default:
+		return false;
+	}
+}
+
+/* Is the importing file a fragment copied into the group (copy mode)?
+ * `file` is how it is shown. */
+static bool import_copied(const struct clawmd_lint_view *V, const struct clawmd_mem_import *imp,
+			  const char *file)
+{
+	char *fhost = to_host(V, imp->from);
+	bool copied = fhost && strstr(fhost, "/" CLAWMD_FRAGMENTS_DIR "/") && V->plan &&
+		      !strstr(file, "/" CLAWMD_FRAGMENTS_DIR "/");
+	free(fhost);
+	return copied;
+}
+
+/* How the imported file is shown: for a copied fragment, the source the
+ * user creates it in (skills/b/details.md), not its copy in the group. */
+static char *import_shown(const struct clawmd_lint_view *V, const struct clawmd_mem_import *imp,
+			  bool copied)
+{
+	char *disp = display(V, imp->path);
+	if (!copied)
+		return disp;
+	char *h = to_host(V, imp->path), *was = h ? clawmd_xstrdup(h) : NULL;
+	char *src = source_of(V, h);
+	if (src && was && strcmp(src, was)) {
+		free(disp);
+		disp = clawmd_lint_shown(V->root, src);
+	}
+	free(src);
+	free(was);
+	return disp;
+}
+
 static void report_import(const struct clawmd_lint_view *V, const struct clawmd_mem_import *imp)
 {
-	const char *code, *hint, *fmt;
-	switch (imp->status) {
-	case CLAWMD_IMPORT_MISSING:
-		code = "CM101";
-		hint = V->mounts ? "create the file, fix the path, or add a mount for it (\"mounts\" in "
-				   "clawmd.json); paths are resolved as the container sees them"
-				 : "create the file or fix the path";
-		fmt = "@%s: %s does not exist (or is not a readable file), so nothing is loaded";
-		break;
-	case CLAWMD_IMPORT_CYCLE:
-		code = "CM102";
-		hint = "remove one of the imports; Claude Code loads each file once, so the cycle "
-		       "only hides the order";
-		fmt = "@%s leads back to %s, which is already being loaded (a cycle)";
-		break;
-	case CLAWMD_IMPORT_TOO_DEEP:
-		code = "CM103";
-		hint = "import the file from a shallower level; Claude Code follows imports at most "
-		       "four hops below a top-level memory file";
-		fmt = "@%s (%s) would be a fifth-level import: Claude Code follows four hops below a "
-		      "top-level memory file and does not load it";
-		break;
-	case CLAWMD_IMPORT_NOT_TEXT:
-		code = "CM104";
-		hint = "import a text file (.md, .txt, ...) or convert the content";
-		fmt = "@%s: %s does not have a text extension, so Claude Code skips it";
-		break;
-	case CLAWMD_IMPORT_EXTERNAL:
-		code = "CM105";
-		hint = V->mounts ? "use copy mode (the default; \"mode\": \"copy\" in clawmd.json) so "
-				   "fragments are regular files inside the agent's directory, or, when the "
-				   "host approves external includes, say so (\"approve_external\": true)"
-				 : "move the file inside the directory, or approve external includes for "
-				   "the project";
-		fmt = "@%s resolves to %s, outside the working directory: Claude Code drops it in "
-		      "headless runs unless external includes are approved";
-		break;
-	default:
+	struct import_words w;
+	if (!import_words(&w, V, imp->status))
 		return;
-	}
 	unsigned long line, col;
 	import_pos(V, imp->from, imp->raw, &line, &col);
 	char *file = shown_of(V, imp->from);
 	/* In a copied fragment (copy mode), only imports that stay inside its
 	 * skill or module directory come along. */
-	char *fhost = to_host(V, imp->from);
-	bool copied = fhost && strstr(fhost, "/" CLAWMD_FRAGMENTS_DIR "/") && V->plan &&
-		      !strstr(file, "/" CLAWMD_FRAGMENTS_DIR "/");
-	free(fhost);
+	bool copied = import_copied(V, imp, file);
 	if (copied && imp->status == CLAWMD_IMPORT_MISSING && !clawmd_text_extension(imp->path)) {
 		/* Not copied because Claude Code would not load it anyway:
 		 * say so as through the symlink. */
-		code = "CM104";
-		hint = "import a text file (.md, .txt, ...) or convert the content";
-		fmt = "@%s: %s does not have a text extension, so Claude Code skips it";
+		import_words(&w, V, CLAWMD_IMPORT_NOT_TEXT);
 	} else if (copied && imp->status == CLAWMD_IMPORT_MISSING)
-		hint = "the fragment is copied into the group (copy mode) with the files it imports "
-		       "from inside its skill or module directory: keep the file there, or fix the "
-		       "path";
-	char *disp = display(V, imp->path);
-	if (copied) {
-		/* The missing file is where the user creates it, the source
-		 * (skills/b/details.md), not its copy in the group. */
-		char *h = to_host(V, imp->path), *was = h ? clawmd_xstrdup(h) : NULL;
-		char *src = source_of(V, h);
-		if (src && was && strcmp(src, was)) {
-			free(disp);
-			disp = clawmd_lint_shown(V->root, src);
-		}
-		free(src);
-		free(was);
-	}
+		w.hint = "the fragment is copied into the group (copy mode) with the files it imports "
+			 "from inside its skill or module directory: keep the file there, or fix the "
+			 "path";
+	char *disp = import_shown(V, imp, copied);
 	struct clawmd_view cv = {V->mounts, V->nmounts};
 	char *target = NULL;
 	if (imp->status == CLAWMD_IMPORT_EXTERNAL &&
@@ -422,12 +449,12 @@ static void report_import(const struct clawmd_lint_view *V, const struct clawmd_
 		/* A symlink (a fragment): show where it leads. */
 		free(disp);
 		disp = target;
-		fmt = "@%s is a symlink to %s, outside the working directory: Claude Code 2.1.232 "
-		      "and later drop it in headless runs unless external includes are approved";
+		w.fmt = "@%s is a symlink to %s, outside the working directory: Claude Code 2.1.232 "
+			"and later drop it in headless runs unless external includes are approved";
 	}
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wformat-nonliteral"
-	clawmd_lint_add(V->out, code, V->group, file, line, col, hint, fmt, imp->raw, disp);
+	clawmd_lint_add(V->out, w.code, V->group, file, line, col, w.hint, w.fmt, imp->raw, disp);
 #pragma GCC diagnostic pop
 	free(disp);
 	free(file);

@@ -420,6 +420,69 @@ static int aside(struct mig *m, const struct clawmd_dir *gd, const char *group, 
 	return 0;
 }
 
+/* Whether the carried text is only blanks: the entry held only the legacy import. */
+static bool carry_is_empty(const struct clawmd_buf *carried)
+{
+	const char *s = carried->ptr, *e = carried->ptr + carried->len;
+	clawmd_trim(&s, &e);
+	for (const char *q = s; q < e; q++)
+		if (!clawmd_is_blank(*q) && *q != '\n')
+			return false;
+	return true;
+}
+
+/* What CLAUDE.local.md holds now, into `local`, and its identity: `*lt` is
+ * S_IFREG when it is a file (`lst` then set), 0 when there is none (what
+ * stood there that was no file is set aside). */
+static int carry_read_local(struct mig *m, const struct clawmd_dir *gd, const char *group,
+			    struct clawmd_buf *local, struct stat *lst, mode_t *lt,
+			    struct clawmd_err *err)
+{
+	int rc;
+	if ((rc = clawmd_fs_type(lt, gd, CLAWMD_LOCAL_NAME, err)) < 0)
+		return rc;
+	if (*lt && *lt != S_IFREG) {
+		if ((rc = aside(m, gd, group, CLAWMD_LOCAL_NAME, *lt, err)) < 0)
+			return rc;
+		*lt = 0;
+	}
+	if (*lt == S_IFREG &&
+	    ((rc = ident(lst, gd, CLAWMD_LOCAL_NAME, err)) < 0 ||
+	     (rc = clawmd_fs_read(local, gd, CLAWMD_LOCAL_NAME, CLAWMD_MIGRATE_FILE_MAX, err)) < 0))
+		return rc;
+	return 0;
+}
+
+/* The entry goes, once what it carried is where it belongs: `now_local`
+ * (NULL: nothing was carried) is what CLAUDE.local.md holds. */
+static int carry_remove(struct mig *m, const struct clawmd_dir *gd, const char *group,
+			struct clawmd_migrate_action *a, const struct clawmd_buf *now_local,
+			const struct stat *est, struct clawmd_err *err)
+{
+	int rc;
+	/* Staged before CLAUDE.md goes, once CLAUDE.local.md is durable: a run
+	 * killed between leaves CLAUDE.md on disk, untracked, which the next
+	 * run removes; one killed before finds the text already in
+	 * CLAUDE.local.md and stages it then. */
+	if (now_local)
+		keep_tracked(m, a, group, now_local->ptr ? now_local->ptr : "", now_local->len);
+	if (m->opts->dry_run)
+		return 0;
+	/* The source goes only now that its content is durable, and only
+	 * if it is still the file that was read. */
+	struct stat now;
+	if ((rc = ident(&now, gd, CLAWMD_ENTRY_NAME, err)) < 0)
+		return rc;
+	if (!same_file(&now, est))
+		return clawmd_err_set(err, CLAWMD_EFS,
+				      "'%s/%s' changed while it was being migrated; run "
+				      "clawmd migrate again", gd->path, CLAWMD_ENTRY_NAME);
+	if ((rc = clawmd_fs_unlink(gd, CLAWMD_ENTRY_NAME, err)) < 0)
+		return rc;
+	m->dirty = true; /* the caller syncs the directory once */
+	return 0;
+}
+
 /*
  * Carry CLAUDE.md (a regular file clawmd did not compose, identity `est`)
  * into CLAUDE.local.md, then remove it.
@@ -429,7 +492,6 @@ static int carry_entry(struct mig *m, const struct clawmd_dir *gd, const char *g
 		       struct clawmd_err *err)
 {
 	const struct clawmd_layout *lay = m->lay;
-	bool dry = m->opts->dry_run;
 	struct clawmd_buf carried = CLAWMD_BUF_INIT, local = CLAWMD_BUF_INIT,
 			  out = CLAWMD_BUF_INIT;
 	char *epath = shown2(lay, gd->path, CLAWMD_ENTRY_NAME);
@@ -437,33 +499,17 @@ static int carry_entry(struct mig *m, const struct clawmd_dir *gd, const char *g
 	struct clawmd_migrate_action *a = NULL;
 	const struct clawmd_buf *now_local = NULL; /* what CLAUDE.local.md holds */
 	mode_t lt;
+	struct stat lst;
 	int rc;
 
 	clawmd_entry_carry(&carried, entry->ptr, entry->len, lay->ct_group);
-	const char *s = carried.ptr, *e = carried.ptr + carried.len;
-	clawmd_trim(&s, &e);
-	bool nothing = true;
-	for (const char *q = s; q < e; q++)
-		if (!clawmd_is_blank(*q) && *q != '\n')
-			nothing = false;
-	if (nothing) {
+	if (carry_is_empty(&carried)) {
 		act(m, CLAWMD_MIGRATE_REMOVE_ENTRY, group, epath, NULL,
 		    "nothing to carry: only the legacy import");
 		epath = NULL;
 		goto remove;
 	}
-
-	if ((rc = clawmd_fs_type(&lt, gd, CLAWMD_LOCAL_NAME, err)) < 0)
-		goto out;
-	if (lt && lt != S_IFREG) {
-		if ((rc = aside(m, gd, group, CLAWMD_LOCAL_NAME, lt, err)) < 0)
-			goto out;
-		lt = 0;
-	}
-	struct stat lst;
-	if (lt == S_IFREG &&
-	    ((rc = ident(&lst, gd, CLAWMD_LOCAL_NAME, err)) < 0 ||
-	     (rc = clawmd_fs_read(&local, gd, CLAWMD_LOCAL_NAME, CLAWMD_MIGRATE_FILE_MAX, err)) < 0))
+	if ((rc = carry_read_local(m, gd, group, &local, &lst, &lt, err)) < 0)
 		goto out;
 
 	/*
@@ -495,35 +541,12 @@ static int carry_entry(struct mig *m, const struct clawmd_dir *gd, const char *g
 	now_local = &out;
 	epath = lpath = NULL;
 	/* The memory keeps the owner and mode of the file it grows from. */
-	if (!dry && (rc = replace_like(gd, CLAWMD_LOCAL_NAME, out.ptr, out.len,
-				       lt == S_IFREG ? &lst : est, lt == S_IFREG ? &lst : NULL,
-				       err)) < 0)
+	if (!m->opts->dry_run &&
+	    (rc = replace_like(gd, CLAWMD_LOCAL_NAME, out.ptr, out.len, lt == S_IFREG ? &lst : est,
+			       lt == S_IFREG ? &lst : NULL, err)) < 0)
 		goto out;
-
 remove:
-	rc = 0;
-	/* Staged before CLAUDE.md goes, once CLAUDE.local.md is durable: a run
-	 * killed between leaves CLAUDE.md on disk, untracked, which the next
-	 * run removes; one killed before finds the text already in
-	 * CLAUDE.local.md and stages it then. */
-	if (now_local)
-		keep_tracked(m, a, group, now_local->ptr ? now_local->ptr : "", now_local->len);
-	if (!dry) {
-		/* The source goes only now that its content is durable, and only
-		 * if it is still the file that was read. */
-		struct stat now;
-		if ((rc = ident(&now, gd, CLAWMD_ENTRY_NAME, err)) < 0)
-			goto out;
-		if (!same_file(&now, est)) {
-			rc = clawmd_err_set(err, CLAWMD_EFS,
-					    "'%s/%s' changed while it was being migrated; run "
-					    "clawmd migrate again", gd->path, CLAWMD_ENTRY_NAME);
-			goto out;
-		}
-		if ((rc = clawmd_fs_unlink(gd, CLAWMD_ENTRY_NAME, err)) < 0)
-			goto out;
-		m->dirty = true; /* the caller syncs the directory once */
-	}
+	rc = carry_remove(m, gd, group, a, now_local, est, err);
 out:
 	free(epath);
 	free(lpath);
@@ -1055,13 +1078,63 @@ static void warnings(struct clawmd_migrate_result *res, const struct clawmd_layo
 		}
 }
 
+/* Whether the record says there is nothing to do: every group migrated,
+ * none failed (a record with failed groups means: retry those). */
+static bool migrate_recorded(struct mig *m)
+{
+	if (m->opts->force)
+		return false;
+	record_read(&m->rec, m->lay);
+	return m->rec.found && !m->rec.nfailed;
+}
+
+/* Each group, and groups/global: on a retry only those the record lists as
+ * failed (one that is gone since has nothing left to migrate).  A group
+ * that fails is noted in the result and the others go on. */
+static void migrate_groups(struct mig *m, const struct clawmd_dir *groups, bool global)
+{
+	struct clawmd_migrate_result *out = m->res;
+	struct clawmd_err e1 = CLAWMD_ERR_INIT;
+	if (out->retry) {
+		size_t k = 0;
+		for (size_t i = 0; i < out->ngroups; i++) {
+			if (listed(m->rec.failed, m->rec.nfailed, out->groups[i]))
+				out->groups[k++] = out->groups[i];
+			else
+				free(out->groups[i]);
+		}
+		out->ngroups = k;
+		global = global && listed(m->rec.failed, m->rec.nfailed, CLAWMD_LEGACY_GLOBAL);
+	}
+	for (size_t i = 0; i < out->ngroups; i++) {
+		clawmd_err_clear(&e1);
+		if (migrate_group(m, groups, out->groups[i], &e1) < 0)
+			group_failed(m, out->groups[i], &e1);
+	}
+	if (global) {
+		clawmd_err_clear(&e1);
+		if (migrate_global(m, groups, &e1) < 0)
+			group_failed(m, CLAWMD_LEGACY_GLOBAL, &e1);
+	}
+}
+
+/* Whether groups/global is still a directory (a root migrated already). */
+static bool legacy_left(const struct clawmd_layout *lay)
+{
+	struct clawmd_dir gd = CLAWMD_DIR_INIT;
+	mode_t t = 0;
+	if (clawmd_dir_open(&gd, lay->groups, NULL) == 0)
+		clawmd_fs_type(&t, &gd, CLAWMD_LEGACY_GLOBAL, NULL);
+	clawmd_dir_release(&gd);
+	return t == S_IFDIR;
+}
+
 int clawmd_migrate(struct clawmd_migrate_result *out, const struct clawmd_root *root,
 		   const struct clawmd_migrate_opts *opts, struct clawmd_err *err)
 {
 	const struct clawmd_layout *lay = &root->lay;
 	struct mig m = {root, lay, opts, out, 0};
 	struct clawmd_dir groups = CLAWMD_DIR_INIT;
-	struct clawmd_err e1 = CLAWMD_ERR_INIT;
 	bool global = false;
 	int lock = -1, rc = 0;
 
@@ -1079,16 +1152,12 @@ int clawmd_migrate(struct clawmd_migrate_result *out, const struct clawmd_root *
 		free(rec);
 	}
 	/* The common case, every host start after the first: a stat and a
-	 * small read.  A record with failed groups means: retry those.  A
-	 * STATE/.gitignore left empty (a full disk, an older clawmd) is
-	 * mended here too, at every host start (fs.c). */
+	 * small read.  A STATE/.gitignore left empty (a full disk, an older
+	 * clawmd) is mended here too, at every host start (fs.c). */
 	if (!opts->dry_run)
 		clawmd_fs_ignore_state(lay->state);
-	if (!opts->force) {
-		record_read(&m.rec, lay);
-		if (m.rec.found && !m.rec.nfailed)
-			goto already;
-	}
+	if (migrate_recorded(&m))
+		goto already;
 	if (!opts->dry_run) {
 		char *ldir = clawmd_path_join(lay->state, "locks");
 		rc = clawmd_fs_lock(&lock, ldir, MIGRATE_LOCK, lay->lock_timeout, err);
@@ -1096,40 +1165,15 @@ int clawmd_migrate(struct clawmd_migrate_result *out, const struct clawmd_root *
 		if (rc < 0)
 			goto out;
 		/* Another migrate may have finished while we waited. */
-		if (!opts->force) {
-			record_read(&m.rec, lay);
-			if (m.rec.found && !m.rec.nfailed)
-				goto already;
-		}
+		if (migrate_recorded(&m))
+			goto already;
 	}
 	out->retry = m.rec.found;
 	if ((rc = clawmd_dir_open(&groups, lay->groups, err)) < 0)
 		goto out;
 	if ((rc = list_groups(&m, &groups, &global, err)) < 0)
 		goto out;
-	if (out->retry) {
-		/* Only the groups the record lists as failed; one that is gone
-		 * since has nothing left to migrate. */
-		size_t k = 0;
-		for (size_t i = 0; i < out->ngroups; i++) {
-			if (listed(m.rec.failed, m.rec.nfailed, out->groups[i]))
-				out->groups[k++] = out->groups[i];
-			else
-				free(out->groups[i]);
-		}
-		out->ngroups = k;
-		global = global && listed(m.rec.failed, m.rec.nfailed, CLAWMD_LEGACY_GLOBAL);
-	}
-	for (size_t i = 0; i < out->ngroups; i++) {
-		clawmd_err_clear(&e1);
-		if (migrate_group(&m, &groups, out->groups[i], &e1) < 0)
-			group_failed(&m, out->groups[i], &e1);
-	}
-	if (global) {
-		clawmd_err_clear(&e1);
-		if (migrate_global(&m, &groups, &e1) < 0)
-			group_failed(&m, CLAWMD_LEGACY_GLOBAL, &e1);
-	}
+	migrate_groups(&m, &groups, global);
 	/* The record after every group was attempted, listing the failed
 	 * ones: one bad group must not keep the fleet from completing. */
 	rc = write_record(&m, err);
@@ -1138,14 +1182,7 @@ int clawmd_migrate(struct clawmd_migrate_result *out, const struct clawmd_root *
 	goto out;
 already:
 	out->already = true;
-	{
-		struct clawmd_dir gd = CLAWMD_DIR_INIT;
-		mode_t t = 0;
-		if (clawmd_dir_open(&gd, lay->groups, NULL) == 0)
-			clawmd_fs_type(&t, &gd, CLAWMD_LEGACY_GLOBAL, NULL);
-		out->legacy_left = t == S_IFDIR;
-		clawmd_dir_release(&gd);
-	}
+	out->legacy_left = legacy_left(lay);
 	rc = 0;
 out:
 	warnings(out, lay);

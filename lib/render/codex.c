@@ -181,36 +181,30 @@ static char *project_root(struct clawmd_load_view *v, const char *cwd, const cha
 	return NULL;
 }
 
-int clawmd_codex_load(struct clawmd_memory *out, const struct clawmd_memory_opts *o,
-		      struct clawmd_load_view *v, struct clawmd_err *err)
+/* The user's AGENTS.md: in --codex-home, else in HOME/.codex. */
+static void codex_user(struct clawmd_memory *out, const struct clawmd_memory_opts *o,
+		       struct clawmd_load_view *v)
 {
-	(void)err;
-	if (!v->v.budget)
-		v->v.budget = &v->steps;
-	const char *cwd = out->cwd;
-
-	if (!o->no_user && (o->codex_home || o->home)) {
-		char *dir;
-		if (o->codex_home && o->codex_home[0] != '/' && !v->v.m) {
-			/* on the host, relative to the process, as --home */
-			char *here = getcwd(NULL, 0);
-			dir = clawmd_path_resolve(here ? here : "/", o->codex_home);
-			free(here);
-		} else if (o->codex_home) {
-			dir = clawmd_path_norm(o->codex_home);
-		} else {
-			dir = clawmd_path_resolve(o->home, ".codex");
-		}
-		load_global(out, v, dir);
-		free(dir);
+	char *dir;
+	if (o->codex_home && o->codex_home[0] != '/' && !v->v.m) {
+		/* on the host, relative to the process, as --home */
+		char *here = getcwd(NULL, 0);
+		dir = clawmd_path_resolve(here ? here : "/", o->codex_home);
+		free(here);
+	} else if (o->codex_home) {
+		dir = clawmd_path_norm(o->codex_home);
+	} else {
+		dir = clawmd_path_resolve(o->home, ".codex");
 	}
+	load_global(out, v, dir);
+	free(dir);
+}
 
-	size_t budget = o->codex_max_bytes_set ? o->codex_max_bytes : CODEX_MAX_BYTES_DEFAULT;
-	if (o->no_project || budget == 0)
-		return 0;
-
-	/* The directories from the root down to the cwd (the cwd alone when no
-	 * marker is found). */
+/* The directories from the cwd up to the project root (the cwd alone when
+ * no marker is found), the cwd first. */
+static char **codex_dirs(size_t *n, const struct clawmd_memory_opts *o,
+			 struct clawmd_load_view *v, const char *cwd)
+{
 	const char *const *markers = codex_markers_default;
 	size_t nmarkers = CLAWMD_ARRAY_SIZE(codex_markers_default);
 	if (o->codex_markers_set) {
@@ -230,37 +224,60 @@ int clawmd_codex_load(struct clawmd_memory *out, const struct clawmd_memory_opts
 		d = clawmd_path_dir(d);
 	}
 	free(root);
+	*n = ndirs;
+	return dirs;
+}
 
-	for (size_t k = ndirs; k-- > 0 && budget > 0;) {
-		const char *dir = dirs[k];
-		struct clawmd_view_node nd;
-		char *path = NULL;
-		bool found = false;
-		for (size_t i = 0; i < CLAWMD_ARRAY_SIZE(codex_names) && !found; i++)
-			found = regular_at(v, dir, codex_names[i], &nd, &path);
-		for (size_t i = 0; i < o->ncodex_fallback && !found; i++)
-			found = regular_at(v, dir, o->codex_fallback[i], &nd, &path);
-		if (!found)
-			continue;
-		/* Only the chosen file counts: a blank one leaves the directory
-		 * out, it does not fall back to the next name. */
-		struct clawmd_buf raw = CLAWMD_BUF_INIT;
-		clawmd_buf_put(&raw, "", 0);
-		int rc = clawmd_load_read_head(v, &nd, &raw, budget);
-		clawmd_view_node_release(&nd);
-		size_t size = raw.len, a, b;
-		if (rc == 0) {
-			clawmd_utf8_sanitize(&raw);
-			rust_trim(raw.ptr, raw.len, &a, &b);
-			if (a < b) {
-				/* sent untrimmed; only what is sent spends the budget */
-				push_file(out, CLAWMD_MEM_PROJECT, path, raw.ptr, raw.len, size);
-				budget -= size;
-			}
+/* The project file of one directory, the first name found, as much of it
+ * as `*budget` leaves; what is sent spends the budget. */
+static void codex_project_file(struct clawmd_memory *out, const struct clawmd_memory_opts *o,
+			       struct clawmd_load_view *v, const char *dir, size_t *budget)
+{
+	struct clawmd_view_node nd;
+	char *path = NULL;
+	bool found = false;
+	for (size_t i = 0; i < CLAWMD_ARRAY_SIZE(codex_names) && !found; i++)
+		found = regular_at(v, dir, codex_names[i], &nd, &path);
+	for (size_t i = 0; i < o->ncodex_fallback && !found; i++)
+		found = regular_at(v, dir, o->codex_fallback[i], &nd, &path);
+	if (!found)
+		return;
+	/* Only the chosen file counts: a blank one leaves the directory
+	 * out, it does not fall back to the next name. */
+	struct clawmd_buf raw = CLAWMD_BUF_INIT;
+	clawmd_buf_put(&raw, "", 0);
+	int rc = clawmd_load_read_head(v, &nd, &raw, *budget);
+	clawmd_view_node_release(&nd);
+	size_t size = raw.len, a, b;
+	if (rc == 0) {
+		clawmd_utf8_sanitize(&raw);
+		rust_trim(raw.ptr, raw.len, &a, &b);
+		if (a < b) {
+			/* sent untrimmed; only what is sent spends the budget */
+			push_file(out, CLAWMD_MEM_PROJECT, path, raw.ptr, raw.len, size);
+			*budget -= size;
 		}
-		clawmd_buf_release(&raw);
-		free(path);
 	}
+	clawmd_buf_release(&raw);
+	free(path);
+}
+
+int clawmd_codex_load(struct clawmd_memory *out, const struct clawmd_memory_opts *o,
+		      struct clawmd_load_view *v, struct clawmd_err *err)
+{
+	(void)err;
+	if (!v->v.budget)
+		v->v.budget = &v->steps;
+	if (!o->no_user && (o->codex_home || o->home))
+		codex_user(out, o, v);
+	size_t budget = o->codex_max_bytes_set ? o->codex_max_bytes : CODEX_MAX_BYTES_DEFAULT;
+	if (o->no_project || budget == 0)
+		return 0;
+	/* From the root down to the cwd. */
+	size_t ndirs;
+	char **dirs = codex_dirs(&ndirs, o, v, out->cwd);
+	for (size_t k = ndirs; k-- > 0 && budget > 0;)
+		codex_project_file(out, o, v, dirs[k], &budget);
 	clawmd_strv_free(dirs, ndirs);
 	return 0;
 }

@@ -216,6 +216,169 @@ static char *resolve_include(const struct loader *L, const char *raw, const char
 	return r;
 }
 
+/* One file process_file is loading: what its phases share. */
+struct visit {
+	const char *path;	/* as given: what the record and the file list name */
+	const char *parent;	/* the including file; NULL for a root */
+	enum clawmd_mem_type type;
+	bool include_external;
+	int depth;
+	char *np;		/* path, normalized: what the processed set holds */
+	char *rp;		/* its realpath (np when it does not resolve) */
+};
+
+/* Whether processMemoryFile may go on with `np` at all: LOADED when it
+ * may, else the status an import of it gets. */
+static enum clawmd_import_status visit_admit(struct loader *L, const struct visit *v)
+{
+	if (set_has(&L->seen, v->np)) {
+		enum clawmd_import_status st = CLAWMD_IMPORT_DUPLICATE;
+		for (int i = 0; i < v->depth && i <= MAX_INCLUDE_DEPTH; i++)
+			if (L->chain[i] && !strcmp(L->chain[i], v->np))
+				st = CLAWMD_IMPORT_CYCLE;
+		return st;
+	}
+	if (v->depth >= MAX_INCLUDE_DEPTH)
+		return CLAWMD_IMPORT_TOO_DEEP;
+	if (++L->view.files > CLAWMD_LOAD_FILES_MAX)
+		return CLAWMD_IMPORT_MISSING; /* past the bound: skipped */
+	return CLAWMD_IMPORT_LOADED;
+}
+
+/* Resolve the file once, so that the realpath recorded is the file then
+ * read, and mark it processed.  False: its realpath was processed already
+ * (from 2.1.142, §14.2; bisected by make e2e, case imports-symlink). */
+static bool visit_resolve(struct loader *L, struct visit *v, struct clawmd_view_node *nd,
+			  bool *resolved)
+{
+	if (L->pre_path && !strcmp(L->pre_path, v->np)) {
+		*nd = L->pre;
+		*resolved = L->pre_ok;
+		L->pre_path = NULL;
+	} else {
+		*resolved = clawmd_view_resolve(nd, &L->view.v, v->np, true) == 0;
+	}
+	v->rp = *resolved ? clawmd_xstrdup(nd->real) : clawmd_xstrdup(v->np);
+	if (L->dedup && set_has(&L->seen, v->rp)) {
+		if (*resolved)
+			clawmd_view_node_release(nd);
+		return false;
+	}
+	set_add(&L->seen, v->np);
+	if (strcmp(v->rp, v->np))
+		set_add(&L->seen, v->rp);
+	return true;
+}
+
+/* Read the file into `raw` and, when it has text, append it to `out`;
+ * `*body` is where its body (after the frontmatter) starts in `raw`. */
+static enum clawmd_import_status visit_read(struct loader *L, struct flist *out,
+					    const struct visit *v, struct clawmd_view_node *nd,
+					    bool resolved, struct clawmd_buf *raw, size_t *body)
+{
+	int rrc = resolved ? clawmd_load_read(&L->view, nd, raw) : -ENOENT;
+	if (resolved)
+		clawmd_view_node_release(nd);
+	if (rrc < 0)
+		return CLAWMD_IMPORT_MISSING;
+	if (!clawmd_text_extension(v->np))
+		return CLAWMD_IMPORT_NOT_TEXT;
+	size_t raw_size = raw->len;
+	clawmd_utf8_sanitize(raw);
+	struct clawmd_frontmatter fm;
+	clawmd_frontmatter_parse(&fm, raw->ptr, raw->len);
+	*body = fm.body;
+	struct clawmd_buf content = CLAWMD_BUF_INIT;
+	clawmd_md_strip_comments(&content, raw->ptr + fm.body, raw->len - fm.body);
+	size_t ta, tb;
+	clawmd_js_trim(content.ptr, content.len, &ta, &tb);
+	if (ta >= tb) {
+		clawmd_buf_release(&content);
+		clawmd_frontmatter_release(&fm);
+		return CLAWMD_IMPORT_EMPTY;
+	}
+	struct clawmd_mem_file f = {0};
+	f.type = v->type;
+	f.path = clawmd_xstrdup(v->path);
+	f.parent = v->parent ? clawmd_xstrdup(v->parent) : NULL;
+	f.root = clawmd_xstrdup(v->depth && L->chain[0] ? L->chain[0] : v->path);
+	f.size = raw_size;
+	f.len = content.len;
+	f.content = clawmd_buf_detach(&content);
+	f.globs = fm.globs;
+	f.nglobs = fm.nglobs;
+	f.depth = v->depth;
+	fm.globs = NULL;
+	fm.nglobs = 0;
+	clawmd_frontmatter_release(&fm);
+	flist_push(out, &f);
+	return CLAWMD_IMPORT_LOADED;
+}
+
+static enum clawmd_import_status process_file(struct loader *L, struct flist *out,
+					      const char *path, enum clawmd_mem_type type,
+					      bool include_external, int depth,
+					      const char *parent);
+
+/* One include of the file `v`, resolved to `inc`: whether it is external,
+ * then loaded (or not); returns the status its import gets. */
+static enum clawmd_import_status visit_include(struct loader *L, struct flist *out,
+					       const struct visit *v, char *inc)
+{
+	enum clawmd_import_status ist;
+	bool external = !inside_cwd(L, inc);
+	if (!external && L->gate) {
+		/* 2.1.232 on: the realpath must stay inside too (§14.5, §15) */
+		L->pre_ok = clawmd_view_resolve(&L->pre, &L->view.v, inc, true) == 0;
+		L->pre_path = inc;
+		external = L->pre_ok && !inside_cwd(L, L->pre.real);
+	}
+	if (external && L->record)
+		L->m->external_met = true;
+	if (external && !v->include_external) {
+		ist = CLAWMD_IMPORT_EXTERNAL;
+	} else {
+		ist = process_file(L, out, inc, v->type, v->include_external, v->depth + 1,
+				   v->path);
+	}
+	if (L->pre_path) { /* not taken: a duplicate, too deep, ... */
+		if (L->pre_ok)
+			clawmd_view_node_release(&L->pre);
+		L->pre_path = NULL;
+	}
+	return ist;
+}
+
+/* The includes of the body, resolved against the realpath's directory (§3.6). */
+static void visit_includes(struct loader *L, struct flist *out, const struct visit *v,
+			   const char *body, size_t blen)
+{
+	struct clawmd_md_scan scan;
+	clawmd_md_scan_init(&scan);
+	clawmd_md_scan(&scan, body, blen, L->record);
+	char *dir = clawmd_path_dir(v->rp);
+	struct set mine = {0};
+	L->chain[v->depth] = v->np;
+	for (size_t i = 0; i < scan.n; i++) {
+		char *inc = resolve_include(L, scan.v[i].path, dir);
+		if (scan.v[i].in_code) {
+			record_import(L, v->path, scan.v[i].path, inc, CLAWMD_IMPORT_INSIDE_CODE);
+		} else if (!set_has(&mine, inc)) {
+			set_add(&mine, inc);
+			size_t slot = record_import(L, v->path, scan.v[i].path, inc,
+						    CLAWMD_IMPORT_LOADED);
+			enum clawmd_import_status ist = visit_include(L, out, v, inc);
+			if (slot != SIZE_MAX)
+				L->m->imports[slot].status = ist;
+		}
+		free(inc);
+	}
+	L->chain[v->depth] = NULL;
+	set_release(&mine);
+	free(dir);
+	clawmd_md_scan_release(&scan);
+}
+
 /*
  * processMemoryFile (§4).  Appends what it emits to `out`; returns the
  * status an import of `path` gets.
@@ -225,141 +388,28 @@ static enum clawmd_import_status process_file(struct loader *L, struct flist *ou
 					      bool include_external, int depth,
 					      const char *parent)
 {
-	char *np = clawmd_path_norm(path);
-	enum clawmd_import_status st = CLAWMD_IMPORT_LOADED;
-	if (set_has(&L->seen, np)) {
-		st = CLAWMD_IMPORT_DUPLICATE;
-		for (int i = 0; i < depth && i <= MAX_INCLUDE_DEPTH; i++)
-			if (L->chain[i] && !strcmp(L->chain[i], np))
-				st = CLAWMD_IMPORT_CYCLE;
-		free(np);
+	struct visit v = {path, parent, type, include_external, depth, clawmd_path_norm(path), NULL};
+	enum clawmd_import_status st = visit_admit(L, &v);
+	if (st != CLAWMD_IMPORT_LOADED) {
+		free(v.np);
 		return st;
 	}
-	if (depth >= MAX_INCLUDE_DEPTH) {
-		free(np);
-		return CLAWMD_IMPORT_TOO_DEEP;
-	}
-	if (++L->view.files > CLAWMD_LOAD_FILES_MAX) {
-		free(np);
-		return CLAWMD_IMPORT_MISSING; /* past the bound: skipped */
-	}
-	/* One resolution: the realpath recorded is the file then read. */
 	struct clawmd_view_node nd;
 	bool resolved;
-	if (L->pre_path && !strcmp(L->pre_path, np)) {
-		nd = L->pre;
-		resolved = L->pre_ok;
-		L->pre_path = NULL;
-	} else {
-		resolved = clawmd_view_resolve(&nd, &L->view.v, np, true) == 0;
-	}
-	char *rp = resolved ? clawmd_xstrdup(nd.real) : clawmd_xstrdup(np);
-	/* From 2.1.142: a file whose realpath was processed is not loaded
-	 * again (§14.2; bisected by make e2e, case imports-symlink). */
-	if (L->dedup && set_has(&L->seen, rp)) {
-		free(np);
-		free(rp);
-		if (resolved)
-			clawmd_view_node_release(&nd);
+	if (!visit_resolve(L, &v, &nd, &resolved)) {
+		free(v.np);
+		free(v.rp);
 		return CLAWMD_IMPORT_DUPLICATE;
 	}
-	set_add(&L->seen, np);
-	if (strcmp(rp, np))
-		set_add(&L->seen, rp);
-
 	struct clawmd_buf raw = CLAWMD_BUF_INIT;
 	clawmd_buf_put(&raw, "", 0);
-	int rrc = resolved ? clawmd_load_read(&L->view, &nd, &raw) : -ENOENT;
-	if (resolved)
-		clawmd_view_node_release(&nd);
-	if (rrc < 0) {
-		st = CLAWMD_IMPORT_MISSING;
-		goto out;
-	}
-	if (!clawmd_text_extension(np)) {
-		st = CLAWMD_IMPORT_NOT_TEXT;
-		goto out;
-	}
-	size_t raw_size = raw.len;
-	clawmd_utf8_sanitize(&raw);
-	struct clawmd_frontmatter fm;
-	clawmd_frontmatter_parse(&fm, raw.ptr, raw.len);
-	const char *body = raw.ptr + fm.body;
-	size_t blen = raw.len - fm.body;
-	struct clawmd_buf content = CLAWMD_BUF_INIT;
-	clawmd_md_strip_comments(&content, body, blen);
-	size_t ta, tb;
-	clawmd_js_trim(content.ptr, content.len, &ta, &tb);
-	if (ta >= tb) {
-		clawmd_buf_release(&content);
-		clawmd_frontmatter_release(&fm);
-		st = CLAWMD_IMPORT_EMPTY;
-		goto out;
-	}
-	struct clawmd_mem_file f = {0};
-	f.type = type;
-	f.path = clawmd_xstrdup(path);
-	f.parent = parent ? clawmd_xstrdup(parent) : NULL;
-	f.root = clawmd_xstrdup(depth && L->chain[0] ? L->chain[0] : path);
-	f.size = raw_size;
-	f.len = content.len;
-	f.content = clawmd_buf_detach(&content);
-	f.globs = fm.globs;
-	f.nglobs = fm.nglobs;
-	f.depth = depth;
-	fm.globs = NULL;
-	fm.nglobs = 0;
-	clawmd_frontmatter_release(&fm);
-	flist_push(out, &f);
-
-	/* The includes, resolved against the realpath's directory (§3.6). */
-	struct clawmd_md_scan scan;
-	clawmd_md_scan_init(&scan);
-	clawmd_md_scan(&scan, body, blen, L->record);
-	char *dir = clawmd_path_dir(rp);
-	struct set mine = {0};
-	L->chain[depth] = np;
-	for (size_t i = 0; i < scan.n; i++) {
-		char *inc = resolve_include(L, scan.v[i].path, dir);
-		if (scan.v[i].in_code) {
-			record_import(L, path, scan.v[i].path, inc, CLAWMD_IMPORT_INSIDE_CODE);
-		} else if (!set_has(&mine, inc)) {
-			set_add(&mine, inc);
-			enum clawmd_import_status ist;
-			size_t slot = record_import(L, path, scan.v[i].path, inc, CLAWMD_IMPORT_LOADED);
-			bool external = !inside_cwd(L, inc);
-			if (!external && L->gate) {
-				/* 2.1.232 on: the realpath must stay inside too (§14.5, §15) */
-				L->pre_ok = clawmd_view_resolve(&L->pre, &L->view.v, inc, true) == 0;
-				L->pre_path = inc;
-				external = L->pre_ok && !inside_cwd(L, L->pre.real);
-			}
-			if (external && L->record)
-				L->m->external_met = true;
-			if (external && !include_external) {
-				ist = CLAWMD_IMPORT_EXTERNAL;
-			} else {
-				ist = process_file(L, out, inc, type, include_external, depth + 1,
-						   path);
-			}
-			if (L->pre_path) { /* not taken: a duplicate, too deep, ... */
-				if (L->pre_ok)
-					clawmd_view_node_release(&L->pre);
-				L->pre_path = NULL;
-			}
-			if (slot != SIZE_MAX)
-				L->m->imports[slot].status = ist;
-		}
-		free(inc);
-	}
-	L->chain[depth] = NULL;
-	set_release(&mine);
-	free(dir);
-	clawmd_md_scan_release(&scan);
-out:
+	size_t body = 0;
+	st = visit_read(L, out, &v, &nd, resolved, &raw, &body);
+	if (st == CLAWMD_IMPORT_LOADED)
+		visit_includes(L, out, &v, raw.ptr + body, raw.len - body);
 	clawmd_buf_release(&raw);
-	free(np);
-	free(rp);
+	free(v.np);
+	free(v.rp);
 	return st;
 }
 
@@ -746,6 +796,14 @@ static bool claude_file_on_walk(const struct loader *L, const struct clawmd_mem_
 	return on;
 }
 
+/* The directories of the walk, top down, and the nested worktree whose
+ * outer directories it leaves out (git_root NULL: none). */
+struct walk {
+	char **dirs;
+	size_t nd;
+	const char *git_root, *canonical;
+};
+
 /*
  * Claude Code's ancestor search (fs.ancestors): in each directory of the
  * walk, top down (a nested worktree's outer directories left out, as the
@@ -753,9 +811,8 @@ static bool claude_file_on_walk(const struct loader *L, const struct clawmd_mem_
  * imports, in a processed set of its own that holds the managed and user
  * CLAUDE.md.  What has text lands in `out`.
  */
-static void ancestors(struct loader *L, struct flist *out, char **dirs, size_t nd,
-		      const char *git_root, const char *canonical, const char *const *names,
-		      size_t nnames, bool record)
+static void ancestors(struct loader *L, struct flist *out, const struct walk *w,
+		      const char *const *names, size_t nnames, bool record)
 {
 	const char *managed = L->o->managed_dir ? L->o->managed_dir : "/etc/claude-code";
 	struct set saved = L->seen;
@@ -770,12 +827,12 @@ static void ancestors(struct loader *L, struct flist *out, char **dirs, size_t n
 		set_add(&L->seen, seed);
 		free(seed);
 	}
-	for (size_t i = 0; i < nd; i++) {
-		if (git_root && clawmd_path_under(dirs[i], canonical) &&
-		    !clawmd_path_under(dirs[i], git_root))
+	for (size_t i = 0; i < w->nd; i++) {
+		if (w->git_root && clawmd_path_under(w->dirs[i], w->canonical) &&
+		    !clawmd_path_under(w->dirs[i], w->git_root))
 			continue;
 		for (size_t k = 0; k < nnames; k++) {
-			char *p = clawmd_path_resolve(dirs[i], names[k]);
+			char *p = clawmd_path_resolve(w->dirs[i], names[k]);
 			process_file(L, out, p, CLAWMD_MEM_PROJECT, L->approve, 0, NULL);
 			free(p);
 		}
@@ -831,17 +888,9 @@ static void import_dropped(struct loader *L, const struct clawmd_mem_file *f)
  * a directory below it, else after the last one.  "managed-only" keeps the
  * managed tier alone.
  */
-static void agents_md(struct loader *L, struct flist *out, char **dirs, size_t nd,
-		      const char *git_root, const char *canonical)
+/* The instructionFiles mode: the option's, else the settings' (recorded). */
+static enum clawmd_instruction_files agents_mode(struct loader *L)
 {
-	static const char *const agents_names[] = {"AGENTS.md", ".claude/AGENTS.md"};
-	static const char *const claude_names[] = {"CLAUDE.md", ".claude/CLAUDE.md",
-						   "CLAUDE.local.md"};
-	struct clawmd_memory *m = L->m;
-	/* Not on the forced load of the approval listing (section 3.10): the
-	 * module adds its files to the prompt, not to getMemoryFiles. */
-	if (!L->agents || !L->record)
-		return;
 	bool set = false;
 	enum clawmd_instruction_files mode = L->o->instruction_files;
 	if (mode != CLAWMD_IF_UNSET)
@@ -849,46 +898,43 @@ static void agents_md(struct loader *L, struct flist *out, char **dirs, size_t n
 	else
 		mode = settings_mode(L, &set);
 	if (L->record) {
-		m->instruction_files = mode;
-		m->instruction_files_set = set;
+		L->m->instruction_files = mode;
+		L->m->instruction_files_set = set;
 	}
-	if (mode == CLAWMD_IF_MANAGED_ONLY) {
-		size_t k = 0;
-		for (size_t i = 0; i < out->n; i++) {
-			if (out->v[i].type == CLAWMD_MEM_MANAGED)
-				out->v[k++] = out->v[i];
-			else
-				file_release(&out->v[i]);
-		}
-		out->n = k;
-	}
-	/* the project source off: the search finds nothing */
-	if (mode == CLAWMD_IF_CLAUDE_MD || mode == CLAWMD_IF_MANAGED_ONLY || L->o->no_project)
-		return;
-	const char *off = NULL;
-	struct flist found = {0};
-	for (size_t i = 0; mode == CLAWMD_IF_FALLBACK && !off && i < out->n; i++)
+	return mode;
+}
+
+/* In the fallback mode, the CLAUDE file that turns every AGENTS.md off: one
+ * of the walk that loaded, else one the ancestor search finds with text
+ * (`found` keeps what it found); NULL when none does. */
+static const char *agents_off(struct loader *L, const struct flist *out, struct flist *found,
+			      const struct walk *w)
+{
+	static const char *const claude_names[] = {"CLAUDE.md", ".claude/CLAUDE.md",
+						   "CLAUDE.local.md"};
+	for (size_t i = 0; i < out->n; i++)
 		if (claude_file_on_walk(L, &out->v[i]))
-			off = out->v[i].path;
-	if (mode == CLAWMD_IF_FALLBACK && !off) {
-		ancestors(L, &found, dirs, nd, git_root, canonical, claude_names,
-			  CLAWMD_ARRAY_SIZE(claude_names), false);
-		for (size_t i = 0; !off && i < found.n; i++)
-			if (!found.v[i].parent)
-				off = found.v[i].path;
-	}
-	if (off && L->record)
-		m->agents_off_by = clawmd_xstrdup(off);
-	/* What the search finds (imports recorded only when it is sent). */
-	struct flist parts = {0};
-	ancestors(L, &parts, dirs, nd, git_root, canonical, agents_names,
-		  CLAWMD_ARRAY_SIZE(agents_names), L->record && !off);
+			return out->v[i].path;
+	ancestors(L, found, w, claude_names, CLAWMD_ARRAY_SIZE(claude_names), false);
+	for (size_t i = 0; i < found->n; i++)
+		if (!found->v[i].parent)
+			return found->v[i].path;
+	return NULL;
+}
+
+/* Of what the search found, keep in `parts` what was not sent already (by
+ * path, or by its text as a project or local file): nothing when `off`.
+ * Each AGENTS.md found is recorded. */
+static void agents_pick(struct loader *L, const struct flist *out, struct flist *parts,
+			const char *off)
+{
+	struct clawmd_memory *m = L->m;
 	struct set sent = {0};
 	for (size_t i = 0; i < out->n; i++)
 		set_add(&sent, out->v[i].path);
 	size_t k = 0, cap = 0;
-	for (size_t i = 0; i < parts.n; i++) {
-		struct clawmd_mem_file *f = &parts.v[i];
+	for (size_t i = 0; i < parts->n; i++) {
+		struct clawmd_mem_file *f = &parts->v[i];
 		bool dup = set_has(&sent, f->path) || text_sent(out, f);
 		if (!f->parent && L->record) {
 			clawmd_xgrow(&m->agents, &cap, m->nagents + 1, sizeof(m->agents[0]));
@@ -902,15 +948,21 @@ static void agents_md(struct loader *L, struct flist *out, char **dirs, size_t n
 			continue;
 		}
 		set_add(&sent, f->path);
-		parts.v[k++] = *f;
+		parts->v[k++] = *f;
 	}
-	parts.n = off ? 0 : k;
-	/* Placed by directory: before the files of the directories below. */
-	for (size_t i = 0; i < parts.n;) {
-		char *dir = project_dir(parts.v[i].root);
+	parts->n = off ? 0 : k;
+	set_release(&sent);
+}
+
+/* Move `parts` into `out`, each directory's files before the first project
+ * or local file of a directory below it, else after the last one. */
+static void agents_place(struct flist *out, struct flist *parts)
+{
+	for (size_t i = 0; i < parts->n;) {
+		char *dir = project_dir(parts->v[i].root);
 		size_t j = i + 1;
-		for (; j < parts.n; j++) {
-			char *d2 = project_dir(parts.v[j].root);
+		for (; j < parts->n; j++) {
+			char *d2 = project_dir(parts->v[j].root);
 			bool same = !strcmp(d2, dir);
 			free(d2);
 			if (!same)
@@ -933,16 +985,59 @@ static void agents_md(struct loader *L, struct flist *out, char **dirs, size_t n
 		size_t cnt = j - i;
 		clawmd_xgrow(&out->v, &out->cap, out->n + cnt, sizeof(out->v[0]));
 		memmove(&out->v[at + cnt], &out->v[at], (out->n - at) * sizeof(out->v[0]));
-		memcpy(&out->v[at], &parts.v[i], cnt * sizeof(out->v[0]));
+		memcpy(&out->v[at], &parts->v[i], cnt * sizeof(out->v[0]));
 		out->n += cnt;
 		free(dir);
 		i = j;
 	}
+}
+
+/*
+ * AGENTS.md (2.1.281 on).  In the default mode a CLAUDE file of the walk
+ * that loaded, or one the ancestor search finds with text, turns every
+ * AGENTS.md off; otherwise AGENTS.md and .claude/AGENTS.md of each
+ * directory, with their imports, go in as project files: a file already
+ * sent (by path, or by its text as a project or local file) is left out,
+ * and each directory's files go before the first project or local file of
+ * a directory below it, else after the last one.  "managed-only" keeps the
+ * managed tier alone.
+ */
+static void agents_md(struct loader *L, struct flist *out, const struct walk *w)
+{
+	static const char *const agents_names[] = {"AGENTS.md", ".claude/AGENTS.md"};
+	struct clawmd_memory *m = L->m;
+	/* Not on the forced load of the approval listing (section 3.10): the
+	 * module adds its files to the prompt, not to getMemoryFiles. */
+	if (!L->agents || !L->record)
+		return;
+	enum clawmd_instruction_files mode = agents_mode(L);
+	if (mode == CLAWMD_IF_MANAGED_ONLY) {
+		size_t k = 0;
+		for (size_t i = 0; i < out->n; i++) {
+			if (out->v[i].type == CLAWMD_MEM_MANAGED)
+				out->v[k++] = out->v[i];
+			else
+				file_release(&out->v[i]);
+		}
+		out->n = k;
+	}
+	/* the project source off: the search finds nothing */
+	if (mode == CLAWMD_IF_CLAUDE_MD || mode == CLAWMD_IF_MANAGED_ONLY || L->o->no_project)
+		return;
+	struct flist found = {0};
+	const char *off = mode == CLAWMD_IF_FALLBACK ? agents_off(L, out, &found, w) : NULL;
+	if (off && L->record)
+		m->agents_off_by = clawmd_xstrdup(off);
+	/* What the search finds (imports recorded only when it is sent). */
+	struct flist parts = {0};
+	ancestors(L, &parts, w, agents_names, CLAWMD_ARRAY_SIZE(agents_names),
+		  L->record && !off);
+	agents_pick(L, out, &parts, off);
+	agents_place(out, &parts);
 	for (size_t i = 0; i < m->nagents && L->record; i++)
 		for (size_t x = 0; !m->agents[i].loaded && x < out->n; x++)
 			m->agents[i].loaded = !strcmp(out->v[x].path, m->agents[i].path);
 	free(parts.v);
-	set_release(&sent);
 	flist_release(&found);
 }
 
@@ -988,7 +1083,8 @@ static void startup(struct loader *L, struct flist *out)
 			free(l);
 		}
 	}
-	agents_md(L, out, dirs, nd, nested ? git_root : NULL, canonical);
+	struct walk w = {dirs, nd, nested ? git_root : NULL, canonical};
+	agents_md(L, out, &w);
 	clawmd_strv_free(dirs, nd);
 	free(git_root);
 	free(canonical);
@@ -1080,6 +1176,85 @@ void clawmd_memory_init(struct clawmd_memory *m)
 	memset(m, 0, sizeof(*m));
 }
 
+/* The working directory, absolute and realpath'd through the view: NULL
+ * (err set) when it is not a directory that can be opened. */
+static char *memory_cwd(struct clawmd_load_view *view, const char *cwd_arg,
+			struct clawmd_err *err)
+{
+	char *abs;
+	if (cwd_arg[0] == '/' || view->v.m) {
+		abs = clawmd_path_norm(cwd_arg);
+	} else {
+		char *here = getcwd(NULL, 0);
+		if (!here) {
+			clawmd_err_sys(err, CLAWMD_EFS, "could not get the current directory");
+			return NULL;
+		}
+		abs = clawmd_path_resolve(here, cwd_arg);
+		free(here);
+	}
+	char *cwd = clawmd_load_realpath(view, abs);
+	free(abs);
+	if (!cwd || clawmd_load_kind(view, cwd) != 'd') {
+		clawmd_err_set(err, CLAWMD_EFS, "could not open the working directory '%s'",
+			       cwd_arg);
+		free(cwd);
+		return NULL;
+	}
+	return cwd;
+}
+
+/* getExternalClaudeMdIncludes runs on a forced load (§3.10): the imported
+ * files outside the cwd, user files aside, into out->external. */
+static void memory_external(struct clawmd_memory *out, const struct clawmd_memory_opts *o,
+			    struct clawmd_view_cache *cache, char *cwd)
+{
+	struct loader L;
+	struct clawmd_memory forced;
+	clawmd_memory_init(&forced);
+	struct flist ff = {0};
+	loader_init(&L, &forced, o, cache, cwd, true, false);
+	startup(&L, &ff);
+	loader_release(&L);
+	size_t cap = 0;
+	for (size_t i = 0; i < ff.n; i++) {
+		struct clawmd_mem_file *f = &ff.v[i];
+		L.cwd = cwd;
+		if (f->parent && f->type != CLAWMD_MEM_USER && !inside_cwd(&L, f->path)) {
+			clawmd_xgrow(&out->external, &cap, out->nexternal + 1, sizeof(char *));
+			out->external[out->nexternal++] = clawmd_xstrdup(f->path);
+		}
+		file_release(f);
+	}
+	free(ff.v);
+}
+
+/* Claude Code's load, from the working directory `cwd`: startup memory, or
+ * nested memory for a target. */
+static void memory_claude(struct clawmd_memory *out, const struct clawmd_memory_opts *o,
+			  struct clawmd_view_cache *cache, char *cwd)
+{
+	struct loader L;
+	struct flist files = {0};
+	loader_init(&L, out, o, cache, cwd, o->approve_external, true);
+	if (o->target) {
+		/* Nested memory starts a processed set of its own: conditional
+		 * rules were processed (and dropped) at startup, yet attach. */
+		char *t = L.view.v.m || o->target[0] == '/' ? clawmd_path_norm(o->target)
+							   : clawmd_path_resolve(cwd, o->target);
+		nested(&L, &files, t);
+		free(t);
+	} else {
+		startup(&L, &files);
+	}
+	loader_release(&L);
+	out->files = files.v;
+	out->nfiles = files.n;
+	out->capfiles = files.cap;
+	if (!o->target && o->list_external)
+		memory_external(out, o, cache, cwd);
+}
+
 int clawmd_memory_load(struct clawmd_memory *out, const struct clawmd_memory_opts *o,
 		       struct clawmd_err *err)
 {
@@ -1091,33 +1266,13 @@ int clawmd_memory_load(struct clawmd_memory *out, const struct clawmd_memory_opt
 	if (rc < 0)
 		return rc;
 	struct clawmd_load_view view = {{o->mounts, o->nmounts, NULL, clawmd_view_cache_new()}, 0, 0, 0, 0};
-	const char *cwd_arg = o->cwd ? o->cwd : ".";
-	char *abs;
-	if (cwd_arg[0] == '/' || view.v.m) {
-		abs = clawmd_path_norm(cwd_arg);
-	} else {
-		char *here = getcwd(NULL, 0);
-		if (!here) {
-			clawmd_view_cache_free(view.v.cache);
-			return clawmd_err_sys(err, CLAWMD_EFS, "could not get the current directory");
-		}
-		abs = clawmd_path_resolve(here, cwd_arg);
-		free(here);
-	}
-	char *cwd = clawmd_load_realpath(&view, abs);
-	if (!cwd || clawmd_load_kind(&view, cwd) != 'd') {
-		clawmd_err_set(err, CLAWMD_EFS, "could not open the working directory '%s'",
-			       cwd_arg);
-		free(abs);
-		free(cwd);
+	char *cwd = memory_cwd(&view, o->cwd ? o->cwd : ".", err);
+	if (!cwd) {
 		clawmd_view_cache_free(view.v.cache);
 		return CLAWMD_EFS;
 	}
-	free(abs);
 	out->cwd = cwd;
 
-	struct loader L;
-	struct flist files = {0};
 	/* --home and --managed-dir are taken relative to the process on the host */
 	struct clawmd_memory_opts oo = *o;
 	char *home_abs = NULL, *managed_abs = NULL;
@@ -1137,51 +1292,13 @@ int clawmd_memory_load(struct clawmd_memory *out, const struct clawmd_memory_opt
 	if (o->runtime != CLAWMD_RUNTIME_CLAUDE) {
 		view.steps = CLAWMD_LOAD_STEPS_MAX;
 		rc = clawmd_runtime_load(out, o, &view, err);
-		free(home_abs);
-		free(managed_abs);
-		clawmd_view_cache_free(view.v.cache);
-		return rc;
-	}
-	loader_init(&L, out, o, view.v.cache, cwd, o->approve_external, true);
-	if (o->target) {
-		/* Nested memory starts a processed set of its own: conditional
-		 * rules were processed (and dropped) at startup, yet attach. */
-		char *t = L.view.v.m || o->target[0] == '/' ? clawmd_path_norm(o->target)
-							   : clawmd_path_resolve(cwd, o->target);
-		nested(&L, &files, t);
-		free(t);
 	} else {
-		startup(&L, &files);
-	}
-	loader_release(&L);
-	out->files = files.v;
-	out->nfiles = files.n;
-	out->capfiles = files.cap;
-
-	if (!o->target && o->list_external) {
-		/* getExternalClaudeMdIncludes runs on a forced load (§3.10). */
-		struct clawmd_memory forced;
-		clawmd_memory_init(&forced);
-		struct flist ff = {0};
-		loader_init(&L, &forced, o, view.v.cache, cwd, true, false);
-		startup(&L, &ff);
-		loader_release(&L);
-		size_t cap = 0;
-		for (size_t i = 0; i < ff.n; i++) {
-			struct clawmd_mem_file *f = &ff.v[i];
-			L.cwd = cwd;
-			if (f->parent && f->type != CLAWMD_MEM_USER && !inside_cwd(&L, f->path)) {
-				clawmd_xgrow(&out->external, &cap, out->nexternal + 1, sizeof(char *));
-				out->external[out->nexternal++] = clawmd_xstrdup(f->path);
-			}
-			file_release(f);
-		}
-		free(ff.v);
+		memory_claude(out, o, view.v.cache, cwd);
 	}
 	free(home_abs);
 	free(managed_abs);
 	clawmd_view_cache_free(view.v.cache);
-	return 0;
+	return rc;
 }
 
 const char *clawmd_mem_type_name(enum clawmd_mem_type type)
