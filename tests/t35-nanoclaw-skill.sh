@@ -12,6 +12,7 @@
 S=$CLAWMD_SRC/contrib/nanoclaw/SKILL.md
 R=$CLAWMD_SRC/contrib/nanoclaw/REMOVE.md
 NC=$CLAWMD_SRC/bindings/node/nanoclaw.js
+NC_MJS=$CLAWMD_SRC/bindings/node/nanoclaw.mjs
 unset MAKEFLAGS MFLAGS MAKELEVEL
 
 # The fenced blocks of a file, one file each: $T/DOC-N.LANG.
@@ -60,6 +61,8 @@ for f in $(grep -ho "import { [A-Za-z]* [a-zA-Z ]*} from 'clawmd/nanoclaw'" "$S"
 		fi ;;
 	esac
 	check "clawmd/nanoclaw exports $f" sh -c "echo '$exports' | grep -qx '$f'"
+	# nanoclaw is an ES module: its import reaches nanoclaw.mjs, not .js.
+	expect_grep "... and its ESM face (nanoclaw.mjs) too" "^export const \\{.* $f[,} ]" "$NC_MJS"
 done
 # The flat route's call passes (group, groupDir, spec, config, { log }): the
 # declaration must take the row fourth and the logger in the fifth.
