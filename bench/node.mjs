@@ -16,6 +16,13 @@
  *		container.json), in-process, nanoclaw's layout; with PEER (a
  *		nanoclaw checkout with its npm dependencies) nanoclaw's own
  *		composer beside it, loaded from PEER at run time
+ *	node bench/node.mjs flat ROOT CONFIG N [PEER]
+ *		nanoclaw as it is now (its pull request 3536 on): the first compose
+ *		of N fresh groups through clawmd/nanoclaw's composeGroupProjectDoc,
+ *		with PEER (a checkout with src/project-doc-compose.ts) nanoclaw's
+ *		composer of that name beside it, interleaved, and whether the two
+ *		wrote the same bytes; then the adapter's no-op (its watched handle)
+ *		and the library's no-op of the same document on a plain handle
  *	node bench/node.mjs loop ROOT
  *		the event loop's delay while composeAll() runs over every group
  *		of ROOT, beside the same loop idle
@@ -35,6 +42,7 @@ const sleep = (ms) => Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 
 const sorted = (v) => Float64Array.from(v).sort();
 const pct = (s, p) => s[Math.min(s.length - 1, Math.floor(s.length * p))];
 const us = (x) => x.toFixed(1).padStart(7);
+const NOOP = Number(process.env.NODE_CALLS || 5000);
 
 /* What any JS composer must do before it can call a compose a no-op. */
 function baseline(dir) {
@@ -92,14 +100,18 @@ function count(root, group, n, which) {
 
 /* nanoclaw's composer, loaded from its checkout as its tests load it
  * (TypeScript through its own tsx), with its database in memory. */
-async function peer(dir, config, n) {
+async function peerSource(dir) {
 	const req = createRequire(path.join(dir, 'package.json'));
 	const tsx = req.resolve('tsx/package.json');
 	const api = JSON.parse(fs.readFileSync(tsx, 'utf8')).exports['./esm/api'].import.default;
 	const { register } = await import(pathToFileURL(path.join(path.dirname(tsx), api)).href);
 	register();
 	process.env.LOG_LEVEL ??= 'warn'; // its migrations log each step
-	const src = (f) => import(pathToFileURL(path.join(dir, 'src', f)).href);
+	return (f) => import(pathToFileURL(path.join(dir, 'src', f)).href);
+}
+
+async function peer(dir, config, n) {
+	const src = await peerSource(dir);
 	const db = await src('db/index.ts');
 	const compose = await src('claude-md-compose.ts');
 	const configs = await src('db/container-configs.ts');
@@ -165,6 +177,120 @@ async function first(root, config, n, peerDir) {
 		console.log('      nanoclaw: skipped (make bench PEER=DIR, DIR a nanoclaw checkout after npm install)');
 }
 
+/*
+ * nanoclaw's composeGroupProjectDoc (src/project-doc-compose.ts), loaded
+ * from its checkout as peer() loads the older one, its rows made with its own
+ * functions (the same calls its tests make, awaited: its database layer is
+ * synchronous in some versions, asynchronous in later ones).
+ */
+async function peerFlat(dir, servers, n) {
+	const src = await peerSource(dir);
+	const db = await src('db/index.ts');
+	const compose = await src('project-doc-compose.ts');
+	const configs = await src('db/container-configs.ts');
+	await db.runMigrations(await db.initTestDb());
+	const groups = [], rows = [];
+	for (let i = 0; i < n; i++) {
+		const g = { id: `ag-nf${i}`, name: `nf${i}`, folder: `nf${i}`, agent_provider: null,
+			created_at: new Date().toISOString() };
+		await db.createAgentGroup(g);
+		await configs.ensureContainerConfig(g.id);
+		await configs.updateContainerConfigJson(g.id, 'mcp_servers', servers);
+		groups.push(g);
+		rows.push(await configs.getContainerConfig(g.id));
+	}
+	const spec = compose.DEFAULT_PROJECT_DOC;
+	return { spec, rows, f: (i) => compose.composeGroupProjectDoc(groups[i], path.resolve('groups', `nf${i}`), spec) };
+}
+
+async function flat(root, config, n, peerDir) {
+	const nc = require(path.join(pkg, 'nanoclaw.js'));
+	if (typeof nc.composeGroupProjectDoc !== 'function') {
+		console.log('      skipped: this package has no composeGroupProjectDoc (clawmd/nanoclaw\'s adapter for ' +
+			'nanoclaw\'s flat composer, issue 32)');
+		return;
+	}
+	process.chdir(root); // both root their groups at the working directory
+	const servers = JSON.parse(fs.readFileSync(config, 'utf8')).mcpServers;
+	const quiet = { warn() {}, error() {} };
+	let spec = { fileName: 'CLAUDE.md', maxBytes: 4 * 1024 * 1024 }; // nanoclaw's DEFAULT_PROJECT_DOC
+	let rows = null;
+	let nf = null, peerNote = null;
+	if (peerDir) {
+		try {
+			nf = await peerFlat(peerDir, servers, n + 5);
+			spec = nf.spec;
+			rows = nf.rows; // the adapter gets the very rows nanoclaw's composer reads
+		} catch (e) {
+			peerNote = `could not load nanoclaw's composeGroupProjectDoc from ${peerDir}: ${e.message.split('\n')[0]}`;
+		}
+	}
+	const row = (i) => (rows ? rows[i] : { agent_group_id: `ag-fa${i}`, skills: '"all"',
+		mcp_servers: JSON.stringify(servers), cli_scope: null });
+	const grp = (i) => ({ id: `ag-fa${i}`, name: `fa${i}`, folder: `fa${i}` });
+	const sides = [['clawmd/nanoclaw composeGroupProjectDoc', (i) =>
+		nc.composeGroupProjectDoc(grp(i), path.resolve('groups', `fa${i}`), spec, row(i), { log: quiet })]];
+	if (nf) sides.push([`nanoclaw's composeGroupProjectDoc`, nf.f]);
+	const t = sides.map(() => []);
+	for (let i = 0; i < n + 5; i++) {
+		for (let k = 0; k < sides.length; k++) {
+			const a = now();
+			await sides[k][1](i);
+			if (i >= 5) t[k].push(now() - a);
+		}
+	}
+	const ref = nf ? pct(sorted(t[1]), 0.5) : null;
+	sides.forEach(([name], k) => {
+		const s = sorted(t[k]);
+		const r = ref === null ? '' : `   ${(pct(s, 0.5) / ref).toFixed(2)}x nanoclaw's${k === 0 ? ' (target <= 0.5x)' : ''}`;
+		console.log(`      ${name.padEnd(42)} median ${us(pct(s, 0.5))} us   p90 ${us(pct(s, 0.9))} us${r}`);
+	});
+	if (nf) {
+		let same = 0;
+		for (let i = 0; i < n + 5; i++) {
+			const a = fs.readFileSync(path.join('groups', `fa${i}`, spec.fileName));
+			const b = fs.readFileSync(path.join('groups', `nf${i}`, spec.fileName));
+			if (a.equals(b)) same++;
+		}
+		console.log(`      the same bytes in ${same} of ${n + 5} groups (${spec.fileName}, ` +
+			`${fs.statSync(path.join('groups', 'nf0', spec.fileName)).size} bytes)`);
+	} else {
+		console.log(peerNote ? `      nanoclaw: ${peerNote}` :
+			'      nanoclaw: skipped (PEER=DIR, DIR a nanoclaw checkout with src/project-doc-compose.ts after its install)');
+	}
+
+	// The no-op: the adapter's own handle (watched), once the record of a
+	// verified no-op exists; and the same document's no-op on a plain handle
+	// (no watch: the record verified by stats at each call), config given
+	// as the adapter gives it.
+	const cfg = { skills: 'all', mcpServers: servers };
+	const plain = clawmd.open(root, { preset: 'nanoclaw', document: 'flat' });
+	const a = () => nc.composeGroupProjectDoc(grp(0), path.resolve('groups', 'fa0'), spec, row(0), { log: quiet });
+	const b = () => plain.compose('fa1', { config: cfg });
+	for (let i = 0; i < 20; i++) {
+		a();
+		b();
+		sleep(20);
+	}
+	if (a().changed || b().changed) throw new Error('bench: the adapter\'s groups are not a no-op');
+	const ta = [], tb = [];
+	for (let i = 0; i < 200; i++) { a(); b(); }
+	for (let i = 0; i < NOOP; i++) {
+		let x = now();
+		a();
+		ta.push(now() - x);
+		x = now();
+		b();
+		tb.push(now() - x);
+	}
+	plain.close();
+	const sa = sorted(ta), sb = sorted(tb);
+	console.log(`      ${'no-op, composeGroupProjectDoc (watched)'.padEnd(42)} median ${us(pct(sa, 0.5))} us   ` +
+		`p90 ${us(pct(sa, 0.9))} us   (target <= 10 us)`);
+	console.log(`      ${'no-op, the same on a plain handle'.padEnd(42)} median ${us(pct(sb, 0.5))} us   ` +
+		`p90 ${us(pct(sb, 0.9))} us   (target <= 50 us)`);
+}
+
 async function loop(root) {
 	const h = clawmd.open(root);
 	const hist = monitorEventLoopDelay({ resolution: 1 });
@@ -201,8 +327,9 @@ const [mode, ...args] = process.argv.slice(2);
 if (mode === 'noop') noop(args[0], args[1], Number(args[2]));
 else if (mode === 'count') count(args[0], args[1], Number(args[2]), args[3]);
 else if (mode === 'first') await first(args[0], args[1], Number(args[2]), args[3]);
+else if (mode === 'flat') await flat(args[0], args[1], Number(args[2]), args[3]);
 else if (mode === 'loop') await loop(args[0]);
 else {
-	console.error('usage: node bench/node.mjs noop|count|first|loop ROOT ...');
+	console.error('usage: node bench/node.mjs noop|count|first|flat|loop ROOT ...');
 	process.exit(2);
 }

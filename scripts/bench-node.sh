@@ -10,7 +10,14 @@
 #     PEER=DIR (a nanoclaw checkout after npm install), nanoclaw's own
 #     composer in the same process, interleaved;
 #  c. the event loop's delay while composeAll() runs over 1,000 groups,
-#     beside the same loop idle.
+#     beside the same loop idle;
+#  d. nanoclaw as it is now (its pull request 3536 on): the first compose
+#     through clawmd/nanoclaw's composeGroupProjectDoc (the flat document)
+#     and, with PEER=DIR a checkout holding src/project-doc-compose.ts,
+#     nanoclaw's composer of that name beside it, and whether both wrote the
+#     same bytes; the adapter's no-op (watched) and the same document's
+#     no-op on a plain handle.  Without the adapter in the package, one line
+#     says so.
 # NODE_CALLS, NODE_FIRST and NODE_GROUPS change the counts.
 set -eu
 build=${1:-build}
@@ -67,12 +74,20 @@ mv "$N/skills" "$N/container/skills"
 mv "$N/modules" "$N/container/agent-runner/src/mcp-tools"
 mv "$N/groups/g/container.json" "$work/container.json"
 rmdir "$N/groups/g"
-echo "   b. first compose of a fresh group, in-process (median of $FIRST groups each, interleaved)"
-peer=
+cp -a "$N" "$work/flat"
+# PEER's composer: 2.x's composeGroupClaudeMd (b) or, since nanoclaw's pull
+# request 3536, its flat composeGroupProjectDoc (d); each block says which.
+peer= peer20= peerflat=
 if [ -n "${PEER:-}" ]; then
 	peer=$(cd "$PEER" && pwd)
+	[ -f "$peer/src/claude-md-compose.ts" ] && peer20=$peer
+	[ -f "$peer/src/project-doc-compose.ts" ] && peerflat=$peer
 fi
-$node "$bench" first "$N" "$work/container.json" "$FIRST" $peer
+echo "   b. first compose of a fresh group, in-process (median of $FIRST groups each, interleaved)"
+if [ -n "$peer" ] && [ -z "$peer20" ]; then
+	echo "      ($peer has no src/claude-md-compose.ts: nanoclaw's flat composer is in d)"
+fi
+$node "$bench" first "$N" "$work/container.json" "$FIRST" $peer20
 
 # c. 1,000 groups of the same configuration.
 F=$work/fleet
@@ -86,3 +101,11 @@ while [ $i -lt "$GROUPS" ]; do
 done
 echo "   c. composeAll() over $GROUPS groups: the main thread's event-loop delay (monitorEventLoopDelay)"
 $node "$bench" loop "$F"
+
+# d. nanoclaw as it is now: the same tree, the flat document.
+echo "   d. nanoclaw now (flat document): clawmd/nanoclaw's composeGroupProjectDoc, in-process (first compose:"
+echo "      median of $FIRST fresh groups each, interleaved; no-op: $CALLS calls each, interleaved)"
+if [ -n "$peer" ] && [ -z "$peerflat" ]; then
+	echo "      ($peer has no src/project-doc-compose.ts: no nanoclaw composer to set beside it)"
+fi
+NODE_CALLS=$CALLS $node "$bench" flat "$work/flat" "$work/container.json" "$FIRST" $peerflat

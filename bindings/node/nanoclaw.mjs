@@ -3,5 +3,5 @@ import { createRequire } from 'node:module';
 
 const nanoclaw = createRequire(import.meta.url)('./nanoclaw.js');
 
-export const { composeGroupClaudeMd, migrateGroupsToClaudeLocal, groupMounts } = nanoclaw;
+export const { composeGroupClaudeMd, composeGroupProjectDoc, migrateGroupsToClaudeLocal, groupMounts } = nanoclaw;
 export default nanoclaw;
