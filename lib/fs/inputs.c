@@ -64,6 +64,7 @@ static struct clawmd_input *push(struct clawmd_inputs *in, int kind, int at, con
 	memset(f, 0, sizeof(*f));
 	f->kind = (uint8_t)kind;
 	f->at = (uint8_t)at;
+	f->seq = (uint32_t)(in->n - 1);
 	f->path = clawmd_xstrdup(path);
 	return f;
 }
@@ -212,10 +213,10 @@ static const struct clawmd_input *listing_of(const struct clawmd_inputs *in,
 
 /*
  * A type seen without following, of an entry of a directory whose content
- * (its identity) is a fact too, says nothing more: an entry replaced,
- * renamed or removed changes its directory, and an inode keeps its type.
- * (Looked at after the listing, a change between the two already shows in
- * the directory's identity.)  One stat less a skill in copy mode.
+ * (its identity) was looked at before it, says nothing more: an entry
+ * replaced, renamed or removed changes its directory, and an inode keeps
+ * its type; a change between the two looks shows in the directory's
+ * identity.  One stat less a skill in copy mode.
  */
 static void drop_implied(struct clawmd_inputs *in)
 {
@@ -223,8 +224,9 @@ static void drop_implied(struct clawmd_inputs *in)
 	for (size_t i = 0; i < in->n; i++) {
 		struct clawmd_input *f = &in->v[i];
 		const char *slash = strrchr(f->path, '/');
+		const struct clawmd_input *dir;
 		if (f->kind == CLAWMD_INPUT_TYPE && f->at != CLAWMD_AT_HOST && slash &&
-		    listing_of(in, f, (size_t)(slash - f->path)))
+		    (dir = listing_of(in, f, (size_t)(slash - f->path))) && dir->seq < f->seq)
 			f->kind = 0; /* dropped below: the search needs every path */
 	}
 	for (size_t i = 0; i < in->n; i++)
@@ -266,6 +268,7 @@ bool clawmd_inputs_settle(struct clawmd_inputs *in)
 		if (f->kind == CLAWMD_INPUT_CONTENT && last->kind == CLAWMD_INPUT_TYPE) {
 			last->kind = CLAWMD_INPUT_CONTENT;
 			last->id = f->id;
+			last->seq = f->seq; /* when the content was looked at */
 		}
 		if (!last->base)
 			last->base = f->base;

@@ -61,6 +61,7 @@ struct clawmd_input {
 	 * path walk of two components instead of the whole path, for the
 	 * fifty skills of a group. */
 	uint16_t base;
+	uint32_t seq; /* the order of the looks (not recorded) */
 	char *path;
 	struct clawmd_ident id;
 };

@@ -128,13 +128,18 @@ static void test_recorder(void)
 	clawmd_inputs_note(&in, CLAWMD_INPUT_CONTENT, CLAWMD_AT_HOST, path, &a);
 	ok(in.n == 0, "nothing is noted before a compose starts the recording");
 	clawmd_inputs_start(&in);
+	clawmd_inputs_note_in(&in, CLAWMD_INPUT_TYPE, CLAWMD_AT_HOST_NOFOLLOW, skills, "a", &d);
+	clawmd_inputs_note(&in, CLAWMD_INPUT_CONTENT, CLAWMD_AT_HOST, skills, &dir);
+	ok(clawmd_inputs_settle(&in) && in.n == 2,
+	   "a type looked at before its directory's listing is kept (a change between shows nowhere else)");
+	clawmd_inputs_start(&in);
+	clawmd_inputs_note(&in, CLAWMD_INPUT_CONTENT, CLAWMD_AT_HOST, skills, &dir);
 	clawmd_inputs_note(&in, CLAWMD_INPUT_TYPE, CLAWMD_AT_HOST, path, &a);
 	clawmd_inputs_note(&in, CLAWMD_INPUT_CONTENT, CLAWMD_AT_HOST_NOFOLLOW, path, &a);
 	clawmd_inputs_note(&in, CLAWMD_INPUT_CONTENT, CLAWMD_AT_HOST, path, &a);
 	clawmd_inputs_note_in(&in, CLAWMD_INPUT_TYPE, CLAWMD_AT_HOST_NOFOLLOW, skills, "a", &d);
-	clawmd_inputs_note(&in, CLAWMD_INPUT_CONTENT, CLAWMD_AT_HOST, skills, &dir);
 	ok(clawmd_inputs_settle(&in), "settled: nothing changed, nothing recent");
-	is(in.n, 2, "... one fact a place; the skill's type is implied by its listing");
+	is(in.n, 2, "... one fact a place; the skill's type, looked at after the listing, is implied by it");
 	ok(in.n == 2 && in.v[1].kind == CLAWMD_INPUT_CONTENT && in.v[1].at == CLAWMD_AT_HOST_NOFOLLOW,
 	   "... the content, looked at without following, kept");
 
