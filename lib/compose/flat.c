@@ -909,6 +909,16 @@ int clawmd_flat_plan(struct clawmd_plan *out, struct clawmd_group *g, struct cla
 		out->entries[out->n++] = (struct clawmd_entry){clawmd_xstrdup(c->entry), CLAWMD_FT_FILE,
 							       clawmd_buf_detach(&doc), len};
 	}
+	/* Copilot CLI or Cursor beside another provider: two flat files in one
+	 * directory, both read (doc/runtimes.md, "The same text twice") */
+	for (int rt = 0; rc == 0 && rt < nrt; rt++) {
+		const struct clawmd_contract *c = clawmd_layout_contract(g->lay, rt);
+		const char *twice = (set & (1u << rt)) ? clawmd_plan_twice(out, c) : NULL;
+		if (twice)
+			warn(out, "%s: %s reads both %s and %s, and the group's other runtimes need "
+				  "both: it gets the instructions twice; run it in a group of its own",
+			     g->shown, c->title, c->entry, twice);
+	}
 	row_release(&r);
 	cJSON_Delete(json);
 	clawmd_buf_release(&persona);
