@@ -999,10 +999,16 @@ void clawmd_flat_remember(const struct clawmd_group *g, const struct clawmd_plan
 	char *dir = clawmd_path_join(g->lay->state, "flat");
 	(void)mkdir(g->lay->state, 0755);
 	(void)mkdir(dir, 0755);
-	/* a cache of ownership: a failure only makes the next compose treat a
-	 * hand edit of a flat entry as nanoclaw's output */
-	if (clawmd_dir_open(&st, dir, &e) == 0)
-		clawmd_fs_replace_file(&st, g->name, b.ptr, b.len, &e);
+	/* A cache of ownership, written without fsync: lost in a crash, the
+	 * next compose finds a digest it did not record and moves the entry
+	 * aside before writing it again (nothing lost, a review more); a
+	 * failure likewise. */
+	if (clawmd_dir_open(&st, dir, &e) == 0) {
+		struct clawmd_stage stage = {0};
+		if (clawmd_fs_stage_file_unsynced(&stage, &st, g->name, b.ptr, b.len, &e) == 0)
+			(void)clawmd_fs_commit(&stage, &e);
+		clawmd_fs_stage_release(&stage);
+	}
 	clawmd_dir_release(&st);
 	free(dir);
 	clawmd_buf_release(&b);
