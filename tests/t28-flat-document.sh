@@ -278,6 +278,17 @@ cp "$T/nano" "$D"
 expect_ok "the import layout over nanoclaw's flat CLAUDE.md" $CLAWMD compose -C "$R" main
 check "replaced, nothing carried, nothing preserved" sh -c "! grep -q 'old text' '$G/CLAUDE.local.md' '$D' && ! ls -A '$G' | grep -q preserved"
 
+# Copilot CLI beside Codex in the flat layout: a flat CLAUDE.md and a flat
+# AGENTS.md, both read by Copilot: said (CM605), as in the import layout.
+printf '{"preset": "nanoclaw", "document": "flat"}\n' >"$R/clawmd.json"
+printf '{"runtimes": ["copilot", "codex"]}\n' >"$G/container.json"
+expect_ok "flat: copilot + codex composes" $CLAWMD compose -C "$R" main
+expect_grep "flat: Copilot gets the text twice, said" "Copilot CLI reads both CLAUDE.md and AGENTS.md" "$T/err"
+check "flat: both files" sh -c "test -f '$D' && test -f '$G/AGENTS.md'"
+$CLAWMD check -C "$R" main >"$T/chk" 2>&1
+expect_grep "flat: check reports CM605" 'CM605' "$T/chk"
+printf '{}\n' >"$G/container.json"
+
 # A provider's contract may ask for the flat layout on its own.
 printf '{"preset": "nanoclaw", "providers": {"codex": {"document": "flat"}}}\n' >"$R/clawmd.json"
 printf '{"provider": "codex"}\n' >"$G/container.json"

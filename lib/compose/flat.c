@@ -909,6 +909,16 @@ int clawmd_flat_plan(struct clawmd_plan *out, struct clawmd_group *g, struct cla
 		out->entries[out->n++] = (struct clawmd_entry){clawmd_xstrdup(c->entry), CLAWMD_FT_FILE,
 							       clawmd_buf_detach(&doc), len};
 	}
+	/* Copilot CLI or Cursor beside another provider: two flat files in one
+	 * directory, both read (doc/runtimes.md, "The same text twice") */
+	for (int rt = 0; rc == 0 && rt < nrt; rt++) {
+		const struct clawmd_contract *c = clawmd_layout_contract(g->lay, rt);
+		const char *twice = (set & (1u << rt)) ? clawmd_plan_twice(out, c) : NULL;
+		if (twice)
+			warn(out, "%s: %s reads both %s and %s, and the group's other runtimes need "
+				  "both: it gets the instructions twice; run it in a group of its own",
+			     g->shown, c->title, c->entry, twice);
+	}
 	row_release(&r);
 	cJSON_Delete(json);
 	clawmd_buf_release(&persona);
@@ -989,10 +999,16 @@ void clawmd_flat_remember(const struct clawmd_group *g, const struct clawmd_plan
 	char *dir = clawmd_path_join(g->lay->state, "flat");
 	(void)mkdir(g->lay->state, 0755);
 	(void)mkdir(dir, 0755);
-	/* a cache of ownership: a failure only makes the next compose treat a
-	 * hand edit of a flat entry as nanoclaw's output */
-	if (clawmd_dir_open(&st, dir, &e) == 0)
-		clawmd_fs_replace_file(&st, g->name, b.ptr, b.len, &e);
+	/* A cache of ownership, written without fsync: lost in a crash, the
+	 * next compose finds a digest it did not record and moves the entry
+	 * aside before writing it again (nothing lost, a review more); a
+	 * failure likewise. */
+	if (clawmd_dir_open(&st, dir, &e) == 0) {
+		struct clawmd_stage stage = {0};
+		if (clawmd_fs_stage_file_unsynced(&stage, &st, g->name, b.ptr, b.len, &e) == 0)
+			(void)clawmd_fs_commit(&stage, &e);
+		clawmd_fs_stage_release(&stage);
+	}
 	clawmd_dir_release(&st);
 	free(dir);
 	clawmd_buf_release(&b);

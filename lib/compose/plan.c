@@ -833,9 +833,9 @@ const char *clawmd_plan_twice(const struct clawmd_plan *plan, const struct clawm
 		if (e->type != CLAWMD_FT_FILE || !clawmd_runtime_entry_name(e->name) ||
 		    !strcmp(e->name, c->entry) || !reads_file(c, e->name))
 			continue;
-		/* an inlined entry carries text for anyone; an import-only one
-		 * for a runtime that follows its imports */
-		if (c->imports || memmem(e->data, e->len, "\n<!-- from ", 11))
+		/* an inlined or flat entry carries text for anyone; an
+		 * import-only one for a runtime that follows its imports */
+		if (c->imports || plan->flat || memmem(e->data, e->len, "\n<!-- from ", 11))
 			return e->name;
 	}
 	/* its own inlined entry holds the memory it also reads by itself */

@@ -227,6 +227,7 @@ int clawmd_group_set_config(struct clawmd_group *g, const char *json, size_t len
 		g->config_rc = rc;
 		g->config_err = *err;
 		g->config_given = true;
+		g->config_digest = clawmd_fnv1a64(json, len);
 		g->config_absent = false;
 		clawmd_err_clear(err);
 		return 0;
@@ -239,6 +240,7 @@ int clawmd_group_set_config(struct clawmd_group *g, const char *json, size_t len
 	clawmd_buf_put(&g->config_text, json, len);
 	g->config_rc = 0;
 	g->config_given = true;
+	g->config_digest = clawmd_fnv1a64(json, len);
 	g->config_absent = false;
 	return 0;
 }

@@ -36,6 +36,7 @@ struct clawmd_group {
 	/* container.json as read once (or as the host gave it) */
 	int config_rc;		/* 1: not read yet; 0; or the error */
 	bool config_given;	/* the host's, not the file's */
+	uint64_t config_digest;	/* of the text the host gave: keys the no-op record */
 	bool config_absent;	/* no container.json: all defaults */
 	struct clawmd_buf config_text;
 	struct clawmd_group_config config;
