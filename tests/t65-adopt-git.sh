@@ -124,6 +124,13 @@ expect_ok "init a new tree" "$CLAWMD" init "$T/new"
 expect_grep "an example skill, on demand" '^skills: skills/example/SKILL.md is an example' "$T/out"
 check "... SKILL.md alone (nothing composed from it)" \
 	sh -c "test -f '$T/new/skills/example/SKILL.md' && test ! -e '$T/new/skills/example/instructions.md'"
+expect_grep "next: make a group first (groups/ is empty)" \
+	"^next: make a group, 'mkdir .*/new/groups/main', then 'clawmd -C .*/new compose main'" "$T/out"
+: >"$T/new/groups/not-a-group"
+expect_ok "init again, a file in groups/" "$CLAWMD" init "$T/new"
+expect_grep "... a file is no group" "^next: make a group" "$T/out"
+mkdir "$T/new/groups/main"
+expect_ok "init again, with a group" "$CLAWMD" init "$T/new"
 expect_grep "next: compose" "^next: 'clawmd -C .*/new compose --all'" "$T/out"
 expect_grep "clawmd.json is plain JSON" '^  "claude_version": "[0-9.]+"$' "$T/new/clawmd.json"
 expect_ok "init --preset nanoclaw on a new tree" "$CLAWMD" init -q --preset nanoclaw "$T/nano"
