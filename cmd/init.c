@@ -276,8 +276,9 @@ static size_t list_skills(const struct init_run *r, const char *skills, struct c
 
 /* A legacy layout migrate would cut over: groups/global/, a group's
  * .claude-global.md, or a CLAUDE.md clawmd did not compose.  Bounded: the
- * first 10,000 groups are looked at. */
-static bool legacy_there(const struct init_run *r)
+ * first 10,000 groups are looked at.  `*any` says whether groups/ holds a
+ * group at all, so that a new tree is told to make one before composing. */
+static bool legacy_there(const struct init_run *r, bool *any)
 {
 	struct clawmd_dir gd = CLAWMD_DIR_INIT;
 	struct clawmd_err err = CLAWMD_ERR_INIT;
@@ -298,6 +299,7 @@ static bool legacy_there(const struct init_run *r)
 			clawmd_err_clear(&err);
 			continue;
 		}
+		*any = true;
 		legacy = !strcmp(e->d_name, "global") ||
 			 (clawmd_fs_type(&t, &g, ".claude-global.md", &err) == 0 && t) ||
 			 (clawmd_fs_read(&text, &g, "CLAUDE.md", 4u << 20, &err) == 0 &&
@@ -325,11 +327,16 @@ static void next_steps(const struct init_run *r, const char *skills, bool exampl
 		printf("skills: %s/ has none yet; add skills/<name>/instructions.md for text every "
 		       "group gets\n", skills);
 	clawmd_buf_release(&names);
-	if (legacy_there(r))
+	bool any = false;
+	if (legacy_there(r, &any))
 		printf("next: this tree has a legacy layout (groups/global/, .claude-global.md links or "
 		       "hand-written CLAUDE.md files): see what the cutover does with 'clawmd -C %s "
 		       "migrate --dry-run', then run 'clawmd -C %s migrate' (text git tracks stays in "
 		       "git: migrate stages its moves)\n", r->dir, r->dir);
+	else if (!any)
+		/* compose --all would find nothing and say so: name the step before. */
+		printf("next: make a group, 'mkdir %s/groups/main', then 'clawmd -C %s compose "
+		       "main' and 'clawmd -C %s status'\n", r->dir, r->dir, r->dir);
 	else
 		printf("next: 'clawmd -C %s compose --all', then 'clawmd -C %s status'\n", r->dir,
 		       r->dir);

@@ -78,7 +78,7 @@ stage "2/5 what compose wrote"
 run find demo/groups/assistant -mindepth 1
 run cat demo/groups/assistant/CLAUDE.md
 echo "(web-research imports @./sources.md: copy mode copies it beside the fragment)"
-echo "(the @ directive of the calendar server's instructions is defused:)"
+echo "(assistant-symlink's calendar server has an @ directive in its instructions; compose defused it:)"
 run cat demo/groups/assistant-symlink/.claude-fragments/mcp-calendar.md
 stage "3/5 render: what the agent loads, file by file"
 # As the default claude_version loads it in the container (no user or managed tier).

@@ -39,12 +39,16 @@ expect_ok "migrate --dry-run" "$CLAWMD" -C "$R" migrate --dry-run
 expect_grep "--dry-run says the move would be staged" \
 	"warning: groups/alpha/CLAUDE.md is tracked by git: its move to groups/alpha/CLAUDE.local.md would be staged" "$T/err"
 expect_eq "--dry-run stages nothing" "$(git -C "$R" diff --cached --name-only)" ""
+expect_grep "--dry-run: the tracked global CLAUDE.md would show deleted, its text in the base" \
+	"warning: groups/global/CLAUDE.md is tracked by git: its text would go into container/CLAUDE.md .*'git status' would show it deleted" "$T/err"
 
 expect_ok "migrate" "$CLAWMD" -C "$R" migrate
 expect_grep "migrate says it staged alpha's move" \
 	"warning: groups/alpha/CLAUDE.md is tracked by git: its move to groups/alpha/CLAUDE.local.md is staged" "$T/err"
 expect_grep "... and beta's (appended to its memory)" "groups/beta/CLAUDE.md is tracked by git: its move" "$T/err"
 check "nothing about gamma, which git never tracked" sh -c "! grep -q gamma '$T/err'"
+expect_grep "migrate says the tracked global CLAUDE.md shows deleted and what to commit" \
+	"warning: groups/global/CLAUDE.md is tracked by git: its text went into container/CLAUDE.md .*'git status' shows it deleted; review container/CLAUDE.md and commit it with the deletion" "$T/err"
 git -C "$R" status --porcelain >"$T/status"
 # (a rename when git finds them similar enough; alpha lost its import line)
 expect_grep "git status: alpha's text staged under its new name" '^(R  groups/alpha/CLAUDE.md -> |A  )groups/alpha/CLAUDE.local.md$' "$T/status"
@@ -124,6 +128,13 @@ expect_ok "init a new tree" "$CLAWMD" init "$T/new"
 expect_grep "an example skill, on demand" '^skills: skills/example/SKILL.md is an example' "$T/out"
 check "... SKILL.md alone (nothing composed from it)" \
 	sh -c "test -f '$T/new/skills/example/SKILL.md' && test ! -e '$T/new/skills/example/instructions.md'"
+expect_grep "next: make a group first (groups/ is empty)" \
+	"^next: make a group, 'mkdir .*/new/groups/main', then 'clawmd -C .*/new compose main'" "$T/out"
+: >"$T/new/groups/not-a-group"
+expect_ok "init again, a file in groups/" "$CLAWMD" init "$T/new"
+expect_grep "... a file is no group" "^next: make a group" "$T/out"
+mkdir "$T/new/groups/main"
+expect_ok "init again, with a group" "$CLAWMD" init "$T/new"
 expect_grep "next: compose" "^next: 'clawmd -C .*/new compose --all'" "$T/out"
 expect_grep "clawmd.json is plain JSON" '^  "claude_version": "[0-9.]+"$' "$T/new/clawmd.json"
 expect_ok "init --preset nanoclaw on a new tree" "$CLAWMD" init -q --preset nanoclaw "$T/nano"

@@ -41,7 +41,9 @@ probe() {
 	# shellcheck disable=SC2086
 	# The probe comes on stdin, opened here: inside, /tmp is a fresh tmpfs
 	# and uid 1000 may not reach the clone (one under /tmp, or a 0700 directory).
-	unshare -m sh "$E2E/container.sh" -r "$T/nr" $binds -C /workspace/agent -- \
+	# For the same reason a sanitizer build's LD_PRELOAD (tests/run-test.sh)
+	# is dropped: ld.so would complain in every process, into the probe's output.
+	env -u LD_PRELOAD unshare -m sh "$E2E/container.sh" -r "$T/nr" $binds -C /workspace/agent -- \
 		setpriv --reuid=1000 --regid=1000 --clear-groups -- sh -s -- $ro <"$E2E/probe.sh" >"$T/probe" 2>&1
 }
 

@@ -139,3 +139,19 @@ char *clawmd_tracked_move(struct clawmd_tracked *t, const char *group, const cha
 	free(rto);
 	return msg;
 }
+
+char *clawmd_tracked_gone(struct clawmd_tracked *t, const char *group, const char *name,
+			  const char *into, bool dry_run)
+{
+	if (!t)
+		return NULL;
+	char *rel = clawmd_xasprintf("%s/%s/%s", t->rel, group, name), *msg = NULL;
+	if (t->git->git_index_get_bypath(t->index, rel, 0))
+		msg = clawmd_xasprintf("%s is tracked by git: its text %s into %s and its directory "
+				       "into the archive, which git ignores, so 'git status' %s it "
+				       "deleted; review %s and commit it with the deletion",
+				       rel, dry_run ? "would go" : "went", into,
+				       dry_run ? "would show" : "shows", into);
+	free(rel);
+	return msg;
+}

@@ -40,4 +40,15 @@ void clawmd_tracked_close(struct clawmd_tracked *t);
 char *clawmd_tracked_move(struct clawmd_tracked *t, const char *group, const char *from,
 			  const char *to, const char *data, size_t len, bool dry_run, bool *failed);
 
+/*
+ * `name` in group `group` left the work tree for a place git does not see
+ * (migrate archives groups/global/ under the state directory, which ignores
+ * itself): NULL when it is not tracked (or t is NULL); else a message for
+ * the owner, caller frees, saying that 'git status' shows it deleted and
+ * what to commit.  Nothing is staged: the text went into `into`, a file the
+ * owner reviews before committing.
+ */
+char *clawmd_tracked_gone(struct clawmd_tracked *t, const char *group, const char *name,
+			  const char *into, bool dry_run);
+
 #endif

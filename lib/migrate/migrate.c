@@ -134,15 +134,21 @@ static struct clawmd_migrate_action *act(struct mig *m, enum clawmd_migrate_step
 	return a;
 }
 
-/* The text of a tracked CLAUDE.md now in CLAUDE.local.md (`data`): stage
- * the move, so that it stays in git (group/tracked.h). */
-static void keep_tracked(struct mig *m, struct clawmd_migrate_action *a, const char *group,
-			 const char *data, size_t len)
+/* ROOT's repository, opened once, at the first move that may need it. */
+static void open_tracked(struct mig *m)
 {
 	if (!m->tracked_opened) {
 		m->tracked = clawmd_tracked_open(m->lay);
 		m->tracked_opened = true;
 	}
+}
+
+/* The text of a tracked CLAUDE.md now in CLAUDE.local.md (`data`): stage
+ * the move, so that it stays in git (group/tracked.h). */
+static void keep_tracked(struct mig *m, struct clawmd_migrate_action *a, const char *group,
+			 const char *data, size_t len)
+{
+	open_tracked(m);
 	a->git = clawmd_tracked_move(m->tracked, group, CLAWMD_ENTRY_NAME, CLAWMD_LOCAL_NAME, data, len,
 				     m->opts->dry_run, &a->git_failed);
 }
@@ -705,7 +711,8 @@ static int archive_global(struct mig *m, const struct clawmd_dir *groups, struct
 	struct clawmd_dir ad = CLAWMD_DIR_INIT;
 	char *adir = clawmd_path_join(lay->state, CLAWMD_MIGRATE_ARCHIVE);
 	char *stamp = utc_stamp();
-	char *to = NULL;
+	char *to = NULL, *base;
+	struct clawmd_migrate_action *a;
 	int rc = 0;
 
 	if (m->opts->dry_run) {
@@ -736,8 +743,16 @@ static int archive_global(struct mig *m, const struct clawmd_dir *groups, struct
 	if ((rc = clawmd_fs_sync_dir(&ad, err)) < 0 || (rc = clawmd_fs_sync_dir(groups, err)) < 0)
 		goto out;
 done:
-	act(m, CLAWMD_MIGRATE_ARCHIVE_DIR, CLAWMD_LEGACY_GLOBAL, shown2(lay, groups->path, "global"),
-	    clawmd_layout_shown(lay, to), "archived, never deleted; no container mounts it");
+	a = act(m, CLAWMD_MIGRATE_ARCHIVE_DIR, CLAWMD_LEGACY_GLOBAL,
+		shown2(lay, groups->path, "global"), clawmd_layout_shown(lay, to),
+		"archived, never deleted; no container mounts it");
+	/* A tracked global CLAUDE.md now shows as deleted in 'git status', its
+	 * text in the base: say so, as for a group's moved CLAUDE.md. */
+	base = clawmd_layout_shown(lay, lay->base);
+	open_tracked(m);
+	a->git = clawmd_tracked_gone(m->tracked, CLAWMD_LEGACY_GLOBAL, CLAWMD_ENTRY_NAME, base,
+				     m->opts->dry_run);
+	free(base);
 out:
 	free(to);
 	free(stamp);
