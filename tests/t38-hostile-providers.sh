@@ -1,0 +1,40 @@
+#!/bin/sh
+# Attacks on issue 32's providers and issue 27's record, from the agent
+# (container.json, its group) and a careless host (clawmd.json): what
+# report, compose and mounts do with them.
+. "$CLAWMD_TESTS/lib.sh"
+
+R=$T/root
+G=$R/groups/main
+mkdir -p "$G" "$R/container/skills/web" "$R/container/agent-runner/src/mcp-tools"
+printf '# Base\n\n{{provider-memory-note}}\n\nDone.\n' >"$R/container/CLAUDE.md"
+printf 'Web prose.\n' >"$R/container/skills/web/instructions.md"
+
+# report knows the providers of clawmd.json: a group running one is a
+# group like any other, not "unreadable: no loader for runtime 10", and
+# its title and cap are the contract's (host text, escaped).
+printf '{"preset": "nanoclaw", "document": "flat", "providers": {"acme": {"like": "codex", "title": "Acme<b>&", "entry": "AGENTS.md", "cap": 5000}, "codex": {"cap": 4000}}}\n' >"$R/clawmd.json"
+printf '{"provider": "acme"}\n' >"$G/container.json"
+printf '</pre><script>alert(1)</script>\n' >"$G/instructions.prepend.md"
+expect_ok "compose a group of a provider of clawmd.json" $CLAWMD compose -C "$R" main
+expect_ok "report on it" $CLAWMD report -C "$R"
+cp "$T/out" "$T/page"
+check "the group is not unreadable" sh -c "! grep -q 'unreadable</td>' '$T/page'"
+expect_grep "the provider column names it" '<td class=provider>acme' "$T/page"
+expect_grep "the agent text is under its title, escaped" 'What the agent gets \(Acme&lt;b&gt;&amp;, ' "$T/page"
+expect_grep "the cap column is the contract's" '/ 5000 bytes' "$T/page"
+expect_grep "the persona is in the page as text" '&lt;/pre&gt;&lt;script&gt;alert' "$T/page"
+expect_eq "the page's only script is its own" "$(grep -c '<script' "$T/page")" 1
+# a built-in provider whose cap clawmd.json lowered
+printf '{"provider": "codex"}\n' >"$G/container.json"
+expect_ok "compose a codex group" $CLAWMD compose -C "$R" main
+expect_ok "report on it" $CLAWMD report -C "$R"
+expect_grep "codex's cap is clawmd.json's" '/ 4000 bytes' "$T/out"
+# mock writes no entry: a row all the same
+printf '{"provider": "mock"}\n' >"$G/container.json"
+expect_ok "compose a mock group" $CLAWMD compose -C "$R" main
+expect_ok "report on it" $CLAWMD report -C "$R"
+check "the mock group is not unreadable" sh -c "! grep -q 'unreadable</td>' '$T/out'"
+check "no (null) entry" sh -c "! grep -q '(null)' '$T/out'"
+
+done_testing
