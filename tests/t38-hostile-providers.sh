@@ -37,4 +37,30 @@ expect_ok "report on it" $CLAWMD report -C "$R"
 check "the mock group is not unreadable" sh -c "! grep -q 'unreadable</td>' '$T/out'"
 check "no (null) entry" sh -c "! grep -q '(null)' '$T/out'"
 
+# The agent's .claude-shared.md is its text where clawmd wrote none (the
+# flat layout, no compose yet): going to the imports layout moves it
+# aside, never overwrites it.  Once clawmd's import entry imports it, the
+# name is clawmd's again (a stale copy is simply replaced).
+for mode in copy symlink; do
+	rm -rf "$G" && mkdir -p "$G"
+	printf '{"preset": "nanoclaw", "document": "flat", "mode": "%s"}\n' $mode >"$R/clawmd.json"
+	printf '{}\n' >"$G/container.json"
+	expect_ok "$mode: compose flat" $CLAWMD compose -C "$R" main
+	printf 'SHARED-MINE\n' >"$G/.claude-shared.md"
+	printf '{"preset": "nanoclaw", "document": "imports", "mode": "%s"}\n' $mode >"$R/clawmd.json"
+	expect_ok "$mode: compose into the imports layout" $CLAWMD compose -C "$R" main
+	check "$mode: the agent's .claude-shared.md text is kept aside" \
+		sh -c "cat '$G'/.claude-shared.md.clawmd-preserved-* | grep -q SHARED-MINE"
+	check "$mode: .claude-shared.md is clawmd's now" sh -c "! grep -qs SHARED-MINE '$G/.claude-shared.md'"
+	printf 'STALE\n' >"$G/.claude-shared.md.new" && mv "$G/.claude-shared.md.new" "$G/.claude-shared.md"
+	expect_ok "$mode: compose over a stale copy" $CLAWMD compose -C "$R" main
+	expect_eq "$mode: a stale copy under clawmd's entry is replaced, not kept" \
+		"$(ls -a "$G" | grep -c 'claude-shared.md.clawmd-preserved')" 1
+done
+rm -rf "$G" && mkdir -p "$G"
+printf '{"preset": "nanoclaw"}\n' >"$R/clawmd.json"
+printf 'SHARED-FIRST\n' >"$G/.claude-shared.md"
+expect_ok "a first compose over an agent's .claude-shared.md" $CLAWMD compose -C "$R" main
+check "its text is kept aside" sh -c "cat '$G'/.claude-shared.md.clawmd-preserved-* | grep -q SHARED-FIRST"
+
 done_testing
