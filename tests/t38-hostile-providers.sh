@@ -63,4 +63,18 @@ printf 'SHARED-FIRST\n' >"$G/.claude-shared.md"
 expect_ok "a first compose over an agent's .claude-shared.md" $CLAWMD compose -C "$R" main
 check "its text is kept aside" sh -c "cat '$G'/.claude-shared.md.clawmd-preserved-* | grep -q SHARED-FIRST"
 
+# The flat layout never fails on what the agent writes in container.json,
+# and never stays silent about it either: a provider that is no name (a
+# number, a list, a NUL in it) is a warning naming the key, and the
+# default surfaces are composed.
+printf '{"preset": "nanoclaw", "document": "flat"}\n' >"$R/clawmd.json"
+rm -rf "$G" && mkdir -p "$G"
+for bad in '7' '["codex"]' '"a\u0000b"'; do
+	printf '{"provider": %s}\n' "$bad" >"$G/container.json"
+	expect_ok "flat: provider $bad composes" $CLAWMD compose -C "$R" main
+	expect_grep "flat: provider $bad is warned about, naming the file and key" \
+		'warning: groups/main/container.json(:[0-9:]+)?: (provider|contains a NUL)' "$T/err"
+	check "flat: provider $bad: the default surfaces" test -f "$G/CLAUDE.md"
+done
+
 done_testing

@@ -843,11 +843,13 @@ int clawmd_flat_plan(struct clawmd_plan *out, struct clawmd_group *g, struct cla
 	char *cj = clawmd_path_join(g->shown, CLAWMD_CONFIG_NAME);
 	/* The agent's config never fails the compose here: what clawmd's
 	 * reader refuses is read as nanoclaw reads its row. */
-	clawmd_group_config(&cfg, g, &cerr);
+	bool refused = clawmd_group_config(&cfg, g, &cerr) < 0;
 	if (!g->config_absent && g->config_text.len) {
 		json = cJSON_ParseWithLength(g->config_text.ptr, g->config_text.len);
 		if (!cJSON_IsObject(json))
 			warn(out, "%s: not a JSON object; composed with every default", cj);
+		else if (refused) /* said, as the import layout says it, but no failed spawn */
+			warn(out, "%s; composed as nanoclaw reads it", cerr.msg);
 	} else if (!g->config_absent) {
 		warn(out, "%s: unreadable (%s); composed with every default", cj, cerr.msg);
 	}
