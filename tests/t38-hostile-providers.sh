@@ -77,4 +77,25 @@ for bad in '7' '["codex"]' '"a\u0000b"'; do
 	check "flat: provider $bad: the default surfaces" test -f "$G/CLAUDE.md"
 done
 
+# In the flat layout .claude-fragments is nobody's but the agent's: a
+# symlink (to anywhere), a file or a FIFO there is neither followed nor a
+# reason to fail a compose that has something to write.
+for kind in link-dir link-file dangling file fifo; do
+	rm -rf "$G" && mkdir -p "$G"
+	printf '{"provider": "codex"}\n' >"$G/container.json"
+	expect_ok "flat, $kind: compose" $CLAWMD compose -C "$R" main
+	case $kind in
+	link-dir) ln -s "$T" "$G/.claude-fragments" ;;
+	link-file) ln -s "$R/clawmd.json" "$G/.claude-fragments" ;;
+	dangling) ln -s "$T/nowhere" "$G/.claude-fragments" ;;
+	file) printf 'agent notes\n' >"$G/.claude-fragments" ;;
+	fifo) mkfifo "$G/.claude-fragments" ;;
+	esac
+	printf 'A new persona.\n' >"$G/instructions.prepend.md"
+	expect_ok "flat, $kind at .claude-fragments: a compose with a change exits 0" \
+		$CLAWMD compose -C "$R" main
+	expect_grep "flat, $kind: the change is written" '^A new persona\.$' "$G/AGENTS.md"
+	check "flat, $kind: left where the agent put it" sh -c "test -L '$G/.claude-fragments' || test -e '$G/.claude-fragments'"
+done
+
 done_testing

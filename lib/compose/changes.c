@@ -934,6 +934,14 @@ struct apply {
  * or a new one built complete under a temp name. */
 static int apply_fragments_dir(struct apply *a)
 {
+	/* Nothing to do in it (the flat document has no fragments): whatever
+	 * the agent put at the name, even a symlink, is not opened, and not a
+	 * reason to fail the compose. */
+	bool inside = false;
+	for (size_t i = 0; i < a->ch->n && !inside; i++)
+		inside = strchr(a->ch->v[i].name, '/') != NULL;
+	if (!a->mkdir_frag && !inside)
+		return 0;
 	if (!a->mkdir_frag)
 		return clawmd_dir_openat(&a->fd, &a->gd, CLAWMD_FRAGMENTS_DIR, true, a->err) < 0
 			       ? a->err->code
