@@ -848,8 +848,6 @@ int clawmd_flat_plan(struct clawmd_plan *out, struct clawmd_group *g, struct cla
 		json = cJSON_ParseWithLength(g->config_text.ptr, g->config_text.len);
 		if (!cJSON_IsObject(json))
 			warn(out, "%s: not a JSON object; composed with every default", cj);
-		else if (refused) /* said, as the import layout says it, but no failed spawn */
-			warn(out, "%s; composed as nanoclaw reads it", cerr.msg);
 	} else if (!g->config_absent) {
 		warn(out, "%s: unreadable (%s); composed with every default", cj, cerr.msg);
 	}
@@ -872,6 +870,13 @@ int clawmd_flat_plan(struct clawmd_plan *out, struct clawmd_group *g, struct cla
 	} else if (cJSON_IsObject(json) && first_contract(g, json)) {
 		set = 1u << first_contract(g, json)->rt;
 	} else {
+		/* A provider the reader refused (no string, a NUL in it) or
+		 * that it never got to: the default surfaces, said. */
+		const cJSON *p = cJSON_IsObject(json) ? cJSON_GetObjectItemCaseSensitive(json, "provider")
+						      : NULL;
+		if (refused && p && !cJSON_IsNull(p))
+			warn(out, "%s: provider: not the name of a provider clawmd knows; composing the "
+			     "default (Claude Code) surfaces", cj);
 		set = g->lay->runtimes;
 	}
 	/* The persona: exactly instructions.prepend.md, never through a
