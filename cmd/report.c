@@ -68,6 +68,9 @@ struct row {
 	char *why;
 	struct clawmd_group_status st;
 	enum clawmd_runtime rt;
+	/* its contract in this layout (clawmd.json may add or change one):
+	 * the built-in table alone knows no provider of clawmd.json's */
+	const struct clawmd_contract *c;
 	size_t cap, entry_bytes; /* the runtime's byte cap (0: none), its entry file */
 	struct src *srcs;
 	size_t nsrcs, capsrcs, total;
@@ -234,7 +237,8 @@ static int load_row(struct row *r, const struct clawmd_root *root, struct clawmd
 	if ((rc = clawmd_group_runtimes(&set, &r->rt, g, err)) < 0 ||
 	    (rc = clawmd_group_mounts(&mounts, &nmounts, g, err)) < 0)
 		return rc;
-	r->cap = clawmd_runtime_limit(r->rt);
+	r->c = clawmd_layout_contract(lay, r->rt);
+	r->cap = r->c ? r->c->cap : 0;
 	struct clawmd_memory_opts o = {
 		.version = CLAWMD_MEMORY_OPTS_VERSION,
 		.cwd = lay->ct_group,
@@ -242,7 +246,9 @@ static int load_row(struct row *r, const struct clawmd_root *root, struct clawmd
 		.release = lay->claude,
 		.mounts = mounts,
 		.nmounts = nmounts,
-		.runtime = r->rt,
+		/* a provider of clawmd.json's loads by the rules of the
+		 * built-in one it is "like" (as render and check) */
+		.runtime = r->c ? r->c->like : CLAWMD_RUNTIME_CLAUDE,
 		.no_user = lay->no_user,
 		.no_project = lay->no_project,
 		.no_local = lay->no_local,
@@ -257,15 +263,15 @@ static int load_row(struct row *r, const struct clawmd_root *root, struct clawmd
 			calloc(m.nfiles + 1, sizeof(*by));
 		if (!by)
 			abort();
-		char *entry = NULL;
-		if (asprintf(&entry, "%s/%s", lay->ct_group, clawmd_runtime_entry(r->rt)) < 0)
+		char *entry = NULL; /* none: mock writes no entry */
+		if (r->c && r->c->entry && asprintf(&entry, "%s/%s", lay->ct_group, r->c->entry) < 0)
 			abort();
 		for (size_t i = 0; i < m.nfiles; i++) {
 			const struct clawmd_mem_file *f = &m.files[i];
 			const char *name;
 			size_t nlen;
 			enum src_kind k = classify(lay, f->path, &name, &nlen);
-			bool is_entry = !strcmp(f->path, entry);
+			bool is_entry = entry && !strcmp(f->path, entry);
 			if (is_entry)
 				r->entry_bytes = f->size;
 			for (size_t j = 0; k == SRC_N && !is_entry && f->parent && j < i; j++)
@@ -381,6 +387,13 @@ static double pct(size_t part, size_t whole)
 	return whole ? 100.0 * (double)part / (double)whole : 0;
 }
 
+/* The provider's title, from clawmd.json's contract where it has one
+ * (host text: escaped). */
+static const char *row_title(const struct row *r)
+{
+	return r->c ? r->c->title : clawmd_runtime_title(r->rt);
+}
+
 /* The group's memory as one bar, segments in reading order, `scale`
  * characters wide; the budget's and the cap's marks when `marks`. */
 static void bar(const struct row *r, size_t scale, size_t budget_chars, bool marks)
@@ -404,9 +417,11 @@ static void bar(const struct row *r, size_t scale, size_t budget_chars, bool mar
 	if (marks && budget_chars)
 		printf("<div class=\"mark budget\" style=\"left:%.4f%%\" title=\"token budget\"></div>",
 		       pct(budget_chars, scale));
-	if (marks && r->cap && r->cap <= scale)
-		printf("<div class=\"mark cap\" style=\"left:%.4f%%\" title=\"%s's cap: %zu bytes\"></div>",
-		       pct(r->cap, scale), clawmd_runtime_title(r->rt), r->cap);
+	if (marks && r->cap && r->cap <= scale) {
+		printf("<div class=\"mark cap\" style=\"left:%.4f%%\" title=\"", pct(r->cap, scale));
+		html(row_title(r));
+		printf("'s cap: %zu bytes\"></div>", r->cap);
+	}
 	printf("</div>");
 }
 
@@ -486,13 +501,15 @@ static void group_row(const struct row *r, const struct clawmd_layout *lay, size
 		printf("<p class=state-bad>container.json is invalid: compose refuses this group "
 		       "until it is fixed (the finding above says where)</p>\n</details></td>\n");
 	} else {
-		printf("<h4>What the agent gets (%s, %zu characters)</h4>\n<pre class=text>",
-		       clawmd_runtime_title(r->rt), r->total);
+		printf("<h4>What the agent gets (");
+		html(row_title(r));
+		printf(", %zu characters)</h4>\n<pre class=text>", r->total);
 		html_n(r->text.ptr ? r->text.ptr : "", r->text.len);
 		printf("</pre>\n</details></td>\n");
 	}
 
-	printf("<td class=provider>%s", clawmd_runtime_name(r->rt));
+	printf("<td class=provider>");
+	html(r->c ? r->c->name : clawmd_runtime_name(r->rt));
 	for (int rt = 0; rt < CLAWMD_RUNTIME_N; rt++)
 		if (rt != (int)r->rt && (r->st.runtimes & (1u << rt)))
 			printf(" +%s", clawmd_runtime_name(rt));

@@ -238,8 +238,14 @@ function makeContract(spec) {
 		document: 'flat',
 		overrides: names(own(facts, 'nativeOverrideFiles'), 'nativeOverrideFiles').join(','),
 	};
-	const skills = own(facts, 'nativeSkills');
-	if (skills !== undefined) {
+	// null is none, as nanoclaw's optional chaining reads it
+	const skills = own(facts, 'nativeSkills') ?? undefined;
+	if (skills !== undefined && typeof skills !== 'object')
+		throw usage('composeGroupProjectDoc: spec.instructions.nativeSkills: expected an object', 'nativeSkills');
+	// none: no native-skills section, whatever the built-in contract it
+	// is "like" has (codex's would otherwise be written for an AGENTS.md)
+	if (skills === undefined) keys['skills.discovery'] = '';
+	else {
 		const str = (k) => {
 			const v = own(skills, k);
 			if (typeof v !== 'string' || !v)
@@ -368,7 +374,9 @@ function composeGroupProjectDoc(group, groupDir, spec, config, options) {
 		fs.mkdirSync(want, { recursive: true });
 		r = h.compose(group.folder, { config: cfg });
 	}
-	const file = spec.fileName;
+	// the file validated and written: the spec is read once (a getter
+	// may answer otherwise the second time)
+	const file = contract.keys.entry;
 	r.file = file;
 	r.dropped = [];
 	for (const w of r.warnings) {

@@ -216,6 +216,26 @@ static bool already_right(const struct clawmd_dir *d, const struct clawmd_entry 
 	return right;
 }
 
+/*
+ * A regular .claude-shared.md that differs from the base is clawmd's
+ * stale copy only while the group's CLAUDE.md is clawmd's import entry,
+ * the one that imports it.  Otherwise (the flat layout, where the name is
+ * nobody's but the agent's, or no compose yet) it is somebody's text:
+ * moved aside before the copy is written, never overwritten.
+ */
+static bool shared_foreign(const struct clawmd_dir *d, const struct clawmd_entry *want,
+			   enum clawmd_ftype t)
+{
+	if (t != CLAWMD_FT_FILE || strcmp(want->name, CLAWMD_SHARED_NAME))
+		return false;
+	struct clawmd_err scratch = CLAWMD_ERR_INIT;
+	struct clawmd_buf entry = CLAWMD_BUF_INIT;
+	bool ours = clawmd_fs_read(&entry, d, CLAWMD_ENTRY_NAME, ENTRY_MAX, &scratch) == 0 &&
+		    (clawmd_entry_ours(entry.ptr, entry.len) || torn_ours(entry.ptr, entry.len));
+	clawmd_buf_release(&entry);
+	return !ours;
+}
+
 static int compare_entry(struct clawmd_changes *ch, const struct clawmd_dir *d,
 			 const struct clawmd_entry *want, bool is_entry, bool local_free,
 			 struct clawmd_inputs *in, const struct clawmd_group *g,
@@ -279,6 +299,12 @@ static int compare_entry(struct clawmd_changes *ch, const struct clawmd_dir *d,
 	} else if (t != CLAWMD_FT_NONE) {
 		add(ch, CLAWMD_PRESERVE, want->name, t);
 		t = CLAWMD_FT_NONE;
+	}
+	if (shared_foreign(d, want, t)) {
+		add(ch, CLAWMD_PRESERVE, want->name, t)->old_unread = true;
+		t = CLAWMD_FT_NONE;
+		clawmd_buf_release(&old);
+		unread = false;
 	}
 	c = add(ch, CLAWMD_WRITE, want->name, t);
 	c->want = want;
@@ -908,6 +934,14 @@ struct apply {
  * or a new one built complete under a temp name. */
 static int apply_fragments_dir(struct apply *a)
 {
+	/* Nothing to do in it (the flat document has no fragments): whatever
+	 * the agent put at the name, even a symlink, is not opened, and not a
+	 * reason to fail the compose. */
+	bool inside = false;
+	for (size_t i = 0; i < a->ch->n && !inside; i++)
+		inside = strchr(a->ch->v[i].name, '/') != NULL;
+	if (!a->mkdir_frag && !inside)
+		return 0;
 	if (!a->mkdir_frag)
 		return clawmd_dir_openat(&a->fd, &a->gd, CLAWMD_FRAGMENTS_DIR, true, a->err) < 0
 			       ? a->err->code

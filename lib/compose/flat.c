@@ -843,7 +843,7 @@ int clawmd_flat_plan(struct clawmd_plan *out, struct clawmd_group *g, struct cla
 	char *cj = clawmd_path_join(g->shown, CLAWMD_CONFIG_NAME);
 	/* The agent's config never fails the compose here: what clawmd's
 	 * reader refuses is read as nanoclaw reads its row. */
-	clawmd_group_config(&cfg, g, &cerr);
+	bool refused = clawmd_group_config(&cfg, g, &cerr) < 0;
 	if (!g->config_absent && g->config_text.len) {
 		json = cJSON_ParseWithLength(g->config_text.ptr, g->config_text.len);
 		if (!cJSON_IsObject(json))
@@ -870,6 +870,13 @@ int clawmd_flat_plan(struct clawmd_plan *out, struct clawmd_group *g, struct cla
 	} else if (cJSON_IsObject(json) && first_contract(g, json)) {
 		set = 1u << first_contract(g, json)->rt;
 	} else {
+		/* A provider the reader refused (no string, a NUL in it) or
+		 * that it never got to: the default surfaces, said. */
+		const cJSON *p = cJSON_IsObject(json) ? cJSON_GetObjectItemCaseSensitive(json, "provider")
+						      : NULL;
+		if (refused && p && !cJSON_IsNull(p))
+			warn(out, "%s: provider: not the name of a provider clawmd knows; composing the "
+			     "default (Claude Code) surfaces", cj);
 		set = g->lay->runtimes;
 	}
 	/* The persona: exactly instructions.prepend.md, never through a

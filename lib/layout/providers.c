@@ -261,15 +261,23 @@ int clawmd_layout_provider_set(struct clawmd_layout *lay, const char *key, const
 	return 0;
 }
 
+/* Every field of every contract of the layout: the plan renders the
+ * skills prose, the memory note and warnings from any of them, and a
+ * field left out here is a change the no-op record would not see. */
 void clawmd_layout_providers_digest(struct clawmd_buf *b, const struct clawmd_layout *lay)
 {
 	for (size_t i = 0; i < lay->nproviders; i++) {
 		const struct clawmd_contract *c = &lay->providers[i];
-		const char *s[] = {c->name,	c->entry ? c->entry : "", c->reads ? c->reads : "",
-				   c->overrides ? c->overrides : "", c->document ? c->document : "",
-				   c->container_path ? c->container_path : ""};
-		clawmd_buf_printf(b, "p%d %zu %d%d%d ", c->rt, c->cap, c->imports, c->inside, c->like);
+		const char *s[] = {c->name,	       c->title,	 c->entry,
+				   c->container_path,  c->overrides,	 c->reads,
+				   c->skills_discovery, c->skills_source, c->skills_home,
+				   c->skills_roots,    c->document,	 c->source};
+		clawmd_buf_printf(b, "p%d %zu %d%d%d%d ", c->rt, c->cap, c->imports, c->inside,
+				  c->skills_inlined, c->like);
 		for (size_t k = 0; k < CLAWMD_ARRAY_SIZE(s); k++)
-			clawmd_buf_put(b, s[k], strlen(s[k]) + 1);
+			if (s[k])
+				clawmd_buf_put(b, s[k], strlen(s[k]) + 1);
+			else
+				clawmd_buf_put(b, "\x01", 2); /* none differs from "" */
 	}
 }

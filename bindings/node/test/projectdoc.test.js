@@ -104,6 +104,24 @@ test('past maxBytes: the largest sections go, log.error names them, exit 0', (t)
 	assert.deepEqual(err[2].dropped, r.dropped);
 });
 
+test('a hostile spec: the host\'s error or none, never a TypeError; r.file the file written', (t) => {
+	const root = tree(t);
+	const dir = path.join(root, 'groups/main');
+	// nativeSkills null is no native skills (as nanoclaw's optional chaining reads it)
+	const r = composeGroupProjectDoc(group, dir, { fileName: 'AGENTS.md', instructions: { nativeSkills: null } });
+	assert.equal(r.file, 'AGENTS.md');
+	assert.equal(read(path.join(dir, 'AGENTS.md')).includes('Native Runtime Skills'), false);
+	for (const bad of ['x', 7, true])
+		assert.throws(() => composeGroupProjectDoc(group, dir, { fileName: 'AGENTS.md',
+			instructions: { nativeSkills: bad } }), (e) => e.code === 'EUSAGE' && e.key === 'nativeSkills');
+	// a getter that answers otherwise the second time: r.file is what was validated and written
+	let n = 0;
+	const flip = { get fileName() { return n++ ? '../../elsewhere' : 'CLAUDE.md'; } };
+	const f = composeGroupProjectDoc(group, dir, flip);
+	assert.equal(f.file, 'CLAUDE.md');
+	assert.ok(fs.existsSync(path.join(dir, 'CLAUDE.md')));
+});
+
 test('a bad spec or group is the host\'s error, nothing written', (t) => {
 	const root = tree(t);
 	const dir = path.join(root, 'groups/main');
