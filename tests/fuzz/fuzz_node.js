@@ -24,7 +24,9 @@ const fs = require('fs');
 const os = require('os');
 const path = require('path');
 
-const BATCH = 300;
+// Iterations a child runs: fewer for a short run (make check's smoke), so
+// that it ends near the time it was given.
+const BATCH = Number(process.env.CLAWMD_FUZZ_NODE_BATCH) || 300;
 const [pkg, secondsArg, seedArg] = process.argv.slice(2);
 if (!pkg) {
 	console.error('usage: node fuzz_node.js PKG SECONDS [SEED | SEED:K]');
@@ -296,7 +298,7 @@ if (process.env.CLAWMD_FUZZ_NODE_CHILD) {
 	do {
 		const arg = only || String(seed);
 		const r = spawnSync(process.execPath, ['--expose-gc', '--stack-size=400', __filename, pkg], {
-			env: { ...process.env, CLAWMD_FUZZ_NODE_CHILD: arg },
+			env: { ...process.env, CLAWMD_FUZZ_NODE_CHILD: arg, CLAWMD_FUZZ_NODE_BATCH: seconds < 60 ? '50' : '300' },
 			encoding: 'utf8', maxBuffer: 64 << 20, timeout: 600000,
 		});
 		if (r.status !== 0) {
