@@ -877,6 +877,83 @@ bool clawmd_flat_wanted(struct clawmd_group *g)
 	return g->lay->flat;
 }
 
+/* The agent's config, as nanoclaw reads its row (NULL: none, or not an
+ * object); it never fails the compose here: what clawmd's reader refuses
+ * (`*refused`) is read as nanoclaw reads it, with a warning. */
+static cJSON *flat_config(struct row *r, struct flat *f, const struct clawmd_group_config **cfg,
+			  bool *refused, struct clawmd_err *cerr, const char *cj)
+{
+	struct clawmd_group *g = f->g;
+	cJSON *json = NULL;
+	*refused = clawmd_group_config(cfg, g, cerr) < 0;
+	if (!g->config_absent && g->config_text.len) {
+		json = cJSON_ParseWithLength(g->config_text.ptr, g->config_text.len);
+		if (!cJSON_IsObject(json))
+			warn(f->plan, "%s: not a JSON object; composed with every default", cj);
+	} else if (!g->config_absent) {
+		warn(f->plan, "%s: unreadable (%s); composed with every default", cj, cerr->msg);
+	}
+	if (cJSON_IsObject(json))
+		read_row(r, f, json, cj);
+	return json;
+}
+
+/* The runtimes: those container.json names (unknown ones warned about, as
+ * in the import layout), else the layout's. */
+static clawmd_runtimes flat_runtimes(struct flat *f, const struct clawmd_group_config *cfg,
+				     const cJSON *json, bool refused, struct clawmd_err *cerr,
+				     const char *cj)
+{
+	struct clawmd_group *g = f->g;
+	clawmd_runtimes set = 0;
+	if (cfg && cfg->nruntime_names) {
+		enum clawmd_runtime first;
+		clawmd_group_runtimes(&set, &first, g, cerr);
+		for (size_t i = 0; i < cfg->nruntime_names; i++) {
+			char *m = clawmd_group_unknown_runtime(g, i);
+			if (m)
+				warn(f->plan, "%s", m);
+			free(m);
+		}
+		return set;
+	}
+	if (cJSON_IsObject(json) && first_contract(g, json))
+		return 1u << first_contract(g, json)->rt;
+	/* A provider the reader refused (no string, a NUL in it) or that it
+	 * never got to: the default surfaces, said. */
+	const cJSON *p = cJSON_IsObject(json) ? cJSON_GetObjectItemCaseSensitive(json, "provider")
+					      : NULL;
+	if (refused && p && !cJSON_IsNull(p))
+		warn(f->plan, "%s: provider: not the name of a provider clawmd knows; composing the "
+			      "default (Claude Code) surfaces", cj);
+	return g->lay->runtimes;
+}
+
+/* The persona: exactly instructions.prepend.md, never through a symlink;
+ * unreadable is a warning.  Empty when there is none. */
+static void flat_persona(struct clawmd_buf *persona, struct flat *f, const struct clawmd_dir *gd)
+{
+	struct clawmd_group *g = f->g;
+	struct clawmd_dir shown = {gd->fd, g->shown};
+	struct clawmd_err perr = CLAWMD_ERR_INIT;
+	struct stat pst;
+	/* noted before it is read: a change from now on is seen */
+	bool there = fstatat(gd->fd, CLAWMD_PERSONA_NAME, &pst, AT_SYMLINK_NOFOLLOW) == 0;
+	if (there || errno == ENOENT)
+		clawmd_inputs_note(&g->inputs, CLAWMD_INPUT_CONTENT, CLAWMD_AT_GROUP, CLAWMD_PERSONA_NAME,
+				   there ? &pst : NULL);
+	else
+		clawmd_inputs_lose(&g->inputs);
+	int pr = clawmd_fs_read(persona, &shown, CLAWMD_PERSONA_NAME, PERSONA_MAX, &perr);
+	if (pr < 0)
+		warn(f->plan, "%s/%s: could not read the standing instructions; omitting the persona (%s)",
+		     g->shown, CLAWMD_PERSONA_NAME, perr.msg);
+	if (pr != 0)
+		clawmd_buf_clear(persona);
+	else
+		clawmd_utf8_sanitize(persona);
+}
+
 int clawmd_flat_plan(struct clawmd_plan *out, struct clawmd_group *g, struct clawmd_err *err)
 {
 	struct flat f = {out, g, NULL, 0, 0};
@@ -894,64 +971,11 @@ int clawmd_flat_plan(struct clawmd_plan *out, struct clawmd_group *g, struct cla
 	if ((rc = clawmd_group_dir(&gd, g, err)) < 0)
 		return rc;
 	char *cj = clawmd_path_join(g->shown, CLAWMD_CONFIG_NAME);
-	/* The agent's config never fails the compose here: what clawmd's
-	 * reader refuses is read as nanoclaw reads its row. */
-	bool refused = clawmd_group_config(&cfg, g, &cerr) < 0;
-	if (!g->config_absent && g->config_text.len) {
-		json = cJSON_ParseWithLength(g->config_text.ptr, g->config_text.len);
-		if (!cJSON_IsObject(json))
-			warn(out, "%s: not a JSON object; composed with every default", cj);
-	} else if (!g->config_absent) {
-		warn(out, "%s: unreadable (%s); composed with every default", cj, cerr.msg);
-	}
-	if (cJSON_IsObject(json))
-		read_row(&r, &f, json, cj);
-
-	/* The runtimes: those container.json names (unknown ones warned about,
-	 * as in the import layout), else the layout's. */
-	clawmd_runtimes set = 0;
+	bool refused;
+	json = flat_config(&r, &f, &cfg, &refused, &cerr, cj);
+	clawmd_runtimes set = flat_runtimes(&f, cfg, json, refused, &cerr, cj);
 	int nrt = clawmd_layout_nruntimes(g->lay);
-	if (rc == 0 && cfg && cfg->nruntime_names) {
-		enum clawmd_runtime first;
-		clawmd_group_runtimes(&set, &first, g, &cerr);
-		for (size_t i = 0; i < cfg->nruntime_names; i++) {
-			char *m = clawmd_group_unknown_runtime(g, i);
-			if (m)
-				warn(out, "%s", m);
-			free(m);
-		}
-	} else if (cJSON_IsObject(json) && first_contract(g, json)) {
-		set = 1u << first_contract(g, json)->rt;
-	} else {
-		/* A provider the reader refused (no string, a NUL in it) or
-		 * that it never got to: the default surfaces, said. */
-		const cJSON *p = cJSON_IsObject(json) ? cJSON_GetObjectItemCaseSensitive(json, "provider")
-						      : NULL;
-		if (refused && p && !cJSON_IsNull(p))
-			warn(out, "%s: provider: not the name of a provider clawmd knows; composing the "
-			     "default (Claude Code) surfaces", cj);
-		set = g->lay->runtimes;
-	}
-	/* The persona: exactly instructions.prepend.md, never through a
-	 * symlink; unreadable is a warning. */
-	struct clawmd_dir shown = {gd->fd, g->shown};
-	struct clawmd_err perr = CLAWMD_ERR_INIT;
-	struct stat pst;
-	/* noted before it is read: a change from now on is seen */
-	bool there = fstatat(gd->fd, CLAWMD_PERSONA_NAME, &pst, AT_SYMLINK_NOFOLLOW) == 0;
-	if (there || errno == ENOENT)
-		clawmd_inputs_note(&g->inputs, CLAWMD_INPUT_CONTENT, CLAWMD_AT_GROUP, CLAWMD_PERSONA_NAME,
-				   there ? &pst : NULL);
-	else
-		clawmd_inputs_lose(&g->inputs);
-	int pr = clawmd_fs_read(&persona, &shown, CLAWMD_PERSONA_NAME, PERSONA_MAX, &perr);
-	if (pr < 0)
-		warn(out, "%s/%s: could not read the standing instructions; omitting the persona (%s)",
-		     g->shown, CLAWMD_PERSONA_NAME, perr.msg);
-	if (pr != 0)
-		clawmd_buf_clear(&persona);
-	else
-		clawmd_utf8_sanitize(&persona);
+	flat_persona(&persona, &f, gd);
 
 	for (int rt = 0; rt < nrt && rc == 0; rt++) {
 		const struct clawmd_contract *c = clawmd_layout_contract(g->lay, rt);
