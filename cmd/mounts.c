@@ -169,88 +169,110 @@ static void print_json(const struct clawmd_bind *v, size_t n, const struct clawm
 	cmd_json_print(doc);
 }
 
-int cmd_mounts(int argc, char **argv)
+/* What mounts prints and how: the format and the Kubernetes volume names. */
+struct mounts_run {
+	enum format f;
+	const char *gvol, *lvol;
+};
+
+/* The options into `m` and `lo`: -1 to go on, else the exit status (0
+ * after --help, 2 on a usage error, said). */
+static int mounts_parse(struct mounts_run *m, struct cmd_layout_opts *lo, struct cmd_args *a)
 {
-	struct cmd_layout_opts lo = cmd_layout_global;
-	struct cmd_args a;
-	enum format f = F_DOCKER;
-	const char *gvol = "clawmd-group", *lvol = "clawmd-layout";
 	int c;
-	cmd_args_init(&a, "mounts", options, true, argc, argv);
-	while ((c = cmd_args_next(&a)) > 0) {
+	while ((c = cmd_args_next(a)) > 0) {
 		switch (c) {
-		case O_JSON: f = F_JSON; break;
+		case O_JSON: m->f = F_JSON; break;
 		case O_FORMAT:
-			if (!strcmp(a.arg, "docker"))
-				f = F_DOCKER;
-			else if (!strcmp(a.arg, "json"))
-				f = F_JSON;
-			else if (!strcmp(a.arg, "kubernetes") || !strcmp(a.arg, "k8s"))
-				f = F_KUBE;
+			if (!strcmp(a->arg, "docker"))
+				m->f = F_DOCKER;
+			else if (!strcmp(a->arg, "json"))
+				m->f = F_JSON;
+			else if (!strcmp(a->arg, "kubernetes") || !strcmp(a->arg, "k8s"))
+				m->f = F_KUBE;
 			else
 				c = (cmd_usage_error("mounts", "--format: unknown format '%s' "
-							       "(docker, json, kubernetes)", a.arg), -1);
+							       "(docker, json, kubernetes)", a->arg), -1);
 			break;
 		case O_GROUP_VOLUME:
 		case O_LAYOUT_VOLUME:
 			/* a DNS-1123 label, as Kubernetes names volumes */
-			if (!volume_name(a.arg))
+			if (!volume_name(a->arg))
 				c = (cmd_usage_error("mounts", "%s: '%s' is not a volume name (lowercase "
 							       "letters, digits and '-', at most 63)",
-						     a.spelled, a.arg), -1);
+						     a->spelled, a->arg), -1);
 			else if (c == O_GROUP_VOLUME)
-				gvol = a.arg;
+				m->gvol = a->arg;
 			else
-				lvol = a.arg;
+				m->lvol = a->arg;
 			break;
-		case 'h': cmd_help(help_head, options, help_foot); cmd_args_release(&a); return 0;
+		case 'h': cmd_help(help_head, options, help_foot); return 0;
 		default:
-			if (!cmd_args_common(&a, c, &lo))
+			if (!cmd_args_common(a, c, lo))
 				c = (cmd_usage_error("mounts", "%s: expected auto, always or never, not '%s'",
-						     a.spelled, a.arg), -1);
+						     a->spelled, a->arg), -1);
 		}
 		if (c < 0)
 			break;
 	}
-	if (c >= 0 && a.noperands != 1)
-		c = (cmd_usage_error("mounts", a.noperands ? "one GROUP at a time" : "no GROUP given"), -1);
-	if (c < 0) {
-		cmd_args_release(&a);
-		return f == F_JSON ? cmd_json_failure(2) : 2;
-	}
-	struct clawmd_root root;
-	int status = cmd_root_open(&root, &lo, f != F_DOCKER || cmd_quiet);
-	if (!status && (status = cmd_groups_check(&root, a.operands, 1)))
-		clawmd_root_release(&root);
-	if (status) {
-		cmd_args_release(&a);
-		return f == F_JSON ? cmd_json_failure(status) : status;
-	}
+	if (c >= 0 && a->noperands != 1)
+		c = (cmd_usage_error("mounts", a->noperands ? "one GROUP at a time" : "no GROUP given"), -1);
+	return c < 0 ? 2 : -1;
+}
+
+/* The group's mounts, checked, in the format asked: the exit status. */
+static int mounts_print(const struct mounts_run *m, const struct clawmd_root *root,
+			const char *group)
+{
 	struct clawmd_err err = CLAWMD_ERR_INIT;
 	struct clawmd_group *g = NULL;
 	struct clawmd_bind *v = NULL;
 	size_t n = 0;
 	clawmd_runtimes rts = 0;
 	enum clawmd_runtime first;
-	if (clawmd_group_open(&g, &root, a.operands[0], &err) < 0 ||
+	int status;
+	if (clawmd_group_open(&g, root, group, &err) < 0 ||
 	    clawmd_group_runtimes(&rts, &first, g, &err) < 0 ||
 	    clawmd_group_binds(&v, &n, g, &err) < 0) {
 		status = cmd_fail(&err);
-		if (f == F_JSON)
+		if (m->f == F_JSON)
 			cmd_json_failure(status);
-	} else if (!(status = check_paths(&root.lay, v, n, f))) {
-		if (f == F_JSON)
-			print_json(v, n, &root.lay, a.operands[0], rts);
-		else if (f == F_KUBE)
-			print_kube(v, n, a.operands[0], gvol, lvol);
+	} else if (!(status = check_paths(&root->lay, v, n, m->f))) {
+		if (m->f == F_JSON)
+			print_json(v, n, &root->lay, group, rts);
+		else if (m->f == F_KUBE)
+			print_kube(v, n, group, m->gvol, m->lvol);
 		else
 			for (size_t i = 0; i < n; i++)
 				printf("-v\n%s:%s%s\n", v[i].host, v[i].container, v[i].readonly ? ":ro" : "");
-	} else if (f == F_JSON) {
+	} else if (m->f == F_JSON) {
 		cmd_json_failure(status);
 	}
 	clawmd_binds_free(v, n);
 	clawmd_group_free(g);
+	return status;
+}
+
+int cmd_mounts(int argc, char **argv)
+{
+	struct cmd_layout_opts lo = cmd_layout_global;
+	struct mounts_run m = {F_DOCKER, "clawmd-group", "clawmd-layout"};
+	struct cmd_args a;
+	cmd_args_init(&a, "mounts", options, true, argc, argv);
+	int status = mounts_parse(&m, &lo, &a);
+	if (status >= 0) {
+		cmd_args_release(&a);
+		return status == 2 && m.f == F_JSON ? cmd_json_failure(2) : status;
+	}
+	struct clawmd_root root;
+	status = cmd_root_open(&root, &lo, m.f != F_DOCKER || cmd_quiet);
+	if (!status && (status = cmd_groups_check(&root, a.operands, 1)))
+		clawmd_root_release(&root);
+	if (status) {
+		cmd_args_release(&a);
+		return m.f == F_JSON ? cmd_json_failure(status) : status;
+	}
+	status = mounts_print(&m, &root, a.operands[0]);
 	clawmd_root_release(&root);
 	cmd_args_release(&a);
 	return status;

@@ -284,255 +284,269 @@ static const char *option_name(int opt)
 	return "?";
 }
 
-int cmd_render(int argc, char **argv)
-{
-	struct clawmd_memory_opts o = CLAWMD_MEMORY_OPTS_INIT;
-	struct cmd_layout_opts lo = cmd_layout_global;
-	struct cmd_args a;
-	const char *format = "text", *group = NULL;
-	bool home_set = false, version_set = false, sources_set = false, runtime_set = false;
+/* One run of render: the options, where it reads (a group's mounts), and
+ * what it must free. */
+struct render_run {
+	struct clawmd_memory_opts o;
+	struct cmd_layout_opts lo;
+	const char *format, *group;
+	bool json;
+	bool home_set, version_set, sources_set, runtime_set;
 	struct codex_list codex_fallback, codex_markers;
-	struct name_list oc_instr = {{0}, 0}, gemini_names = {{0}, 0};
-	int knob = 0; /* the first runtime's setting given */
-	enum clawmd_runtime knob_runtime = CLAWMD_RUNTIME_CLAUDE;
+	struct name_list oc_instr, gemini_names;
+	int knob; /* the first runtime's setting given */
+	enum clawmd_runtime knob_runtime;
+	struct clawmd_root root;
+	bool have_layout; /* root is open */
+	struct clawmd_mount *mounts;
+	size_t nmounts;
+	char *cwd_group, *cwd_ct; /* the group --cwd (or .) lies in, and its container path */
+};
+
+/* --setting-sources: 0, or -1 on an unknown source (said). */
+static int sources_parse(struct clawmd_memory_opts *o, const char *arg)
+{
+	o->no_user = !strstr(arg, "user");
+	o->no_project = !strstr(arg, "project");
+	o->no_local = !strstr(arg, "local");
+	for (const char *p = arg;;) {
+		size_t l = strcspn(p, ",");
+		if (!((l == 4 && !strncmp(p, "user", 4)) || (l == 7 && !strncmp(p, "project", 7)) ||
+		      (l == 5 && !strncmp(p, "local", 5))))
+			return cmd_usage_error("render", "--setting-sources: unknown source '%.*s' "
+							 "(user, project, local)", (int)l, p), -1;
+		if (!p[l])
+			return 0;
+		p += l + 1;
+	}
+}
+
+/* One runtime's own option (or a common one): `c`, or -1 on a usage error (said). */
+static int render_runtime_option(struct render_run *r, struct cmd_args *a, int c)
+{
+	struct clawmd_memory_opts *o = &r->o;
+	switch (c) {
+	/* OpenCode's settings (render/opencode.c) */
+	case O_OC_INSTRUCTIONS:
+		return name_add(&r->oc_instr, a->spelled, a->arg) ? -1 : c;
+	case O_OC_NO_CLAUDE: o->opencode_no_claude = true; return c;
+	/* Gemini CLI's (render/gemini.c) */
+	case O_GEMINI_NAME:
+		if (!a->arg[0] || strchr(a->arg, '/') || !strcmp(a->arg, ".") || !strcmp(a->arg, ".."))
+			return cmd_usage_error("render", "%s: a file name, without '/', not '%s'",
+					       a->spelled, a->arg), -1;
+		return name_add(&r->gemini_names, a->spelled, a->arg) ? -1 : c;
+	case O_RUNTIME:
+		r->runtime_set = true;
+		if (clawmd_runtime_parse(&o->runtime, a->arg) < 0) {
+			const char *near = clawmd_runtime_suggest(a->arg);
+			return cmd_usage_error("render", "%s: unknown runtime '%s'%s%s%s (claude, codex, "
+							 "gemini, opencode, cursor, copilot, ollama, pi, "
+							 "qwen or mock)", a->spelled, a->arg,
+					       near ? "; did you mean '" : "", near ? near : "",
+					       near ? "'?" : ""), -1;
+		}
+		return c;
+	/* ---- Codex ---- */
+	case O_CODEX_HOME: o->codex_home = a->arg; return c;
+	case O_CODEX_MAX:
+		o->codex_max_bytes_set = true;
+		return codex_size(&o->codex_max_bytes, a->spelled, a->arg) ? -1 : c;
+	case O_CODEX_FALLBACK: {
+		int rc = codex_list(&r->codex_fallback, a->spelled, a->arg);
+		o->codex_fallback = r->codex_fallback.v;
+		o->ncodex_fallback = r->codex_fallback.n;
+		return rc ? -1 : c;
+	}
+	case O_CODEX_MARKERS: {
+		o->codex_markers_set = true;
+		int rc = codex_list(&r->codex_markers, a->spelled, a->arg);
+		o->codex_markers = r->codex_markers.v;
+		o->ncodex_markers = r->codex_markers.n;
+		return rc ? -1 : c;
+	}
+	/* ---- end Codex ---- */
+	default:
+		if (!cmd_args_common(a, c, &r->lo))
+			return cmd_usage_error("render", "%s: expected auto, always or never, not '%s'",
+					       a->spelled, a->arg), -1;
+		return c;
+	}
+}
+
+/* One option: `c`, or -1 on a usage error (said). */
+static int render_option(struct render_run *r, struct cmd_args *a, int c)
+{
+	struct clawmd_memory_opts *o = &r->o;
+	switch (c) {
+	case O_CWD: o->cwd = a->arg; return c;
+	case O_HOME: o->home = a->arg; r->home_set = true; return c;
+	case O_MANAGED: o->managed_dir = a->arg; return c;
+	case O_APPROVE: o->approve_external = true; return c;
+	case O_TARGET: o->target = a->arg; return c;
+	case O_INSTRUCTION_FILES:
+		if (clawmd_instruction_files_parse(&o->instruction_files, a->arg) < 0)
+			return cmd_usage_error("render", "%s: expected claude-md, claude-md-or-agents-md, "
+							 "claude-md-and-agents-md or managed-only, not '%s'",
+					       a->spelled, a->arg), -1;
+		return c;
+	case O_FORMAT: r->format = a->arg; return c;
+	case O_JSON: r->format = "json"; return c;
+	case 'g': r->group = a->arg; return c;
+	case O_VERSION: {
+		struct clawmd_err verr = CLAWMD_ERR_INIT;
+		r->version_set = true;
+		if (clawmd_release_parse(&o->release, a->arg, &verr) < 0)
+			return cmd_usage_error("render", "%s: expected a release such as 2.1.330 "
+							 "or 'latest', not '%s'",
+					       a->spelled, a->arg), -1;
+		return c;
+	}
+	case O_SOURCES:
+		r->sources_set = true;
+		return sources_parse(o, a->arg) < 0 ? -1 : c;
+	default:
+		return render_runtime_option(r, a, c);
+	}
+}
+
+/* The options and operands: -1 to go on, else the exit status (0 after
+ * --help, 2 on a usage error, said). */
+static int render_parse(struct render_run *r, int argc, char **argv)
+{
+	struct cmd_args a;
 	int c;
 	cmd_args_init(&a, "render", options, true, argc, argv);
 	while ((c = cmd_args_next(&a)) > 0) {
-		for (size_t i = 0; !knob && i < sizeof(runtime_flags) / sizeof(runtime_flags[0]); i++)
+		for (size_t i = 0; !r->knob && i < sizeof(runtime_flags) / sizeof(runtime_flags[0]); i++)
 			if (runtime_flags[i].opt == c)
-				knob = c, knob_runtime = runtime_flags[i].runtime;
-		switch (c) {
-		case O_CWD: o.cwd = a.arg; break;
-		case O_HOME: o.home = a.arg; home_set = true; break;
-		case O_MANAGED: o.managed_dir = a.arg; break;
-		case O_APPROVE: o.approve_external = true; break;
-		case O_TARGET: o.target = a.arg; break;
-		case O_INSTRUCTION_FILES:
-			if (clawmd_instruction_files_parse(&o.instruction_files, a.arg) < 0)
-				c = (cmd_usage_error("render", "%s: expected claude-md, claude-md-or-agents-md, "
-							       "claude-md-and-agents-md or managed-only, not '%s'",
-						     a.spelled, a.arg), -1);
-			break;
-		case O_FORMAT: format = a.arg; break;
-		case O_JSON: format = "json"; break;
-		case 'g': group = a.arg; break;
-		/* OpenCode's settings (render/opencode.c) */
-		case O_OC_INSTRUCTIONS:
-			if (name_add(&oc_instr, a.spelled, a.arg))
-				c = -1;
-			break;
-		case O_OC_NO_CLAUDE: o.opencode_no_claude = true; break;
-		/* Gemini CLI's (render/gemini.c) */
-		case O_GEMINI_NAME:
-			if (!a.arg[0] || strchr(a.arg, '/') || !strcmp(a.arg, ".") || !strcmp(a.arg, ".."))
-				c = (cmd_usage_error("render", "%s: a file name, without '/', not '%s'",
-						     a.spelled, a.arg), -1);
-			else if (name_add(&gemini_names, a.spelled, a.arg))
-				c = -1;
-			break;
-		case O_RUNTIME:
-			runtime_set = true;
-			if (clawmd_runtime_parse(&o.runtime, a.arg) < 0) {
-				const char *near = clawmd_runtime_suggest(a.arg);
-				c = (cmd_usage_error("render", "%s: unknown runtime '%s'%s%s%s (claude, codex, "
-							       "gemini, opencode, cursor, copilot, ollama, pi, "
-							       "qwen or mock)", a.spelled, a.arg,
-						     near ? "; did you mean '" : "", near ? near : "",
-						     near ? "'?" : ""), -1);
-			}
-			break;
-		case O_VERSION: {
-			struct clawmd_err verr = CLAWMD_ERR_INIT;
-			if (clawmd_release_parse(&o.release, a.arg, &verr) < 0)
-				c = (cmd_usage_error("render", "%s: expected a release such as 2.1.330 "
-							       "or 'latest', not '%s'",
-						     a.spelled, a.arg), -1);
-			version_set = true;
-			break;
+				r->knob = c, r->knob_runtime = runtime_flags[i].runtime;
+		if (c == 'h') {
+			cmd_help(help_head, options, help_foot);
+			cmd_args_release(&a);
+			return 0;
 		}
-		case O_SOURCES:
-			sources_set = true;
-			o.no_user = !strstr(a.arg, "user");
-			o.no_project = !strstr(a.arg, "project");
-			o.no_local = !strstr(a.arg, "local");
-			for (const char *p = a.arg; c > 0;) {
-				size_t l = strcspn(p, ",");
-				if (!((l == 4 && !strncmp(p, "user", 4)) || (l == 7 && !strncmp(p, "project", 7)) ||
-				      (l == 5 && !strncmp(p, "local", 5))))
-					c = (cmd_usage_error("render", "--setting-sources: unknown source '%.*s' "
-								       "(user, project, local)", (int)l, p), -1);
-				if (!p[l])
-					break;
-				p += l + 1;
-			}
-			break;
-		/* ---- Codex ---- */
-		case O_CODEX_HOME:
-			o.codex_home = a.arg;
-			break;
-		case O_CODEX_MAX:
-			o.codex_max_bytes_set = true;
-			if (codex_size(&o.codex_max_bytes, a.spelled, a.arg))
-				c = -1;
-			break;
-		case O_CODEX_FALLBACK:
-			if (codex_list(&codex_fallback, a.spelled, a.arg))
-				c = -1;
-			o.codex_fallback = codex_fallback.v;
-			o.ncodex_fallback = codex_fallback.n;
-			break;
-		case O_CODEX_MARKERS:
-			o.codex_markers_set = true;
-			if (codex_list(&codex_markers, a.spelled, a.arg))
-				c = -1;
-			o.codex_markers = codex_markers.v;
-			o.ncodex_markers = codex_markers.n;
-			break;
-		/* ---- end Codex ---- */
-		case 'h': cmd_help(help_head, options, help_foot); cmd_args_release(&a); return 0;
-		default:
-			if (!cmd_args_common(&a, c, &lo))
-				c = (cmd_usage_error("render", "%s: expected auto, always or never, not '%s'",
-						     a.spelled, a.arg), -1);
-		}
-		if (c < 0)
+		if ((c = render_option(r, &a, c)) < 0)
 			break;
 	}
 	/* `render GROUP` is `render --group GROUP`, as `compose GROUP`. */
-	if (c >= 0 && a.noperands && group)
+	if (c >= 0 && a.noperands && r->group)
 		c = (cmd_usage_error("render", "give GROUP or --group GROUP, not both ('%s')",
 				     a.operands[0]), -1);
 	else if (c >= 0 && a.noperands > 1)
 		c = (cmd_usage_error("render", "one GROUP at a time ('%s' is a second)",
 				     a.operands[1]), -1);
 	else if (c >= 0 && a.noperands)
-		group = a.operands[0];
+		r->group = a.operands[0];
 	/* The container's user tier is what a mount shows at its home: the
 	 * path is the container's, not the host's. */
-	if (c >= 0 && group && home_set && o.home[0] != '/')
+	if (c >= 0 && r->group && r->home_set && r->o.home[0] != '/')
 		c = (cmd_usage_error("render", "--home with --group is a container path, absolute, "
-					       "not '%s'", o.home), -1);
+					       "not '%s'", r->o.home), -1);
 	cmd_args_release(&a);
 	if (c < 0)
-		return !strcmp(format, "json") ? cmd_json_failure(2) : 2;
-	if (o.target && o.runtime != CLAWMD_RUNTIME_CLAUDE)
+		return !strcmp(r->format, "json") ? cmd_json_failure(2) : 2;
+	if (r->o.target && r->o.runtime != CLAWMD_RUNTIME_CLAUDE)
 		return cmd_usage_error("render", "--target: nested memory is Claude Code's alone, not %s's",
-				       clawmd_runtime_name(o.runtime));
-	if (strcmp(format, "text") && strcmp(format, "files") && strcmp(format, "json"))
-		return cmd_usage_error("render", "--format: expected text, files or json, not '%s'", format);
+				       clawmd_runtime_name(r->o.runtime));
+	if (strcmp(r->format, "text") && strcmp(r->format, "files") && strcmp(r->format, "json"))
+		return cmd_usage_error("render", "--format: expected text, files or json, not '%s'",
+				       r->format);
+	r->json = !strcmp(r->format, "json");
+	return -1;
+}
 
+/*
+ * A directory inside a group (--cwd DIR, or where render runs) is read as
+ * the group's container reads it, as with --group: through its mount
+ * table, never the host's view of the agent's links (a CLAUDE.local.md,
+ * AGENTS.md or GEMINI.md the agent made a symlink to a host file).  The
+ * same path as check --cwd: the root DIR is in (cmd_tree_root), then
+ * clawmd_layout_group_of (issue 28 item 5).  -1 to go on, else the exit
+ * status.
+ */
+static int render_cwd_group(struct render_run *r)
+{
+	const char *dir = r->o.cwd ? r->o.cwd : ".";
+	if (cmd_tree_root(&r->root, &r->lo, dir)) {
+		clawmd_layout_group_of(&r->cwd_group, &r->cwd_ct, &r->root.lay, dir);
+		if (r->cwd_group) {
+			r->group = r->cwd_group;
+			r->o.cwd = r->cwd_ct;
+			r->have_layout = true;
+		} else {
+			clawmd_root_release(&r->root);
+		}
+	}
+	if (r->group && r->home_set && r->o.home[0] != '/') {
+		cmd_usage_error("render", "--home in a group is a container path, absolute, "
+					  "not '%s'", r->o.home);
+		return r->json ? cmd_json_failure(2) : 2;
+	}
+	return -1;
+}
+
+/* A group's container view: its mounts, its runtime (a provider of
+ * clawmd.json's loads by the rules of the built-in one it is "like"),
+ * and clawmd.json's settings unless flags say.  -1 to go on, else the
+ * exit status. */
+static int render_group(struct render_run *r)
+{
 	struct clawmd_err err = CLAWMD_ERR_INIT;
-	struct clawmd_root root;
-	struct clawmd_mount *mounts = NULL;
-	size_t nmounts = 0;
-	bool have_layout = false;
-	bool json = !strcmp(format, "json");
-	/*
-	 * A directory inside a group (--cwd DIR, or where render runs) is
-	 * read as the group's container reads it, as with --group: through
-	 * its mount table, never the host's view of the agent's links (a
-	 * CLAUDE.local.md, AGENTS.md or GEMINI.md the agent made a symlink to
-	 * a host file).  The same path as check --cwd: the root DIR is in
-	 * (cmd_tree_root), then clawmd_layout_group_of (issue 28 item 5).
-	 */
-	char *cwd_group = NULL, *cwd_ct = NULL;
-	if (!group && !o.target) {
-		const char *dir = o.cwd ? o.cwd : ".";
-		if (cmd_tree_root(&root, &lo, dir)) {
-			clawmd_layout_group_of(&cwd_group, &cwd_ct, &root.lay, dir);
-			if (cwd_group) {
-				group = cwd_group;
-				o.cwd = cwd_ct;
-				have_layout = true;
-			} else {
-				clawmd_root_release(&root);
-			}
-		}
-		if (group && home_set && o.home[0] != '/') {
-			clawmd_root_release(&root);
-			free(cwd_group);
-			free(cwd_ct);
-			cmd_usage_error("render", "--home in a group is a container path, absolute, "
-						  "not '%s'", o.home);
-			return json ? cmd_json_failure(2) : 2;
-		}
-	}
-	if (!home_set && !group)
-		o.home = getenv("HOME");
-	if (group) {
-		int st = have_layout ? 0 : cmd_root_open(&root, &lo, cmd_quiet);
-		if (st)
-			return json ? cmd_json_failure(st) : st;
-		have_layout = true;
-		char *gv[] = {(char *)group};
-		if ((st = cmd_groups_check(&root, gv, 1))) {
-			clawmd_root_release(&root);
-			free(cwd_group);
-			free(cwd_ct);
-			return json ? cmd_json_failure(st) : st;
-		}
-		struct clawmd_group *g;
-		clawmd_runtimes set;
-		enum clawmd_runtime first;
-		if (clawmd_group_open(&g, &root, group, &err) < 0 ||
-		    clawmd_group_mounts(&mounts, &nmounts, g, &err) < 0 ||
-		    (!runtime_set && clawmd_group_runtimes(&set, &first, g, &err) < 0)) {
-			clawmd_mounts_free(mounts, nmounts);
-			clawmd_group_free(g);
-			clawmd_root_release(&root);
-			free(cwd_group);
-			free(cwd_ct);
-			st = cmd_fail(&err);
-			return json ? cmd_json_failure(st) : st;
-		}
+	struct clawmd_memory_opts *o = &r->o;
+	int st = r->have_layout ? 0 : cmd_root_open(&r->root, &r->lo, cmd_quiet);
+	if (st)
+		return r->json ? cmd_json_failure(st) : st;
+	r->have_layout = true;
+	char *gv[] = {(char *)r->group};
+	if ((st = cmd_groups_check(&r->root, gv, 1)))
+		return r->json ? cmd_json_failure(st) : st;
+	struct clawmd_group *g;
+	clawmd_runtimes set;
+	enum clawmd_runtime first;
+	if (clawmd_group_open(&g, &r->root, r->group, &err) < 0 ||
+	    clawmd_group_mounts(&r->mounts, &r->nmounts, g, &err) < 0 ||
+	    (!r->runtime_set && clawmd_group_runtimes(&set, &first, g, &err) < 0)) {
 		clawmd_group_free(g);
-		/* nested memory is Claude Code's; a provider of clawmd.json's
-		 * loads by the rules of the built-in one it is "like" */
-		const struct clawmd_contract *fc = clawmd_layout_contract(&root.lay, first);
-		if (!runtime_set && !o.target)
-			o.runtime = fc ? fc->like : CLAWMD_RUNTIME_CLAUDE;
-		o.mounts = mounts;
-		o.nmounts = nmounts;
-		if (!o.cwd)
-			o.cwd = root.lay.ct_group;
-		if (!version_set)
-			o.release = root.lay.claude;
-		/* clawmd.json's approval and setting sources, unless flags say. */
-		o.approve_external |= root.lay.approve_external;
-		if (!sources_set) {
-			o.no_user = root.lay.no_user;
-			o.no_project = root.lay.no_project;
-			o.no_local = root.lay.no_local;
-		}
+		st = cmd_fail(&err);
+		return r->json ? cmd_json_failure(st) : st;
 	}
-	/* The runtime is known now (a group's follows its provider). */
-	if (knob && o.runtime != knob_runtime) {
-		clawmd_mounts_free(mounts, nmounts);
-		if (have_layout)
-			clawmd_root_release(&root);
-		free(cwd_group);
-		free(cwd_ct);
-		cmd_usage_error("render", "--%s is %s's: it needs --runtime %s (the runtime here is %s)",
-				option_name(knob), clawmd_runtime_title(knob_runtime),
-				clawmd_runtime_name(knob_runtime), clawmd_runtime_name(o.runtime));
-		return json ? cmd_json_failure(2) : 2;
+	clawmd_group_free(g);
+	/* nested memory is Claude Code's */
+	const struct clawmd_contract *fc = clawmd_layout_contract(&r->root.lay, first);
+	if (!r->runtime_set && !o->target)
+		o->runtime = fc ? fc->like : CLAWMD_RUNTIME_CLAUDE;
+	o->mounts = r->mounts;
+	o->nmounts = r->nmounts;
+	if (!o->cwd)
+		o->cwd = r->root.lay.ct_group;
+	if (!r->version_set)
+		o->release = r->root.lay.claude;
+	/* clawmd.json's approval and setting sources, unless flags say. */
+	o->approve_external |= r->root.lay.approve_external;
+	if (!r->sources_set) {
+		o->no_user = r->root.lay.no_user;
+		o->no_project = r->root.lay.no_project;
+		o->no_local = r->root.lay.no_local;
 	}
-	o.opencode_instructions = oc_instr.v;
-	o.nopencode_instructions = oc_instr.n;
-	o.gemini_names = gemini_names.v;
-	o.ngemini_names = gemini_names.n;
+	return -1;
+}
+
+/* The memory loaded and printed in the format asked: the exit status. */
+static int render_print(struct render_run *r)
+{
+	struct clawmd_err err = CLAWMD_ERR_INIT;
 	struct clawmd_memory m;
 	clawmd_memory_init(&m);
-	o.list_external = !strcmp(format, "json");
-	int rc = clawmd_memory_load(&m, &o, &err);
+	int rc = clawmd_memory_load(&m, &r->o, &err);
 	int status = 0;
 	if (rc < 0) {
 		status = cmd_fail(&err);
-		if (json)
+		if (r->json)
 			cmd_json_failure(status);
-	} else if (!strcmp(format, "json")) {
-		status = print_json(&m, &o);
-	} else if (!strcmp(format, "files")) {
+	} else if (!strcmp(r->format, "json")) {
+		status = print_json(&m, &r->o);
+	} else if (!strcmp(r->format, "files")) {
 		/* Paths the agent named are escaped: no row can be forged. */
 		for (size_t i = 0; i < m.nfiles; i++) {
 			printf("%s\t", clawmd_mem_type_name(m.files[i].type));
@@ -543,7 +557,7 @@ int cmd_render(int argc, char **argv)
 		}
 	} else {
 		struct clawmd_buf s = CLAWMD_BUF_INIT;
-		clawmd_memory_text(&s, &m, &o);
+		clawmd_memory_text(&s, &m, &r->o);
 		fwrite(s.ptr, 1, s.len, stdout);
 		/* Exactly Claude Code's string for a pipe (no newline of ours);
 		 * a terminal gets one, so the prompt does not follow the text. */
@@ -554,10 +568,48 @@ int cmd_render(int argc, char **argv)
 	if (fflush(stdout) != 0 && !status)
 		status = 4;
 	clawmd_memory_release(&m);
-	clawmd_mounts_free(mounts, nmounts);
-	if (have_layout)
-		clawmd_root_release(&root);
-	free(cwd_group);
-	free(cwd_ct);
+	return status;
+}
+
+/* Where render reads, then whether the runtime's own flags fit the
+ * runtime, then the load: the exit status. */
+static int render_read(struct render_run *r)
+{
+	struct clawmd_memory_opts *o = &r->o;
+	int st;
+	if (!r->group && !o->target && (st = render_cwd_group(r)) >= 0)
+		return st;
+	if (!r->home_set && !r->group)
+		o->home = getenv("HOME");
+	if (r->group && (st = render_group(r)) >= 0)
+		return st;
+	/* The runtime is known now (a group's follows its provider). */
+	if (r->knob && o->runtime != r->knob_runtime) {
+		cmd_usage_error("render", "--%s is %s's: it needs --runtime %s (the runtime here is %s)",
+				option_name(r->knob), clawmd_runtime_title(r->knob_runtime),
+				clawmd_runtime_name(r->knob_runtime), clawmd_runtime_name(o->runtime));
+		return r->json ? cmd_json_failure(2) : 2;
+	}
+	o->opencode_instructions = r->oc_instr.v;
+	o->nopencode_instructions = r->oc_instr.n;
+	o->gemini_names = r->gemini_names.v;
+	o->ngemini_names = r->gemini_names.n;
+	o->list_external = r->json;
+	return render_print(r);
+}
+
+int cmd_render(int argc, char **argv)
+{
+	struct render_run r = {.o = CLAWMD_MEMORY_OPTS_INIT, .lo = cmd_layout_global,
+			       .format = "text", .knob_runtime = CLAWMD_RUNTIME_CLAUDE};
+	int status = render_parse(&r, argc, argv);
+	if (status >= 0)
+		return status;
+	status = render_read(&r);
+	clawmd_mounts_free(r.mounts, r.nmounts);
+	if (r.have_layout)
+		clawmd_root_release(&r.root);
+	free(r.cwd_group);
+	free(r.cwd_ct);
 	return status;
 }

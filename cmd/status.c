@@ -172,41 +172,221 @@ static void summary(const struct clawmd_group_status *st, const int *failed, cha
 	clawmd_buf_release(&b);
 }
 
+/* What status read: a row for each group, and what the rows point into. */
+struct status_rows {
+	const struct clawmd_layout *lay;
+	char **groups;
+	size_t n;
+	struct clawmd_group_status *st;
+	int *failed; /* why a group could not be read, as an exit status; else 0 */
+	char **why;
+	char **od;   /* every on-demand skill */
+	size_t nod;
+	char **odv;  /* each group's on-demand skills: nod pointers into od a row */
+	size_t *nodv;
+};
+
+/* The options into `lo`, `*json` and `*quiet`: -1 to go on, else the exit
+ * status (0 after --help, 2 on a usage error, said). */
+static int status_parse(struct cmd_args *a, struct cmd_layout_opts *lo, bool *json, bool *quiet)
+{
+	int c;
+	while ((c = cmd_args_next(a)) > 0) {
+		switch (c) {
+		case OPT_JSON: *json = true; break;
+		case OPT_FORMAT:
+			if (!strcmp(a->arg, "json"))
+				*json = true;
+			else if (!strcmp(a->arg, "table") || !strcmp(a->arg, "text"))
+				*json = false;
+			else
+				c = (cmd_usage_error("status", "--format: expected table or json, not '%s'",
+						     a->arg), -1);
+			break;
+		case 'q': *quiet = true; break;
+		case 'h': cmd_help(help_head, options, help_foot); return 0;
+		default:
+			if (!cmd_args_common(a, c, lo))
+				c = (cmd_usage_error("status", "%s: expected auto, always or never, not '%s'",
+						     a->spelled, a->arg), -1);
+		}
+		if (c < 0)
+			break;
+	}
+	return c < 0 ? (*json ? cmd_json_failure(2) : 2) : -1;
+}
+
+static void rows_init(struct status_rows *r, const struct clawmd_layout *lay, char **groups,
+		      size_t n)
+{
+	r->lay = lay;
+	r->groups = groups;
+	r->n = n;
+	r->st = calloc(n ? n : 1, sizeof(*r->st));
+	r->failed = calloc(n ? n : 1, sizeof(int));
+	r->why = calloc(n ? n : 1, sizeof(char *));
+	r->nod = 0;
+	r->od = on_demand_skills(&r->nod, lay);
+	r->odv = calloc((n ? n : 1) * (r->nod ? r->nod : 1), sizeof(char *));
+	r->nodv = calloc(n ? n : 1, sizeof(size_t));
+	if (!r->st || !r->failed || !r->why || !r->odv || !r->nodv)
+		abort();
+}
+
+static void rows_release(struct status_rows *r)
+{
+	for (size_t i = 0; i < r->n; i++)
+		clawmd_group_status_release(&r->st[i]);
+	clawmd_strv_free(r->od, r->nod);
+	free(r->odv);
+	free(r->nodv);
+	free(r->st);
+	free(r->failed);
+	for (size_t i = 0; i < r->n; i++)
+		free(r->why[i]);
+	free(r->why);
+}
+
+/* Each group's status, in one pass (the host's sources are read once for
+ * every group): 0, or the exit status of the first group that could not
+ * be read, else 3 for an invalid container.json. */
+static int rows_read(struct status_rows *r, struct clawmd_root *root, bool progress)
+{
+	struct clawmd_err err = CLAWMD_ERR_INIT;
+	struct clawmd_lint_opts opts = CLAWMD_LINT_OPTS_INIT;
+	int status = 0;
+	size_t n = r->n, nod = r->nod;
+	root->pass = clawmd_pass_new();
+	for (size_t i = 0; i < n; i++) {
+		struct clawmd_group *g;
+		clawmd_err_clear(&err);
+		if (clawmd_group_open(&g, root, r->groups[i], &err) < 0 ||
+		    clawmd_group_status_get(&r->st[i], g, &opts, &err) < 0) {
+			if (progress)
+				fputs("\r\033[K", stderr);
+			cmd_put_error(err.msg);
+			r->failed[i] = cmd_exit_status(err.code);
+			r->failed[i] = r->failed[i] ? r->failed[i] : 4;
+			r->why[i] = clawmd_xstrdup(err.msg);
+			if (!status)
+				status = r->failed[i];
+		} else if (nod) {
+			r->nodv[i] = group_on_demand(r->odv + i * nod, nod, g, r->od, nod);
+		}
+		if (progress && (i % 64 == 0 || i + 1 == n))
+			fprintf(stderr, "\rclawmd: read %zu/%zu groups%s", i + 1, n,
+				i + 1 == n ? "\n" : "");
+		clawmd_group_free(g);
+	}
+	/* An invalid container.json is invalid input, as in every other
+	 * command: the table shows it, and the status says it (3). */
+	for (size_t i = 0; i < n && !status; i++)
+		if (!r->failed[i] && r->st[i].drift == CLAWMD_DRIFT_INVALID)
+			status = 3;
+	return status;
+}
+
+static void print_json(const struct status_rows *r)
+{
+	cJSON *doc = cmd_json_doc();
+	cJSON_AddStringToObject(doc, "root", r->lay->root);
+	cJSON_AddNumberToObject(doc, "token_budget", (double)r->lay->token_budget);
+	cJSON *arr = cJSON_AddArrayToObject(doc, "groups");
+	for (size_t i = 0; i < r->n; i++) {
+		const struct clawmd_group_status *s = &r->st[i];
+		cJSON *g = cJSON_CreateObject();
+		cJSON_AddStringToObject(g, "group", r->groups[i]);
+		if (r->failed[i]) {
+			cJSON_AddStringToObject(g, "drift", "unreadable");
+			cJSON_AddItemToObject(g, "error", cmd_json_error(r->failed[i], r->why[i]));
+			cJSON_AddItemToArray(arr, g);
+			continue;
+		}
+		cJSON_AddStringToObject(g, "drift", clawmd_drift_name(s->drift));
+		cJSON_AddBoolToObject(g, "all_skills", s->all_skills);
+		cJSON_AddItemToObject(g, "skills", strv_json(s->skills, s->nskills));
+		cJSON_AddItemToObject(g, "on_demand", strv_json(r->odv + i * r->nod, r->nodv[i]));
+		cJSON_AddItemToObject(g, "fragments", strv_json(s->fragments, s->nfragments));
+		cJSON_AddNumberToObject(g, "memory_chars", (double)s->memory_chars);
+		cJSON_AddNumberToObject(g, "tokens", (double)s->tokens);
+		cJSON_AddNumberToObject(g, "findings", (double)s->nfindings);
+		cJSON_AddNumberToObject(g, "errors", (double)s->nerrors);
+		cJSON_AddNumberToObject(g, "preserved", (double)s->npreserved);
+		cJSON *rts = cJSON_AddArrayToObject(g, "runtimes");
+		for (int rt = 0; rt < clawmd_layout_nruntimes(r->lay); rt++)
+			if (s->runtimes & (1u << rt))
+				cJSON_AddItemToArray(rts, cJSON_CreateString(
+					clawmd_layout_contract(r->lay, rt)->name));
+		cJSON_AddItemToArray(arr, g);
+	}
+	cmd_json_print(doc);
+}
+
+/* One group's line of the table, `w` the width of the GROUP column. */
+static void print_row(const struct status_rows *r, size_t i, size_t w, bool colour)
+{
+	const struct clawmd_group_status *s = &r->st[i];
+	const char *state = r->failed[i] ? "unreadable" : clawmd_drift_name(s->drift);
+	/* Pad before colouring so the escapes do not skew columns. */
+	char *name = cmd_escaped(r->groups[i]);
+	printf("%-*s  %s%-14s%s  %6zu  %9zu  %8zu  %7zu  %8zu  %9zu  ", (int)w, name,
+	       colour ? (r->failed[i] ? "\033[31m" : drift_colour(s->drift)) : "", state,
+	       colour ? "\033[0m" : "", s->nskills, s->nfragments, s->memory_chars,
+	       s->tokens, s->nfindings, s->npreserved);
+	free(name);
+	struct clawmd_buf rts = CLAWMD_BUF_INIT;
+	clawmd_buf_put(&rts, "", 0);
+	for (int rt = 0; rt < clawmd_layout_nruntimes(r->lay); rt++)
+		if (s->runtimes & (1u << rt))
+			clawmd_buf_printf(&rts, "%s%s", rts.len ? "," : "",
+					  clawmd_layout_contract(r->lay, rt)->name);
+	printf("%-15s  ", rts.len ? rts.ptr : "-");
+	clawmd_buf_release(&rts);
+	if (s->all_skills)
+		printf("all: ");
+	for (size_t k = 0; k < s->nskills; k++) {
+		printf("%s", k ? "," : "");
+		cmd_put_escaped(stdout, s->skills[k]);
+	}
+	if (!s->nskills)
+		printf("-");
+	/* SKILL.md alone: no fragment, Claude Code reads it on demand. */
+	for (size_t k = 0; k < r->nodv[i]; k++) {
+		printf("%s", k ? "," : "; on demand: ");
+		cmd_put_escaped(stdout, r->odv[i * r->nod + k]);
+	}
+	printf("\n");
+}
+
+static void print_table(const struct status_rows *r, bool quiet)
+{
+	bool colour = cmd_use_colour(stdout);
+	size_t w = 5;
+	for (size_t i = 0; i < r->n; i++)
+		if (strlen(r->groups[i]) > w)
+			w = strlen(r->groups[i]);
+	printf("%-*s  %-14s  %6s  %9s  %8s  %7s  %8s  %9s  %-15s  %s\n", (int)w, "GROUP",
+	       "STATE", "SKILLS", "FRAGMENTS", "CHARS", "TOKENS", "FINDINGS", "PRESERVED",
+	       "RUNTIMES", "SKILL NAMES");
+	for (size_t i = 0; i < r->n; i++)
+		print_row(r, i, w, colour);
+	if (!quiet)
+		summary(r->st, r->failed, r->groups, r->n);
+}
+
 int cmd_status(int argc, char **argv)
 {
 	struct cmd_layout_opts lo = cmd_layout_global;
 	struct cmd_args a;
 	bool json = false, quiet = cmd_quiet;
-	int c;
 	cmd_args_init(&a, "status", options, true, argc, argv);
-	while ((c = cmd_args_next(&a)) > 0) {
-		switch (c) {
-		case OPT_JSON: json = true; break;
-		case OPT_FORMAT:
-			if (!strcmp(a.arg, "json"))
-				json = true;
-			else if (!strcmp(a.arg, "table") || !strcmp(a.arg, "text"))
-				json = false;
-			else
-				c = (cmd_usage_error("status", "--format: expected table or json, not '%s'",
-						     a.arg), -1);
-			break;
-		case 'q': quiet = true; break;
-		case 'h': cmd_help(help_head, options, help_foot); cmd_args_release(&a); return 0;
-		default:
-			if (!cmd_args_common(&a, c, &lo))
-				c = (cmd_usage_error("status", "%s: expected auto, always or never, not '%s'",
-						     a.spelled, a.arg), -1);
-		}
-		if (c < 0)
-			break;
-	}
-	if (c < 0) {
+	int status = status_parse(&a, &lo, &json, &quiet);
+	if (status >= 0) {
 		cmd_args_release(&a);
-		return json ? cmd_json_failure(2) : 2;
+		return status;
 	}
 	struct clawmd_root root;
-	int status = cmd_root_open(&root, &lo, quiet);
+	status = cmd_root_open(&root, &lo, quiet);
 	if (!status && (status = cmd_groups_check(&root, a.operands, a.noperands)))
 		clawmd_root_release(&root);
 	if (status) {
@@ -225,136 +405,14 @@ int cmd_status(int argc, char **argv)
 	}
 	if (listing)
 		groups = listed;
-
-	struct clawmd_group_status *st = calloc(n ? n : 1, sizeof(*st));
-	int *failed = calloc(n ? n : 1, sizeof(int));
-	char **why = calloc(n ? n : 1, sizeof(char *));
-	/* Each group's on-demand skills: pointers into `od`. */
-	size_t nod = 0;
-	char **od = on_demand_skills(&nod, &root.lay);
-	char **odv = calloc((n ? n : 1) * (nod ? nod : 1), sizeof(char *));
-	size_t *nodv = calloc(n ? n : 1, sizeof(size_t));
-	if (!st || !failed || !why || !odv || !nodv)
-		abort();
-	bool progress = n > 100 && !quiet && !json && isatty(2);
-	/* One pass: the host's sources are read once for every group. */
-	struct clawmd_lint_opts opts = CLAWMD_LINT_OPTS_INIT;
-	root.pass = clawmd_pass_new();
-	for (size_t i = 0; i < n; i++) {
-		struct clawmd_group *g;
-		clawmd_err_clear(&err);
-		if (clawmd_group_open(&g, &root, groups[i], &err) < 0 ||
-		    clawmd_group_status_get(&st[i], g, &opts, &err) < 0) {
-			if (progress)
-				fputs("\r\033[K", stderr);
-			cmd_put_error(err.msg);
-			failed[i] = cmd_exit_status(err.code);
-			failed[i] = failed[i] ? failed[i] : 4;
-			why[i] = clawmd_xstrdup(err.msg);
-			if (!status)
-				status = failed[i];
-		} else if (nod) {
-			nodv[i] = group_on_demand(odv + i * nod, nod, g, od, nod);
-		}
-		if (progress && (i % 64 == 0 || i + 1 == n))
-			fprintf(stderr, "\rclawmd: read %zu/%zu groups%s", i + 1, n,
-				i + 1 == n ? "\n" : "");
-		clawmd_group_free(g);
-	}
-
-	/* An invalid container.json is invalid input, as in every other
-	 * command: the table shows it, and the status says it (3). */
-	for (size_t i = 0; i < n && !status; i++)
-		if (!failed[i] && st[i].drift == CLAWMD_DRIFT_INVALID)
-			status = 3;
-
-	if (json) {
-		cJSON *doc = cmd_json_doc();
-		cJSON_AddStringToObject(doc, "root", root.lay.root);
-		cJSON_AddNumberToObject(doc, "token_budget", (double)root.lay.token_budget);
-		cJSON *arr = cJSON_AddArrayToObject(doc, "groups");
-		for (size_t i = 0; i < n; i++) {
-			cJSON *g = cJSON_CreateObject();
-			cJSON_AddStringToObject(g, "group", groups[i]);
-			if (failed[i]) {
-				cJSON_AddStringToObject(g, "drift", "unreadable");
-				cJSON_AddItemToObject(g, "error", cmd_json_error(failed[i], why[i]));
-			} else {
-				cJSON_AddStringToObject(g, "drift", clawmd_drift_name(st[i].drift));
-				cJSON_AddBoolToObject(g, "all_skills", st[i].all_skills);
-				cJSON_AddItemToObject(g, "skills", strv_json(st[i].skills, st[i].nskills));
-				cJSON_AddItemToObject(g, "on_demand", strv_json(odv + i * nod, nodv[i]));
-				cJSON_AddItemToObject(g, "fragments",
-						      strv_json(st[i].fragments, st[i].nfragments));
-				cJSON_AddNumberToObject(g, "memory_chars", (double)st[i].memory_chars);
-				cJSON_AddNumberToObject(g, "tokens", (double)st[i].tokens);
-				cJSON_AddNumberToObject(g, "findings", (double)st[i].nfindings);
-				cJSON_AddNumberToObject(g, "errors", (double)st[i].nerrors);
-				cJSON_AddNumberToObject(g, "preserved", (double)st[i].npreserved);
-				cJSON *rts = cJSON_AddArrayToObject(g, "runtimes");
-				for (int rt = 0; rt < clawmd_layout_nruntimes(&root.lay); rt++)
-					if (st[i].runtimes & (1u << rt))
-						cJSON_AddItemToArray(rts, cJSON_CreateString(
-							clawmd_layout_contract(&root.lay, rt)->name));
-			}
-			cJSON_AddItemToArray(arr, g);
-		}
-		cmd_json_print(doc);
-	} else {
-		bool colour = cmd_use_colour(stdout);
-		size_t w = 5;
-		for (size_t i = 0; i < n; i++)
-			if (strlen(groups[i]) > w)
-				w = strlen(groups[i]);
-		printf("%-*s  %-14s  %6s  %9s  %8s  %7s  %8s  %9s  %-15s  %s\n", (int)w, "GROUP",
-		       "STATE", "SKILLS", "FRAGMENTS", "CHARS", "TOKENS", "FINDINGS", "PRESERVED",
-		       "RUNTIMES", "SKILL NAMES");
-		for (size_t i = 0; i < n; i++) {
-			const struct clawmd_group_status *s = &st[i];
-			const char *state = failed[i] ? "unreadable" : clawmd_drift_name(s->drift);
-			/* Pad before colouring so the escapes do not skew columns. */
-			char *name = cmd_escaped(groups[i]);
-			printf("%-*s  %s%-14s%s  %6zu  %9zu  %8zu  %7zu  %8zu  %9zu  ", (int)w, name,
-			       colour ? (failed[i] ? "\033[31m" : drift_colour(s->drift)) : "", state,
-			       colour ? "\033[0m" : "", s->nskills, s->nfragments, s->memory_chars,
-			       s->tokens, s->nfindings, s->npreserved);
-			free(name);
-			struct clawmd_buf rts = CLAWMD_BUF_INIT;
-			clawmd_buf_put(&rts, "", 0);
-			for (int rt = 0; rt < clawmd_layout_nruntimes(&root.lay); rt++)
-				if (s->runtimes & (1u << rt))
-					clawmd_buf_printf(&rts, "%s%s", rts.len ? "," : "",
-							  clawmd_layout_contract(&root.lay, rt)->name);
-			printf("%-15s  ", rts.len ? rts.ptr : "-");
-			clawmd_buf_release(&rts);
-			if (s->all_skills)
-				printf("all: ");
-			for (size_t k = 0; k < s->nskills; k++) {
-				printf("%s", k ? "," : "");
-				cmd_put_escaped(stdout, s->skills[k]);
-			}
-			if (!s->nskills)
-				printf("-");
-			/* SKILL.md alone: no fragment, Claude Code reads it on demand. */
-			for (size_t k = 0; k < nodv[i]; k++) {
-				printf("%s", k ? "," : "; on demand: ");
-				cmd_put_escaped(stdout, odv[i * nod + k]);
-			}
-			printf("\n");
-		}
-		if (!quiet)
-			summary(st, failed, groups, n);
-	}
-	for (size_t i = 0; i < n; i++)
-		clawmd_group_status_release(&st[i]);
-	clawmd_strv_free(od, nod);
-	free(odv);
-	free(nodv);
-	free(st);
-	free(failed);
-	for (size_t i = 0; i < n; i++)
-		free(why[i]);
-	free(why);
+	struct status_rows rows;
+	rows_init(&rows, &root.lay, groups, n);
+	status = rows_read(&rows, &root, n > 100 && !quiet && !json && isatty(2));
+	if (json)
+		print_json(&rows);
+	else
+		print_table(&rows, quiet);
+	rows_release(&rows);
 	clawmd_strv_free(listed, listing ? n : 0);
 	clawmd_root_release(&root);
 	cmd_args_release(&a);

@@ -77,6 +77,33 @@ static int compose_again(struct clawmd_plan *first, struct clawmd_group *g, stru
 	return rc;
 }
 
+/* The changes computed, written (or, none, the no-op recorded when
+ * `record`); under the group's lock. */
+static int compose_write(struct clawmd_plan *plan, struct clawmd_changes *changes,
+			 struct clawmd_group *g, bool record, struct clawmd_err *err)
+{
+	int rc = 0;
+	/* What a flat entry will hold is recorded beside what it holds now
+	 * before it is written, and alone once it is: a crash in between
+	 * leaves both clawmd's. */
+	if (plan->flat && (changes->n || !clawmd_flat_recorded(g)))
+		clawmd_flat_remember(g, plan, true);
+	if (changes->n == 0) {
+		if (record)
+			clawmd_record_save(g, plan);
+		return 0;
+	}
+	clawmd_record_forget(g);
+	rc = clawmd_changes_apply(changes, g, err);
+	if (rc == 0)
+		keep_tracked(plan, changes, g);
+	if (rc == 0 && plan->flat)
+		clawmd_flat_remember(g, plan, false);
+	if (rc == 0 && plan->inlined && carried(changes))
+		rc = compose_again(plan, g, err);
+	return rc;
+}
+
 /*
  * Lock, then either the record shows nothing changed since the last
  * compose that found nothing to do (record.h), or the full compose: plan,
@@ -136,24 +163,7 @@ int clawmd_compose(struct clawmd_plan *plan, struct clawmd_changes *changes,
 		goto out;
 	if (opts->dry_run)
 		goto out;
-	/* What a flat entry will hold is recorded beside what it holds now
-	 * before it is written, and alone once it is: a crash in between
-	 * leaves both clawmd's. */
-	if (plan->flat && (changes->n || !clawmd_flat_recorded(g)))
-		clawmd_flat_remember(g, plan, true);
-	if (changes->n == 0) {
-		if (record)
-			clawmd_record_save(g, plan);
-	} else {
-		clawmd_record_forget(g);
-		rc = clawmd_changes_apply(changes, g, err);
-		if (rc == 0)
-			keep_tracked(plan, changes, g);
-		if (rc == 0 && plan->flat)
-			clawmd_flat_remember(g, plan, false);
-		if (rc == 0 && plan->inlined && carried(changes))
-			rc = compose_again(plan, g, err);
-	}
+	rc = compose_write(plan, changes, g, record, err);
 	goto out;
 noop_locked:
 	if (!held)

@@ -391,6 +391,70 @@ static const char *url_bad(const char *url)
 	return NULL;
 }
 
+/* A url server: nothing that only a command takes, an https url without
+ * a credential in it, headers of strings. */
+static const char *mcp_url_bad(const cJSON *s, const cJSON *url, bool has_cmd)
+{
+	if (has_cmd)
+		return "Provide exactly one of command or url";
+	if (cJSON_GetObjectItemCaseSensitive(s, "args") ||
+	    cJSON_GetObjectItemCaseSensitive(s, "env") || cJSON_GetObjectItemCaseSensitive(s, "cwd"))
+		return "args, env, and cwd are only valid with command";
+	size_t a, b;
+	js_trim(url->valuestring, strlen(url->valuestring), &a, &b);
+	char *u = clawmd_xstrndup(url->valuestring + a, b - a);
+	const char *why = url_bad(u);
+	free(u);
+	if (why)
+		return why;
+	const cJSON *h = cJSON_GetObjectItemCaseSensitive(s, "headers");
+	if (h && !string_record(h))
+		return "headers must be a JSON object with string values";
+	return NULL;
+}
+
+/* A command server's env: string values under environment variable names. */
+static const char *mcp_env_bad(const cJSON *env)
+{
+	const cJSON *e;
+	if (!string_record(env))
+		return "env must be a JSON object with string values";
+	cJSON_ArrayForEach(e, env)
+	{
+		const char *k = e->string;
+		bool ok = *k && !(k[0] >= '0' && k[0] <= '9');
+		for (const char *p = k; ok && *p; p++)
+			ok = (*p >= 'A' && *p <= 'Z') || (*p >= 'a' && *p <= 'z') ||
+			     (*p >= '0' && *p <= '9') || *p == '_';
+		if (!ok)
+			return "env key must be a valid environment variable name";
+	}
+	return NULL;
+}
+
+/* A command server's cwd: a path that stays inside the plugin root. */
+static const char *mcp_cwd_bad(const cJSON *cwd)
+{
+	const char *v = cJSON_IsString(cwd) ? cwd->valuestring : NULL, *rest = NULL;
+	if (v && !strncmp(v, "./", 2))
+		rest = v + 2;
+	else if (v && !strncmp(v, "${PLUGIN_ROOT}", 14) && (!v[14] || v[14] == '/'))
+		rest = v + 14 + (v[14] == '/');
+	else if (v && !strncmp(v, "${PLUGIN_DATA}", 14) && (!v[14] || v[14] == '/'))
+		rest = v + 14 + (v[14] == '/');
+	if (!rest)
+		return "cwd must be ./path, ${PLUGIN_ROOT}[/path], or ${PLUGIN_DATA}[/path]";
+	if (strstr(rest, "${") || strchr(rest, '\\'))
+		return "cwd escapes the plugin root";
+	for (const char *p = rest; *rest && p;) {
+		size_t l = strcspn(p, "/");
+		if (!l || (l == 2 && !strncmp(p, "..", 2)))
+			return "cwd escapes the plugin root";
+		p = p[l] ? p + l + 1 : NULL;
+	}
+	return NULL;
+}
+
 /* nanoclaw's parseMcpServerConfig, as far as it decides whether a stored
  * server is kept: the reason it is not, or NULL. */
 static const char *mcp_bad(const cJSON *s)
@@ -419,24 +483,8 @@ static const char *mcp_bad(const cJSON *s)
 		return "type \"http\" requires url";
 	if (ins && !cJSON_IsString(ins))
 		return "MCP instructions must be a string";
-	if (has_url) {
-		if (has_cmd)
-			return "Provide exactly one of command or url";
-		if (cJSON_GetObjectItemCaseSensitive(s, "args") ||
-		    cJSON_GetObjectItemCaseSensitive(s, "env") || cJSON_GetObjectItemCaseSensitive(s, "cwd"))
-			return "args, env, and cwd are only valid with command";
-		size_t a, b;
-		js_trim(url->valuestring, strlen(url->valuestring), &a, &b);
-		char *u = clawmd_xstrndup(url->valuestring + a, b - a);
-		const char *why = url_bad(u);
-		free(u);
-		if (why)
-			return why;
-		const cJSON *h = cJSON_GetObjectItemCaseSensitive(s, "headers");
-		if (h && !string_record(h))
-			return "headers must be a JSON object with string values";
-		return NULL;
-	}
+	if (has_url)
+		return mcp_url_bad(s, url, has_cmd);
 	if (!has_cmd)
 		return "Provide exactly one of command or url";
 	if (cJSON_GetObjectItemCaseSensitive(s, "headers"))
@@ -448,41 +496,11 @@ static const char *mcp_bad(const cJSON *s)
 		cJSON_ArrayForEach(e, args) if (!cJSON_IsString(e)) return "args must be a JSON array of strings";
 	}
 	const cJSON *env = cJSON_GetObjectItemCaseSensitive(s, "env");
-	if (env) {
-		if (!string_record(env))
-			return "env must be a JSON object with string values";
-		cJSON_ArrayForEach(e, env)
-		{
-			const char *k = e->string;
-			bool ok = *k && !(k[0] >= '0' && k[0] <= '9');
-			for (const char *p = k; ok && *p; p++)
-				ok = (*p >= 'A' && *p <= 'Z') || (*p >= 'a' && *p <= 'z') ||
-				     (*p >= '0' && *p <= '9') || *p == '_';
-			if (!ok)
-				return "env key must be a valid environment variable name";
-		}
-	}
+	const char *why;
+	if (env && (why = mcp_env_bad(env)))
+		return why;
 	const cJSON *cwd = cJSON_GetObjectItemCaseSensitive(s, "cwd");
-	if (cwd) {
-		const char *v = cJSON_IsString(cwd) ? cwd->valuestring : NULL, *rest = NULL;
-		if (v && !strncmp(v, "./", 2))
-			rest = v + 2;
-		else if (v && !strncmp(v, "${PLUGIN_ROOT}", 14) && (!v[14] || v[14] == '/'))
-			rest = v + 14 + (v[14] == '/');
-		else if (v && !strncmp(v, "${PLUGIN_DATA}", 14) && (!v[14] || v[14] == '/'))
-			rest = v + 14 + (v[14] == '/');
-		if (!rest)
-			return "cwd must be ./path, ${PLUGIN_ROOT}[/path], or ${PLUGIN_DATA}[/path]";
-		if (strstr(rest, "${") || strchr(rest, '\\'))
-			return "cwd escapes the plugin root";
-		for (const char *p = rest; *rest && p;) {
-			size_t l = strcspn(p, "/");
-			if (!l || (l == 2 && !strncmp(p, "..", 2)))
-				return "cwd escapes the plugin root";
-			p = p[l] ? p + l + 1 : NULL;
-		}
-	}
-	return NULL;
+	return cwd ? mcp_cwd_bad(cwd) : NULL;
 }
 
 /* An array index as JavaScript orders keys ("0".."4294967294"). */
@@ -507,52 +525,46 @@ static void row_release(struct row *r)
 	memset(r, 0, sizeof(*r));
 }
 
-static void read_row(struct row *r, struct flat *f, const cJSON *doc, const char *cj)
+/* skills: "all", a list of strings, else every skill (with a warning). */
+static void row_skills(struct row *r, struct flat *f, const cJSON *v, const char *cj)
 {
-	const cJSON *v, *e;
-	memset(r, 0, sizeof(*r));
-	r->all_skills = true;
-	/* skills: "all", a list of strings, else every skill (with a warning) */
-	if ((v = cJSON_GetObjectItemCaseSensitive(doc, "skills"))) {
-		bool list = cJSON_IsArray(v);
-		cJSON_ArrayForEach(e, v) list &= cJSON_IsString(e) != 0;
-		if (cJSON_IsString(v) && !strcmp(v->valuestring, "all")) {
-		} else if (list) {
-			r->all_skills = false;
-			size_t cap = 0;
-			cJSON_ArrayForEach(e, v)
-			{
-				clawmd_xgrow(&r->skills, &cap, r->nskills + 1, sizeof(char *));
-				r->skills[r->nskills++] = clawmd_xstrdup(e->valuestring);
-			}
-		} else {
-			warn(f->plan, "%s: skills: the skill selection is not \"all\" or a list of names; "
-				      "inlining every skill", cj);
+	const cJSON *e;
+	bool list = cJSON_IsArray(v);
+	cJSON_ArrayForEach(e, v) list &= cJSON_IsString(e) != 0;
+	if (cJSON_IsString(v) && !strcmp(v->valuestring, "all")) {
+	} else if (list) {
+		r->all_skills = false;
+		size_t cap = 0;
+		cJSON_ArrayForEach(e, v)
+		{
+			clawmd_xgrow(&r->skills, &cap, r->nskills + 1, sizeof(char *));
+			r->skills[r->nskills++] = clawmd_xstrdup(e->valuestring);
 		}
+	} else {
+		warn(f->plan, "%s: skills: the skill selection is not \"all\" or a list of names; "
+			      "inlining every skill", cj);
 	}
-	v = cJSON_GetObjectItemCaseSensitive(doc, "cli_scope");
-	r->cli_disabled = cJSON_IsString(v) && !strcmp(v->valuestring, "disabled");
-	v = cJSON_GetObjectItemCaseSensitive(doc, "mcpServers");
-	if (!v)
-		return;
-	if (!cJSON_IsObject(v)) {
-		warn(f->plan, "%s: mcpServers: not an object; ignoring every server", cj);
-		return;
-	}
-	/* JavaScript's key order: array indexes ascending, then the rest as
-	 * written; a key written twice keeps its first place, its last value */
-	size_t n = (size_t)cJSON_GetArraySize(v), k = 0, cap = 0;
+}
+
+/* The servers of mcpServers in JavaScript's key order: array indexes
+ * ascending, then the rest as written; a key written twice keeps its first
+ * place, its last value.  `*k` of them. */
+static const cJSON **mcp_order(const cJSON *v, size_t *k)
+{
+	const cJSON *e;
+	size_t n = (size_t)cJSON_GetArraySize(v);
 	const cJSON **ord = clawmd_xcalloc(n + 1, sizeof(*ord));
+	*k = 0;
 	cJSON_ArrayForEach(e, v)
 	{
 		bool dup = false;
-		for (size_t i = 0; i < k && !dup; i++)
+		for (size_t i = 0; i < *k && !dup; i++)
 			if (!strcmp(ord[i]->string, e->string))
 				ord[i] = e, dup = true;
 		if (!dup)
-			ord[k++] = e;
+			ord[(*k)++] = e;
 	}
-	for (size_t i = 1; i < k; i++) { /* stable insertion: indexes first, ascending */
+	for (size_t i = 1; i < *k; i++) { /* stable insertion: indexes first, ascending */
 		const cJSON *x = ord[i];
 		unsigned long long xv, yv;
 		bool xi = index_key(x->string, &xv);
@@ -564,6 +576,15 @@ static void read_row(struct row *r, struct flat *f, const cJSON *doc, const char
 		}
 		ord[j] = x;
 	}
+	return ord;
+}
+
+/* mcpServers: each valid server's instructions, in order; an invalid one
+ * is dropped with a warning that names it (escaped). */
+static void row_mcp(struct row *r, struct flat *f, const cJSON *v, const char *cj)
+{
+	size_t k, cap = 0;
+	const cJSON **ord = mcp_order(v, &k);
 	for (size_t i = 0; i < k; i++) {
 		const cJSON *s = ord[i];
 		const char *why = !cJSON_IsObject(s) ? "not an object"
@@ -590,6 +611,25 @@ static void read_row(struct row *r, struct flat *f, const cJSON *doc, const char
 		r->mcp_text[r->nmcp++] = clawmd_xstrdup(ins->valuestring);
 	}
 	free(ord);
+}
+
+static void read_row(struct row *r, struct flat *f, const cJSON *doc, const char *cj)
+{
+	const cJSON *v;
+	memset(r, 0, sizeof(*r));
+	r->all_skills = true;
+	if ((v = cJSON_GetObjectItemCaseSensitive(doc, "skills")))
+		row_skills(r, f, v, cj);
+	v = cJSON_GetObjectItemCaseSensitive(doc, "cli_scope");
+	r->cli_disabled = cJSON_IsString(v) && !strcmp(v->valuestring, "disabled");
+	v = cJSON_GetObjectItemCaseSensitive(doc, "mcpServers");
+	if (!v)
+		return;
+	if (!cJSON_IsObject(v)) {
+		warn(f->plan, "%s: mcpServers: not an object; ignoring every server", cj);
+		return;
+	}
+	row_mcp(r, f, v, cj);
 }
 
 /* ---- the document ----------------------------------------------------------- */
@@ -704,6 +744,63 @@ static void sections_release(struct flat *f)
 	f->n = f->cap = 0;
 }
 
+/* The modules: every NAME.instructions.md, cli and scheduling out when
+ * the group has no CLI.  `text` is scratch. */
+static int push_modules(struct flat *f, const struct row *r, struct clawmd_buf *text,
+			struct clawmd_err *err)
+{
+	const struct clawmd_layout *lay = f->g->lay;
+	size_t n = 0;
+	int rc = 0;
+	char **names = lay->modules ? list_sorted(f, lay->modules, &n) : NULL;
+	for (size_t i = 0; i < n && rc == 0; i++) {
+		size_t l = strlen(names[i]), sl = strlen(".instructions.md");
+		if (l <= sl || strcmp(names[i] + l - sl, ".instructions.md") || strchr(names[i], '\n'))
+			continue;
+		char *mod = clawmd_xstrndup(names[i], l - sl);
+		if (!(r->cli_disabled && (!strcmp(mod, "cli") || !strcmp(mod, "scheduling")))) {
+			char *p = clawmd_path_join(lay->modules, names[i]);
+			if ((rc = read_source(text, &f->g->inputs, p, err)) == 0) {
+				char *h = clawmd_xasprintf("NanoClaw Module: %s", mod);
+				push(f, h, text->ptr, text->len, true);
+				free(h);
+			}
+			rc = rc < 0 ? rc : 0;
+			free(p);
+		}
+		free(mod);
+	}
+	clawmd_strv_free(names, n);
+	return rc;
+}
+
+/* The skills: each selected one shipping an instructions.md.  `text` is scratch. */
+static int push_skills(struct flat *f, const struct row *r, struct clawmd_buf *text,
+		       struct clawmd_err *err)
+{
+	const struct clawmd_layout *lay = f->g->lay;
+	size_t n;
+	int rc = 0;
+	char **names = list_sorted(f, lay->skills, &n);
+	for (size_t i = 0; i < n && rc == 0; i++) {
+		bool sel = r->all_skills;
+		for (size_t k = 0; !sel && k < r->nskills; k++)
+			sel = !strcmp(r->skills[k], names[i]);
+		if (!sel)
+			continue;
+		char *p = clawmd_xasprintf("%s/%s/instructions.md", lay->skills, names[i]);
+		if ((rc = read_source(text, &f->g->inputs, p, err)) == 0) {
+			char *h = clawmd_xasprintf("NanoClaw Skill: %s", names[i]);
+			push(f, h, text->ptr, text->len, true);
+			free(h);
+		}
+		rc = rc < 0 ? rc : 0;
+		free(p);
+	}
+	clawmd_strv_free(names, n);
+	return rc;
+}
+
 /* One provider's document into `out`. */
 static int compose_one(struct clawmd_buf *out, struct flat *f, const struct row *r,
 		       const struct clawmd_buf *persona, const struct clawmd_contract *c,
@@ -712,8 +809,6 @@ static int compose_one(struct clawmd_buf *out, struct flat *f, const struct row 
 	const struct clawmd_layout *lay = f->g->lay;
 	struct clawmd_buf text = CLAWMD_BUF_INIT, body = CLAWMD_BUF_INIT;
 	char *shown = clawmd_path_join(f->g->shown, c->entry);
-	char **names = NULL;
-	size_t n = 0;
 	int rc;
 	if (persona->len)
 		push(f, "Persona", persona->ptr, persona->len, false);
@@ -732,48 +827,7 @@ static int compose_one(struct clawmd_buf *out, struct flat *f, const struct row 
 		native_skills(&body, c);
 		push(f, "Native Runtime Skills", body.ptr, body.len, false);
 	}
-	/* modules: every NAME.instructions.md, cli and scheduling out when
-	 * the group has no CLI */
-	names = lay->modules ? list_sorted(f, lay->modules, &n) : NULL;
-	for (size_t i = 0; i < n && rc == 0; i++) {
-		size_t l = strlen(names[i]), sl = strlen(".instructions.md");
-		if (l <= sl || strcmp(names[i] + l - sl, ".instructions.md") || strchr(names[i], '\n'))
-			continue;
-		char *mod = clawmd_xstrndup(names[i], l - sl);
-		if (!(r->cli_disabled && (!strcmp(mod, "cli") || !strcmp(mod, "scheduling")))) {
-			char *p = clawmd_path_join(lay->modules, names[i]);
-			if ((rc = read_source(&text, &f->g->inputs, p, err)) == 0) {
-				char *h = clawmd_xasprintf("NanoClaw Module: %s", mod);
-				push(f, h, text.ptr, text.len, true);
-				free(h);
-			}
-			rc = rc < 0 ? rc : 0;
-			free(p);
-		}
-		free(mod);
-	}
-	clawmd_strv_free(names, n);
-	names = NULL;
-	if (rc < 0)
-		goto out;
-	/* skills: each selected one shipping an instructions.md */
-	names = list_sorted(f, lay->skills, &n);
-	for (size_t i = 0; i < n && rc == 0; i++) {
-		bool sel = r->all_skills;
-		for (size_t k = 0; !sel && k < r->nskills; k++)
-			sel = !strcmp(r->skills[k], names[i]);
-		if (!sel)
-			continue;
-		char *p = clawmd_xasprintf("%s/%s/instructions.md", lay->skills, names[i]);
-		if ((rc = read_source(&text, &f->g->inputs, p, err)) == 0) {
-			char *h = clawmd_xasprintf("NanoClaw Skill: %s", names[i]);
-			push(f, h, text.ptr, text.len, true);
-			free(h);
-		}
-		rc = rc < 0 ? rc : 0;
-		free(p);
-	}
-	if (rc < 0)
+	if ((rc = push_modules(f, r, &text, err)) < 0 || (rc = push_skills(f, r, &text, err)) < 0)
 		goto out;
 	for (size_t i = 0; i < r->nmcp; i++) {
 		char *h = clawmd_xasprintf("MCP Server: %s", r->mcp_names[i]);
@@ -783,7 +837,6 @@ static int compose_one(struct clawmd_buf *out, struct flat *f, const struct row 
 	fit(out, f, f->v, &f->n, c->cap, shown);
 out:
 	sections_release(f);
-	clawmd_strv_free(names, n);
 	clawmd_buf_release(&text);
 	clawmd_buf_release(&body);
 	free(shown);
@@ -824,6 +877,83 @@ bool clawmd_flat_wanted(struct clawmd_group *g)
 	return g->lay->flat;
 }
 
+/* The agent's config, as nanoclaw reads its row (NULL: none, or not an
+ * object); it never fails the compose here: what clawmd's reader refuses
+ * (`*refused`) is read as nanoclaw reads it, with a warning. */
+static cJSON *flat_config(struct row *r, struct flat *f, const struct clawmd_group_config **cfg,
+			  bool *refused, struct clawmd_err *cerr, const char *cj)
+{
+	struct clawmd_group *g = f->g;
+	cJSON *json = NULL;
+	*refused = clawmd_group_config(cfg, g, cerr) < 0;
+	if (!g->config_absent && g->config_text.len) {
+		json = cJSON_ParseWithLength(g->config_text.ptr, g->config_text.len);
+		if (!cJSON_IsObject(json))
+			warn(f->plan, "%s: not a JSON object; composed with every default", cj);
+	} else if (!g->config_absent) {
+		warn(f->plan, "%s: unreadable (%s); composed with every default", cj, cerr->msg);
+	}
+	if (cJSON_IsObject(json))
+		read_row(r, f, json, cj);
+	return json;
+}
+
+/* The runtimes: those container.json names (unknown ones warned about, as
+ * in the import layout), else the layout's. */
+static clawmd_runtimes flat_runtimes(struct flat *f, const struct clawmd_group_config *cfg,
+				     const cJSON *json, bool refused, struct clawmd_err *cerr,
+				     const char *cj)
+{
+	struct clawmd_group *g = f->g;
+	clawmd_runtimes set = 0;
+	if (cfg && cfg->nruntime_names) {
+		enum clawmd_runtime first;
+		clawmd_group_runtimes(&set, &first, g, cerr);
+		for (size_t i = 0; i < cfg->nruntime_names; i++) {
+			char *m = clawmd_group_unknown_runtime(g, i);
+			if (m)
+				warn(f->plan, "%s", m);
+			free(m);
+		}
+		return set;
+	}
+	if (cJSON_IsObject(json) && first_contract(g, json))
+		return 1u << first_contract(g, json)->rt;
+	/* A provider the reader refused (no string, a NUL in it) or that it
+	 * never got to: the default surfaces, said. */
+	const cJSON *p = cJSON_IsObject(json) ? cJSON_GetObjectItemCaseSensitive(json, "provider")
+					      : NULL;
+	if (refused && p && !cJSON_IsNull(p))
+		warn(f->plan, "%s: provider: not the name of a provider clawmd knows; composing the "
+			      "default (Claude Code) surfaces", cj);
+	return g->lay->runtimes;
+}
+
+/* The persona: exactly instructions.prepend.md, never through a symlink;
+ * unreadable is a warning.  Empty when there is none. */
+static void flat_persona(struct clawmd_buf *persona, struct flat *f, const struct clawmd_dir *gd)
+{
+	struct clawmd_group *g = f->g;
+	struct clawmd_dir shown = {gd->fd, g->shown};
+	struct clawmd_err perr = CLAWMD_ERR_INIT;
+	struct stat pst;
+	/* noted before it is read: a change from now on is seen */
+	bool there = fstatat(gd->fd, CLAWMD_PERSONA_NAME, &pst, AT_SYMLINK_NOFOLLOW) == 0;
+	if (there || errno == ENOENT)
+		clawmd_inputs_note(&g->inputs, CLAWMD_INPUT_CONTENT, CLAWMD_AT_GROUP, CLAWMD_PERSONA_NAME,
+				   there ? &pst : NULL);
+	else
+		clawmd_inputs_lose(&g->inputs);
+	int pr = clawmd_fs_read(persona, &shown, CLAWMD_PERSONA_NAME, PERSONA_MAX, &perr);
+	if (pr < 0)
+		warn(f->plan, "%s/%s: could not read the standing instructions; omitting the persona (%s)",
+		     g->shown, CLAWMD_PERSONA_NAME, perr.msg);
+	if (pr != 0)
+		clawmd_buf_clear(persona);
+	else
+		clawmd_utf8_sanitize(persona);
+}
+
 int clawmd_flat_plan(struct clawmd_plan *out, struct clawmd_group *g, struct clawmd_err *err)
 {
 	struct flat f = {out, g, NULL, 0, 0};
@@ -841,64 +971,11 @@ int clawmd_flat_plan(struct clawmd_plan *out, struct clawmd_group *g, struct cla
 	if ((rc = clawmd_group_dir(&gd, g, err)) < 0)
 		return rc;
 	char *cj = clawmd_path_join(g->shown, CLAWMD_CONFIG_NAME);
-	/* The agent's config never fails the compose here: what clawmd's
-	 * reader refuses is read as nanoclaw reads its row. */
-	bool refused = clawmd_group_config(&cfg, g, &cerr) < 0;
-	if (!g->config_absent && g->config_text.len) {
-		json = cJSON_ParseWithLength(g->config_text.ptr, g->config_text.len);
-		if (!cJSON_IsObject(json))
-			warn(out, "%s: not a JSON object; composed with every default", cj);
-	} else if (!g->config_absent) {
-		warn(out, "%s: unreadable (%s); composed with every default", cj, cerr.msg);
-	}
-	if (cJSON_IsObject(json))
-		read_row(&r, &f, json, cj);
-
-	/* The runtimes: those container.json names (unknown ones warned about,
-	 * as in the import layout), else the layout's. */
-	clawmd_runtimes set = 0;
+	bool refused;
+	json = flat_config(&r, &f, &cfg, &refused, &cerr, cj);
+	clawmd_runtimes set = flat_runtimes(&f, cfg, json, refused, &cerr, cj);
 	int nrt = clawmd_layout_nruntimes(g->lay);
-	if (rc == 0 && cfg && cfg->nruntime_names) {
-		enum clawmd_runtime first;
-		clawmd_group_runtimes(&set, &first, g, &cerr);
-		for (size_t i = 0; i < cfg->nruntime_names; i++) {
-			char *m = clawmd_group_unknown_runtime(g, i);
-			if (m)
-				warn(out, "%s", m);
-			free(m);
-		}
-	} else if (cJSON_IsObject(json) && first_contract(g, json)) {
-		set = 1u << first_contract(g, json)->rt;
-	} else {
-		/* A provider the reader refused (no string, a NUL in it) or
-		 * that it never got to: the default surfaces, said. */
-		const cJSON *p = cJSON_IsObject(json) ? cJSON_GetObjectItemCaseSensitive(json, "provider")
-						      : NULL;
-		if (refused && p && !cJSON_IsNull(p))
-			warn(out, "%s: provider: not the name of a provider clawmd knows; composing the "
-			     "default (Claude Code) surfaces", cj);
-		set = g->lay->runtimes;
-	}
-	/* The persona: exactly instructions.prepend.md, never through a
-	 * symlink; unreadable is a warning. */
-	struct clawmd_dir shown = {gd->fd, g->shown};
-	struct clawmd_err perr = CLAWMD_ERR_INIT;
-	struct stat pst;
-	/* noted before it is read: a change from now on is seen */
-	bool there = fstatat(gd->fd, CLAWMD_PERSONA_NAME, &pst, AT_SYMLINK_NOFOLLOW) == 0;
-	if (there || errno == ENOENT)
-		clawmd_inputs_note(&g->inputs, CLAWMD_INPUT_CONTENT, CLAWMD_AT_GROUP, CLAWMD_PERSONA_NAME,
-				   there ? &pst : NULL);
-	else
-		clawmd_inputs_lose(&g->inputs);
-	int pr = clawmd_fs_read(&persona, &shown, CLAWMD_PERSONA_NAME, PERSONA_MAX, &perr);
-	if (pr < 0)
-		warn(out, "%s/%s: could not read the standing instructions; omitting the persona (%s)",
-		     g->shown, CLAWMD_PERSONA_NAME, perr.msg);
-	if (pr != 0)
-		clawmd_buf_clear(&persona);
-	else
-		clawmd_utf8_sanitize(&persona);
+	flat_persona(&persona, &f, gd);
 
 	for (int rt = 0; rt < nrt && rc == 0; rt++) {
 		const struct clawmd_contract *c = clawmd_layout_contract(g->lay, rt);

@@ -282,12 +282,13 @@ static void note_unknown_keys(struct clawmd_group_config *cfg, const cJSON *doc,
 	}
 }
 
-int clawmd_config_parse(struct clawmd_group_config *out, const char *json, size_t len,
-			const char *path, struct clawmd_err *err)
+/* The text as one JSON value, or an error that says what was expected and
+ * what was found, where (line and column). */
+static int config_doc(cJSON **out, const char *json, size_t len, const char *path,
+		      struct clawmd_err *err)
 {
-	int rc = 0;
-	cJSON *doc = NULL;
-	clawmd_config_init(out);
+	int rc;
+	*out = NULL;
 	if (len > CLAWMD_CONFIG_MAX)
 		return clawmd_err_set(err, CLAWMD_EINPUT, "%s: larger than %d bytes", path,
 				      CLAWMD_CONFIG_MAX);
@@ -299,7 +300,7 @@ int clawmd_config_parse(struct clawmd_group_config *out, const char *json, size_
 	const char *end = NULL;
 	if ((rc = clawmd_dl_need_cjson(err)) < 0)
 		return rc;
-	doc = cJSON_ParseWithLengthOpts(json, len, &end, false);
+	cJSON *doc = cJSON_ParseWithLengthOpts(json, len, &end, false);
 	/* Trailing bytes after the value are malformed too. */
 	while (doc && end < json + len && strchr(" \t\r\n", *end))
 		end++;
@@ -308,7 +309,6 @@ int clawmd_config_parse(struct clawmd_group_config *out, const char *json, size_
 		doc = NULL;
 	}
 	if (!doc) {
-		/* Say what was expected and what was found, where. */
 		char what[256];
 		size_t off = clawmd_json_diagnose(what, sizeof(what), json, len);
 		if (off > len)
@@ -319,77 +319,102 @@ int clawmd_config_parse(struct clawmd_group_config *out, const char *json, size_
 				line++, col = 0;
 		return clawmd_err_set(err, CLAWMD_EINPUT, "%s:%zu:%zu: %s", path, line, col, what);
 	}
+	*out = doc;
+	return 0;
+}
+
+/* cli_scope, nanoclaw's values: "disabled" drops the cli module's
+ * instructions; "group" (its default) and "global" keep them.  Anything
+ * else is refused, not read as "keep": "off" meant to drop them, and
+ * silently keeping them is the wrong guess. */
+static int parse_cli_scope(struct clawmd_group_config *out, const cJSON *v, const char *path,
+			   struct clawmd_err *err)
+{
+	if (!cJSON_IsString(v))
+		return clawmd_err_set(err, CLAWMD_EINPUT, "%s: cli_scope: expected a string", path);
+	static const char *const scopes[] = {"disabled", "group", "global"};
+	const char *sv = v->valuestring, *near;
+	bool known = false;
+	for (size_t i = 0; i < CLAWMD_ARRAY_SIZE(scopes); i++)
+		known |= !strcmp(sv, scopes[i]);
+	if (!known) {
+		char q[400];
+		quote(q, sizeof(q), sv, strlen(sv));
+		near = clawmd_spell_nearest(sv, scopes, CLAWMD_ARRAY_SIZE(scopes));
+		if (!near && (!strcasecmp(sv, "off") || !strcasecmp(sv, "none") ||
+			      !strcasecmp(sv, "false") || !strcasecmp(sv, "no")))
+			near = "disabled";
+		if (!near && (!strcasecmp(sv, "on") || !strcasecmp(sv, "enabled") ||
+			      !strcasecmp(sv, "true") || !strcasecmp(sv, "yes")))
+			near = "group";
+		if (near)
+			return clawmd_err_set(err, CLAWMD_EINPUT, "%s: cli_scope: unknown value '%s' "
+					      "(did you mean '%s'? expected disabled, group or "
+					      "global)", path, q, near);
+		return clawmd_err_set(err, CLAWMD_EINPUT, "%s: cli_scope: unknown value '%s' "
+				      "(expected disabled, group or global)", path, q);
+	}
+	out->cli_disabled = !strcmp(sv, "disabled");
+	return 0;
+}
+
+/* runtimes: a non-empty array of runtime names. */
+static int parse_runtimes(struct clawmd_group_config *out, const cJSON *v, const char *path,
+			  struct clawmd_err *err)
+{
+	const cJSON *item;
+	int i = 0, rc;
+	if (!cJSON_IsArray(v) || !cJSON_GetArraySize(v))
+		return clawmd_err_set(err, CLAWMD_EINPUT, "%s: runtimes: expected a non-empty array of "
+				      "runtime names (providers of doc/runtimes.md)", path);
+	cJSON_ArrayForEach(item, v)
+	{
+		char key[32];
+		snprintf(key, sizeof(key), "runtimes[%d]", i++);
+		if ((rc = parse_runtime(out, item, key, path, err)) < 0)
+			return rc;
+	}
+	return 0;
+}
+
+/* The value of `key`, NULL when it is missing or null. */
+static const cJSON *config_key(const cJSON *doc, const char *key)
+{
+	const cJSON *v = cJSON_GetObjectItemCaseSensitive(doc, key);
+	return v && !cJSON_IsNull(v) ? v : NULL;
+}
+
+int clawmd_config_parse(struct clawmd_group_config *out, const char *json, size_t len,
+			const char *path, struct clawmd_err *err)
+{
+	cJSON *doc;
+	clawmd_config_init(out);
+	int rc = config_doc(&doc, json, len, path, err);
+	if (rc < 0)
+		return rc;
 	if (!cJSON_IsObject(doc)) {
 		rc = clawmd_err_set(err, CLAWMD_EINPUT, "%s: expected a JSON object at the top", path);
 		goto out;
 	}
 	const cJSON *v;
-	if ((v = cJSON_GetObjectItemCaseSensitive(doc, "skills")) && !cJSON_IsNull(v) &&
+	if ((v = config_key(doc, "skills")) &&
 	    (rc = parse_selection(&out->all_skills, &out->skills, &out->nskills, "skills", v, path,
 				  err)) < 0)
 		goto out;
-	if ((v = cJSON_GetObjectItemCaseSensitive(doc, "modules")) && !cJSON_IsNull(v) &&
+	if ((v = config_key(doc, "modules")) &&
 	    (rc = parse_selection(&out->all_modules, &out->modules, &out->nmodules, "modules", v,
 				  path, err)) < 0)
 		goto out;
-	if ((v = cJSON_GetObjectItemCaseSensitive(doc, "mcpServers")) && !cJSON_IsNull(v) &&
-	    (rc = parse_mcp(out, v, path, err)) < 0)
+	if ((v = config_key(doc, "mcpServers")) && (rc = parse_mcp(out, v, path, err)) < 0)
 		goto out;
-	if ((v = cJSON_GetObjectItemCaseSensitive(doc, "cli_scope")) && !cJSON_IsNull(v)) {
-		if (!cJSON_IsString(v)) {
-			rc = clawmd_err_set(err, CLAWMD_EINPUT, "%s: cli_scope: expected a string", path);
-			goto out;
-		}
-		/* nanoclaw's values: "disabled" drops the cli module's
-		 * instructions; "group" (its default) and "global" keep them.
-		 * Anything else is refused, not read as "keep": "off" meant to
-		 * drop them, and silently keeping them is the wrong guess. */
-		static const char *const scopes[] = {"disabled", "group", "global"};
-		const char *sv = v->valuestring, *near;
-		bool known = false;
-		for (size_t i = 0; i < CLAWMD_ARRAY_SIZE(scopes); i++)
-			known |= !strcmp(sv, scopes[i]);
-		if (!known) {
-			char q[400];
-			quote(q, sizeof(q), sv, strlen(sv));
-			near = clawmd_spell_nearest(sv, scopes, CLAWMD_ARRAY_SIZE(scopes));
-			if (!near && (!strcasecmp(sv, "off") || !strcasecmp(sv, "none") ||
-				      !strcasecmp(sv, "false") || !strcasecmp(sv, "no")))
-				near = "disabled";
-			if (!near && (!strcasecmp(sv, "on") || !strcasecmp(sv, "enabled") ||
-				      !strcasecmp(sv, "true") || !strcasecmp(sv, "yes")))
-				near = "group";
-			if (near)
-				rc = clawmd_err_set(err, CLAWMD_EINPUT, "%s: cli_scope: unknown value '%s' "
-						    "(did you mean '%s'? expected disabled, group or "
-						    "global)", path, q, near);
-			else
-				rc = clawmd_err_set(err, CLAWMD_EINPUT, "%s: cli_scope: unknown value '%s' "
-						    "(expected disabled, group or global)", path, q);
-			goto out;
-		}
-		out->cli_disabled = !strcmp(sv, "disabled");
-	}
-	if ((v = cJSON_GetObjectItemCaseSensitive(doc, "provider")) && !cJSON_IsNull(v) &&
+	if ((v = config_key(doc, "cli_scope")) && (rc = parse_cli_scope(out, v, path, err)) < 0)
+		goto out;
+	if ((v = config_key(doc, "provider")) &&
 	    (rc = parse_runtime(out, v, "provider", path, err)) < 0)
 		goto out;
 	out->provider_given = out->nruntime_names > 0;
-	if ((v = cJSON_GetObjectItemCaseSensitive(doc, "runtimes")) && !cJSON_IsNull(v)) {
-		const cJSON *item;
-		int i = 0;
-		if (!cJSON_IsArray(v) || !cJSON_GetArraySize(v)) {
-			rc = clawmd_err_set(err, CLAWMD_EINPUT, "%s: runtimes: expected a non-empty array of "
-					    "runtime names (providers of doc/runtimes.md)", path);
-			goto out;
-		}
-		cJSON_ArrayForEach(item, v)
-		{
-			char key[32];
-			snprintf(key, sizeof(key), "runtimes[%d]", i++);
-			if ((rc = parse_runtime(out, item, key, path, err)) < 0)
-				goto out;
-		}
-	}
+	if ((v = config_key(doc, "runtimes")) && (rc = parse_runtimes(out, v, path, err)) < 0)
+		goto out;
 	note_unknown_keys(out, doc, path);
 out:
 	cJSON_Delete(doc);

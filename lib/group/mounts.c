@@ -82,80 +82,77 @@ static int by_container(const void *a, const void *b)
 	return strcmp(x->container, y->container);
 }
 
-int clawmd_group_binds(struct clawmd_bind **out, size_t *nout, struct clawmd_group *g,
-		       struct clawmd_err *err)
-{
-	const struct clawmd_layout *lay = g->lay;
-	struct clawmd_plan plan;
-	struct clawmd_mount *m = NULL;
-	size_t nm = 0, n = 0, cap = 0;
-	struct clawmd_bind *v = NULL;
+/* The bind list being built, and the group it is for. */
+struct binds {
+	struct clawmd_bind *v;
+	size_t n, cap;
+	struct clawmd_group *g;
+	const struct clawmd_layout *lay;
 	const struct clawmd_dir *gd;
-	int rc;
+};
 
-	*out = NULL;
-	*nout = 0;
-	clawmd_plan_init(&plan);
-	if ((rc = clawmd_group_dir(&gd, g, err)) < 0 || (rc = clawmd_plan_build(&plan, g, err)) < 0 ||
-	    (rc = clawmd_group_mounts(&m, &nm, g, err)) < 0)
-		goto out;
-
-	/* 1. The group, read-write: the agent's working directory. */
-	add(&v, &n, &cap, CLAWMD_BIND_GROUP, clawmd_xstrdup(g->path), clawmd_xstrdup(lay->ct_group),
-	    clawmd_xstrdup(""), false, true, true);
-
-	/* 2. Read-only over it, what compose writes there: each entry file,
-	 * .claude-shared.md and .claude-fragments (one mount for the whole
-	 * directory).  A symlink (symlink mode's .claude-shared.md) cannot be
-	 * a mount point: every engine follows it to the source, which is
-	 * mounted read-only below. */
-	for (size_t i = 0; i < plan.n; i++) {
-		const struct clawmd_entry *e = &plan.entries[i];
-		const char *slash = strchr(e->name, '/');
-		char *top = slash ? clawmd_xstrndup(e->name, (size_t)(slash - e->name))
-				  : clawmd_xstrdup(e->name);
-		bool dir = slash || e->type == CLAWMD_FT_DIR;
-		bool seen = false;
-		for (size_t k = 1; k < n && !seen; k++)
-			seen = !strcmp(v[k].sub, top);
-		if (seen || (!dir && e->type == CLAWMD_FT_LINK)) {
-			free(top);
-			continue;
-		}
-		struct stat st;
-		bool present = fstatat(gd->fd, top, &st, AT_SYMLINK_NOFOLLOW) == 0 &&
-			       (dir ? S_ISDIR(st.st_mode) : S_ISREG(st.st_mode));
-		enum clawmd_bind_what what = dir ? CLAWMD_BIND_FRAGMENTS
-					     : !strcmp(top, CLAWMD_SHARED_NAME) ? CLAWMD_BIND_SHARED
-										 : CLAWMD_BIND_ENTRY;
-		char *elsewhere = what == CLAWMD_BIND_ENTRY ? entry_target(g, top) : NULL;
-		if (elsewhere)
-			add(&v, &n, &cap, what, clawmd_path_join(g->path, top), elsewhere,
-			    clawmd_xstrdup(top), true, dir, present);
-		add(&v, &n, &cap, what, clawmd_path_join(g->path, top), group_file_target(lay, top),
-		    top, true, dir, present);
+/* One entry of the plan, mounted by its top-level name: a file, or the
+ * directory it lies in (once); a symlink is not a mount point. */
+static void bind_entry(struct binds *b, const struct clawmd_entry *e)
+{
+	const char *slash = strchr(e->name, '/');
+	char *top = slash ? clawmd_xstrndup(e->name, (size_t)(slash - e->name))
+			  : clawmd_xstrdup(e->name);
+	bool dir = slash || e->type == CLAWMD_FT_DIR;
+	bool seen = false;
+	for (size_t k = 1; k < b->n && !seen; k++)
+		seen = !strcmp(b->v[k].sub, top);
+	if (seen || (!dir && e->type == CLAWMD_FT_LINK)) {
+		free(top);
+		return;
 	}
+	struct stat st;
+	bool present = fstatat(b->gd->fd, top, &st, AT_SYMLINK_NOFOLLOW) == 0 &&
+		       (dir ? S_ISDIR(st.st_mode) : S_ISREG(st.st_mode));
+	enum clawmd_bind_what what = dir ? CLAWMD_BIND_FRAGMENTS
+				     : !strcmp(top, CLAWMD_SHARED_NAME) ? CLAWMD_BIND_SHARED
+									 : CLAWMD_BIND_ENTRY;
+	char *elsewhere = what == CLAWMD_BIND_ENTRY ? entry_target(b->g, top) : NULL;
+	if (elsewhere)
+		add(&b->v, &b->n, &b->cap, what, clawmd_path_join(b->g->path, top), elsewhere,
+		    clawmd_xstrdup(top), true, dir, present);
+	add(&b->v, &b->n, &b->cap, what, clawmd_path_join(b->g->path, top),
+	    group_file_target(b->lay, top), top, true, dir, present);
+}
 
+/* 2. Read-only over the group, what compose writes there: each entry file,
+ * .claude-shared.md and .claude-fragments (one mount for the whole
+ * directory).  A symlink (symlink mode's .claude-shared.md) cannot be a
+ * mount point: every engine follows it to the source, which is mounted
+ * read-only below. */
+static void bind_composed(struct binds *b, const struct clawmd_plan *plan)
+{
+	for (size_t i = 0; i < plan->n; i++)
+		bind_entry(b, &plan->entries[i]);
 	/* compose makes .claude-fragments even with nothing to put in it:
 	 * empty, it is still clawmd's, and read-only like the full one. */
 	bool frag = false;
-	for (size_t k = 1; k < n; k++)
-		frag |= !strcmp(v[k].sub, CLAWMD_FRAGMENTS_DIR);
+	for (size_t k = 1; k < b->n; k++)
+		frag |= !strcmp(b->v[k].sub, CLAWMD_FRAGMENTS_DIR);
 	struct stat fst;
-	if (!frag && fstatat(gd->fd, CLAWMD_FRAGMENTS_DIR, &fst, AT_SYMLINK_NOFOLLOW) == 0 &&
+	if (!frag && fstatat(b->gd->fd, CLAWMD_FRAGMENTS_DIR, &fst, AT_SYMLINK_NOFOLLOW) == 0 &&
 	    S_ISDIR(fst.st_mode))
-		add(&v, &n, &cap, CLAWMD_BIND_FRAGMENTS, clawmd_path_join(g->path, CLAWMD_FRAGMENTS_DIR),
-		    group_file_target(lay, CLAWMD_FRAGMENTS_DIR), clawmd_xstrdup(CLAWMD_FRAGMENTS_DIR),
+		add(&b->v, &b->n, &b->cap, CLAWMD_BIND_FRAGMENTS,
+		    clawmd_path_join(b->g->path, CLAWMD_FRAGMENTS_DIR),
+		    group_file_target(b->lay, CLAWMD_FRAGMENTS_DIR), clawmd_xstrdup(CLAWMD_FRAGMENTS_DIR),
 		    true, true, true);
+	if (b->n > 2)
+		qsort(b->v + 1, b->n - 1, sizeof(*b->v), by_container);
+}
 
-	if (n > 2)
-		qsort(v + 1, n - 1, sizeof(*v), by_container);
-
-	/* 3. The layout's sources, read-only: the base, skills, modules and
-	 * the extra mounts (what symlink mode's links and the skills' own
-	 * files point at).  One missing on the host is left out: a runner
-	 * would otherwise have the engine create it. */
-	size_t first_source = n;
+/* 3. The layout's sources, read-only: the base, skills, modules and the
+ * extra mounts (what symlink mode's links and the skills' own files point
+ * at).  One missing on the host is left out: a runner would otherwise have
+ * the engine create it. */
+static void bind_sources(struct binds *b, const struct clawmd_mount *m, size_t nm)
+{
+	const struct clawmd_layout *lay = b->lay;
+	size_t first_source = b->n;
 	for (size_t k = 0; k < nm; k++) {
 		if (!strcmp(m[k].container, lay->ct_group) || covered(m, nm, k))
 			continue;
@@ -167,19 +164,42 @@ int clawmd_group_binds(struct clawmd_bind **out, size_t *nout, struct clawmd_gro
 			sub = clawmd_xstrdup(m[k].host[strlen(lay->root)] == '/'
 						     ? m[k].host + strlen(lay->root) + 1
 						     : ".");
-		add(&v, &n, &cap, CLAWMD_BIND_SOURCE, clawmd_xstrdup(m[k].host),
+		add(&b->v, &b->n, &b->cap, CLAWMD_BIND_SOURCE, clawmd_xstrdup(m[k].host),
 		    clawmd_xstrdup(m[k].container), sub, true, S_ISDIR(st.st_mode), true);
 	}
 	/* Parents before what is mounted inside them, as a runner applies
 	 * them in order. */
-	if (n - first_source > 1)
-		qsort(v + first_source, n - first_source, sizeof(*v), by_container);
-	*out = v;
-	*nout = n;
-	v = NULL;
-	n = 0;
+	if (b->n - first_source > 1)
+		qsort(b->v + first_source, b->n - first_source, sizeof(*b->v), by_container);
+}
+
+int clawmd_group_binds(struct clawmd_bind **out, size_t *nout, struct clawmd_group *g,
+		       struct clawmd_err *err)
+{
+	struct binds b = {NULL, 0, 0, g, g->lay, NULL};
+	struct clawmd_plan plan;
+	struct clawmd_mount *m = NULL;
+	size_t nm = 0;
+	int rc;
+
+	*out = NULL;
+	*nout = 0;
+	clawmd_plan_init(&plan);
+	if ((rc = clawmd_group_dir(&b.gd, g, err)) < 0 ||
+	    (rc = clawmd_plan_build(&plan, g, err)) < 0 ||
+	    (rc = clawmd_group_mounts(&m, &nm, g, err)) < 0)
+		goto out;
+	/* 1. The group, read-write: the agent's working directory. */
+	add(&b.v, &b.n, &b.cap, CLAWMD_BIND_GROUP, clawmd_xstrdup(g->path),
+	    clawmd_xstrdup(b.lay->ct_group), clawmd_xstrdup(""), false, true, true);
+	bind_composed(&b, &plan);
+	bind_sources(&b, m, nm);
+	*out = b.v;
+	*nout = b.n;
+	b.v = NULL;
+	b.n = 0;
 out:
-	clawmd_binds_free(v, n);
+	clawmd_binds_free(b.v, b.n);
 	clawmd_mounts_free(m, nm);
 	clawmd_plan_release(&plan);
 	return rc;

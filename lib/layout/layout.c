@@ -771,6 +771,99 @@ static int put_providers(struct clawmd_buf *pairs, const cJSON *prov, const char
 	return 0;
 }
 
+/* Text that is no JSON: say what was expected and what was found, where. */
+static int json_error(const struct clawmd_buf *text, const char *file, struct clawmd_err *err)
+{
+	char what[256];
+	size_t off = clawmd_json_diagnose(what, sizeof(what), text->ptr, text->len);
+	if (off > text->len)
+		off = 0, snprintf(what, sizeof(what), "malformed JSON");
+	size_t line = 1, col = 1;
+	for (size_t i = 0; i < off; i++, col++)
+		if (text->ptr[i] == '\n')
+			line++, col = 0;
+	return clawmd_err_set(err, CLAWMD_EINPUT, "%s:%zu:%zu: %s", file, line, col, what);
+}
+
+/* "mounts": [{"container": "/abs", "host": "path"}, ...], a "mount" pair each. */
+static int put_mounts(struct clawmd_buf *pairs, const cJSON *item, const char *file,
+		      struct clawmd_err *err)
+{
+	const cJSON *sub;
+	int i = 0;
+	cJSON_ArrayForEach(sub, item)
+	{
+		const cJSON *c = cJSON_GetObjectItemCaseSensitive(sub, "container");
+		const cJSON *h = cJSON_GetObjectItemCaseSensitive(sub, "host");
+		if (!cJSON_IsString(c) || c->valuestring[0] != '/' || !cJSON_IsString(h) ||
+		    !h->valuestring[0])
+			return clawmd_err_set(err, CLAWMD_EINPUT,
+					      "%s: mounts[%d]: expected {\"container\": \"/abs\", "
+					      "\"host\": \"path\"}", file, i);
+		put_str(pairs, "mount");
+		put_str(pairs, c->valuestring);
+		put_str(pairs, h->valuestring);
+		i++;
+	}
+	return 0;
+}
+
+/* "container": {...}, each key as "container.KEY". */
+static int put_container(struct clawmd_buf *pairs, const cJSON *item, const char *file,
+			 struct clawmd_err *err)
+{
+	const cJSON *sub;
+	int rc;
+	if (!cJSON_IsObject(item))
+		return clawmd_err_set(err, CLAWMD_EINPUT, "%s: container: expected an object", file);
+	cJSON_ArrayForEach(sub, item)
+	{
+		char key[64];
+		snprintf(key, sizeof(key), "container.%s", sub->string);
+		if (!layout_key_known(key)) {
+			put_str(pairs, "?");
+			put_str(pairs, key);
+		} else if ((rc = put_scalar(pairs, key, sub, file, err)) < 0) {
+			return rc;
+		}
+	}
+	return 0;
+}
+
+/* Any other top-level key: a list of names, setting_sources as an array,
+ * a scalar, or an unknown key ("?"). */
+static int put_key(struct clawmd_buf *pairs, const char *k, const cJSON *item, const char *file,
+		   struct clawmd_err *err)
+{
+	/* A list of names, kept as "a,b"; clawmd_layout_set() checks
+	 * each name, as it checks the same list given as a string. */
+	const struct list_key *lk = NULL;
+	for (size_t i = 0; i < CLAWMD_ARRAY_SIZE(list_keys); i++)
+		if (!strcmp(k, list_keys[i].key))
+			lk = &list_keys[i];
+	if (lk)
+		return put_list(pairs, lk, item, file, err);
+	if (!strcmp(k, "setting_sources") && cJSON_IsArray(item)) {
+		/* ["project", "user"], as the SDK's settingSources is written */
+		const cJSON *sub;
+		struct clawmd_buf list = CLAWMD_BUF_INIT;
+		clawmd_buf_put(&list, "", 0);
+		cJSON_ArrayForEach(sub, item)
+			clawmd_buf_printf(&list, "%s%s", list.len ? "," : "",
+					  cJSON_IsString(sub) ? sub->valuestring : "?");
+		put_str(pairs, k);
+		put_str(pairs, list.ptr);
+		clawmd_buf_release(&list);
+		return 0;
+	}
+	if (!layout_key_known(k)) {
+		put_str(pairs, "?");
+		put_str(pairs, k);
+		return 0;
+	}
+	return put_scalar(pairs, k, item, file, err);
+}
+
 static int flatten_json(struct clawmd_buf *pairs, const struct clawmd_buf *text, const char *file,
 			struct clawmd_err *err)
 {
@@ -778,20 +871,11 @@ static int flatten_json(struct clawmd_buf *pairs, const struct clawmd_buf *text,
 	if (need < 0)
 		return need;
 	cJSON *doc = cJSON_ParseWithLength(text->ptr, text->len);
-	const cJSON *item, *sub;
+	const cJSON *item;
 	int rc = 0, nmounts = 0;
 	clawmd_buf_clear(pairs);
 	if (!doc) {
-		/* Say what was expected and what was found, where. */
-		char what[256];
-		size_t off = clawmd_json_diagnose(what, sizeof(what), text->ptr, text->len);
-		if (off > text->len)
-			off = 0, snprintf(what, sizeof(what), "malformed JSON");
-		size_t line = 1, col = 1;
-		for (size_t i = 0; i < off; i++, col++)
-			if (text->ptr[i] == '\n')
-				line++, col = 0;
-		rc = clawmd_err_set(err, CLAWMD_EINPUT, "%s:%zu:%zu: %s", file, line, col, what);
+		rc = json_error(text, file, err);
 		goto out;
 	}
 	if (!cJSON_IsObject(doc)) {
@@ -811,79 +895,19 @@ static int flatten_json(struct clawmd_buf *pairs, const struct clawmd_buf *text,
 		if (!strcmp(k, "preset") || !strcmp(k, "providers") || k[0] == '$' ||
 		    !strcmp(k, "comment"))
 			continue; /* the preset and providers came first; "$schema", comments */
-		if (!strcmp(k, "mounts")) {
-			if (!cJSON_IsArray(item) || nmounts++) {
-				rc = clawmd_err_set(err, CLAWMD_EINPUT, nmounts > 1
-					? "%s: mounts: given twice" : "%s: mounts: expected an array", file);
-				goto out;
-			}
-			int i = 0;
-			cJSON_ArrayForEach(sub, item)
-			{
-				const cJSON *c = cJSON_GetObjectItemCaseSensitive(sub, "container");
-				const cJSON *h = cJSON_GetObjectItemCaseSensitive(sub, "host");
-				if (!cJSON_IsString(c) || c->valuestring[0] != '/' || !cJSON_IsString(h) ||
-				    !h->valuestring[0]) {
-					rc = clawmd_err_set(err, CLAWMD_EINPUT,
-							    "%s: mounts[%d]: expected {\"container\": \"/abs\", "
-							    "\"host\": \"path\"}", file, i);
-					goto out;
-				}
-				put_str(pairs, "mount");
-				put_str(pairs, c->valuestring);
-				put_str(pairs, h->valuestring);
-				i++;
-			}
-			continue;
-		}
-		if (!strcmp(k, "container")) {
-			if (!cJSON_IsObject(item)) {
-				rc = clawmd_err_set(err, CLAWMD_EINPUT,
-						    "%s: container: expected an object", file);
-				goto out;
-			}
-			cJSON_ArrayForEach(sub, item)
-			{
-				char key[64];
-				snprintf(key, sizeof(key), "container.%s", sub->string);
-				if (!layout_key_known(key)) {
-					put_str(pairs, "?");
-					put_str(pairs, key);
-				} else if ((rc = put_scalar(pairs, key, sub, file, err)) < 0) {
-					goto out;
-				}
-			}
-			continue;
-		}
-		/* A list of names, kept as "a,b"; clawmd_layout_set() checks
-		 * each name, as it checks the same list given as a string. */
-		const struct list_key *lk = NULL;
-		for (size_t i = 0; i < CLAWMD_ARRAY_SIZE(list_keys); i++)
-			if (!strcmp(k, list_keys[i].key))
-				lk = &list_keys[i];
-		if (lk) {
-			if ((rc = put_list(pairs, lk, item, file, err)) < 0)
-				goto out;
-			continue;
-		}
-		if (!strcmp(k, "setting_sources") && cJSON_IsArray(item)) {
-			/* ["project", "user"], as the SDK's settingSources is written */
-			struct clawmd_buf list = CLAWMD_BUF_INIT;
-			clawmd_buf_put(&list, "", 0);
-			cJSON_ArrayForEach(sub, item)
-				clawmd_buf_printf(&list, "%s%s", list.len ? "," : "",
-						  cJSON_IsString(sub) ? sub->valuestring : "?");
-			put_str(pairs, k);
-			put_str(pairs, list.ptr);
-			clawmd_buf_release(&list);
-			continue;
-		}
-		if (!layout_key_known(k)) {
-			put_str(pairs, "?");
-			put_str(pairs, k);
-		} else if ((rc = put_scalar(pairs, k, item, file, err)) < 0) {
+		if (!strcmp(k, "mounts") && (!cJSON_IsArray(item) || nmounts++)) {
+			rc = clawmd_err_set(err, CLAWMD_EINPUT, nmounts > 1
+				? "%s: mounts: given twice" : "%s: mounts: expected an array", file);
 			goto out;
 		}
+		if (!strcmp(k, "mounts"))
+			rc = put_mounts(pairs, item, file, err);
+		else if (!strcmp(k, "container"))
+			rc = put_container(pairs, item, file, err);
+		else
+			rc = put_key(pairs, k, item, file, err);
+		if (rc < 0)
+			goto out;
 	}
 out:
 	cJSON_Delete(doc);

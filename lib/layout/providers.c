@@ -152,48 +152,41 @@ static int parse_bool(bool *out, const char *v)
 	return 0;
 }
 
-int clawmd_layout_provider_set(struct clawmd_layout *lay, const char *key, const char *v,
-			       struct clawmd_err *err)
+/* "like": the built-in provider whose rules render follows; a new
+ * provider starts from its fields (clawmd.json's reader puts "like"
+ * first), a built-in one only changes the rules it is rendered by. */
+static int provider_like(struct clawmd_contract *c, const char *nm, const char *key,
+			 const char *v, struct clawmd_err *err)
 {
-	/* key is "providers.NAME.FIELD" (FIELD may be "skills.x") */
-	const char *name = key + strlen("providers."), *dot = strchr(name, '.');
-	char nm[72];
-	if (!dot || dot == name || (size_t)(dot - name) >= sizeof(nm) ||
-	    !clawmd_name_valid(name, (size_t)(dot - name)) || memchr(name, '.', (size_t)(dot - name)))
+	const struct clawmd_contract *b = clawmd_runtime_find(v);
+	if (!b)
 		return clawmd_err_set(err, CLAWMD_EUSAGE,
-				      "%s: a provider's name is [A-Za-z0-9][A-Za-z0-9_-]{0,63}", key);
-	memcpy(nm, name, (size_t)(dot - name));
-	nm[dot - name] = '\0';
-	const char *field = dot + 1;
-	bool fresh;
-	struct clawmd_contract *c = own(lay, nm, &fresh, err);
-	if (!c)
-		return err->code;
-	const char *want = NULL;
-	if (!strcmp(field, "like")) {
-		/* the rules render follows, and the fields a new provider
-		 * starts from: it comes first (clawmd.json's reader puts it
-		 * there) */
-		const struct clawmd_contract *b = clawmd_runtime_find(v);
-		if (!b)
-			return clawmd_err_set(err, CLAWMD_EUSAGE,
-					      "%s: expected a built-in provider (claude, codex, gemini, "
-					      "opencode, cursor, copilot, ollama, pi, qwen, mock), not '%s'",
-					      key, v);
-		if (clawmd_runtime_find(nm)) {
-			c->like = b->rt;
-			return 0;
-		}
-		int rt = c->rt;
-		const char *keep_name = c->name, *keep_title = c->title, *keep_src = c->source;
-		c->name = c->title = c->source = NULL;
-		contract_strs(c, slot_free);
-		contract_copy(c, b);
-		slot_free(&c->name), slot_free(&c->title), slot_free(&c->source);
-		c->name = keep_name, c->title = keep_title, c->source = keep_src;
-		c->rt = rt;
+				      "%s: expected a built-in provider (claude, codex, gemini, "
+				      "opencode, cursor, copilot, ollama, pi, qwen, mock), not '%s'",
+				      key, v);
+	if (clawmd_runtime_find(nm)) {
+		c->like = b->rt;
 		return 0;
 	}
+	int rt = c->rt;
+	const char *keep_name = c->name, *keep_title = c->title, *keep_src = c->source;
+	c->name = c->title = c->source = NULL;
+	contract_strs(c, slot_free);
+	contract_copy(c, b);
+	slot_free(&c->name), slot_free(&c->title), slot_free(&c->source);
+	c->name = keep_name, c->title = keep_title, c->source = keep_src;
+	c->rt = rt;
+	return 0;
+}
+
+/* Any other field of a provider, FIELD "skills.x" for the skills':
+ * NULL when `v` was set, else what was expected; `*known` false for a
+ * field no provider has. */
+static const char *provider_field(struct clawmd_contract *c, const char *field, const char *v,
+				  bool *known)
+{
+	const char *want = NULL;
+	*known = true;
 	if (!strcmp(field, "title")) {
 		if (!*v || strlen(v) > 64)
 			want = "a name of at most 64 bytes";
@@ -250,11 +243,37 @@ int clawmd_layout_provider_set(struct clawmd_layout *lay, const char *key, const
 	} else if (!strcmp(field, "skills.roots")) {
 		set_slot(&c->skills_roots, v);
 	} else {
+		*known = false;
+	}
+	return want;
+}
+
+int clawmd_layout_provider_set(struct clawmd_layout *lay, const char *key, const char *v,
+			       struct clawmd_err *err)
+{
+	/* key is "providers.NAME.FIELD" (FIELD may be "skills.x") */
+	const char *name = key + strlen("providers."), *dot = strchr(name, '.');
+	char nm[72];
+	if (!dot || dot == name || (size_t)(dot - name) >= sizeof(nm) ||
+	    !clawmd_name_valid(name, (size_t)(dot - name)) || memchr(name, '.', (size_t)(dot - name)))
+		return clawmd_err_set(err, CLAWMD_EUSAGE,
+				      "%s: a provider's name is [A-Za-z0-9][A-Za-z0-9_-]{0,63}", key);
+	memcpy(nm, name, (size_t)(dot - name));
+	nm[dot - name] = '\0';
+	const char *field = dot + 1;
+	bool fresh;
+	struct clawmd_contract *c = own(lay, nm, &fresh, err);
+	if (!c)
+		return err->code;
+	if (!strcmp(field, "like"))
+		return provider_like(c, nm, key, v, err);
+	bool known;
+	const char *want = provider_field(c, field, v, &known);
+	if (!known)
 		return clawmd_err_set(err, CLAWMD_EUSAGE,
 				      "%s: unknown key (like, title, entry, container_path, cap, imports, "
 				      "inside, overrides, reads, document, skills.discovery, "
 				      "skills.source, skills.home, skills.roots, skills.inlined)", key);
-	}
 	if (want)
 		return clawmd_err_set(err, CLAWMD_EUSAGE, "%s: expected %s, not '%s'", key, want, v);
 	(void)fresh;
