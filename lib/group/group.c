@@ -5,6 +5,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <sys/file.h>
 #include <unistd.h>
@@ -165,10 +166,25 @@ static int read_config(struct clawmd_group *g, struct clawmd_err *err)
 	return rc;
 }
 
+/* How a config the host gave is named in messages. */
+static char *given_path(const struct clawmd_group *g)
+{
+	char *file = clawmd_path_join(g->shown, CLAWMD_CONFIG_NAME);
+	char *path = clawmd_xasprintf("%s (given by the host)", file);
+	free(file);
+	return path;
+}
+
 int clawmd_group_config(const struct clawmd_group_config **out, struct clawmd_group *g,
 			struct clawmd_err *err)
 {
 	*out = &g->config;
+	if (g->config_rc == CONFIG_GIVEN_KNOWN) { /* bytes that parsed before: parse now */
+		char *path = given_path(g);
+		g->config_rc = clawmd_config_parse(&g->config, g->config_text.ptr, g->config_text.len,
+						   path, &g->config_err);
+		free(path);
+	}
 	if (g->config_rc == 1) {
 		g->config_rc = read_config(g, &g->config_err);
 		if (g->config_rc < 0) {
@@ -207,13 +223,67 @@ void clawmd_group_refresh(struct clawmd_group *g)
 	g->config_rc = 1;
 }
 
+/*
+ * The configs a host gave that parsed, remembered by their bytes: a host
+ * hands a group the same row at every spawn, and the no-op needs only its
+ * digest (record.c), not its parse.  Parsing is a function of the bytes
+ * alone, so bytes that parsed once are taken as they are and parsed when
+ * the plan first asks (clawmd_group_config): a vouched no-op parses
+ * nothing.  A few small configs, shared by every handle of the process.
+ */
+#define KNOWN_CONFIGS 64
+#define KNOWN_CONFIG_MAX (64u << 10)
+static struct {
+	uint64_t digest;
+	size_t len;
+	char *text;
+} known_configs[KNOWN_CONFIGS];
+static size_t known_next;
+static pthread_mutex_t known_mu = PTHREAD_MUTEX_INITIALIZER;
+
+static bool config_known(const char *json, size_t len, uint64_t digest)
+{
+	bool hit = false;
+	pthread_mutex_lock(&known_mu);
+	for (size_t i = 0; i < KNOWN_CONFIGS && !hit; i++)
+		hit = known_configs[i].text && known_configs[i].digest == digest &&
+		      known_configs[i].len == len && !memcmp(known_configs[i].text, json, len);
+	pthread_mutex_unlock(&known_mu);
+	return hit;
+}
+
+static void config_learn(const char *json, size_t len, uint64_t digest)
+{
+	if (len > KNOWN_CONFIG_MAX || config_known(json, len, digest))
+		return;
+	char *text = clawmd_xmalloc(len ? len : 1);
+	memcpy(text, json, len);
+	pthread_mutex_lock(&known_mu);
+	free(known_configs[known_next].text);
+	known_configs[known_next].digest = digest;
+	known_configs[known_next].len = len;
+	known_configs[known_next].text = text;
+	known_next = (known_next + 1) % KNOWN_CONFIGS;
+	pthread_mutex_unlock(&known_mu);
+}
+
 int clawmd_group_set_config(struct clawmd_group *g, const char *json, size_t len,
 			    struct clawmd_err *err)
 {
 	struct clawmd_group_config cfg;
-	char *file = clawmd_path_join(g->shown, CLAWMD_CONFIG_NAME);
-	char *path = clawmd_xasprintf("%s (given by the host)", file);
-	free(file);
+	uint64_t digest = clawmd_fnv1a64(json, len);
+	if (config_known(json, len, digest)) {
+		clawmd_config_release(&g->config);
+		clawmd_config_init(&g->config);
+		clawmd_buf_clear(&g->config_text);
+		clawmd_buf_put(&g->config_text, json, len);
+		g->config_rc = CONFIG_GIVEN_KNOWN;
+		g->config_given = true;
+		g->config_digest = digest;
+		g->config_absent = false;
+		return 0;
+	}
+	char *path = given_path(g);
 	int rc = clawmd_config_parse(&cfg, json, len, path, err);
 	free(path);
 	/* The flat document reads the text as nanoclaw reads its row, and
@@ -227,7 +297,7 @@ int clawmd_group_set_config(struct clawmd_group *g, const char *json, size_t len
 		g->config_rc = rc;
 		g->config_err = *err;
 		g->config_given = true;
-		g->config_digest = clawmd_fnv1a64(json, len);
+		g->config_digest = digest;
 		g->config_absent = false;
 		clawmd_err_clear(err);
 		return 0;
@@ -240,8 +310,9 @@ int clawmd_group_set_config(struct clawmd_group *g, const char *json, size_t len
 	clawmd_buf_put(&g->config_text, json, len);
 	g->config_rc = 0;
 	g->config_given = true;
-	g->config_digest = clawmd_fnv1a64(json, len);
+	g->config_digest = digest;
 	g->config_absent = false;
+	config_learn(json, len, digest);
 	return 0;
 }
 

@@ -24,6 +24,10 @@
 #include "fs/fs.h"
 #include "fs/inputs.h"
 
+/* config_rc of a config the host gave whose bytes parsed before
+ * (group.c): parsed when first asked for. */
+#define CONFIG_GIVEN_KNOWN 2
+
 struct clawmd_group {
 	const struct clawmd_layout *lay;
 	struct clawmd_pass *pass; /* the root's: NULL, a pass or a watched pass */
@@ -34,7 +38,7 @@ struct clawmd_group {
 	int lock;		/* -1 unless held */
 	char *lockpath;		/* STATE/locks/<name>, once a lock was asked for */
 	/* container.json as read once (or as the host gave it) */
-	int config_rc;		/* 1: not read yet; 0; or the error */
+	int config_rc;		/* 1: not read yet; CONFIG_GIVEN_KNOWN; 0; or the error */
 	bool config_given;	/* the host's, not the file's */
 	uint64_t config_digest;	/* of the text the host gave: keys the no-op record */
 	bool config_absent;	/* no container.json: all defaults */

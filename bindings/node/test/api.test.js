@@ -49,6 +49,30 @@ test('dryRun changes nothing; a config given by the host is used', (t) => {
 	assert.equal(read(root, 'groups/main/.claude-fragments/mcp-docs.md').trim(), 'Read the docs.');
 });
 
+test('a config given again: its bytes, parsed once, still plan every compose that is no no-op', (t) => {
+	const root = makeRoot(t);
+	const h = clawmd.open(root, { watch: true });
+	t.after(() => h.close());
+	const cfg = '{"skills": ["beta"], "mcpServers": {"docs": {"instructions": "Read the docs."}}}';
+	h.compose('main', { config: cfg });
+	assert.equal(h.compose('main', { config: cfg }).changed, false); // the no-op parses nothing
+	// The group changes under the same config: the plan asks for it, parsed then.
+	fs.rmSync(path.join(root, 'groups/main/.claude-fragments'), { recursive: true });
+	const again = h.compose('main', { config: cfg });
+	assert.equal(again.changed, true);
+	assert.match(read(root, 'groups/main/CLAUDE.md'), /skill-beta[\s\S]*mcp-docs/);
+	assert.equal(read(root, 'groups/main/.claude-fragments/mcp-docs.md').trim(), 'Read the docs.');
+	assert.equal(h.compose('main', { dryRun: true, config: cfg }).changed, false);
+	// Bytes that failed are never taken as known: the same error every time.
+	for (let i = 0; i < 3; i++)
+		assert.throws(() => h.compose('main', { config: '{"skills": ["../x"]}' }),
+			(e) => e instanceof clawmd.ClawmdError && e.code === 'EINPUT' && e.key === 'skills[0]');
+	// Another group given the same bytes gets its own messages' paths.
+	fs.mkdirSync(path.join(root, 'groups/other'));
+	h.compose('other', { config: cfg });
+	assert.match(read(root, 'groups/other/CLAUDE.md'), /skill-beta/);
+});
+
 test('open: layout options as clawmd.json names them', (t) => {
 	const root = makeRoot(t);
 	const h = clawmd.open(root, { mode: 'symlink', container: { skills: '/opt/skills' }, import_local: true });
