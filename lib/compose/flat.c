@@ -856,14 +856,6 @@ static const struct clawmd_contract *first_contract(struct clawmd_group *g, cons
 	return NULL;
 }
 
-bool clawmd_flat_possible(const struct clawmd_layout *lay)
-{
-	bool any = lay->flat;
-	for (size_t i = 0; i < lay->nproviders && !any; i++)
-		any = lay->providers[i].document && !strcmp(lay->providers[i].document, "flat");
-	return any;
-}
-
 bool clawmd_flat_wanted(struct clawmd_group *g)
 {
 	clawmd_runtimes set;

@@ -17,9 +17,6 @@
 #include "clawmd.h"
 
 bool clawmd_flat_wanted(struct clawmd_group *g);
-/* Whether any group of the layout may be flat (its "document", or a
- * contract's): cheap, for the no-op path. */
-bool clawmd_flat_possible(const struct clawmd_layout *lay);
 /* STATE/flat/<group> exists. */
 bool clawmd_flat_recorded(const struct clawmd_group *g);
 int clawmd_flat_plan(struct clawmd_plan *out, struct clawmd_group *g, struct clawmd_err *err);

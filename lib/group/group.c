@@ -1,6 +1,5 @@
 /* group.c - the group handle (see group.h and clawmd/group.h). */
 #include "group/group.h"
-#include "compose/flat.h"
 #include "base/util.h"
 
 #include <errno.h>
@@ -289,7 +288,7 @@ int clawmd_group_set_config(struct clawmd_group *g, const char *json, size_t len
 	/* The flat document reads the text as nanoclaw reads its row, and
 	 * what clawmd's reader refuses there is a warning, not an error
 	 * (compose/flat.c): a layout that may be flat keeps the text. */
-	if (rc < 0 && clawmd_flat_possible(g->lay) && len <= CLAWMD_CONFIG_MAX) {
+	if (rc < 0 && clawmd_layout_flat_possible(g->lay) && len <= CLAWMD_CONFIG_MAX) {
 		clawmd_config_release(&g->config);
 		clawmd_config_init(&g->config);
 		clawmd_buf_clear(&g->config_text);

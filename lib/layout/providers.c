@@ -300,3 +300,14 @@ void clawmd_layout_providers_digest(struct clawmd_buf *b, const struct clawmd_la
 				clawmd_buf_put(b, "\x01", 2); /* none differs from "" */
 	}
 }
+
+/* Whether any group of the layout may compose the flat document (the
+ * layout's "document", or one provider's): the group handle keeps a
+ * host-given config the reader refuses only then (group.c). */
+bool clawmd_layout_flat_possible(const struct clawmd_layout *lay)
+{
+	bool any = lay->flat;
+	for (size_t i = 0; i < lay->nproviders && !any; i++)
+		any = lay->providers[i].document && !strcmp(lay->providers[i].document, "flat");
+	return any;
+}

@@ -175,6 +175,8 @@ char *clawmd_layout_unknown_message(const struct clawmd_layout *lay, size_t i);
  * are in use; the nearest name to an unknown one (or NULL).
  */
 const struct clawmd_contract *clawmd_layout_contract(const struct clawmd_layout *lay, int rt);
+/* Whether the layout or one of its providers composes the flat document. */
+bool clawmd_layout_flat_possible(const struct clawmd_layout *lay);
 int clawmd_layout_runtime(const struct clawmd_layout *lay, const char *name);
 int clawmd_layout_nruntimes(const struct clawmd_layout *lay);
 const char *clawmd_layout_suggest(const struct clawmd_layout *lay, const char *name);
