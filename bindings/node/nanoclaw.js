@@ -282,19 +282,23 @@ function projectDocRoot(contract) {
 
 /* The container_configs row (or a container.json-shaped object) as the
  * flat document reads it: the spec, not a provider, says which file. */
-const rowCache = new Map(); // the row's columns -> the config's JSON text (a few rows per host)
+// the row's mcp_servers text -> [{ skills, cli, text }]: the config's JSON
+// text for each row seen (a few per group).  Keyed by the column's own
+// string, whose hash V8 keeps, rather than by a text made of the columns,
+// which would be made and hashed again at every call.
+const rowTexts = new Map();
 function projectDocConfig(config) {
 	if (config && typeof config === 'object' && !Array.isArray(config)) {
 		const own = (k) => (Object.prototype.hasOwnProperty.call(config, k) ? config[k] : undefined);
-		const cols = [own('skills'), own('mcp_servers'), own('cli_scope')];
-		if (own('mcp_servers') !== undefined && cols.every((c) => c === undefined || c === null || typeof c === 'string')) {
-			const key = JSON.stringify(cols);
-			let text = rowCache.get(key);
-			if (text === undefined) {
-				text = JSON.stringify(projectDocObject(config));
-				if (rowCache.size > 4096) rowCache.clear();
-				rowCache.set(key, text);
-			}
+		const skills = own('skills'), mcp = own('mcp_servers'), cli = own('cli_scope');
+		const col = (c) => c === undefined || c === null || typeof c === 'string';
+		if (typeof mcp === 'string' && col(skills) && col(cli)) {
+			let seen = rowTexts.get(mcp);
+			for (const r of seen || []) if (r.skills === skills && r.cli === cli) return r.text;
+			const text = JSON.stringify(projectDocObject(config));
+			if (rowTexts.size > 4096) rowTexts.clear();
+			if (!seen || seen.length > 16) rowTexts.set(mcp, (seen = []));
+			seen.push({ skills, cli, text });
 			return text;
 		}
 	}

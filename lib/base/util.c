@@ -99,6 +99,35 @@ uint64_t clawmd_fnv1a64(const void *data, size_t len)
 	return h;
 }
 
+static inline uint64_t hash_step(uint64_t h, uint64_t w)
+{
+	h = (h ^ w) * 0xff51afd7ed558ccdULL;
+	return h ^ (h >> 32);
+}
+
+uint64_t clawmd_hash64(const void *data, size_t len)
+{
+	const char *p = data;
+	uint64_t w, h = 0x9e3779b97f4a7c15ULL ^ len;
+	/* Four chains side by side: a step's multiply waits for the one
+	 * before it only within its own lane. */
+	uint64_t l[4] = {h, h ^ 1, h ^ 2, h ^ 3};
+	for (; len >= 32; p += 32, len -= 32)
+		for (int k = 0; k < 4; k++) {
+			memcpy(&w, p + 8 * k, 8);
+			l[k] = hash_step(l[k], w);
+		}
+	h = hash_step(hash_step(hash_step(hash_step(h, l[0]), l[1]), l[2]), l[3]);
+	for (; len >= 8; p += 8, len -= 8) {
+		memcpy(&w, p, 8);
+		h = hash_step(h, w);
+	}
+	w = 0;
+	memcpy(&w, p, len);
+	h = (h ^ w) * 0xc4ceb9fe1a85ec53ULL;
+	return h ^ (h >> 29);
+}
+
 void clawmd_strv_free(char **v, size_t n)
 {
 	if (!v)

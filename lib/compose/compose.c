@@ -84,10 +84,11 @@ static int compose_write(struct clawmd_plan *plan, struct clawmd_changes *change
 {
 	int rc = 0;
 	/* What a flat entry will hold is recorded beside what it holds now
-	 * before it is written, and alone once it is: a crash in between
-	 * leaves both clawmd's. */
+	 * before it is written, and alone once it is (when there was anything
+	 * else): a crash in between leaves both clawmd's. */
+	bool others = false;
 	if (plan->flat && (changes->n || !clawmd_flat_recorded(g)))
-		clawmd_flat_remember(g, plan, true);
+		others = clawmd_flat_remember(g, plan, true);
 	if (changes->n == 0) {
 		if (record)
 			clawmd_record_save(g, plan);
@@ -97,7 +98,7 @@ static int compose_write(struct clawmd_plan *plan, struct clawmd_changes *change
 	rc = clawmd_changes_apply(changes, g, err);
 	if (rc == 0)
 		keep_tracked(plan, changes, g);
-	if (rc == 0 && plan->flat)
+	if (rc == 0 && plan->flat && others)
 		clawmd_flat_remember(g, plan, false);
 	if (rc == 0 && plan->inlined && carried(changes))
 		rc = compose_again(plan, g, err);

@@ -191,26 +191,30 @@ static int read_source(struct clawmd_buf *out, struct clawmd_inputs *in, const c
 	struct stat st;
 	int rc = 0;
 	/* noted as opened, before it is read: a change from now on is seen */
-	if (fstat(fd, &st) == 0)
-		clawmd_inputs_note(in, CLAWMD_INPUT_CONTENT, CLAWMD_AT_HOST, path, &st);
-	else
-		clawmd_inputs_lose(in);
-	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
+	if (fstat(fd, &st) < 0) {
+		rc = clawmd_err_sys(err, CLAWMD_EFS, "could not read '%s'", path);
+		goto out;
+	}
+	clawmd_inputs_note(in, CLAWMD_INPUT_CONTENT, CLAWMD_AT_HOST, path, &st);
+	if (!S_ISREG(st.st_mode)) {
 		errno = S_ISDIR(st.st_mode) ? EISDIR : EINVAL;
 		rc = clawmd_err_sys(err, CLAWMD_EFS, "could not read '%s' (not a regular file)", path);
 		goto out;
 	}
+	/* Sized from fstat, one byte over: a read that falls short of what
+	 * it asked for met the end, so a file that did not change is read
+	 * in one call. */
+	size_t want = st.st_size < SOURCE_MAX ? (size_t)st.st_size + 1 : (size_t)SOURCE_MAX + 1;
 	for (;;) {
-		clawmd_buf_grow(out, 65536);
-		ssize_t k = read(fd, out->ptr + out->len, out->cap - out->len - 1);
+		clawmd_buf_grow(out, want);
+		size_t room = out->cap - out->len - 1;
+		ssize_t k = read(fd, out->ptr + out->len, room);
 		if (k < 0 && errno == EINTR)
 			continue;
 		if (k < 0) {
 			rc = clawmd_err_sys(err, CLAWMD_EFS, "could not read '%s'", path);
 			goto out;
 		}
-		if (k == 0)
-			break;
 		out->len += (size_t)k;
 		out->ptr[out->len] = '\0';
 		if (out->len > SOURCE_MAX) {
@@ -218,6 +222,9 @@ static int read_source(struct clawmd_buf *out, struct clawmd_inputs *in, const c
 					    SOURCE_MAX);
 			goto out;
 		}
+		if (k == 0 || (size_t)k < room)
+			break;
+		want = 65536;
 	}
 	clawmd_utf8_sanitize(out);
 out:
@@ -1052,26 +1059,40 @@ bool clawmd_flat_ours(const struct clawmd_group *g, const char *name, const char
 	return !known || ours;
 }
 
-void clawmd_flat_remember(const struct clawmd_group *g, const struct clawmd_plan *plan, bool keep)
+/* `line` (its newline included) is one of the lines of `lines`. */
+static bool has_line(const char *lines, const char *line)
 {
-	struct clawmd_buf b = CLAWMD_BUF_INIT;
+	for (const char *at = lines; (at = strstr(at, line)); at++)
+		if (at == lines || at[-1] == '\n')
+			return true;
+	return false;
+}
+
+bool clawmd_flat_remember(const struct clawmd_group *g, const struct clawmd_plan *plan, bool keep)
+{
+	struct clawmd_buf b = CLAWMD_BUF_INIT, mine = CLAWMD_BUF_INIT;
 	struct clawmd_dir st = CLAWMD_DIR_INIT;
 	struct clawmd_err e = CLAWMD_ERR_INIT;
 	clawmd_buf_put(&b, "", 0);
+	clawmd_buf_put(&mine, "", 0);
+	for (size_t i = 0; i < plan->n; i++) {
+		char hex[17];
+		clawmd_entry_digest(hex, plan->entries[i].data, plan->entries[i].len);
+		clawmd_buf_printf(&mine, "%s %s\n", plan->entries[i].name, hex);
+	}
 	char *p = record_path(g);
 	FILE *fp = keep ? fopen(p, "re") : NULL;
 	char line[256];
+	/* Kept: the lines of digests not about to be written again. */
 	while (fp && fgets(line, sizeof(line), fp) && b.len < 65536)
-		if (strchr(line, '\n'))
+		if (strchr(line, '\n') && !has_line(mine.ptr, line))
 			clawmd_buf_puts(&b, line);
 	if (fp)
 		fclose(fp);
 	free(p);
-	for (size_t i = 0; i < plan->n; i++) {
-		char hex[17];
-		clawmd_entry_digest(hex, plan->entries[i].data, plan->entries[i].len);
-		clawmd_buf_printf(&b, "%s %s\n", plan->entries[i].name, hex);
-	}
+	bool kept = b.len > 0;
+	clawmd_buf_put(&b, mine.ptr, mine.len);
+	clawmd_buf_release(&mine);
 	char *dir = clawmd_path_join(g->lay->state, "flat");
 	(void)mkdir(g->lay->state, 0755);
 	(void)mkdir(dir, 0755);
@@ -1088,4 +1109,5 @@ void clawmd_flat_remember(const struct clawmd_group *g, const struct clawmd_plan
 	clawmd_dir_release(&st);
 	free(dir);
 	clawmd_buf_release(&b);
+	return kept;
 }

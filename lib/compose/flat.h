@@ -26,7 +26,7 @@ bool clawmd_flat_header(const char *data, size_t len);
  * recorded), or one with the header and no record (nanoclaw's own). */
 bool clawmd_flat_ours(const struct clawmd_group *g, const char *name, const char *data, size_t len);
 /* Record the digests of the plan's entries (with `keep`, beside those
- * already recorded). */
-void clawmd_flat_remember(const struct clawmd_group *g, const struct clawmd_plan *plan, bool keep);
+ * already recorded); true when it kept any other digest. */
+bool clawmd_flat_remember(const struct clawmd_group *g, const struct clawmd_plan *plan, bool keep);
 
 #endif

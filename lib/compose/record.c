@@ -26,7 +26,7 @@
  *	nfacts x { kind:u8 at:u8 pathlen:u16 base:u16 ident path NUL }
  * where a type fact's ident is its mode:u32 alone (most facts of a group
  * with many skills are types: each byte less is a byte less to checksum).
- *	checksum:u64 of everything before it
+ *	checksum:u64 of everything before it (clawmd_hash64)
  * Binary because reading it is most of what a no-op does: parsing the
  * same in text took more instructions than the rest of the process.  It
  * is rewritten in place without truncating the lock file (no-op composes
@@ -35,25 +35,8 @@
  * copies nothing onto its stack (every page of stack a process touches is
  * a page fault, and a no-op is mostly process start).
  */
-#define RECORD_MAGIC "clawmd\x05\n"
+#define RECORD_MAGIC "clawmd\x06\n"
 #define RECORD_MAX (4 * 1024 * 1024)
-
-/* The record's checksum: it only has to catch a torn or stale write, so
- * eight bytes a step (FNV-1a's byte a step was a tenth of a no-op). */
-static uint64_t checksum(const char *p, size_t len)
-{
-	uint64_t h = 0x9e3779b97f4a7c15ULL ^ len;
-	for (; len >= 8; p += 8, len -= 8) {
-		uint64_t w;
-		memcpy(&w, p, 8);
-		h = (h ^ w) * 0xff51afd7ed558ccdULL;
-		h ^= h >> 32;
-	}
-	uint64_t w = 0;
-	memcpy(&w, p, len);
-	h = (h ^ w) * 0xc4ceb9fe1a85ec53ULL;
-	return h ^ (h >> 29);
-}
 
 static int read_record(struct clawmd_buf *out, int fd)
 {
@@ -263,7 +246,7 @@ static bool record_head(struct cursor *c, const struct clawmd_buf *rec, uint32_t
 		return false;
 	/* The checksum first: a torn or half-rewritten record is no record. */
 	memcpy(&sum, rec->ptr + len - 8, 8);
-	if (sum != checksum(rec->ptr, len - 8))
+	if (sum != clawmd_hash64(rec->ptr, len - 8))
 		return false;
 	*c = (struct cursor){rec->ptr + 12, rec->ptr + len - 8, false};
 	TAKE(c, *ndefused);
@@ -436,7 +419,7 @@ void clawmd_record_save(struct clawmd_group *g, const struct clawmd_plan *plan)
 	}
 	u32 = (uint32_t)(rec.len + 8);
 	memcpy(rec.ptr + 8, &u32, 4);
-	u64 = checksum(rec.ptr, rec.len);
+	u64 = clawmd_hash64(rec.ptr, rec.len);
 	clawmd_buf_put(&rec, &u64, 8);
 	write_record(g->lock, g->lockpath, &rec);
 out:

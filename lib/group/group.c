@@ -270,7 +270,7 @@ int clawmd_group_set_config(struct clawmd_group *g, const char *json, size_t len
 			    struct clawmd_err *err)
 {
 	struct clawmd_group_config cfg;
-	uint64_t digest = clawmd_fnv1a64(json, len);
+	uint64_t digest = clawmd_hash64(json, len);
 	if (config_known(json, len, digest)) {
 		clawmd_config_release(&g->config);
 		clawmd_config_init(&g->config);

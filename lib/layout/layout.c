@@ -422,7 +422,7 @@ uint64_t clawmd_layout_digest(const struct clawmd_layout *lay)
 		}
 	}
 	clawmd_layout_providers_digest(&b, lay);
-	uint64_t d = clawmd_fnv1a64(b.ptr, b.len);
+	uint64_t d = clawmd_hash64(b.ptr, b.len);
 	clawmd_buf_release(&b);
 	return d;
 }
