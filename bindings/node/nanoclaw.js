@@ -195,6 +195,7 @@ function groupMounts(group) {
 
 const ENTRY_FILES = ['CLAUDE.md', 'AGENTS.md', 'GEMINI.md', 'QWEN.md'];
 const projectDocs = new Map(); // cwd + spec -> { cwd, handle }
+const groupDirs = new Set(); // the group directories made or found by this process
 
 /*
  * upstream's spec ({fileName, instructions?, maxBytes?}) as the layout keys
@@ -369,11 +370,18 @@ function composeGroupProjectDoc(group, groupDir, spec, config, options) {
 	if (groupDir !== want && path.resolve(groupDir) !== want)
 		throw usage(`composeGroupProjectDoc: groupDir '${groupDir}' is not '${want}', the group's ` +
 			'directory under the root', 'groupDir');
+	// a group's directory is made when missing, as nanoclaw's composer
+	// does: first seen, made up front (no failed compose to throw); one
+	// removed since, after the compose that found it gone
+	if (!groupDirs.has(want)) {
+		fs.mkdirSync(want, { recursive: true });
+		if (groupDirs.size > 65536) groupDirs.clear();
+		groupDirs.add(want);
+	}
 	let r;
 	try {
 		r = h.compose(group.folder, { config: cfg });
 	} catch (e) {
-		// a group's directory is made when missing, as nanoclaw's composer does
 		if (!(e instanceof ClawmdError) || e.code !== 'EFS' || fs.existsSync(want)) throw e;
 		fs.mkdirSync(want, { recursive: true });
 		r = h.compose(group.folder, { config: cfg });

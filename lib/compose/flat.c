@@ -30,6 +30,7 @@
  */
 #include "clawmd.h"
 #include "compose/flat.h"
+#include "compose/pass.h"
 #include "group/group.h"
 #include "group/entry.h"
 #include "fs/fs.h"
@@ -174,10 +175,33 @@ static bool utf8_ok(const char *s)
 
 /* ---- sources -------------------------------------------------------------- */
 
+static int read_file(struct clawmd_buf *out, struct clawmd_inputs *in, const char *path,
+		     struct clawmd_err *err);
+
 /* A file of the host's install tree, symlinks followed (as readFileSync),
- * decoded as Node decodes UTF-8.  1: absent. */
-static int read_source(struct clawmd_buf *out, struct clawmd_inputs *in, const char *path,
-			struct clawmd_err *err)
+ * decoded as Node decodes UTF-8; read once a pass (compose/pass.h).  1:
+ * absent. */
+static int read_source(struct clawmd_buf *out, struct clawmd_group *g, const char *path,
+		       struct clawmd_err *err)
+{
+	struct clawmd_buf key = CLAWMD_BUF_INIT;
+	const char *got;
+	size_t len, from = g->inputs.n;
+	clawmd_buf_put(&key, (char[]){CLAWMD_PASS_FLAT}, 1);
+	clawmd_buf_puts(&key, path);
+	int rc = 0;
+	if (clawmd_pass_recall(g->pass, key.ptr, key.len, &got, &len, &g->inputs)) {
+		clawmd_buf_clear(out);
+		clawmd_buf_put(out, got, len);
+	} else if ((rc = read_file(out, &g->inputs, path, err)) == 0) {
+		clawmd_pass_remember(g->pass, key.ptr, key.len, out->ptr, out->len, &g->inputs, from);
+	}
+	clawmd_buf_release(&key);
+	return rc;
+}
+
+static int read_file(struct clawmd_buf *out, struct clawmd_inputs *in, const char *path,
+		     struct clawmd_err *err)
 {
 	clawmd_buf_clear(out);
 	clawmd_buf_put(out, "", 0);
@@ -767,7 +791,7 @@ static int push_modules(struct flat *f, const struct row *r, struct clawmd_buf *
 		char *mod = clawmd_xstrndup(names[i], l - sl);
 		if (!(r->cli_disabled && (!strcmp(mod, "cli") || !strcmp(mod, "scheduling")))) {
 			char *p = clawmd_path_join(lay->modules, names[i]);
-			if ((rc = read_source(text, &f->g->inputs, p, err)) == 0) {
+			if ((rc = read_source(text, f->g, p, err)) == 0) {
 				char *h = clawmd_xasprintf("NanoClaw Module: %s", mod);
 				push(f, h, text->ptr, text->len, true);
 				free(h);
@@ -796,7 +820,7 @@ static int push_skills(struct flat *f, const struct row *r, struct clawmd_buf *t
 		if (!sel)
 			continue;
 		char *p = clawmd_xasprintf("%s/%s/instructions.md", lay->skills, names[i]);
-		if ((rc = read_source(text, &f->g->inputs, p, err)) == 0) {
+		if ((rc = read_source(text, f->g, p, err)) == 0) {
 			char *h = clawmd_xasprintf("NanoClaw Skill: %s", names[i]);
 			push(f, h, text->ptr, text->len, true);
 			free(h);
@@ -819,7 +843,7 @@ static int compose_one(struct clawmd_buf *out, struct flat *f, const struct row 
 	int rc;
 	if (persona->len)
 		push(f, "Persona", persona->ptr, persona->len, false);
-	if ((rc = read_source(&text, &f->g->inputs, lay->base, err)) < 0)
+	if ((rc = read_source(&text, f->g, lay->base, err)) < 0)
 		goto out;
 	if (rc == 1) {
 		char *b = clawmd_layout_shown(lay, lay->base);

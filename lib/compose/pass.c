@@ -70,20 +70,61 @@ struct clawmd_pass_memo *clawmd_pass_put(struct clawmd_pass *p, const char *key,
 	return m;
 }
 
+/*
+ * A watched pass lives as long as its host, so it remembers only a
+ * source's bytes (one file, noted as read), used
+ * again only when each fact the read rested on, looked at again now, is
+ * found as it was (the check a record's facts get), and remembered only
+ * when those facts could vouch for it then: host facts alone, at least
+ * one, none lost, none changed too close to the look (fs/stamp.h).
+ */
+static bool still_true(const struct clawmd_inputs *facts)
+{
+	struct clawmd_input_dirs dirs;
+	bool same = true;
+	clawmd_input_dirs_init(&dirs, -1);
+	for (size_t i = 0; same && i < facts->n; i++) {
+		struct clawmd_ident now;
+		same = clawmd_input_look(&now, &facts->v[i], &dirs) == 0 &&
+		       clawmd_input_same(&facts->v[i], &now);
+	}
+	clawmd_input_dirs_release(&dirs);
+	return same;
+}
+
+/* What a watched pass may remember: a file's bytes, for a few thousand
+ * files (a host's install tree; a name it drops stays until the handle
+ * closes). */
+static bool keeps(const struct clawmd_pass *pass, const char *key)
+{
+	return !pass->watched ||
+	       ((key[0] == CLAWMD_PASS_SOURCE || key[0] == CLAWMD_PASS_FLAT) && pass->n < 4096);
+}
+
+static bool can_vouch(struct clawmd_inputs *facts)
+{
+	if (!facts->n)
+		return false;
+	for (size_t i = 0; i < facts->n; i++)
+		if (facts->v[i].at != CLAWMD_AT_HOST && facts->v[i].at != CLAWMD_AT_HOST_NOFOLLOW)
+			return false;
+	return clawmd_inputs_settle(facts);
+}
+
 /* Source keys start with a byte no fact key starts with ('0' + base). */
 bool clawmd_pass_recall(struct clawmd_pass *pass, const char *key, size_t klen,
 			const char **data, size_t *len, struct clawmd_inputs *in)
 {
-	/* A watched pass outlives any edit: it remembers no source. */
-	if (!pass || pass->watched)
+	if (!pass || (pass->watched && key[0] != CLAWMD_PASS_SOURCE && key[0] != CLAWMD_PASS_FLAT))
 		return false;
 	const struct clawmd_pass_memo *m = clawmd_pass_slot(pass->v, pass->cap, key, klen);
-	if (!m->key || !m->data)
+	if (!m->key || !m->data || (pass->watched && !still_true(&m->facts)))
 		return false;
 	*data = m->data;
 	*len = m->len;
+	/* Looked at again just now, in a watched pass: as of this compose. */
 	for (size_t i = 0; i < m->facts.n; i++)
-		clawmd_inputs_add(in, &m->facts.v[i], m->facts.since);
+		clawmd_inputs_add(in, &m->facts.v[i], pass->watched ? in->since : m->facts.since);
 	if (m->facts.lost)
 		clawmd_inputs_lose(in);
 	return true;
@@ -94,14 +135,11 @@ void clawmd_pass_remember(struct clawmd_pass *pass, const char *key, size_t klen
 			  size_t from)
 {
 	static const struct clawmd_ident none;
-	if (!pass || pass->watched)
+	if (!pass || !keeps(pass, key) || (pass->watched && (!in || !in->on || in->lost)))
 		return;
 	struct clawmd_pass_memo *m = clawmd_pass_put(pass, key, klen, 0, &none);
 	free(m->data);
-	m->data = clawmd_xmalloc(len + 1);
-	memcpy(m->data, data, len);
-	m->data[len] = '\0';
-	m->len = len;
+	m->data = NULL;
 	clawmd_inputs_release(&m->facts);
 	if (in && in->on) {
 		clawmd_inputs_start(&m->facts);
@@ -110,6 +148,12 @@ void clawmd_pass_remember(struct clawmd_pass *pass, const char *key, size_t klen
 		m->facts.since = in->since;
 		m->facts.lost = in->lost;
 	}
+	if (pass->watched && !can_vouch(&m->facts))
+		return; /* read again next time */
+	m->data = clawmd_xmalloc(len + 1);
+	memcpy(m->data, data, len);
+	m->data[len] = '\0';
+	m->len = len;
 }
 
 /* ---- the root handle: it lives on the floor of the pass it frees ---------- */

@@ -5,9 +5,10 @@
  * A plain pass remembers, for the pass's length, what the host's sources
  * were found to be: each source path's identity, stat'ed once for all the
  * groups (compose/record.c), and the bytes plan.c read (the shared base,
- * copied sources, listings, the layout's warnings).  A watched pass keeps
- * none of that (it lives as long as its host, and any source may change
- * meanwhile); it holds the inotify watch instead (compose/watch.h).
+ * copied sources, listings, the layout's warnings).  A watched pass lives
+ * as long as its host, and any source may change meanwhile: it holds the
+ * inotify watch (compose/watch.h) and, of all that, only the sources'
+ * bytes, each used again only after a stat finds it unchanged.
  */
 #ifndef CLAWMD_COMPOSE_PASS_H
 #define CLAWMD_COMPOSE_PASS_H
@@ -32,7 +33,8 @@ struct clawmd_pass {
 	struct clawmd_pass_memo *v;
 	size_t n, cap; /* cap: a power of two */
 	/* A watched pass (clawmd_pass_watch()) lives as long as its host: it
-	 * keeps no stats (v stays empty), only what inotify vouches for. */
+	 * keeps no stats, only sources' bytes (checked at each use) and what
+	 * inotify vouches for. */
 	bool watched;
 	struct clawmd_watch *watch; /* NULL: inotify unavailable */
 };
@@ -49,6 +51,7 @@ struct clawmd_pass_memo *clawmd_pass_put(struct clawmd_pass *p, const char *key,
  * which the record's fact keys start with), then NUL-separated strings. */
 enum clawmd_pass_tag {
 	CLAWMD_PASS_SOURCE = 'r',   /* a source's bytes: its directory, its path */
+	CLAWMD_PASS_FLAT = 'f',	    /* a source as the flat document reads it: its path */
 	CLAWMD_PASS_SKILLS = 's',   /* the skills shipping a fragment: the directory */
 	CLAWMD_PASS_MODULES = 'm',  /* the modules shipping one: the directory */
 	CLAWMD_PASS_BASE = 'b',	    /* the shared base is a file: its path */
@@ -61,7 +64,8 @@ enum clawmd_pass_tag {
  * the read noted in `in` from its fact `from` on, which a recall notes
  * again (the read it saves rested on them).  Only successes are
  * remembered: a failure is tried again by the next group, and reported
- * there.  NULL pass, or a watched one: nothing is remembered.
+ * there.  NULL pass: nothing is remembered; a watched one: sources only
+ * (CLAWMD_PASS_SOURCE, CLAWMD_PASS_FLAT), each looked at again at recall.
  */
 bool clawmd_pass_recall(struct clawmd_pass *pass, const char *key, size_t klen,
 			const char **data, size_t *len, struct clawmd_inputs *in);
