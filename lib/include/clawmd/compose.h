@@ -183,6 +183,10 @@ void clawmd_pass_free(struct clawmd_pass *pass);
  * ndefused) without opening, locking or stat'ing anything.  Any event that
  * does sends the group back through the record, as without a watched pass.
  * The agent writing its own files in its group directory does not count.
+ * It also keeps the bytes of each host source a compose read (a skill's,
+ * a module's, the shared base), used for the next group only after a stat
+ * finds the file as it was: a new group's first compose stats its sources
+ * instead of reading them.
  *
  * It is a cache and never an error: without inotify, with no watch left
  * (fs.inotify.max_user_watches), or where inotify cannot be trusted, the
