@@ -75,6 +75,7 @@ mv "$N/modules" "$N/container/agent-runner/src/mcp-tools"
 mv "$N/groups/g/container.json" "$work/container.json"
 rmdir "$N/groups/g"
 cp -a "$N" "$work/flat"
+cp -a "$N" "$work/flat.pristine" # for the tmpfs run of block d
 # PEER's composer: 2.x's composeGroupClaudeMd (b) or, since nanoclaw's pull
 # request 3536, its flat composeGroupProjectDoc (d); each block says which.
 peer= peer20= peerflat=
@@ -109,3 +110,15 @@ if [ -n "$peer" ] && [ -z "$peerflat" ]; then
 	echo "      ($peer has no src/project-doc-compose.ts: no nanoclaw composer to set beside it)"
 fi
 NODE_CALLS=$CALLS $node "$bench" flat "$work/flat" "$work/container.json" "$FIRST" $peerflat
+# A first compose creates files, and what a new inode costs is the file
+# system's: an ext4 without a journal (this machine's root) searches its
+# inode table for recently deleted inodes at each one, which can cost more
+# than the compose.  Where the work directory is not a tmpfs, the same
+# block again in one (/dev/shm), where it costs next to nothing.
+if [ "$(stat -f -c %T "$work")" != tmpfs ] && [ "$(stat -f -c %T /dev/shm 2>/dev/null)" = tmpfs ] &&
+	shm=$(mktemp -d /dev/shm/clawmd-bench-node.XXXXXX 2>/dev/null); then
+	cp -a "$work/flat.pristine" "$shm/flat"
+	echo "      the same in a tmpfs ($shm; here: $(stat -f -c %T "$work")):"
+	NODE_CALLS=$CALLS $node "$bench" flat "$shm/flat" "$work/container.json" "$FIRST" $peerflat
+	rm -rf "$shm"
+fi
