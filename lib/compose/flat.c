@@ -31,6 +31,7 @@
 #include "clawmd.h"
 #include "compose/flat.h"
 #include "compose/pass.h"
+#include "compose/twice.h"
 #include "group/group.h"
 #include "group/entry.h"
 #include "fs/fs.h"
@@ -1017,15 +1018,9 @@ int clawmd_flat_plan(struct clawmd_plan *out, struct clawmd_group *g, struct cla
 							       clawmd_buf_detach(&doc), len};
 	}
 	/* Copilot CLI or Cursor beside another provider: two flat files in one
-	 * directory, both read (doc/runtimes.md, "The same text twice") */
-	for (int rt = 0; rc == 0 && rt < nrt; rt++) {
-		const struct clawmd_contract *c = clawmd_layout_contract(g->lay, rt);
-		const char *twice = (set & (1u << rt)) ? clawmd_plan_twice(out, c) : NULL;
-		if (twice)
-			warn(out, "%s: %s reads both %s and %s, and the group's other runtimes need "
-				  "both: it gets the instructions twice; run it in a group of its own",
-			     g->shown, c->title, c->entry, twice);
-	}
+	 * directory, both read */
+	if (rc == 0)
+		clawmd_plan_warn_twice(out, g, set);
 	row_release(&r);
 	cJSON_Delete(json);
 	clawmd_buf_release(&persona);

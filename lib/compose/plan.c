@@ -9,6 +9,7 @@
 #include "compose/inline.h"
 #include "fs/inputs.h"
 #include "compose/flat.h"
+#include "compose/twice.h"
 
 #include "base/util.h"
 
@@ -729,11 +730,6 @@ static void warn_persona(void *payload, const char *msg)
 
 /* Whether runtime `c` takes the text of group file `name` whole:
  * its entry or a file it reads by itself. */
-static bool reads_file(const struct clawmd_contract *c, const char *name)
-{
-	return (c->entry && !strcmp(c->entry, name)) || clawmd_runtime_list_has(c->reads, name);
-}
-
 /*
  * The entry file of each runtime in `runtimes` but Claude Code, once per
  * file (Codex and OpenCode share AGENTS.md): for a runtime that follows
@@ -824,45 +820,6 @@ static int add_runtime_entries(struct build *b)
 	clawmd_buf_release(&file);
 	clawmd_buf_release(&imports);
 	return rc;
-}
-
-const char *clawmd_plan_twice(const struct clawmd_plan *plan, const struct clawmd_contract *c)
-{
-	for (size_t i = 0; c && c->entry && i < plan->n; i++) {
-		const struct clawmd_entry *e = &plan->entries[i];
-		if (e->type != CLAWMD_FT_FILE || !clawmd_runtime_entry_name(e->name) ||
-		    !strcmp(e->name, c->entry) || !reads_file(c, e->name))
-			continue;
-		/* an inlined or flat entry carries text for anyone; an
-		 * import-only one for a runtime that follows its imports */
-		if (c->imports || plan->flat || memmem(e->data, e->len, "\n<!-- from ", 11))
-			return e->name;
-	}
-	/* its own inlined entry holds the memory it also reads by itself */
-	static const char mem[] = "/" CLAWMD_LOCAL_NAME " -->\n";
-	for (size_t i = 0; c && c->entry && i < plan->n; i++) {
-		const struct clawmd_entry *e = &plan->entries[i];
-		if (e->type == CLAWMD_FT_FILE && !strcmp(e->name, c->entry) &&
-		    clawmd_runtime_list_has(c->reads, CLAWMD_LOCAL_NAME) &&
-		    memmem(e->data, e->len, mem, sizeof(mem) - 1))
-			return CLAWMD_LOCAL_NAME;
-	}
-	return NULL;
-}
-
-/* Copilot CLI reads AGENTS.md and CLAUDE.md in one directory: a group
- * whose other runtimes need both hands it its instructions twice.  Said
- * once per runtime, naming the files. */
-static void warn_twice(struct clawmd_plan *out, struct clawmd_group *g, clawmd_runtimes runtimes)
-{
-	for (int rt = 0; rt < clawmd_layout_nruntimes(g->lay); rt++) {
-		const struct clawmd_contract *c = clawmd_layout_contract(g->lay, rt);
-		const char *twice = (runtimes & (1u << rt)) ? clawmd_plan_twice(out, c) : NULL;
-		if (twice)
-			warn(out, "%s: %s reads both %s and %s, and the group's other runtimes need "
-				  "both: it gets the instructions twice; run it in a group of its own",
-			     g->shown, c->title, c->entry, twice);
-	}
 }
 
 /* The inputs every phase rests on: the config, the runtimes, the layout's
@@ -1148,7 +1105,7 @@ int clawmd_plan_build(struct clawmd_plan *out, struct clawmd_group *g, struct cl
 	/* The entry of each other runtime the group runs, after CLAUDE.md. */
 	if ((rc = add_runtime_entries(&b)) < 0)
 		goto out;
-	warn_twice(out, g, b.runtimes);
+	clawmd_plan_warn_twice(out, g, b.runtimes);
 	out->inlined = b.il.on;
 	out->read = b.il.texts.entries;
 	out->nread = b.il.texts.n;
