@@ -1,6 +1,7 @@
 /* compose.c - the per-spawn job: lock the group, plan, compare, apply. */
 #include "clawmd.h"
 #include "compose/record.h"
+#include "compose/report.h"
 #include "compose/flat.h"
 #include "group/group.h"
 #include "group/tracked.h"
@@ -40,11 +41,8 @@ static void keep_tracked(struct clawmd_plan *plan, const struct clawmd_changes *
 		bool failed;
 		char *msg = clawmd_tracked_move(t, g->name, c->name, c->moved_to,
 						data->ptr ? data->ptr : "", data->len, false, &failed);
-		if (msg) {
-			plan->warnings = clawmd_xrealloc(plan->warnings,
-							 (plan->nwarnings + 1) * sizeof(char *));
-			plan->warnings[plan->nwarnings++] = msg;
-		}
+		if (msg)
+			clawmd_plan_add_warning(plan, msg);
 	}
 	clawmd_tracked_close(t);
 }
@@ -67,9 +65,7 @@ static int compose_again(struct clawmd_plan *first, struct clawmd_group *g, stru
 			had = !strcmp(first->warnings[k], plan.warnings[i]);
 		if (had)
 			continue;
-		first->warnings = clawmd_xrealloc(first->warnings,
-						  (first->nwarnings + 1) * sizeof(char *));
-		first->warnings[first->nwarnings++] = plan.warnings[i];
+		clawmd_plan_add_warning(first, plan.warnings[i]);
 		plan.warnings[i] = NULL;
 	}
 	clawmd_changes_release(&changes);

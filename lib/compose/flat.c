@@ -32,6 +32,7 @@
 #include "compose/flat.h"
 #include "compose/pass.h"
 #include "compose/twice.h"
+#include "compose/report.h"
 #include "group/group.h"
 #include "group/entry.h"
 #include "fs/fs.h"
@@ -68,19 +69,6 @@ struct flat {
 	struct section *v;
 	size_t n, cap;
 };
-
-static void warn(struct clawmd_plan *plan, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void warn(struct clawmd_plan *plan, const char *fmt, ...)
-{
-	va_list ap;
-	char *s;
-	va_start(ap, fmt);
-	if (vasprintf(&s, fmt, ap) < 0)
-		abort();
-	va_end(ap);
-	plan->warnings = clawmd_xrealloc(plan->warnings, (plan->nwarnings + 1) * sizeof(char *));
-	plan->warnings[plan->nwarnings++] = s;
-}
 
 /* ---- JavaScript's string semantics over UTF-8 ------------------------------ */
 
@@ -284,7 +272,7 @@ static char **list_sorted(struct flat *f, const char *dir, size_t *n)
 		if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
 			continue;
 		if (!utf8_ok(e->d_name)) {
-			warn(f->plan, "%s: a name that is not UTF-8 is left out", dir);
+			clawmd_plan_warn(f->plan, "%s: a name that is not UTF-8 is left out", dir);
 			continue;
 		}
 		clawmd_xgrow(&v, &cap, *n + 1, sizeof(char *));
@@ -573,7 +561,7 @@ static void row_skills(struct row *r, struct flat *f, const cJSON *v, const char
 			r->skills[r->nskills++] = clawmd_xstrdup(e->valuestring);
 		}
 	} else {
-		warn(f->plan, "%s: skills: the skill selection is not \"all\" or a list of names; "
+		clawmd_plan_warn(f->plan, "%s: skills: the skill selection is not \"all\" or a list of names; "
 			      "inlining every skill", cj);
 	}
 }
@@ -631,7 +619,7 @@ static void row_mcp(struct row *r, struct flat *f, const cJSON *v, const char *c
 				o += (size_t)snprintf(q + o, sizeof(q) - o,
 						      *p >= 0x20 && *p < 0x7f && *p != '\\' ? "%c" : "\\x%02x", *p);
 			q[o] = '\0';
-			warn(f->plan, "%s: mcpServers.%s: dropping an invalid MCP server (%s)", cj, q, why);
+			clawmd_plan_warn(f->plan, "%s: mcpServers.%s: dropping an invalid MCP server (%s)", cj, q, why);
 			continue;
 		}
 		const cJSON *ins = cJSON_GetObjectItemCaseSensitive(s, "instructions");
@@ -658,7 +646,7 @@ static void read_row(struct row *r, struct flat *f, const cJSON *doc, const char
 	if (!v)
 		return;
 	if (!cJSON_IsObject(v)) {
-		warn(f->plan, "%s: mcpServers: not an object; ignoring every server", cj);
+		clawmd_plan_warn(f->plan, "%s: mcpServers: not an object; ignoring every server", cj);
 		return;
 	}
 	row_mcp(r, f, v, cj);
@@ -703,12 +691,12 @@ static void fit(struct clawmd_buf *out, struct flat *f, struct section *v, size_
 		render(out, v, *n, notice.ptr);
 	}
 	if (dropped.len)
-		warn(f->plan, "%s: %zu bytes against its cap of %zu: dropped the largest instruction "
+		clawmd_plan_warn(f->plan, "%s: %zu bytes against its cap of %zu: dropped the largest instruction "
 			      "sections: %s", shown, out->len, cap, dropped.ptr);
 	else if (cap && out->len >= cap - cap / 8)
-		warn(f->plan, "%s: %zu bytes, near its cap of %zu", shown, out->len, cap);
+		clawmd_plan_warn(f->plan, "%s: %zu bytes, near its cap of %zu", shown, out->len, cap);
 	if (cap && out->len > cap)
-		warn(f->plan, "%s: %zu bytes with nothing left to drop, past its cap of %zu: written "
+		clawmd_plan_warn(f->plan, "%s: %zu bytes with nothing left to drop, past its cap of %zu: written "
 			      "whole", shown, out->len, cap);
 	clawmd_buf_release(&dropped);
 	clawmd_buf_release(&notice);
@@ -848,7 +836,7 @@ static int compose_one(struct clawmd_buf *out, struct flat *f, const struct row 
 		goto out;
 	if (rc == 1) {
 		char *b = clawmd_layout_shown(lay, lay->base);
-		warn(f->plan, "%s: composed without its base document ('%s' is missing)", shown, b);
+		clawmd_plan_warn(f->plan, "%s: composed without its base document ('%s' is missing)", shown, b);
 		free(b);
 	} else {
 		render_base(&body, text.ptr, text.len, c);
@@ -913,9 +901,9 @@ static cJSON *flat_config(struct row *r, struct flat *f, const struct clawmd_gro
 	if (!g->config_absent && g->config_text.len) {
 		json = cJSON_ParseWithLength(g->config_text.ptr, g->config_text.len);
 		if (!cJSON_IsObject(json))
-			warn(f->plan, "%s: not a JSON object; composed with every default", cj);
+			clawmd_plan_warn(f->plan, "%s: not a JSON object; composed with every default", cj);
 	} else if (!g->config_absent) {
-		warn(f->plan, "%s: unreadable (%s); composed with every default", cj, cerr->msg);
+		clawmd_plan_warn(f->plan, "%s: unreadable (%s); composed with every default", cj, cerr->msg);
 	}
 	if (cJSON_IsObject(json))
 		read_row(r, f, json, cj);
@@ -936,7 +924,7 @@ static clawmd_runtimes flat_runtimes(struct flat *f, const struct clawmd_group_c
 		for (size_t i = 0; i < cfg->nruntime_names; i++) {
 			char *m = clawmd_group_unknown_runtime(g, i);
 			if (m)
-				warn(f->plan, "%s", m);
+				clawmd_plan_warn(f->plan, "%s", m);
 			free(m);
 		}
 		return set;
@@ -948,7 +936,7 @@ static clawmd_runtimes flat_runtimes(struct flat *f, const struct clawmd_group_c
 	const cJSON *p = cJSON_IsObject(json) ? cJSON_GetObjectItemCaseSensitive(json, "provider")
 					      : NULL;
 	if (refused && p && !cJSON_IsNull(p))
-		warn(f->plan, "%s: provider: not the name of a provider clawmd knows; composing the "
+		clawmd_plan_warn(f->plan, "%s: provider: not the name of a provider clawmd knows; composing the "
 			      "default (Claude Code) surfaces", cj);
 	return g->lay->runtimes;
 }
@@ -970,7 +958,7 @@ static void flat_persona(struct clawmd_buf *persona, struct flat *f, const struc
 		clawmd_inputs_lose(&g->inputs);
 	int pr = clawmd_fs_read(persona, &shown, CLAWMD_PERSONA_NAME, PERSONA_MAX, &perr);
 	if (pr < 0)
-		warn(f->plan, "%s/%s: could not read the standing instructions; omitting the persona (%s)",
+		clawmd_plan_warn(f->plan, "%s/%s: could not read the standing instructions; omitting the persona (%s)",
 		     g->shown, CLAWMD_PERSONA_NAME, perr.msg);
 	if (pr != 0)
 		clawmd_buf_clear(persona);

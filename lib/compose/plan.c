@@ -10,6 +10,7 @@
 #include "fs/inputs.h"
 #include "compose/flat.h"
 #include "compose/twice.h"
+#include "compose/report.h"
 
 #include "base/util.h"
 
@@ -58,19 +59,6 @@ void clawmd_plan_release(struct clawmd_plan *plan)
 }
 
 /* ---- sources ------------------------------------------------------------ */
-
-static void warn(struct clawmd_plan *plan, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void warn(struct clawmd_plan *plan, const char *fmt, ...)
-{
-	va_list ap;
-	char *s;
-	va_start(ap, fmt);
-	if (vasprintf(&s, fmt, ap) < 0)
-		abort();
-	va_end(ap);
-	plan->warnings = clawmd_xrealloc(plan->warnings, (plan->nwarnings + 1) * sizeof(char *));
-	plan->warnings[plan->nwarnings++] = s;
-}
 
 static void add_entry(struct clawmd_plan *plan, char *name, enum clawmd_ftype type, char *data,
 		      size_t len)
@@ -657,7 +645,7 @@ static void inline_group_file(struct build *b, const char *name)
 	clawmd_inputs_note(b->in, CLAWMD_INPUT_CONTENT, CLAWMD_AT_GROUP, name,
 			   st.st_mode ? &st : NULL);
 	if (rc < 0) {
-		warn(b->out, "%s/%s: left out of the inlined entry: %s", b->shown.path, name,
+		clawmd_plan_warn(b->out, "%s/%s: left out of the inlined entry: %s", b->shown.path, name,
 		     scratch.msg);
 	} else if (rc == 0 && text.len) {
 		b->out->ndefused += clawmd_defuse_imports(&defused, text.ptr, text.len);
@@ -684,7 +672,7 @@ static void layout_warnings(struct build *b)
 	const char key[] = {CLAWMD_PASS_WARNINGS, '\0'};
 	if (clawmd_pass_recall(b->pass, key, sizeof(key), &got, &len, b->in)) {
 		for (const char *p = got; p < got + len; p += strlen(p) + 1)
-			warn(plan, "%s", p);
+			clawmd_plan_warn(plan, "%s", p);
 		return;
 	}
 	/* Claude Code 2.1.232 and later drop an import whose realpath leaves
@@ -692,7 +680,7 @@ static void layout_warnings(struct build *b)
 	 * symlinked fragment (claude-code-memory.md section 15). */
 	if (lay->mode == CLAWMD_MODE_SYMLINK && clawmd_release_realpath_gate(&lay->claude) &&
 	    !lay->approve_external)
-		warn(plan, "symlink mode: Claude Code %u.%u.%u (claude_version) silently drops the "
+		clawmd_plan_warn(plan, "symlink mode: Claude Code %u.%u.%u (claude_version) silently drops the "
 			   "symlinked shared base and skill and module fragments unless external "
 			   "includes are approved; set \"mode\": \"copy\" in clawmd.json (or "
 			   "\"approve_external\": true if the host approves them)",
@@ -702,7 +690,7 @@ static void layout_warnings(struct build *b)
 	char *nano = clawmd_path_join(lay->root, "container/skills");
 	if (!host_type(b->in, lay->skills) && host_type(b->in, nano) == S_IFDIR) {
 		char *shown = clawmd_layout_shown(lay, lay->skills);
-		warn(plan, "no skills directory '%s', but 'container/skills' exists: this looks "
+		clawmd_plan_warn(plan, "no skills directory '%s', but 'container/skills' exists: this looks "
 			   "like a nanoclaw tree; compose with --preset nanoclaw (or \"preset\": "
 			   "\"nanoclaw\" in clawmd.json)",
 		     shown);
@@ -725,7 +713,7 @@ static bool module_selected(const struct clawmd_group_config *cfg, const char *n
 
 static void warn_persona(void *payload, const char *msg)
 {
-	warn(payload, "%s", msg);
+	clawmd_plan_warn(payload, "%s", msg);
 }
 
 /* Whether runtime `c` takes the text of group file `name` whole:
@@ -769,7 +757,7 @@ static int add_runtime_entries(struct build *b)
 		 * the memory only through the entry's import. */
 		if (!strcmp(name, CLAWMD_ENTRY_NAME)) {
 			if (!lay->import_local && !clawmd_runtime_list_has(c->reads, CLAWMD_LOCAL_NAME))
-				warn(out, "%s/%s: %s does not read %s by itself and the entry does not "
+				clawmd_plan_warn(out, "%s/%s: %s does not read %s by itself and the entry does not "
 					  "import it: the agent's memory does not reach it; set "
 					  "\"import_local\": true in clawmd.json",
 				     g->shown, CLAWMD_ENTRY_NAME, c->title, CLAWMD_LOCAL_NAME);
@@ -810,7 +798,7 @@ static int add_runtime_entries(struct build *b)
 			char *path = clawmd_path_join(g->shown, name);
 			clawmd_inline_finish(&file, &note, &b->il.in, memory, path, who, limit);
 			if (note.len)
-				warn(out, "%s", note.ptr);
+				clawmd_plan_warn(out, "%s", note.ptr);
 			clawmd_buf_release(&note);
 			free(path);
 		}
@@ -841,11 +829,11 @@ static int plan_inputs(struct build *b)
 	}
 	layout_warnings(b);
 	for (size_t i = 0; i < b->cfg->nunknown; i++)
-		warn(b->out, "%s", b->cfg->warnings[i]);
+		clawmd_plan_warn(b->out, "%s", b->cfg->warnings[i]);
 	for (size_t i = 0; i < b->cfg->nruntime_names; i++) {
 		char *msg = clawmd_group_unknown_runtime(b->g, i);
 		if (msg)
-			warn(b->out, "%s", msg);
+			clawmd_plan_warn(b->out, "%s", msg);
 		free(msg);
 	}
 	return 0;
@@ -942,7 +930,7 @@ static char **listed_skills(struct build *b, size_t *n)
 			char *cjs = clawmd_layout_shown(lay, cj), *sks = clawmd_layout_shown(lay, sk);
 			/* A warning here as in check (CM303): one severity a
 			 * condition; compose composes the other skills. */
-			warn(b->out, "%s: skills: unknown skill '%s' (no %s) [CM303]", cjs,
+			clawmd_plan_warn(b->out, "%s: skills: unknown skill '%s' (no %s) [CM303]", cjs,
 			     cfg->skills[i], sks);
 			free(cj), free(sk), free(cjs), free(sks);
 		} else if ((skills[*n] = skill_with_fragment(b->in, sfd, lay->skills, cfg->skills[i]))) {
@@ -995,7 +983,7 @@ static int plan_modules(struct build *b)
 		for (size_t i = 0; i < n && !have; i++)
 			have = !strcmp(modules[i], cfg->modules[k]);
 		if (!have)
-			warn(b->out, "groups/%s/container.json: modules: unknown module '%s' (no %s/%s.instructions.md)",
+			clawmd_plan_warn(b->out, "groups/%s/container.json: modules: unknown module '%s' (no %s/%s.instructions.md)",
 			     b->g->name, cfg->modules[k], lay->modules ? lay->modules : "(no modules directory)",
 			     cfg->modules[k]);
 	}

@@ -6,10 +6,30 @@
  * A warning added here reaches both: the command prints each (escaped,
  * "clawmd: warning: "), the binding hands each back in `warnings`.
  */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
-#include "clawmd.h"
+#include "compose/report.h"
 #include "base/util.h"
+
+void clawmd_plan_add_warning(struct clawmd_plan *plan, char *msg)
+{
+	plan->warnings = clawmd_xrealloc(plan->warnings, (plan->nwarnings + 1) * sizeof(char *));
+	plan->warnings[plan->nwarnings++] = msg;
+}
+
+void clawmd_plan_warn(struct clawmd_plan *plan, const char *fmt, ...)
+{
+	va_list ap;
+	char *s;
+	va_start(ap, fmt);
+	if (vasprintf(&s, fmt, ap) < 0)
+		abort();
+	va_end(ap);
+	clawmd_plan_add_warning(plan, s);
+}
 
 const char *clawmd_action_name(enum clawmd_action a)
 {

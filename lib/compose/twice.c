@@ -1,6 +1,7 @@
 /* twice.c - what a plan hands one runtime twice (twice.h). */
 #include "compose/twice.h"
 #include "group/group.h"
+#include "compose/report.h"
 #include "base/util.h"
 
 #include <string.h>
@@ -42,11 +43,9 @@ void clawmd_plan_warn_twice(struct clawmd_plan *plan, const struct clawmd_group 
 		const char *twice = (runtimes & (1u << rt)) ? clawmd_plan_twice(plan, c) : NULL;
 		if (!twice)
 			continue;
-		plan->warnings = clawmd_xrealloc(plan->warnings, (plan->nwarnings + 1) * sizeof(char *));
-		plan->warnings[plan->nwarnings++] =
-			clawmd_xasprintf("%s: %s reads both %s and %s, and the group's other runtimes "
-					 "need both: it gets the instructions twice; run it in a group "
-					 "of its own",
-					 g->shown, c->title, c->entry, twice);
+		clawmd_plan_warn(plan, "%s: %s reads both %s and %s, and the group's other runtimes "
+				 "need both: it gets the instructions twice; run it in a group "
+				 "of its own",
+				 g->shown, c->title, c->entry, twice);
 	}
 }
