@@ -248,7 +248,7 @@ out:
 /* The names of a directory of the install tree, in JavaScript's order;
  * NULL when it does not exist.  A name that is not UTF-8 would be a
  * different name once Node decoded it: left out, with a warning. */
-static char **list_sorted(struct flat *f, const char *dir, size_t *n)
+static char **list_dir(struct flat *f, const char *dir, size_t *n, bool *warned)
 {
 	DIR *d = opendir(dir);
 	char **v = NULL;
@@ -273,6 +273,7 @@ static char **list_sorted(struct flat *f, const char *dir, size_t *n)
 			continue;
 		if (!utf8_ok(e->d_name)) {
 			clawmd_plan_warn(f->plan, "%s: a name that is not UTF-8 is left out", dir);
+			*warned = true;
 			continue;
 		}
 		clawmd_xgrow(&v, &cap, *n + 1, sizeof(char *));
@@ -282,6 +283,48 @@ static char **list_sorted(struct flat *f, const char *dir, size_t *n)
 	if (*n > 1)
 		qsort(v, *n, sizeof(char *), utf16_cmp);
 	return v;
+}
+
+/* list_dir(), once a pass: the sorted names, NUL after each, remembered
+ * with the directory's identity (a listing that warned is not). */
+static char **list_sorted(struct flat *f, const char *dir, size_t *n)
+{
+	struct clawmd_inputs *in = &f->g->inputs;
+	struct clawmd_buf key = CLAWMD_BUF_INIT, all = CLAWMD_BUF_INIT;
+	const char *got;
+	size_t len, from = in->n, cap = 0;
+	char **v = NULL;
+	bool warned = false;
+	clawmd_buf_put(&key, (char[]){CLAWMD_PASS_FLAT_NAMES}, 1);
+	clawmd_buf_puts(&key, dir);
+	*n = 0;
+	if (clawmd_pass_recall(f->g->pass, key.ptr, key.len, &got, &len, in)) {
+		for (const char *p = got; p < got + len; p += strlen(p) + 1) {
+			clawmd_xgrow(&v, &cap, *n + 1, sizeof(*v));
+			v[(*n)++] = clawmd_xstrdup(p);
+		}
+	} else if ((v = list_dir(f, dir, n, &warned)) && !warned) {
+		for (size_t i = 0; i < *n; i++)
+			clawmd_buf_put(&all, v[i], strlen(v[i]) + 1);
+		clawmd_pass_remember(f->g->pass, key.ptr, key.len, all.ptr ? all.ptr : "", all.len,
+				     in, from);
+	}
+	clawmd_buf_release(&all);
+	clawmd_buf_release(&key);
+	return v;
+}
+
+/* The strings up to NULL, one after the other: the names of the hot paths,
+ * without a format to parse. */
+static char *cat(const char *s, ...)
+{
+	struct clawmd_buf b = CLAWMD_BUF_INIT;
+	va_list ap;
+	va_start(ap, s);
+	for (; s; s = va_arg(ap, const char *))
+		clawmd_buf_puts(&b, s);
+	va_end(ap);
+	return clawmd_buf_detach(&b);
 }
 
 static void push(struct flat *f, const char *name, const char *body, size_t len, bool droppable)
@@ -658,8 +701,12 @@ static void render(struct clawmd_buf *out, const struct section *v, size_t n, co
 {
 	clawmd_buf_clear(out);
 	clawmd_buf_puts(out, FLAT_HEADER);
-	for (size_t i = 0; i < n; i++)
-		clawmd_buf_printf(out, "\n\n# %s\n\n%s", v[i].name, v[i].body);
+	for (size_t i = 0; i < n; i++) {
+		clawmd_buf_puts(out, "\n\n# ");
+		clawmd_buf_puts(out, v[i].name);
+		clawmd_buf_puts(out, "\n\n");
+		clawmd_buf_puts(out, v[i].body);
+	}
 	if (notice)
 		clawmd_buf_printf(out, "\n\n# Omitted for size\n\n%s", notice);
 	clawmd_buf_putc(out, '\n');
@@ -781,7 +828,7 @@ static int push_modules(struct flat *f, const struct row *r, struct clawmd_buf *
 		if (!(r->cli_disabled && (!strcmp(mod, "cli") || !strcmp(mod, "scheduling")))) {
 			char *p = clawmd_path_join(lay->modules, names[i]);
 			if ((rc = read_source(text, f->g, p, err)) == 0) {
-				char *h = clawmd_xasprintf("NanoClaw Module: %s", mod);
+				char *h = cat("NanoClaw Module: ", mod, NULL);
 				push(f, h, text->ptr, text->len, true);
 				free(h);
 			}
@@ -808,9 +855,9 @@ static int push_skills(struct flat *f, const struct row *r, struct clawmd_buf *t
 			sel = !strcmp(r->skills[k], names[i]);
 		if (!sel)
 			continue;
-		char *p = clawmd_xasprintf("%s/%s/instructions.md", lay->skills, names[i]);
+		char *p = cat(lay->skills, "/", names[i], "/instructions.md", NULL);
 		if ((rc = read_source(text, f->g, p, err)) == 0) {
-			char *h = clawmd_xasprintf("NanoClaw Skill: %s", names[i]);
+			char *h = cat("NanoClaw Skill: ", names[i], NULL);
 			push(f, h, text->ptr, text->len, true);
 			free(h);
 		}
@@ -850,7 +897,7 @@ static int compose_one(struct clawmd_buf *out, struct flat *f, const struct row 
 	if ((rc = push_modules(f, r, &text, err)) < 0 || (rc = push_skills(f, r, &text, err)) < 0)
 		goto out;
 	for (size_t i = 0; i < r->nmcp; i++) {
-		char *h = clawmd_xasprintf("MCP Server: %s", r->mcp_names[i]);
+		char *h = cat("MCP Server: ", r->mcp_names[i], NULL);
 		push(f, h, r->mcp_text[i], strlen(r->mcp_text[i]), true);
 		free(h);
 	}

@@ -72,7 +72,8 @@ struct clawmd_pass_memo *clawmd_pass_put(struct clawmd_pass *p, const char *key,
 
 /*
  * A watched pass lives as long as its host, so it remembers only a
- * source's bytes (one file, noted as read), used
+ * source's bytes (one file, noted as read) or a directory's names (noted
+ * with the directory's identity), used
  * again only when each fact the read rested on, looked at again now, is
  * found as it was (the check a record's facts get), and remembered only
  * when those facts could vouch for it then: host facts alone, at least
@@ -92,13 +93,19 @@ static bool still_true(const struct clawmd_inputs *facts)
 	return same;
 }
 
+/* A file's bytes, or a directory's names: what one fact or a few vouch for. */
+static bool watched_kind(const char *key)
+{
+	return key[0] == CLAWMD_PASS_SOURCE || key[0] == CLAWMD_PASS_FLAT ||
+	       key[0] == CLAWMD_PASS_FLAT_NAMES;
+}
+
 /* What a watched pass may remember: a file's bytes, for a few thousand
  * files (a host's install tree; a name it drops stays until the handle
  * closes). */
 static bool keeps(const struct clawmd_pass *pass, const char *key)
 {
-	return !pass->watched ||
-	       ((key[0] == CLAWMD_PASS_SOURCE || key[0] == CLAWMD_PASS_FLAT) && pass->n < 4096);
+	return !pass->watched || (watched_kind(key) && pass->n < 4096);
 }
 
 static bool can_vouch(struct clawmd_inputs *facts)
@@ -115,7 +122,7 @@ static bool can_vouch(struct clawmd_inputs *facts)
 bool clawmd_pass_recall(struct clawmd_pass *pass, const char *key, size_t klen,
 			const char **data, size_t *len, struct clawmd_inputs *in)
 {
-	if (!pass || (pass->watched && key[0] != CLAWMD_PASS_SOURCE && key[0] != CLAWMD_PASS_FLAT))
+	if (!pass || (pass->watched && !watched_kind(key)))
 		return false;
 	const struct clawmd_pass_memo *m = clawmd_pass_slot(pass->v, pass->cap, key, klen);
 	if (!m->key || !m->data || (pass->watched && !still_true(&m->facts)))

@@ -52,6 +52,7 @@ struct clawmd_pass_memo *clawmd_pass_put(struct clawmd_pass *p, const char *key,
 enum clawmd_pass_tag {
 	CLAWMD_PASS_SOURCE = 'r',   /* a source's bytes: its directory, its path */
 	CLAWMD_PASS_FLAT = 'f',	    /* a source as the flat document reads it: its path */
+	CLAWMD_PASS_FLAT_NAMES = 'n', /* a directory's names as the flat document lists them */
 	CLAWMD_PASS_SKILLS = 's',   /* the skills shipping a fragment: the directory */
 	CLAWMD_PASS_MODULES = 'm',  /* the modules shipping one: the directory */
 	CLAWMD_PASS_BASE = 'b',	    /* the shared base is a file: its path */
@@ -65,7 +66,8 @@ enum clawmd_pass_tag {
  * again (the read it saves rested on them).  Only successes are
  * remembered: a failure is tried again by the next group, and reported
  * there.  NULL pass: nothing is remembered; a watched one: sources only
- * (CLAWMD_PASS_SOURCE, CLAWMD_PASS_FLAT), each looked at again at recall.
+ * (CLAWMD_PASS_SOURCE, CLAWMD_PASS_FLAT, CLAWMD_PASS_FLAT_NAMES), each
+ * looked at again at recall.
  */
 bool clawmd_pass_recall(struct clawmd_pass *pass, const char *key, size_t klen,
 			const char **data, size_t *len, struct clawmd_inputs *in);

@@ -3,7 +3,9 @@
  * a source's bytes, used again for another group only after a stat finds
  * the file as it was.  In both layouts (imports in copy mode, which copies
  * a skill into the group, and the flat document, which inlines it): each
- * kind of edit of a source between two composes reaches the next compose;
+ * kind of edit of a source between two composes reaches the next compose,
+ * and so does a new skill (the listing, kept in the flat layout, rests on
+ * the directory's identity);
  * an unchanged source is not opened again (inotify's IN_OPEN on it says
  * so); a source whose times no stat can vouch for (changed as recently as
  * the look) is opened each time.
@@ -97,7 +99,7 @@ static const char *compose_new(bool *opened)
 	char rel[64];
 	snprintf(g, sizeof(g), "g%d", ++next);
 	snprintf(rel, sizeof(rel), "groups/%s/container.json", g);
-	put(rel, "{\"skills\": [\"a\"]}\n");
+	put(rel, "{\"skills\": \"all\"}\n");
 	int in = inotify_init1(IN_NONBLOCK | IN_CLOEXEC);
 	if (in < 0 || (inotify_add_watch(in, path_of(SKILL), IN_OPEN) < 0 && errno != ENOENT))
 		abort();
@@ -131,6 +133,20 @@ static bool told(const char *layout, const char *g, const char *text)
 	return ok;
 }
 
+static bool told_b(const char *layout, const char *g)
+{
+	char rel[128];
+	size_t len;
+	if (!strcmp(layout, "flat"))
+		snprintf(rel, sizeof(rel), "groups/%s/CLAUDE.md", g);
+	else
+		snprintf(rel, sizeof(rel), "groups/%s/.claude-fragments/skill-b.md", g);
+	char *s = test_slurp(path_of(rel), &len);
+	bool ok = s && strstr(s, "Skill B.");
+	free(s);
+	return ok;
+}
+
 static void layout_run(const char *layout, const char *clawmd_json)
 {
 	struct clawmd_err err = CLAWMD_ERR_INIT;
@@ -138,6 +154,8 @@ static void layout_run(const char *layout, const char *clawmd_json)
 	const char *g;
 	put("clawmd.json", clawmd_json);
 	put(SKILL, "Skill A one.\n");
+	unlink(path_of("container/skills/b/instructions.md"));
+	rmdir(path_of("container/skills/b"));
 	clawmd_root_init(&r);
 	if (clawmd_root_load(&r, root, &err) < 0) {
 		printf("# %s\n", err.msg);
@@ -176,6 +194,11 @@ static void layout_run(const char *layout, const char *clawmd_json)
 	compose_new(&opened);
 	g = compose_new(&opened);
 	ok(!opened && told(layout, g, "Skill A three, longer."), "%s: once aged, kept again", layout);
+	/* A new skill: the skills directory's identity changed, so its names
+	 * are listed again. */
+	put("container/skills/b/instructions.md", "Skill B.\n");
+	g = compose_new(&opened);
+	ok(told_b(layout, g), "%s: a new skill: listed again and told", layout);
 	if (unlink(path_of(SKILL)) < 0)
 		abort();
 	g = compose_new(&opened);
