@@ -45,4 +45,34 @@ printf '{"mode": "copy",}\n' >"$R/clawmd.json"
 expect_grep "a syntax error: relative, with line:col" \
 	"^clawmd: \\.\\./\\.\\./clawmd.json:1:17: expected a key \\(a string in double quotes\\) after ',' but found '}'$" "$T/err"
 rm "$R/clawmd.json"
+
+# 3. Each finding's hint fits its cause.
+G=$R/groups/main
+hint() { # NAME CONTAINER.JSON PATTERN
+	printf '%s\n' "$2" >"$G/container.json"
+	expect_fail 1 "$1: CM302" "$CLAWMD" -C "$R" check --hints main
+	expect_grep "$1: its hint" "^    hint: $3" "$T/out"
+}
+hint "a syntax error" '{"skills": ["a",]}' \
+	"fix the JSON at this position \\(a comma, quote or bracket, or a byte that is not UTF-8 text\\); compose refuses the group until then$"
+hint "not an object" '[1]' "fix the JSON at this position"
+hint "a bad name" '{"skills": ["../x"]}' \
+	"rename it to match \\[A-Za-z0-9\\]\\[A-Za-z0-9._-\\]\\{0,63\\}; compose refuses the group until then$"
+hint "a bad server name" '{"mcpServers": {"a b": {}}}' "rename it to match"
+hint "a bad type" '{"skills": 5}' "give this key what the message expects; compose refuses the group until then$"
+hint "a server twice" '{"mcpServers": {"a": {}, "a": {}}}' "fix container.json as the message says"
+printf '{"runtimes": ["claude", "gemini"]}\n' >"$G/container.json"
+expect_ok "a Gemini group composes" "$CLAWMD" -C "$R" compose main
+printf 'Memory.\n\n@nosuch.md\n' >"$G/CLAUDE.local.md"
+expect_fail 1 "a missing import: CM603" "$CLAWMD" -C "$R" check --hints main
+expect_grep "... its hint is about the path, not copy mode" \
+	"^    hint: fix the path \\(a text file inside the group\\), or remove the import$" "$T/out"
+rm "$G/CLAUDE.local.md" "$G/container.json"
+printf '{"grups": "g", "zzqqxx": 1}\n' >"$R/clawmd.json"
+"$CLAWMD" -C "$R" check --hints main >"$T/out" 2>"$T/err"
+expect_grep "CM305 with a near key: spell it as suggested" \
+	"^    hint: spell the key as suggested, or remove it" "$T/out"
+expect_grep "CM305 with none near: no suggestion promised" \
+	"^    hint: remove it, or write one of the keys of doc/layout.md; as it is, clawmd ignores it$" "$T/out"
+rm "$R/clawmd.json"
 done_testing
