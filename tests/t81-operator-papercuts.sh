@@ -75,4 +75,23 @@ expect_grep "CM305 with a near key: spell it as suggested" \
 expect_grep "CM305 with none near: no suggestion promised" \
 	"^    hint: remove it, or write one of the keys of doc/layout.md; as it is, clawmd ignores it$" "$T/out"
 rm "$R/clawmd.json"
+
+# 4. status names the skills in words: no cryptic "-".
+S=$T/fleet
+"$CLAWMD" init "$S" >/dev/null 2>&1
+mkdir -p "$S/groups/ex" "$S/groups/bare" "$S/groups/mixed"
+printf '{"skills": []}\n' >"$S/groups/bare/container.json"
+expect_ok "status" "$CLAWMD" -C "$S" status ex
+expect_grep "only on-demand skills: 'all, on demand: example'" '^ex .* all, on demand: example$' "$T/out"
+make_skill "$S" web
+printf '{"skills": ["web", "example"]}\n' >"$S/groups/mixed/container.json"
+expect_ok "status" "$CLAWMD" -C "$S" status
+expect_grep "... and with one composed: 'all: web; on demand: example'" '^ex .* all: web; on demand: example$' "$T/out"
+expect_grep "no skill: 'none'" '^bare .*  none$' "$T/out"
+expect_grep "both: unchanged" '^mixed .*  web; on demand: example$' "$T/out"
+rm -r "$S/skills/example" "$S/skills/web"
+expect_ok "status over an empty skills directory" "$CLAWMD" -C "$S" status ex
+expect_grep "every skill of none: 'all: none'" '^ex .* all: none$' "$T/out"
+expect_ok "status --json" "$CLAWMD" -C "$S" status --json ex
+expect_grep "... the JSON keeps its keys" '"on_demand":' "$T/out"
 done_testing
