@@ -94,4 +94,19 @@ expect_ok "status over an empty skills directory" "$CLAWMD" -C "$S" status ex
 expect_grep "every skill of none: 'all: none'" '^ex .* all: none$' "$T/out"
 expect_ok "status --json" "$CLAWMD" -C "$S" status --json ex
 expect_grep "... the JSON keeps its keys" '"on_demand":' "$T/out"
+
+# 5. Two runtimes of a group sharing one entry file at two container paths:
+# the one file, composed for both, is mounted at each (one was left out).
+M=$T/shared
+make_root "$M"
+mkdir -p "$M/groups/g"
+printf '{"providers": {"a": {"like": "opencode", "container_path": "/home/a/AGENTS.md"},
+ "b": {"like": "opencode", "container_path": "/home/a/AGENTS.md", "cap": 1000}}}\n' >"$M/clawmd.json"
+printf '{"runtimes": ["codex", "a", "b"]}\n' >"$M/groups/g/container.json"
+expect_ok "compose" "$CLAWMD" -C "$M" compose g
+expect_ok "mounts" "$CLAWMD" -C "$M" mounts --format docker g
+expect_grep "AGENTS.md where codex reads it" "^$M/groups/g/AGENTS.md:/workspace/agent/AGENTS.md:ro\$" "$T/out"
+expect_grep "... and where a and b read it" "^$M/groups/g/AGENTS.md:/home/a/AGENTS.md:ro\$" "$T/out"
+expect_eq "... once" "$(grep -c ':/home/a/AGENTS.md:ro' "$T/out")" 1
+check "the file is within the least cap of the three" test "$(wc -c <"$M/groups/g/AGENTS.md")" -le 1000
 done_testing
