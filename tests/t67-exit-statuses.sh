@@ -51,7 +51,7 @@ expect_fail 4 "4: a missing group" "$CLAWMD" -C "$R" compose nosuch
 E=$T/empty
 mkdir -p "$E"
 printf '{}\n' >"$E/clawmd.json"
-for c in "check --all" "check" "status" "status --json" "compose --all" "report"; do
+for c in "check --all" "check" "status" "status --json" "compose --all" "report" "migrate"; do
 	expect_fail 4 "4: no groups directory ($c)" "$CLAWMD" -C "$E" $c
 	expect_grep "... named as given, with what to do" \
 		"no groups directory 'groups': create it \\(clawmd init does\\)" "$T/err"

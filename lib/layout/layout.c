@@ -5,6 +5,7 @@
 #include "fs/fs.h"
 #include "fs/stamp.h"
 #include "base/jsondiag.h"
+#include "layout/groups.h"
 #include "layout/providers.h"
 #include "base/util.h"
 
@@ -1365,6 +1366,24 @@ char *clawmd_mounts_to_container(const struct clawmd_mount *mounts, size_t n,
 
 /* ---- groups ------------------------------------------------------------- */
 
+int clawmd_groups_open(struct clawmd_dir *out, const struct clawmd_layout *lay,
+		       struct clawmd_err *err)
+{
+	struct clawmd_err oe = CLAWMD_ERR_INIT;
+	int rc = clawmd_dir_open(out, lay->groups, &oe);
+	if (rc < 0 && oe.sys_errno == ENOENT) {
+		char *shown = clawmd_layout_shown(lay, lay->groups);
+		rc = clawmd_err_set(err, CLAWMD_EFS,
+				    "no groups directory '%s': create it (clawmd init does), or name "
+				    "the groups directory with --groups DIR or \"groups\" in clawmd.json",
+				    shown);
+		free(shown);
+	} else if (rc < 0 && err && !err->code) {
+		*err = oe;
+	}
+	return rc;
+}
+
 int clawmd_groups_list(char ***out, size_t *n, const struct clawmd_layout *lay,
 		       struct clawmd_err *err)
 {
@@ -1373,24 +1392,9 @@ int clawmd_groups_list(char ***out, size_t *n, const struct clawmd_layout *lay,
 	size_t cap = 0, k = 0;
 	*out = NULL;
 	*n = 0;
-	struct clawmd_err oe = CLAWMD_ERR_INIT;
-	int rc = clawmd_dir_open(&d, lay->groups, &oe);
-	if (rc < 0 && oe.sys_errno == ENOENT) {
-		/* A root that never had groups, or the wrong root: say which
-		 * directory, and how to make or name it. */
-		char *shown = clawmd_layout_shown(lay, lay->groups);
-		rc = clawmd_err_set(err, CLAWMD_EFS,
-				    "no groups directory '%s': create it (clawmd init does), or name "
-				    "the groups directory with --groups DIR or \"groups\" in clawmd.json",
-				    shown);
-		free(shown);
+	int rc = clawmd_groups_open(&d, lay, err);
+	if (rc < 0)
 		return rc;
-	}
-	if (rc < 0) {
-		if (err && !err->code)
-			*err = oe;
-		return rc;
-	}
 	DIR *dir = clawmd_fs_list(d.fd);
 	if (!dir) {
 		rc = clawmd_err_sys(err, CLAWMD_EFS, "could not list '%s'", lay->groups);
