@@ -18,7 +18,8 @@ static const char help_foot[] =
 	"Exit status: 0 no error-level finding (none at all with --strict),\n"
 	"1 an error-level finding (any finding with --strict), 2 usage,\n"
 	"3 invalid input (clawmd.json, a group name, a missing shared base, an\n"
-	"unreadable --cwd directory), 4 a missing or symlinked group directory.\n";
+	"unreadable --cwd directory), 4 a missing or symlinked group directory\n"
+	"or groups directory (a root without groups/: create it, or give --groups).\n";
 
 enum { OPT_CWD = OPT_CMD, OPT_JSON, OPT_FORMAT, OPT_STRICT, OPT_APPROVE, OPT_HINTS, OPT_NO_HINTS };
 

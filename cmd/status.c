@@ -342,17 +342,21 @@ static void print_row(const struct status_rows *r, size_t i, size_t w, bool colo
 					  clawmd_layout_contract(r->lay, rt)->name);
 	printf("%-15s  ", rts.len ? rts.ptr : "-");
 	clawmd_buf_release(&rts);
-	if (s->all_skills)
-		printf("all: ");
+	/* In words: the skills composed into the entry ("all: " when the
+	 * group selects every skill), then those Claude Code reads on demand
+	 * (SKILL.md alone: no fragment); "none" rather than a bare "-". */
+	if (s->nskills || !r->nodv[i])
+		printf("%s", s->all_skills ? "all: " : "");
+	else
+		printf("%s", s->all_skills ? "all, " : "");
 	for (size_t k = 0; k < s->nskills; k++) {
 		printf("%s", k ? "," : "");
 		cmd_put_escaped(stdout, s->skills[k]);
 	}
-	if (!s->nskills)
-		printf("-");
-	/* SKILL.md alone: no fragment, Claude Code reads it on demand. */
+	if (!s->nskills && !r->nodv[i])
+		printf("none");
 	for (size_t k = 0; k < r->nodv[i]; k++) {
-		printf("%s", k ? "," : "; on demand: ");
+		printf("%s", k ? "," : s->nskills ? "; on demand: " : "on demand: ");
 		cmd_put_escaped(stdout, r->odv[i * r->nod + k]);
 	}
 	printf("\n");

@@ -88,7 +88,7 @@ for j in "$T"/skill-*.json; do
 		continue
 	fi
 	expect_fail 4 "check --all with $(tr -d ' \n' <"$j"), no groups/ yet: exit 4" "$CLAWMD" -C "$r" check --all
-	expect_grep "... naming groups/" "could not open directory '$r/groups'" "$T/err"
+	expect_grep "... naming groups/" "no groups directory 'groups'" "$T/err"
 	mkdir -p "$r/groups/main"
 	expect_fail 1 "... a group nanoclaw composed: error until clawmd composes it" "$CLAWMD" -C "$r" check --all
 	expect_grep "... CM402, as the skill says" 'CM402' "$T/out"

@@ -46,6 +46,16 @@ expect_grep "... which says what was expected and found" \
 	"container.json:1:19: expected a value after ',' but found ']'" "$T/err"
 expect_fail 3 "3: status with an invalid group" "$CLAWMD" -C "$R" status
 expect_fail 4 "4: a missing group" "$CLAWMD" -C "$R" compose nosuch
+# A root without its groups directory: every command that lists the
+# groups says which directory is missing, with the same status.
+E=$T/empty
+mkdir -p "$E"
+printf '{}\n' >"$E/clawmd.json"
+for c in "check --all" "check" "status" "status --json" "compose --all" "report" "migrate"; do
+	expect_fail 4 "4: no groups directory ($c)" "$CLAWMD" -C "$E" $c
+	expect_grep "... named as given, with what to do" \
+		"no groups directory 'groups': create it \\(clawmd init does\\)" "$T/err"
+done
 if command -v flock >/dev/null; then
 	# held by this shell for as long as the test needs (as t12)
 	mkdir -p "$R/.clawmd/locks"

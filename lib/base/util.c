@@ -205,6 +205,17 @@ char *clawmd_path_dir(const char *p)
 	return clawmd_xstrndup(p, (size_t)(sl - p));
 }
 
+bool clawmd_path_dotted(const char *p)
+{
+	for (const char *a = p; *a;) {
+		size_t n = strcspn(a, "/");
+		if ((n == 1 && a[0] == '.') || (n == 2 && a[0] == '.' && a[1] == '.'))
+			return true;
+		a += n + (a[n] == '/');
+	}
+	return false;
+}
+
 bool clawmd_path_under(const char *p, const char *dir)
 {
 	size_t n = strlen(dir);

@@ -27,6 +27,9 @@ char *clawmd_path_norm(const char *p);
 char *clawmd_path_resolve(const char *base, const char *rel);
 char *clawmd_path_dir(const char *p);
 bool clawmd_path_under(const char *p, const char *dir);
+/* p has a "." or ".." component: a container path the runner would
+ * mount somewhere else than it reads (/app/../etc is /etc). */
+bool clawmd_path_dotted(const char *p);
 int clawmd_strcmp_ptr(const void *a, const void *b); /* qsort on char* */
 /* FNV-1a, 64 bits: the composed header's content digest (not a MAC). */
 uint64_t clawmd_fnv1a64(const void *data, size_t len);

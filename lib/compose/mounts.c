@@ -23,29 +23,6 @@ static char *group_file_target(const struct clawmd_layout *lay, const char *name
 	return clawmd_path_join(lay->ct_group, name);
 }
 
-/* Where an entry file's provider contract says the container reads it
- * (doc/runtimes.md), when that is not in the group's directory: a second
- * read-only mount there (the one over the group stays, or the agent could
- * write what the runtime reads); else NULL. */
-static char *entry_target(struct clawmd_group *g, const char *name)
-{
-	clawmd_runtimes set;
-	enum clawmd_runtime first;
-	struct clawmd_err scratch = CLAWMD_ERR_INIT;
-	if (clawmd_group_runtimes(&set, &first, g, &scratch) == 0)
-		for (int rt = 0; rt < clawmd_layout_nruntimes(g->lay); rt++) {
-			const struct clawmd_contract *c = clawmd_layout_contract(g->lay, rt);
-			if ((set & (1u << rt)) && c && c->entry && !strcmp(c->entry, name) &&
-			    c->container_path && c->container_path[0] == '/') {
-				char *in_group = group_file_target(g->lay, name);
-				bool same = !strcmp(in_group, c->container_path);
-				free(in_group);
-				return same ? NULL : clawmd_xstrdup(c->container_path);
-			}
-		}
-	return NULL;
-}
-
 static void add(struct clawmd_bind **v, size_t *n, size_t *cap, enum clawmd_bind_what what,
 		char *host, char *container, char *sub, bool ro, bool dir, bool present)
 {
@@ -91,6 +68,40 @@ struct binds {
 	const struct clawmd_dir *gd;
 };
 
+/*
+ * Where the contracts of the group's runtimes say the container reads entry
+ * file `name` (doc/runtimes.md), when that is not in the group's directory:
+ * a second read-only mount there (the one over the group stays, or the
+ * agent could write what the runtime reads).  Every such path, once: two
+ * runtimes may share one entry file (Codex and OpenCode, AGENTS.md) and
+ * read it at two places, and a runtime whose path got no mount would start
+ * without its instructions.
+ */
+static void bind_elsewhere(struct binds *b, const char *name, bool present)
+{
+	clawmd_runtimes set;
+	enum clawmd_runtime first;
+	struct clawmd_err scratch = CLAWMD_ERR_INIT;
+	if (clawmd_group_runtimes(&set, &first, b->g, &scratch) < 0)
+		return;
+	char *in_group = group_file_target(b->lay, name);
+	for (int rt = 0; rt < clawmd_layout_nruntimes(b->lay); rt++) {
+		const struct clawmd_contract *c = clawmd_layout_contract(b->lay, rt);
+		if (!(set & (1u << rt)) || !c || !c->entry || strcmp(c->entry, name) ||
+		    !c->container_path || c->container_path[0] != '/' ||
+		    !strcmp(c->container_path, in_group))
+			continue;
+		bool seen = false;
+		for (size_t k = 0; k < b->n && !seen; k++)
+			seen = !strcmp(b->v[k].container, c->container_path);
+		if (!seen)
+			add(&b->v, &b->n, &b->cap, CLAWMD_BIND_ENTRY,
+			    clawmd_path_join(b->g->path, name), clawmd_xstrdup(c->container_path),
+			    clawmd_xstrdup(name), true, false, present);
+	}
+	free(in_group);
+}
+
 /* One entry of the plan, mounted by its top-level name: a file, or the
  * directory it lies in (once); a symlink is not a mount point. */
 static void bind_entry(struct binds *b, const struct clawmd_entry *e)
@@ -112,10 +123,8 @@ static void bind_entry(struct binds *b, const struct clawmd_entry *e)
 	enum clawmd_bind_what what = dir ? CLAWMD_BIND_FRAGMENTS
 				     : !strcmp(top, CLAWMD_SHARED_NAME) ? CLAWMD_BIND_SHARED
 									 : CLAWMD_BIND_ENTRY;
-	char *elsewhere = what == CLAWMD_BIND_ENTRY ? entry_target(b->g, top) : NULL;
-	if (elsewhere)
-		add(&b->v, &b->n, &b->cap, what, clawmd_path_join(b->g->path, top), elsewhere,
-		    clawmd_xstrdup(top), true, dir, present);
+	if (what == CLAWMD_BIND_ENTRY)
+		bind_elsewhere(b, top, present);
 	add(&b->v, &b->n, &b->cap, what, clawmd_path_join(b->g->path, top),
 	    group_file_target(b->lay, top), top, true, dir, present);
 }

@@ -5,6 +5,7 @@
 #include "fs/fs.h"
 #include "fs/stamp.h"
 #include "base/jsondiag.h"
+#include "layout/groups.h"
 #include "layout/providers.h"
 #include "base/util.h"
 
@@ -242,6 +243,10 @@ static int set_path(struct clawmd_layout *lay, const struct layout_field *f, con
 	if (!*v || (f->container && v[0] != '/'))
 		return clawmd_err_set(err, CLAWMD_EUSAGE, "%s: expected %s path, not '%s'", f->key,
 				      f->container ? "an absolute" : "a", v);
+	if (f->container && clawmd_path_dotted(v))
+		return clawmd_err_set(err, CLAWMD_EUSAGE,
+				      "%s: expected an absolute path with no '.' or '..' component, "
+				      "not '%s'", f->key, v);
 	set_str(slot, f->container ? clawmd_xstrdup(v) : host_path(lay, v));
 	return 0;
 }
@@ -800,6 +805,11 @@ static int put_mounts(struct clawmd_buf *pairs, const cJSON *item, const char *f
 			return clawmd_err_set(err, CLAWMD_EINPUT,
 					      "%s: mounts[%d]: expected {\"container\": \"/abs\", "
 					      "\"host\": \"path\"}", file, i);
+		if (clawmd_path_dotted(c->valuestring))
+			return clawmd_err_set(err, CLAWMD_EINPUT,
+					      "%s: mounts[%d].container: expected an absolute path with "
+					      "no '.' or '..' component, not '%s'", file, i,
+					      c->valuestring);
 		put_str(pairs, "mount");
 		put_str(pairs, c->valuestring);
 		put_str(pairs, h->valuestring);
@@ -1070,13 +1080,16 @@ static int load_json(struct clawmd_layout *lay, struct clawmd_err *err)
 	int rc = clawmd_dir_open(&root, lay->root, err);
 	if (rc < 0)
 		return rc;
+	/* Named as every other file is (clawmd_layout_shown): from where
+	 * the command ran, so an editor opens it from there. */
+	char *abs = clawmd_path_join(lay->root, "clawmd.json");
+	file = clawmd_layout_shown(lay, abs);
+	free(abs);
 	if (fstatat(root.fd, "clawmd.json", &st, AT_SYMLINK_NOFOLLOW) < 0) {
 		if (errno != ENOENT) /* else no file: the defaults stand */
-			rc = clawmd_err_sys(err, CLAWMD_EFS, "could not read '%s/clawmd.json'",
-					    lay->root);
+			rc = clawmd_err_sys(err, CLAWMD_EFS, "could not read '%s'", file);
 		goto out;
 	}
-	file = clawmd_path_join(lay->root, "clawmd.json");
 	bool cached = S_ISREG(st.st_mode) && layout_cache_get(&pairs, &root, &st);
 	if (!cached) {
 		rc = clawmd_fs_read(&text, &root, "clawmd.json", LAYOUT_JSON_MAX, err);
@@ -1353,6 +1366,24 @@ char *clawmd_mounts_to_container(const struct clawmd_mount *mounts, size_t n,
 
 /* ---- groups ------------------------------------------------------------- */
 
+int clawmd_groups_open(struct clawmd_dir *out, const struct clawmd_layout *lay,
+		       struct clawmd_err *err)
+{
+	struct clawmd_err oe = CLAWMD_ERR_INIT;
+	int rc = clawmd_dir_open(out, lay->groups, &oe);
+	if (rc < 0 && oe.sys_errno == ENOENT) {
+		char *shown = clawmd_layout_shown(lay, lay->groups);
+		rc = clawmd_err_set(err, CLAWMD_EFS,
+				    "no groups directory '%s': create it (clawmd init does), or name "
+				    "the groups directory with --groups DIR or \"groups\" in clawmd.json",
+				    shown);
+		free(shown);
+	} else if (rc < 0 && err && !err->code) {
+		*err = oe;
+	}
+	return rc;
+}
+
 int clawmd_groups_list(char ***out, size_t *n, const struct clawmd_layout *lay,
 		       struct clawmd_err *err)
 {
@@ -1361,7 +1392,7 @@ int clawmd_groups_list(char ***out, size_t *n, const struct clawmd_layout *lay,
 	size_t cap = 0, k = 0;
 	*out = NULL;
 	*n = 0;
-	int rc = clawmd_dir_open(&d, lay->groups, err);
+	int rc = clawmd_groups_open(&d, lay, err);
 	if (rc < 0)
 		return rc;
 	DIR *dir = clawmd_fs_list(d.fd);

@@ -205,6 +205,8 @@ static const char *provider_field(struct clawmd_contract *c, const char *field, 
 	} else if (!strcmp(field, "container_path")) {
 		if (v[0] != '/')
 			want = "an absolute path in the container";
+		else if (clawmd_path_dotted(v))
+			want = "an absolute path in the container with no '.' or '..' component";
 		else
 			set_slot(&c->container_path, v);
 	} else if (!strcmp(field, "cap")) {

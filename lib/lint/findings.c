@@ -155,8 +155,13 @@ void clawmd_lint_layout(struct clawmd_findings *out, const struct clawmd_layout 
 					clawmd_lint_json_find(text.ptr, dot ? dot + 1 : key));
 		char *msg = clawmd_layout_unknown_message(lay, i);
 		const char *m = strstr(msg, ": unknown key");
+		/* a suggestion only when a key is near (clawmd_spell_nearest) */
 		clawmd_lint_add(out, "CM305", NULL, "clawmd.json", line, col,
-				"spell the key as suggested, or remove it; as it is, clawmd ignores it",
+				strstr(msg, "(did you mean")
+					? "spell the key as suggested, or remove it; as it is, clawmd "
+					  "ignores it"
+					: "remove it, or write one of the keys of doc/layout.md; as it is, "
+					  "clawmd ignores it",
 				"%s", m ? m + 2 : msg);
 		free(msg);
 	}

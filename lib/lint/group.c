@@ -65,10 +65,13 @@ static void lint_config(struct clawmd_lint_group *g, struct clawmd_err *err)
 	const char *msg = perr.msg;
 	unsigned long line = 1, col = 1;
 	size_t sl = strlen(g->cfg_prefix);
+	bool syntax = false; /* the parser said where */
 	if (!strncmp(msg, g->cfg_prefix, sl)) {
 		msg += sl;
 		if (sscanf(msg, ":%lu:%lu:", &line, &col) != 2)
 			line = col = 1;
+		else
+			syntax = true;
 		while (*msg == ':' || (*msg >= '0' && *msg <= '9'))
 			msg++;
 		while (*msg == ' ')
@@ -92,11 +95,20 @@ static void lint_config(struct clawmd_lint_group *g, struct clawmd_err *err)
 			clawmd_lint_pos(&line, &col, g->cfg_text->ptr, at - 1);
 		free(tok);
 	}
-	clawmd_lint_add(g->out, "CM302", g->group, g->cfg_shown, line, col,
-			"fix container.json: names match [A-Za-z0-9][A-Za-z0-9._-]{0,63}, \"skills\" is "
-			"\"all\" or an array of names, instructions are strings; compose refuses "
-			"the group until then",
-			"%s", msg);
+	/* The hint fits what is wrong: the JSON itself, a name, or a value. */
+	const char *hint =
+		syntax || !strncmp(msg, "expected a JSON", 15)
+			? "fix the JSON at this position (a comma, quote or bracket, or a byte that "
+			  "is not UTF-8 text); compose refuses the group until then"
+		: strstr(msg, "invalid name") || strstr(msg, "invalid server name")
+			? "rename it to match [A-Za-z0-9][A-Za-z0-9._-]{0,63}; compose refuses the "
+			  "group until then"
+		: strstr(msg, ": expected") || strstr(msg, "unknown value")
+			? "give this key what the message expects; compose refuses the group until "
+			  "then"
+			: "fix container.json as the message says; compose refuses the group until "
+			  "then";
+	clawmd_lint_add(g->out, "CM302", g->group, g->cfg_shown, line, col, hint, "%s", msg);
 }
 
 /* CM303: every listed skill must be a directory under the skills dir. */
@@ -416,8 +428,12 @@ static int lint_runtimes(struct clawmd_lint_group *g, struct clawmd_err *err)
 				    im->status == CLAWMD_IMPORT_DUPLICATE || im->status == CLAWMD_IMPORT_EMPTY ||
 				    im->status == CLAWMD_IMPORT_INSIDE_CODE)
 					continue;
+				/* copy mode only helps an import that leaves the group */
 				clawmd_lint_add(g->out, "CM603", g->group, shown, 1, 1,
-						"compose in copy mode, or remove the import",
+						im->status == CLAWMD_IMPORT_EXTERNAL
+							? "compose in copy mode, or remove the import"
+							: "fix the path (a text file inside the group), or "
+							  "remove the import",
 						"%s does not follow @%s in %s (%s)", title, im->raw, im->from,
 						im->status == CLAWMD_IMPORT_EXTERNAL
 							? "its real path leaves the group"

@@ -80,8 +80,9 @@ static const struct clawmd_lint_rule lint_rules[] = {
 	 "container.json is invalid.",
 	 "The group's container.json is malformed or has a bad name or type. Compose refuses "
 	 "the group until it is fixed.",
-	 "Fix container.json: names match [A-Za-z0-9][A-Za-z0-9._-]{0,63}, \"skills\" is \"all\" "
-	 "or an array of names, instructions are strings."},
+	 "Fix the JSON at the position given, or give the key the message names what it expects: "
+	 "names match [A-Za-z0-9][A-Za-z0-9._-]{0,63}, \"skills\" is \"all\" or an array of "
+	 "names, instructions are strings."},
 	{"CM303", "skill-unknown", CLAWMD_SEV_WARNING,
 	 "container.json selects a skill that does not exist.",
 	 "container.json selects a skill that has no directory under the skills directory, so the "
@@ -161,8 +162,8 @@ static const struct clawmd_lint_rule lint_rules[] = {
 	 "A runtime does not follow an import in the group's instructions.",
 	 "The runtime follows @ imports by rules of its own (Gemini CLI: none whose realpath "
 	 "leaves the working directory) and drops this one, so its text never reaches the agent.",
-	 "Compose in copy mode (every import then names a file inside the group), or remove the "
-	 "import."},
+	 "For an import that leaves the group, compose in copy mode (every import then names a "
+	 "file inside the group); for a missing file, fix the path; or remove the import."},
 	{"CM604", "runtime-sections-dropped", CLAWMD_SEV_WARNING,
 	 "Compose left instruction sections out to fit a runtime's cap.",
 	 "The group's inlined entry would be larger than its runtime loads (Codex: 32 KiB), so "

@@ -35,6 +35,7 @@
 #include "fs/fs.h"
 #include "group/group.h"
 #include "group/tracked.h"
+#include "layout/groups.h"
 #include "base/util.h"
 #include "sys/dl.h"
 #include "sys/git.h"
@@ -1184,7 +1185,7 @@ int clawmd_migrate(struct clawmd_migrate_result *out, const struct clawmd_root *
 			goto already;
 	}
 	out->retry = m.rec.found;
-	if ((rc = clawmd_dir_open(&groups, lay->groups, err)) < 0)
+	if ((rc = clawmd_groups_open(&groups, lay, err)) < 0)
 		goto out;
 	if ((rc = list_groups(&m, &groups, &global, err)) < 0)
 		goto out;
