@@ -448,30 +448,21 @@ static void check_each(struct check *k, char **groups, size_t n, bool progress)
  * before any group was linted. */
 static int check_groups(struct check *k)
 {
-	struct clawmd_err err = CLAWMD_ERR_INIT;
 	int st;
 	if ((st = cmd_root_open(&k->root, &k->lo, k->quiet)))
 		return st;
-	char **groups = k->a.operands, **listed = NULL;
-	size_t n = k->a.noperands;
-	bool listing = n == 0;
-	if (!listing && (st = cmd_groups_check(&k->root, groups, n))) {
+	char **groups, **listed;
+	size_t n;
+	if ((st = cmd_fleet_groups(&k->root, k->a.operands, k->a.noperands, &groups, &listed, &n))) {
 		clawmd_root_release(&k->root);
 		return st;
 	}
-	if (listing && clawmd_groups_list(&listed, &n, &k->root.lay, &err) < 0) {
-		st = cmd_fail(&err);
-		clawmd_root_release(&k->root);
-		return st;
-	}
-	if (listing)
-		groups = listed;
 	k->ngroups = n;
 	clawmd_lint_layout(&k->f, &k->root.lay);
 	k->opts.approve_external |= k->root.lay.approve_external; /* clawmd.json's */
 	k->root.pass = clawmd_pass_new(); /* the host's sources, read once */
-	check_each(k, groups, n, listing && n > 100 && !k->quiet && isatty(2));
-	clawmd_strv_free(listed, listing ? n : 0);
+	check_each(k, groups, n, listed && n > 100 && !k->quiet && isatty(2));
+	clawmd_strv_free(listed, listed ? n : 0);
 	k->srcroot = strdup(k->root.lay.root);
 	return 0;
 }

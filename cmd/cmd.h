@@ -133,6 +133,14 @@ void cmd_layout_warn(const struct clawmd_layout *lay);
  * (else exit 4: missing, or a symlink).  Prints the first failure.
  */
 int cmd_groups_check(const struct clawmd_root *root, char **groups, size_t n);
+/*
+ * The groups a command over the fleet works on: the GROUP operands,
+ * checked as above, or every group of the root when there are none.  0:
+ * *groups is the operands or the listing, which *listed owns (NULL for
+ * operands; clawmd_strv_free(*listed, *n)); else the exit status, printed.
+ */
+int cmd_fleet_groups(const struct clawmd_root *root, char **operands, size_t noperands,
+		     char ***groups, char ***listed, size_t *n);
 /* The root a --cwd DIR is in (-C, $CLAWMD_ROOT, ROOT found from DIR, else
  * the usual discovery), loaded with the layout flags; false
  * when there is none (quiet: the caller reads DIR as a plain tree). */

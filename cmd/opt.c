@@ -399,6 +399,21 @@ int cmd_groups_check(const struct clawmd_root *root, char **groups, size_t n)
 	return 0;
 }
 
+int cmd_fleet_groups(const struct clawmd_root *root, char **operands, size_t noperands,
+		     char ***groups, char ***listed, size_t *n)
+{
+	struct clawmd_err err = CLAWMD_ERR_INIT;
+	*listed = NULL;
+	*groups = operands;
+	*n = noperands;
+	if (noperands)
+		return cmd_groups_check(root, operands, noperands);
+	if (clawmd_groups_list(listed, n, &root->lay, &err) < 0)
+		return cmd_fail(&err);
+	*groups = *listed;
+	return 0;
+}
+
 /* ---- printing ----------------------------------------------------------- */
 
 void cmd_put_error(const char *msg)

@@ -657,24 +657,15 @@ int cmd_report(int argc, char **argv)
 		return status;
 	}
 	struct clawmd_root root;
+	char **groups, **listed;
+	size_t n;
 	status = cmd_root_open(&root, &lo, quiet);
-	if (!status && (status = cmd_groups_check(&root, a.operands, a.noperands)))
+	if (!status && (status = cmd_fleet_groups(&root, a.operands, a.noperands, &groups, &listed, &n)))
 		clawmd_root_release(&root);
 	if (status) {
 		cmd_args_release(&a);
 		return status;
 	}
-	struct clawmd_err err = CLAWMD_ERR_INIT;
-	char **groups = a.operands, **listed = NULL;
-	size_t n = a.noperands;
-	bool listing = n == 0;
-	if (listing && clawmd_groups_list(&listed, &n, &root.lay, &err) < 0) {
-		clawmd_root_release(&root);
-		cmd_args_release(&a);
-		return cmd_fail(&err);
-	}
-	if (listing)
-		groups = listed;
 	struct row *rows = calloc(n ? n : 1, sizeof(*rows));
 	if (!rows)
 		abort();
@@ -683,7 +674,7 @@ int cmd_report(int argc, char **argv)
 		fill_row(&rows[i], &root, groups[i], quiet);
 	page(rows, n, &root.lay);
 	rows_free(rows, n);
-	clawmd_strv_free(listed, listing ? n : 0);
+	clawmd_strv_free(listed, listed ? n : 0);
 	clawmd_root_release(&root);
 	cmd_args_release(&a);
 	return 0;

@@ -390,25 +390,15 @@ int cmd_status(int argc, char **argv)
 		return status;
 	}
 	struct clawmd_root root;
+	char **groups, **listed;
+	size_t n;
 	status = cmd_root_open(&root, &lo, quiet);
-	if (!status && (status = cmd_groups_check(&root, a.operands, a.noperands)))
+	if (!status && (status = cmd_fleet_groups(&root, a.operands, a.noperands, &groups, &listed, &n)))
 		clawmd_root_release(&root);
 	if (status) {
 		cmd_args_release(&a);
 		return json ? cmd_json_failure(status) : status;
 	}
-	struct clawmd_err err = CLAWMD_ERR_INIT;
-	char **groups = a.operands, **listed = NULL;
-	size_t n = a.noperands;
-	bool listing = n == 0;
-	if (listing && clawmd_groups_list(&listed, &n, &root.lay, &err) < 0) {
-		clawmd_root_release(&root);
-		cmd_args_release(&a);
-		status = cmd_fail(&err);
-		return json ? cmd_json_failure(status) : status;
-	}
-	if (listing)
-		groups = listed;
 	struct status_rows rows;
 	rows_init(&rows, &root.lay, groups, n);
 	status = rows_read(&rows, &root, n > 100 && !quiet && !json && isatty(2));
@@ -417,7 +407,7 @@ int cmd_status(int argc, char **argv)
 	else
 		print_table(&rows, quiet);
 	rows_release(&rows);
-	clawmd_strv_free(listed, listing ? n : 0);
+	clawmd_strv_free(listed, listed ? n : 0);
 	clawmd_root_release(&root);
 	cmd_args_release(&a);
 	return status;
