@@ -155,32 +155,6 @@ static void load_global(struct clawmd_memory *out, struct clawmd_load_view *v, c
 	}
 }
 
-/* The project root: the nearest of cwd and its ancestors where a marker
- * exists (anything, symlinks followed); NULL: none. */
-static char *project_root(struct clawmd_load_view *v, const char *cwd, const char *const *markers,
-			  size_t nmarkers)
-{
-	char *d = clawmd_xstrdup(cwd);
-	for (;;) {
-		for (size_t i = 0; i < nmarkers; i++) {
-			if (++v->files > CLAWMD_LOAD_FILES_MAX)
-				break;
-			char *p = clawmd_path_resolve(d, markers[i]);
-			char kind = clawmd_view_kind(&v->v, p);
-			free(p);
-			if (kind)
-				return d;
-		}
-		if (!strcmp(d, "/"))
-			break;
-		char *up = clawmd_path_dir(d);
-		free(d);
-		d = up;
-	}
-	free(d);
-	return NULL;
-}
-
 /* The user's AGENTS.md: in --codex-home, else in HOME/.codex. */
 static void codex_user(struct clawmd_memory *out, const struct clawmd_memory_opts *o,
 		       struct clawmd_load_view *v)
@@ -211,7 +185,7 @@ static char **codex_dirs(size_t *n, const struct clawmd_memory_opts *o,
 		markers = o->codex_markers;
 		nmarkers = o->ncodex_markers;
 	}
-	char *root = project_root(v, cwd, markers, nmarkers);
+	char *root = clawmd_load_find_up(v, cwd, markers, nmarkers, true, true);
 	if (!root)
 		root = clawmd_xstrdup(cwd);
 	char **dirs = NULL;

@@ -63,27 +63,6 @@ static bool exists(struct gload *L, const char *p)
 	return clawmd_view_kind(&L->v->v, p) != 0;
 }
 
-/* The nearest directory from `dir` up holding a `.git`, or NULL (§2.3). */
-static char *git_root(struct gload *L, const char *dir)
-{
-	char *d = clawmd_xstrdup(dir);
-	for (;;) {
-		char *g = clawmd_path_resolve(d, ".git");
-		bool found = exists(L, g);
-		free(g);
-		if (found)
-			return d;
-		char *up = clawmd_path_dir(d);
-		if (!strcmp(up, d)) {
-			free(up);
-			free(d);
-			return NULL;
-		}
-		free(d);
-		d = up;
-	}
-}
-
 /*
  * The import gate's realpath (§3.3): the realpath when the path resolves;
  * else a dangling link is followed by hand, and a missing name is joined
@@ -497,7 +476,7 @@ static void add_file(struct gload *L, const char *path, enum clawmd_mem_type typ
 		return;
 	}
 	char *dir = clawmd_path_dir(path);
-	char *root = git_root(L, dir);
+	char *root = clawmd_load_find_up(L->v, dir, (const char *const[]){".git"}, 1, true, false);
 	char *root_real = gate_realpath(L, root ? root : dir);
 	struct clawmd_buf t = CLAWMD_BUF_INIT;
 	clawmd_buf_put(&t, "", 0);
@@ -584,7 +563,7 @@ int clawmd_gemini_load(struct clawmd_memory *out, const struct clawmd_memory_opt
 	}
 
 	/* §2.3: the project files, from the ceiling down, sorted by path */
-	char *ceiling = git_root(&L, out->cwd);
+	char *ceiling = clawmd_load_find_up(L.v, out->cwd, (const char *const[]){".git"}, 1, true, false);
 	size_t np = 0, cap = 0;
 	char **paths = NULL;
 	char *d = clawmd_xstrdup(out->cwd);

@@ -157,3 +157,47 @@ void clawmd_utf8_sanitize(struct clawmd_buf *in)
 	clawmd_buf_release(&out);
 }
 
+char *clawmd_load_find_up(struct clawmd_load_view *v, const char *dir, const char *const *names,
+			  size_t n, bool follow, bool counted)
+{
+	char *d = clawmd_xstrdup(dir);
+	for (;;) {
+		for (size_t i = 0; i < n; i++) {
+			if (counted && ++v->files > CLAWMD_LOAD_FILES_MAX)
+				break;
+			char *p = clawmd_path_resolve(d, names[i]);
+			bool there = follow ? clawmd_load_kind(v, p) != 0 : clawmd_load_lexists(v, p, NULL);
+			free(p);
+			if (there)
+				return d;
+		}
+		char *up = clawmd_path_dir(d);
+		bool top = !strcmp(up, d);
+		free(d);
+		d = up;
+		if (top)
+			break;
+	}
+	free(d);
+	return NULL;
+}
+
+char **clawmd_load_walk_down(const char *top, const char *dir, size_t *n)
+{
+	char **v = NULL;
+	size_t k = 0, cap = 0;
+	for (char *d = clawmd_xstrdup(dir);;) {
+		clawmd_xgrow(&v, &cap, k + 1, sizeof(char *));
+		v[k++] = d;
+		if (!strcmp(d, top) || !strcmp(d, "/"))
+			break;
+		d = clawmd_path_dir(d);
+	}
+	for (size_t i = 0; i < k / 2; i++) {
+		char *t = v[i];
+		v[i] = v[k - 1 - i];
+		v[k - 1 - i] = t;
+	}
+	*n = k;
+	return v;
+}

@@ -50,6 +50,17 @@ bool clawmd_load_lexists(struct clawmd_load_view *v, const char *p, bool *is_dir
  * NULL if unreadable or over a bound. */
 char **clawmd_load_list(struct clawmd_load_view *v, const char *p, bool sorted, size_t *n,
 			dev_t *dev, ino_t *ino);
+/*
+ * The nearest of `dir` and its ancestors holding one of `names`; NULL:
+ * none.  `follow`: only a name whose links lead somewhere counts (stat,
+ * fs.access); else anything there (lstat).  `counted`: each look is
+ * spent from the load's files.
+ */
+char *clawmd_load_find_up(struct clawmd_load_view *v, const char *dir, const char *const *names,
+			  size_t n, bool follow, bool counted);
+/* The directories from `top` down to `dir`, `top` first (from `/` when
+ * `top` is not one of dir's ancestors); *n of them. */
+char **clawmd_load_walk_down(const char *top, const char *dir, size_t *n);
 /* Decode as a UTF-8 string the way Node's readFile(p, 'utf-8') does: every
  * maximal ill-formed subsequence becomes U+FFFD.  `in` is replaced when it
  * is not valid. */

@@ -103,47 +103,6 @@ static bool beneath(const char *p, const char *dir)
 	return !strncmp(p, dir, n) && (p[n] == '\0' || p[n] == '/');
 }
 
-/* The nearest of `cwd` and its ancestors holding a .git; NULL: none. */
-static char *git_root(struct clawmd_load_view *v, const char *cwd)
-{
-	char *d = clawmd_xstrdup(cwd);
-	for (;;) {
-		char *g = clawmd_path_resolve(d, ".git");
-		char kind = ++v->files > CLAWMD_LOAD_FILES_MAX ? 0 : clawmd_load_kind(v, g);
-		free(g);
-		if (kind)
-			return d;
-		if (!strcmp(d, "/"))
-			break;
-		char *up = clawmd_path_dir(d);
-		free(d);
-		d = up;
-	}
-	free(d);
-	return NULL;
-}
-
-/* The directories from `top` down to `cwd` (top first). */
-static char **walk_down(const char *top, const char *cwd, size_t *n)
-{
-	char **up = NULL;
-	size_t k = 0, cap = 0;
-	for (char *d = clawmd_xstrdup(cwd);;) {
-		clawmd_xgrow(&up, &cap, k + 1, sizeof(char *));
-		up[k++] = d;
-		if (!strcmp(d, top) || !strcmp(d, "/"))
-			break;
-		d = clawmd_path_dir(d);
-	}
-	for (size_t i = 0; i < k / 2; i++) {
-		char *t = up[i];
-		up[i] = up[k - 1 - i];
-		up[k - 1 - i] = t;
-	}
-	*n = k;
-	return up;
-}
-
 /* ---- imports (Copilot, Qwen) -------------------------------------------- */
 
 static void expand(struct ml *ml, struct clawmd_buf *out, const char *path, const char *text,
@@ -326,7 +285,7 @@ int clawmd_pi_load(struct clawmd_memory *out, const struct clawmd_memory_opts *o
 	if (o->no_project)
 		return 0;
 	size_t n;
-	char **dirs = walk_down("/", out->cwd, &n);
+	char **dirs = clawmd_load_walk_down("/", out->cwd, &n);
 	for (size_t k = 0; k < n; k++)
 		for (size_t i = 0; i < CLAWMD_ARRAY_SIZE(pi_names); i++)
 			if (take(&ml, CLAWMD_MEM_PROJECT, dirs[k], pi_names[i], false))
@@ -358,7 +317,7 @@ int clawmd_copilot_load(struct clawmd_memory *out, const struct clawmd_memory_op
 	(void)err;
 	if (!v->v.budget)
 		v->v.budget = &v->steps;
-	char *root = git_root(v, out->cwd);
+	char *root = clawmd_load_find_up(v, out->cwd, (const char *const[]){".git"}, 1, true, true);
 	struct ml ml = {out, v, root ? root : out->cwd, true, out->cwd};
 	if (!o->no_user && o->home) {
 		char *home = clawmd_path_resolve(o->home, ".copilot");
@@ -367,7 +326,7 @@ int clawmd_copilot_load(struct clawmd_memory *out, const struct clawmd_memory_op
 	}
 	if (!o->no_project) {
 		size_t n;
-		char **dirs = walk_down(ml.root, out->cwd, &n);
+		char **dirs = clawmd_load_walk_down(ml.root, out->cwd, &n);
 		/* the root, the working directory, then those between */
 		size_t order[2] = {0, n - 1};
 		for (size_t k = 0; k < (n > 1 ? 2u : 1u); k++)
@@ -422,10 +381,10 @@ int clawmd_cursor_load(struct clawmd_memory *out, const struct clawmd_memory_opt
 	/* nothing unless the project setting source is on */
 	if (o->no_project)
 		return 0;
-	char *root = git_root(v, out->cwd);
+	char *root = clawmd_load_find_up(v, out->cwd, (const char *const[]){".git"}, 1, true, true);
 	struct ml ml = {out, v, root ? root : out->cwd, false, out->cwd};
 	size_t n;
-	char **dirs = walk_down(ml.root, out->cwd, &n);
+	char **dirs = clawmd_load_walk_down(ml.root, out->cwd, &n);
 	take(&ml, CLAWMD_MEM_PROJECT, dirs[0], ".cursorrules", false);
 	static const char *const names[] = {"AGENTS.md", "CLAUDE.md", "CLAUDE.local.md",
 					    ".claude/CLAUDE.md"};
@@ -458,7 +417,7 @@ int clawmd_qwen_load(struct clawmd_memory *out, const struct clawmd_memory_opts 
 	(void)err;
 	if (!v->v.budget)
 		v->v.budget = &v->steps;
-	char *root = git_root(v, out->cwd);
+	char *root = clawmd_load_find_up(v, out->cwd, (const char *const[]){".git"}, 1, true, true);
 	struct ml ml = {out, v, root ? root : out->cwd, false, out->cwd};
 	static const char *const names[] = {"QWEN.md", "AGENTS.md"};
 	if (!o->no_user && o->home) {
@@ -470,7 +429,7 @@ int clawmd_qwen_load(struct clawmd_memory *out, const struct clawmd_memory_opts 
 	if (!o->no_project) {
 		char *top = root ? clawmd_path_dir(root) : clawmd_xstrdup("/");
 		size_t n;
-		char **dirs = walk_down(top, out->cwd, &n);
+		char **dirs = clawmd_load_walk_down(top, out->cwd, &n);
 		for (size_t i = 0; i < CLAWMD_ARRAY_SIZE(names); i++)
 			for (size_t k = 0; k < n; k++)
 				take(&ml, CLAWMD_MEM_PROJECT, dirs[k], names[i], true);

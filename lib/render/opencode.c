@@ -150,23 +150,6 @@ static char **walk(const struct oc *L, size_t *n)
 	return dirs;
 }
 
-/* The git root: the nearest directory from the working directory up that
- * holds a .git (a directory or a file); "/" when none does. */
-static char *git_root(struct oc *L)
-{
-	char *d = clawmd_xstrdup(L->m->cwd);
-	for (;;) {
-		char *g = clawmd_path_resolve(d, ".git");
-		bool found = clawmd_load_lexists(L->v, g, NULL);
-		free(g);
-		if (found || !strcmp(d, "/"))
-			return found ? d : (free(d), clawmd_xstrdup("/"));
-		char *up = clawmd_path_dir(d);
-		free(d);
-		d = up;
-	}
-}
-
 static void global(struct oc *L)
 {
 	if (!L->o->home)
@@ -364,7 +347,11 @@ int clawmd_opencode_load(struct clawmd_memory *out, const struct clawmd_memory_o
 {
 	(void)err;
 	struct oc L = {out, o, v, NULL, {0}};
-	char *stop = git_root(&L);
+	/* the git root: the nearest directory holding a .git (a directory or
+	 * a file, not followed); "/" when none does */
+	char *stop = clawmd_load_find_up(v, out->cwd, (const char *const[]){".git"}, 1, false, false);
+	if (!stop)
+		stop = clawmd_xstrdup("/");
 	L.stop = stop;
 	size_t ndirs;
 	char **dirs = walk(&L, &ndirs);
