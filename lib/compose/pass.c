@@ -101,11 +101,12 @@ static bool watched_kind(const char *key)
 }
 
 /* What a watched pass may remember: a file's bytes, for a few thousand
- * files (a host's install tree; a name it drops stays until the handle
- * closes). */
-static bool keeps(const struct clawmd_pass *pass, const char *key)
+ * files and 64 MiB in all (a host's install tree; what it drops stays
+ * until the handle closes). */
+static bool keeps(const struct clawmd_pass *pass, const char *key, size_t len)
 {
-	return !pass->watched || (watched_kind(key) && pass->n < 4096);
+	return !pass->watched ||
+	       (watched_kind(key) && pass->n < 4096 && pass->kept + len <= ((size_t)64 << 20));
 }
 
 static bool can_vouch(struct clawmd_inputs *facts)
@@ -142,9 +143,11 @@ void clawmd_pass_remember(struct clawmd_pass *pass, const char *key, size_t klen
 			  size_t from)
 {
 	static const struct clawmd_ident none;
-	if (!pass || !keeps(pass, key) || (pass->watched && (!in || !in->on || in->lost)))
+	if (!pass || !keeps(pass, key, len) || (pass->watched && (!in || !in->on || in->lost)))
 		return;
 	struct clawmd_pass_memo *m = clawmd_pass_put(pass, key, klen, 0, &none);
+	if (m->data)
+		pass->kept -= m->len;
 	free(m->data);
 	m->data = NULL;
 	clawmd_inputs_release(&m->facts);
@@ -161,6 +164,7 @@ void clawmd_pass_remember(struct clawmd_pass *pass, const char *key, size_t klen
 	memcpy(m->data, data, len);
 	m->data[len] = '\0';
 	m->len = len;
+	pass->kept += len;
 }
 
 /* ---- the root handle: it lives on the floor of the pass it frees ---------- */

@@ -36,6 +36,7 @@ struct clawmd_pass {
 	 * keeps no stats, only sources' bytes (checked at each use) and what
 	 * inotify vouches for. */
 	bool watched;
+	size_t kept; /* a watched pass: the bytes of sources it keeps */
 	struct clawmd_watch *watch; /* NULL: inotify unavailable */
 };
 
