@@ -18,6 +18,7 @@
 #include "claude/match.h"
 #include "claude/mdscan.h"
 #include "base/util.h"
+#include "base/strset.h"
 #include "fs/view.h"
 #include "render/load.h"
 #include "render/runtimes.h"
@@ -72,57 +73,11 @@ bool clawmd_text_extension(const char *path)
 /* ---- the loader state --------------------------------------------------- */
 
 /* A set of strings: open addressing, so that N paths cost O(N), not O(N^2). */
-struct set {
-	char **v; /* cap slots, NULL when free; cap a power of two */
-	size_t n, cap;
-};
-
-static size_t set_slot(const struct set *s, const char *p)
-{
-	size_t i = (size_t)clawmd_fnv1a64(p, strlen(p)) & (s->cap - 1);
-	while (s->v[i] && strcmp(s->v[i], p))
-		i = (i + 1) & (s->cap - 1);
-	return i;
-}
-
-static bool set_has(const struct set *s, const char *p)
-{
-	return s->cap && s->v[set_slot(s, p)];
-}
-
-static void set_add(struct set *s, const char *p)
-{
-	if (2 * (s->n + 1) > s->cap) {
-		struct set bigger = {NULL, 0, s->cap ? s->cap * 2 : 64};
-		bigger.v = clawmd_xcalloc(bigger.cap, sizeof(char *));
-		for (size_t i = 0; i < s->cap; i++)
-			if (s->v[i]) {
-				bigger.v[set_slot(&bigger, s->v[i])] = s->v[i];
-				bigger.n++;
-			}
-		free(s->v);
-		*s = bigger;
-	}
-	size_t i = set_slot(s, p);
-	if (s->v[i])
-		return;
-	s->v[i] = clawmd_xstrdup(p);
-	s->n++;
-}
-
-static void set_release(struct set *s)
-{
-	for (size_t i = 0; i < s->cap; i++)
-		free(s->v[i]);
-	free(s->v);
-	memset(s, 0, sizeof(*s));
-}
-
 struct loader {
 	const struct clawmd_memory_opts *o;
 	struct clawmd_load_view view;
 	struct clawmd_memory *m;
-	struct set seen;  /* S: processed paths */
+	struct clawmd_strset seen;  /* S: processed paths */
 	bool native;	  /* 2.1.113 on: readdir order */
 	bool dedup;	  /* 2.1.142 on: realpath dedup */
 	bool gate;	  /* 2.1.232 on: the realpath gate (imports and rules) */
@@ -231,7 +186,7 @@ struct visit {
  * may, else the status an import of it gets. */
 static enum clawmd_import_status visit_admit(struct loader *L, const struct visit *v)
 {
-	if (set_has(&L->seen, v->np)) {
+	if (clawmd_strset_has(&L->seen, v->np)) {
 		enum clawmd_import_status st = CLAWMD_IMPORT_DUPLICATE;
 		for (int i = 0; i < v->depth && i <= MAX_INCLUDE_DEPTH; i++)
 			if (L->chain[i] && !strcmp(L->chain[i], v->np))
@@ -259,14 +214,14 @@ static bool visit_resolve(struct loader *L, struct visit *v, struct clawmd_view_
 		*resolved = clawmd_view_resolve(nd, &L->view.v, v->np, true) == 0;
 	}
 	v->rp = *resolved ? clawmd_xstrdup(nd->real) : clawmd_xstrdup(v->np);
-	if (L->dedup && set_has(&L->seen, v->rp)) {
+	if (L->dedup && clawmd_strset_has(&L->seen, v->rp)) {
 		if (*resolved)
 			clawmd_view_node_release(nd);
 		return false;
 	}
-	set_add(&L->seen, v->np);
+	clawmd_strset_add(&L->seen, v->np);
 	if (strcmp(v->rp, v->np))
-		set_add(&L->seen, v->rp);
+		clawmd_strset_add(&L->seen, v->rp);
 	return true;
 }
 
@@ -357,14 +312,14 @@ static void visit_includes(struct loader *L, struct flist *out, const struct vis
 	clawmd_md_scan_init(&scan);
 	clawmd_md_scan(&scan, body, blen, L->record);
 	char *dir = clawmd_path_dir(v->rp);
-	struct set mine = {0};
+	struct clawmd_strset mine = {0};
 	L->chain[v->depth] = v->np;
 	for (size_t i = 0; i < scan.n; i++) {
 		char *inc = resolve_include(L, scan.v[i].path, dir);
 		if (scan.v[i].in_code) {
 			record_import(L, v->path, scan.v[i].path, inc, CLAWMD_IMPORT_INSIDE_CODE);
-		} else if (!set_has(&mine, inc)) {
-			set_add(&mine, inc);
+		} else if (!clawmd_strset_has(&mine, inc)) {
+			clawmd_strset_add(&mine, inc);
 			size_t slot = record_import(L, v->path, scan.v[i].path, inc,
 						    CLAWMD_IMPORT_LOADED);
 			enum clawmd_import_status ist = visit_include(L, out, v, inc);
@@ -374,7 +329,7 @@ static void visit_includes(struct loader *L, struct flist *out, const struct vis
 		free(inc);
 	}
 	L->chain[v->depth] = NULL;
-	set_release(&mine);
+	clawmd_strset_release(&mine);
 	free(dir);
 	clawmd_md_scan_release(&scan);
 }
@@ -425,7 +380,7 @@ enum rules_mode { RULES_UNCONDITIONAL, RULES_CONDITIONAL };
 #define RULES_DEPTH_MAX 32
 
 static void rules_walk(struct loader *L, struct flist *out, const char *dir,
-		       enum clawmd_mem_type type, bool include_external, struct set *visited,
+		       enum clawmd_mem_type type, bool include_external, struct clawmd_strset *visited,
 		       int depth)
 {
 	char *rd = clawmd_load_realpath(&L->view, dir);
@@ -436,10 +391,10 @@ static void rules_walk(struct loader *L, struct flist *out, const char *dir,
 		if (!include_external)
 			goto out;
 	}
-	if (set_has(visited, dir) || set_has(visited, rd))
+	if (clawmd_strset_has(visited, dir) || clawmd_strset_has(visited, rd))
 		goto out;
-	set_add(visited, dir);
-	set_add(visited, rd);
+	clawmd_strset_add(visited, dir);
+	clawmd_strset_add(visited, rd);
 	size_t n;
 	dev_t dev;
 	ino_t ino;
@@ -449,11 +404,11 @@ static void rules_walk(struct loader *L, struct flist *out, const char *dir,
 	char id[64];
 	snprintf(id, sizeof(id), "\x01%llu:%llu", (unsigned long long)dev,
 		 (unsigned long long)ino);
-	if (set_has(visited, id)) {
+	if (clawmd_strset_has(visited, id)) {
 		clawmd_strv_free(names, n);
 		goto out;
 	}
-	set_add(visited, id);
+	clawmd_strset_add(visited, id);
 	for (size_t i = 0; i < n; i++) {
 		char *entry = clawmd_path_resolve(rd, names[i]);
 		struct clawmd_view_node nd;
@@ -488,26 +443,26 @@ static void rules(struct loader *L, struct flist *out, const char *dir, enum cla
 		  bool include_external, enum rules_mode mode)
 {
 	struct flist all = {0};
-	struct set visited = {0};
+	struct clawmd_strset visited = {0};
 	rules_walk(L, &all, dir, type, include_external, &visited, 0);
-	set_release(&visited);
-	struct set dropped = {0};
+	clawmd_strset_release(&visited);
+	struct clawmd_strset dropped = {0};
 	for (size_t i = 0; i < all.n; i++) {
 		bool cond = all.v[i].nglobs > 0;
 		if (cond == (mode == RULES_CONDITIONAL)) {
 			flist_push(out, &all.v[i]);
 		} else {
 			if (mode == RULES_UNCONDITIONAL && L->record)
-				set_add(&dropped, all.v[i].path);
+				clawmd_strset_add(&dropped, all.v[i].path);
 			file_release(&all.v[i]);
 		}
 	}
 	/* the imports of what was dropped: loaded, then dropped as conditional */
 	for (size_t k = 0; dropped.n && k < L->m->nimports; k++)
 		if (L->m->imports[k].status == CLAWMD_IMPORT_LOADED &&
-		    set_has(&dropped, L->m->imports[k].path))
+		    clawmd_strset_has(&dropped, L->m->imports[k].path))
 			L->m->imports[k].status = CLAWMD_IMPORT_CONDITIONAL;
-	set_release(&dropped);
+	clawmd_strset_release(&dropped);
 	free(all.v);
 }
 
@@ -652,7 +607,7 @@ static void loader_init(struct loader *L, struct clawmd_memory *m, const struct 
 
 static void loader_release(struct loader *L)
 {
-	set_release(&L->seen);
+	clawmd_strset_release(&L->seen);
 	free(L->home);
 }
 
@@ -815,16 +770,16 @@ static void ancestors(struct loader *L, struct flist *out, const struct walk *w,
 		      const char *const *names, size_t nnames, bool record)
 {
 	const char *managed = L->o->managed_dir ? L->o->managed_dir : "/etc/claude-code";
-	struct set saved = L->seen;
+	struct clawmd_strset saved = L->seen;
 	bool saved_record = L->record;
 	memset(&L->seen, 0, sizeof(L->seen));
 	L->record = record;
 	char *seed = clawmd_path_resolve(managed, "CLAUDE.md");
-	set_add(&L->seen, seed);
+	clawmd_strset_add(&L->seen, seed);
 	free(seed);
 	if (L->home) {
 		seed = clawmd_path_resolve(L->home, ".claude/CLAUDE.md");
-		set_add(&L->seen, seed);
+		clawmd_strset_add(&L->seen, seed);
 		free(seed);
 	}
 	for (size_t i = 0; i < w->nd; i++) {
@@ -837,7 +792,7 @@ static void ancestors(struct loader *L, struct flist *out, const struct walk *w,
 			free(p);
 		}
 	}
-	set_release(&L->seen);
+	clawmd_strset_release(&L->seen);
 	L->seen = saved;
 	L->record = saved_record;
 }
@@ -929,13 +884,13 @@ static void agents_pick(struct loader *L, const struct flist *out, struct flist 
 			const char *off)
 {
 	struct clawmd_memory *m = L->m;
-	struct set sent = {0};
+	struct clawmd_strset sent = {0};
 	for (size_t i = 0; i < out->n; i++)
-		set_add(&sent, out->v[i].path);
+		clawmd_strset_add(&sent, out->v[i].path);
 	size_t k = 0, cap = 0;
 	for (size_t i = 0; i < parts->n; i++) {
 		struct clawmd_mem_file *f = &parts->v[i];
-		bool dup = set_has(&sent, f->path) || text_sent(out, f);
+		bool dup = clawmd_strset_has(&sent, f->path) || text_sent(out, f);
 		if (!f->parent && L->record) {
 			clawmd_xgrow(&m->agents, &cap, m->nagents + 1, sizeof(m->agents[0]));
 			m->agents[m->nagents++] = (struct clawmd_mem_agents){clawmd_xstrdup(f->path),
@@ -947,11 +902,11 @@ static void agents_pick(struct loader *L, const struct flist *out, struct flist 
 			file_release(f);
 			continue;
 		}
-		set_add(&sent, f->path);
+		clawmd_strset_add(&sent, f->path);
 		parts->v[k++] = *f;
 	}
 	parts->n = off ? 0 : k;
-	set_release(&sent);
+	clawmd_strset_release(&sent);
 }
 
 /* Move `parts` into `out`, each directory's files before the first project
@@ -1099,10 +1054,10 @@ static void matching_rules(struct loader *L, struct flist *out, const char *rule
 	/* A processed set of its own: the unconditional pass over the same
 	 * directory has processed (and dropped) these rules already. */
 	struct flist cond = {0};
-	struct set saved = L->seen;
+	struct clawmd_strset saved = L->seen;
 	memset(&L->seen, 0, sizeof(L->seen));
 	rules(L, &cond, rules_dir, type, include_external, RULES_CONDITIONAL);
-	set_release(&L->seen);
+	clawmd_strset_release(&L->seen);
 	L->seen = saved;
 	for (size_t i = 0; i < cond.n; i++) {
 		const char *rel = NULL;

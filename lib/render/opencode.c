@@ -26,6 +26,7 @@
  */
 #include "render/runtimes.h"
 #include "base/util.h"
+#include "base/strset.h"
 
 #include <fnmatch.h>
 #include <stdlib.h>
@@ -33,46 +34,12 @@
 
 #define GLOB_DEPTH_MAX 32 /* directory levels a "**" descends */
 
-/* The paths already listed: a hash set (no quadratic scan of the list). */
-struct pset {
-	const char **slot; /* borrowed from the files' paths */
-	size_t cap, n;
-};
-
-static size_t pset_find(const struct pset *ps, const char *p)
-{
-	size_t i = (size_t)clawmd_fnv1a64(p, strlen(p)) & (ps->cap - 1);
-	while (ps->slot[i] && strcmp(ps->slot[i], p))
-		i = (i + 1) & (ps->cap - 1);
-	return i;
-}
-
-static bool pset_has(const struct pset *ps, const char *p)
-{
-	return ps->cap && ps->slot[pset_find(ps, p)];
-}
-
-static void pset_add(struct pset *ps, const char *p)
-{
-	if (2 * (ps->n + 1) > ps->cap) {
-		struct pset g = {clawmd_xcalloc(ps->cap ? 2 * ps->cap : 64, sizeof(char *)),
-				 ps->cap ? 2 * ps->cap : 64, ps->n};
-		for (size_t i = 0; i < ps->cap; i++)
-			if (ps->slot[i])
-				g.slot[pset_find(&g, ps->slot[i])] = ps->slot[i];
-		free(ps->slot);
-		*ps = g;
-	}
-	ps->slot[pset_find(ps, p)] = p;
-	ps->n++;
-}
-
 struct oc {
 	struct clawmd_memory *m;
 	const struct clawmd_memory_opts *o;
 	struct clawmd_load_view *v;
 	const char *stop; /* the walk's last directory: the git root, or "/" */
-	struct pset seen; /* the paths of m->files */
+	struct clawmd_strset seen; /* the paths of m->files */
 };
 
 /*
@@ -96,7 +63,7 @@ static bool exists(struct oc *L, const char *path)
  * sends nothing, as an empty file). */
 static void add(struct oc *L, const char *path, enum clawmd_mem_type type)
 {
-	if (pset_has(&L->seen, path))
+	if (clawmd_strset_has(&L->seen, path))
 		return;
 	struct clawmd_buf b = CLAWMD_BUF_INIT;
 	struct clawmd_view_node nd;
@@ -130,7 +97,7 @@ static void add(struct oc *L, const char *path, enum clawmd_mem_type type)
 	f->len = b.len;
 	f->size = size;
 	f->content = clawmd_buf_detach(&b);
-	pset_add(&L->seen, f->path);
+	clawmd_strset_add(&L->seen, f->path);
 }
 
 /* The directories of the walk, the working directory first. */
@@ -360,7 +327,7 @@ int clawmd_opencode_load(struct clawmd_memory *out, const struct clawmd_memory_o
 	instructions(&L, dirs, ndirs);
 	clawmd_strv_free(dirs, ndirs);
 	free(stop);
-	free(L.seen.slot);
+	clawmd_strset_release(&L.seen);
 	return 0;
 }
 
