@@ -149,8 +149,28 @@ static char **walk_down(const char *top, const char *cwd, size_t *n)
 static void expand(struct ml *ml, struct clawmd_buf *out, const char *path, const char *text,
 		   size_t len, int depth);
 
-/* One import line's target: followed, or noted with why not. */
-static void import_one(struct ml *ml, struct clawmd_buf *out, const char *from, const char *raw,
+/* [*a, *b) without ASCII white space at either end (JavaScript's trim
+ * also strips Unicode spaces: a file starting with one is rare enough). */
+static void js_trim(const char *s, size_t n, size_t *a, size_t *b)
+{
+	size_t i = 0, e = n;
+	while (i < e && (s[i] == ' ' || (s[i] >= '\t' && s[i] <= '\r')))
+		i++;
+	while (e > i && (s[e - 1] == ' ' || (s[e - 1] >= '\t' && s[e - 1] <= '\r')))
+		e--;
+	*a = i;
+	*b = e;
+}
+
+/*
+ * One import's target: followed (its block appended to `out`, true), or
+ * noted with why not (false).  The blocks, as the runs recorded them:
+ * Copilot "\n\n<imported_custom_instruction source=\"ABS\">\n" TEXT
+ * (trimmed) "\n</imported_custom_instruction>", after the kept line's
+ * text; Qwen "<!-- Imported from: RAW -->\n" TEXT "\n<!-- End of import
+ * from: RAW -->" in the @word's place, TEXT as it is.
+ */
+static bool import_one(struct ml *ml, struct clawmd_buf *out, const char *from, const char *raw,
 		       int depth)
 {
 	struct clawmd_buf t = CLAWMD_BUF_INIT;
@@ -181,27 +201,28 @@ static void import_one(struct ml *ml, struct clawmd_buf *out, const char *from, 
 		clawmd_buf_put(&sub, "", 0);
 		expand(ml, &sub, p, t.ptr, t.len, depth + 1);
 		push(ml->m, CLAWMD_MEM_PROJECT, p, from, sub.ptr, sub.len, t.len);
-		if (ml->copilot)
-			clawmd_buf_printf(out, "<imported_custom_instruction source=\"%s\">\n", p);
-		else
+		if (ml->copilot) {
+			size_t a, b;
+			js_trim(sub.ptr, sub.len, &a, &b);
+			clawmd_buf_printf(out, "\n\n<imported_custom_instruction source=\"%s\">\n", p);
+			clawmd_buf_put(out, sub.ptr + a, b - a);
+			clawmd_buf_puts(out, "\n</imported_custom_instruction>");
+		} else {
 			clawmd_buf_printf(out, "<!-- Imported from: %s -->\n", raw);
-		clawmd_buf_put(out, sub.ptr, sub.len);
-		if (!sub.len || sub.ptr[sub.len - 1] != '\n')
-			clawmd_buf_putc(out, '\n');
-		if (ml->copilot)
-			clawmd_buf_puts(out, "</imported_custom_instruction>\n");
-		else
-			clawmd_buf_printf(out, "<!-- End of import from: %s -->\n", raw);
+			clawmd_buf_put(out, sub.ptr, sub.len);
+			clawmd_buf_printf(out, "\n<!-- End of import from: %s -->", raw);
+		}
 		clawmd_buf_release(&sub);
 	}
 	clawmd_buf_release(&t);
 	free(p);
+	return st == CLAWMD_IMPORT_LOADED;
 }
 
 /*
  * `text` with its import lines expanded: Copilot keeps the line and puts
- * the import after it; Qwen puts the import in its place.  A failed
- * import leaves the line as written.
+ * the import's block at its end, before its newline; Qwen puts the block
+ * in the @word's place.  A failed import leaves the line as written.
  */
 static void expand(struct ml *ml, struct clawmd_buf *out, const char *path, const char *text,
 		   size_t len, int depth)
@@ -228,17 +249,17 @@ static void expand(struct ml *ml, struct clawmd_buf *out, const char *path, cons
 			continue;
 		}
 		char *raw = clawmd_xstrndup(ln + a + 1, b - a - 1);
+		size_t eol = nl ? l - 1 : l; /* the line without its newline */
 		size_t before = out->len;
 		if (ml->copilot) {
-			clawmd_buf_put(out, ln, l);
-			if (ln[l - 1] != '\n')
-				clawmd_buf_putc(out, '\n');
+			clawmd_buf_put(out, ln, eol);
 			import_one(ml, out, path, raw, depth);
+			clawmd_buf_put(out, ln + eol, l - eol);
 		} else {
-			size_t n = ml->m->nimports;
-			import_one(ml, out, path, raw, depth);
-			if (ml->m->nimports > n &&
-			    ml->m->imports[ml->m->nimports - 1].status != CLAWMD_IMPORT_LOADED) {
+			clawmd_buf_put(out, ln, a);
+			if (import_one(ml, out, path, raw, depth)) {
+				clawmd_buf_put(out, ln + b, l - b);
+			} else {
 				out->len = before;
 				clawmd_buf_put(out, ln, l);
 			}
@@ -341,11 +362,13 @@ void clawmd_pi_text(struct clawmd_buf *out, const struct clawmd_memory *m,
 	(void)o;
 	if (!m->nfiles)
 		return;
-	clawmd_buf_puts(out, "<project_context>\nProject-specific instructions and guidelines:\n\n");
+	/* blocks joined by a blank line, none after the last (pi 1.5.2 in
+	 * make e2e: pi-walk, pi-nanoclaw-copy) */
+	clawmd_buf_puts(out, "<project_context>\nProject-specific instructions and guidelines:\n");
 	for (size_t i = 0; i < m->nfiles; i++) {
-		clawmd_buf_printf(out, "<project_instructions path=\"%s\">\n", m->files[i].path);
+		clawmd_buf_printf(out, "\n<project_instructions path=\"%s\">\n", m->files[i].path);
 		clawmd_buf_put(out, m->files[i].content, m->files[i].len);
-		clawmd_buf_puts(out, "\n</project_instructions>\n\n");
+		clawmd_buf_puts(out, "\n</project_instructions>\n");
 	}
 	clawmd_buf_puts(out, "</project_context>");
 }
@@ -485,17 +508,31 @@ int clawmd_qwen_load(struct clawmd_memory *out, const struct clawmd_memory_opts 
 	return 0;
 }
 
-/* [*a, *b) without ASCII white space at either end (JavaScript's trim
- * also strips Unicode spaces: a file starting with one is rare enough). */
-static void js_trim(const char *s, size_t n, size_t *a, size_t *b)
+/* `path` relative to the directory `from`, as Node's path.relative gives
+ * it (both absolute and normal): "../" for each of from's components past
+ * the common ones (Qwen names every file so, the ones above the cwd too). */
+static char *relative(const char *from, const char *path)
 {
-	size_t i = 0, e = n;
-	while (i < e && (s[i] == ' ' || (s[i] >= '\t' && s[i] <= '\r')))
-		i++;
-	while (e > i && (s[e - 1] == ' ' || (s[e - 1] >= '\t' && s[e - 1] <= '\r')))
-		e--;
-	*a = i;
-	*b = e;
+	size_t c = 0; /* the common prefix, at a component boundary */
+	for (size_t i = 0;; i++) {
+		bool fe = from[i] == '\0' || from[i] == '/', pe = path[i] == '\0' || path[i] == '/';
+		if (fe && pe)
+			c = i;
+		if (from[i] != path[i] || !from[i])
+			break;
+	}
+	struct clawmd_buf r = CLAWMD_BUF_INIT;
+	clawmd_buf_put(&r, "", 0);
+	for (const char *q = from + c; *q; q++)
+		if (*q == '/' && q[1])
+			clawmd_buf_puts(&r, r.len ? "/.." : "..");
+	const char *rest = path + c + (path[c] == '/');
+	if (*rest) {
+		if (r.len)
+			clawmd_buf_putc(&r, '/');
+		clawmd_buf_puts(&r, rest);
+	}
+	return clawmd_buf_detach(&r);
 }
 
 void clawmd_qwen_text(struct clawmd_buf *out, const struct clawmd_memory *m,
@@ -512,16 +549,14 @@ void clawmd_qwen_text(struct clawmd_buf *out, const struct clawmd_memory *m,
 		if (a == b)
 			continue;
 		bool rule = strstr(f->path, "/.qwen/rules/") != NULL;
-		const char *rel = f->path;
-		size_t cl = strlen(m->cwd);
-		if (!strncmp(rel, m->cwd, cl) && rel[cl] == '/')
-			rel += cl + 1;
+		char *rel = relative(m->cwd, f->path);
 		if (!first)
 			clawmd_buf_puts(out, "\n\n");
 		first = false;
 		clawmd_buf_printf(out, "--- %s from: %s ---\n", rule ? "Rule" : "Context", rel);
 		clawmd_buf_put(out, f->content + a, b - a);
 		clawmd_buf_printf(out, "\n--- End of %s from: %s ---", rule ? "Rule" : "Context", rel);
+		free(rel);
 	}
 }
 
