@@ -27,12 +27,16 @@
  *    setting source is off (the SDK's default).
  *  - Qwen Code: HOME/.qwen/QWEN.md and AGENTS.md, then from the directory
  *    above the git root (none: /) down to the working directory every
- *    QWEN.md, then every AGENTS.md; then ROOT/.qwen/QWEN.local.md and
- *    ROOT/.qwen/rules/NAME.md.  Imports are expanded in place, confined to
- *    the root by path (symlinks not resolved), five deep.
- * Copilot's and Qwen's imports are found as each line's first word
- * starting with '@', outside ``` and ~~~ fences: the runs pinned no finer
- * rule.  Every path is read through the load's view (load.h).
+ *    QWEN.md, then every AGENTS.md.  ROOT/.qwen/QWEN.local.md and
+ *    ROOT/.qwen/rules are read only with its security.folderTrust.enabled
+ *    setting, off by default (its source; make e2e's qwen-walk): render
+ *    models the default.  Imports are expanded in place (qwen_expand),
+ *    confined to the root by path (symlinks not resolved), five deep.
+ * Copilot's imports are found as each line's first word starting with
+ * '@', outside ``` and ~~~ fences: the runs pinned no finer rule.  The
+ * text each sends was checked against the real CLIs in make e2e
+ * (tests/e2e/pi-*, copilot-*, qwen-*).  Every path is read through the
+ * load's view (load.h).
  */
 #include "render/runtimes.h"
 #include "base/util.h"
@@ -163,14 +167,13 @@ static void js_trim(const char *s, size_t n, size_t *a, size_t *b)
 }
 
 /*
- * One import's target: followed (its block appended to `out`, true), or
- * noted with why not (false).  The blocks, as the runs recorded them:
- * Copilot "\n\n<imported_custom_instruction source=\"ABS\">\n" TEXT
- * (trimmed) "\n</imported_custom_instruction>", after the kept line's
- * text; Qwen "<!-- Imported from: RAW -->\n" TEXT "\n<!-- End of import
- * from: RAW -->" in the @word's place, TEXT as it is.
+ * One Copilot import's target: followed (its block appended to `out`,
+ * after the kept line's text: "\n\n<imported_custom_instruction
+ * source=\"ABS\">\n" TEXT (white space trimmed at its end)
+ * "\n</imported_custom_instruction>",
+ * as the runs recorded it), or noted with why not.
  */
-static bool import_one(struct ml *ml, struct clawmd_buf *out, const char *from, const char *raw,
+static void import_one(struct ml *ml, struct clawmd_buf *out, const char *from, const char *raw,
 		       int depth)
 {
 	struct clawmd_buf t = CLAWMD_BUF_INIT;
@@ -178,11 +181,9 @@ static bool import_one(struct ml *ml, struct clawmd_buf *out, const char *from, 
 	char *p = clawmd_path_resolve(dir, raw);
 	free(dir);
 	enum clawmd_import_status st = CLAWMD_IMPORT_LOADED;
-	if (ml->copilot && raw[0] == '/') {
+	if (raw[0] == '/' || !beneath(p, ml->root)) {
 		st = CLAWMD_IMPORT_EXTERNAL; /* absolute: never, even inside */
-	} else if (!beneath(p, ml->root)) {
-		st = CLAWMD_IMPORT_EXTERNAL;
-	} else if (ml->copilot) {
+	} else {
 		/* its real path must stay in the root too */
 		char *real = clawmd_load_realpath(ml->v, p);
 		char *rroot = clawmd_load_realpath(ml->v, ml->root);
@@ -201,28 +202,22 @@ static bool import_one(struct ml *ml, struct clawmd_buf *out, const char *from, 
 		clawmd_buf_put(&sub, "", 0);
 		expand(ml, &sub, p, t.ptr, t.len, depth + 1);
 		push(ml->m, CLAWMD_MEM_PROJECT, p, from, sub.ptr, sub.len, t.len);
-		if (ml->copilot) {
-			size_t a, b;
-			js_trim(sub.ptr, sub.len, &a, &b);
-			clawmd_buf_printf(out, "\n\n<imported_custom_instruction source=\"%s\">\n", p);
-			clawmd_buf_put(out, sub.ptr + a, b - a);
-			clawmd_buf_puts(out, "\n</imported_custom_instruction>");
-		} else {
-			clawmd_buf_printf(out, "<!-- Imported from: %s -->\n", raw);
-			clawmd_buf_put(out, sub.ptr, sub.len);
-			clawmd_buf_printf(out, "\n<!-- End of import from: %s -->", raw);
-		}
+		size_t a, b; /* trimmed at its end only */
+		js_trim(sub.ptr, sub.len, &a, &b);
+		clawmd_buf_printf(out, "\n\n<imported_custom_instruction source=\"%s\">\n", p);
+		clawmd_buf_put(out, sub.ptr, b);
+		clawmd_buf_puts(out, "\n</imported_custom_instruction>");
 		clawmd_buf_release(&sub);
 	}
 	clawmd_buf_release(&t);
 	free(p);
-	return st == CLAWMD_IMPORT_LOADED;
 }
 
 /*
- * `text` with its import lines expanded: Copilot keeps the line and puts
- * the import's block at its end, before its newline; Qwen puts the block
- * in the @word's place.  A failed import leaves the line as written.
+ * `text` with Copilot's import lines expanded: the line is kept and the
+ * import's block comes at its end, before its newline.  An import is a
+ * line whose first word starts with '@', outside ``` and ~~~ fences (the
+ * runs pinned no finer rule).  A failed import leaves the line alone.
  */
 static void expand(struct ml *ml, struct clawmd_buf *out, const char *path, const char *text,
 		   size_t len, int depth)
@@ -250,22 +245,97 @@ static void expand(struct ml *ml, struct clawmd_buf *out, const char *path, cons
 		}
 		char *raw = clawmd_xstrndup(ln + a + 1, b - a - 1);
 		size_t eol = nl ? l - 1 : l; /* the line without its newline */
-		size_t before = out->len;
-		if (ml->copilot) {
-			clawmd_buf_put(out, ln, eol);
-			import_one(ml, out, path, raw, depth);
-			clawmd_buf_put(out, ln + eol, l - eol);
-		} else {
-			clawmd_buf_put(out, ln, a);
-			if (import_one(ml, out, path, raw, depth)) {
-				clawmd_buf_put(out, ln + b, l - b);
-			} else {
-				out->len = before;
-				clawmd_buf_put(out, ln, l);
-			}
-		}
+		clawmd_buf_put(out, ln, eol);
+		import_one(ml, out, path, raw, depth);
+		clawmd_buf_put(out, ln + eol, l - eol);
 		free(raw);
 	}
+}
+
+/*
+ * Qwen Code's imports (its processImports, "tree" format): each import
+ * Gemini CLI's rule finds (Qwen Code forked it: '@' at the start or after
+ * white space, a path starting with '.', '/' or a letter, outside backtick
+ * code) is replaced in place by
+ *   "<!-- Imported from: RAW -->\n" TEXT "\n<!-- End of import from: RAW -->"
+ * TEXT being the file as it is, its own imports expanded unless it is
+ * IMPORT_DEPTH deep; a path leaving the root (by path, links not
+ * resolved) or a URL by "<!-- Import failed: RAW - Path traversal attempt
+ * -->"; a file already on the chain of imports by "<!-- File already
+ * processed: RAW -->"; a missing file stays "@RAW" (make e2e's qwen-walk).
+ */
+struct qwen_chain {
+	const char *path;
+	const struct qwen_chain *up;
+};
+
+struct qwen_at {
+	size_t *at; /* offset, length pairs */
+	size_t n, cap;
+};
+
+static int qwen_found(size_t off, size_t len, const char *path, void *payload)
+{
+	(void)path;
+	struct qwen_at *q = payload;
+	clawmd_xgrow(&q->at, &q->cap, q->n + 2, sizeof(size_t));
+	q->at[q->n++] = off;
+	q->at[q->n++] = len;
+	return 0;
+}
+
+static void qwen_expand(struct ml *ml, struct clawmd_buf *out, const char *path, const char *text,
+			size_t len, int depth, const struct qwen_chain *chain)
+{
+	if (depth >= IMPORT_DEPTH) {
+		clawmd_buf_put(out, text, len);
+		return;
+	}
+	struct qwen_at q = {0};
+	clawmd_gemini_imports(text, len, qwen_found, &q);
+	size_t last = 0;
+	char *dir = clawmd_path_dir(path);
+	for (size_t k = 0; k < q.n; k += 2) {
+		size_t a = q.at[k], e = a + q.at[k + 1];
+		clawmd_buf_put(out, text + last, a - last);
+		last = e;
+		char *raw = clawmd_xstrndup(text + a + 1, e - a - 1);
+		char *p = clawmd_path_resolve(dir, raw);
+		bool seen = false;
+		for (const struct qwen_chain *c = chain; c && !seen; c = c->up)
+			seen = !strcmp(c->path, p);
+		struct clawmd_buf t = CLAWMD_BUF_INIT;
+		enum clawmd_import_status st = CLAWMD_IMPORT_LOADED;
+		if (!strncmp(raw, "file://", 7) || !strncmp(raw, "http://", 7) ||
+		    !strncmp(raw, "https://", 8) || !beneath(p, ml->root)) {
+			st = CLAWMD_IMPORT_EXTERNAL;
+			clawmd_buf_printf(out, "<!-- Import failed: %s - Path traversal attempt -->", raw);
+		} else if (seen) {
+			st = CLAWMD_IMPORT_CYCLE;
+			clawmd_buf_printf(out, "<!-- File already processed: %s -->", raw);
+		} else if (ml->v->files > CLAWMD_LOAD_FILES_MAX || !read_file(ml->v, p, &t)) {
+			st = CLAWMD_IMPORT_MISSING;
+			clawmd_buf_put(out, text + a, e - a);
+		}
+		note_import(ml->m, path, raw, p, st);
+		if (st == CLAWMD_IMPORT_LOADED) {
+			struct clawmd_buf sub = CLAWMD_BUF_INIT;
+			clawmd_buf_put(&sub, "", 0);
+			struct qwen_chain link = {p, chain};
+			qwen_expand(ml, &sub, p, t.ptr, t.len, depth + 1, &link);
+			push(ml->m, CLAWMD_MEM_PROJECT, p, path, sub.ptr, sub.len, t.len);
+			clawmd_buf_printf(out, "<!-- Imported from: %s -->\n", raw);
+			clawmd_buf_put(out, sub.ptr, sub.len);
+			clawmd_buf_printf(out, "\n<!-- End of import from: %s -->", raw);
+			clawmd_buf_release(&sub);
+		}
+		clawmd_buf_release(&t);
+		free(p);
+		free(raw);
+	}
+	clawmd_buf_put(out, text + last, len - last);
+	free(dir);
+	free(q.at);
 }
 
 /* Push the file at dir/name when it is a regular file (imports expanded
@@ -282,7 +352,10 @@ static bool take(struct ml *ml, enum clawmd_mem_type type, const char *dir, cons
 		size_t at = ml->m->nfiles;
 		/* the file first, its imports after it in the list */
 		push(ml->m, type, p, NULL, "", 0, t.len);
-		expand(ml, &x, p, t.ptr, t.len, 0);
+		if (ml->copilot)
+			expand(ml, &x, p, t.ptr, t.len, 0);
+		else
+			qwen_expand(ml, &x, p, t.ptr, t.len, 0, NULL);
 		struct clawmd_mem_file *f = &ml->m->files[at];
 		free(f->content);
 		f->content = clawmd_buf_detach(&x);
@@ -301,7 +374,9 @@ static void take_dir(struct ml *ml, const char *dir, const char *sub, const char
 {
 	char *d = clawmd_path_resolve(dir, sub);
 	size_t n = 0, sl = strlen(suffix);
-	char **names = clawmd_load_list(ml->v, d, true, &n, NULL, NULL);
+	dev_t dev; /* the list always stores them (make e2e's qwen-walk: a crash) */
+	ino_t ino;
+	char **names = clawmd_load_list(ml->v, d, true, &n, &dev, &ino);
 	for (size_t i = 0; names && i < n; i++) {
 		size_t l = strlen(names[i]);
 		if (l <= sl || strcmp(names[i] + l - sl, suffix))
@@ -417,7 +492,7 @@ void clawmd_copilot_text(struct clawmd_buf *out, const struct clawmd_memory *m,
 			 const struct clawmd_memory_opts *o)
 {
 	(void)o;
-	bool first = true;
+	bool first = true, bare = false;
 	for (size_t i = 0; i < m->nfiles; i++) {
 		const struct clawmd_mem_file *f = &m->files[i];
 		if (f->parent)
@@ -425,13 +500,18 @@ void clawmd_copilot_text(struct clawmd_buf *out, const struct clawmd_memory *m,
 		if (!first)
 			clawmd_buf_puts(out, "\n\n");
 		first = false;
-		bool bare = strstr(f->path, "/.github/instructions/") != NULL;
+		bare = strstr(f->path, "/.github/instructions/") != NULL;
 		if (!bare)
 			clawmd_buf_puts(out, "<custom_instruction>\n");
 		clawmd_buf_put(out, f->content, f->len);
 		if (!bare)
 			clawmd_buf_puts(out, "\n</custom_instruction>");
 	}
+	/* the .github/instructions files, which come last, end in one more
+	 * newline (make e2e's copilot-imports; one without a final newline
+	 * and one ending in blank lines, by hand, the same) */
+	if (bare)
+		clawmd_buf_putc(out, '\n');
 }
 
 /* ---- Cursor ------------------------------------------------------------- */
@@ -497,10 +577,6 @@ int clawmd_qwen_load(struct clawmd_memory *out, const struct clawmd_memory_opts 
 		for (size_t i = 0; i < CLAWMD_ARRAY_SIZE(names); i++)
 			for (size_t k = 0; k < n; k++)
 				take(&ml, CLAWMD_MEM_PROJECT, dirs[k], names[i], true);
-		if (root) {
-			take(&ml, CLAWMD_MEM_LOCAL, root, ".qwen/QWEN.local.md", true);
-			take_dir(&ml, root, ".qwen/rules", ".md", false);
-		}
 		clawmd_strv_free(dirs, n);
 		free(top);
 	}
