@@ -26,6 +26,7 @@ done
 
 for c in pi-walk copilot-imports qwen-walk cursor-walk cursor-no-project; do
 	runtime='' cwd=. mounts='' desc='' render_args='' tree_of=''
+	# shellcheck disable=SC1090
 	. "$E2E/$c/case"
 	root=$TP/e2e/$c
 	mkdir -p "$root"

@@ -630,14 +630,13 @@ void clawmd_qwen_text(struct clawmd_buf *out, const struct clawmd_memory *m,
 		js_trim(f->content, f->len, &a, &b);
 		if (a == b)
 			continue;
-		bool rule = strstr(f->path, "/.qwen/rules/") != NULL;
 		char *rel = relative(m->cwd, f->path);
 		if (!first)
 			clawmd_buf_puts(out, "\n\n");
 		first = false;
-		clawmd_buf_printf(out, "--- %s from: %s ---\n", rule ? "Rule" : "Context", rel);
+		clawmd_buf_printf(out, "--- Context from: %s ---\n", rel);
 		clawmd_buf_put(out, f->content + a, b - a);
-		clawmd_buf_printf(out, "\n--- End of %s from: %s ---", rule ? "Rule" : "Context", rel);
+		clawmd_buf_printf(out, "\n--- End of Context from: %s ---", rel);
 		free(rel);
 	}
 }

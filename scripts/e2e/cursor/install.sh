@@ -20,7 +20,7 @@ newer_node "$1/.."
 npm_install "$pkg" "$v"
 [ -f "$mod/dist/esm/index.js" ] || { echo "install.sh: $pkg@$v has no dist/esm/index.js" >&2; exit 1; }
 here=$(cd "$(dirname "$0")" && pwd -P)
-rg=$(ls "$dir.tmp"/node_modules/@cursor/sdk-*/bin/rg 2>/dev/null | head -n1)
+rg=$(find "$dir.tmp/node_modules/@cursor" -path "*/sdk-*/bin/rg" -type f | head -n1)
 [ -n "$rg" ] || { echo "install.sh: $pkg@$v brought no ripgrep for this platform" >&2; exit 1; }
 rg=$dir/${rg#"$dir.tmp/"}
 cat >"$dir.tmp/cursor" <<EOS
