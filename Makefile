@@ -6,7 +6,8 @@
 #                   again under ASan+UBSan, and the fuzzers for a few seconds
 #   make test       every test, once, against build/
 #   make bench      the speed figures (ratios printed side by side)
-#   make e2e        render against real Claude Code releases (npm, needs root)
+#   make e2e        render against the real agent CLIs, in a container engine
+#                   (npm, needs root; doc/e2e.md)
 #   make install    PREFIX=/usr/local DESTDIR= (nothing is baked at build time)
 #   make deb        the Debian packages clawmd and clawmd-dev, in build/deb/
 #   V=1             show the compiler's command lines (else "  CC lib/x.c";

@@ -20,19 +20,23 @@
  *    root; its text comes right after the kept @ line.
  *  - Cursor: from the git root (none: the working directory alone) down to
  *    the working directory: .cursorrules in the first only, then in each
- *    .cursor/rules/NAME.mdc (frontmatter stripped), AGENTS.md, CLAUDE.md,
+ *    .cursor/rules/NAME.mdc (frontmatter stripped, trimmed), AGENTS.md, CLAUDE.md,
  *    CLAUDE.local.md, .claude/CLAUDE.md; as plain text.  What reaches the
  *    model is assembled on Cursor's servers: the text is the files' content
  *    joined by blank lines, not a prompt.  Nothing when the project
  *    setting source is off (the SDK's default).
  *  - Qwen Code: HOME/.qwen/QWEN.md and AGENTS.md, then from the directory
  *    above the git root (none: /) down to the working directory every
- *    QWEN.md, then every AGENTS.md; then ROOT/.qwen/QWEN.local.md and
- *    ROOT/.qwen/rules/NAME.md.  Imports are expanded in place, confined to
- *    the root by path (symlinks not resolved), five deep.
- * Copilot's and Qwen's imports are found as each line's first word
- * starting with '@', outside ``` and ~~~ fences: the runs pinned no finer
- * rule.  Every path is read through the load's view (load.h).
+ *    QWEN.md, then every AGENTS.md.  ROOT/.qwen/QWEN.local.md and
+ *    ROOT/.qwen/rules are read only with its security.folderTrust.enabled
+ *    setting, off by default (its source; make e2e's qwen-walk): render
+ *    models the default.  Imports are expanded in place (qwen_expand),
+ *    confined to the root by path (symlinks not resolved), five deep.
+ * Copilot's imports are found as each line's first word starting with
+ * '@', outside ``` and ~~~ fences: the runs pinned no finer rule.  The
+ * text each sends was checked against the real CLIs in make e2e
+ * (tests/e2e/pi-*, copilot-*, qwen-*).  Every path is read through the
+ * load's view (load.h).
  */
 #include "render/runtimes.h"
 #include "base/util.h"
@@ -108,7 +112,26 @@ static bool beneath(const char *p, const char *dir)
 static void expand(struct ml *ml, struct clawmd_buf *out, const char *path, const char *text,
 		   size_t len, int depth);
 
-/* One import line's target: followed, or noted with why not. */
+/* [*a, *b) without ASCII white space at either end (JavaScript's trim
+ * also strips Unicode spaces: a file starting with one is rare enough). */
+static void js_trim(const char *s, size_t n, size_t *a, size_t *b)
+{
+	size_t i = 0, e = n;
+	while (i < e && (s[i] == ' ' || (s[i] >= '\t' && s[i] <= '\r')))
+		i++;
+	while (e > i && (s[e - 1] == ' ' || (s[e - 1] >= '\t' && s[e - 1] <= '\r')))
+		e--;
+	*a = i;
+	*b = e;
+}
+
+/*
+ * One Copilot import's target: followed (its block appended to `out`,
+ * after the kept line's text: "\n\n<imported_custom_instruction
+ * source=\"ABS\">\n" TEXT (white space trimmed at its end)
+ * "\n</imported_custom_instruction>",
+ * as the runs recorded it), or noted with why not.
+ */
 static void import_one(struct ml *ml, struct clawmd_buf *out, const char *from, const char *raw,
 		       int depth)
 {
@@ -117,11 +140,9 @@ static void import_one(struct ml *ml, struct clawmd_buf *out, const char *from, 
 	char *p = clawmd_path_resolve(dir, raw);
 	free(dir);
 	enum clawmd_import_status st = CLAWMD_IMPORT_LOADED;
-	if (ml->copilot && raw[0] == '/') {
+	if (raw[0] == '/' || !beneath(p, ml->root)) {
 		st = CLAWMD_IMPORT_EXTERNAL; /* absolute: never, even inside */
-	} else if (!beneath(p, ml->root)) {
-		st = CLAWMD_IMPORT_EXTERNAL;
-	} else if (ml->copilot) {
+	} else {
 		/* its real path must stay in the root too */
 		char *real = clawmd_load_realpath(ml->v, p);
 		char *rroot = clawmd_load_realpath(ml->v, ml->root);
@@ -140,17 +161,11 @@ static void import_one(struct ml *ml, struct clawmd_buf *out, const char *from, 
 		clawmd_buf_put(&sub, "", 0);
 		expand(ml, &sub, p, t.ptr, t.len, depth + 1);
 		push(ml->m, CLAWMD_MEM_PROJECT, p, from, sub.ptr, sub.len, t.len);
-		if (ml->copilot)
-			clawmd_buf_printf(out, "<imported_custom_instruction source=\"%s\">\n", p);
-		else
-			clawmd_buf_printf(out, "<!-- Imported from: %s -->\n", raw);
-		clawmd_buf_put(out, sub.ptr, sub.len);
-		if (!sub.len || sub.ptr[sub.len - 1] != '\n')
-			clawmd_buf_putc(out, '\n');
-		if (ml->copilot)
-			clawmd_buf_puts(out, "</imported_custom_instruction>\n");
-		else
-			clawmd_buf_printf(out, "<!-- End of import from: %s -->\n", raw);
+		size_t a, b; /* trimmed at its end only */
+		js_trim(sub.ptr, sub.len, &a, &b);
+		clawmd_buf_printf(out, "\n\n<imported_custom_instruction source=\"%s\">\n", p);
+		clawmd_buf_put(out, sub.ptr, b);
+		clawmd_buf_puts(out, "\n</imported_custom_instruction>");
 		clawmd_buf_release(&sub);
 	}
 	clawmd_buf_release(&t);
@@ -158,9 +173,10 @@ static void import_one(struct ml *ml, struct clawmd_buf *out, const char *from, 
 }
 
 /*
- * `text` with its import lines expanded: Copilot keeps the line and puts
- * the import after it; Qwen puts the import in its place.  A failed
- * import leaves the line as written.
+ * `text` with Copilot's import lines expanded: the line is kept and the
+ * import's block comes at its end, before its newline.  An import is a
+ * line whose first word starts with '@', outside ``` and ~~~ fences (the
+ * runs pinned no finer rule).  A failed import leaves the line alone.
  */
 static void expand(struct ml *ml, struct clawmd_buf *out, const char *path, const char *text,
 		   size_t len, int depth)
@@ -187,23 +203,98 @@ static void expand(struct ml *ml, struct clawmd_buf *out, const char *path, cons
 			continue;
 		}
 		char *raw = clawmd_xstrndup(ln + a + 1, b - a - 1);
-		size_t before = out->len;
-		if (ml->copilot) {
-			clawmd_buf_put(out, ln, l);
-			if (ln[l - 1] != '\n')
-				clawmd_buf_putc(out, '\n');
-			import_one(ml, out, path, raw, depth);
-		} else {
-			size_t n = ml->m->nimports;
-			import_one(ml, out, path, raw, depth);
-			if (ml->m->nimports > n &&
-			    ml->m->imports[ml->m->nimports - 1].status != CLAWMD_IMPORT_LOADED) {
-				out->len = before;
-				clawmd_buf_put(out, ln, l);
-			}
-		}
+		size_t eol = nl ? l - 1 : l; /* the line without its newline */
+		clawmd_buf_put(out, ln, eol);
+		import_one(ml, out, path, raw, depth);
+		clawmd_buf_put(out, ln + eol, l - eol);
 		free(raw);
 	}
+}
+
+/*
+ * Qwen Code's imports (its processImports, "tree" format): each import
+ * Gemini CLI's rule finds (Qwen Code forked it: '@' at the start or after
+ * white space, a path starting with '.', '/' or a letter, outside backtick
+ * code) is replaced in place by
+ *   "<!-- Imported from: RAW -->\n" TEXT "\n<!-- End of import from: RAW -->"
+ * TEXT being the file as it is, its own imports expanded unless it is
+ * IMPORT_DEPTH deep; a path leaving the root (by path, links not
+ * resolved) or a URL by "<!-- Import failed: RAW - Path traversal attempt
+ * -->"; a file already on the chain of imports by "<!-- File already
+ * processed: RAW -->"; a missing file stays "@RAW" (make e2e's qwen-walk).
+ */
+struct qwen_chain {
+	const char *path;
+	const struct qwen_chain *up;
+};
+
+struct qwen_at {
+	size_t *at; /* offset, length pairs */
+	size_t n, cap;
+};
+
+static int qwen_found(size_t off, size_t len, const char *path, void *payload)
+{
+	(void)path;
+	struct qwen_at *q = payload;
+	clawmd_xgrow(&q->at, &q->cap, q->n + 2, sizeof(size_t));
+	q->at[q->n++] = off;
+	q->at[q->n++] = len;
+	return 0;
+}
+
+static void qwen_expand(struct ml *ml, struct clawmd_buf *out, const char *path, const char *text,
+			size_t len, int depth, const struct qwen_chain *chain)
+{
+	if (depth >= IMPORT_DEPTH) {
+		clawmd_buf_put(out, text, len);
+		return;
+	}
+	struct qwen_at q = {0};
+	clawmd_gemini_imports(text, len, qwen_found, &q);
+	size_t last = 0;
+	char *dir = clawmd_path_dir(path);
+	for (size_t k = 0; k < q.n; k += 2) {
+		size_t a = q.at[k], e = a + q.at[k + 1];
+		clawmd_buf_put(out, text + last, a - last);
+		last = e;
+		char *raw = clawmd_xstrndup(text + a + 1, e - a - 1);
+		char *p = clawmd_path_resolve(dir, raw);
+		bool seen = false;
+		for (const struct qwen_chain *c = chain; c && !seen; c = c->up)
+			seen = !strcmp(c->path, p);
+		struct clawmd_buf t = CLAWMD_BUF_INIT;
+		enum clawmd_import_status st = CLAWMD_IMPORT_LOADED;
+		if (!strncmp(raw, "file://", 7) || !strncmp(raw, "http://", 7) ||
+		    !strncmp(raw, "https://", 8) || !beneath(p, ml->root)) {
+			st = CLAWMD_IMPORT_EXTERNAL;
+			clawmd_buf_printf(out, "<!-- Import failed: %s - Path traversal attempt -->", raw);
+		} else if (seen) {
+			st = CLAWMD_IMPORT_CYCLE;
+			clawmd_buf_printf(out, "<!-- File already processed: %s -->", raw);
+		} else if (ml->v->files > CLAWMD_LOAD_FILES_MAX || !read_file(ml->v, p, &t)) {
+			st = CLAWMD_IMPORT_MISSING;
+			clawmd_buf_put(out, text + a, e - a);
+		}
+		note_import(ml->m, path, raw, p, st);
+		if (st == CLAWMD_IMPORT_LOADED) {
+			struct clawmd_buf sub = CLAWMD_BUF_INIT;
+			clawmd_buf_put(&sub, "", 0);
+			struct qwen_chain link = {p, chain};
+			qwen_expand(ml, &sub, p, t.ptr, t.len, depth + 1, &link);
+			push(ml->m, CLAWMD_MEM_PROJECT, p, path, sub.ptr, sub.len, t.len);
+			clawmd_buf_printf(out, "<!-- Imported from: %s -->\n", raw);
+			clawmd_buf_put(out, sub.ptr, sub.len);
+			clawmd_buf_printf(out, "\n<!-- End of import from: %s -->", raw);
+			clawmd_buf_release(&sub);
+		}
+		clawmd_buf_release(&t);
+		free(p);
+		free(raw);
+	}
+	clawmd_buf_put(out, text + last, len - last);
+	free(dir);
+	free(q.at);
 }
 
 /* Push the file at dir/name when it is a regular file (imports expanded
@@ -220,7 +311,10 @@ static bool take(struct ml *ml, enum clawmd_mem_type type, const char *dir, cons
 		size_t at = ml->m->nfiles;
 		/* the file first, its imports after it in the list */
 		push(ml->m, type, p, NULL, "", 0, t.len);
-		expand(ml, &x, p, t.ptr, t.len, 0);
+		if (ml->copilot)
+			expand(ml, &x, p, t.ptr, t.len, 0);
+		else
+			qwen_expand(ml, &x, p, t.ptr, t.len, 0, NULL);
 		struct clawmd_mem_file *f = &ml->m->files[at];
 		free(f->content);
 		f->content = clawmd_buf_detach(&x);
@@ -239,7 +333,9 @@ static void take_dir(struct ml *ml, const char *dir, const char *sub, const char
 {
 	char *d = clawmd_path_resolve(dir, sub);
 	size_t n = 0, sl = strlen(suffix);
-	char **names = clawmd_load_list(ml->v, d, true, &n, NULL, NULL);
+	dev_t dev; /* the list always stores them (make e2e's qwen-walk: a crash) */
+	ino_t ino;
+	char **names = clawmd_load_list(ml->v, d, true, &n, &dev, &ino);
 	for (size_t i = 0; names && i < n; i++) {
 		size_t l = strlen(names[i]);
 		if (l <= sl || strcmp(names[i] + l - sl, suffix))
@@ -247,17 +343,23 @@ static void take_dir(struct ml *ml, const char *dir, const char *sub, const char
 		size_t at = ml->m->nfiles;
 		if (!take(ml, CLAWMD_MEM_PROJECT, d, names[i], false) || !strip_frontmatter)
 			continue;
-		/* .mdc: the frontmatter is not sent */
+		/* .mdc: the frontmatter is not sent, and the body goes trimmed
+		 * (make e2e's cursor-walk: "BODY\n" went as "BODY") */
 		struct clawmd_mem_file *f = &ml->m->files[at];
+		size_t from = 0;
 		if (f->len >= 4 && !strncmp(f->content, "---\n", 4)) {
 			char *end = strstr(f->content + 4, "\n---");
 			if (end) {
 				end += 4;
 				end += *end == '\n';
-				f->len -= (size_t)(end - f->content);
-				memmove(f->content, end, f->len + 1);
+				from = (size_t)(end - f->content);
 			}
 		}
+		size_t a, b;
+		js_trim(f->content + from, f->len - from, &a, &b);
+		f->len = b - a;
+		memmove(f->content, f->content + from + a, f->len);
+		f->content[f->len] = '\0';
 	}
 	clawmd_strv_free(names, n);
 	free(d);
@@ -300,11 +402,13 @@ void clawmd_pi_text(struct clawmd_buf *out, const struct clawmd_memory *m,
 	(void)o;
 	if (!m->nfiles)
 		return;
-	clawmd_buf_puts(out, "<project_context>\nProject-specific instructions and guidelines:\n\n");
+	/* blocks joined by a blank line, none after the last (pi 1.5.2 in
+	 * make e2e: pi-walk, pi-nanoclaw-copy) */
+	clawmd_buf_puts(out, "<project_context>\nProject-specific instructions and guidelines:\n");
 	for (size_t i = 0; i < m->nfiles; i++) {
-		clawmd_buf_printf(out, "<project_instructions path=\"%s\">\n", m->files[i].path);
+		clawmd_buf_printf(out, "\n<project_instructions path=\"%s\">\n", m->files[i].path);
 		clawmd_buf_put(out, m->files[i].content, m->files[i].len);
-		clawmd_buf_puts(out, "\n</project_instructions>\n\n");
+		clawmd_buf_puts(out, "\n</project_instructions>\n");
 	}
 	clawmd_buf_puts(out, "</project_context>");
 }
@@ -353,7 +457,7 @@ void clawmd_copilot_text(struct clawmd_buf *out, const struct clawmd_memory *m,
 			 const struct clawmd_memory_opts *o)
 {
 	(void)o;
-	bool first = true;
+	bool first = true, bare = false;
 	for (size_t i = 0; i < m->nfiles; i++) {
 		const struct clawmd_mem_file *f = &m->files[i];
 		if (f->parent)
@@ -361,13 +465,18 @@ void clawmd_copilot_text(struct clawmd_buf *out, const struct clawmd_memory *m,
 		if (!first)
 			clawmd_buf_puts(out, "\n\n");
 		first = false;
-		bool bare = strstr(f->path, "/.github/instructions/") != NULL;
+		bare = strstr(f->path, "/.github/instructions/") != NULL;
 		if (!bare)
 			clawmd_buf_puts(out, "<custom_instruction>\n");
 		clawmd_buf_put(out, f->content, f->len);
 		if (!bare)
 			clawmd_buf_puts(out, "\n</custom_instruction>");
 	}
+	/* the .github/instructions files, which come last, end in one more
+	 * newline (make e2e's copilot-imports; one without a final newline
+	 * and one ending in blank lines, by hand, the same) */
+	if (bare)
+		clawmd_buf_putc(out, '\n');
 }
 
 /* ---- Cursor ------------------------------------------------------------- */
@@ -433,10 +542,6 @@ int clawmd_qwen_load(struct clawmd_memory *out, const struct clawmd_memory_opts 
 		for (size_t i = 0; i < CLAWMD_ARRAY_SIZE(names); i++)
 			for (size_t k = 0; k < n; k++)
 				take(&ml, CLAWMD_MEM_PROJECT, dirs[k], names[i], true);
-		if (root) {
-			take(&ml, CLAWMD_MEM_LOCAL, root, ".qwen/QWEN.local.md", true);
-			take_dir(&ml, root, ".qwen/rules", ".md", false);
-		}
 		clawmd_strv_free(dirs, n);
 		free(top);
 	}
@@ -444,17 +549,31 @@ int clawmd_qwen_load(struct clawmd_memory *out, const struct clawmd_memory_opts 
 	return 0;
 }
 
-/* [*a, *b) without ASCII white space at either end (JavaScript's trim
- * also strips Unicode spaces: a file starting with one is rare enough). */
-static void js_trim(const char *s, size_t n, size_t *a, size_t *b)
+/* `path` relative to the directory `from`, as Node's path.relative gives
+ * it (both absolute and normal): "../" for each of from's components past
+ * the common ones (Qwen names every file so, the ones above the cwd too). */
+static char *relative(const char *from, const char *path)
 {
-	size_t i = 0, e = n;
-	while (i < e && (s[i] == ' ' || (s[i] >= '\t' && s[i] <= '\r')))
-		i++;
-	while (e > i && (s[e - 1] == ' ' || (s[e - 1] >= '\t' && s[e - 1] <= '\r')))
-		e--;
-	*a = i;
-	*b = e;
+	size_t c = 0; /* the common prefix, at a component boundary */
+	for (size_t i = 0;; i++) {
+		bool fe = from[i] == '\0' || from[i] == '/', pe = path[i] == '\0' || path[i] == '/';
+		if (fe && pe)
+			c = i;
+		if (from[i] != path[i] || !from[i])
+			break;
+	}
+	struct clawmd_buf r = CLAWMD_BUF_INIT;
+	clawmd_buf_put(&r, "", 0);
+	for (const char *q = from + c; *q; q++)
+		if (*q == '/' && q[1])
+			clawmd_buf_puts(&r, r.len ? "/.." : "..");
+	const char *rest = path + c + (path[c] == '/');
+	if (*rest) {
+		if (r.len)
+			clawmd_buf_putc(&r, '/');
+		clawmd_buf_puts(&r, rest);
+	}
+	return clawmd_buf_detach(&r);
 }
 
 void clawmd_qwen_text(struct clawmd_buf *out, const struct clawmd_memory *m,
@@ -470,17 +589,14 @@ void clawmd_qwen_text(struct clawmd_buf *out, const struct clawmd_memory *m,
 		js_trim(f->content, f->len, &a, &b);
 		if (a == b)
 			continue;
-		bool rule = strstr(f->path, "/.qwen/rules/") != NULL;
-		const char *rel = f->path;
-		size_t cl = strlen(m->cwd);
-		if (!strncmp(rel, m->cwd, cl) && rel[cl] == '/')
-			rel += cl + 1;
+		char *rel = relative(m->cwd, f->path);
 		if (!first)
 			clawmd_buf_puts(out, "\n\n");
 		first = false;
-		clawmd_buf_printf(out, "--- %s from: %s ---\n", rule ? "Rule" : "Context", rel);
+		clawmd_buf_printf(out, "--- Context from: %s ---\n", rel);
 		clawmd_buf_put(out, f->content + a, b - a);
-		clawmd_buf_printf(out, "\n--- End of %s from: %s ---", rule ? "Rule" : "Context", rel);
+		clawmd_buf_printf(out, "\n--- End of Context from: %s ---", rel);
+		free(rel);
 	}
 }
 

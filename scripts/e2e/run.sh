@@ -1,5 +1,6 @@
 #!/bin/sh
-# make e2e: run real agent CLIs (Claude Code, Codex, Gemini CLI, OpenCode)
+# make e2e: run real agent CLIs (Claude Code, Codex, Gemini CLI, OpenCode,
+# pi, Copilot CLI, Qwen Code, the Cursor SDK)
 # on the cases in tests/e2e and compare the instructions each sent with what
 # `clawmd render --runtime RT` prints.
 #
@@ -109,7 +110,7 @@ fi
 # --- cases ----------------------------------------------------------------
 # make e2e-quick: one case per runtime, a group each (nanoclaw's mounts), the pod,
 # and the symlink layout of Claude Code's for the probe in both modes.
-quick_cases=${E2E_QUICK_CASES:-nanoclaw-copy nanoclaw-symlink pod-nanoclaw codex-nanoclaw-copy gemini-nanoclaw-copy opencode-nanoclaw-copy}
+quick_cases=${E2E_QUICK_CASES:-nanoclaw-copy nanoclaw-symlink pod-nanoclaw codex-nanoclaw-copy gemini-nanoclaw-copy opencode-nanoclaw-copy pi-nanoclaw-copy copilot-nanoclaw-flat qwen-nanoclaw-copy cursor-nanoclaw-copy}
 if [ $# -eq 0 ] && [ "${E2E_QUICK:-}" = 1 ]; then
 	set -- $quick_cases
 fi
@@ -356,7 +357,8 @@ for rv in $plan; do
 	[ "$rt" = claude ] || label=$rt-$v
 	bin=$(sh "$here/$rt/install.sh" "$E/rt/$rt" "$v")
 	case $rt in claude) rtname='Claude Code' ;; codex) rtname=Codex ;; gemini) rtname='Gemini CLI' ;;
-	opencode) rtname=OpenCode ;; *) rtname=$rt ;; esac
+	opencode) rtname=OpenCode ;; copilot) rtname='Copilot CLI' ;; qwen) rtname='Qwen Code' ;;
+	cursor) rtname='Cursor SDK' ;; *) rtname=$rt ;; esac
 	pass=0 vt=0 vp=0 done_cases=''
 	rcases=$(rt_cases "$rt")
 	nc=$(echo "$rcases" | wc -w)
@@ -524,11 +526,26 @@ for rv in $plan; do
 		tname=$name
 		[ "$render_model" = "$v" ] || tname="$name (render knows no $v: compared with --claude-version $render_model)"
 		tname="$tname [$where]"
-		if [ "$rst" = 0 ] && cmp -s "$res/real.txt" "$res/render.txt"; then
+		# a case's `once` file: lines the real string must hold exactly
+		# once each (a runtime that reads two of clawmd's files, such as
+		# Copilot's AGENTS.md and CLAUDE.md, must get the text once)
+		twice=''
+		if [ -f "$cases_dir/$c/once" ]; then
+			twice=$(while IFS= read -r ln; do
+				[ -n "$ln" ] || continue
+				k=$(grep -cxF -e "$ln" "$res/real.txt")
+				[ "$k" = 1 ] || echo "$k times: $ln"
+			done <"$cases_dir/$c/once")
+		fi
+		if [ "$rst" = 0 ] && [ -z "$twice" ] && cmp -s "$res/real.txt" "$res/render.txt"; then
 			echo "ok $n - $tname"
 			pass=$((pass + 1)) vp=$((vp + 1))
 		else
 			echo "not ok $n - $tname"
+			if [ -n "$twice" ]; then
+				echo "# lines of tests/e2e/$c/once that $rtname $v did not get exactly once:"
+				printf '%s\n' "$twice" | diag
+			fi
 			if [ "$rst" != 0 ]; then
 				echo "# clawmd render exited $rst:"
 				diag <"$res/render.err"

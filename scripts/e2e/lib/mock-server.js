@@ -6,13 +6,15 @@
 // (an ephemeral port, written to PORT_FILE or printed on stdout), records
 // every request as RECORD_DIR/NNN.json ({method, url, headers, body}, the
 // body parsed when it is JSON) and hands it to answer(q, res), q being
-// {method, url, path (url without its query), headers, body, n (its number,
+// {method, url, path (url without its query), headers, body, raw (its bytes), n (its number,
 // from 1)}.  When answer returns false the request gets an empty JSON
 // object, so a client's side requests do not stall.
 //
 // options: headers: false records no headers; hide: header names left out
 // of the record (credentials); inflate: a gzip, deflate or br body is
-// inflated first.  Node's standard library only.
+// inflated first; base64: the body's bytes are recorded as body64 too (a
+// binary body, which the UTF-8 text mangles).  Node's standard library
+// only.
 'use strict';
 const http = require('http');
 const fs = require('fs');
@@ -58,9 +60,10 @@ function serve(opts, answer) {
 				for (const h of opts.hide || []) delete rec.headers[h];
 			}
 			rec.body = body;
+			if (opts.base64) rec.body64 = buf.toString('base64');
 			fs.writeFileSync(path.join(dir, String(n).padStart(3, '0') + '.json'), JSON.stringify(rec));
 			const q = { method: req.method, url: req.url, path: req.url.split('?')[0],
-				headers: req.headers, body, n };
+				headers: req.headers, body, raw: buf, n };
 			if (answer(q, res) === false) json(res, '{}');
 		});
 	});

@@ -78,7 +78,49 @@ extract_fails() {
 	t "$([ $st = "$1" ] && { [ -z "$2" ] || grep -q "$2" "$T/log"; } && echo 0 || echo 1)" \
 		"$3" "exit $st: $(cat "$T/log")"
 }
+# chat_mock_check: the checks of chat-mock.js, the OpenAI-compatible mock
+# of OpenCode, pi, Copilot CLI and Qwen Code
+chat_mock_check() {
+	mock_check 3 "the mock streams a completion, answers plainly and lists models" '
+	const http = require("http");
+	const port = process.argv[1];
+	function req(method, path, body) {
+		return new Promise((res, rej) => {
+			const r = http.request({ host: "127.0.0.1", port, method, path,
+				headers: { "content-type": "application/json" } }, (x) => {
+				let d = ""; x.on("data", (c) => d += c); x.on("end", () => res(d)); });
+			r.on("error", rej); if (body) r.write(JSON.stringify(body)); r.end();
+		});
+	}
+	(async () => {
+		const s = await req("POST", "/v1/chat/completions", { model: "e2e", stream: true, messages: [] });
+		const lines = s.split("\n").filter((l) => l.startsWith("data: "));
+		if (lines[lines.length - 1] !== "data: [DONE]") throw new Error("stream does not end in [DONE]");
+		const text = lines.slice(0, -1).map((l) => JSON.parse(l.slice(6)))
+			.map((c) => (c.choices[0] && c.choices[0].delta.content) || "").join("");
+		if (text !== "ok") throw new Error("streamed text is " + JSON.stringify(text));
+		const j = JSON.parse(await req("POST", "/v1/chat/completions", { model: "e2e", messages: [] }));
+		if (j.choices[0].message.content !== "ok") throw new Error("plain completion");
+		const m = JSON.parse(await req("GET", "/v1/models"));
+		if (!m.data.length) throw new Error("no models");
+		console.log("true");
+	})().catch((e) => console.log("error " + e.message));
+	'
+}
 tap_end() {
 	echo "1..$n"
 	exit $fail
+}
+# chat_rec DIR FILE SYSTEM USER: a recorded chat completion request
+chat_rec() {
+	mkdir -p "$1"
+	node -e 'require("fs").writeFileSync(process.argv[1], JSON.stringify({method: "POST",
+		url: "/v1/chat/completions", headers: {}, body: {model: "e2e", stream: true,
+		messages: [{role: "system", content: process.argv[2]}, {role: "user", content: process.argv[3]}]}}))' \
+		"$1/$2" "$3" "$4"
+}
+# extract_is NAME WANT: extract.js on $T/rec exits 0 and writes WANT
+extract_is() {
+	node "$here/extract.js" "$T/rec" hello "$T/out" >"$T/log" 2>&1 && [ "$(cat "$T/out")" = "$2" ]
+	t $? "$1" "$(cat "$T/log"; echo; cat "$T/out" 2>/dev/null)"
 }

@@ -6,31 +6,7 @@
 # Prints TAP.
 . "$(dirname "$0")/../lib/selftest.sh"
 
-mock_check 3 "the mock streams a completion, answers plainly and lists models" '
-const http = require("http");
-const port = process.argv[1];
-function req(method, path, body) {
-	return new Promise((res, rej) => {
-		const r = http.request({ host: "127.0.0.1", port, method, path,
-			headers: { "content-type": "application/json" } }, (x) => {
-			let d = ""; x.on("data", (c) => d += c); x.on("end", () => res(d)); });
-		r.on("error", rej); if (body) r.write(JSON.stringify(body)); r.end();
-	});
-}
-(async () => {
-	const s = await req("POST", "/v1/chat/completions", { model: "e2e", stream: true, messages: [] });
-	const lines = s.split("\n").filter((l) => l.startsWith("data: "));
-	if (lines[lines.length - 1] !== "data: [DONE]") throw new Error("stream does not end in [DONE]");
-	const text = lines.slice(0, -1).map((l) => JSON.parse(l.slice(6)))
-		.map((c) => (c.choices[0] && c.choices[0].delta.content) || "").join("");
-	if (text !== "ok") throw new Error("streamed text is " + JSON.stringify(text));
-	const j = JSON.parse(await req("POST", "/v1/chat/completions", { model: "e2e", messages: [] }));
-	if (j.choices[0].message.content !== "ok") throw new Error("plain completion");
-	const m = JSON.parse(await req("GET", "/v1/models"));
-	if (!m.data.length) throw new Error("no models");
-	console.log("true");
-})().catch((e) => console.log("error " + e.message));
-'
+chat_mock_check
 
 # rec DIR FILE SYSTEM USER: a recorded agent request
 rec() {
