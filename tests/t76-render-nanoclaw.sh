@@ -71,6 +71,16 @@ expect_eq "... to 16000 characters, then the notice" \
 	"$(jq_ 'my $t = $d->{session_start}{files}[1]{text}; length($t) . " " . (split /\n/, $t)[-1]')" \
 	"16069 [truncated: slim this file and move detail into linked memory files]"
 
+# the agent's file may hold anything: a NUL byte, quotes, an escape
+printf 'before\000after "q" \\ \033[31m\n' >"$R/groups/main/memory/index.md"
+expect_ok "render --json over a NUL byte" "$CLAWMD" -C "$R" render --group main --json
+cp "$T/out" "$T/json"
+check "the JSON is strict" json_strict "$T/json"
+expect_eq "the text whole, the NUL in it" \
+	"$(jq_ 'join ",", map { ord } split //, $d->{session_start}{files}[0]{text}')" \
+	"$(printf 'before\000after "q" \\ \033[31m' | perl -e 'local $/; print join ",", map { ord } split //, <STDIN>')"
+printf '\n\n# Memory index\n\nThe owner prefers French.\n\n' >"$R/groups/main/memory/index.md"
+
 # ---- a flag, or clawmd.json, overrides the pin ----
 expect_ok "--claude-version overrides the pin" "$CLAWMD" -C "$R" render --group main --claude-version 2.1.330
 expect_grep "... and says so" '^clawmd: render: Claude Code 2\.1\.330, --claude-version$' "$T/err"
