@@ -537,6 +537,10 @@ static int render_nanoclaw(struct render_run *r)
 	char *file = NULL;
 	r->nanoclaw = true;
 	int rc = r->version_set ? 0 : clawmd_nanoclaw_pinned_release(&pin, &file, lay, &err);
+	/* clawmd.json's release stands: the pin is read only to be noted,
+	 * so a pin file the host broke does not stop the render */
+	if (rc < 0 && lay->claude_set)
+		rc = 0;
 	if (rc < 0) {
 		free(file);
 		int st = cmd_fail(&err);

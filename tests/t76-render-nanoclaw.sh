@@ -109,6 +109,10 @@ printf '{"name": "@anthropic-ai/claude-code"}\n' >"$R/container/cli-tools.json"
 expect_fail 3 "not an array: exit 3" "$CLAWMD" -C "$R" render --group main
 expect_grep "... naming the file and the shape expected" "container/cli-tools.json': expected a JSON array" "$T/err"
 expect_ok "a flag needs no pin (the file is not read)" "$CLAWMD" -C "$R" render -q --group main --claude-version 2.1.330
+printf '{\n  "preset": "nanoclaw",\n  "claude_version": "2.1.330"\n}\n' >"$R/clawmd.json"
+expect_ok "nor does clawmd.json's claude_version" "$CLAWMD" -C "$R" render --group main
+expect_grep "... which stands" '^clawmd: render: Claude Code 2\.1\.330, claude_version in clawmd\.json$' "$T/err"
+printf '{\n  "preset": "nanoclaw",\n  "document": "flat"\n}\n' >"$R/clawmd.json"
 printf '[{"name": "@openai/codex", "version": "0.154.0"}]\n' >"$R/container/cli-tools.json"
 expect_ok "no claude-code entry" "$CLAWMD" -C "$R" render --group main
 expect_grep "... clawmd's default, and says so" \

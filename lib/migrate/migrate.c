@@ -17,7 +17,8 @@
  *    the carried text's digest, and goes straight to (2): nothing is
  *    appended twice.
  *  - groups/global/CLAUDE.md -> base: the same replace; the next run finds
- *    every block already in the base (or the marker), appends nothing.
+ *    every block already in the base (or the marker), appends nothing.  A
+ *    base git tracks is not written: the same, into its review file.
  *  - groups/global/ -> archive: one renameat2(RENAME_NOREPLACE); absent
  *    means done.  Archives found later are listed in the record by scanning
  *    the archive directory, so the record does not depend on which run did
