@@ -520,22 +520,16 @@ static char *release_str(const struct clawmd_release *r)
 	return clawmd_xasprintf("%u.%u.%u", r->major, r->minor, r->patch);
 }
 
-/*
- * A nanoclaw host, rendered with --group: the release its image pins
- * (container/cli-tools.json) when neither --claude-version nor clawmd.json
- * says one, the setting sources its agent runner passes when the runner has
- * the memory hook (project, user and local), and the memory that hook
- * injects.  Each with where it came from, for the lines render prints.
- * -1 to go on, else the exit status.
- */
-static int render_nanoclaw(struct render_run *r)
+/* The Claude Code release of a nanoclaw host's image (Claude Code groups
+ * only: another runtime's rules do not depend on it), and where it came
+ * from.  -1 to go on, else the exit status. */
+static int nanoclaw_release(struct render_run *r)
 {
 	const struct clawmd_layout *lay = &r->root.lay;
 	struct clawmd_memory_opts *o = &r->o;
 	struct clawmd_err err = CLAWMD_ERR_INIT;
 	struct clawmd_release pin;
 	char *file = NULL;
-	r->nanoclaw = true;
 	int rc = r->version_set ? 0 : clawmd_nanoclaw_pinned_release(&pin, &file, lay, &err);
 	/* clawmd.json's release stands: the pin is read only to be noted,
 	 * so a pin file the host broke does not stop the render */
@@ -564,6 +558,25 @@ static int render_nanoclaw(struct render_run *r)
 	free(v);
 	free(pv);
 	free(file);
+	return -1;
+}
+
+/*
+ * A nanoclaw host, rendered with --group: the release its image pins
+ * (container/cli-tools.json) when neither --claude-version nor clawmd.json
+ * says one, the setting sources its agent runner passes when the runner has
+ * the memory hook (project, user and local), and the memory that hook
+ * injects.  Each with where it came from, for the lines render prints.
+ * -1 to go on, else the exit status.
+ */
+static int render_nanoclaw(struct render_run *r)
+{
+	const struct clawmd_layout *lay = &r->root.lay;
+	struct clawmd_memory_opts *o = &r->o;
+	int st;
+	r->nanoclaw = true;
+	if (o->runtime == CLAWMD_RUNTIME_CLAUDE && (st = nanoclaw_release(r)) >= 0)
+		return st;
 	/* The hook is the agent runner's, for Claude Code and Codex alike;
 	 * the runner that has it starts Claude Code with every source. */
 	if (o->runtime == CLAWMD_RUNTIME_CLAUDE || o->runtime == CLAWMD_RUNTIME_CODEX)
@@ -603,9 +616,11 @@ static void sources_put(struct clawmd_buf *b, const struct clawmd_memory_opts *o
 static void nanoclaw_lines(const struct render_run *r)
 {
 	const struct clawmd_memory_opts *o = &r->o;
-	char *v = release_str(o->release.major ? &o->release : &clawmd_release_default);
-	fprintf(stderr, "clawmd: render: Claude Code %s, %s\n", v, r->release_from);
-	free(v);
+	if (r->release_from) {
+		char *v = release_str(o->release.major ? &o->release : &clawmd_release_default);
+		fprintf(stderr, "clawmd: render: Claude Code %s, %s\n", v, r->release_from);
+		free(v);
+	}
 	if (r->sources_from) {
 		struct clawmd_buf b = CLAWMD_BUF_INIT;
 		sources_put(&b, o);
@@ -655,10 +670,12 @@ static char *json_literal(const char *s, size_t len)
 static void nanoclaw_json(cJSON *root, const struct render_run *r)
 {
 	const struct clawmd_memory_opts *o = &r->o;
-	char *v = release_str(o->release.major ? &o->release : &clawmd_release_default);
-	cJSON_AddStringToObject(root, "claude_version", v);
-	free(v);
-	cJSON_AddStringToObject(root, "claude_version_from", r->release_from);
+	if (r->release_from) {
+		char *v = release_str(o->release.major ? &o->release : &clawmd_release_default);
+		cJSON_AddStringToObject(root, "claude_version", v);
+		free(v);
+		cJSON_AddStringToObject(root, "claude_version_from", r->release_from);
+	}
 	if (r->sources_from) {
 		cJSON *src = cJSON_AddArrayToObject(root, "setting_sources");
 		if (!o->no_project)
