@@ -14,7 +14,9 @@ static const char help_head[] =
 	"Cut a legacy layout (groups/global/, each group's hand-owned CLAUDE.md and\n"
 	"its .claude-global.md link) over to the composed model, once, losing nothing;\n"
 	"a later run does nothing (run it at every host start).  Killed at any point,\n"
-	"the next run finishes the job.\n";
+	"the next run finishes the job.  It changes no file git tracks in place: the\n"
+	"text of groups/global/CLAUDE.md that a git-tracked shared base lacks goes to\n"
+	"BASE.clawmd-review beside it (untracked), and a warning says so.\n";
 
 static const char help_foot[] =
 	"One bad group (a file over the 4 MiB cap, which is never read; its lock\n"

@@ -25,9 +25,17 @@ static const char help_foot[] =
 	"Reading is bounded: files over 4 MiB are skipped (as Claude Code skips them),\n"
 	"at most 64 MiB and 50,000 files per load; only regular files are opened.\n"
 	"\n"
+	"With the nanoclaw preset and --group, stderr says where the Claude Code release\n"
+	"came from (--claude-version, clawmd.json's claude_version, else the version\n"
+	"container/cli-tools.json pins) and the setting sources (project,user,local\n"
+	"where the container has nanoclaw's memory hook, /app/src/memory/hook.ts),\n"
+	"and what that SessionStart hook injects: memory/index.md and\n"
+	"memory/system/definition.md, 16000 characters each at most (Hook rows in\n"
+	"--format files, session_start in --format json, with their text).\n"
+	"\n"
 	"Exit status: 0 success (also when nothing loads), 2 usage, 3 invalid input\n"
-	"(a group name, clawmd.json), 4 a missing group directory or a working\n"
-	"directory that cannot be opened.\n";
+	"(a group name, clawmd.json, container/cli-tools.json), 4 a missing group\n"
+	"directory or a working directory that cannot be opened.\n";
 
 enum {
 	O_CWD = OPT_CMD,
@@ -67,7 +75,9 @@ static const struct cmd_opt options[] = {
 	{"json", O_JSON, NULL, "the same as --format json"},
 	{"claude-version", O_VERSION, "V", "the agents' Claude Code release, any X.Y.Z or 'latest'\n"
 					   "(default: claude_version from clawmd.json with --group,\n"
-					   "else 2.1.330): rules sorted up to 2.1.112, in readdir(3)\n"
+					   "else, for a nanoclaw host, the release\n"
+					   "container/cli-tools.json pins, else 2.1.330):\n"
+					   "rules sorted up to 2.1.112, in readdir(3)\n"
 					   "order from 2.1.113; realpath gate from 2.1.232; AGENTS.md\n"
 					   "from 2.1.281"},
 	{"instruction-files", O_INSTRUCTION_FILES, "MODE",
@@ -103,6 +113,9 @@ static const struct cmd_opt options[] = {
 						    "repeat for a list, in its order (default: GEMINI.md);\n"
 						    "GEMINI.md still loads after the names given"},
 	/* ---- end Gemini CLI ---- */
+	{"quiet", 'q', NULL, "with the nanoclaw preset: not the lines on stderr that\n"
+			     "say where the release and the setting sources came from\n"
+			     "and what the SessionStart hook adds"},
 	{"group", 'g', "GROUP", "render inside GROUP's container: cwd is the\n"
 				"container's group directory, paths are container\n"
 				"paths, files are reached through the mount table"},
@@ -151,51 +164,6 @@ static cJSON *json_files(const struct clawmd_memory *m, bool target)
 	return arr;
 }
 
-static int print_json(const struct clawmd_memory *m, const struct clawmd_memory_opts *o)
-{
-	cJSON *root = cmd_json_doc();
-	if (o->target) {
-		cJSON_AddStringToObject(root, "target", o->target);
-		cJSON_AddItemToObject(root, "attachments", json_files(m, true));
-	} else {
-		cJSON_AddStringToObject(root, "cwd", m->cwd);
-		cJSON_AddItemToObject(root, "files", json_files(m, false));
-		cJSON *imps = cJSON_AddArrayToObject(root, "imports");
-		for (size_t i = 0; i < m->nimports; i++) {
-			const struct clawmd_mem_import *im = &m->imports[i];
-			cJSON *x = cJSON_CreateObject();
-			cJSON_AddStringToObject(x, "from", im->from);
-			cJSON_AddStringToObject(x, "import", im->raw);
-			cJSON_AddStringToObject(x, "path", im->path);
-			cJSON_AddStringToObject(x, "status", clawmd_import_status_name(im->status));
-			cJSON_AddItemToArray(imps, x);
-		}
-		cJSON *ext = cJSON_AddArrayToObject(root, "external_includes");
-		for (size_t i = 0; i < m->nexternal; i++)
-			cJSON_AddItemToArray(ext, cJSON_CreateString(m->external[i]));
-		/* AGENTS.md (2.1.281 on): the mode in effect, what the walk
-		 * found, and what turned the fallback off */
-		if (m->instruction_files) {
-			cJSON_AddStringToObject(root, "instruction_files",
-						clawmd_instruction_files_name(m->instruction_files));
-			cJSON *ag = cJSON_AddArrayToObject(root, "agents_md");
-			for (size_t i = 0; i < m->nagents; i++) {
-				cJSON *x = cJSON_CreateObject();
-				cJSON_AddStringToObject(x, "path", m->agents[i].path);
-				cJSON_AddBoolToObject(x, "loaded", m->agents[i].loaded);
-				cJSON_AddItemToArray(ag, x);
-			}
-			if (m->agents_off_by)
-				cJSON_AddStringToObject(root, "agents_md_off_by", m->agents_off_by);
-			else
-				cJSON_AddNullToObject(root, "agents_md_off_by");
-		} else {
-			cJSON_AddNullToObject(root, "instruction_files");
-		}
-	}
-	cmd_json_print(root);
-	return 0;
-}
 
 /* ---- Codex ---- */
 
@@ -301,6 +269,12 @@ struct render_run {
 	struct clawmd_mount *mounts;
 	size_t nmounts;
 	char *cwd_group, *cwd_ct; /* the group --cwd (or .) lies in, and its container path */
+	/* A nanoclaw host (the preset, --group): where the release and the
+	 * setting sources came from, and what its SessionStart hook adds. */
+	bool nanoclaw;
+	char *release_from;
+	char *sources_from;
+	struct clawmd_session_hook hook;
 };
 
 /* --setting-sources: 0, or -1 on an unknown source (said). */
@@ -393,6 +367,7 @@ static int render_option(struct render_run *r, struct cmd_args *a, int c)
 	case O_FORMAT: r->format = a->arg; return c;
 	case O_JSON: r->format = "json"; return c;
 	case 'g': r->group = a->arg; return c;
+	case 'q': cmd_quiet = true; return c;
 	case O_VERSION: {
 		struct clawmd_err verr = CLAWMD_ERR_INIT;
 		r->version_set = true;
@@ -486,6 +461,8 @@ static int render_cwd_group(struct render_run *r)
 	return -1;
 }
 
+static int render_nanoclaw(struct render_run *r);
+
 /* A group's container view: its mounts, its runtime (a provider of
  * clawmd.json's loads by the rules of the built-in one it is "like"),
  * and clawmd.json's settings unless flags say.  -1 to go on, else the
@@ -529,7 +506,257 @@ static int render_group(struct render_run *r)
 		o->no_project = r->root.lay.no_project;
 		o->no_local = r->root.lay.no_local;
 	}
+	if (r->root.lay.nanoclaw && !o->target)
+		return render_nanoclaw(r);
 	return -1;
+}
+
+/* ---- nanoclaw's session start (render/nanoclaw.c) ---- */
+
+#define NHOOK (sizeof(((struct clawmd_session_hook *)0)->files) / sizeof(struct clawmd_hook_file))
+
+static char *release_str(const struct clawmd_release *r)
+{
+	return clawmd_xasprintf("%u.%u.%u", r->major, r->minor, r->patch);
+}
+
+/* The Claude Code release of a nanoclaw host's image (Claude Code groups
+ * only: another runtime's rules do not depend on it), and where it came
+ * from.  -1 to go on, else the exit status. */
+static int nanoclaw_release(struct render_run *r)
+{
+	const struct clawmd_layout *lay = &r->root.lay;
+	struct clawmd_memory_opts *o = &r->o;
+	struct clawmd_err err = CLAWMD_ERR_INIT;
+	struct clawmd_release pin;
+	char *file = NULL;
+	int rc = r->version_set ? 0 : clawmd_nanoclaw_pinned_release(&pin, &file, lay, &err);
+	/* clawmd.json's release stands: the pin is read only to be noted,
+	 * so a pin file the host broke does not stop the render */
+	if (rc < 0 && lay->claude_set)
+		rc = 0;
+	if (rc < 0) {
+		free(file);
+		int st = cmd_fail(&err);
+		return r->json ? cmd_json_failure(st) : st;
+	}
+	char *v = NULL, *pv = rc == 1 ? release_str(&pin) : NULL;
+	if (r->version_set) {
+		r->release_from = clawmd_xstrdup("--claude-version");
+	} else if (lay->claude_set) {
+		v = release_str(&lay->claude);
+		r->release_from = pv && strcmp(pv, v)
+					  ? clawmd_xasprintf("claude_version in clawmd.json (%s pins %s)",
+							     file, pv)
+					  : clawmd_xstrdup("claude_version in clawmd.json");
+	} else if (rc == 1) {
+		o->release = pin;
+		r->release_from = clawmd_xasprintf("pinned by %s", file);
+	} else {
+		r->release_from = clawmd_xasprintf("clawmd's default (%s pins none)", file);
+	}
+	free(v);
+	free(pv);
+	free(file);
+	return -1;
+}
+
+/*
+ * A nanoclaw host, rendered with --group: the release its image pins
+ * (container/cli-tools.json) when neither --claude-version nor clawmd.json
+ * says one, the setting sources its agent runner passes when the runner has
+ * the memory hook (project, user and local), and the memory that hook
+ * injects.  Each with where it came from, for the lines render prints.
+ * -1 to go on, else the exit status.
+ */
+static int render_nanoclaw(struct render_run *r)
+{
+	const struct clawmd_layout *lay = &r->root.lay;
+	struct clawmd_memory_opts *o = &r->o;
+	int st;
+	r->nanoclaw = true;
+	if (o->runtime == CLAWMD_RUNTIME_CLAUDE && (st = nanoclaw_release(r)) >= 0)
+		return st;
+	/* The hook is the agent runner's, for Claude Code and Codex alike;
+	 * the runner that has it starts Claude Code with every source. */
+	if (o->runtime == CLAWMD_RUNTIME_CLAUDE || o->runtime == CLAWMD_RUNTIME_CODEX)
+		clawmd_session_hook_load(&r->hook, r->mounts, r->nmounts, lay->ct_group);
+	if (o->runtime != CLAWMD_RUNTIME_CLAUDE)
+		return -1;
+	if (r->sources_set) {
+		r->sources_from = clawmd_xstrdup("--setting-sources");
+	} else if (lay->sources_set) {
+		r->sources_from = clawmd_xstrdup("setting_sources in clawmd.json");
+	} else if (r->hook.present) {
+		o->no_user = o->no_project = o->no_local = false;
+		r->sources_from = clawmd_xstrdup("nanoclaw's agent runner with its memory hook "
+						 "(" CLAWMD_HOOK_SCRIPT ")");
+	} else {
+		r->sources_from = clawmd_xstrdup("the nanoclaw preset (an agent runner without "
+						 CLAWMD_HOOK_SCRIPT ")");
+	}
+	return -1;
+}
+
+static void sources_put(struct clawmd_buf *b, const struct clawmd_memory_opts *o)
+{
+	const char *sep = "";
+	if (!o->no_project)
+		clawmd_buf_printf(b, "%sproject", sep), sep = ",";
+	if (!o->no_user)
+		clawmd_buf_printf(b, "%suser", sep), sep = ",";
+	if (!o->no_local)
+		clawmd_buf_printf(b, "%slocal", sep);
+	if (!b->len)
+		clawmd_buf_puts(b, "none");
+}
+
+/* The lines that say where the release and the sources came from, and
+ * what the hook adds (stderr: stdout is the runtime's string). */
+static void nanoclaw_lines(const struct render_run *r)
+{
+	const struct clawmd_memory_opts *o = &r->o;
+	if (r->release_from) {
+		char *v = release_str(o->release.major ? &o->release : &clawmd_release_default);
+		fprintf(stderr, "clawmd: render: Claude Code %s, %s\n", v, r->release_from);
+		free(v);
+	}
+	if (r->sources_from) {
+		struct clawmd_buf b = CLAWMD_BUF_INIT;
+		sources_put(&b, o);
+		fprintf(stderr, "clawmd: render: setting sources %s, %s\n", b.ptr, r->sources_from);
+		clawmd_buf_release(&b);
+	}
+	if (!r->hook.present)
+		return;
+	fprintf(stderr, "clawmd: render: its SessionStart hook adds (%d characters of each at most; "
+			"--format json has the text):\n", CLAWMD_HOOK_MEMORY_CHARS);
+	for (size_t i = 0; i < NHOOK; i++) {
+		const struct clawmd_hook_file *f = &r->hook.files[i];
+		fputs("clawmd: render:   ", stderr);
+		cmd_put_field(stderr, f->path);
+		if (!f->available)
+			fputs(": unavailable (no regular file there)\n", stderr);
+		else if (f->truncated)
+			fprintf(stderr, ": %zu characters, truncated to %d\n", f->chars,
+				CLAWMD_HOOK_MEMORY_CHARS);
+		else
+			fprintf(stderr, ": %zu characters\n", f->chars);
+	}
+}
+
+/* `s` as a JSON string literal.  The memory files are the agent's and may
+ * hold NUL bytes, which a cJSON string would end at: the text is escaped
+ * here, whole, and added raw. */
+static char *json_literal(const char *s, size_t len)
+{
+	struct clawmd_buf b = CLAWMD_BUF_INIT;
+	clawmd_buf_putc(&b, '"');
+	for (size_t i = 0; i < len; i++) {
+		unsigned char c = (unsigned char)s[i];
+		if (c == '"' || c == '\\')
+			clawmd_buf_printf(&b, "\\%c", c);
+		else if (c == '\n')
+			clawmd_buf_puts(&b, "\\n");
+		else if (c < 0x20)
+			clawmd_buf_printf(&b, "\\u%04x", c);
+		else
+			clawmd_buf_putc(&b, (char)c);
+	}
+	clawmd_buf_putc(&b, '"');
+	return clawmd_buf_detach(&b);
+}
+
+static void nanoclaw_json(cJSON *root, const struct render_run *r)
+{
+	const struct clawmd_memory_opts *o = &r->o;
+	if (r->release_from) {
+		char *v = release_str(o->release.major ? &o->release : &clawmd_release_default);
+		cJSON_AddStringToObject(root, "claude_version", v);
+		free(v);
+		cJSON_AddStringToObject(root, "claude_version_from", r->release_from);
+	}
+	if (r->sources_from) {
+		cJSON *src = cJSON_AddArrayToObject(root, "setting_sources");
+		if (!o->no_project)
+			cJSON_AddItemToArray(src, cJSON_CreateString("project"));
+		if (!o->no_user)
+			cJSON_AddItemToArray(src, cJSON_CreateString("user"));
+		if (!o->no_local)
+			cJSON_AddItemToArray(src, cJSON_CreateString("local"));
+		cJSON_AddStringToObject(root, "setting_sources_from", r->sources_from);
+	}
+	if (!r->hook.present) {
+		cJSON_AddNullToObject(root, "session_start");
+		return;
+	}
+	cJSON *h = cJSON_AddObjectToObject(root, "session_start");
+	cJSON_AddStringToObject(h, "hook", CLAWMD_HOOK_SCRIPT);
+	cJSON_AddNumberToObject(h, "max_chars", CLAWMD_HOOK_MEMORY_CHARS);
+	cJSON *files = cJSON_AddArrayToObject(h, "files");
+	for (size_t i = 0; i < NHOOK; i++) {
+		const struct clawmd_hook_file *f = &r->hook.files[i];
+		cJSON *x = cJSON_CreateObject();
+		cJSON_AddStringToObject(x, "path", f->path);
+		cJSON_AddBoolToObject(x, "available", f->available);
+		if (f->available) {
+			cJSON_AddNumberToObject(x, "chars", (double)f->chars);
+			cJSON_AddBoolToObject(x, "truncated", f->truncated);
+			char *lit = json_literal(f->text, f->len);
+			cJSON_AddRawToObject(x, "text", lit);
+			free(lit);
+		}
+		cJSON_AddItemToArray(files, x);
+	}
+}
+
+static int print_json(const struct clawmd_memory *m, const struct render_run *r)
+{
+	const struct clawmd_memory_opts *o = &r->o;
+	cJSON *root = cmd_json_doc();
+	if (o->target) {
+		cJSON_AddStringToObject(root, "target", o->target);
+		cJSON_AddItemToObject(root, "attachments", json_files(m, true));
+	} else {
+		cJSON_AddStringToObject(root, "cwd", m->cwd);
+		cJSON_AddItemToObject(root, "files", json_files(m, false));
+		cJSON *imps = cJSON_AddArrayToObject(root, "imports");
+		for (size_t i = 0; i < m->nimports; i++) {
+			const struct clawmd_mem_import *im = &m->imports[i];
+			cJSON *x = cJSON_CreateObject();
+			cJSON_AddStringToObject(x, "from", im->from);
+			cJSON_AddStringToObject(x, "import", im->raw);
+			cJSON_AddStringToObject(x, "path", im->path);
+			cJSON_AddStringToObject(x, "status", clawmd_import_status_name(im->status));
+			cJSON_AddItemToArray(imps, x);
+		}
+		cJSON *ext = cJSON_AddArrayToObject(root, "external_includes");
+		for (size_t i = 0; i < m->nexternal; i++)
+			cJSON_AddItemToArray(ext, cJSON_CreateString(m->external[i]));
+		/* AGENTS.md (2.1.281 on): the mode in effect, what the walk
+		 * found, and what turned the fallback off */
+		if (m->instruction_files) {
+			cJSON_AddStringToObject(root, "instruction_files",
+						clawmd_instruction_files_name(m->instruction_files));
+			cJSON *ag = cJSON_AddArrayToObject(root, "agents_md");
+			for (size_t i = 0; i < m->nagents; i++) {
+				cJSON *x = cJSON_CreateObject();
+				cJSON_AddStringToObject(x, "path", m->agents[i].path);
+				cJSON_AddBoolToObject(x, "loaded", m->agents[i].loaded);
+				cJSON_AddItemToArray(ag, x);
+			}
+			if (m->agents_off_by)
+				cJSON_AddStringToObject(root, "agents_md_off_by", m->agents_off_by);
+			else
+				cJSON_AddNullToObject(root, "agents_md_off_by");
+		} else {
+			cJSON_AddNullToObject(root, "instruction_files");
+		}
+		if (r->nanoclaw)
+			nanoclaw_json(root, r);
+	}
+	cmd_json_print(root);
+	return 0;
 }
 
 /* The memory loaded and printed in the format asked: the exit status. */
@@ -540,12 +767,14 @@ static int render_print(struct render_run *r)
 	clawmd_memory_init(&m);
 	int rc = clawmd_memory_load(&m, &r->o, &err);
 	int status = 0;
+	if (rc >= 0 && r->nanoclaw && !r->json && !cmd_quiet)
+		nanoclaw_lines(r);
 	if (rc < 0) {
 		status = cmd_fail(&err);
 		if (r->json)
 			cmd_json_failure(status);
 	} else if (!strcmp(r->format, "json")) {
-		status = print_json(&m, &r->o);
+		status = print_json(&m, r);
 	} else if (!strcmp(r->format, "files")) {
 		/* Paths the agent named are escaped: no row can be forged. */
 		for (size_t i = 0; i < m.nfiles; i++) {
@@ -555,6 +784,14 @@ static int render_print(struct render_run *r)
 			cmd_put_field(stdout, m.files[i].parent ? m.files[i].parent : "-");
 			putchar('\n');
 		}
+		/* what nanoclaw's SessionStart hook adds, after the startup
+		 * memory, its parent the hook's script */
+		for (size_t i = 0; i < NHOOK; i++)
+			if (r->hook.files[i].available) {
+				fputs("Hook\t", stdout);
+				cmd_put_field(stdout, r->hook.files[i].path);
+				fputs("\t" CLAWMD_HOOK_SCRIPT "\n", stdout);
+			}
 	} else {
 		struct clawmd_buf s = CLAWMD_BUF_INIT;
 		clawmd_memory_text(&s, &m, &r->o);
@@ -611,5 +848,8 @@ int cmd_render(int argc, char **argv)
 		clawmd_root_release(&r.root);
 	free(r.cwd_group);
 	free(r.cwd_ct);
+	free(r.release_from);
+	free(r.sources_from);
+	clawmd_session_hook_release(&r.hook);
 	return status;
 }

@@ -179,7 +179,7 @@ expect_eq "doc/layout.md's claude_version key states it" "$(key_dflt claude_vers
 expect_eq "init --claude-version states it" "$(dflt "$(help init own)" --claude-version)" \
 	"$cv, the newest clawmd knows"
 expect_eq "render --claude-version states it" "$(dflt "$(help render own)" --claude-version)" \
-	"claude_version from clawmd.json with --group, else $cv"
+	"claude_version from clawmd.json with --group, else, for a nanoclaw host, the release container/cli-tools.json pins, else $cv"
 # lock_timeout and token_budget: what clawmd_layout_init() sets.
 lt=$(sed -n 's/^[[:space:]]*lay->lock_timeout = \([0-9]*\);.*/\1/p' "$CLAWMD_SRC/lib/layout/layout.c")
 tb=$(sed -n 's/^[[:space:]]*lay->token_budget = \([0-9]*\);.*/\1/p' "$CLAWMD_SRC/lib/layout/layout.c")

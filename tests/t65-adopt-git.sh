@@ -39,8 +39,8 @@ expect_ok "migrate --dry-run" "$CLAWMD" -C "$R" migrate --dry-run
 expect_grep "--dry-run says the move would be staged" \
 	"warning: groups/alpha/CLAUDE.md is tracked by git: its move to groups/alpha/CLAUDE.local.md would be staged" "$T/err"
 expect_eq "--dry-run stages nothing" "$(git -C "$R" diff --cached --name-only)" ""
-expect_grep "--dry-run: the tracked global CLAUDE.md would show deleted, its text in the base" \
-	"warning: groups/global/CLAUDE.md is tracked by git: its text would go into container/CLAUDE.md .*'git status' would show it deleted" "$T/err"
+expect_grep "--dry-run: the tracked global CLAUDE.md would show deleted, its text in the review file (the base is tracked: t75)" \
+	"warning: groups/global/CLAUDE.md is tracked by git: its text would go into container/CLAUDE.md.clawmd-review .*'git status' would show it deleted" "$T/err"
 
 expect_ok "migrate" "$CLAWMD" -C "$R" migrate
 expect_grep "migrate says it staged alpha's move" \
@@ -48,7 +48,7 @@ expect_grep "migrate says it staged alpha's move" \
 expect_grep "... and beta's (appended to its memory)" "groups/beta/CLAUDE.md is tracked by git: its move" "$T/err"
 check "nothing about gamma, which git never tracked" sh -c "! grep -q gamma '$T/err'"
 expect_grep "migrate says the tracked global CLAUDE.md shows deleted and what to commit" \
-	"warning: groups/global/CLAUDE.md is tracked by git: its text went into container/CLAUDE.md .*'git status' shows it deleted; review container/CLAUDE.md and commit it with the deletion" "$T/err"
+	"warning: groups/global/CLAUDE.md is tracked by git: its text went into container/CLAUDE.md.clawmd-review .*'git status' shows it deleted; commit the deletion once what container/CLAUDE.md.clawmd-review holds is where it belongs" "$T/err"
 git -C "$R" status --porcelain >"$T/status"
 # (a rename when git finds them similar enough; alpha lost its import line)
 expect_grep "git status: alpha's text staged under its new name" '^(R  groups/alpha/CLAUDE.md -> |A  )groups/alpha/CLAUDE.local.md$' "$T/status"

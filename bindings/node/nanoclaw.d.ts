@@ -1,5 +1,5 @@
 // clawmd/nanoclaw: nanoclaw's composer API over clawmd.
-import type { ComposeResult, ContainerConfig } from './index';
+import type { ComposeResult, ContainerConfig, MigrateResult } from './index';
 
 /** nanoclaw's AgentGroup (only folder is read). */
 export interface AgentGroup {
@@ -20,8 +20,11 @@ export interface ContainerConfigRow {
  * compose did, its warnings among it (an unknown provider composes the
  * default surfaces with a warning). */
 export function composeGroupClaudeMd(group: AgentGroup, config?: ContainerConfig | ContainerConfigRow | string): ComposeResult;
-/** The one-time cutover from groups/global (idempotent). */
-export function migrateGroupsToClaudeLocal(): void;
+/** The one-time cutover from groups/global (idempotent); each warning (a
+ * git-tracked container/CLAUDE.md left unchanged and where its review file
+ * is, ...) to options.log.warn, else console.warn.  What migrate did;
+ * undefined without a groups directory. */
+export function migrateGroupsToClaudeLocal(options?: { log?: ProjectDocLogger }): MigrateResult | undefined;
 /** nanoclaw's VolumeMount. */
 export interface VolumeMount {
 	hostPath: string;

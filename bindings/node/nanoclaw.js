@@ -158,15 +158,30 @@ function composeGroupClaudeMd(group, config) {
 	return h.compose(group.folder, cfg === undefined ? undefined : { config: cfg });
 }
 
-/** The one-time cutover from groups/global and .claude-global.md (idempotent). */
-function migrateGroupsToClaudeLocal() {
+/*
+ * The one-time cutover from groups/global and .claude-global.md
+ * (idempotent).  It runs at host start, unattended, so what needs the
+ * operator (the text a git-tracked container/CLAUDE.md lacks, written to
+ * the review file beside it instead; a tracked file moved; the .gitignore
+ * line to add) must reach the host's log: each warning goes to
+ * options.log.warn (nanoclaw's `log`), else to console.warn as the command
+ * prints it.  Returns what migrate did (undefined without a groups
+ * directory).
+ */
+function migrateGroupsToClaudeLocal(options) {
+	const log = options && typeof options === 'object' ? options.log : undefined;
 	const h = root();
-	if (!fs.existsSync(h.groupsDir)) return;
+	if (!fs.existsSync(h.groupsDir)) return undefined;
 	const res = h.migrate();
+	for (const w of res.warnings) {
+		if (log && typeof log.warn === 'function') log.warn(w, { source: 'clawmd migrate' });
+		else console.warn(`clawmd: warning: ${w}`);
+	}
 	if (res.failed.length)
 		throw new ClawmdError(`migrate: ${res.failed.length} group(s) failed: ` +
 			res.failed.map((f) => `${f.group}: ${f.message}`).join('; '),
 			{ code: 'EFS', exitStatus: 6 });
+	return res;
 }
 
 /**

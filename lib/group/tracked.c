@@ -63,6 +63,7 @@ struct clawmd_tracked {
 	git_index *index;
 	char *rel;	/* the groups directory in the work tree */
 	char *wd;	/* the work tree, absolute, quoted for a shell */
+	char *rwd;	/* the work tree's real path */
 };
 
 struct clawmd_tracked *clawmd_tracked_open(const struct clawmd_layout *lay)
@@ -78,7 +79,8 @@ struct clawmd_tracked *clawmd_tracked_open(const struct clawmd_layout *lay)
 	    !(rest = below(rg, rwd)))
 		goto out;
 	t = clawmd_xmalloc(sizeof(*t));
-	*t = (struct clawmd_tracked){git, lay, repo, NULL, clawmd_xstrdup(rest), quoted(rwd)};
+	*t = (struct clawmd_tracked){git, lay, repo, NULL, clawmd_xstrdup(rest), quoted(rwd), rwd};
+	rwd = NULL;
 	repo = NULL;
 	if (git->git_repository_index(&t->index, t->repo) < 0) {
 		clawmd_tracked_close(t);
@@ -101,6 +103,7 @@ void clawmd_tracked_close(struct clawmd_tracked *t)
 	t->git->git_repository_free(t->repo);
 	free(t->rel);
 	free(t->wd);
+	free(t->rwd);
 	free(t);
 }
 
@@ -141,12 +144,19 @@ char *clawmd_tracked_move(struct clawmd_tracked *t, const char *group, const cha
 }
 
 char *clawmd_tracked_gone(struct clawmd_tracked *t, const char *group, const char *name,
-			  const char *into, bool dry_run)
+			  const char *into, bool review, bool dry_run)
 {
 	if (!t)
 		return NULL;
 	char *rel = clawmd_xasprintf("%s/%s/%s", t->rel, group, name), *msg = NULL;
-	if (t->git->git_index_get_bypath(t->index, rel, 0))
+	if (t->git->git_index_get_bypath(t->index, rel, 0) && review)
+		msg = clawmd_xasprintf("%s is tracked by git: its text %s into %s and its directory "
+				       "into the archive, which git ignores, so 'git status' %s it "
+				       "deleted; commit the deletion once what %s holds is where it "
+				       "belongs",
+				       rel, dry_run ? "would go" : "went", into,
+				       dry_run ? "would show" : "shows", into);
+	else if (t->git->git_index_get_bypath(t->index, rel, 0))
 		msg = clawmd_xasprintf("%s is tracked by git: its text %s into %s and its directory "
 				       "into the archive, which git ignores, so 'git status' %s it "
 				       "deleted; review %s and commit it with the deletion",
@@ -154,4 +164,28 @@ char *clawmd_tracked_gone(struct clawmd_tracked *t, const char *group, const cha
 				       dry_run ? "would show" : "shows", into);
 	free(rel);
 	return msg;
+}
+
+bool clawmd_tracked_has(struct clawmd_tracked *t, const char *path)
+{
+	if (!t)
+		return false;
+	/* The directory's real path (a checkout may be reached through a
+	 * symlink), the name as it is: the index holds the link, not what it
+	 * points to. */
+	const char *slash = strrchr(path, '/');
+	if (!slash || !slash[1])
+		return false;
+	char *dir = slash == path ? clawmd_xstrdup("/") : clawmd_xstrndup(path, (size_t)(slash - path));
+	char *rdir = realpath(dir, NULL);
+	bool has = false;
+	if (rdir) {
+		char *full = clawmd_path_join(rdir, slash + 1);
+		const char *rel = below(full, t->rwd);
+		has = rel && t->git->git_index_get_bypath(t->index, rel, 0) != NULL;
+		free(full);
+	}
+	free(rdir);
+	free(dir);
+	return has;
 }

@@ -46,9 +46,18 @@ char *clawmd_tracked_move(struct clawmd_tracked *t, const char *group, const cha
  * itself): NULL when it is not tracked (or t is NULL); else a message for
  * the owner, caller frees, saying that 'git status' shows it deleted and
  * what to commit.  Nothing is staged: the text went into `into`, a file the
- * owner reviews before committing.
+ * owner reviews before committing (`review`: the untracked review file
+ * beside a tracked base, which is not for committing).
  */
 char *clawmd_tracked_gone(struct clawmd_tracked *t, const char *group, const char *name,
-			  const char *into, bool dry_run);
+			  const char *into, bool review, bool dry_run);
+
+/*
+ * Whether the host file `path` (absolute; its directory must exist) is in
+ * the index of ROOT's repository: a file the owner keeps in git, which
+ * migrate, running unattended at host start, must not rewrite.  false when
+ * t is NULL (no git work tree) or `path` is outside the work tree.
+ */
+bool clawmd_tracked_has(struct clawmd_tracked *t, const char *path);
 
 #endif

@@ -76,6 +76,7 @@ static void apply_preset_default(struct clawmd_layout *lay)
 	lay->runtimes = 1u << CLAWMD_RUNTIME_CLAUDE;
 	lay->runtime = CLAWMD_RUNTIME_CLAUDE;
 	lay->no_user = lay->no_project = lay->no_local = false;
+	lay->nanoclaw = false;
 	set_str(&lay->base, clawmd_path_join(lay->root, "container/CLAUDE.md"));
 	set_str(&lay->skills, clawmd_path_join(lay->root, "skills"));
 	set_str(&lay->groups, clawmd_path_join(lay->root, "groups"));
@@ -101,6 +102,7 @@ static void apply_preset_default(struct clawmd_layout *lay)
 static void apply_preset_nanoclaw(struct clawmd_layout *lay)
 {
 	apply_preset_default(lay);
+	lay->nanoclaw = true;
 	set_str(&lay->skills, clawmd_path_join(lay->root, "container/skills"));
 	set_str(&lay->modules, clawmd_path_join(lay->root, "container/agent-runner/src/mcp-tools"));
 	lay->import_local = true;
@@ -287,6 +289,7 @@ static int set_sources(struct clawmd_layout *lay, const struct layout_field *f, 
 		       struct clawmd_err *err)
 {
 	(void)f;
+	lay->sources_set = true;
 	return parse_sources(lay, v, err);
 }
 
@@ -301,6 +304,7 @@ static int set_release(struct clawmd_layout *lay, const struct layout_field *f, 
 		       struct clawmd_err *err)
 {
 	(void)f;
+	lay->claude_set = true;
 	return clawmd_release_parse(&lay->claude, v, err);
 }
 

@@ -17,7 +17,8 @@
  *    the carried text's digest, and goes straight to (2): nothing is
  *    appended twice.
  *  - groups/global/CLAUDE.md -> base: the same replace; the next run finds
- *    every block already in the base (or the marker), appends nothing.
+ *    every block already in the base (or the marker), appends nothing.  A
+ *    base git tracks is not written: the same, into its review file.
  *  - groups/global/ -> archive: one renameat2(RENAME_NOREPLACE); absent
  *    means done.  Archives found later are listed in the record by scanning
  *    the archive directory, so the record does not depend on which run did
@@ -70,11 +71,13 @@ struct mig {
 	/* ROOT's git repository, opened at the first carry (group/tracked.h) */
 	struct clawmd_tracked *tracked;
 	bool tracked_opened;
+	char *global_into; /* where global's text went: the base or its review file */
 };
 
 static const char *const step_names[] = {
 	"remove-link", "keep",	 "move-aside",	"move",	       "append", "remove-entry", "append-base",
 	"base-has",    "archive", "skip",	"remove-temp", "record", "error",
+	"review-base",
 };
 
 const char *clawmd_migrate_step_name(enum clawmd_migrate_step step)
@@ -638,6 +641,87 @@ static char *utc_stamp(void)
 	return clawmd_xstrdup(stamp);
 }
 
+/*
+ * The base is tracked by git: the blocks of global/CLAUDE.md it lacks
+ * (`miss`, of the file `g`) go to the review file beside it instead, under
+ * the same marker, appended to what an earlier run put there.  The base is
+ * part of the host's checkout: rewritten by a run at host start, it would
+ * dirty the checkout the host updates with git pull, and its next update
+ * would conflict with text nobody reviewed.  The review file is untracked,
+ * so 'git status' lists it, and a warning says where it is.  The rerun
+ * rules are the base's: the marker of this very file, or every block
+ * already there, and nothing is appended again.  `gpath` and `bpath` are
+ * taken over.
+ */
+static int review_global(struct mig *m, const struct clawmd_dir *bd, const char *bname,
+			 const struct clawmd_buf *g, const struct clawmd_buf *miss,
+			 const struct stat *like, char *gpath, char *bpath, struct clawmd_err *err)
+{
+	const struct clawmd_layout *lay = m->lay;
+	bool dry = m->opts->dry_run;
+	struct clawmd_buf old = CLAWMD_BUF_INIT, add = CLAWMD_BUF_INIT, out = CLAWMD_BUF_INIT;
+	char *rname = clawmd_xasprintf("%s" CLAWMD_MIGRATE_REVIEW_SUFFIX, bname);
+	char *rfull = clawmd_path_join(bd->path, rname);
+	char *rpath = clawmd_layout_shown(lay, rfull);
+	struct stat rst;
+	mode_t t;
+	int rc;
+
+	if (!dry && (rc = clean_temps(m, bd, CLAWMD_LEGACY_GLOBAL, rname, err)) < 0)
+		goto out;
+	if ((rc = clawmd_fs_type(&t, bd, rname, err)) < 0)
+		goto out;
+	if (t && t != S_IFREG) {
+		rc = clawmd_err_set(err, CLAWMD_EFS, "'%s' is not a regular file: migrate writes "
+						     "the text the tracked base '%s' lacks there; "
+						     "move it away and run clawmd migrate again",
+				    rpath, bpath);
+		goto out;
+	}
+	if (t && ((rc = ident(&rst, bd, rname, err)) < 0 ||
+		  (rc = clawmd_fs_read(&old, bd, rname, CLAWMD_MIGRATE_FILE_MAX, err)) < 0))
+		goto out;
+	rc = 0;
+	clawmd_migrate_missing(&add, miss->ptr, miss->len, old.ptr ? old.ptr : "", old.len);
+	if (!add.len || has_marker(&old, "groups/global/CLAUDE.md", g->ptr, g->len)) {
+		act(m, CLAWMD_MIGRATE_BASE_HAS, CLAWMD_LEGACY_GLOBAL, gpath, clawmd_xstrdup(rpath),
+		    "nothing to carry: already in the review file beside the tracked base");
+		gpath = NULL;
+	} else {
+		struct clawmd_migrate_action *a =
+			act(m, CLAWMD_MIGRATE_REVIEW_BASE, CLAWMD_LEGACY_GLOBAL, gpath,
+			    clawmd_xstrdup(rpath),
+			    "the blocks the shared base lacks, under a marker: git tracks the base, "
+			    "so it is left as it is");
+		gpath = NULL;
+		a->bytes = add.len;
+		a->git = clawmd_xasprintf(
+			"%s is tracked by git, so migrate %s it unchanged: the %zu bytes of "
+			"groups/global/CLAUDE.md it lacks %s in %s, which git does not track; review "
+			"them, move what the agents should read into %s, commit it, and remove %s",
+			bpath, dry ? "would leave" : "left", add.len, dry ? "would go" : "are", rpath,
+			bpath, rpath);
+		appended(&out, &old, "groups/global/CLAUDE.md", add.ptr, add.len, g->ptr, g->len);
+		if (!dry)
+			rc = replace_like(bd, rname, out.ptr, out.len, like, t ? &rst : NULL, err);
+	}
+	if (rc == 0) {
+		free(m->global_into);
+		m->global_into = rpath;
+		rpath = NULL;
+	}
+out:
+	free(gpath);
+	free(bpath);
+	free(rpath);
+	free(rfull);
+	free(rname);
+	clawmd_buf_release(&old);
+	clawmd_buf_release(&add);
+	clawmd_buf_release(&out);
+	return rc;
+}
+
 /* The blocks of global/CLAUDE.md the base lacks, appended to it. */
 static int carry_global(struct mig *m, const struct clawmd_dir *glob, struct clawmd_err *err)
 {
@@ -682,6 +766,14 @@ static int carry_global(struct mig *m, const struct clawmd_dir *glob, struct cla
 	if (!miss.len || has_marker(&base, "groups/global/CLAUDE.md", g.ptr, g.len)) {
 		act(m, CLAWMD_MIGRATE_BASE_HAS, CLAWMD_LEGACY_GLOBAL, gpath, bpath,
 		    "nothing to carry: already in the shared base");
+		gpath = bpath = NULL;
+		goto out;
+	}
+	/* A base the owner keeps in git is not rewritten at host start. */
+	open_tracked(m);
+	if (clawmd_tracked_has(m->tracked, lay->base)) {
+		rc = review_global(m, &bd, bname, &g, &miss, have_base ? &bst : NULL, gpath, bpath,
+				   err);
 		gpath = bpath = NULL;
 		goto out;
 	}
@@ -749,10 +841,10 @@ done:
 		"archived, never deleted; no container mounts it");
 	/* A tracked global CLAUDE.md now shows as deleted in 'git status', its
 	 * text in the base: say so, as for a group's moved CLAUDE.md. */
-	base = clawmd_layout_shown(lay, lay->base);
+	base = m->global_into ? clawmd_xstrdup(m->global_into) : clawmd_layout_shown(lay, lay->base);
 	open_tracked(m);
 	a->git = clawmd_tracked_gone(m->tracked, CLAWMD_LEGACY_GLOBAL, CLAWMD_ENTRY_NAME, base,
-				     m->opts->dry_run);
+				     m->global_into != NULL, m->opts->dry_run);
 	free(base);
 out:
 	free(to);
@@ -1203,6 +1295,7 @@ already:
 out:
 	warnings(out, lay);
 	record_release(&m.rec);
+	free(m.global_into);
 	clawmd_tracked_close(m.tracked);
 	clawmd_dir_release(&groups);
 	if (lock >= 0)

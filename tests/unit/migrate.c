@@ -233,7 +233,8 @@ int main(void)
 	}
 
 	is_str(clawmd_migrate_step_name(CLAWMD_MIGRATE_MOVE), "move", "step names");
-	is_str(clawmd_migrate_step_name(CLAWMD_MIGRATE_ERROR), "error", "the last step name");
+	is_str(clawmd_migrate_step_name(CLAWMD_MIGRATE_ERROR), "error", "the error step name");
+	is_str(clawmd_migrate_step_name(CLAWMD_MIGRATE_REVIEW_BASE), "review-base", "the last step name");
 	is_str(clawmd_migrate_step_name((enum clawmd_migrate_step)99), "unknown", "out of range");
 	clawmd_buf_release(&out);
 	api_run();

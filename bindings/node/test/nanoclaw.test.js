@@ -8,6 +8,9 @@ const path = require('path');
 const { pkg, tmpdir, read } = require('./helper.js');
 const { composeGroupClaudeMd, migrateGroupsToClaudeLocal } = require(path.join(pkg, 'nanoclaw.js'));
 const { ClawmdError } = require(pkg);
+const { spawnSync } = require('child_process');
+const gitEnv = { ...process.env, GIT_CONFIG_NOSYSTEM: '1', GIT_AUTHOR_NAME: 't', GIT_AUTHOR_EMAIL: 't@t',
+	GIT_COMMITTER_NAME: 't', GIT_COMMITTER_EMAIL: 't@t' };
 
 /* A nanoclaw checkout's shape: container/CLAUDE.md, container/skills,
  * the agent runner's MCP tool modules, groups/. */
@@ -138,6 +141,25 @@ test('migrateGroupsToClaudeLocal: the legacy layout, once', (t) => {
 	migrateGroupsToClaudeLocal();
 	composeGroupClaudeMd(group('main'));
 	assert.match(read(root, 'groups/main/CLAUDE.local.md'), /# Mine/);
+});
+
+test('migrateGroupsToClaudeLocal: a git-tracked container/CLAUDE.md is left as it is; the warning reaches the logger', { skip: spawnSync('git', ['--version']).status !== 0 && 'no git' }, (t) => {
+	const root = nanoclawTree(t);
+	fs.mkdirSync(path.join(root, 'groups/global'));
+	fs.writeFileSync(path.join(root, 'groups/global/CLAUDE.md'), '# Base\n\nAnswer in French.\n');
+	const git = (...a) => spawnSync('git', ['-C', root, ...a], { encoding: 'utf8', env: gitEnv });
+	git('init', '-q');
+	git('add', 'container');
+	git('commit', '-qm', 'checkout');
+	const warned = [];
+	const res = migrateGroupsToClaudeLocal({ log: { warn: (m, f) => warned.push([m, f]) } });
+	assert.equal(read(root, 'container/CLAUDE.md'), '# Base\n');
+	assert.equal(git('status', '--porcelain', '--untracked-files=no').stdout, '');
+	assert.match(read(root, 'container/CLAUDE.md.clawmd-review'), /^<!-- clawmd migrate: carried from groups\/global\/CLAUDE\.md \(fnv1a64=[0-9a-f]{16}\) -->\nAnswer in French\.\n$/);
+	assert.ok(res.actions.some((a) => a.action === 'review-base' && a.dest === 'container/CLAUDE.md.clawmd-review'));
+	assert.ok(warned.some(([m]) => /^container\/CLAUDE\.md is tracked by git, so migrate left it unchanged: .* are in container\/CLAUDE\.md\.clawmd-review/.test(m)),
+		JSON.stringify(warned));
+	assert.deepEqual(warned.map(([m]) => m), res.warnings);
 });
 
 test('no groups directory: migrate does nothing', (t) => {

@@ -74,6 +74,12 @@ struct clawmd_layout {
 	 * "document" decides for its groups. */
 	bool flat;
 	struct clawmd_release claude; /* the agents' Claude Code ("claude_version") */
+	/* Whether clawmd.json (or a flag) set claude_version and
+	 * setting_sources: else render may take them from the host's tree
+	 * (the nanoclaw preset: container/cli-tools.json's pin, the agent
+	 * runner's sources; doc/render.md). */
+	bool claude_set, sources_set;
+	bool nanoclaw;		/* the nanoclaw preset is in effect */
 	bool approve_external;	/* the host approved external includes for the
 				   agents' project ("approve_external") */
 	long token_budget;	/* check: total memory budget in tokens (chars/4) */

@@ -36,8 +36,12 @@ extern "C" {
  *     under a marker, minus the legacy import line; then CLAUDE.md is
  *     removed and the next compose writes the new entry;
  *  3. the blocks of groups/global/CLAUDE.md not already in the shared base
- *     are appended to the base under a marker; then groups/global/ is moved
- *     to STATE/archive/global-<UTC time>/, never deleted;
+ *     are appended to the base under a marker, unless ROOT's git repository
+ *     tracks the base: a run at host start changes no file git tracks, so
+ *     they go to the untracked review file beside it (the base's name plus
+ *     CLAWMD_MIGRATE_REVIEW_SUFFIX) and a warning says where; then
+ *     groups/global/ is moved to STATE/archive/global-<UTC time>/, never
+ *     deleted;
  *  4. the completion record STATE/migrated.json is written last.  When it
  *     exists, clawmd_migrate() does nothing (res.already) unless opts.force,
  *     which runs every step again (each is idempotent) and rewrites the
@@ -67,6 +71,8 @@ extern "C" {
 #define CLAWMD_MIGRATE_FILE_MAX (4 * 1024 * 1024) /* cap on every file read */
 #define CLAWMD_LEGACY_LINK_NAME ".claude-global.md"
 #define CLAWMD_LEGACY_GLOBAL "global"
+/* Beside a base git tracks: what migrate would have appended to it. */
+#define CLAWMD_MIGRATE_REVIEW_SUFFIX ".clawmd-review"
 /* The marker line in front of carried text: prefix, source, digest, suffix. */
 #define CLAWMD_MIGRATE_MARKER "<!-- clawmd migrate: carried from "
 
@@ -84,6 +90,9 @@ enum clawmd_migrate_step {
 	CLAWMD_MIGRATE_REMOVE_TEMP,   /* a temp left by an interrupted run */
 	CLAWMD_MIGRATE_WRITE_RECORD,  /* the completion record */
 	CLAWMD_MIGRATE_ERROR,	      /* the group failed; note holds why */
+	/* global's missing blocks into the review file beside a base git
+	 * tracks (CLAWMD_MIGRATE_REVIEW_SUFFIX): the base is left as it is */
+	CLAWMD_MIGRATE_REVIEW_BASE,
 };
 
 struct clawmd_migrate_action {
@@ -93,7 +102,9 @@ struct clawmd_migrate_action {
 	char *dest;  /* where the content goes, or NULL */
 	char *note;  /* why (skips, keeps, errors), or NULL */
 	size_t bytes; /* bytes carried (MOVE, APPEND, APPEND_BASE) */
-	/* MOVE, APPEND, REMOVE_ENTRY: the CLAUDE.md was tracked by ROOT's git
+	/* REVIEW_BASE: the base is tracked, so the text went to the review
+	 * file (dest) instead; this says where, for the owner.
+	 * MOVE, APPEND, REMOVE_ENTRY: the CLAUDE.md was tracked by ROOT's git
 	 * repository, and its move to CLAUDE.local.md (ignored by init's
 	 * .gitignore) was staged, so that its text stays in git; this says
 	 * so, or (git_failed) that it could not be and the commands to run.

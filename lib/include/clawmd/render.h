@@ -209,6 +209,55 @@ const char *clawmd_mem_type_name(enum clawmd_mem_type type);
 /* "loaded", "missing", "cycle", "too deep", "not text", ... */
 const char *clawmd_import_status_name(enum clawmd_import_status status);
 
+/* ---- a nanoclaw host's session start (render/nanoclaw.c) ---------------- */
+
+/*
+ * nanoclaw's agent runner (since its pull request 3012) delivers a group's
+ * memory by a SessionStart hook, `bun /app/src/memory/hook.ts`, on startup,
+ * clear and compact: memory/index.md and memory/system/definition.md of
+ * the group, each trimmed and cut at CLAWMD_HOOK_MEMORY_CHARS UTF-16 code
+ * units with a notice line after the cut.  clawmd_session_hook_load() says
+ * whether the container has that script (out->present) and, if so, what
+ * the hook injects of each file, read through the mount table (`group` is
+ * the container's group directory).  A file that cannot be read is
+ * !available, as the hook says it is unavailable.  Nothing fails: the
+ * load only reports.
+ */
+#define CLAWMD_HOOK_SCRIPT "/app/src/memory/hook.ts"
+#define CLAWMD_HOOK_MEMORY_CHARS 16000
+
+struct clawmd_hook_file {
+	char *path;	/* the container path */
+	bool available; /* a regular file the hook could read */
+	char *text;	/* what the hook injects of it (NULL when !available) */
+	size_t len;
+	size_t chars;	/* the trimmed file's length in UTF-16 code units */
+	bool truncated; /* over CLAWMD_HOOK_MEMORY_CHARS: cut, notice added */
+};
+
+struct clawmd_session_hook {
+	bool present;	/* the container has CLAWMD_HOOK_SCRIPT */
+	struct clawmd_hook_file files[2]; /* index.md, system/definition.md */
+};
+
+void clawmd_session_hook_load(struct clawmd_session_hook *out, const struct clawmd_mount *mounts,
+			      size_t nmounts, const char *group);
+void clawmd_session_hook_release(struct clawmd_session_hook *h);
+/* The pure part: what the hook injects of a file holding `data`. */
+void clawmd_hook_memory_text(struct clawmd_buf *out, const char *data, size_t len, size_t *units,
+			     bool *truncated);
+
+/*
+ * The Claude Code release a nanoclaw host's image installs: the version of
+ * "@anthropic-ai/claude-code" in ROOT/container/cli-tools.json (a JSON
+ * array of {name, version, ...}).  1 with *out set, 0 when the file or the
+ * entry is absent, negative when the file is not such an array or the
+ * version is no X.Y.Z release (EINPUT, the message names the file).
+ * *file is the file's path as shown (caller frees), in every case.
+ */
+int clawmd_nanoclaw_pinned_release(struct clawmd_release *out, char **file,
+				   const struct clawmd_layout *lay, struct clawmd_err *err);
+
 #ifdef __cplusplus
 }
 #endif
