@@ -20,6 +20,9 @@ if ! strace -f -o /dev/null true 2>/dev/null || [ ! -x "${CLAWMD_BUILD:-}/tests/
 	exit 0
 fi
 
+# LeakSanitizer cannot run under ptrace.
+export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0"
+
 R=$T/root
 G=$R/groups/main
 make_root "$R"
@@ -46,6 +49,7 @@ kill $apid 2>/dev/null
 wait $apid
 expect_eq "the agent's rename ran while compose worked" "$?" 0
 expect_eq "compose went on (exit 0)" "$st" 0
+[ "$st" = 0 ] || sed 's/^/# /' "$T/err" | head -20
 kept=$(grep -rl --include='AGENTS.md*' 'precious notes' "$G" | head -n 1)
 check "the notes renamed onto AGENTS.md while it was removed are kept ($kept)" test -n "$kept"
 expect_grep "a warning says where" "AGENTS.md.*moved aside to groups/main/AGENTS.md.clawmd-preserved-" "$T/err"
