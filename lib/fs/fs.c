@@ -321,7 +321,7 @@ static uint32_t digest32(const void *data, size_t len)
 	return (uint32_t)clawmd_fnv1a64(data, len);
 }
 
-static void temp_name(char *out, size_t size, const char *name, const void *data, size_t len)
+static void temp_name_digest(char *out, size_t size, const char *name, uint32_t digest)
 {
 	uint64_t r;
 	if (getrandom(&r, sizeof(r), 0) != sizeof(r)) {
@@ -330,7 +330,12 @@ static void temp_name(char *out, size_t size, const char *name, const void *data
 		r = clawmd_fnv1a64(&ts, sizeof(ts)) ^ ((uint64_t)getpid() << 32);
 	}
 	snprintf(out, size, ".%.24s.%08x%08x.tmp", name, (unsigned)(r & 0xffffffffu),
-		 (unsigned)digest32(data, len));
+		 (unsigned)digest);
+}
+
+static void temp_name(char *out, size_t size, const char *name, const void *data, size_t len)
+{
+	temp_name_digest(out, size, name, digest32(data, len));
 }
 
 const char *clawmd_fs_temp_of(char out[32], const char *name)
@@ -802,9 +807,11 @@ static int copy_out(char **newname, const struct clawmd_dir *d, int fd, const ch
 enum verdict { GONE, OWN_LINK, OWN_FILE, FOREIGN };
 
 /* Judge what `name` holds; for OWN_FILE, *fdp is left open on it, with its
- * stat and the bytes read. */
-static enum verdict judge(int *fdp, struct stat *st, size_t *len, const struct clawmd_dir *d,
-			  const char *name, clawmd_fs_ours_fn ours, void *payload)
+ * stat and the bytes read; for OWN_LINK, *st is the link's.  *dig: the
+ * digest of what was judged ours (the bytes, or the link's target). */
+static enum verdict judge(int *fdp, struct stat *st, size_t *len, uint32_t *dig,
+			  const struct clawmd_dir *d, const char *name, clawmd_fs_ours_fn ours,
+			  void *payload)
 {
 	struct clawmd_buf b = CLAWMD_BUF_INIT;
 	enum verdict v = FOREIGN;
@@ -821,9 +828,11 @@ static enum verdict judge(int *fdp, struct stat *st, size_t *len, const struct c
 	if (fd == -ELOOP) {
 		char target[4096];
 		ssize_t n = readlinkat(d->fd, name, target, sizeof(target));
-		return n > 0 && (size_t)n < sizeof(target) && staged_content(name, target, (size_t)n)
-			       ? OWN_LINK
-			       : FOREIGN;
+		if (n <= 0 || (size_t)n >= sizeof(target) || !staged_content(name, target, (size_t)n))
+			return FOREIGN;
+		*st = pre;
+		*dig = digest32(target, (size_t)n);
+		return OWN_LINK;
 	}
 	/* Never read: what is not a regular file, what is larger than clawmd
 	 * ever stages, and what has other hard links (a staged temp has
@@ -847,6 +856,7 @@ static enum verdict judge(int *fdp, struct stat *st, size_t *len, const struct c
 	if (staged_content(name, b.ptr, b.len) || (ours && ours(b.ptr ? b.ptr : "", b.len, payload))) {
 		v = OWN_FILE;
 		*len = b.len;
+		*dig = digest32(b.ptr ? b.ptr : "", b.len);
 		*fdp = fd;
 		fd = -1;
 	}
@@ -862,8 +872,9 @@ bool clawmd_fs_is_own(const struct clawmd_dir *d, const char *name, clawmd_fs_ou
 {
 	struct stat st;
 	size_t len;
+	uint32_t dig;
 	int fd;
-	enum verdict v = judge(&fd, &st, &len, d, name, ours, payload);
+	enum verdict v = judge(&fd, &st, &len, &dig, d, name, ours, payload);
 	if (fd >= 0)
 		close(fd);
 	return v != FOREIGN;
@@ -878,9 +889,16 @@ bool clawmd_fs_is_own(const struct clawmd_dir *d, const char *name, clawmd_fs_ou
  *     so (e.g. an unedited composed CLAUDE.md); a symlink: its target's
  *     digest.  A non-regular file or one over CLAWMD_FS_STAGED_MAX is not
  *     ours and is not read;
- *  3. before unlinking, the name must still lead to the inode that was
- *     read; after, the fd shows whether it was written in between: if so,
- *     what was written is copied out under a preserved name, not lost.
+ *  3. no system call unlinks only a given inode, and the agent can rename
+ *     a file of its own onto the name between any check and an unlink:
+ *     so the name is first taken, renamed to a fresh temp of clawmd's
+ *     (unpredictable, and named by the digest of what was judged, so that
+ *     a run killed before the unlink leaves a temp the next one removes),
+ *     and only the inode that rename took is removed when it is the one
+ *     judged; another (the agent's) goes back to the name, or aside when
+ *     the name is taken or `as` asks for it.  After the unlink, the fd
+ *     shows whether it was written in between: if so, what was written is
+ *     copied out under a preserved name, not lost.
  */
 int clawmd_fs_remove_own(char **preserved, const struct clawmd_dir *d, const char *name,
 			 const char *as, clawmd_fs_ours_fn ours, void *payload,
@@ -888,34 +906,51 @@ int clawmd_fs_remove_own(char **preserved, const struct clawmd_dir *d, const cha
 {
 	struct stat st, now;
 	size_t len = 0;
+	uint32_t dig = 0;
 	int fd, rc = 0;
+	char tmp[64];
 	*preserved = NULL;
-	switch (judge(&fd, &st, &len, d, name, ours, payload)) {
-	case GONE:
+	enum verdict v = judge(&fd, &st, &len, &dig, d, name, ours, payload);
+	if (v == GONE)
 		return 0;
-	case OWN_LINK:
-		if (unlinkat(d->fd, name, 0) < 0 && errno != ENOENT)
-			return clawmd_err_sys(err, CLAWMD_EFS, "could not remove '%s/%s'",
-					      shown(d, name));
-		return 0;
-	case FOREIGN:
-		/* Not provably ours: kept, under a preserved name when asked. */
+	if (v == FOREIGN) /* not provably ours: kept, under a preserved name when asked */
 		return as ? clawmd_fs_move_aside_as(preserved, d, name, as, err) : 0;
-	case OWN_FILE:
-		break;
+	/* 3: take the name (a temp's under its own base name, which the next
+	 * compose knows for its leftover) */
+	char b32[32];
+	const char *base = clawmd_fs_temp_of(b32, name);
+	int taken = -1;
+	for (int tries = 0; tries < 8 && taken < 0; tries++) {
+		temp_name_digest(tmp, sizeof(tmp), base ? base : name, dig);
+		if (renameat2(d->fd, name, d->fd, tmp, RENAME_NOREPLACE) == 0)
+			taken = 1;
+		else if (errno != EEXIST)
+			break;
 	}
-	if (fstatat(d->fd, name, &now, AT_SYMLINK_NOFOLLOW) < 0 || now.st_dev != st.st_dev ||
-	    now.st_ino != st.st_ino) {
-		rc = as ? clawmd_fs_move_aside_as(preserved, d, name, as, err) : 0;
+	/* Without the rename (no RENAME_NOREPLACE here, a full directory),
+	 * the name itself is checked just before the unlink: the window stays
+	 * open there, as a cleanup must still remove what it staged. */
+	const char *victim = taken > 0 ? tmp : name;
+	if (taken < 0 && errno == ENOENT) {
+		rc = 0; /* gone meanwhile */
+	} else if (fstatat(d->fd, victim, &now, AT_SYMLINK_NOFOLLOW) < 0 ||
+		   now.st_dev != st.st_dev || now.st_ino != st.st_ino) {
+		/* The name held another file when it was taken: somebody's,
+		 * back under its name, else aside. */
+		if (taken > 0 && !as && renameat2(d->fd, tmp, d->fd, name, RENAME_NOREPLACE) == 0)
+			rc = 0;
+		else if (taken > 0 || as)
+			rc = clawmd_fs_move_aside_as(preserved, d, victim, as ? as : name, err);
 		if (rc < 0 && errno == ENOENT)
 			rc = 0; /* gone meanwhile */
-	} else if (unlinkat(d->fd, name, 0) < 0 && errno != ENOENT) {
+	} else if (unlinkat(d->fd, victim, 0) < 0 && errno != ENOENT) {
 		rc = clawmd_err_sys(err, CLAWMD_EFS, "could not remove '%s/%s'", shown(d, name));
-	} else if (fstat(fd, &now) == 0 &&
+	} else if (v == OWN_FILE && fstat(fd, &now) == 0 &&
 		   (now.st_size != (off_t)len || now.st_mtim.tv_sec != st.st_mtim.tv_sec ||
 		    now.st_mtim.tv_nsec != st.st_mtim.tv_nsec)) {
 		rc = copy_out(preserved, d, fd, as ? as : name, err);
 	}
-	close(fd);
+	if (fd >= 0)
+		close(fd);
 	return rc;
 }

@@ -124,7 +124,8 @@ typedef bool (*clawmd_fs_ours_fn)(const char *data, size_t len, void *payload);
  * moved aside to "<as>.clawmd-preserved-<time>-<random>", returned in
  * *preserved (caller frees), or left in place when `as` is NULL.  If the
  * file is written between the check and the unlink, what was written is
- * copied to such a preserved name.  Returns 0 (also when nothing is there),
+ * copied to such a preserved name; a file renamed onto the name meanwhile
+ * is somebody's, and treated as such.  Returns 0 (also when nothing is there),
  * or EFS.  `err` may be NULL.
  */
 int clawmd_fs_remove_own(char **preserved, const struct clawmd_dir *d, const char *name,

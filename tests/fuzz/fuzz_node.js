@@ -18,6 +18,18 @@
  * TypeError, or what the fuzzer's own getters threw.  A root polluted with
  * Object.prototype data behaves as the clean one.  The parent reports the
  * batches, calls and seconds, and exits 1 with the seed of a failure.
+ *
+ * Nothing is written outside the child's scratch directory.  A generated
+ * option is a layout the fuzzer, as the host, hands clawmd: a groups
+ * directory of '/' or '..' is obeyed (the host is trusted), so every
+ * directory in it would be composed as a group (run as root, that once put
+ * a CLAUDE.md in /etc, /usr, /tmp ...).  So the paths the fuzzer generates
+ * are its scratch's: ROOT lies three levels down in it (a '..' stays
+ * inside), an absolute path is the scratch's `host/` (a stand-in for /, with
+ * tmp/ and etc/ in it), and a random string holds no '/'.  After every
+ * batch the parent checks that no file clawmd writes (CLAUDE.md,
+ * .claude-fragments, .clawmd, ...) appeared or changed in /, in a
+ * directory of /, in the temporary directory or in one of its directories.
  */
 const { spawnSync } = require('child_process');
 const fs = require('fs');
@@ -58,9 +70,14 @@ const OPTION_KEYS = ['dryRun', 'config', 'format', 'runtime', 'home', 'approveEx
 	'constructor', 'length', '0'];
 const METHODS = ['compose', 'composeAll', 'migrate', 'render', 'mounts', 'check', 'status', 'groups', 'close'];
 
-function makeRoot() {
-	const root = fs.mkdtempSync(path.join(os.tmpdir(), 'clawmd-fuzz-node-'));
-	fs.mkdirSync(path.join(root, 'container'));
+/* SCRATCH/a/b/root, and SCRATCH/host standing in for / (see above). */
+function makeScratch() {
+	const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'clawmd-fuzz-node-'));
+	const root = path.join(scratch, 'a', 'b', 'root');
+	const host = path.join(scratch, 'host');
+	for (const d of ['tmp', 'etc', 'groups/main'])
+		fs.mkdirSync(path.join(host, d), { recursive: true });
+	fs.mkdirSync(path.join(root, 'container'), { recursive: true });
 	fs.writeFileSync(path.join(root, 'container', 'CLAUDE.md'), '# base\n');
 	fs.mkdirSync(path.join(root, 'skills', 'alpha'), { recursive: true });
 	fs.writeFileSync(path.join(root, 'skills', 'alpha', 'instructions.md'), 'Use alpha.\n');
@@ -68,13 +85,52 @@ function makeRoot() {
 		fs.mkdirSync(path.join(root, 'groups', g), { recursive: true });
 	fs.writeFileSync(path.join(root, 'groups', 'other', 'container.json'), '{"skills": ["alpha"]}');
 	fs.writeFileSync(path.join(root, 'clawmd.json'), '{}');
-	return root;
+	return { scratch, root, host };
+}
+
+/*
+ * What clawmd writes, in every directory a path that escaped the scratch
+ * would most likely name: signatures (inode, size, mtime) of the entries
+ * that exist, 'absent' for those that do not.  Directories made after the
+ * first snapshot (another test's scratch) are not looked at.
+ */
+const WRITTEN = ['CLAUDE.md', 'CLAUDE.local.md', '.claude-shared.md', '.claude-fragments', '.clawmd',
+	'AGENTS.md', 'GEMINI.md'];
+function outsideDirs() {
+	const dirs = ['/', os.tmpdir()];
+	for (const top of ['/', os.tmpdir()]) {
+		let names = [];
+		try { names = fs.readdirSync(top); } catch { /* unreadable: nothing to compare */ }
+		for (const n of names) {
+			const d = path.join(top, n);
+			try { if (fs.lstatSync(d).isDirectory() && !n.startsWith('clawmd-fuzz-node-')) dirs.push(d); } catch { /* gone */ }
+		}
+	}
+	return dirs;
+}
+function snapshot(dirs) {
+	const m = new Map();
+	for (const d of dirs)
+		for (const n of WRITTEN) {
+			const p = path.join(d, n);
+			try {
+				const st = fs.lstatSync(p);
+				m.set(p, `${st.ino}:${st.size}:${st.mtimeMs}`);
+			} catch {
+				m.set(p, 'absent');
+			}
+		}
+	return m;
+}
+function writtenOutside(before, dirs) {
+	const after = snapshot(dirs);
+	return [...before].filter(([p, sig]) => after.get(p) !== sig).map(([p]) => p);
 }
 
 class Boom extends Error {}
 
 /* One iteration: random handles, random calls with hostile arguments. */
-function iteration(clawmd, root, r, log) {
+function iteration(clawmd, { root, host }, r, log) {
 	const handles = [];
 	const pending = []; // every promise a call made: each must settle as check() allows
 	const open = () => {
@@ -109,13 +165,13 @@ function iteration(clawmd, root, r, log) {
 		case 0: return 'main';
 		case 1: return 'other';
 		case 2: return 'ma\0in';
-		case 3: return '../etc';
+		case 3: return r.pick(['../etc', '..', '../../..', '.']);
 		case 4: return '\ud800' + 'x'.repeat(r.int(5));
 		case 5: return 'x'.repeat(r.chance(0.1) ? 1 << (16 + r.int(8)) : r.int(300));
 		case 6: return r.pick(['text', 'json', 'files', 'claude', 'codex', 'gemini', 'opencode', 'nanoclaw', 'symlink', 'copy']);
-		case 7: return '/';
+		case 7: return r.pick([host, `${host}/`, `${host}/tmp`]); // '/', as the scratch has it
 		case 8: return '{"skills": ["alpha"], "mcpServers": {"x": {"instructions": "@../CLAUDE.local.md"}}}';
-		case 9: return String.fromCharCode(...Array.from({ length: r.int(20) }, () => r.int(0x10000)));
+		case 9: return String.fromCharCode(...Array.from({ length: r.int(20) }, () => r.int(0x10000))).replace(/\//g, '_');
 		case 10: return '\0'.repeat(r.int(4) + 1);
 		default: return '';
 		}
@@ -262,7 +318,8 @@ function iteration(clawmd, root, r, log) {
 /* A child: BATCH iterations from `seed`, or iteration `only` alone. */
 async function child(seed, only) {
 	const clawmd = require(pkg);
-	const root = makeRoot();
+	const scratch = makeScratch();
+	const { root } = scratch;
 	// open() without a root finds one from the working directory: the
 	// fuzzer's own, never the checkout it was started in.
 	process.chdir(root);
@@ -272,12 +329,12 @@ async function child(seed, only) {
 		for (let k = from; k < to; k++) {
 			process.stderr.write(`\riteration ${seed}:${k}  `);
 			const r = prng((seed * 2654435761 + k * 40503) >>> 0);
-			await iteration(clawmd, root, r, only === undefined ? null : (s) => console.error(`  ${s}`));
+			await iteration(clawmd, scratch, r, only === undefined ? null : (s) => console.error(`  ${s}`));
 			calls++;
 			if (global.gc && k % 50 === 0) global.gc();
 		}
 	} finally {
-		fs.rmSync(root, { recursive: true, force: true });
+		fs.rmSync(scratch.scratch, { recursive: true, force: true });
 	}
 	process.stdout.write(`${calls}\n`);
 }
@@ -295,6 +352,8 @@ if (process.env.CLAWMD_FUZZ_NODE_CHILD) {
 	const only = seedArg && String(seedArg).includes(':') ? seedArg : null;
 	const t0 = Date.now();
 	let batches = 0, iterations = 0;
+	const dirs = outsideDirs();
+	const before = snapshot(dirs);
 	do {
 		const arg = only || String(seed);
 		const r = spawnSync(process.execPath, ['--expose-gc', '--stack-size=400', __filename, pkg], {
@@ -305,6 +364,11 @@ if (process.env.CLAWMD_FUZZ_NODE_CHILD) {
 			console.error(`fuzz-node: FAILED at seed ${arg} (${r.signal ? `signal ${r.signal}` : `exit ${r.status}`}); ` +
 				`replay one iteration with: make fuzz-node FUZZ_NODE_PKG=${pkg} FUZZ_NODE_TIME=0 FUZZ_NODE_SEED=SEED:K\n` +
 				String(r.stderr).split('\r').slice(-40).join('\n'));
+			process.exit(1);
+		}
+		const outside = writtenOutside(before, dirs);
+		if (outside.length) {
+			console.error(`fuzz-node: FAILED at seed ${arg}: written outside the scratch directory: ${outside.join(', ')}`);
 			process.exit(1);
 		}
 		batches++;

@@ -12,6 +12,16 @@
  * nothing to do either, with the same warnings.  Then the group is
  * composed and composed again, which records, and the next round begins.
  *
+ * Then the same edits through one long-lived handle, as a host that links
+ * the library keeps it (a root and a group handle for the whole run,
+ * without a pass and with a watched one): each round asks the handle for
+ * its config, runtimes and mounts (clawmd_group_*), at random before or
+ * after the edit, then composes on the same handle (at once, or once the
+ * edit is out of the racy window).  Its changes must be
+ * those a fresh dry plan finds, and never none where the plan finds some
+ * (a no-op vouched from what the handle read before the edit).
+ * clawmd.json is left alone there: a root's layout is the one it loaded.
+ *
  * CLAWMD_SEED picks another sequence (the seed is printed); CLAWMD_ROUNDS
  * another length.
  */
@@ -194,6 +204,97 @@ static void edit(unsigned r, const char **what)
 	}
 }
 
+/* What a host does with its handle between composes: every clawmd_group_*
+ * question that reads the group. */
+static void ask(struct clawmd_group *g)
+{
+	struct clawmd_err err = CLAWMD_ERR_INIT;
+	const struct clawmd_group_config *cfg;
+	clawmd_runtimes set;
+	enum clawmd_runtime first;
+	struct clawmd_bind *b = NULL;
+	size_t n = 0;
+	(void)clawmd_group_config(&cfg, g, &err);
+	err = (struct clawmd_err)CLAWMD_ERR_INIT;
+	(void)clawmd_group_runtimes(&set, &first, g, &err);
+	err = (struct clawmd_err)CLAWMD_ERR_INIT;
+	if (clawmd_group_binds(&b, &n, g, &err) == 0)
+		clawmd_binds_free(b, n);
+}
+
+/* Compose on the long-lived handle g. */
+static void compose_on(struct outcome *o, struct clawmd_group *g)
+{
+	struct clawmd_err err = CLAWMD_ERR_INIT;
+	struct clawmd_plan plan;
+	struct clawmd_changes ch;
+	struct clawmd_compose_opts opts = CLAWMD_COMPOSE_OPTS_INIT;
+	o->warnings[0] = '\0';
+	o->rc = clawmd_compose(&plan, &ch, g, &opts, &err);
+	if (o->rc < 0)
+		snprintf(o->warnings, sizeof(o->warnings), "error: %s", err.msg);
+	for (size_t i = 0; o->rc >= 0 && i < plan.nwarnings; i++)
+		snprintf(o->warnings + strlen(o->warnings), sizeof(o->warnings) - strlen(o->warnings),
+			 "%s;", plan.warnings[i]);
+	o->changes = o->rc >= 0 ? ch.n : 0;
+	clawmd_changes_release(&ch);
+	clawmd_plan_release(&plan);
+}
+
+/* The handle phase (see the top): `rounds` edits through one handle. */
+static void handle_rounds(int rounds, bool watched, const char *layout)
+{
+	struct clawmd_root r;
+	struct clawmd_err err = CLAWMD_ERR_INIT;
+	struct clawmd_group *g;
+	struct outcome full, o;
+	int stale = 0, noops = 0;
+	const char *kind = watched ? "watched" : "unwatched";
+	put("clawmd.json", layout);
+	compose(&o, false, false);
+	clawmd_root_init(&r);
+	if (clawmd_root_load(&r, root, &err) < 0)
+		abort();
+	if (watched)
+		r.pass = clawmd_pass_watch();
+	if (clawmd_group_open(&g, &r, "g", &err) < 0)
+		abort();
+	for (int i = 0; i < rounds; i++) {
+		const char *what;
+		unsigned x = (unsigned)rand();
+		if (x % 24 == 17) /* clawmd.json: see the top */
+			x++;
+		bool before = x & 64;
+		if (before)
+			ask(g);
+		edit(x, &what);
+		if (!before)
+			ask(g);
+		if (x & 128) /* else inside the racy window of the edit */
+			age();
+		compose(&full, false, true);
+		compose_on(&o, g);
+		if (o.rc != full.rc || o.changes != full.changes || strcmp(o.warnings, full.warnings)) {
+			stale++;
+			ok(0, "%s handle, round %d (%s, asked %s it): %zu changes (rc %d), a fresh plan %zu (rc %d)",
+			   kind, i, what, before ? "before" : "after", o.changes, o.rc, full.changes, full.rc);
+			printf("#   handle: %s\n#   fresh:  %s\n", o.warnings, full.warnings);
+		}
+		/* Settle, so that the next round starts from a record (and, watched,
+		 * from the watches a second no-op in a row sets). */
+		age();
+		compose_on(&o, g);
+		compose_on(&o, g);
+		noops += o.rc == 0 && o.changes == 0;
+	}
+	ok(stale == 0, "%s handle (%s): %d rounds, every compose as a fresh plan (%d stale)", kind, layout,
+	   rounds, stale);
+	ok(noops > rounds / 2, "%s handle: the handle settled to a no-op after %d of %d rounds", kind, noops,
+	   rounds);
+	clawmd_group_free(g);
+	clawmd_root_release(&r);
+}
+
 int main(void)
 {
 	unsigned seed = getenv("CLAWMD_SEED") ? (unsigned)strtoul(getenv("CLAWMD_SEED"), NULL, 10) : 27;
@@ -249,6 +350,10 @@ int main(void)
 	 * record, or the property was not tested. */
 	ok(recorded > rounds / 2, "a record stood before %d of %d edits; %d were vouched for",
 	   recorded, rounds, vouched);
+	for (int w = 0; w < 2; w++) {
+		handle_rounds(rounds / 4, w, layouts[0]);
+		handle_rounds(rounds / 4, w, layouts[2]);
+	}
 	rm("");
 	return done_testing();
 }

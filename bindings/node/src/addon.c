@@ -28,6 +28,7 @@
 #include <node_api.h>
 
 #include <errno.h>
+#include <inttypes.h>
 #include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -360,8 +361,10 @@ static bool get_groups(napi_env env, napi_value v, char ***out, size_t *n)
 		abort();
 	for (uint32_t i = 0; i < len; i++) {
 		napi_value e;
+		char what[32]; /* the element named, as a container.json key is */
+		snprintf(what, sizeof(what), "groups[%" PRIu32 "]", i);
 		if (!get_own_element(env, v, i, &e) ||
-		    !(g[i] = get_string(env, e, "groups[]", CLAWMD_EINPUT, NULL))) {
+		    !(g[i] = get_string(env, e, what, CLAWMD_EINPUT, NULL))) {
 			clawmd_strv_free(g, i);
 			return false;
 		}

@@ -105,9 +105,13 @@ test('errors: codes, exit statuses, path and key', (t) => {
 	fs.writeFileSync(path.join(root, 'groups/main/container.json'), '{"skills": 7}');
 	assert.throws(() => h.compose('main'), is('EINPUT', 3, (e) => e.key === 'skills'));
 	fs.unlinkSync(path.join(root, 'groups/main/container.json'));
-	fs.symlinkSync('/tmp', path.join(root, 'groups/linked'));
+	// A directory of the test's own, outside the groups: a shared one such
+	// as /tmp may hold a CLAUDE.md another run left, and proves nothing.
+	const outside = path.join(root, 'outside');
+	fs.mkdirSync(outside);
+	fs.symlinkSync(outside, path.join(root, 'groups/linked'));
 	assert.throws(() => h.compose('linked'), is('EFS', 4));
-	assert.equal(fs.existsSync('/tmp/CLAUDE.md') && read('/tmp/CLAUDE.md').includes('Composed at spawn'), false);
+	assert.deepEqual(fs.readdirSync(outside), []);
 });
 
 test('wrong argument types, a closed handle, a foreign this: all throw', (t) => {

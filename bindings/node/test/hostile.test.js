@@ -116,11 +116,14 @@ test('options on a polluted Object.prototype take no effect (item 4)', (t) => {
 		const y = clawmd.open(root, { container: {} });
 		r.compose = y.compose('main', {}).changed;
 		r.render = typeof y.render('main', {});
-		r.check = err(() => y.check([,])).code; // a hole, not Array.prototype[0]
+		// a hole, not Array.prototype[0]; the element named
+		const e = err(() => y.check(['main', ,]));
+		r.check = e.code + ' ' + e.message;
 		r.migrate = typeof y.migrate({});
 		done(r);
 	}`);
-	assert.deepEqual(out, { compose: true, render: 'string', check: 'EUSAGE', migrate: 'object' });
+	assert.deepEqual(out, { compose: true, render: 'string', check: 'EUSAGE groups[1]: expected a string, not undefined',
+		migrate: 'object' });
 	assert.equal(fs.existsSync(path.join(root, 'groups/main/.claude-fragments/mcp-evil.md')), false);
 	assert.doesNotMatch(read(root, 'groups/main/CLAUDE.md'), /evil/);
 	assert.ok(fs.existsSync(path.join(root, 'groups/main/.claude-fragments/skill-alpha.md')));
