@@ -145,7 +145,7 @@ static enum src_kind classify(const struct clawmd_layout *lay, const char *path,
 		return SRC_BASE;
 	if (!strncmp(path, lay->ct_group, gl) && path[gl] == '/') {
 		rel = path + gl + 1;
-		if (!strcmp(rel, ".claude-shared.md"))
+		if (!strcmp(rel, CLAWMD_SHARED_NAME) || !strcmp(rel, CLAWMD_SHARED_LINK))
 			return SRC_BASE;
 		if (prefix(rel, ".claude-fragments/", &r2)) {
 			static const struct { const char *p; enum src_kind k; } frag[] = {

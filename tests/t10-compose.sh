@@ -22,7 +22,7 @@ echo role >"$R/groups/g/CLAUDE.role.md"
 expect_ok "compose a fresh group" $CLAWMD compose -C "$R" --modules mods g
 G=$R/groups/g
 expect_eq "entry imports in contract order (bytewise within each kind)" \
-	"$(tail -n +2 "$G/CLAUDE.md")" "@./.claude-shared.md
+	"$(tail -n +2 "$G/CLAUDE.md")" "@./.claude-fragments/shared.md
 @./.claude-fragments/skill-Zulu.md
 @./.claude-fragments/skill-alpha.md
 @./.claude-fragments/skill-beta.md
@@ -33,7 +33,10 @@ expect_eq "entry imports in contract order (bytewise within each kind)" \
 @./.claude-fragments/mcp-zeta.md
 @./CLAUDE.role.md"
 expect_grep "first line is the header comment" '^<!-- Composed at spawn .* clawmd:fnv1a64=[0-9a-f]{16} -->$' "$G/CLAUDE.md"
-expect_eq "shared base is a symlink to the container path" "$(readlink "$G/.claude-shared.md")" /app/CLAUDE.md
+expect_eq "shared base is a symlink to the container path, inside .claude-fragments" \
+	"$(readlink "$G/.claude-fragments/shared.md")" /app/CLAUDE.md
+check "no link in the group itself (the agent could replace it; a runner mounts .claude-fragments read-only)" \
+	sh -c "test ! -e '$G/.claude-shared.md' && test ! -L '$G/.claude-shared.md'"
 expect_eq "skill fragment targets the container path" \
 	"$(readlink "$G/.claude-fragments/skill-alpha.md")" /app/skills/alpha/instructions.md
 expect_eq "module fragment targets the container path" \

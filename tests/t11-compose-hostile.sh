@@ -90,10 +90,18 @@ expect_ok "hand edit with a symlinked CLAUDE.local.md" $CLAWMD compose -C "$R" g
 expect_file "never written through the CLAUDE.local.md link" "$T/target.md" "precious"
 rm "$G/CLAUDE.local.md"
 
-rm "$G/.claude-shared.md"; mkdir -p "$G/.claude-shared.md/sub"; echo keep >"$G/.claude-shared.md/sub/f"
+# Symlink mode links the base from .claude-fragments/shared.md: a
+# directory planted there goes aside; .claude-shared.md is no name of its.
+rm "$G/.claude-fragments/shared.md"; mkdir -p "$G/.claude-fragments/shared.md/sub"
+echo keep >"$G/.claude-fragments/shared.md/sub/f"
+expect_ok "compose over a directory at .claude-fragments/shared.md" $CLAWMD compose -C "$R" g
+check "the link to the base is a symlink again" test -L "$G/.claude-fragments/shared.md"
+check "the directory and its content preserved" \
+	sh -c "cat '$G'/.claude-fragments/shared.md.clawmd-preserved-*/sub/f | grep -q keep"
+mkdir -p "$G/.claude-shared.md/sub"; echo keep >"$G/.claude-shared.md/sub/f"
 expect_ok "compose over a directory at .claude-shared.md" $CLAWMD compose -C "$R" g
-check ".claude-shared.md is a symlink again" test -L "$G/.claude-shared.md"
-check "the directory and its content preserved" sh -c "cat '$G'/.claude-shared.md.clawmd-preserved-*/sub/f | grep -q keep"
+check "... which symlink mode leaves alone (nothing imports it)" test -f "$G/.claude-shared.md/sub/f"
+rm -r "$G/.claude-shared.md"
 
 rm "$G/.claude-fragments/skill-alpha.md"; mkfifo "$G/.claude-fragments/skill-alpha.md"
 expect_ok "compose over a FIFO fragment" $CLAWMD compose -C "$R" g

@@ -24,14 +24,17 @@ expect_ok "recompose picks the change up" $CLAWMD compose -C "$R" --mode copy g
 expect_file "copy updated" "$G/.claude-shared.md" "# Shared base v2"
 
 expect_fail 1 "switching to symlink mode is drift" $CLAWMD compose -C "$R" --mode symlink --check g
-expect_grep "dry-run names the new symlink" '^symlink add groups/g/.claude-shared.md -> /app/CLAUDE.md \(replaces a file\)$' "$T/out"
+expect_grep "dry-run names the new symlink, in .claude-fragments" '^symlink add groups/g/.claude-fragments/shared.md -> /app/CLAUDE.md$' "$T/out"
+expect_grep "... and the copy of the base going" '^remove groups/g/.claude-shared.md$' "$T/out"
 expect_ok "switch copy -> symlink" $CLAWMD compose -C "$R" --mode symlink g
-check "shared base is a symlink again" test -L "$G/.claude-shared.md"
+check "shared base is a symlink again, in .claude-fragments" test -L "$G/.claude-fragments/shared.md"
+check "... and no copy of it left in the group" sh -c "test ! -e '$G/.claude-shared.md' && test ! -L '$G/.claude-shared.md'"
 check "skill fragment is a symlink again" test -L "$G/.claude-fragments/skill-beta.md"
 expect_ok "symlink mode converged" $CLAWMD compose -C "$R" --mode symlink --check g
 expect_ok "switch symlink -> copy" $CLAWMD compose -C "$R" g
 expect_ok "copy mode converged" $CLAWMD compose -C "$R" --check g
 check "no preserved leftovers from switching" sh -c "! ls -A '$G' '$G/.claude-fragments' | grep -q preserved"
+check "the link to the base went with symlink mode" sh -c "test ! -L '$G/.claude-fragments/shared.md' && test -f '$G/.claude-shared.md'"
 
 # clawmd.json sets the mode and paths; flags override it.
 printf '{"mode": "copy", "skills": "lib/skills"}\n' >"$R/clawmd.json"
@@ -104,13 +107,13 @@ cat >"$M/clawmd.json" <<'J'
 J
 echo "@/srv/extra/notes.md" >"$M/groups/g/CLAUDE.local.md"
 expect_ok "compose with a configured mount table" $CLAWMD compose -C "$M" --mode symlink g
-expect_eq "the base links to the configured container path" "$(readlink "$M/groups/g/.claude-shared.md")" /opt/base.md
+expect_eq "the base links to the configured container path" "$(readlink "$M/groups/g/.claude-fragments/shared.md")" /opt/base.md
 expect_eq "skills link under the configured container path" \
 	"$(readlink "$M/groups/g/.claude-fragments/skill-alpha.md")" /opt/skills/alpha/instructions.md
 expect_ok "render --group through the configured mounts" \
 	$CLAWMD render -C "$M" --group g --approve-external --format files --home "$T/nohome" --managed-dir "$T/nomanaged"
 expect_grep "the group is seen at the configured path" "^Local	/home/agent/CLAUDE.local.md	-$" "$T/out"
-expect_grep "the shared base loads through its mount" "^Project	/home/agent/.claude-shared.md	/home/agent/CLAUDE.md$" "$T/out"
+expect_grep "the shared base loads through its mount" "^Project	/home/agent/.claude-fragments/shared.md	/home/agent/CLAUDE.md$" "$T/out"
 expect_grep "an extra mount serves an import" "^Local	/srv/extra/notes.md	/home/agent/CLAUDE.local.md$" "$T/out"
 printf '{"mounts": [{"container": "relative", "host": "x"}]}' >"$M/clawmd.json"
 expect_fail 3 "a relative container path in mounts is invalid" $CLAWMD compose -C "$M" g

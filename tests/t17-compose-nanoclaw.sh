@@ -223,7 +223,7 @@ sed -n '/render --group assistant --format files/,/^$/p' "$T/demo.out" >"$T/copy
 sed -n '/--approve-external --format files/,/^$/p' "$T/demo.out" >"$T/sym.files"
 expect_grep "copy mode loads the shared base" '^Project	/workspace/agent/.claude-shared.md	' "$T/copy.files"
 expect_grep "copy mode loads a skill with its import" '/skill-web-research/sources.md	' "$T/copy.files"
-expect_grep "symlink mode (approved) loads the shared base" '^Project	/workspace/agent/.claude-shared.md	' "$T/sym.files"
+expect_grep "symlink mode (approved) loads the shared base, linked from .claude-fragments" '^Project	/workspace/agent/.claude-fragments/shared.md	' "$T/sym.files"
 expect_eq "both load the same number of files" "$(grep -c '^Project' "$T/copy.files")" "$(grep -c '^Project' "$T/sym.files")"
 expect_grep "check is clean for the default mode" '^\(exit 0, and no finding at all\)$' "$T/demo.out"
 expect_eq "the symlink warning is said once" "$(grep -c 'warning: symlink mode' "$T/demo.out")" 1

@@ -45,12 +45,13 @@ expect_eq "a module's imports come along from the modules directory" \
 expect_ok "stable" $CLAWMD compose -C "$R" --modules mods --check g
 
 # The agent loads the same contents as through the symlinks with approval
-# (only the "Contents of PATH" lines and the entry's import line differ).
+# (only the "Contents of PATH" lines and the entry's import lines differ:
+# symlink mode links the base from .claude-fragments/shared.md).
 expect_ok "compose the same group in symlink mode" $CLAWMD compose -q -C "$R" --modules mods --mode symlink s
 $CLAWMD render -C "$R" --modules mods --group g --home "$T/nohome" --managed-dir "$T/nomanaged" |
 	sed 's/^Contents of [^ ]*/Contents of P/; s|^@./.claude-fragments/\([a-z]*-[a-z]*\)/.*|@./.claude-fragments/\1.md|' >"$T/copy.txt"
 $CLAWMD render -C "$R" --modules mods --mode symlink --group s --approve-external --home "$T/nohome" --managed-dir "$T/nomanaged" |
-	sed 's/^Contents of [^ ]*/Contents of P/' >"$T/sym.txt"
+	sed 's/^Contents of [^ ]*/Contents of P/; s|^@./.claude-fragments/shared.md$|@./.claude-shared.md|' >"$T/sym.txt"
 expect_eq "copy mode loads what symlink mode with approval loads" "$(cat "$T/copy.txt")" "$(cat "$T/sym.txt")"
 check "and it is not empty" grep -q 'Deep: @./deeper.md' "$T/copy.txt"
 check "the file past the depth limit loads in neither" sh -c "! grep -q 'Deeper:' '$T/copy.txt'"

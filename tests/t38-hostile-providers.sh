@@ -38,9 +38,12 @@ check "the mock group is not unreadable" sh -c "! grep -q 'unreadable</td>' '$T/
 check "no (null) entry" sh -c "! grep -q '(null)' '$T/out'"
 
 # The agent's .claude-shared.md is its text where clawmd wrote none (the
-# flat layout, no compose yet): going to the imports layout moves it
-# aside, never overwrites it.  Once clawmd's import entry imports it, the
-# name is clawmd's again (a stale copy is simply replaced).
+# flat layout, no compose yet): going to the imports layout in copy mode
+# moves it aside, never overwrites it.  Once clawmd's import entry imports
+# it, the name is clawmd's again (a stale copy is simply replaced).
+# Symlink mode links the base from .claude-fragments/shared.md: the name is
+# the agent's there, left as it is; the stale copy clawmd's copy-mode entry
+# imported goes when the group turns to symlink mode.
 for mode in copy symlink; do
 	rm -rf "$G" && mkdir -p "$G"
 	printf '{"preset": "nanoclaw", "document": "flat", "mode": "%s"}\n' $mode >"$R/clawmd.json"
@@ -49,6 +52,11 @@ for mode in copy symlink; do
 	printf 'SHARED-MINE\n' >"$G/.claude-shared.md"
 	printf '{"preset": "nanoclaw", "document": "imports", "mode": "%s"}\n' $mode >"$R/clawmd.json"
 	expect_ok "$mode: compose into the imports layout" $CLAWMD compose -C "$R" main
+	if [ $mode = symlink ]; then
+		expect_file "symlink: the agent's .claude-shared.md is left as it is" "$G/.claude-shared.md" SHARED-MINE
+		check "symlink: nothing set aside" sh -c "! ls -a '$G' | grep -q preserved"
+		continue
+	fi
 	check "$mode: the agent's .claude-shared.md text is kept aside" \
 		sh -c "cat '$G'/.claude-shared.md.clawmd-preserved-* | grep -q SHARED-MINE"
 	check "$mode: .claude-shared.md is clawmd's now" sh -c "! grep -qs SHARED-MINE '$G/.claude-shared.md'"
@@ -56,6 +64,11 @@ for mode in copy symlink; do
 	expect_ok "$mode: compose over a stale copy" $CLAWMD compose -C "$R" main
 	expect_eq "$mode: a stale copy under clawmd's entry is replaced, not kept" \
 		"$(ls -a "$G" | grep -c 'claude-shared.md.clawmd-preserved')" 1
+	printf 'STALE\n' >"$G/.claude-shared.md.new" && mv "$G/.claude-shared.md.new" "$G/.claude-shared.md"
+	printf '{"preset": "nanoclaw", "document": "imports", "mode": "symlink"}\n' >"$R/clawmd.json"
+	expect_ok "copy -> symlink over a stale copy" $CLAWMD compose -C "$R" main
+	check "... the copy clawmd's entry imported is gone, nothing set aside anew" \
+		sh -c "test ! -e '$G/.claude-shared.md' && test \$(ls -a '$G' | grep -c 'claude-shared.md.clawmd-preserved') = 1"
 done
 rm -rf "$G" && mkdir -p "$G"
 printf '{"preset": "nanoclaw"}\n' >"$R/clawmd.json"

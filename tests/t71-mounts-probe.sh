@@ -62,12 +62,15 @@ expect_ok "... and compose after the session changes nothing it guards" $CLAWMD 
 probe symlink
 st=$?
 check "symlink mode: the probe passes" test "$st" = 0
-expect_eq "symlink mode: every check passed, and the link's gap is noted" \
-	"$(grep -v '^ok - ' "$T/probe")" \
-	"note: the agent can replace the .claude-shared.md link itself for its session (a symlink is no mount point; copy mode has no such gap)"
-expect_grep "symlink mode: a write through the link to /app is refused" '^ok - write through .claude-shared.md to /app/CLAUDE.md refused$' "$T/probe"
+expect_eq "symlink mode: every check passed" "$(grep -v '^ok - ' "$T/probe")" ""
+expect_grep "symlink mode: the link to the base, in .claude-fragments, cannot be replaced" \
+	'^ok - replace the link /workspace/agent/.claude-fragments/shared.md refused$' "$T/probe"
+expect_grep "symlink mode: a write through the link to /app is refused" \
+	'^ok - write through /workspace/agent/.claude-fragments/shared.md to /app/CLAUDE.md refused$' "$T/probe"
+expect_grep "symlink mode: a skill's link cannot be replaced either" \
+	'^ok - replace the link /workspace/agent/.claude-fragments/skill-alpha.md refused$' "$T/probe"
 expect_grep "symlink mode: the MCP fragment resisted" '^ok - overwrite /workspace/agent/.claude-fragments/mcp-cal.md refused$' "$T/probe"
-check "symlink mode: the probe put the link back" test "$(readlink "$G/.claude-shared.md")" = /app/CLAUDE.md
+check "symlink mode: the link is as compose made it" test "$(readlink "$G/.claude-fragments/shared.md")" = /app/CLAUDE.md
 
 probe copy --bare
 st=$?

@@ -357,6 +357,7 @@ static bool fragment_name(const char *name)
 {
 	size_t len = strlen(name);
 	return !strcmp(name, CLAWMD_PERSONA_FRAGMENT) ||
+	       !strcmp(name, CLAWMD_SHARED_LINK + sizeof(CLAWMD_FRAGMENTS_DIR)) ||
 	       (len > 3 && !strcmp(name + len - 3, ".md") &&
 		(!strncmp(name, "skill-", 6) || !strncmp(name, "module-", 7) ||
 		 !strncmp(name, "mcp-", 4)));
@@ -622,22 +623,42 @@ static void compute_local(struct clawmd_changes *out, bool local_missing, const 
 		add(out, CLAWMD_CREATE_LOCAL, CLAWMD_LOCAL_NAME, CLAWMD_FT_NONE);
 }
 
+/* Copy mode's .claude-shared.md, stale or not, while the group's CLAUDE.md
+ * is clawmd's import entry that imports it (the entry this compose
+ * replaces): clawmd's own copy, as shared_foreign() tells it. */
+static bool imported_by_ours(const struct clawmd_dir *gd)
+{
+	static const char line[] = "\n@./" CLAWMD_SHARED_NAME "\n";
+	struct clawmd_err scratch = CLAWMD_ERR_INIT;
+	struct clawmd_buf entry = CLAWMD_BUF_INIT;
+	bool ours = clawmd_fs_read(&entry, gd, CLAWMD_ENTRY_NAME, ENTRY_MAX, &scratch) == 0 &&
+		    (clawmd_entry_ours(entry.ptr, entry.len) || torn_ours(entry.ptr, entry.len)) &&
+		    memmem(entry.ptr, entry.len, line, sizeof(line) - 1);
+	clawmd_buf_release(&entry);
+	return ours;
+}
+
 /*
- * The flat document keeps nothing of the import layout: .claude-fragments
- * goes when it is clawmd's directory (its files were listed as stale by
- * leftovers(); anything else in it is moved aside with it), and
- * .claude-shared.md when it is clawmd's or nanoclaw's (a symlink to the
- * base, or copy mode's copy of it).  Anything else under those names is
- * somebody's and stays.
+ * What another layout left: the flat document keeps nothing of the import
+ * layout (.claude-fragments goes when it is clawmd's directory: its files
+ * were listed as stale by leftovers(), anything else in it is moved aside
+ * with it), and neither it nor symlink mode, whose link to the base lies
+ * in .claude-fragments, keeps .claude-shared.md when it is clawmd's or
+ * nanoclaw's (a symlink to the base, or copy mode's copy of it: the base's
+ * text, or any text while clawmd's entry imports it).  Anything else under
+ * those names is somebody's and stays.
  */
-static int flat_leftovers(struct clawmd_changes *ch, const struct clawmd_dir *gd,
-			  const struct clawmd_dir *fd, const struct clawmd_group *g,
-			  struct clawmd_err *err)
+static int layout_leftovers(struct clawmd_changes *ch, const struct clawmd_dir *gd,
+			    const struct clawmd_dir *fd, const struct clawmd_group *g,
+			    const struct clawmd_plan *plan, struct clawmd_err *err)
 {
 	mode_t m;
 	int rc;
-	if (fd->fd >= 0)
+	if (plan->flat && fd->fd >= 0)
 		add(ch, CLAWMD_REMOVE, CLAWMD_FRAGMENTS_DIR, CLAWMD_FT_DIR)->old_unread = true;
+	for (size_t i = 0; i < plan->n; i++)
+		if (!strcmp(plan->entries[i].name, CLAWMD_SHARED_NAME))
+			return 0; /* copy mode's: compared as an entry */
 	if ((rc = clawmd_fs_type(&m, gd, CLAWMD_SHARED_NAME, err)) < 0)
 		return rc;
 	if (m == S_IFLNK) {
@@ -655,7 +676,7 @@ static int flat_leftovers(struct clawmd_changes *ch, const struct clawmd_dir *gd
 		    clawmd_dir_open(&root, dir, &scratch) == 0 &&
 		    clawmd_fs_read(&base, &root, leafname, ENTRY_MAX, &scratch) == 0 &&
 		    have.len == base.len && !memcmp(have.ptr, base.ptr, have.len);
-	if (same)
+	if (same || imported_by_ours(gd))
 		add(ch, CLAWMD_REMOVE, CLAWMD_SHARED_NAME, CLAWMD_FT_FILE)->old_unread = true;
 	clawmd_dir_release(&root);
 	clawmd_buf_release(&have);
@@ -697,7 +718,7 @@ int clawmd_changes_compute(struct clawmd_changes *out, struct clawmd_group *g,
 	if ((rc = leftovers(out, &gd, "", plan, err)) < 0)
 		goto out;
 	stale_entries(out, &gd, plan, g);
-	if (plan->flat && (rc = flat_leftovers(out, &gd, &fd, g, err)) < 0)
+	if ((rc = layout_leftovers(out, &gd, &fd, g, plan, err)) < 0)
 		goto out;
 	if (fd.fd >= 0 && (rc = leftovers(out, &fd, CLAWMD_FRAGMENTS_DIR "/", plan, err)) < 0)
 		goto out;

@@ -130,10 +130,9 @@ static void bind_entry(struct binds *b, const struct clawmd_entry *e)
 }
 
 /* 2. Read-only over the group, what compose writes there: each entry file,
- * .claude-shared.md and .claude-fragments (one mount for the whole
- * directory).  A symlink (symlink mode's .claude-shared.md) cannot be a
- * mount point: every engine follows it to the source, which is mounted
- * read-only below. */
+ * copy mode's .claude-shared.md and .claude-fragments (one mount for the
+ * whole directory, symlink mode's links included: a symlink is no mount
+ * point, and a link in the group itself could be replaced). */
 static void bind_composed(struct binds *b, const struct clawmd_plan *plan)
 {
 	for (size_t i = 0; i < plan->n; i++)

@@ -884,10 +884,11 @@ static int plan_base(struct build *b)
 		goto out;
 	}
 	clawmd_pass_remember(b->pass, key.ptr, key.len, "", 0, b->in, from);
-	if ((rc = add_source(b->out, lay, clawmd_xstrdup(CLAWMD_SHARED_NAME), NULL, lay->base,
-			     lay->ct_base, b->pass, b->in, b->err)) < 0)
+	const char *shared = lay->mode == CLAWMD_MODE_SYMLINK ? CLAWMD_SHARED_LINK : CLAWMD_SHARED_NAME;
+	if ((rc = add_source(b->out, lay, clawmd_xstrdup(shared), NULL, lay->base, lay->ct_base,
+			     b->pass, b->in, b->err)) < 0)
 		goto out;
-	clawmd_buf_puts(&b->body, "@./" CLAWMD_SHARED_NAME "\n");
+	clawmd_buf_printf(&b->body, "@./%s\n", shared);
 	if (b->il.on && lay->mode == CLAWMD_MODE_COPY) {
 		clawmd_inline_add_entry(&b->il.in, lay->ct_base, NULL, &b->out->entries[b->out->n - 1]);
 	} else if (b->il.on) {

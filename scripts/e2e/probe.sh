@@ -8,10 +8,10 @@
 # composed entry, copy mode's .claude-shared.md, .claude-fragments, the
 # base, the skills) must resist every change: a write, an append, a
 # removal, a rename, a new file inside a directory; its content stays the
-# same.  The memory, CLAUDE.local.md, must take a write, and the group a new
-# file.  One line per check, "ok - WHAT" or "not ok - WHAT", and "note: ..."
-# for what is worth knowing but no failure (symlink mode's .claude-shared.md
-# is a link in the read-write group: no engine mounts over a symlink).
+# same.  A symlink inside such a directory (symlink mode's links to the
+# base and the sources) must resist being replaced, and a write through it
+# must fail.  The memory, CLAUDE.local.md, must take a write, and the group
+# a new file.  One line per check, "ok - WHAT" or "not ok - WHAT".
 # Exit status: the number of failed checks (at most 100).
 failed=0
 ok() { echo "ok - $*"; }
@@ -31,12 +31,28 @@ resist() {
 	[ "$(sum "$f")" = "$before" ] && ok "$f unchanged" || no "$f changed"
 }
 
+# resist_link LINK: neither replaced nor written through
+resist_link() {
+	l=$1 t=$(readlink "$1")
+	before=$(sum "$l")
+	if ln -sfn /tmp/elsewhere.md "$l" 2>/dev/null && [ "$(readlink "$l")" != "$t" ]; then
+		no "replace the link $l"
+		ln -sfn "$t" "$l" 2>/dev/null
+	else
+		ok "replace the link $l refused"
+	fi
+	if (printf 'agent was here\n' >>"$l") 2>/dev/null; then no "write through $l ($t)"
+	else ok "write through $l to $t refused"; fi
+	[ "$(sum "$l")" = "$before" ] && ok "$l unchanged" || no "$l changed"
+}
+
 for p in "$@"; do
 	if [ -d "$p" ]; then
 		if (: >"$p/agent-planted.md") 2>/dev/null; then no "new file in $p"; else ok "new file in $p refused"; fi
 		if mv "$p" "$p.moved" 2>/dev/null; then no "rename $p"; mv "$p.moved" "$p"; else ok "rename $p refused"; fi
 		for f in "$p"/* "$p"/*/*; do
 			[ -f "$f" ] && [ ! -L "$f" ] && resist "$f"
+			[ -L "$f" ] && resist_link "$f"
 		done
 	elif [ -f "$p" ]; then
 		resist "$p"
@@ -44,17 +60,6 @@ for p in "$@"; do
 		no "$p is there"
 	fi
 done
-
-# Symlink mode: the shared base is reached through a link in the group.
-if [ -L .claude-shared.md ]; then
-	t=$(readlink .claude-shared.md)
-	if (printf 'agent was here\n' >>.claude-shared.md) 2>/dev/null; then no "write through .claude-shared.md ($t)"
-	else ok "write through .claude-shared.md to $t refused"; fi
-	if ln -s /tmp/elsewhere.md .claude-shared.md.new 2>/dev/null && mv .claude-shared.md.new .claude-shared.md 2>/dev/null; then
-		echo "note: the agent can replace the .claude-shared.md link itself for its session (a symlink is no mount point; copy mode has no such gap)"
-		ln -s "$t" .claude-shared.md.back && mv .claude-shared.md.back .claude-shared.md
-	fi
-fi
 
 # What the agent may change.
 if printf '\nThe agent remembers this.\n' >>CLAUDE.local.md 2>/dev/null; then ok "CLAUDE.local.md (memory) writable"

@@ -93,7 +93,7 @@ static void test_fresh(void)
 	compute(&o);
 	is_str(o.text,
 	       "MKDIR .claude-fragments\n"
-	       "WRITE .claude-shared.md\n"
+	       "WRITE .claude-fragments/shared.md\n"
 	       "WRITE .claude-fragments/skill-a.md\n"
 	       "WRITE CLAUDE.md\n"
 	       "CREATE_LOCAL CLAUDE.local.md\n",

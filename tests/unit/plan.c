@@ -58,15 +58,15 @@ static void test_plan(void)
 	is(clawmd_plan_build(&plan, g, &err), 0, "plan builds: %s", err.msg);
 	char *got = plan_text(&plan);
 	is_str(got,
-	       ".claude-shared.md -> /app/CLAUDE.md\n"
+	       ".claude-fragments/shared.md -> /app/CLAUDE.md\n"
 	       ".claude-fragments/skill-a.md -> /app/skills/a/instructions.md\n"
 	       ".claude-fragments/skill-b.md -> /app/skills/b/instructions.md\n"
 	       ".claude-fragments/module-web.md -> /app/src/mcp-tools/web.instructions.md\n"
 	       ".claude-fragments/mcp-s.md = use `@./x.md`\n"
-	       "CLAUDE.md = @./.claude-shared.md\n@./.claude-fragments/skill-a.md\n"
+	       "CLAUDE.md = @./.claude-fragments/shared.md\n@./.claude-fragments/skill-a.md\n"
 	       "@./.claude-fragments/skill-b.md\n@./.claude-fragments/module-web.md\n"
 	       "@./.claude-fragments/mcp-s.md\n",
-	       "symlink plan: order, cli dropped, invalid module name skipped, defused MCP");
+	       "symlink plan: the base linked from .claude-fragments: order, cli dropped, invalid module name skipped, defused MCP");
 	free(got);
 	ok(clawmd_entry_ours(plan.entries[plan.n - 1].data, plan.entries[plan.n - 1].len),
 	   "the planned entry carries a valid digest");
@@ -87,7 +87,7 @@ static void test_plan(void)
 	ok(plan.entries[0].type == CLAWMD_FT_FILE && !strcmp(plan.entries[0].data, "base\n"),
 	   "copy mode: the shared base's content");
 	is(clawmd_changes_compute(&ch, g, &plan, &err), 0, "changes for the switch");
-	is(ch.n, 4, "the shared base and three fragments change; the entry does not");
+	is(ch.n, 6, "the base copied and its link gone, three fragments, and the entry's first import change");
 	clawmd_changes_release(&ch);
 	clawmd_plan_release(&plan);
 

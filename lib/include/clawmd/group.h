@@ -71,8 +71,12 @@ void clawmd_config_release(struct clawmd_group_config *cfg);
 #define CLAWMD_PREPEND_SUFFIX ".prepend.md"	      /* the persona files' suffix */
 #define CLAWMD_PERSONA_FRAGMENT "persona.md"	      /* in CLAWMD_FRAGMENTS_DIR */
 #define CLAWMD_OPTIONAL_MAX 32 		      /* optional_imports entries */
-#define CLAWMD_SHARED_NAME ".claude-shared.md"
+#define CLAWMD_SHARED_NAME ".claude-shared.md" /* copy mode's copy of the base */
 #define CLAWMD_FRAGMENTS_DIR ".claude-fragments"
+/* Symlink mode's link to the base: inside the fragments directory, which a
+ * container runner mounts read-only (a link in the group itself is no
+ * mount point, and the agent could replace it). */
+#define CLAWMD_SHARED_LINK CLAWMD_FRAGMENTS_DIR "/shared.md"
 #define CLAWMD_CONFIG_NAME "container.json"
 
 /* The first line of every composed CLAUDE.md; the line ends with the digest
