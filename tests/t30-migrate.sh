@@ -361,6 +361,7 @@ R7=$T/nogroups
 mkdir -p "$R7"
 expect_fail 4 "a missing groups directory: exit 4" $CLAWMD migrate -C "$R7"
 expect_grep "named in the message" "^clawmd: no groups directory 'groups': create it" "$T/err"
+check "... and nothing made: no state directory" test ! -e "$R7/.clawmd"
 
 # hold LOCKFILE: take the lock in the background until release() is called;
 # returns once it is held (no sleeping on a guess).

@@ -357,7 +357,7 @@ static bool fragment_name(const char *name)
 {
 	size_t len = strlen(name);
 	return !strcmp(name, CLAWMD_PERSONA_FRAGMENT) ||
-	       !strcmp(name, CLAWMD_SHARED_LINK + sizeof(CLAWMD_FRAGMENTS_DIR)) ||
+	       !strcmp(name, CLAWMD_SHARED_LEAF) ||
 	       (len > 3 && !strcmp(name + len - 3, ".md") &&
 		(!strncmp(name, "skill-", 6) || !strncmp(name, "module-", 7) ||
 		 !strncmp(name, "mcp-", 4)));

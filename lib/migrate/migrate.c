@@ -1259,6 +1259,9 @@ int clawmd_migrate(struct clawmd_migrate_result *out, const struct clawmd_root *
 		out->record = clawmd_layout_shown(lay, rec);
 		free(rec);
 	}
+	/* Nothing is made (not even STATE) for a root without its groups. */
+	if ((rc = clawmd_groups_open(&groups, lay, err)) < 0)
+		goto out;
 	/* The common case, every host start after the first: a stat and a
 	 * small read.  A STATE/.gitignore left empty (a full disk, an older
 	 * clawmd) is mended here too, at every host start (fs.c). */
@@ -1277,8 +1280,6 @@ int clawmd_migrate(struct clawmd_migrate_result *out, const struct clawmd_root *
 			goto already;
 	}
 	out->retry = m.rec.found;
-	if ((rc = clawmd_groups_open(&groups, lay, err)) < 0)
-		goto out;
 	if ((rc = list_groups(&m, &groups, &global, err)) < 0)
 		goto out;
 	migrate_groups(&m, &groups, global);

@@ -76,7 +76,8 @@ void clawmd_config_release(struct clawmd_group_config *cfg);
 /* Symlink mode's link to the base: inside the fragments directory, which a
  * container runner mounts read-only (a link in the group itself is no
  * mount point, and the agent could replace it). */
-#define CLAWMD_SHARED_LINK CLAWMD_FRAGMENTS_DIR "/shared.md"
+#define CLAWMD_SHARED_LEAF "shared.md"
+#define CLAWMD_SHARED_LINK CLAWMD_FRAGMENTS_DIR "/" CLAWMD_SHARED_LEAF
 #define CLAWMD_CONFIG_NAME "container.json"
 
 /* The first line of every composed CLAUDE.md; the line ends with the digest
