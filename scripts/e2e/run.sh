@@ -590,10 +590,12 @@ for rv in $plan; do
 			continue
 		fi
 		# the memory string without its "Contents of PATH (...):" headers and
-		# without the composed entry's fragment imports: those name the copy
-		# (".claude-fragments/skill-x/instructions.md" for a fragment copied
+		# without the composed entry's imports of the base and fragments:
+		# those name the copy (".claude-shared.md", and
+		# ".claude-fragments/skill-x/instructions.md" for a fragment copied
 		# with the files it imports) where symlink mode names the link
-		same_filter() { grep -v -e '^Contents of .*:$' -e '^@\./\.claude-fragments/' "$1"; }
+		# (".claude-fragments/shared.md", ".claude-fragments/skill-x.md")
+		same_filter() { grep -v -e '^Contents of .*:$' -e '^@\./\.claude-fragments/' -e '^@\./\.claude-shared\.md$' "$1"; }
 		same_filter "$ref" >"$res/same.ref"
 		same_filter "$res/real.txt" >"$res/same.got"
 		if cmp -s "$res/same.ref" "$res/same.got"; then
