@@ -406,6 +406,7 @@ _Static_assert(offsetof(struct clawmd_layout, no_local) ==
 uint64_t clawmd_layout_digest(const struct clawmd_layout *lay)
 {
 	struct clawmd_buf b = CLAWMD_BUF_INIT;
+	clawmd_buf_grow(&b, 4096); /* one allocation for a layout's keys */
 	const char *base = (const char *)lay;
 	for (size_t i = 0; i < CLAWMD_ARRAY_SIZE(layout_keys); i++) {
 		const struct layout_field *f = &layout_keys[i];

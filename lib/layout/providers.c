@@ -293,8 +293,12 @@ void clawmd_layout_providers_digest(struct clawmd_buf *b, const struct clawmd_la
 				   c->container_path,  c->overrides,	 c->reads,
 				   c->skills_discovery, c->skills_source, c->skills_home,
 				   c->skills_roots,    c->document,	 c->source};
-		clawmd_buf_printf(b, "p%d %zu %d%d%d%d ", c->rt, c->cap, c->imports, c->inside,
-				  c->skills_inlined, c->like);
+		/* fixed-size fields as bytes: the digest runs at every
+		 * watched no-op, where printf's parse would be most of it */
+		const long long num[] = {c->rt, (long long)c->cap, c->imports, c->inside,
+					 c->skills_inlined, c->like};
+		clawmd_buf_put(b, "p", 1);
+		clawmd_buf_put(b, num, sizeof(num));
 		for (size_t k = 0; k < CLAWMD_ARRAY_SIZE(s); k++)
 			if (s[k])
 				clawmd_buf_put(b, s[k], strlen(s[k]) + 1);
