@@ -109,4 +109,22 @@ expect_grep "AGENTS.md where codex reads it" "^$M/groups/g/AGENTS.md:/workspace/
 expect_grep "... and where a and b read it" "^$M/groups/g/AGENTS.md:/home/a/AGENTS.md:ro\$" "$T/out"
 expect_eq "... once" "$(grep -c ':/home/a/AGENTS.md:ro' "$T/out")" 1
 check "the file is within the least cap of the three" test "$(wc -c <"$M/groups/g/AGENTS.md")" -le 1000
+
+# A groups directory is never ROOT or above it: "/" would make every
+# directory of the machine a group compose writes into.
+G=$T/gtop
+mkdir -p "$G/groups" "$G/container"
+echo base >"$G/container/CLAUDE.md"
+for g in / . .. "$G"; do
+	expect_fail 2 "--groups '$g' refused" "$CLAWMD" -C "$G" compose --groups "$g" tmp
+	expect_grep "... naming the flag and what was expected" \
+		"^clawmd: --groups: expected a directory of group directories beneath or beside ROOT, not ROOT or a directory above it" "$T/err"
+done
+check "... nothing written above ROOT" sh -c "test ! -e '$T/CLAUDE.md' && test ! -e /tmp/CLAUDE.md"
+printf '{"groups": ".."}\n' >"$G/clawmd.json"
+expect_fail 3 "clawmd.json groups '..' refused" "$CLAWMD" -C "$G" status
+expect_grep "... naming the file and key" "clawmd.json: groups: expected a directory of group directories" "$T/err"
+rm "$G/clawmd.json"
+mkdir -p "$T/elsewhere"
+expect_ok "a groups directory beside ROOT is fine" "$CLAWMD" -C "$G" status --groups "$T/elsewhere"
 done_testing

@@ -249,7 +249,23 @@ static int set_path(struct clawmd_layout *lay, const struct layout_field *f, con
 		return clawmd_err_set(err, CLAWMD_EUSAGE,
 				      "%s: expected an absolute path with no '.' or '..' component, "
 				      "not '%s'", f->key, v);
-	set_str(slot, f->container ? clawmd_xstrdup(v) : host_path(lay, v));
+	char *path = f->container ? clawmd_xstrdup(v) : host_path(lay, v);
+	/* A groups directory holds group directories: ROOT itself, or a
+	 * directory above it ("/"), would make every directory beside ROOT's
+	 * sources a group that compose writes into. */
+	if (!strcmp(f->key, "groups") && lay->root) {
+		char *norm = clawmd_path_norm(path);
+		bool above = clawmd_path_under(lay->root, norm);
+		free(norm);
+		if (above) {
+			free(path);
+			return clawmd_err_set(err, CLAWMD_EUSAGE,
+					      "groups: expected a directory of group directories beneath "
+					      "or beside ROOT, not ROOT or a directory above it ('%s')",
+					      v);
+		}
+	}
+	set_str(slot, path);
 	return 0;
 }
 

@@ -143,3 +143,17 @@ test("another addon's wrapped object as `this`: a TypeError (item 11)", (t) => {
 		assert.match(e.message, /not a clawmd handle/);
 	}
 });
+
+test('a groups directory of "/" or ROOT is refused at open, naming the key', (t) => {
+	const root = makeRoot(t);
+	for (const groups of ['/', '.', '..', root]) {
+		let e = null;
+		try {
+			require(pkg).open(root, { groups });
+		} catch (x) {
+			e = x;
+		}
+		assert.ok(e, `groups ${groups}: open throws`);
+		assert.match(e.message, /groups: expected a directory of group directories beneath or beside ROOT/);
+	}
+});
