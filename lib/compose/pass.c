@@ -84,6 +84,7 @@ static bool still_true(const struct clawmd_inputs *facts)
 	struct clawmd_input_dirs dirs;
 	bool same = true;
 	clawmd_input_dirs_init(&dirs, -1);
+	dirs.by_path = true; /* a few facts: no directory opened for them */
 	for (size_t i = 0; same && i < facts->n; i++) {
 		struct clawmd_ident now;
 		same = clawmd_input_look(&now, &facts->v[i], &dirs) == 0 &&
