@@ -104,6 +104,14 @@ engine_stop() {
 	if [ -z "$engine_bridge_before" ] && ip link show docker0 >/dev/null 2>&1; then
 		ip link delete docker0 2>/dev/null
 	fi
+	# dockerd leaves the namespace files it bind-mounted in its exec root
+	# (netns/default, the host network's sandbox) behind when it exits:
+	# they go with it, deepest first, so that nothing of the run stays
+	# mounted (and the cache can be removed).
+	awk -v p="$engine_cache/exec/" 'index($2, p) == 1 { print $2 }' /proc/self/mounts |
+		sort -r | while read -r m; do
+			umount "$m" 2>/dev/null || umount -l "$m" 2>/dev/null
+		done
 	rm -f "$engine_cache/docker.sock" "$engine_cache/docker.pid"
 }
 
