@@ -216,6 +216,19 @@ static bool already_right(const struct clawmd_dir *d, const struct clawmd_entry 
 	return right;
 }
 
+/* The group's CLAUDE.md is clawmd's import entry (whole, or cut short by a
+ * crash), holding `line` when one is given. */
+static bool group_entry_ours(const struct clawmd_dir *d, const char *line)
+{
+	struct clawmd_err scratch = CLAWMD_ERR_INIT;
+	struct clawmd_buf entry = CLAWMD_BUF_INIT;
+	bool ours = clawmd_fs_read(&entry, d, CLAWMD_ENTRY_NAME, ENTRY_MAX, &scratch) == 0 &&
+		    (clawmd_entry_ours(entry.ptr, entry.len) || torn_ours(entry.ptr, entry.len)) &&
+		    (!line || memmem(entry.ptr, entry.len, line, strlen(line)));
+	clawmd_buf_release(&entry);
+	return ours;
+}
+
 /*
  * A regular .claude-shared.md that differs from the base is clawmd's
  * stale copy only while the group's CLAUDE.md is clawmd's import entry,
@@ -228,12 +241,7 @@ static bool shared_foreign(const struct clawmd_dir *d, const struct clawmd_entry
 {
 	if (t != CLAWMD_FT_FILE || strcmp(want->name, CLAWMD_SHARED_NAME))
 		return false;
-	struct clawmd_err scratch = CLAWMD_ERR_INIT;
-	struct clawmd_buf entry = CLAWMD_BUF_INIT;
-	bool ours = clawmd_fs_read(&entry, d, CLAWMD_ENTRY_NAME, ENTRY_MAX, &scratch) == 0 &&
-		    (clawmd_entry_ours(entry.ptr, entry.len) || torn_ours(entry.ptr, entry.len));
-	clawmd_buf_release(&entry);
-	return !ours;
+	return !group_entry_ours(d, NULL);
 }
 
 static int compare_entry(struct clawmd_changes *ch, const struct clawmd_dir *d,
@@ -623,21 +631,6 @@ static void compute_local(struct clawmd_changes *out, bool local_missing, const 
 		add(out, CLAWMD_CREATE_LOCAL, CLAWMD_LOCAL_NAME, CLAWMD_FT_NONE);
 }
 
-/* Copy mode's .claude-shared.md, stale or not, while the group's CLAUDE.md
- * is clawmd's import entry that imports it (the entry this compose
- * replaces): clawmd's own copy, as shared_foreign() tells it. */
-static bool imported_by_ours(const struct clawmd_dir *gd)
-{
-	static const char line[] = "\n@./" CLAWMD_SHARED_NAME "\n";
-	struct clawmd_err scratch = CLAWMD_ERR_INIT;
-	struct clawmd_buf entry = CLAWMD_BUF_INIT;
-	bool ours = clawmd_fs_read(&entry, gd, CLAWMD_ENTRY_NAME, ENTRY_MAX, &scratch) == 0 &&
-		    (clawmd_entry_ours(entry.ptr, entry.len) || torn_ours(entry.ptr, entry.len)) &&
-		    memmem(entry.ptr, entry.len, line, sizeof(line) - 1);
-	clawmd_buf_release(&entry);
-	return ours;
-}
-
 /*
  * What another layout left: the flat document keeps nothing of the import
  * layout (.claude-fragments goes when it is clawmd's directory: its files
@@ -676,7 +669,8 @@ static int layout_leftovers(struct clawmd_changes *ch, const struct clawmd_dir *
 		    clawmd_dir_open(&root, dir, &scratch) == 0 &&
 		    clawmd_fs_read(&base, &root, leafname, ENTRY_MAX, &scratch) == 0 &&
 		    have.len == base.len && !memcmp(have.ptr, base.ptr, have.len);
-	if (same || imported_by_ours(gd))
+	/* copy mode's, stale or not, while clawmd's entry imports it */
+	if (same || group_entry_ours(gd, "\n@./" CLAWMD_SHARED_NAME "\n"))
 		add(ch, CLAWMD_REMOVE, CLAWMD_SHARED_NAME, CLAWMD_FT_FILE)->old_unread = true;
 	clawmd_dir_release(&root);
 	clawmd_buf_release(&have);

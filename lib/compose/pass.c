@@ -132,8 +132,9 @@ bool clawmd_pass_recall(struct clawmd_pass *pass, const char *key, size_t klen,
 	*data = m->data;
 	*len = m->len;
 	/* Looked at again just now, in a watched pass: as of this compose. */
+	struct timespec since = pass->watched && in ? in->since : m->facts.since;
 	for (size_t i = 0; i < m->facts.n; i++)
-		clawmd_inputs_add(in, &m->facts.v[i], pass->watched ? in->since : m->facts.since);
+		clawmd_inputs_add(in, &m->facts.v[i], since);
 	if (m->facts.lost)
 		clawmd_inputs_lose(in);
 	return true;
