@@ -449,14 +449,10 @@ static void check_each(struct check *k, char **groups, size_t n, bool progress)
 static int check_groups(struct check *k)
 {
 	int st;
-	if ((st = cmd_root_open(&k->root, &k->lo, k->quiet)))
-		return st;
 	char **groups, **listed;
 	size_t n;
-	if ((st = cmd_fleet_groups(&k->root, k->a.operands, k->a.noperands, &groups, &listed, &n))) {
-		clawmd_root_release(&k->root);
+	if ((st = cmd_fleet_open(&k->root, &k->lo, k->quiet, &k->a, &groups, &listed, &n)))
 		return st;
-	}
 	k->ngroups = n;
 	clawmd_lint_layout(&k->f, &k->root.lay);
 	k->opts.approve_external |= k->root.lay.approve_external; /* clawmd.json's */

@@ -134,13 +134,14 @@ void cmd_layout_warn(const struct clawmd_layout *lay);
  */
 int cmd_groups_check(const struct clawmd_root *root, char **groups, size_t n);
 /*
- * The groups a command over the fleet works on: the GROUP operands,
- * checked as above, or every group of the root when there are none.  0:
- * *groups is the operands or the listing, which *listed owns (NULL for
- * operands; clawmd_strv_free(*listed, *n)); else the exit status, printed.
+ * The root (cmd_root_open) and the groups a command over the fleet works
+ * on: the GROUP operands, checked as above, or every group of the root
+ * when there are none.  0: *groups is the operands or the listing, which
+ * *listed owns (NULL for operands; clawmd_strv_free(*listed, *n)); else
+ * the exit status, printed, and the root released.
  */
-int cmd_fleet_groups(const struct clawmd_root *root, char **operands, size_t noperands,
-		     char ***groups, char ***listed, size_t *n);
+int cmd_fleet_open(struct clawmd_root *root, const struct cmd_layout_opts *lo, bool quiet,
+		   const struct cmd_args *a, char ***groups, char ***listed, size_t *n);
 /* The root a --cwd DIR is in (-C, $CLAWMD_ROOT, ROOT found from DIR, else
  * the usual discovery), loaded with the layout flags; false
  * when there is none (quiet: the caller reads DIR as a plain tree). */

@@ -399,19 +399,25 @@ int cmd_groups_check(const struct clawmd_root *root, char **groups, size_t n)
 	return 0;
 }
 
-int cmd_fleet_groups(const struct clawmd_root *root, char **operands, size_t noperands,
-		     char ***groups, char ***listed, size_t *n)
+int cmd_fleet_open(struct clawmd_root *root, const struct cmd_layout_opts *lo, bool quiet,
+		   const struct cmd_args *a, char ***groups, char ***listed, size_t *n)
 {
 	struct clawmd_err err = CLAWMD_ERR_INIT;
+	int st = cmd_root_open(root, lo, quiet);
 	*listed = NULL;
-	*groups = operands;
-	*n = noperands;
-	if (noperands)
-		return cmd_groups_check(root, operands, noperands);
-	if (clawmd_groups_list(listed, n, &root->lay, &err) < 0)
-		return cmd_fail(&err);
-	*groups = *listed;
-	return 0;
+	*groups = a->operands;
+	*n = a->noperands;
+	if (st)
+		return st;
+	if (a->noperands)
+		st = cmd_groups_check(root, a->operands, a->noperands);
+	else if (clawmd_groups_list(listed, n, &root->lay, &err) < 0)
+		st = cmd_fail(&err);
+	else
+		*groups = *listed;
+	if (st)
+		clawmd_root_release(root);
+	return st;
 }
 
 /* ---- printing ----------------------------------------------------------- */

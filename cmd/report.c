@@ -659,10 +659,7 @@ int cmd_report(int argc, char **argv)
 	struct clawmd_root root;
 	char **groups, **listed;
 	size_t n;
-	status = cmd_root_open(&root, &lo, quiet);
-	if (!status && (status = cmd_fleet_groups(&root, a.operands, a.noperands, &groups, &listed, &n)))
-		clawmd_root_release(&root);
-	if (status) {
+	if ((status = cmd_fleet_open(&root, &lo, quiet, &a, &groups, &listed, &n))) {
 		cmd_args_release(&a);
 		return status;
 	}
