@@ -37,6 +37,19 @@ expect_eq "shared base is a symlink to the container path, inside .claude-fragme
 	"$(readlink "$G/.claude-fragments/shared.md")" /app/CLAUDE.md
 check "no link in the group itself (the agent could replace it; a runner mounts .claude-fragments read-only)" \
 	sh -c "test ! -e '$G/.claude-shared.md' && test ! -L '$G/.claude-shared.md'"
+# A group composed by an earlier clawmd (or nanoclaw 2.0) in symlink mode:
+# its entry imports .claude-shared.md, a link beside it.  The next compose
+# moves to the link in .claude-fragments and removes the old one; nothing
+# is carried or set aside.
+cp "$G/CLAUDE.md" "$T/entry.now"
+{ echo "<!-- Composed at spawn — do not edit. Edit CLAUDE.local.md for per-group content. -->"
+  echo "@./.claude-shared.md"; echo "@./.claude-fragments/skill-alpha.md"; } >"$G/CLAUDE.md"
+ln -s /app/CLAUDE.md "$G/.claude-shared.md"
+expect_ok "compose over the old symlink layout" $CLAWMD compose -C "$R" --modules mods g
+check "... the old link is gone" sh -c "test ! -L '$G/.claude-shared.md'"
+expect_eq "... the entry is today's" "$(cat "$G/CLAUDE.md")" "$(cat "$T/entry.now")"
+check "... nothing set aside, nothing carried" \
+	sh -c "! ls -A '$G' | grep -q preserved && ! grep -qs claude-shared '$G/CLAUDE.local.md'"
 expect_eq "skill fragment targets the container path" \
 	"$(readlink "$G/.claude-fragments/skill-alpha.md")" /app/skills/alpha/instructions.md
 expect_eq "module fragment targets the container path" \

@@ -104,26 +104,15 @@ struct outcome {
 	char warnings[4096];
 };
 
-/* One compose of group g, as a new process would make it: a fresh root. */
-static void compose(struct outcome *o, bool record_only, bool dry_run)
+/* One compose on the handle g: its outcome, warnings joined. */
+static void compose_on(struct outcome *o, struct clawmd_group *g,
+		       const struct clawmd_compose_opts *opts)
 {
-	struct clawmd_root r;
 	struct clawmd_err err = CLAWMD_ERR_INIT;
 	struct clawmd_plan plan;
 	struct clawmd_changes ch;
-	struct clawmd_compose_opts opts = {.version = CLAWMD_COMPOSE_OPTS_VERSION,
-					   .record_only = record_only, .dry_run = dry_run};
-	struct clawmd_group *g;
-	clawmd_root_init(&r);
 	o->warnings[0] = '\0';
-	o->changes = 0;
-	if (clawmd_root_load(&r, root, &err) < 0 || clawmd_group_open(&g, &r, "g", &err) < 0) {
-		o->rc = -1;
-		snprintf(o->warnings, sizeof(o->warnings), "error: %s", err.msg);
-		clawmd_root_release(&r);
-		return;
-	}
-	o->rc = clawmd_compose(&plan, &ch, g, &opts, &err);
+	o->rc = clawmd_compose(&plan, &ch, g, opts, &err);
 	if (o->rc < 0)
 		snprintf(o->warnings, sizeof(o->warnings), "error: %s", err.msg);
 	for (size_t i = 0; o->rc >= 0 && i < plan.nwarnings; i++)
@@ -132,6 +121,25 @@ static void compose(struct outcome *o, bool record_only, bool dry_run)
 	o->changes = o->rc >= 0 ? ch.n : 0;
 	clawmd_changes_release(&ch);
 	clawmd_plan_release(&plan);
+}
+
+/* One compose of group g, as a new process would make it: a fresh root. */
+static void compose(struct outcome *o, bool record_only, bool dry_run)
+{
+	struct clawmd_root r;
+	struct clawmd_err err = CLAWMD_ERR_INIT;
+	struct clawmd_compose_opts opts = {.version = CLAWMD_COMPOSE_OPTS_VERSION,
+					   .record_only = record_only, .dry_run = dry_run};
+	struct clawmd_group *g;
+	clawmd_root_init(&r);
+	if (clawmd_root_load(&r, root, &err) < 0 || clawmd_group_open(&g, &r, "g", &err) < 0) {
+		o->rc = -1;
+		o->changes = 0;
+		snprintf(o->warnings, sizeof(o->warnings), "error: %s", err.msg);
+		clawmd_root_release(&r);
+		return;
+	}
+	compose_on(o, g, &opts);
 	clawmd_group_free(g);
 	clawmd_root_release(&r);
 }
@@ -222,25 +230,6 @@ static void ask(struct clawmd_group *g)
 		clawmd_binds_free(b, n);
 }
 
-/* Compose on the long-lived handle g. */
-static void compose_on(struct outcome *o, struct clawmd_group *g)
-{
-	struct clawmd_err err = CLAWMD_ERR_INIT;
-	struct clawmd_plan plan;
-	struct clawmd_changes ch;
-	struct clawmd_compose_opts opts = CLAWMD_COMPOSE_OPTS_INIT;
-	o->warnings[0] = '\0';
-	o->rc = clawmd_compose(&plan, &ch, g, &opts, &err);
-	if (o->rc < 0)
-		snprintf(o->warnings, sizeof(o->warnings), "error: %s", err.msg);
-	for (size_t i = 0; o->rc >= 0 && i < plan.nwarnings; i++)
-		snprintf(o->warnings + strlen(o->warnings), sizeof(o->warnings) - strlen(o->warnings),
-			 "%s;", plan.warnings[i]);
-	o->changes = o->rc >= 0 ? ch.n : 0;
-	clawmd_changes_release(&ch);
-	clawmd_plan_release(&plan);
-}
-
 /* The handle phase (see the top): `rounds` edits through one handle. */
 static void handle_rounds(int rounds, bool watched, const char *layout)
 {
@@ -249,6 +238,7 @@ static void handle_rounds(int rounds, bool watched, const char *layout)
 	struct clawmd_group *g;
 	struct outcome full, o;
 	int stale = 0, noops = 0;
+	const struct clawmd_compose_opts defaults = CLAWMD_COMPOSE_OPTS_INIT;
 	const char *kind = watched ? "watched" : "unwatched";
 	put("clawmd.json", layout);
 	compose(&o, false, false);
@@ -273,7 +263,7 @@ static void handle_rounds(int rounds, bool watched, const char *layout)
 		if (x & 128) /* else inside the racy window of the edit */
 			age();
 		compose(&full, false, true);
-		compose_on(&o, g);
+		compose_on(&o, g, &defaults);
 		if (o.rc != full.rc || o.changes != full.changes || strcmp(o.warnings, full.warnings)) {
 			stale++;
 			ok(0, "%s handle, round %d (%s, asked %s it): %zu changes (rc %d), a fresh plan %zu (rc %d)",
@@ -283,8 +273,8 @@ static void handle_rounds(int rounds, bool watched, const char *layout)
 		/* Settle, so that the next round starts from a record (and, watched,
 		 * from the watches a second no-op in a row sets). */
 		age();
-		compose_on(&o, g);
-		compose_on(&o, g);
+		compose_on(&o, g, &defaults);
+		compose_on(&o, g, &defaults);
 		noops += o.rc == 0 && o.changes == 0;
 	}
 	ok(stale == 0, "%s handle (%s): %d rounds, every compose as a fresh plan (%d stale)", kind, layout,
