@@ -266,20 +266,31 @@ static void config_learn(const char *json, size_t len, uint64_t digest)
 	pthread_mutex_unlock(&known_mu);
 }
 
+/* The host's text becomes the group's config: `cfg` its parse, or NULL
+ * (parsed when the plan asks, or kept failing with `rc`). */
+static void take_given(struct clawmd_group *g, const char *json, size_t len, uint64_t digest,
+		       int rc, struct clawmd_group_config *cfg)
+{
+	clawmd_config_release(&g->config);
+	if (cfg)
+		g->config = *cfg;
+	else
+		clawmd_config_init(&g->config);
+	clawmd_buf_clear(&g->config_text);
+	clawmd_buf_put(&g->config_text, json, len);
+	g->config_rc = rc;
+	g->config_given = true;
+	g->config_digest = digest;
+	g->config_absent = false;
+}
+
 int clawmd_group_set_config(struct clawmd_group *g, const char *json, size_t len,
 			    struct clawmd_err *err)
 {
 	struct clawmd_group_config cfg;
 	uint64_t digest = clawmd_hash64(json, len);
 	if (config_known(json, len, digest)) {
-		clawmd_config_release(&g->config);
-		clawmd_config_init(&g->config);
-		clawmd_buf_clear(&g->config_text);
-		clawmd_buf_put(&g->config_text, json, len);
-		g->config_rc = CONFIG_GIVEN_KNOWN;
-		g->config_given = true;
-		g->config_digest = digest;
-		g->config_absent = false;
+		take_given(g, json, len, digest, CONFIG_GIVEN_KNOWN, NULL);
 		return 0;
 	}
 	char *path = given_path(g);
@@ -289,28 +300,14 @@ int clawmd_group_set_config(struct clawmd_group *g, const char *json, size_t len
 	 * what clawmd's reader refuses there is a warning, not an error
 	 * (compose/flat.c): a layout that may be flat keeps the text. */
 	if (rc < 0 && clawmd_layout_flat_possible(g->lay) && len <= CLAWMD_CONFIG_MAX) {
-		clawmd_config_release(&g->config);
-		clawmd_config_init(&g->config);
-		clawmd_buf_clear(&g->config_text);
-		clawmd_buf_put(&g->config_text, json, len);
-		g->config_rc = rc;
+		take_given(g, json, len, digest, rc, NULL);
 		g->config_err = *err;
-		g->config_given = true;
-		g->config_digest = digest;
-		g->config_absent = false;
 		clawmd_err_clear(err);
 		return 0;
 	}
 	if (rc < 0)
 		return rc;
-	clawmd_config_release(&g->config);
-	g->config = cfg;
-	clawmd_buf_clear(&g->config_text);
-	clawmd_buf_put(&g->config_text, json, len);
-	g->config_rc = 0;
-	g->config_given = true;
-	g->config_digest = digest;
-	g->config_absent = false;
+	take_given(g, json, len, digest, 0, &cfg);
 	config_learn(json, len, digest);
 	return 0;
 }
