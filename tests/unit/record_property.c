@@ -70,8 +70,12 @@ static void sh(const char *script)
 {
 	char cmd[1200];
 	snprintf(cmd, sizeof(cmd), "cd '%s' && %s", root, script);
-	if (system(cmd) != 0)
+	int st = system(cmd);
+	if (st != 0) {
+		printf("# failed (%d): %s\n", st, cmd);
+		fflush(stdout);
 		abort();
+	}
 }
 
 /* Return once everything changed so far is out of the racy window
@@ -160,6 +164,10 @@ static const char *const layouts[] = {
 	"{\"modules\": \"modules\", \"mode\": \"copy\"}",
 	"{\"modules\": \"modules\", \"mode\": \"copy\", \"persona\": true}",
 	"{\"modules\": \"modules\", \"persona\": true, \"optional_imports\": [\"CLAUDE.role.md\", \"NOTES.md\"]}",
+	/* the base linked from .claude-fragments/shared.md */
+	"{\"modules\": \"modules\", \"mode\": \"symlink\", \"approve_external\": true}",
+	/* the flat document: a watched pass keeps its sources and listings */
+	"{\"modules\": \"modules\", \"document\": \"flat\"}",
 };
 
 /* One random edit of one input; its name in *what. */
@@ -195,7 +203,14 @@ static void edit(unsigned r, const char **what)
 	case 15: *what = "the role file written"; put(r & 32 ? "groups/g/CLAUDE.role.md" : "groups/g/NOTES.md", text); break;
 	case 16: *what = "the role file removed"; rm("groups/g/CLAUDE.role.md"); break;
 	case 17: *what = "clawmd.json rewritten"; put("clawmd.json", layouts[r / 24 % CLAWMD_ARRAY_SIZE(layouts)]); break;
-	case 18: *what = "a fragment edited"; put("groups/g/.claude-fragments/skill-a.md", text); break;
+	case 18: /* in place, or over symlink mode's link (dangling on the host) */
+		*what = "a fragment edited";
+		path_of(link, sizeof(link), "groups/g/.claude-fragments/skill-a.md");
+		if (lstat(link, &st) == 0 && S_ISLNK(st.st_mode))
+			put_renamed("groups/g/.claude-fragments/skill-a.md", text);
+		else
+			put("groups/g/.claude-fragments/skill-a.md", text);
+		break;
 	case 19: *what = "a stray fragment"; put("groups/g/.claude-fragments/skill-zz.md", text); break;
 	case 20: *what = "the entry edited"; put("groups/g/CLAUDE.md", text); break;
 	case 21: *what = "a module edited"; put(r & 32 ? "modules/web.instructions.md" : "modules/cli.instructions.md", text); break;
@@ -343,6 +358,8 @@ int main(void)
 	for (int w = 0; w < 2; w++) {
 		handle_rounds(rounds / 4, w, layouts[0]);
 		handle_rounds(rounds / 4, w, layouts[2]);
+		handle_rounds(rounds / 4, w, layouts[4]);
+		handle_rounds(rounds / 4, w, layouts[5]);
 	}
 	rm("");
 	return done_testing();
