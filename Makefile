@@ -95,11 +95,19 @@ UNITS    := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%.t)
 #    per-spawn no-op compose pays no dynamic loader either; every other run
 #    it hands over to ../libexec/clawmd/clawmd (cmd/front.c).  It is linked
 #    dynamically under sanitizers, which need the loader, and when there is
-#    no libyaml.a;
+#    no libyaml.a.  It is linked at a fixed address (-no-pie): a static
+#    PIE relocates its own data at every start, and the pages those
+#    relocations write are copied, one page fault each, which cost a
+#    no-op 13% of its run (make bench: copy mode 1.15x a trivial program
+#    as a static PIE, 1.01-1.05x at a fixed address).  The front reads no
+#    byte an agent wrote (the kept layout and the record are clawmd's own,
+#    under ROOT/.clawmd; of the group it takes stats), so address-space
+#    randomization guards little there; the full program, which parses
+#    what agents write, stays a PIE;
 #  - clawmd, a symlink to bin/clawmd: what the tests, demo and bench run.
 FULL     := $(BUILD)/libexec/clawmd/clawmd
 FRONT    := $(BUILD)/bin/clawmd
-FRONT_STATIC := $(if $(SANITIZE),,$(if $(YAML_STATIC),-static-pie))
+FRONT_STATIC := $(if $(SANITIZE),,$(if $(YAML_STATIC),-static -no-pie))
 
 # Quiet by default: one "  CC file" line a step, none under make -s, the
 # whole command line with V=1.  $(Q)$(call say,WHAT,FILE) starts a recipe.
