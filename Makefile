@@ -294,9 +294,14 @@ $(BUILD)/bench/compose: bench/compose.c $(BUILD)/libclawmd.a
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) -o $@ $< $(BUILD)/libclawmd.a $(DEP_LIBS)
 
+# bench/floor.c replays a traced no-op's system calls alone: its floor.
+$(BUILD)/bench/floor: bench/floor.c
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) -o $@ $<
+
 # PEER=DIR: a nanoclaw checkout (after npm install) whose own composer the
 # Node figures time beside clawmd's (scripts/bench-node.sh; doc/speed.md).
-bench: all $(BUILD)/bench/compose
+bench: all $(BUILD)/bench/compose $(BUILD)/bench/floor
 	@scripts/install-deps.sh bench
 	@PEER='$(PEER)' scripts/bench.sh $(abspath $(BUILD))
 

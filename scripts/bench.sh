@@ -103,9 +103,26 @@ percall() {
 	*) awk -v a="$a" -v b="$b" 'BEGIN { printf "%.1f", (b - a) / 200 }' ;;
 	esac
 }
+# floor GROUP MODE: the system calls of one plain no-op alone, replayed
+# (bench/floor.c) from its trace: the last compose of a run of one call.
+floor() {
+	has strace || { echo "n/a n/a n/a"; return; }
+	strace -o "$work/floor.tr" "$build/bench/compose" "$R" "$1" 1 "$2" >/dev/null 2>&1 || true
+	awk -v g="groups/$1\"" 'index($0, g) && /^openat/ {n = NR} {l[NR] = $0}
+		END {for (i = n; i <= NR; i++) if (l[i] !~ /^(write|exit|ioctl)|^newfstatat\(1,/) print l[i]}' \
+		"$work/floor.tr" >"$work/floor.calls"
+	"$build/bench/floor" "$work/floor.calls" 2000 2>/dev/null || echo "n/a n/a n/a"
+}
 for m in "g symlink" "c copy"; do
 	grp=${m% *} mode=${m#* }
-	for w in "" watch; do
+	for w in "" floor watch; do
+		if [ "$w" = floor ]; then
+			# Right after the plain run: the same calls, nothing between.
+			set -- $(floor $grp $mode)
+			printf '   %-7s mode, floor    median %7.1f us   p90 %7.1f us   (its %s system calls alone, replayed)\n' \
+				"$mode" "$1" "$2" "$3"
+			continue
+		fi
 		set -- $("$build/bench/compose" "$R" $grp 2000 $mode $w)
 		printf '   %-7s mode, %-7s  median %7.1f us   p90 %7.1f us   (target <= 50 us)   %5s syscalls/call\n' \
 			"$mode" "${w:-plain}" "$1" "$2" "$(percall $grp $mode $w)"

@@ -99,33 +99,49 @@ uint64_t clawmd_fnv1a64(const void *data, size_t len)
 	return h;
 }
 
-static inline uint64_t hash_step(uint64_t h, uint64_t w)
+/* Two words into one: the 128-bit product of their mixes, folded.  One
+ * multiply takes sixteen bytes, where a 64-bit step takes eight. */
+static inline uint64_t hash_mix(uint64_t a, uint64_t b)
 {
-	h = (h ^ w) * 0xff51afd7ed558ccdULL;
-	return h ^ (h >> 32);
+#ifdef __SIZEOF_INT128__
+	unsigned __int128 p = (unsigned __int128)(a ^ 0xa0761d6478bd642fULL) * (b ^ 0xe7037ed1a0b428dbULL);
+	return (uint64_t)p ^ (uint64_t)(p >> 64);
+#else
+	uint64_t h = (a ^ 0xa0761d6478bd642fULL) * 0xff51afd7ed558ccdULL;
+	h = (h ^ (h >> 32) ^ b) * 0xc4ceb9fe1a85ec53ULL;
+	return h ^ (h >> 29);
+#endif
+}
+
+static inline uint64_t word(const unsigned char *p)
+{
+	uint64_t w;
+	memcpy(&w, p, 8);
+	return w;
 }
 
 uint64_t clawmd_hash64(const void *data, size_t len)
 {
-	const char *p = data;
-	uint64_t w, h = 0x9e3779b97f4a7c15ULL ^ len;
-	/* Four chains side by side: a step's multiply waits for the one
-	 * before it only within its own lane. */
-	uint64_t l[4] = {h, h ^ 1, h ^ 2, h ^ 3};
-	for (; len >= 32; p += 32, len -= 32)
-		for (int k = 0; k < 4; k++) {
-			memcpy(&w, p + 8 * k, 8);
-			l[k] = hash_step(l[k], w);
-		}
-	h = hash_step(hash_step(hash_step(hash_step(h, l[0]), l[1]), l[2]), l[3]);
-	for (; len >= 8; p += 8, len -= 8) {
-		memcpy(&w, p, 8);
-		h = hash_step(h, w);
+	const unsigned char *p = data;
+	uint64_t a, b, h = 0x9e3779b97f4a7c15ULL ^ len;
+	/* Four lanes side by side, sixteen bytes each a step: a lane's
+	 * multiply waits only on its own previous one. */
+	uint64_t l0 = h, l1 = h ^ 0x8ebc6af09c88c6e3ULL, l2 = h ^ 0x589965cc75374cc3ULL,
+		 l3 = h ^ 0x1d8e4e27c47d124fULL;
+	for (; len >= 64; p += 64, len -= 64) {
+		l0 = hash_mix(word(p) ^ l0, word(p + 8));
+		l1 = hash_mix(word(p + 16) ^ l1, word(p + 24));
+		l2 = hash_mix(word(p + 32) ^ l2, word(p + 40));
+		l3 = hash_mix(word(p + 48) ^ l3, word(p + 56));
 	}
-	w = 0;
-	memcpy(&w, p, len);
-	h = (h ^ w) * 0xc4ceb9fe1a85ec53ULL;
-	return h ^ (h >> 29);
+	h = hash_mix(hash_mix(l0, l1) ^ h, hash_mix(l2, l3));
+	for (; len >= 16; p += 16, len -= 16)
+		h = hash_mix(word(p) ^ h, word(p + 8));
+	a = b = 0;
+	memcpy(&a, p, len < 8 ? len : 8);
+	if (len > 8)
+		memcpy(&b, p + 8, len - 8);
+	return hash_mix(hash_mix(a ^ h, b ^ len), h);
 }
 
 void clawmd_strv_free(char **v, size_t n)

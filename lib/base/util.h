@@ -33,7 +33,7 @@ bool clawmd_path_dotted(const char *p);
 int clawmd_strcmp_ptr(const void *a, const void *b); /* qsort on char* */
 /* FNV-1a, 64 bits: the composed header's content digest (not a MAC). */
 uint64_t clawmd_fnv1a64(const void *data, size_t len);
-/* A fast 64-bit hash, eight bytes a step in four independent lanes: for
+/* A fast 64-bit hash, sixteen bytes a multiply in four independent lanes: for
  * digests compared within one version (the record, the layout, a host's
  * config), never for a format written into a group (those stay FNV-1a). */
 uint64_t clawmd_hash64(const void *data, size_t len);

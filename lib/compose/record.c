@@ -35,7 +35,7 @@
  * copies nothing onto its stack (every page of stack a process touches is
  * a page fault, and a no-op is mostly process start).
  */
-#define RECORD_MAGIC "clawmd\x06\n"
+#define RECORD_MAGIC "clawmd\x07\n"
 #define RECORD_MAX (4 * 1024 * 1024)
 
 static int read_record(struct clawmd_buf *out, int fd)
