@@ -232,6 +232,8 @@ void clawmd_group_refresh(struct clawmd_group *g)
  */
 #define KNOWN_CONFIGS 64
 #define KNOWN_CONFIG_MAX (64u << 10)
+/* The most of a host-given config a flat layout keeps (see below). */
+#define GIVEN_FLAT_MAX ((size_t)64 << 20)
 static struct {
 	uint64_t digest;
 	size_t len;
@@ -298,8 +300,11 @@ int clawmd_group_set_config(struct clawmd_group *g, const char *json, size_t len
 	free(path);
 	/* The flat document reads the text as nanoclaw reads its row, and
 	 * what clawmd's reader refuses there is a warning, not an error
-	 * (compose/flat.c): a layout that may be flat keeps the text. */
-	if (rc < 0 && clawmd_layout_flat_possible(g->lay) && len <= CLAWMD_CONFIG_MAX) {
+	 * (compose/flat.c): a layout that may be flat keeps the text.  Past
+	 * the reader's cap too: nanoclaw composes any row, and the agent can
+	 * grow its MCP servers' instructions (the cap ladder then drops
+	 * them); a bound remains, far past any document's cap. */
+	if (rc < 0 && clawmd_layout_flat_possible(g->lay) && len <= GIVEN_FLAT_MAX) {
 		take_given(g, json, len, digest, rc, NULL);
 		g->config_err = *err;
 		clawmd_err_clear(err);

@@ -104,6 +104,26 @@ test('past maxBytes: the largest sections go, log.error names them, exit 0', (t)
 	assert.deepEqual(err[2].dropped, r.dropped);
 });
 
+test('a row past the config reader\'s 1 MiB still composes: the ladder drops what the agent grew', (t) => {
+	// nanoclaw composes any row it stores; the agent can grow its MCP
+	// servers' instructions.  A thrown compose would fail every spawn.
+	const root = tree(t);
+	const log = logger();
+	const mcp = {};
+	for (let i = 0; i < 20; i++) mcp[`grown${String(i).padStart(2, '0')}`] = { command: 'c', instructions: 'y'.repeat(60000) };
+	const row = { mcp_servers: JSON.stringify(mcp) };
+	assert.ok(row.mcp_servers.length > 1024 * 1024);
+	const r = composeGroupProjectDoc(group, path.join(root, 'groups/main'),
+		{ fileName: 'CLAUDE.md', maxBytes: 32768 }, row, { log });
+	assert.equal(r.changed, true);
+	assert.equal(r.dropped.length, 20);
+	const doc = read(root, 'groups/main/CLAUDE.md');
+	assert.ok(Buffer.byteLength(doc) <= 32768);
+	assert.match(doc, /# NanoClaw Skill: welcome\n\nWelcome\.\n/);
+	assert.match(doc, /# Omitted for size\n\nThese instruction sections were omitted to fit the project-document size cap: MCP Server: grown/);
+	assert.ok(log.lines.some((l) => l[0] === 'error'));
+});
+
 test('a hostile spec: the host\'s error or none, never a TypeError; r.file the file written', (t) => {
 	const root = tree(t);
 	const dir = path.join(root, 'groups/main');
