@@ -1242,7 +1242,8 @@ bool clawmd_flat_remember(const struct clawmd_group *g, const struct clawmd_plan
 	/* Kept: the lines of digests not about to be written again, as many
 	 * as leave room for this compose's own (an entry names one of the few
 	 * entry files: room for them all many times over). */
-	if (keep && owners_read(&prev, g, &old) == OWNERS_KNOWN) {
+	enum owners was = keep ? owners_read(&prev, g, &old) : OWNERS_NONE;
+	if (was == OWNERS_KNOWN) {
 		for (char *l = prev.ptr, *nl; (nl = strchr(l, '\n')); l = nl + 1) {
 			char c = nl[1];
 			nl[1] = '\0';
@@ -1262,13 +1263,16 @@ bool clawmd_flat_remember(const struct clawmd_group *g, const struct clawmd_plan
 	}
 	clawmd_buf_grow(&b, CLAWMD_LOCK_OWNERS);
 	memset(b.ptr + b.len, 0, CLAWMD_LOCK_OWNERS - b.len);
-	/* Written without fsync (a cache, see above); moved out of the file it
-	 * lay in before once the region holds it, not before.  A failure only
-	 * costs a review. */
-	if (clawmd_group_lock_write(g, b.ptr, CLAWMD_LOCK_OWNERS, 0) == 0 && old) {
+	/* Written without fsync (a cache, see above).  The file the lines lay
+	 * in before goes once the region holds them, not before (an edit would
+	 * then pass for nanoclaw's output); when a kill came in between, the
+	 * region is read from then on and the file goes at the next compose
+	 * that writes.  A failure only costs a review. */
+	if (clawmd_group_lock_write(g, b.ptr, CLAWMD_LOCK_OWNERS, 0) == 0 &&
+	    (old || was == OWNERS_KNOWN)) {
 		char *p = old_path(g), *dir = clawmd_path_join(g->lay->state, "flat");
-		(void)unlink(p);
-		(void)rmdir(dir); /* the last group's: an empty directory is no state */
+		if (unlink(p) == 0)
+			(void)rmdir(dir); /* the last group's: an empty directory is no state */
 		free(dir);
 		free(p);
 	}
