@@ -1081,11 +1081,11 @@ int clawmd_flat_plan(struct clawmd_plan *out, struct clawmd_group *g, struct cla
  * region leaves nothing of a longer one) and read whole (one pread).  It
  * is a cache written without fsync: lost in a crash, the next compose
  * finds a digest it did not record and moves the entry aside before
- * writing it again (nothing lost, a review more).  No first line: no
- * region yet (a new lock file, the hole of a group never flat, or a lock
- * file from before the region, whose STATE/flat/<group> is read instead
- * and moved here by the next write).  A first line without its "end"
- * line, or with another digest there: torn, and no entry is clawmd's.
+ * writing it again (nothing lost, a review more).  Zeros, or what an
+ * older clawmd left there (no_region): no region yet, and its
+ * STATE/flat/<group>, if any, is read instead and moved here by the next
+ * write.  Anything else without both the first line and an "end" line
+ * holding the digest of what precedes it: torn, and no entry is clawmd's.
  * The digest is FNV-1a, as the entries' own: the no-op record's checksum
  * may change between releases, what a region says must not.
  */
@@ -1107,13 +1107,27 @@ static void owners_digest(char out[17], const char *data, size_t len)
 	snprintf(out, 17, "%016llx", (unsigned long long)clawmd_fnv1a64(data, len));
 }
 
+/* What a lock file holds at its start where no region was ever written:
+ * nothing (a new file, the hole of a group never flat), or what an older
+ * clawmd wrote there, its no-op record ("clawmd", a version byte, a
+ * newline) or that record spoilt ("-").  Anything else is a torn region:
+ * a tear in its first line must not pass for no region, which would take
+ * an edited entry for nanoclaw's output. */
+static bool no_region(const char *r, size_t n)
+{
+	return n == 0 || r[0] == '\0' || r[0] == '-' ||
+	       (n >= 8 && !memcmp(r, "clawmd", 6) && r[6] != '-' && r[7] == '\n');
+}
+
 /* The region `r` (n bytes): its lines into `lines`. */
 static enum owners owners_parse(struct clawmd_buf *lines, const char *r, size_t n)
 {
 	size_t hl = sizeof(OWNERS_HEAD) - 1;
 	char hex[17];
-	if (n < hl || memcmp(r, OWNERS_HEAD, hl))
+	if (no_region(r, n))
 		return OWNERS_NONE;
+	if (n < hl || memcmp(r, OWNERS_HEAD, hl))
+		return OWNERS_TORN;
 	/* NAME is an entry file's name (layout/providers.c): never "end" */
 	const char *end = memmem(r + hl - 1, n - (hl - 1), "\n" OWNERS_END, sizeof(OWNERS_END));
 	if (!end || (size_t)(end + 1 - r) + OWNERS_TAIL > n || end[OWNERS_TAIL] != '\n')
@@ -1147,7 +1161,7 @@ static enum owners owners_read(struct clawmd_buf *lines, const struct clawmd_gro
 		clawmd_buf_grow(&r, CLAWMD_LOCK_OWNERS);
 		while ((n = pread(fd, r.ptr, CLAWMD_LOCK_OWNERS, 0)) < 0 && errno == EINTR)
 			;
-		if (n > 0)
+		if (n >= 0)
 			o = owners_parse(lines, r.ptr, (size_t)n);
 		if (fd != g->lock)
 			close(fd);
@@ -1257,7 +1271,10 @@ bool clawmd_flat_remember(const struct clawmd_group *g, const struct clawmd_plan
 	clawmd_buf_put(&b, mine.ptr, mine.len);
 	/* Too many to say: a region that says nothing (torn), so that every
 	 * flat entry is moved aside rather than one edit taken for clawmd's. */
-	if (b.len <= room) {
+	if (b.len > room) {
+		clawmd_buf_clear(&b);
+		clawmd_buf_puts(&b, OWNERS_HEAD);
+	} else {
 		owners_digest(hex, b.ptr, b.len);
 		clawmd_buf_printf(&b, OWNERS_END "%s\n", hex);
 	}
