@@ -1116,14 +1116,12 @@ static int apply_remove(struct apply *a, struct clawmd_change *c)
 		struct change_owner own = {a->g, tb};
 		rc = clawmd_fs_remove_own(&kept, d, leaf(c->name), tb, ours_for(leaf(c->name)), &own,
 					  a->err);
-	}
-	else if (clawmd_runtime_entry_name(c->name)) /* the agent may have edited it */
-		{
+	} else if (clawmd_runtime_entry_name(c->name)) { /* the agent may have edited it */
 		struct change_owner own = {a->g, c->name};
 		rc = clawmd_fs_remove_own(&kept, &a->gd, c->name, c->name, composed_ours, &own, a->err);
-	}
-	else
+	} else {
 		return clawmd_fs_unlink(d, leaf(c->name), a->err);
+	}
 	if (kept) {
 		c->action = CLAWMD_PRESERVE;
 		c->moved_to = kept;

@@ -22,9 +22,9 @@
 
 #include "clawmd.h"
 #include "fs/fs.h"
+#include "fs/inputs.h"
 
 #include <sys/types.h>
-#include "fs/inputs.h"
 
 /* config_rc of a config the host gave whose bytes parsed before
  * (group.c): parsed when first asked for. */
@@ -71,8 +71,8 @@ void clawmd_group_unlock(struct clawmd_group *g);
 
 /*
  * The lock file holds what clawmd keeps about the group, in two regions
- * at fixed places, each written in place by one pwrite and read by one
- * pread, without truncating the file:
+ * at fixed places, each written in place by one pwrite, without
+ * truncating the file:
  *
  *	[0, CLAWMD_LOCK_OWNERS)      which flat entries clawmd wrote
  *	                             (compose/flat.c), always written whole
