@@ -31,6 +31,7 @@ struct op {
 	enum op_kind kind;
 	int dir, fd, flags; /* fds as the trace numbers them; AT_FDCWD */
 	size_t len;
+	off_t at; /* pread64's offset: the no-op record lies after the flat region */
 	char *path;
 };
 
@@ -94,6 +95,7 @@ static int parse(struct op *o, const char *line)
 	} else if (!strncmp(line, "pread64(", 8)) {
 		const char *comma = strrchr(line, ',');
 		o->kind = OP_PREAD;
+		o->at = (off_t)strtoll(comma + 1, NULL, 10);
 		/* the length asked: the argument before the offset */
 		while (comma > line && comma[-1] != ',')
 			comma--;
@@ -169,7 +171,7 @@ int main(int argc, char **argv)
 				(void)flock(dir, LOCK_EX | LOCK_NB);
 				break;
 			case OP_PREAD:
-				(void)!pread(dir, buf, o->len, 0);
+				(void)!pread(dir, buf, o->len, o->at);
 				break;
 			case OP_CLOSE:
 				if (dir >= 0)

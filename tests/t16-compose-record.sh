@@ -33,7 +33,7 @@ F=.claude-fragments
 mode_of() { case $1 in c | d) echo copy ;; *) echo symlink ;; esac; }
 compose() { $CLAWMD compose -C "$R" --modules modules --mode "$(mode_of "$1")" "$1"; }
 compose_cmd() { echo "$CLAWMD compose -C $R --modules modules --mode $(mode_of "$1") $1"; }
-has_record() { [ "$(head -c 6 "$R/.clawmd/locks/$1" 2>/dev/null)" = clawmd ]; }
+has_record() { [ "$(tail -c +4097 "$R/.clawmd/locks/$1" 2>/dev/null | head -c 6)" = clawmd ]; }
 
 # Compose until the record is written: a record is only written by a
 # no-op whose inputs were last changed clearly before it began.
@@ -98,7 +98,7 @@ cp -a "$R/container" "$R/skills" "$R/modules" "$T/fleet/"
 for g in a b c d; do mkdir "$T/fleet/groups/$g"; done
 $CLAWMD compose -C "$T/fleet" --modules modules --mode copy --all
 i=0
-while [ "$(head -c 6 "$T/fleet/.clawmd/locks/d" 2>/dev/null)" != clawmd ] && [ $i -lt 5 ]; do
+while [ "$(tail -c +4097 "$T/fleet/.clawmd/locks/d" 2>/dev/null | head -c 6)" != clawmd ] && [ $i -lt 5 ]; do
 	age_out; $CLAWMD compose -C "$T/fleet" --modules modules --mode copy --all; i=$((i + 1))
 done
 if command -v strace >/dev/null 2>&1 && strace -f -o /dev/null true 2>/dev/null; then
@@ -181,7 +181,7 @@ settle d
 mv "$R/skills/rel/docs" "$R/skills/rel/docs2" && ln -s "$R/skills/rel/docs2" "$R/skills/rel/docs"
 converged "an imported file's directory made an absolute symlink to itself" d
 { compose d; age_out; compose d; } >/dev/null 2>&1
-check "... no record while a source is reached through a symlink" sh -c "! head -c 6 '$R/.clawmd/locks/d' | grep -q clawmd"
+check "... no record while a source is reached through a symlink" sh -c "! tail -c +4097 '$R/.clawmd/locks/d' | head -c 6 | grep -q clawmd"
 rm "$R/skills/rel/docs" && mv "$R/skills/rel/docs2" "$R/skills/rel/docs"
 converged "... and back" d
 settle d
@@ -234,7 +234,7 @@ expect_grep "hand edit carried or preserved" "was not written by clawmd" "$T/err
 
 # The record itself: torn, or made under another layout, proves nothing.
 settle c
-head -c 100 "$R/.clawmd/locks/c" >"$T/torn" && cat "$T/torn" >"$R/.clawmd/locks/c"
+head -c 4196 "$R/.clawmd/locks/c" >"$T/torn" && cat "$T/torn" >"$R/.clawmd/locks/c"
 printf 'Use ALPHA again.\n' >"$R/skills/alpha/instructions.md"
 converged "torn record" c
 settle g

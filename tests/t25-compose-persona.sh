@@ -152,7 +152,7 @@ rm "$G/container.json"
 # (an optional import, a persona file) must still be seen by the next
 # compose.  Compose until the record exists (it is only written for inputs
 # clearly older than the compose).
-has_record() { [ "$(head -c 6 "$N/.clawmd/locks/main" 2>/dev/null)" = clawmd ]; }
+has_record() { [ "$(tail -c +4097 "$N/.clawmd/locks/main" 2>/dev/null | head -c 6)" = clawmd ]; }
 settle() { # a record of the current state: any older one goes first
 	_i=0
 	rm -f "$N/.clawmd/locks/main"

@@ -215,7 +215,7 @@ check "not carried into CLAUDE.local.md" sh -c "! grep -q 'my edit' '$G/CLAUDE.l
 check "the entry is clawmd's again" sh -c "! grep -q 'my edit' '$D'"
 rm -f "$G"/CLAUDE.md.clawmd-preserved-*
 # nanoclaw's own output (no record of clawmd's) is replaced silently.
-rm -rf "$R/.clawmd/flat"
+rm -f "$R/.clawmd/locks/main"
 { head -n1 "$D"; printf '\n# NanoClaw Runtime Contract\n\nold text\n'; } >"$T/nano" && cp "$T/nano" "$D"
 expect_ok "compose over nanoclaw's flat output" $CLAWMD compose -C "$R" main
 check "replaced, nothing preserved" sh -c "! ls -A '$G' | grep -q preserved && ! grep -q 'old text' '$D'"
@@ -270,7 +270,7 @@ done
 # nanoclaw's flat output met by the import layout, and by migrate: it is
 # nanoclaw's, replaced, never carried into the memory.
 printf '{"preset": "nanoclaw"}\n' >"$R/clawmd.json"
-rm -rf "$R/.clawmd/flat" "$G/AGENTS.md"
+rm -f "$R/.clawmd/locks/main" "$G/AGENTS.md"
 cp "$T/nano" "$D"
 expect_ok "migrate over nanoclaw's flat CLAUDE.md" $CLAWMD migrate -C "$R"
 check "migrate carried nothing into the memory" sh -c "! grep -q 'old text' '$G/CLAUDE.local.md'"

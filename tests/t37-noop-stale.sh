@@ -11,7 +11,7 @@ mkdir -p "$G/memory" "$R/container/skills/web" "$R/container/agent-runner/src/mc
 printf '# Base\n\n{{provider-memory-note}}\n\nDone.\n' >"$R/container/CLAUDE.md"
 printf 'Web prose.\n' >"$R/container/skills/web/instructions.md"
 printf '{}\n' >"$G/container.json"
-has_record() { [ "$(head -c 6 "$R/.clawmd/locks/main" 2>/dev/null)" = clawmd ]; }
+has_record() { [ "$(tail -c +4097 "$R/.clawmd/locks/main" 2>/dev/null | head -c 6)" = clawmd ]; }
 # Compose until a no-op record is written (only a compose whose inputs
 # were last changed clearly before it began writes one), so that the
 # compose after the change is one the record could wrongly skip.

@@ -420,14 +420,21 @@ static clawmd_fs_ours_fn ours_for(const char *temp)
 	return base && clawmd_runtime_entry_name(base) ? composed_ours : NULL;
 }
 
-/* Whether the leftover temp `name` would be removed (nothing changed). */
-static bool leftover_ours(const struct clawmd_dir *d, const char *name)
+/* Whether the leftover temp `name` would be removed (nothing changed).  A
+ * flat entry's temp is told by the group's record, under the entry's name:
+ * a swap killed halfway leaves the entry it replaced there, whose digest
+ * the record holds beside the new one (compose.c). */
+static bool leftover_ours(const struct clawmd_dir *d, const char *name,
+			  const struct clawmd_group *g)
 {
-	return clawmd_fs_is_own(d, name, ours_for(name), NULL);
+	char buf[32];
+	struct change_owner own = {g, clawmd_fs_temp_of(buf, name)};
+	return clawmd_fs_is_own(d, name, ours_for(name), own.name ? &own : NULL);
 }
 
 static int leftovers(struct clawmd_changes *ch, const struct clawmd_dir *d,
-		     const char *prefix, const struct clawmd_plan *plan, struct clawmd_err *err)
+		     const char *prefix, const struct clawmd_plan *plan,
+		     const struct clawmd_group *g, struct clawmd_err *err)
 {
 	DIR *dir = clawmd_fs_list(d->fd);
 	char **found = NULL;
@@ -491,7 +498,7 @@ static int leftovers(struct clawmd_changes *ch, const struct clawmd_dir *d,
 		 * check reads at most CLAWMD_FS_STAGED_MAX, once: what is not
 		 * ours is moved aside, so no spawn reads it again. */
 		bool temp = clawmd_fs_temp_of(buf, leaf(found[i])) != NULL;
-		if (temp && !leftover_ours(d, leaf(found[i]))) {
+		if (temp && !leftover_ours(d, leaf(found[i]), g)) {
 			add(ch, CLAWMD_PRESERVE, found[i], ftype(m))->old_unread = true;
 			continue;
 		}
@@ -709,12 +716,12 @@ int clawmd_changes_compute(struct clawmd_changes *out, struct clawmd_group *g,
 	 * they look for (its temps, its own entries), and a compose forgets
 	 * the record before it writes; noting them would cost every no-op a
 	 * stat per name, or a listing of the directory the agent writes in. */
-	if ((rc = leftovers(out, &gd, "", plan, err)) < 0)
+	if ((rc = leftovers(out, &gd, "", plan, g, err)) < 0)
 		goto out;
 	stale_entries(out, &gd, plan, g);
 	if ((rc = layout_leftovers(out, &gd, &fd, g, plan, err)) < 0)
 		goto out;
-	if (fd.fd >= 0 && (rc = leftovers(out, &fd, CLAWMD_FRAGMENTS_DIR "/", plan, err)) < 0)
+	if (fd.fd >= 0 && (rc = leftovers(out, &fd, CLAWMD_FRAGMENTS_DIR "/", plan, g, err)) < 0)
 		goto out;
 	compute_local(out, local_missing, g->lay->ct_group);
 out:
@@ -1105,16 +1112,16 @@ static int apply_remove(struct apply *a, struct clawmd_change *c)
 	if (c->old_type == CLAWMD_FT_DIR)
 		return d == &a->fd ? clawmd_fragdir_remove(&a->fd, leaf(c->name), a->err)
 				   : remove_staging_dir(&a->gd, c->name, a->err);
-	if (clawmd_fs_temp_of(tb, leaf(c->name))) /* compute judged it ours */
-		rc = clawmd_fs_remove_own(&kept, d, leaf(c->name), tb, ours_for(leaf(c->name)), NULL,
+	if (clawmd_fs_temp_of(tb, leaf(c->name))) { /* compute judged it ours */
+		struct change_owner own = {a->g, tb};
+		rc = clawmd_fs_remove_own(&kept, d, leaf(c->name), tb, ours_for(leaf(c->name)), &own,
 					  a->err);
-	else if (clawmd_runtime_entry_name(c->name)) /* the agent may have edited it */
-		{
+	} else if (clawmd_runtime_entry_name(c->name)) { /* the agent may have edited it */
 		struct change_owner own = {a->g, c->name};
 		rc = clawmd_fs_remove_own(&kept, &a->gd, c->name, c->name, composed_ours, &own, a->err);
-	}
-	else
+	} else {
 		return clawmd_fs_unlink(d, leaf(c->name), a->err);
+	}
 	if (kept) {
 		c->action = CLAWMD_PRESERVE;
 		c->moved_to = kept;

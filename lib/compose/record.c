@@ -2,7 +2,9 @@
  *
  * It holds what the compose read, as the recorder noted it (fs/inputs.h),
  * and nothing else: it knows what a fact is (a kind, a place, an
- * identity), never what a fact is for.
+ * identity), never what a fact is for.  It lies in the group's lock file
+ * from CLAWMD_LOCK_RECORD_AT on, after the flat document's ownership
+ * region (group/group.h: neither is written into the other).
  */
 #include "compose/record.h"
 #include "layout/providers.h"
@@ -43,7 +45,8 @@ static int read_record(struct clawmd_buf *out, int fd)
 	clawmd_buf_clear(out);
 	for (;;) {
 		clawmd_buf_grow(out, 16384);
-		ssize_t n = pread(fd, out->ptr + out->len, out->cap - out->len - 1, (off_t)out->len);
+		ssize_t n = pread(fd, out->ptr + out->len, out->cap - out->len - 1,
+				  (off_t)(CLAWMD_LOCK_RECORD_AT + out->len));
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n < 0)
@@ -364,7 +367,7 @@ static void write_record(int fd, const char *lockpath, const struct clawmd_buf *
 		return;
 	/* The same file we hold the lock on, not one put there since. */
 	if (fstat(fd, &a) == 0 && fstat(w, &b) == 0 && a.st_dev == b.st_dev && a.st_ino == b.st_ino)
-		(void)!pwrite(w, rec->ptr, rec->len, 0);
+		(void)!pwrite(w, rec->ptr, rec->len, CLAWMD_LOCK_RECORD_AT);
 	close(w);
 }
 
@@ -373,7 +376,7 @@ void clawmd_record_forget(const struct clawmd_group *g)
 	struct stat st;
 	struct clawmd_buf spoilt = CLAWMD_BUF_INIT;
 	clawmd_buf_put(&spoilt, "-", 1); /* no magic: no record */
-	if (fstat(g->lock, &st) == 0 && st.st_size > 0)
+	if (fstat(g->lock, &st) == 0 && st.st_size > CLAWMD_LOCK_RECORD_AT)
 		write_record(g->lock, g->lockpath, &spoilt);
 	clawmd_buf_release(&spoilt);
 }

@@ -7,6 +7,7 @@
 #include <pthread.h>
 #include <stdio.h>
 #include <sys/file.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 int clawmd_group_open(struct clawmd_group **out, const struct clawmd_root *root,
@@ -96,7 +97,30 @@ int clawmd_group_dir(const struct clawmd_dir **out, struct clawmd_group *g,
 static void lock_path(struct clawmd_group *g)
 {
 	if (!g->lockpath)
-		g->lockpath = clawmd_xasprintf("%s/locks/%s", g->lay->state, g->name);
+		g->lockpath = clawmd_group_lock_path(g);
+}
+
+char *clawmd_group_lock_path(const struct clawmd_group *g)
+{
+	return clawmd_xasprintf("%s/locks/%s", g->lay->state, g->name);
+}
+
+int clawmd_group_lock_write(const struct clawmd_group *g, const void *data, size_t len, off_t at)
+{
+	struct stat a, b;
+	int rc = -1;
+	if (g->lock < 0 || !g->lockpath)
+		return -1;
+	int w = open(g->lockpath, O_WRONLY | O_NOFOLLOW | O_CLOEXEC);
+	if (w < 0)
+		return -1;
+	/* The same file we hold the lock on, not one put there since. */
+	if (fstat(g->lock, &a) == 0 && fstat(w, &b) == 0 && a.st_dev == b.st_dev &&
+	    a.st_ino == b.st_ino && pwrite(w, data, len, at) == (ssize_t)len)
+		rc = 0;
+	if (close(w) < 0)
+		rc = -1;
+	return rc;
 }
 
 int clawmd_group_lock(struct clawmd_group *g, struct clawmd_err *err)

@@ -24,6 +24,8 @@
 #include "fs/fs.h"
 #include "fs/inputs.h"
 
+#include <sys/types.h>
+
 /* config_rc of a config the host gave whose bytes parsed before
  * (group.c): parsed when first asked for. */
 #define CONFIG_GIVEN_KNOWN 2
@@ -66,6 +68,33 @@ int clawmd_group_trylock(struct clawmd_group *g);
 
 /* Let go of the lock (compose drops it as soon as it is done). */
 void clawmd_group_unlock(struct clawmd_group *g);
+
+/*
+ * The lock file holds what clawmd keeps about the group, in two regions
+ * at fixed places, each written in place by one pwrite, without
+ * truncating the file:
+ *
+ *	[0, CLAWMD_LOCK_OWNERS)      which flat entries clawmd wrote
+ *	                             (compose/flat.c), always written whole
+ *	[CLAWMD_LOCK_RECORD_AT, ..)  the no-op record (compose/record.c),
+ *	                             its own length inside it
+ *
+ * Neither is ever written past its bounds, so a write of one that a crash
+ * tears cannot tear the other, and each checks its own bytes.  A group
+ * that never had a flat document has a hole (zeros) where the first
+ * region would be.  The file exists once the group was composed: keeping
+ * these here makes no inode of their own.
+ */
+#define CLAWMD_LOCK_OWNERS 4096
+#define CLAWMD_LOCK_RECORD_AT CLAWMD_LOCK_OWNERS
+
+/* STATE/locks/<name>, whether or not it exists (freed by the caller). */
+char *clawmd_group_lock_path(const struct clawmd_group *g);
+
+/* Write `len` bytes at `at` into the lock file the group holds (its lock
+ * is opened read-only: no-op composes open nothing for writing); -1 when
+ * the lock is not held or the file at its path is another one now. */
+int clawmd_group_lock_write(const struct clawmd_group *g, const void *data, size_t len, off_t at);
 
 /* A compose plans from the inputs as they are when it begins: container.json
  * read earlier through the handle is read again when it changed since, or

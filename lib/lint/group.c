@@ -4,6 +4,7 @@
 #include "lint/lint.h"
 #include "base/util.h"
 #include "group/group.h"
+#include "compose/flat.h" /* clawmd_flat_ours: whose a flat entry is */
 #include "sys/git.h"
 #include "claude/frontmatter.h"
 #include "claude/match.h"
@@ -289,8 +290,10 @@ static int lint_drift(struct clawmd_lint_group *g, struct clawmd_err *err)
 				"%s has never been composed", g->gshown);
 		free(hint);
 	} else if (entry && (entry->action == CLAWMD_PRESERVE ||
-			     !clawmd_entry_ours(entry->old.ptr ? entry->old.ptr : "",
-						      entry->old.len))) {
+			     !(clawmd_entry_ours(entry->old.ptr ? entry->old.ptr : "", entry->old.len) ||
+			       /* a flat entry's header is nanoclaw's: its record says */
+			       clawmd_flat_ours(g->grp, CLAWMD_ENTRY_NAME,
+						entry->old.ptr ? entry->old.ptr : "", entry->old.len)))) {
 		g->drift = CLAWMD_DRIFT_HAND_EDITED;
 		clawmd_lint_add(g->out, "CM401", g->group, g->entry_shown, 1, 1,
 				"put per-group content in CLAUDE.local.md; the next compose moves this "

@@ -13,6 +13,7 @@
 #include "testutil.h"
 #include "clawmd.h"
 #include "fs/inputs.h"
+#include "group/group.h" /* CLAWMD_LOCK_RECORD_AT */
 
 #include <fcntl.h>
 #include <stdlib.h>
@@ -206,9 +207,9 @@ static void test_torn(const struct clawmd_root *r)
 	snprintf(lock, sizeof(lock), "%s/.clawmd/locks/g", root);
 	int fd = open(lock, O_RDWR);
 	char byte;
-	ok(fd >= 0 && pread(fd, &byte, 1, 40) == 1, "... the record is there");
+	ok(fd >= 0 && pread(fd, &byte, 1, CLAWMD_LOCK_RECORD_AT + 40) == 1, "... the record is there");
 	byte ^= 1;
-	ok(pwrite(fd, &byte, 1, 40) == 1, "... one byte of it flipped");
+	ok(pwrite(fd, &byte, 1, CLAWMD_LOCK_RECORD_AT + 40) == 1, "... one byte of it flipped");
 	close(fd);
 	struct clawmd_err err = CLAWMD_ERR_INIT;
 	struct clawmd_plan plan;
