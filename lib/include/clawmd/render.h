@@ -296,9 +296,11 @@ int clawmd_nanoclaw_pinned_release(struct clawmd_release *out, char **file,
  *    neither says them; for Claude Code and Codex the memory that hook
  *    injects (clawmd_session_hook_load()).  release_from and sources_from
  *    say where each came from, in the words render prints.
- * Errors: the group's container.json (EINPUT), its mounts, and a
- * cli-tools.json that is no such file (EINPUT, naming it), unless the
- * release came from the caller or clawmd.json, when the pin is not needed.
+ * Errors: an options struct not from CLAWMD_RENDER_OPTS_INIT (EUSAGE), the
+ * group's container.json (EINPUT), its mounts, and on a nanoclaw host a
+ * cli-tools.json that is no such file (EINPUT, naming it) or cannot be
+ * read (EFS), unless the release came from the caller or clawmd.json: the
+ * pin is then only noted, and a broken one is not an error.
  * `out` is always safe to release.  out->memory points into `out` (the
  * mounts) and at what ro.memory points to: it lives as long as both.
  */
