@@ -266,15 +266,11 @@ struct render_run {
 	enum clawmd_runtime knob_runtime;
 	struct clawmd_root root;
 	bool have_layout; /* root is open */
-	struct clawmd_mount *mounts;
-	size_t nmounts;
 	char *cwd_group, *cwd_ct; /* the group --cwd (or .) lies in, and its container path */
-	/* A nanoclaw host (the preset, --group): where the release and the
-	 * setting sources came from, and what its SessionStart hook adds. */
-	bool nanoclaw;
-	char *release_from;
-	char *sources_from;
-	struct clawmd_session_hook hook;
+	/* With --group: the container's view, and on a nanoclaw host where
+	 * the release and the setting sources came from and what its
+	 * SessionStart hook adds (clawmd_render_setup). */
+	struct clawmd_render_setup setup;
 };
 
 /* --setting-sources: 0, or -1 on an unknown source (said). */
@@ -461,16 +457,13 @@ static int render_cwd_group(struct render_run *r)
 	return -1;
 }
 
-static int render_nanoclaw(struct render_run *r);
-
-/* A group's container view: its mounts, its runtime (a provider of
- * clawmd.json's loads by the rules of the built-in one it is "like"),
- * and clawmd.json's settings unless flags say.  -1 to go on, else the
- * exit status. */
+/* A group's container view: its mounts, its runtime, clawmd.json's
+ * settings unless flags say, and what a nanoclaw host adds, all decided by
+ * clawmd_render_setup() (as the Node binding's render() has them).  -1 to
+ * go on, else the exit status. */
 static int render_group(struct render_run *r)
 {
 	struct clawmd_err err = CLAWMD_ERR_INIT;
-	struct clawmd_memory_opts *o = &r->o;
 	int st = r->have_layout ? 0 : cmd_root_open(&r->root, &r->lo, cmd_quiet);
 	if (st)
 		return r->json ? cmd_json_failure(st) : st;
@@ -478,125 +471,27 @@ static int render_group(struct render_run *r)
 	char *gv[] = {(char *)r->group};
 	if ((st = cmd_groups_check(&r->root, gv, 1)))
 		return r->json ? cmd_json_failure(st) : st;
-	struct clawmd_group *g;
-	clawmd_runtimes set;
-	enum clawmd_runtime first;
-	if (clawmd_group_open(&g, &r->root, r->group, &err) < 0 ||
-	    clawmd_group_mounts(&r->mounts, &r->nmounts, g, &err) < 0 ||
-	    (!r->runtime_set && clawmd_group_runtimes(&set, &first, g, &err) < 0)) {
-		clawmd_group_free(g);
+	struct clawmd_group *g = NULL;
+	struct clawmd_render_opts ro = CLAWMD_RENDER_OPTS_INIT;
+	ro.memory = r->o;
+	ro.runtime_set = r->runtime_set;
+	ro.release_set = r->version_set;
+	ro.sources_set = r->sources_set;
+	int rc = clawmd_group_open(&g, &r->root, r->group, &err);
+	if (rc == 0)
+		rc = clawmd_render_setup(&r->setup, g, &ro, &err);
+	clawmd_group_free(g);
+	if (rc < 0) {
 		st = cmd_fail(&err);
 		return r->json ? cmd_json_failure(st) : st;
 	}
-	clawmd_group_free(g);
-	/* nested memory is Claude Code's */
-	const struct clawmd_contract *fc = clawmd_layout_contract(&r->root.lay, first);
-	if (!r->runtime_set && !o->target)
-		o->runtime = fc ? fc->like : CLAWMD_RUNTIME_CLAUDE;
-	o->mounts = r->mounts;
-	o->nmounts = r->nmounts;
-	if (!o->cwd)
-		o->cwd = r->root.lay.ct_group;
-	if (!r->version_set)
-		o->release = r->root.lay.claude;
-	/* clawmd.json's approval and setting sources, unless flags say. */
-	o->approve_external |= r->root.lay.approve_external;
-	if (!r->sources_set) {
-		o->no_user = r->root.lay.no_user;
-		o->no_project = r->root.lay.no_project;
-		o->no_local = r->root.lay.no_local;
-	}
-	if (r->root.lay.nanoclaw && !o->target)
-		return render_nanoclaw(r);
+	r->o = r->setup.memory;
 	return -1;
 }
 
 /* ---- nanoclaw's session start (render/nanoclaw.c) ---- */
 
 #define NHOOK (sizeof(((struct clawmd_session_hook *)0)->files) / sizeof(struct clawmd_hook_file))
-
-static char *release_str(const struct clawmd_release *r)
-{
-	return clawmd_xasprintf("%u.%u.%u", r->major, r->minor, r->patch);
-}
-
-/* The Claude Code release of a nanoclaw host's image (Claude Code groups
- * only: another runtime's rules do not depend on it), and where it came
- * from.  -1 to go on, else the exit status. */
-static int nanoclaw_release(struct render_run *r)
-{
-	const struct clawmd_layout *lay = &r->root.lay;
-	struct clawmd_memory_opts *o = &r->o;
-	struct clawmd_err err = CLAWMD_ERR_INIT;
-	struct clawmd_release pin;
-	char *file = NULL;
-	int rc = r->version_set ? 0 : clawmd_nanoclaw_pinned_release(&pin, &file, lay, &err);
-	/* clawmd.json's release stands: the pin is read only to be noted,
-	 * so a pin file the host broke does not stop the render */
-	if (rc < 0 && lay->claude_set)
-		rc = 0;
-	if (rc < 0) {
-		free(file);
-		int st = cmd_fail(&err);
-		return r->json ? cmd_json_failure(st) : st;
-	}
-	char *v = NULL, *pv = rc == 1 ? release_str(&pin) : NULL;
-	if (r->version_set) {
-		r->release_from = clawmd_xstrdup("--claude-version");
-	} else if (lay->claude_set) {
-		v = release_str(&lay->claude);
-		r->release_from = pv && strcmp(pv, v)
-					  ? clawmd_xasprintf("claude_version in clawmd.json (%s pins %s)",
-							     file, pv)
-					  : clawmd_xstrdup("claude_version in clawmd.json");
-	} else if (rc == 1) {
-		o->release = pin;
-		r->release_from = clawmd_xasprintf("pinned by %s", file);
-	} else {
-		r->release_from = clawmd_xasprintf("clawmd's default (%s pins none)", file);
-	}
-	free(v);
-	free(pv);
-	free(file);
-	return -1;
-}
-
-/*
- * A nanoclaw host, rendered with --group: the release its image pins
- * (container/cli-tools.json) when neither --claude-version nor clawmd.json
- * says one, the setting sources its agent runner passes when the runner has
- * the memory hook (project, user and local), and the memory that hook
- * injects.  Each with where it came from, for the lines render prints.
- * -1 to go on, else the exit status.
- */
-static int render_nanoclaw(struct render_run *r)
-{
-	const struct clawmd_layout *lay = &r->root.lay;
-	struct clawmd_memory_opts *o = &r->o;
-	int st;
-	r->nanoclaw = true;
-	if (o->runtime == CLAWMD_RUNTIME_CLAUDE && (st = nanoclaw_release(r)) >= 0)
-		return st;
-	/* The hook is the agent runner's, for Claude Code and Codex alike;
-	 * the runner that has it starts Claude Code with every source. */
-	if (o->runtime == CLAWMD_RUNTIME_CLAUDE || o->runtime == CLAWMD_RUNTIME_CODEX)
-		clawmd_session_hook_load(&r->hook, r->mounts, r->nmounts, lay->ct_group);
-	if (o->runtime != CLAWMD_RUNTIME_CLAUDE)
-		return -1;
-	if (r->sources_set) {
-		r->sources_from = clawmd_xstrdup("--setting-sources");
-	} else if (lay->sources_set) {
-		r->sources_from = clawmd_xstrdup("setting_sources in clawmd.json");
-	} else if (r->hook.present) {
-		o->no_user = o->no_project = o->no_local = false;
-		r->sources_from = clawmd_xstrdup("nanoclaw's agent runner with its memory hook "
-						 "(" CLAWMD_HOOK_SCRIPT ")");
-	} else {
-		r->sources_from = clawmd_xstrdup("the nanoclaw preset (an agent runner without "
-						 CLAWMD_HOOK_SCRIPT ")");
-	}
-	return -1;
-}
 
 static void sources_put(struct clawmd_buf *b, const struct clawmd_memory_opts *o)
 {
@@ -616,23 +511,24 @@ static void sources_put(struct clawmd_buf *b, const struct clawmd_memory_opts *o
 static void nanoclaw_lines(const struct render_run *r)
 {
 	const struct clawmd_memory_opts *o = &r->o;
-	if (r->release_from) {
-		char *v = release_str(o->release.major ? &o->release : &clawmd_release_default);
-		fprintf(stderr, "clawmd: render: Claude Code %s, %s\n", v, r->release_from);
+	const struct clawmd_render_setup *s = &r->setup;
+	if (s->release_from) {
+		char *v = clawmd_render_release(o);
+		fprintf(stderr, "clawmd: render: Claude Code %s, %s\n", v, s->release_from);
 		free(v);
 	}
-	if (r->sources_from) {
+	if (s->sources_from) {
 		struct clawmd_buf b = CLAWMD_BUF_INIT;
 		sources_put(&b, o);
-		fprintf(stderr, "clawmd: render: setting sources %s, %s\n", b.ptr, r->sources_from);
+		fprintf(stderr, "clawmd: render: setting sources %s, %s\n", b.ptr, s->sources_from);
 		clawmd_buf_release(&b);
 	}
-	if (!r->hook.present)
+	if (!s->hook.present)
 		return;
 	fprintf(stderr, "clawmd: render: its SessionStart hook adds (%d characters of each at most; "
 			"--format json has the text):\n", CLAWMD_HOOK_MEMORY_CHARS);
 	for (size_t i = 0; i < NHOOK; i++) {
-		const struct clawmd_hook_file *f = &r->hook.files[i];
+		const struct clawmd_hook_file *f = &s->hook.files[i];
 		fputs("clawmd: render:   ", stderr);
 		cmd_put_field(stderr, f->path);
 		if (!f->available)
@@ -670,13 +566,14 @@ static char *json_literal(const char *s, size_t len)
 static void nanoclaw_json(cJSON *root, const struct render_run *r)
 {
 	const struct clawmd_memory_opts *o = &r->o;
-	if (r->release_from) {
-		char *v = release_str(o->release.major ? &o->release : &clawmd_release_default);
+	const struct clawmd_render_setup *s = &r->setup;
+	if (s->release_from) {
+		char *v = clawmd_render_release(o);
 		cJSON_AddStringToObject(root, "claude_version", v);
 		free(v);
-		cJSON_AddStringToObject(root, "claude_version_from", r->release_from);
+		cJSON_AddStringToObject(root, "claude_version_from", s->release_from);
 	}
-	if (r->sources_from) {
+	if (s->sources_from) {
 		cJSON *src = cJSON_AddArrayToObject(root, "setting_sources");
 		if (!o->no_project)
 			cJSON_AddItemToArray(src, cJSON_CreateString("project"));
@@ -684,9 +581,9 @@ static void nanoclaw_json(cJSON *root, const struct render_run *r)
 			cJSON_AddItemToArray(src, cJSON_CreateString("user"));
 		if (!o->no_local)
 			cJSON_AddItemToArray(src, cJSON_CreateString("local"));
-		cJSON_AddStringToObject(root, "setting_sources_from", r->sources_from);
+		cJSON_AddStringToObject(root, "setting_sources_from", s->sources_from);
 	}
-	if (!r->hook.present) {
+	if (!s->hook.present) {
 		cJSON_AddNullToObject(root, "session_start");
 		return;
 	}
@@ -695,7 +592,7 @@ static void nanoclaw_json(cJSON *root, const struct render_run *r)
 	cJSON_AddNumberToObject(h, "max_chars", CLAWMD_HOOK_MEMORY_CHARS);
 	cJSON *files = cJSON_AddArrayToObject(h, "files");
 	for (size_t i = 0; i < NHOOK; i++) {
-		const struct clawmd_hook_file *f = &r->hook.files[i];
+		const struct clawmd_hook_file *f = &s->hook.files[i];
 		cJSON *x = cJSON_CreateObject();
 		cJSON_AddStringToObject(x, "path", f->path);
 		cJSON_AddBoolToObject(x, "available", f->available);
@@ -752,7 +649,7 @@ static int print_json(const struct clawmd_memory *m, const struct render_run *r)
 		} else {
 			cJSON_AddNullToObject(root, "instruction_files");
 		}
-		if (r->nanoclaw)
+		if (r->setup.nanoclaw)
 			nanoclaw_json(root, r);
 	}
 	cmd_json_print(root);
@@ -767,7 +664,7 @@ static int render_print(struct render_run *r)
 	clawmd_memory_init(&m);
 	int rc = clawmd_memory_load(&m, &r->o, &err);
 	int status = 0;
-	if (rc >= 0 && r->nanoclaw && !r->json && !cmd_quiet)
+	if (rc >= 0 && r->setup.nanoclaw && !r->json && !cmd_quiet)
 		nanoclaw_lines(r);
 	if (rc < 0) {
 		status = cmd_fail(&err);
@@ -787,9 +684,9 @@ static int render_print(struct render_run *r)
 		/* what nanoclaw's SessionStart hook adds, after the startup
 		 * memory, its parent the hook's script */
 		for (size_t i = 0; i < NHOOK; i++)
-			if (r->hook.files[i].available) {
+			if (r->setup.hook.files[i].available) {
 				fputs("Hook\t", stdout);
-				cmd_put_field(stdout, r->hook.files[i].path);
+				cmd_put_field(stdout, r->setup.hook.files[i].path);
 				fputs("\t" CLAWMD_HOOK_SCRIPT "\n", stdout);
 			}
 	} else {
@@ -843,13 +740,10 @@ int cmd_render(int argc, char **argv)
 	if (status >= 0)
 		return status;
 	status = render_read(&r);
-	clawmd_mounts_free(r.mounts, r.nmounts);
+	clawmd_render_setup_release(&r.setup);
 	if (r.have_layout)
 		clawmd_root_release(&r.root);
 	free(r.cwd_group);
 	free(r.cwd_ct);
-	free(r.release_from);
-	free(r.sources_from);
-	clawmd_session_hook_release(&r.hook);
 	return status;
 }

@@ -103,29 +103,72 @@ export interface MigrateResult {
 	}>;
 }
 
+/** What render() is given.  The rest is set up as `clawmd render --group`
+ * sets it up: clawmd.json's release and setting sources, and on a nanoclaw
+ * host the release container/cli-tools.json pins, the hook's sources and
+ * its memory (doc/render.md). */
 export interface RenderOptions {
 	format?: 'text' | 'files' | 'json';
 	approveExternal?: boolean;
-	/** The user tier, as a container path (default: none). */
+	/** The user tier, as a container path, absolute (default: none). */
 	home?: string;
 	/** Whose loading rules (default: the group's first runtime, its
-	 * container.json's provider): see doc/runtimes.md. */
-	runtime?: 'claude' | 'codex' | 'gemini' | 'opencode';
+	 * container.json's provider, by the rules of the built-in runtime its
+	 * contract is `like`): see doc/runtimes.md. */
+	runtime?: 'claude' | 'codex' | 'gemini' | 'opencode' | 'cursor' | 'copilot' | 'ollama' | 'pi' | 'qwen' | 'mock';
 }
 
 export interface MemoryFile {
-	type: 'Managed' | 'User' | 'Project' | 'Local';
+	/** 'Hook' (format 'files' only): a file nanoclaw's SessionStart hook
+	 * injects, after the startup memory, its parent the hook's script. */
+	type: 'Managed' | 'User' | 'Project' | 'Local' | 'Hook';
 	path: string;
 	parent: string | null;
 	size?: number;
 	tokens?: number;
 }
 
+/** One file nanoclaw's SessionStart hook injects (render --json's
+ * session_start.files[]). */
+export interface HookFile {
+	/** The container path. */
+	path: string;
+	/** False: no regular file there (the hook says it is unavailable);
+	 * the fields below are then absent. */
+	available: boolean;
+	/** The trimmed file's length in UTF-16 code units. */
+	chars?: number;
+	/** Over maxChars: cut there, the notice line after the cut. */
+	truncated?: boolean;
+	/** What the hook injects of it, whole (a NUL byte included). */
+	text?: string;
+}
+
+/** render --json, its keys in camelCase. */
 export interface MemoryJson {
 	cwd: string;
 	files: MemoryFile[];
 	imports: Array<{ from: string; import: string; path: string; status: string }>;
 	externalIncludes: string[];
+	/** Claude Code's instructionFiles in effect; null before 2.1.281 (no
+	 * AGENTS.md loading), and then agentsMd and agentsMdOffBy are absent. */
+	instructionFiles: 'claude-md' | 'claude-md-or-agents-md' | 'claude-md-and-agents-md' | 'managed-only' | null;
+	/** Every AGENTS.md of the walk that has text, and whether it was sent. */
+	agentsMd?: Array<{ path: string; loaded: boolean }>;
+	/** The CLAUDE.md or CLAUDE.local.md that turned the fallback off. */
+	agentsMdOffBy?: string | null;
+	/** A nanoclaw host, Claude Code groups: the release whose rules loaded,
+	 * and where it came from ('pinned by container/cli-tools.json',
+	 * 'claude_version in clawmd.json', ...). */
+	claudeVersion?: string;
+	claudeVersionFrom?: string;
+	/** A nanoclaw host, Claude Code groups: the setting sources, and where
+	 * they came from. */
+	settingSources?: Array<'project' | 'user' | 'local'>;
+	settingSourcesFrom?: string;
+	/** A nanoclaw host: what its SessionStart hook injects (null: the
+	 * container has no hook script); absent on other hosts. */
+	sessionStart?: { hook: string; maxChars: number; files: HookFile[] } | null;
 }
 
 export interface Finding {

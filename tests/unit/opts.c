@@ -36,6 +36,18 @@ int main(void)
 	   "... saying both versions: %s", err.msg);
 	clawmd_memory_release(&m);
 
+	/* refused before the group is looked at */
+	struct clawmd_render_opts ro = {0};
+	struct clawmd_render_setup rs;
+	clawmd_err_clear(&err);
+	is(clawmd_render_setup(&rs, NULL, &ro, &err), CLAWMD_EUSAGE, "render opts of version 0: EUSAGE");
+	ok(strstr(err.msg, "clawmd_render_opts: version 0") != NULL, "... naming it: %s", err.msg);
+	clawmd_render_setup_release(&rs);
+	struct clawmd_render_opts ri = CLAWMD_RENDER_OPTS_INIT;
+	ok(ri.version == CLAWMD_RENDER_OPTS_VERSION && ri.memory.version == CLAWMD_MEMORY_OPTS_VERSION &&
+	   !ri.runtime_set && !ri.release_set && !ri.sources_set,
+	   "CLAWMD_RENDER_OPTS_INIT: both versions, nothing given");
+
 	struct clawmd_compose_opts co = CLAWMD_COMPOSE_OPTS_INIT;
 	struct clawmd_migrate_opts mg = CLAWMD_MIGRATE_OPTS_INIT;
 	ok(co.version == CLAWMD_COMPOSE_OPTS_VERSION && !co.dry_run && !co.record_only,

@@ -903,17 +903,9 @@ static size_t utf16_units(const char *s, size_t len)
 	return chars;
 }
 
-static napi_value memory_js(napi_env env, const struct clawmd_memory *m,
-			    const struct clawmd_memory_opts *o, const char *format)
+static napi_value memory_files_js(napi_env env, const struct clawmd_memory *m, bool json)
 {
-	napi_value ret, arr, x;
-	if (!strcmp(format, "text")) {
-		struct clawmd_buf s = CLAWMD_BUF_INIT;
-		clawmd_memory_text(&s, m, o);
-		napi_create_string_utf8(env, s.ptr ? s.ptr : "", s.len, &ret);
-		clawmd_buf_release(&s);
-		return ret;
-	}
+	napi_value arr, x;
 	napi_create_array_with_length(env, m->nfiles, &arr);
 	for (size_t i = 0; i < m->nfiles; i++) {
 		const struct clawmd_mem_file *f = &m->files[i];
@@ -921,14 +913,117 @@ static napi_value memory_js(napi_env env, const struct clawmd_memory *m,
 		set_str(env, x, "type", clawmd_mem_type_name(f->type));
 		set_str(env, x, "path", f->path);
 		set_str(env, x, "parent", f->parent);
-		if (!strcmp(format, "json")) {
+		if (json) {
 			set_num(env, x, "size", (double)f->size);
 			set_num(env, x, "tokens", (double)((utf16_units(f->content, f->len) + 3) / 4));
 		}
 		napi_set_element(env, arr, (uint32_t)i, x);
 	}
-	if (!strcmp(format, "files"))
+	return arr;
+}
+
+/* The AGENTS.md fallback (Claude Code 2.1.281 on), as render --json has
+ * it: the mode in effect (null before 2.1.281), what the walk found, and
+ * the file that turned the fallback off. */
+static void agents_js(napi_env env, napi_value ret, const struct clawmd_memory *m)
+{
+	napi_value arr, x;
+	if (!m->instruction_files) {
+		set_str(env, ret, "instructionFiles", NULL);
+		return;
+	}
+	set_str(env, ret, "instructionFiles", clawmd_instruction_files_name(m->instruction_files));
+	napi_create_array_with_length(env, m->nagents, &arr);
+	for (size_t i = 0; i < m->nagents; i++) {
+		napi_create_object(env, &x);
+		set_str(env, x, "path", m->agents[i].path);
+		set_bool(env, x, "loaded", m->agents[i].loaded);
+		napi_set_element(env, arr, (uint32_t)i, x);
+	}
+	napi_set_named_property(env, ret, "agentsMd", arr);
+	set_str(env, ret, "agentsMdOffBy", m->agents_off_by);
+}
+
+/* A nanoclaw host (render --json's claude_version ... session_start): the
+ * release and where it came from, the setting sources and where from, and
+ * what the SessionStart hook injects (the text may hold NUL bytes: it is
+ * given whole). */
+static void nanoclaw_js(napi_env env, napi_value ret, const struct clawmd_render_setup *s)
+{
+	const struct clawmd_memory_opts *o = &s->memory;
+	napi_value arr, x, h, v;
+	if (s->release_from) {
+		char *rel = clawmd_render_release(o);
+		set_str(env, ret, "claudeVersion", rel);
+		free(rel);
+		set_str(env, ret, "claudeVersionFrom", s->release_from);
+	}
+	if (s->sources_from) {
+		const char *src[3];
+		size_t n = 0;
+		if (!o->no_project)
+			src[n++] = "project";
+		if (!o->no_user)
+			src[n++] = "user";
+		if (!o->no_local)
+			src[n++] = "local";
+		napi_set_named_property(env, ret, "settingSources", strv_js(env, (char *const *)src, n));
+		set_str(env, ret, "settingSourcesFrom", s->sources_from);
+	}
+	if (!s->hook.present) {
+		set_str(env, ret, "sessionStart", NULL);
+		return;
+	}
+	napi_create_object(env, &h);
+	set_str(env, h, "hook", CLAWMD_HOOK_SCRIPT);
+	set_num(env, h, "maxChars", CLAWMD_HOOK_MEMORY_CHARS);
+	size_t nf = sizeof(s->hook.files) / sizeof(s->hook.files[0]);
+	napi_create_array_with_length(env, nf, &arr);
+	for (size_t i = 0; i < nf; i++) {
+		const struct clawmd_hook_file *f = &s->hook.files[i];
+		napi_create_object(env, &x);
+		set_str(env, x, "path", f->path);
+		set_bool(env, x, "available", f->available);
+		if (f->available) {
+			set_num(env, x, "chars", (double)f->chars);
+			set_bool(env, x, "truncated", f->truncated);
+			if (napi_create_string_utf8(env, f->text ? f->text : "", f->len, &v) == napi_ok)
+				napi_set_named_property(env, x, "text", v);
+		}
+		napi_set_element(env, arr, (uint32_t)i, x);
+	}
+	napi_set_named_property(env, h, "files", arr);
+	napi_set_named_property(env, ret, "sessionStart", h);
+}
+
+/* What render --group prints, as JS: the string (text), the files with
+ * the hook's after them (files), or render --json's object (json). */
+static napi_value memory_js(napi_env env, const struct clawmd_memory *m,
+			    const struct clawmd_render_setup *s, const char *format)
+{
+	napi_value ret, arr, x;
+	if (!strcmp(format, "text")) {
+		struct clawmd_buf t = CLAWMD_BUF_INIT;
+		clawmd_memory_text(&t, m, &s->memory);
+		napi_create_string_utf8(env, t.ptr ? t.ptr : "", t.len, &ret);
+		clawmd_buf_release(&t);
+		return ret;
+	}
+	arr = memory_files_js(env, m, !strcmp(format, "json"));
+	if (!strcmp(format, "files")) {
+		/* what nanoclaw's SessionStart hook adds, after the startup
+		 * memory, its parent the hook's script (the Hook rows) */
+		uint32_t k = (uint32_t)m->nfiles;
+		for (size_t i = 0; i < sizeof(s->hook.files) / sizeof(s->hook.files[0]); i++)
+			if (s->hook.files[i].available) {
+				napi_create_object(env, &x);
+				set_str(env, x, "type", "Hook");
+				set_str(env, x, "path", s->hook.files[i].path);
+				set_str(env, x, "parent", CLAWMD_HOOK_SCRIPT);
+				napi_set_element(env, arr, k++, x);
+			}
 		return arr;
+	}
 	napi_create_object(env, &ret);
 	set_str(env, ret, "cwd", m->cwd);
 	napi_set_named_property(env, ret, "files", arr);
@@ -944,77 +1039,88 @@ static napi_value memory_js(napi_env env, const struct clawmd_memory *m,
 	}
 	napi_set_named_property(env, ret, "imports", arr);
 	napi_set_named_property(env, ret, "externalIncludes", strv_js(env, m->external, m->nexternal));
+	agents_js(env, ret, m);
+	if (s->nanoclaw)
+		nanoclaw_js(env, ret, s);
 	return ret;
 }
 
+/* An unknown runtime named: every built-in one listed, from the contract
+ * table (so a runtime added there is never missing here), and the nearest
+ * suggested. */
+static void throw_runtime(napi_env env, const char *name)
+{
+	struct clawmd_buf b = CLAWMD_BUF_INIT;
+	const char *near = clawmd_runtime_suggest(name);
+	clawmd_buf_printf(&b, "runtime: unknown runtime '%s'", name);
+	if (near)
+		clawmd_buf_printf(&b, "; did you mean '%s'?", near);
+	for (int i = 0; i < CLAWMD_RUNTIME_N; i++)
+		clawmd_buf_printf(&b, "%s%s", !i ? " (" : i + 1 < CLAWMD_RUNTIME_N ? ", " : " or ",
+				  clawmd_runtime_name((enum clawmd_runtime)i));
+	clawmd_buf_puts(&b, ")");
+	throw_err(env, CLAWMD_EUSAGE, b.ptr, 0, NULL, "runtime");
+	clawmd_buf_release(&b);
+}
+
 /* handle.render(group, {format, approveExternal, home, runtime}): what the
- * agent of GROUP loads, in its container's view (render --group), by the
- * rules of `runtime` (default: the group's first runtime). */
+ * agent of GROUP loads, in its container's view, set up as render --group
+ * sets it up (clawmd_render_setup: the runtime by the group's provider's
+ * contract, clawmd.json's settings, a nanoclaw host's pin, sources and
+ * hook), by the rules of `runtime` when given. */
 static napi_value m_render(napi_env env, napi_callback_info info)
 {
 	size_t argc = 2;
 	napi_value argv[2] = {NULL, NULL}, opts, ret = NULL;
 	struct handle *h = handle_enter(env, info, &argc, argv, NULL, "render");
 	char *group = NULL, *format = NULL, *home = NULL, *runtime = NULL;
-	bool approve = false;
-	enum clawmd_runtime rt = CLAWMD_RUNTIME_CLAUDE;
-	clawmd_runtimes set;
+	struct clawmd_render_opts ro = CLAWMD_RENDER_OPTS_INIT;
+	struct clawmd_render_setup s;
 	struct clawmd_group *g = NULL;
-	struct clawmd_mount *mounts = NULL;
-	size_t nmounts = 0;
 	struct clawmd_memory m;
+	memset(&s, 0, sizeof(s));
 	clawmd_memory_init(&m);
 	if (!h || !(group = get_string(env, argv[0], "group", CLAWMD_EINPUT, NULL)) ||
 	    !get_options(env, argv[1], "options", &opts) ||
-	    !get_bool_opt(env, opts, "approveExternal", &approve) ||
+	    !get_bool_opt(env, opts, "approveExternal", &ro.memory.approve_external) ||
 	    !get_string_opt(env, opts, "format", &format) || !get_string_opt(env, opts, "home", &home) ||
 	    !get_string_opt(env, opts, "runtime", &runtime))
 		goto out;
-	if (runtime && clawmd_runtime_parse(&rt, runtime) < 0) {
-		throw_usage(env, "runtime", "runtime: unknown runtime '%s' (claude, codex, gemini or "
-			    "opencode)", runtime);
+	if (runtime && clawmd_runtime_parse(&ro.memory.runtime, runtime) < 0) {
+		throw_runtime(env, runtime);
 		goto out;
 	}
 	if (format && strcmp(format, "text") && strcmp(format, "files") && strcmp(format, "json")) {
 		throw_usage(env, "format", "format: unknown format '%s' (text, files or json)", format);
 		goto out;
 	}
+	/* The container's user tier is what a mount shows at its home. */
+	if (home && home[0] != '/') {
+		throw_usage(env, "home", "home: a container path, absolute, not '%s'", home);
+		goto out;
+	}
 	if (!handle_recheck(env, h))
 		goto out;
+	ro.runtime_set = runtime != NULL;
+	ro.memory.home = home;
+	ro.memory.list_external = format && !strcmp(format, "json");
 	struct clawmd_err err = CLAWMD_ERR_INIT;
-	const struct clawmd_layout *lay = &h->root.lay;
 	pthread_mutex_lock(&h->mu);
 	int rc = clawmd_group_open(&g, &h->root, group, &err);
 	if (rc == 0)
 		rc = group_exists(g, &err);
 	if (rc == 0)
-		rc = clawmd_layout_mounts(&mounts, &nmounts, lay, group, &err);
-	if (rc == 0 && !runtime)
-		rc = clawmd_group_runtimes(&set, &rt, g, &err);
-	struct clawmd_memory_opts o = {
-		.version = CLAWMD_MEMORY_OPTS_VERSION,
-		.cwd = lay->ct_group,
-		.home = home,
-		.approve_external = approve || lay->approve_external,
-		.no_user = lay->no_user,
-		.no_project = lay->no_project,
-		.no_local = lay->no_local,
-		.release = lay->claude,
-		.mounts = mounts,
-		.nmounts = nmounts,
-		.list_external = format && !strcmp(format, "json"),
-		.runtime = rt,
-	};
+		rc = clawmd_render_setup(&s, g, &ro, &err);
 	if (rc == 0)
-		rc = clawmd_memory_load(&m, &o, &err);
+		rc = clawmd_memory_load(&m, &s.memory, &err);
 	pthread_mutex_unlock(&h->mu);
 	if (rc < 0)
 		throw_err(env, rc, err.msg, err.sys_errno, g ? clawmd_group_path(g) : NULL, NULL);
 	else
-		ret = memory_js(env, &m, &o, format ? format : "text");
+		ret = memory_js(env, &m, &s, format ? format : "text");
 out:
 	clawmd_memory_release(&m);
-	clawmd_mounts_free(mounts, nmounts);
+	clawmd_render_setup_release(&s);
 	clawmd_group_free(g);
 	handle_leave(h);
 	free(group);

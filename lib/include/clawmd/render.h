@@ -8,6 +8,7 @@
 
 #include "clawmd/base.h"
 #include "clawmd/claude.h"
+#include "clawmd/group.h"
 #include "clawmd/layout.h"
 #include "clawmd/runtime.h"
 
@@ -257,6 +258,82 @@ void clawmd_hook_memory_text(struct clawmd_buf *out, const char *data, size_t le
  */
 int clawmd_nanoclaw_pinned_release(struct clawmd_release *out, char **file,
 				   const struct clawmd_layout *lay, struct clawmd_err *err);
+
+/* ---- a group's render: what it loads with (render/setup.c) ------------- */
+
+/*
+ * What a group's agent loads depends on more than its files: its container's
+ * mount table, its runtime, the Claude Code release, the setting sources,
+ * and on a nanoclaw host what the agent runner adds.  clawmd_render_setup()
+ * decides all of it in one place, for render --group and the Node binding's
+ * render() alike, so the two never show different things:
+ *
+ *	struct clawmd_render_opts ro = CLAWMD_RENDER_OPTS_INIT;
+ *	ro.memory.home = "/home/node";              // what the caller was told
+ *	struct clawmd_render_setup s;
+ *	if (clawmd_render_setup(&s, g, &ro, &err) < 0) ...  // container.json,
+ *	                                                    // cli-tools.json
+ *	clawmd_memory_load(&m, &s.memory, &err);            // as the agent loads
+ *	... s.release_from, s.sources_from, s.hook: what to say beside it ...
+ *	clawmd_render_setup_release(&s);
+ *
+ * From the caller: ro.memory as it was told (cwd a container path, home,
+ * managed_dir, target, list_external, each runtime's own settings), and
+ * with runtime_set, release_set or sources_set the runtime, the release or
+ * the setting sources it was given, which then stand.  The rest is the
+ * group's:
+ *  - the mounts: clawmd_group_mounts(); every path is a container path,
+ *    and the working directory, unless given, the container's group;
+ *  - the runtime: the group's first provider (container.json), loaded by
+ *    the rules of the built-in runtime its contract is "like" (a provider
+ *    clawmd.json defines included); with a target, Claude Code's;
+ *  - the release, the setting sources and approve_external: clawmd.json's
+ *    (approve_external is or-ed with the caller's);
+ *  - on a nanoclaw host (the preset), unless a target is asked for:
+ *    for Claude Code the release container/cli-tools.json pins where
+ *    neither the caller nor clawmd.json says one, and the sources
+ *    project,user,local where the container has the memory hook and
+ *    neither says them; for Claude Code and Codex the memory that hook
+ *    injects (clawmd_session_hook_load()).  release_from and sources_from
+ *    say where each came from, in the words render prints.
+ * Errors: an options struct not from CLAWMD_RENDER_OPTS_INIT (EUSAGE), the
+ * group's container.json (EINPUT), its mounts, and on a nanoclaw host a
+ * cli-tools.json that is no such file (EINPUT, naming it) or cannot be
+ * read (EFS), unless the release came from the caller or clawmd.json: the
+ * pin is then only noted, and a broken one is not an error.
+ * `out` is always safe to release.  out->memory points into `out` (the
+ * mounts) and at what ro.memory points to: it lives as long as both.
+ */
+#define CLAWMD_RENDER_OPTS_VERSION 1
+#define CLAWMD_RENDER_OPTS_INIT {CLAWMD_RENDER_OPTS_VERSION, CLAWMD_MEMORY_OPTS_INIT, false, false, false}
+struct clawmd_render_opts {
+	unsigned int version; /* CLAWMD_RENDER_OPTS_VERSION */
+	struct clawmd_memory_opts memory; /* the caller's, from CLAWMD_MEMORY_OPTS_INIT */
+	bool runtime_set; /* memory.runtime stands */
+	bool release_set; /* memory.release stands (--claude-version) */
+	bool sources_set; /* memory.no_user, no_project, no_local stand */
+};
+
+struct clawmd_render_setup {
+	struct clawmd_memory_opts memory; /* for clawmd_memory_load() */
+	struct clawmd_mount *mounts;	  /* the group's container view */
+	size_t nmounts;
+	bool nanoclaw;	    /* the nanoclaw preset, no target: what follows
+			       is said beside the load */
+	char *release_from; /* where memory.release came from ("pinned by
+			       container/cli-tools.json", ...); NULL: not
+			       said (not nanoclaw, or not Claude Code) */
+	char *sources_from; /* where the setting sources came from; NULL: as
+			       release_from */
+	struct clawmd_session_hook hook; /* what nanoclaw's SessionStart hook
+					    injects (!present: none) */
+};
+
+int clawmd_render_setup(struct clawmd_render_setup *out, struct clawmd_group *g,
+			const struct clawmd_render_opts *opts, struct clawmd_err *err);
+void clawmd_render_setup_release(struct clawmd_render_setup *s);
+/* "2.1.330": memory.release, or the default when it is zero (caller frees). */
+char *clawmd_render_release(const struct clawmd_memory_opts *o);
 
 #ifdef __cplusplus
 }
