@@ -230,29 +230,22 @@ static int load_row(struct row *r, const struct clawmd_root *root, struct clawmd
 		    struct clawmd_err *err)
 {
 	const struct clawmd_layout *lay = &root->lay;
-	struct clawmd_mount *mounts = NULL;
-	size_t nmounts = 0;
+	struct clawmd_render_opts ro = CLAWMD_RENDER_OPTS_INIT;
+	struct clawmd_render_setup s;
 	clawmd_runtimes set;
 	int rc;
-	if ((rc = clawmd_group_runtimes(&set, &r->rt, g, err)) < 0 ||
-	    (rc = clawmd_group_mounts(&mounts, &nmounts, g, err)) < 0)
+	if ((rc = clawmd_group_runtimes(&set, &r->rt, g, err)) < 0)
 		return rc;
 	r->c = clawmd_layout_contract(lay, r->rt);
 	r->cap = r->c ? r->c->cap : 0;
-	struct clawmd_memory_opts o = {
-		.version = CLAWMD_MEMORY_OPTS_VERSION,
-		.cwd = lay->ct_group,
-		.approve_external = lay->approve_external,
-		.release = lay->claude,
-		.mounts = mounts,
-		.nmounts = nmounts,
-		/* a provider of clawmd.json's loads by the rules of the
-		 * built-in one it is "like" (as render and check) */
-		.runtime = r->c ? r->c->like : CLAWMD_RUNTIME_CLAUDE,
-		.no_user = lay->no_user,
-		.no_project = lay->no_project,
-		.no_local = lay->no_local,
-	};
+	/* The very setup of render --group: the runtime by the contract's
+	 * "like", and on a nanoclaw host the pinned release and the sources
+	 * its runner passes. */
+	if ((rc = clawmd_render_setup(&s, g, &ro, err)) < 0) {
+		clawmd_render_setup_release(&s);
+		return rc;
+	}
+	const struct clawmd_memory_opts o = s.memory;
 	struct clawmd_memory m;
 	clawmd_memory_init(&m);
 	if ((rc = clawmd_memory_load(&m, &o, err)) == 0) {
@@ -293,7 +286,7 @@ static int load_row(struct row *r, const struct clawmd_root *root, struct clawmd
 		free(by);
 	}
 	clawmd_memory_release(&m);
-	clawmd_mounts_free(mounts, nmounts);
+	clawmd_render_setup_release(&s);
 	return rc;
 }
 

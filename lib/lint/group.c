@@ -328,38 +328,31 @@ static int lint_drift(struct clawmd_lint_group *g, struct clawmd_err *err)
 }
 
 /* What the container loads at startup, through the mount table: CM101-CM105
- * and CM201, and the memory size for the budget. */
+ * and CM201, and the memory size for the budget.  Claude Code's load, set
+ * up as render --group sets it up (clawmd_render_setup: on a nanoclaw host
+ * the release its image pins and the sources its runner passes), so that
+ * check, status and render say the same of one group. */
 static int lint_memory(struct clawmd_lint_group *g, struct clawmd_err *err)
 {
-	struct clawmd_mount *mounts = NULL;
-	size_t nmounts = 0;
-	int rc = clawmd_group_mounts(&mounts, &nmounts, g->grp, err);
-	if (rc < 0)
-		return rc;
-	struct clawmd_lint_view V = {
-		.out = g->out,
-		.group = g->group,
-		.root = g->lay->root,
-		.mounts = mounts,
-		.nmounts = nmounts,
-		.plan = g->planned ? &g->plan : NULL,
-		.gpath = g->gpath,
-	};
-	struct clawmd_memory_opts mo = {
-		.version = CLAWMD_MEMORY_OPTS_VERSION,
-		.cwd = g->lay->ct_group,
-		.approve_external = g->opts->approve_external || g->lay->approve_external,
-		.release = g->lay->claude,
-		.mounts = mounts,
-		.nmounts = nmounts,
-	};
-	/* The host's setting sources decide what loads natively (nanoclaw
-	 * leaves out local: CLAUDE.local.md only loads when imported). */
-	mo.no_user = g->lay->no_user;
-	mo.no_project = g->lay->no_project;
-	mo.no_local = g->lay->no_local;
-	rc = clawmd_lint_loaded(&V, &mo, &g->memory_chars, err);
-	clawmd_mounts_free(mounts, nmounts);
+	struct clawmd_render_opts ro = CLAWMD_RENDER_OPTS_INIT;
+	struct clawmd_render_setup s;
+	ro.memory.runtime = CLAWMD_RUNTIME_CLAUDE;
+	ro.runtime_set = true;
+	ro.memory.approve_external = g->opts->approve_external;
+	int rc = clawmd_render_setup(&s, g->grp, &ro, err);
+	if (rc == 0) {
+		struct clawmd_lint_view V = {
+			.out = g->out,
+			.group = g->group,
+			.root = g->lay->root,
+			.mounts = s.mounts,
+			.nmounts = s.nmounts,
+			.plan = g->planned ? &g->plan : NULL,
+			.gpath = g->gpath,
+		};
+		rc = clawmd_lint_loaded(&V, &s.memory, &g->memory_chars, err);
+	}
+	clawmd_render_setup_release(&s);
 	return rc;
 }
 
