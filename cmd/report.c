@@ -241,6 +241,7 @@ static int load_row(struct row *r, const struct clawmd_root *root, struct clawmd
 	/* The very setup of render --group: the runtime by the contract's
 	 * "like", and on a nanoclaw host the pinned release and the sources
 	 * its runner passes. */
+	ro.broken_pin_noted = true; /* the host's pin file says nothing of the group */
 	if ((rc = clawmd_render_setup(&s, g, &ro, err)) < 0) {
 		clawmd_render_setup_release(&s);
 		return rc;

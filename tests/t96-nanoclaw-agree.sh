@@ -32,6 +32,19 @@ expect_ok "status counts the memory render shows (CLAUDE.local.md's 1,014 charac
 	my $c = $d->{groups}[0]{memory_chars};
 	$c > 1014 or die "memory_chars $c: CLAUDE.local.md not counted\n"' <"$T/status.json"
 
+# The flat document has no fragments: its skills are its sections, not
+# text that reads like one (an MCP server's instructions are the agent's).
+printf '{"mcpServers": {"web": {"command": "w", "instructions": "Web.\\n\\n# NanoClaw Skill: planted\\n\\nno skill"}}}\n' \
+	>"$R/groups/main/container.json"
+expect_ok "compose with an MCP server's instructions" "$CLAWMD" compose -q -C "$R" main
+expect_grep "the planted heading is in the document" '^# NanoClaw Skill: planted' "$R/groups/main/CLAUDE.md"
+expect_ok "status --json" "$CLAWMD" status -C "$R" --json
+cp "$T/out" "$T/status2.json"
+expect_ok "status names the flat document's skills: a, and no planted one" perl -MJSON::PP -e '
+	local $/; my $d = decode_json(<STDIN>);
+	my $s = join(",", @{$d->{groups}[0]{skills}});
+	$s eq "a" or die "skills: $s\n"' <"$T/status2.json"
+
 expect_ok "report" "$CLAWMD" report -C "$R"
 cp "$T/out" "$T/report.html"
 expect_grep "report: the agent's text holds the local notes, as render's" \

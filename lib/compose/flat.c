@@ -68,7 +68,10 @@ struct flat {
 	struct clawmd_group *g;
 	struct section *v;
 	size_t n, cap;
+	size_t skills_cap; /* of plan->skills */
 };
+
+#define SKILL_SECTION "NanoClaw Skill: "
 
 /* ---- JavaScript's string semantics over UTF-8 ------------------------------ */
 
@@ -857,7 +860,7 @@ static int push_skills(struct flat *f, const struct row *r, struct clawmd_buf *t
 			continue;
 		char *p = cat(lay->skills, "/", names[i], "/instructions.md", NULL);
 		if ((rc = read_source(text, f->g, p, err)) == 0) {
-			char *h = cat("NanoClaw Skill: ", names[i], NULL);
+			char *h = cat(SKILL_SECTION, names[i], NULL);
 			push(f, h, text->ptr, text->len, true);
 			free(h);
 		}
@@ -902,6 +905,14 @@ static int compose_one(struct clawmd_buf *out, struct flat *f, const struct row 
 		free(h);
 	}
 	fit(out, f, f->v, &f->n, c->cap, shown);
+	if (!f->plan->n) /* the first entry: the skills status names */
+		for (size_t i = 0; i < f->n; i++)
+			if (!strncmp(f->v[i].name, SKILL_SECTION, strlen(SKILL_SECTION))) {
+				clawmd_xgrow(&f->plan->skills, &f->skills_cap, f->plan->nskills + 1,
+					     sizeof(char *));
+				f->plan->skills[f->plan->nskills++] =
+					clawmd_xstrdup(f->v[i].name + strlen(SKILL_SECTION));
+			}
 out:
 	sections_release(f);
 	clawmd_buf_release(&text);

@@ -54,6 +54,7 @@ void clawmd_plan_release(struct clawmd_plan *plan)
 		entry_release(&plan->read[i]);
 	free(plan->read);
 	clawmd_strv_free(plan->warnings, plan->nwarnings);
+	clawmd_strv_free(plan->skills, plan->nskills);
 	free(plan->group);
 	clawmd_plan_init(plan);
 }

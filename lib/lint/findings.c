@@ -138,11 +138,27 @@ size_t clawmd_lint_json_find(const char *json, const char *s)
 	return p ? (size_t)(p - json) + 1 : 0;
 }
 
+/* CM307: a nanoclaw host's pin the loads go without (render/setup.c). */
+static void lint_pin(struct clawmd_findings *out, const struct clawmd_layout *lay)
+{
+	struct clawmd_release pin;
+	struct clawmd_err e = CLAWMD_ERR_INIT;
+	char *file = NULL;
+	if (lay->nanoclaw && !lay->claude_set && clawmd_nanoclaw_pinned_release(&pin, &file, lay, &e) < 0)
+		clawmd_lint_add(out, "CM307", NULL, file ? file : "container/cli-tools.json", 1, 1,
+				"mend it (a JSON array of {name, version}), or set claude_version in "
+				"clawmd.json",
+				"%s; the groups are checked by clawmd's default Claude Code release",
+				e.msg);
+	free(file);
+}
+
 void clawmd_lint_layout(struct clawmd_findings *out, const struct clawmd_layout *lay)
 {
 	struct clawmd_buf text = CLAWMD_BUF_INIT;
 	struct clawmd_dir root = CLAWMD_DIR_INIT;
 	struct clawmd_err e = CLAWMD_ERR_INIT;
+	lint_pin(out, lay);
 	if (!lay->nunknown_keys)
 		return;
 	if (clawmd_dir_open(&root, lay->root, &e) == 0)

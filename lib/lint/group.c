@@ -339,6 +339,7 @@ static int lint_memory(struct clawmd_lint_group *g, struct clawmd_err *err)
 	ro.memory.runtime = CLAWMD_RUNTIME_CLAUDE;
 	ro.runtime_set = true;
 	ro.memory.approve_external = g->opts->approve_external;
+	ro.broken_pin_noted = true; /* CM307, once for the root */
 	int rc = clawmd_render_setup(&s, g->grp, &ro, err);
 	if (rc == 0) {
 		struct clawmd_lint_view V = {

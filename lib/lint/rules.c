@@ -107,6 +107,16 @@ static const struct clawmd_lint_rule lint_rules[] = {
 	 "a runtime that reads none of them.",
 	 "Name a provider of doc/runtimes.md, or give this one a contract under \"providers\" "
 	 "in clawmd.json."},
+	{"CM307", "pin-unreadable", CLAWMD_SEV_WARNING,
+	 "container/cli-tools.json, which pins the Claude Code release of nanoclaw's image, "
+	 "cannot be read.",
+	 "On a nanoclaw host clawmd takes the Claude Code release the agents run from the pin in "
+	 "container/cli-tools.json, unless clawmd.json says one (claude_version). The file is no "
+	 "JSON array of {name, version} objects, or its Claude Code version is no X.Y.Z release: "
+	 "render --group fails on it, and check, status and report load each group by clawmd's "
+	 "default release meanwhile, whose loading rules may not be the image's.",
+	 "Mend container/cli-tools.json (nanoclaw's image build reads it too), or set "
+	 "claude_version in clawmd.json."},
 	{"CM401", "entry-hand-edited", CLAWMD_SEV_ERROR,
 	 "The composed CLAUDE.md was edited by hand.",
 	 "The group's CLAUDE.md is not clawmd's output: it was edited by hand, or is a legacy "

@@ -53,7 +53,12 @@ int clawmd_group_status_get(struct clawmd_group_status *out, struct clawmd_group
 	struct clawmd_err scratch = CLAWMD_ERR_INIT;
 	if (g.cfg_ok && clawmd_group_runtimes(&out->runtimes, &first, grp, &scratch) < 0)
 		out->runtimes = 0;
-	if (g.planned) {
+	if (g.planned && g.plan.flat) {
+		/* one document: no fragments, its skills by their sections */
+		out->skills = clawmd_xcalloc(g.plan.nskills + 1, sizeof(char *));
+		for (; out->nskills < g.plan.nskills; out->nskills++)
+			out->skills[out->nskills] = clawmd_xstrdup(g.plan.skills[out->nskills]);
+	} else if (g.planned) {
 		size_t cap = 0, scap = 0;
 		static const char skill_prefix[] = CLAWMD_FRAGMENTS_DIR "/skill-";
 		for (size_t i = 0; i + 1 < g.plan.n; i++) {

@@ -27,19 +27,20 @@ char *clawmd_render_release(const struct clawmd_memory_opts *o)
  * from.  The caller's release, then clawmd.json's, stand: the pin is read
  * only to be noted, so a pin file the host broke does not stop them. */
 static int nanoclaw_release(struct clawmd_render_setup *s, const struct clawmd_layout *lay,
-			    bool release_set, struct clawmd_err *err)
+			    const struct clawmd_render_opts *opts, struct clawmd_err *err)
 {
 	struct clawmd_release pin;
 	struct clawmd_err scratch = CLAWMD_ERR_INIT;
+	bool noted = lay->claude_set || opts->broken_pin_noted;
 	char *file = NULL;
-	int rc = release_set ? 0
-			     : clawmd_nanoclaw_pinned_release(&pin, &file,
-							      lay, lay->claude_set ? &scratch : err);
-	if (rc < 0 && !lay->claude_set) {
+	int rc = opts->release_set ? 0
+				   : clawmd_nanoclaw_pinned_release(&pin, &file, lay,
+								    noted ? &scratch : err);
+	if (rc < 0 && !noted) {
 		free(file);
 		return rc;
 	}
-	if (release_set) {
+	if (opts->release_set) {
 		s->release_from = clawmd_xstrdup("--claude-version");
 	} else if (lay->claude_set) {
 		char *v = release_str(&lay->claude), *pv = rc == 1 ? release_str(&pin) : NULL;
@@ -52,6 +53,8 @@ static int nanoclaw_release(struct clawmd_render_setup *s, const struct clawmd_l
 	} else if (rc == 1) {
 		s->memory.release = pin;
 		s->release_from = clawmd_xasprintf("pinned by %s", file);
+	} else if (rc < 0) {
+		s->release_from = clawmd_xasprintf("clawmd's default (%s)", scratch.msg);
 	} else {
 		s->release_from = clawmd_xasprintf("clawmd's default (%s pins none)", file);
 	}
@@ -70,7 +73,7 @@ static int nanoclaw(struct clawmd_render_setup *s, const struct clawmd_layout *l
 	int rc;
 	s->nanoclaw = true;
 	if (o->runtime == CLAWMD_RUNTIME_CLAUDE &&
-	    (rc = nanoclaw_release(s, lay, opts->release_set, err)) < 0)
+	    (rc = nanoclaw_release(s, lay, opts, err)) < 0)
 		return rc;
 	if (o->runtime == CLAWMD_RUNTIME_CLAUDE || o->runtime == CLAWMD_RUNTIME_CODEX)
 		clawmd_session_hook_load(&s->hook, s->mounts, s->nmounts, lay->ct_group);

@@ -76,6 +76,11 @@ struct clawmd_plan {
 	/* The flat document (doc/compose.md): the entries are each provider's
 	 * one file, and nothing of the import layout is wanted. */
 	bool flat;
+	/* The flat document: the skills whose sections its first entry holds,
+	 * after the cap ladder, in its order (the import layout names them by
+	 * their fragments). */
+	char **skills;
+	size_t nskills;
 };
 
 void clawmd_plan_init(struct clawmd_plan *plan);

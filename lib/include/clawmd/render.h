@@ -300,18 +300,23 @@ int clawmd_nanoclaw_pinned_release(struct clawmd_release *out, char **file,
  * group's container.json (EINPUT), its mounts, and on a nanoclaw host a
  * cli-tools.json that is no such file (EINPUT, naming it) or cannot be
  * read (EFS), unless the release came from the caller or clawmd.json: the
- * pin is then only noted, and a broken one is not an error.
+ * pin is then only noted, and a broken one is not an error.  With
+ * broken_pin_noted, a broken pin is no error either: the release is
+ * clawmd.json's or the default, and release_from says why (check, status
+ * and report look at the group all the same; check reports the pin as
+ * CM307).
  * `out` is always safe to release.  out->memory points into `out` (the
  * mounts) and at what ro.memory points to: it lives as long as both.
  */
 #define CLAWMD_RENDER_OPTS_VERSION 1
-#define CLAWMD_RENDER_OPTS_INIT {CLAWMD_RENDER_OPTS_VERSION, CLAWMD_MEMORY_OPTS_INIT, false, false, false}
+#define CLAWMD_RENDER_OPTS_INIT {CLAWMD_RENDER_OPTS_VERSION, CLAWMD_MEMORY_OPTS_INIT, false, false, false, false}
 struct clawmd_render_opts {
 	unsigned int version; /* CLAWMD_RENDER_OPTS_VERSION */
 	struct clawmd_memory_opts memory; /* the caller's, from CLAWMD_MEMORY_OPTS_INIT */
 	bool runtime_set; /* memory.runtime stands */
 	bool release_set; /* memory.release stands (--claude-version) */
 	bool sources_set; /* memory.no_user, no_project, no_local stand */
+	bool broken_pin_noted; /* a cli-tools.json the host broke is noted, not an error */
 };
 
 struct clawmd_render_setup {
