@@ -199,6 +199,11 @@ struct cJSON *cmd_json_error(int status, const char *message);
  * a parallel array, null where nothing changed).  Caller frees.
  */
 char *cmd_json_text(struct cJSON *doc, bool exact);
+/* Member `key` of `obj`: `len` bytes of file content as one JSON string,
+ * whole (a NUL is \u0000, which a cJSON string would end at), by the rule
+ * of cmd_json_text: ill-formed bytes as U+FFFD, then "key_base64" with the
+ * exact bytes. */
+void cmd_json_add_bytes(struct cJSON *obj, const char *key, const char *data, size_t len);
 /* cJSON gave no text: say which library could not be loaded and exit 4
  * (the library's forwarders build nothing then), else out of memory. */
 __attribute__((noreturn)) void cmd_json_failed(void);

@@ -177,11 +177,11 @@ static char *utf8_clean(const char *s)
 	return out;
 }
 
-static cJSON *base64(const char *s)
+static cJSON *base64_of(const char *s, size_t len)
 {
 	static const char b64[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
 	const unsigned char *p = (const unsigned char *)s;
-	size_t len = strlen(s), o = 0;
+	size_t o = 0;
 	char *out = malloc((len + 2) / 3 * 4 + 1);
 	if (!out)
 		abort();
@@ -197,6 +197,41 @@ static cJSON *base64(const char *s)
 	cJSON *j = cJSON_CreateString(out);
 	free(out);
 	return j;
+}
+
+static cJSON *base64(const char *s)
+{
+	return base64_of(s, strlen(s));
+}
+
+void cmd_json_add_bytes(cJSON *obj, const char *key, const char *data, size_t len)
+{
+	struct clawmd_buf lit = CLAWMD_BUF_INIT;
+	const unsigned char *p = (const unsigned char *)data;
+	bool replaced = false;
+	clawmd_buf_putc(&lit, '"');
+	for (size_t i = 0, n; i < len; i += n ? n : 1) {
+		unsigned char c = p[i];
+		n = cmd_utf8_len(p + i, len - i);
+		if (c == '"' || c == '\\')
+			clawmd_buf_printf(&lit, "\\%c", c);
+		else if (c == '\n')
+			clawmd_buf_puts(&lit, "\\n");
+		else if (c < 0x20) /* NUL included: \u0000 is JSON's */
+			clawmd_buf_printf(&lit, "\\u%04x", c);
+		else if (n)
+			clawmd_buf_put(&lit, data + i, n);
+		else
+			clawmd_buf_puts(&lit, "\xef\xbf\xbd"), replaced = true; /* U+FFFD */
+	}
+	clawmd_buf_putc(&lit, '"');
+	cJSON_AddRawToObject(obj, key, lit.ptr);
+	clawmd_buf_release(&lit);
+	if (replaced) {
+		char *k = clawmd_xasprintf("%s_base64", key);
+		cJSON_AddItemToObject(obj, k, base64_of(data, len));
+		free(k);
+	}
 }
 
 /* Clean a string item; its original bytes as base64 when it changed. */

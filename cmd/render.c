@@ -146,7 +146,7 @@ static cJSON *json_files(const struct clawmd_memory *m, bool target)
 			struct clawmd_buf t = CLAWMD_BUF_INIT;
 			clawmd_buf_printf(&t, "Contents of %s:\n\n", f->path);
 			clawmd_buf_put(&t, f->content, f->len);
-			cJSON_AddStringToObject(o, "text", t.ptr);
+			cmd_json_add_bytes(o, "text", t.ptr, t.len);
 			clawmd_buf_release(&t);
 		} else {
 			/* chars in UTF-16 code units, as Claude Code counts them */
@@ -541,28 +541,6 @@ static void nanoclaw_lines(const struct render_run *r)
 	}
 }
 
-/* `s` as a JSON string literal.  The memory files are the agent's and may
- * hold NUL bytes, which a cJSON string would end at: the text is escaped
- * here, whole, and added raw. */
-static char *json_literal(const char *s, size_t len)
-{
-	struct clawmd_buf b = CLAWMD_BUF_INIT;
-	clawmd_buf_putc(&b, '"');
-	for (size_t i = 0; i < len; i++) {
-		unsigned char c = (unsigned char)s[i];
-		if (c == '"' || c == '\\')
-			clawmd_buf_printf(&b, "\\%c", c);
-		else if (c == '\n')
-			clawmd_buf_puts(&b, "\\n");
-		else if (c < 0x20)
-			clawmd_buf_printf(&b, "\\u%04x", c);
-		else
-			clawmd_buf_putc(&b, (char)c);
-	}
-	clawmd_buf_putc(&b, '"');
-	return clawmd_buf_detach(&b);
-}
-
 static void nanoclaw_json(cJSON *root, const struct render_run *r)
 {
 	const struct clawmd_memory_opts *o = &r->o;
@@ -599,9 +577,7 @@ static void nanoclaw_json(cJSON *root, const struct render_run *r)
 		if (f->available) {
 			cJSON_AddNumberToObject(x, "chars", (double)f->chars);
 			cJSON_AddBoolToObject(x, "truncated", f->truncated);
-			char *lit = json_literal(f->text, f->len);
-			cJSON_AddRawToObject(x, "text", lit);
-			free(lit);
+			cmd_json_add_bytes(x, "text", f->text, f->len);
 		}
 		cJSON_AddItemToArray(files, x);
 	}

@@ -18,7 +18,7 @@ expect_ok "compose a group whose fragment holds invalid UTF-8" "$CLAWMD" compose
 # overlong form.
 mkdir -p "$R/groups/main/.claude/rules"
 printf -- '---\npaths: ["x\377/**"]\n---\n@./missing.md\n' >"$R/groups/main/.claude/rules/$FF.md"
-printf -- '---\npaths: ["*.md"]\n---\nWhen editing \377 Markdown.\n' >"$R/groups/main/.claude/rules/m$FF.md"
+printf -- '---\npaths: ["*.md"]\n---\nWhen editing \377 Markdown.\0 After a NUL.\n' >"$R/groups/main/.claude/rules/m$FF.md"
 printf 'notes \300\257\n' >"$R/groups/main/CLAUDE.local.md"
 printf 'Use alpha \376\377 changed.\n' >"$R/skills/alpha/instructions.md"
 
@@ -68,7 +68,8 @@ check "render --target: the conditional rule's path and text, exact in *_base64"
 a = d["attachments"]
 assert [b64(x["path_base64"]) for x in a] == [b"/workspace/agent/.claude/rules/m\xff\xfe.md"], a
 assert b64(a[0]["text_base64"]).startswith(b"Contents of /workspace/agent/.claude/rules/m\xff\xfe.md:"), a
-assert "When editing \ufffd Markdown." in a[0]["text"], a'
+assert "When editing \ufffd Markdown.\0 After a NUL." in a[0]["text"], a
+assert b64(a[0]["text_base64"]).endswith("When editing \ufffd Markdown.\0 After a NUL.\n".encode()), a'
 
 "$CLAWMD" compose -C "$R" --dry-run --json main >"$T/compose.json" 2>/dev/null
 check "compose --dry-run --json is strict UTF-8 JSON" json_strict "$T/compose.json"
