@@ -323,7 +323,7 @@ function flatCount(root, config, n, which) {
 		sleep(20);
 	}
 	if (f().changed) throw new Error(`bench: ${which} is not a no-op`);
-	for (let i = 0; i < 2000; i++) f(); // past the optimizing compiler's work
+	for (let i = 0; i < 5000; i++) f(); // past the optimizing compiler's work
 	for (let i = 0; i < n; i++) f();
 	if (plain) plain.close();
 }
