@@ -172,10 +172,10 @@ static int read_file(struct clawmd_buf *out, struct clawmd_inputs *in, const cha
 
 /* A file of the host's install tree, symlinks followed (as readFileSync),
  * decoded as Node decodes UTF-8; read once a pass (compose/pass.h).  1:
- * absent.  path[0, base) is the source directory it lies in (the skills,
- * the modules; 0: none), which the record's check opens once for all
- * its files (struct clawmd_input's base): fifty skills are then fifty
- * short lookups, not fifty walks of the whole path. */
+ * absent.  path[0, base) is the source directory it lies in (the skills;
+ * 0: none), which the record's check opens once for all its files
+ * (struct clawmd_input's base): fifty skills are then fifty short
+ * lookups, not fifty walks of the whole path. */
 static int read_source(struct clawmd_buf *out, struct clawmd_group *g, const char *path,
 		       size_t base, struct clawmd_err *err)
 {
@@ -844,7 +844,9 @@ static int push_modules(struct flat *f, const struct row *r, struct clawmd_buf *
 		char *mod = clawmd_xstrndup(names[i], l - sl);
 		if (!(r->cli_disabled && (!strcmp(mod, "cli") || !strcmp(mod, "scheduling")))) {
 			char *p = clawmd_path_join(lay->modules, names[i]);
-			if ((rc = read_source(text, f->g, p, strlen(lay->modules), err)) == 0) {
+			/* a handful: each looked at by its whole path costs less
+			 * than opening their directory for them */
+			if ((rc = read_source(text, f->g, p, 0, err)) == 0) {
 				char *h = cat("NanoClaw Module: ", mod, NULL);
 				push(f, h, text->ptr, text->len, true);
 				free(h);
