@@ -18,7 +18,8 @@ for s in alpha beta gamma; do mkdir -p "$S/$s" && printf 'Skill %s.\n' "$s" >"$S
 printf '{"preset": "nanoclaw", "document": "flat"}\n' >"$R/clawmd.json"
 printf '{}\n' >"$G/container.json"
 D=$G/CLAUDE.md
-has_record() { [ "$(head -c 6 "$R/.clawmd/locks/main" 2>/dev/null)" = clawmd ]; }
+# the no-op record, after the lock file's first 4096 bytes (the ownership region)
+has_record() { [ "$(tail -c +4097 "$R/.clawmd/locks/main" 2>/dev/null | head -c 6)" = clawmd ]; }
 compose() { $CLAWMD compose -C "$R" main >"$T/out" 2>"$T/err"; }
 # compose until the no-op's record is written (the inputs aged out)
 settle() {
