@@ -644,8 +644,15 @@ static napi_value summary_js(napi_env env, const struct summary *s)
 		napi_create_string_utf8(env, s->group, NAPI_AUTO_LENGTH, &argv[0]);
 		napi_create_string_utf8(env, s->path, NAPI_AUTO_LENGTH, &argv[1]);
 		napi_get_boolean(env, s->nch > 0, &argv[2]);
-		argv[3] = changes_js(env, s);
-		argv[4] = strv_js(env, s->warnings, s->nwarnings);
+		/* none: undefined, the literal's [] (a no-op's usual case) */
+		if (s->nch)
+			argv[3] = changes_js(env, s);
+		else
+			napi_get_undefined(env, &argv[3]);
+		if (s->nwarnings)
+			argv[4] = strv_js(env, s->warnings, s->nwarnings);
+		else
+			napi_get_undefined(env, &argv[4]);
 		if (napi_call_function(env, make, make, 5, argv, &o) == napi_ok)
 			return o;
 		return NULL; /* cannot throw: the maker is ours */
@@ -1838,7 +1845,8 @@ NAPI_MODULE_INIT()
 	/* compose's result made by a literal; where the environment compiles
 	 * no code (it threw), made property by property instead */
 	static const char result_src[] = "(function (group, path, changed, changes, warnings) {"
-					 " return { group, path, changed, changes, warnings }; })";
+					 " return { group, path, changed, changes: changes || [],"
+					 " warnings: warnings || [] }; })";
 	napi_value src, global, json;
 	napi_valuetype t;
 	if (napi_create_string_utf8(env, result_src, NAPI_AUTO_LENGTH, &src) != napi_ok ||
