@@ -844,8 +844,8 @@ static int push_modules(struct flat *f, const struct row *r, struct clawmd_buf *
 		char *mod = clawmd_xstrndup(names[i], l - sl);
 		if (!(r->cli_disabled && (!strcmp(mod, "cli") || !strcmp(mod, "scheduling")))) {
 			char *p = clawmd_path_join(lay->modules, names[i]);
-			/* a handful: each looked at by its whole path costs less
-			 * than opening their directory for them */
+			/* a handful: their directory is not opened for them
+			 * (an open and a close for three shorter lookups) */
 			if ((rc = read_source(text, f->g, p, 0, err)) == 0) {
 				char *h = cat("NanoClaw Module: ", mod, NULL);
 				push(f, h, text->ptr, text->len, true);
