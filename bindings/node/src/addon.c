@@ -655,7 +655,11 @@ static napi_value summary_js(napi_env env, const struct summary *s)
 			napi_get_undefined(env, &argv[4]);
 		if (napi_call_function(env, make, make, 5, argv, &o) == napi_ok)
 			return o;
-		return NULL; /* cannot throw: the maker is ours */
+		/* The maker throws nothing of its own, but JS may not run (the
+		 * stack at its limit): the group was composed, so its result
+		 * is made property by property instead. */
+		napi_value ignored;
+		napi_get_and_clear_last_exception(env, &ignored);
 	}
 	napi_create_object(env, &o);
 	set_str(env, o, "group", s->group);
