@@ -23,6 +23,10 @@
  *		composer of that name beside it, interleaved, and whether the two
  *		wrote the same bytes; then the adapter's no-op (its watched handle)
  *		and the library's no-op of the same document on a plain handle
+ *	node bench/node.mjs flatcount ROOT CONFIG N adapter|plain
+ *		the no-ops of `flat` one side alone, after the warm-up, printing
+ *		nothing: the adapter's (a row as nanoclaw's database returns it)
+ *		or the plain handle's, for callgrind at two N as `count`
  *	node bench/node.mjs loop ROOT
  *		the event loop's delay while composeAll() runs over every group
  *		of ROOT, beside the same loop idle
@@ -261,20 +265,24 @@ async function flat(root, config, n, peerDir) {
 
 	// The no-op: the adapter's own handle (watched), once the record of a
 	// verified no-op exists; and the same document's no-op on a plain handle
-	// (no watch: the record verified by stats at each call), config given
-	// as the adapter gives it.
+	// (no watch: the record verified by stats at each call), the adapter's
+	// config given as an object, and again as the JSON text the adapter
+	// hands the addon (which spares JSON.stringify at each call).
 	const cfg = { skills: 'all', mcpServers: servers };
+	const cfgText = JSON.stringify(cfg);
 	const plain = clawmd.open(root, { preset: 'nanoclaw', document: 'flat' });
 	const a = () => nc.composeGroupProjectDoc(grp(0), path.resolve('groups', 'fa0'), spec, row(0), { log: quiet });
 	const b = () => plain.compose('fa1', { config: cfg });
+	const c = () => plain.compose('fa2', { config: cfgText });
 	for (let i = 0; i < 20; i++) {
 		a();
 		b();
+		c();
 		sleep(20);
 	}
-	if (a().changed || b().changed) throw new Error('bench: the adapter\'s groups are not a no-op');
-	const ta = [], tb = [];
-	for (let i = 0; i < 200; i++) { a(); b(); }
+	if (a().changed || b().changed || c().changed) throw new Error('bench: the adapter\'s groups are not a no-op');
+	const ta = [], tb = [], tc = [];
+	for (let i = 0; i < 200; i++) { a(); b(); c(); }
 	for (let i = 0; i < NOOP; i++) {
 		let x = now();
 		a();
@@ -282,13 +290,51 @@ async function flat(root, config, n, peerDir) {
 		x = now();
 		b();
 		tb.push(now() - x);
+		x = now();
+		c();
+		tc.push(now() - x);
 	}
 	plain.close();
-	const sa = sorted(ta), sb = sorted(tb);
+	const sa = sorted(ta), sb = sorted(tb), sc = sorted(tc);
 	console.log(`      ${'no-op, composeGroupProjectDoc (watched)'.padEnd(42)} median ${us(pct(sa, 0.5))} us   ` +
 		`p90 ${us(pct(sa, 0.9))} us   (target <= 10 us)`);
 	console.log(`      ${'no-op, the same on a plain handle'.padEnd(42)} median ${us(pct(sb, 0.5))} us   ` +
 		`p90 ${us(pct(sb, 0.9))} us   (target <= 50 us)`);
+	console.log(`      ${'  the config as text, not an object'.padEnd(42)} median ${us(pct(sc, 0.5))} us   ` +
+		`p90 ${us(pct(sc, 0.9))} us`);
+}
+
+/* The two no-ops of flat(), one side alone (see flatcount above). */
+function flatCount(root, config, n, which) {
+	const nc = require(path.join(pkg, 'nanoclaw.js'));
+	process.chdir(root);
+	const servers = JSON.parse(fs.readFileSync(config, 'utf8')).mcpServers;
+	const quiet = { warn() {}, error() {} };
+	const spec = { fileName: 'CLAUDE.md', maxBytes: 4 * 1024 * 1024 };
+	// every column of nanoclaw's container_configs, as its database hands a row
+	const row = { agent_group_id: 'ag-fc0', provider: null, model: null, effort: null, image_tag: null,
+		assistant_name: null, max_messages_per_prompt: null, skills: '"all"',
+		mcp_servers: JSON.stringify(servers), packages_apt: '[]', packages_npm: '[]',
+		additional_mounts: '[]', updated_at: new Date().toISOString() };
+	const grp = { id: 'ag-fc0', name: 'fc0', folder: 'fc0' };
+	const cfg = { skills: 'all', mcpServers: servers };
+	let plain = null;
+	let f;
+	if (which === 'adapter') {
+		f = () => nc.composeGroupProjectDoc(grp, path.resolve('groups', 'fc0'), spec, row, { log: quiet });
+	} else {
+		fs.mkdirSync(path.join(root, 'groups', 'fc1'), { recursive: true });
+		plain = clawmd.open(root, { preset: 'nanoclaw', document: 'flat' });
+		f = () => plain.compose('fc1', { config: cfg });
+	}
+	for (let i = 0; i < 20; i++) {
+		f();
+		sleep(20);
+	}
+	if (f().changed) throw new Error(`bench: ${which} is not a no-op`);
+	for (let i = 0; i < 5000; i++) f(); // past the optimizing compiler's work
+	for (let i = 0; i < n; i++) f();
+	if (plain) plain.close();
 }
 
 async function loop(root) {
@@ -328,8 +374,9 @@ if (mode === 'noop') noop(args[0], args[1], Number(args[2]));
 else if (mode === 'count') count(args[0], args[1], Number(args[2]), args[3]);
 else if (mode === 'first') await first(args[0], args[1], Number(args[2]), args[3]);
 else if (mode === 'flat') await flat(args[0], args[1], Number(args[2]), args[3]);
+else if (mode === 'flatcount') flatCount(args[0], args[1], Number(args[2]), args[3]);
 else if (mode === 'loop') await loop(args[0]);
 else {
-	console.error('usage: node bench/node.mjs noop|count|first|flat|loop ROOT ...');
+	console.error('usage: node bench/node.mjs noop|count|first|flat|flatcount|loop ROOT ...');
 	process.exit(2);
 }

@@ -16,8 +16,8 @@
 #     and, with PEER=DIR a checkout holding src/project-doc-compose.ts,
 #     nanoclaw's composer of that name beside it, and whether both wrote the
 #     same bytes; the adapter's no-op (watched) and the same document's
-#     no-op on a plain handle.  Without the adapter in the package, one line
-#     says so.
+#     no-op on a plain handle, in wall time and in instructions (callgrind,
+#     as in a).  Without the adapter in the package, one line says so.
 # NODE_CALLS, NODE_FIRST and NODE_GROUPS change the counts.
 set -eu
 build=${1:-build}
@@ -110,6 +110,29 @@ if [ -n "$peer" ] && [ -z "$peerflat" ]; then
 	echo "      ($peer has no src/project-doc-compose.ts: no nanoclaw composer to set beside it)"
 fi
 NODE_CALLS=$CALLS $node "$bench" flat "$work/flat" "$work/container.json" "$FIRST" $peerflat
+if command -v valgrind >/dev/null 2>&1 && grep -q composeGroupProjectDoc "$pkg/nanoclaw.js" 2>/dev/null; then
+	# flat_instructions WHICH N [ONLY]: instructions of a run of N no-ops
+	# after the warm-up, the whole process's or (ONLY, a function) those
+	# under the addon's compose call alone (JS's compiler, working beside
+	# it on its own schedule, moves the whole by a few thousand a call).
+	flat_instructions() {
+		rm -rf "$work/flat.count" && cp -a "$work/flat.pristine" "$work/flat.count"
+		valgrind --tool=callgrind --callgrind-out-file=/dev/null \
+			${3:+--collect-atstart=no --toggle-collect=$3} \
+			$node "$bench" flatcount "$work/flat.count" "$work/container.json" "$2" "$1" 2>&1 >/dev/null |
+			awk '/Collected/ { print $NF }'
+	}
+	n=1000
+	echo "      instructions per no-op (callgrind, user space; $((3 * n)) calls less $n):"
+	for which in adapter plain; do
+		a1=$(flat_instructions $which $n) a2=$(flat_instructions $which $((3 * n)))
+		c1=$(flat_instructions $which $n m_compose) c2=$(flat_instructions $which $((3 * n)) m_compose)
+		awk -v w="$which" -v a1="$a1" -v a2="$a2" -v c1="$c1" -v c2="$c2" -v n="$n" 'BEGIN {
+			printf "      %-42s %6.0f in all, %6.0f of them in the addon\n",
+				w == "adapter" ? "composeGroupProjectDoc (watched)" : "the same on a plain handle",
+				(a2 - a1) / (2 * n), (c2 - c1) / (2 * n) }'
+	done
+fi
 # A first compose creates files, and what a new inode costs is the file
 # system's: an ext4 without a journal (this machine's root) searches its
 # inode table for recently deleted inodes at each one, which can cost more

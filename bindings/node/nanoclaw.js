@@ -209,7 +209,7 @@ function groupMounts(group) {
 /* ---- nanoclaw since its pull request 3536: composeGroupProjectDoc ------ */
 
 const ENTRY_FILES = ['CLAUDE.md', 'AGENTS.md', 'GEMINI.md', 'QWEN.md'];
-const projectDocs = new Map(); // cwd + spec -> { cwd, handle }
+const projectDocs = new Map(); // cwd + contract name -> { cwd, contract, handle, groupsDir, dirs }
 const groupDirs = new Set(); // the group directories made or found by this process
 
 /*
@@ -218,19 +218,31 @@ const groupDirs = new Set(); // the group directories made or found by this proc
  * from the spec, so two specs never share a contract, and one spec always
  * finds its handle again.
  */
-const specs = new WeakMap(); // spec object -> contract (nanoclaw passes the same one)
+const specs = new WeakMap(); // spec object -> what made its contract (nanoclaw passes the same one)
+const own = (o, k) => (Object.prototype.hasOwnProperty.call(o, k) ? o[k] : undefined);
 function specContract(spec) {
 	const known = spec && typeof spec === 'object' ? specs.get(spec) : undefined;
-	if (known && known.json === JSON.stringify(spec)) return known.contract;
-	const contract = makeContract(spec);
-	if (spec && typeof spec === 'object') specs.set(spec, { json: JSON.stringify(spec), contract });
+	// The three own keys makeContract reads, as they are now (a getter
+	// runs, as it did then); the instructions object, shared and
+	// mutable, by its JSON.  A spec changed since is a contract anew.
+	if (known && own(spec, 'fileName') === known.fileName && own(spec, 'maxBytes') === known.maxBytes) {
+		const facts = own(spec, 'instructions');
+		if (facts === known.facts && (facts === undefined || facts === null ||
+			JSON.stringify(facts) === known.json))
+			return known.contract;
+	}
+	const read = {};
+	const contract = makeContract(spec, read);
+	const facts = read.facts;
+	specs.set(spec, { fileName: read.fileName, maxBytes: read.maxBytes, facts,
+		json: facts === undefined || facts === null ? null : JSON.stringify(facts), contract });
 	return contract;
 }
 
-function makeContract(spec) {
+/* The contract of a spec; `read` gets the own keys it was made from. */
+function makeContract(spec, read) {
 	if (!spec || typeof spec !== 'object')
 		throw usage('composeGroupProjectDoc: spec: expected {fileName, instructions?, maxBytes?}', 'spec');
-	const own = (o, k) => (Object.prototype.hasOwnProperty.call(o, k) ? o[k] : undefined);
 	const fileName = own(spec, 'fileName');
 	if (!ENTRY_FILES.includes(fileName))
 		throw usage(`composeGroupProjectDoc: spec.fileName: expected one of ${ENTRY_FILES.join(', ')}`,
@@ -238,7 +250,10 @@ function makeContract(spec) {
 	const maxBytes = own(spec, 'maxBytes');
 	if (maxBytes !== undefined && !(Number.isInteger(maxBytes) && maxBytes > 0 && maxBytes <= 2 ** 30))
 		throw usage('composeGroupProjectDoc: spec.maxBytes: expected a whole number of bytes', 'maxBytes');
-	const facts = own(spec, 'instructions') ?? {};
+	read.fileName = fileName;
+	read.maxBytes = maxBytes;
+	read.facts = own(spec, 'instructions');
+	const facts = read.facts ?? {};
 	if (typeof facts !== 'object')
 		throw usage('composeGroupProjectDoc: spec.instructions: expected an object', 'instructions');
 	const names = (v, key) => {
@@ -278,11 +293,21 @@ function makeContract(spec) {
 	return { name: `spec-${id.slice(0, 12)}`, keys };
 }
 
+/*
+ * The handle for the working directory and a contract, with what a call
+ * needs of it kept in JS (its groups directory; each group's directory,
+ * its name checked once): a no-op is then one call into the addon.
+ */
+let lastDoc = null; // the entry of the last call: nanoclaw passes one spec
 function projectDocRoot(contract) {
 	const cwd = process.cwd();
+	if (lastDoc && lastDoc.cwd === cwd && lastDoc.contract === contract) return lastDoc;
 	const key = `${cwd}\0${contract.name}`;
 	const have = projectDocs.get(key);
-	if (have) return have.handle;
+	if (have) {
+		have.contract = contract;
+		return (lastDoc = have);
+	}
 	const outer = groupRootOf(cwd);
 	if (outer)
 		throw new ClawmdError(`the working directory '${cwd}' is inside a group of '${outer}': ` +
@@ -292,8 +317,9 @@ function projectDocRoot(contract) {
 	for (const [k, v] of Object.entries(contract.keys)) opts[`providers.${contract.name}.${k}`] = v;
 	opts.runtimes = contract.name; // after the contract it names
 	const handle = clawmd.open(cwd, opts);
-	projectDocs.set(key, { cwd, handle });
-	return handle;
+	const entry = { cwd, contract, handle, groupsDir: handle.groupsDir, dirs: new Map() };
+	projectDocs.set(key, entry);
+	return (lastDoc = entry);
 }
 
 /* The container_configs row (or a container.json-shaped object) as the
@@ -371,17 +397,25 @@ function projectDocObject(config) {
  * `dropped` (the section names left out for size).
  */
 function composeGroupProjectDoc(group, groupDir, spec, config, options) {
-	if (!group || typeof group !== 'object' || typeof group.folder !== 'string')
+	const folder = group && typeof group === 'object' ? group.folder : undefined;
+	if (typeof folder !== 'string')
 		throw usage('composeGroupProjectDoc: expected an agent group with a folder', 'folder');
 	if (typeof groupDir !== 'string')
 		throw usage('composeGroupProjectDoc: groupDir: expected a path', 'groupDir');
 	const contract = specContract(spec);
 	const cfg = projectDocConfig(config);
 	const log = options && typeof options === 'object' ? options.log : undefined;
-	const h = projectDocRoot(contract);
-	if (!clawmd.validName(group.folder))
-		h.compose(group.folder); // throws the library's message for the name
-	const want = path.join(h.groupsDir, group.folder);
+	const doc = projectDocRoot(contract);
+	const h = doc.handle;
+	// the group's directory, its name checked once (the library's check)
+	let want = doc.dirs.get(folder);
+	if (want === undefined) {
+		if (!clawmd.validName(folder))
+			h.compose(folder); // throws the library's message for the name
+		want = path.join(doc.groupsDir, folder);
+		if (doc.dirs.size > 65536) doc.dirs.clear();
+		doc.dirs.set(folder, want);
+	}
 	if (groupDir !== want && path.resolve(groupDir) !== want)
 		throw usage(`composeGroupProjectDoc: groupDir '${groupDir}' is not '${want}', the group's ` +
 			'directory under the root', 'groupDir');
@@ -395,11 +429,11 @@ function composeGroupProjectDoc(group, groupDir, spec, config, options) {
 	}
 	let r;
 	try {
-		r = h.compose(group.folder, { config: cfg });
+		r = h.compose(folder, { config: cfg });
 	} catch (e) {
 		if (!(e instanceof ClawmdError) || e.code !== 'EFS' || fs.existsSync(want)) throw e;
 		fs.mkdirSync(want, { recursive: true });
-		r = h.compose(group.folder, { config: cfg });
+		r = h.compose(folder, { config: cfg });
 	}
 	// the file validated and written: the spec is read once (a getter
 	// may answer otherwise the second time)

@@ -168,13 +168,16 @@ static bool utf8_ok(const char *s)
 /* ---- sources -------------------------------------------------------------- */
 
 static int read_file(struct clawmd_buf *out, struct clawmd_inputs *in, const char *path,
-		     struct clawmd_err *err);
+		     size_t base, struct clawmd_err *err);
 
 /* A file of the host's install tree, symlinks followed (as readFileSync),
  * decoded as Node decodes UTF-8; read once a pass (compose/pass.h).  1:
- * absent. */
+ * absent.  path[0, base) is the source directory it lies in (the skills;
+ * 0: none), which the record's check opens once for all its files
+ * (struct clawmd_input's base): fifty skills are then fifty short
+ * lookups, not fifty walks of the whole path. */
 static int read_source(struct clawmd_buf *out, struct clawmd_group *g, const char *path,
-		       struct clawmd_err *err)
+		       size_t base, struct clawmd_err *err)
 {
 	struct clawmd_buf key = CLAWMD_BUF_INIT;
 	const char *got;
@@ -185,21 +188,32 @@ static int read_source(struct clawmd_buf *out, struct clawmd_group *g, const cha
 	if (clawmd_pass_recall(g->pass, key.ptr, key.len, &got, &len, &g->inputs)) {
 		clawmd_buf_clear(out);
 		clawmd_buf_put(out, got, len);
-	} else if ((rc = read_file(out, &g->inputs, path, err)) == 0) {
+	} else if ((rc = read_file(out, &g->inputs, path, base, err)) == 0) {
 		clawmd_pass_remember(g->pass, key.ptr, key.len, out->ptr, out->len, &g->inputs, from);
 	}
 	clawmd_buf_release(&key);
 	return rc;
 }
 
+/* Note what a look at host path `path` found, below its source directory
+ * path[0, base) when base is not 0. */
+static void note_source(struct clawmd_inputs *in, enum clawmd_input_kind kind, const char *path,
+			size_t base, const struct stat *st)
+{
+	size_t n = in->n;
+	clawmd_inputs_note(in, kind, CLAWMD_AT_HOST, path, st);
+	if (in->n > n && base && base < UINT16_MAX && path[base] == '/')
+		in->v[in->n - 1].base = (uint16_t)base;
+}
+
 static int read_file(struct clawmd_buf *out, struct clawmd_inputs *in, const char *path,
-		     struct clawmd_err *err)
+		     size_t base, struct clawmd_err *err)
 {
 	clawmd_buf_clear(out);
 	clawmd_buf_put(out, "", 0);
 	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
 	if (fd < 0 && (errno == ENOENT || errno == ENOTDIR)) {
-		clawmd_inputs_note(in, CLAWMD_INPUT_TYPE, CLAWMD_AT_HOST, path, NULL);
+		note_source(in, CLAWMD_INPUT_TYPE, path, base, NULL);
 		return 1;
 	}
 	if (fd < 0)
@@ -211,7 +225,7 @@ static int read_file(struct clawmd_buf *out, struct clawmd_inputs *in, const cha
 		rc = clawmd_err_sys(err, CLAWMD_EFS, "could not read '%s'", path);
 		goto out;
 	}
-	clawmd_inputs_note(in, CLAWMD_INPUT_CONTENT, CLAWMD_AT_HOST, path, &st);
+	note_source(in, CLAWMD_INPUT_CONTENT, path, base, &st);
 	if (!S_ISREG(st.st_mode)) {
 		errno = S_ISDIR(st.st_mode) ? EISDIR : EINVAL;
 		rc = clawmd_err_sys(err, CLAWMD_EFS, "could not read '%s' (not a regular file)", path);
@@ -830,7 +844,9 @@ static int push_modules(struct flat *f, const struct row *r, struct clawmd_buf *
 		char *mod = clawmd_xstrndup(names[i], l - sl);
 		if (!(r->cli_disabled && (!strcmp(mod, "cli") || !strcmp(mod, "scheduling")))) {
 			char *p = clawmd_path_join(lay->modules, names[i]);
-			if ((rc = read_source(text, f->g, p, err)) == 0) {
+			/* a handful: their directory is not opened for them
+			 * (an open and a close for three shorter lookups) */
+			if ((rc = read_source(text, f->g, p, 0, err)) == 0) {
 				char *h = cat("NanoClaw Module: ", mod, NULL);
 				push(f, h, text->ptr, text->len, true);
 				free(h);
@@ -859,7 +875,7 @@ static int push_skills(struct flat *f, const struct row *r, struct clawmd_buf *t
 		if (!sel)
 			continue;
 		char *p = cat(lay->skills, "/", names[i], "/instructions.md", NULL);
-		if ((rc = read_source(text, f->g, p, err)) == 0) {
+		if ((rc = read_source(text, f->g, p, strlen(lay->skills), err)) == 0) {
 			char *h = cat(SKILL_SECTION, names[i], NULL);
 			push(f, h, text->ptr, text->len, true);
 			free(h);
@@ -882,7 +898,7 @@ static int compose_one(struct clawmd_buf *out, struct flat *f, const struct row 
 	int rc;
 	if (persona->len)
 		push(f, "Persona", persona->ptr, persona->len, false);
-	if ((rc = read_source(&text, f->g, lay->base, err)) < 0)
+	if ((rc = read_source(&text, f->g, lay->base, 0, err)) < 0)
 		goto out;
 	if (rc == 1) {
 		char *b = clawmd_layout_shown(lay, lay->base);

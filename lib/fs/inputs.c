@@ -312,7 +312,7 @@ void clawmd_input_dirs_release(struct clawmd_input_dirs *d)
 static int host_dir(struct clawmd_input_dirs *d, const char *path, size_t len)
 {
 	for (size_t i = 0; i < d->nhost; i++)
-		if (strlen(d->host[i].path) == len && !memcmp(d->host[i].path, path, len))
+		if (d->host[i].len == len && !memcmp(d->host[i].path, path, len))
 			return d->host[i].fd;
 	if (d->nhost == CLAWMD_INPUT_HOST_DIRS || d->by_path)
 		return -3;
@@ -321,6 +321,7 @@ static int host_dir(struct clawmd_input_dirs *d, const char *path, size_t len)
 	if (fd < 0)
 		fd = errno == ENOENT || errno == ENOTDIR ? -1 : -2;
 	d->host[d->nhost].path = dir;
+	d->host[d->nhost].len = len;
 	d->host[d->nhost++].fd = fd;
 	return fd;
 }

@@ -120,6 +120,7 @@ struct clawmd_input_dirs {
 	int group;
 	struct {
 		char *path;
+		size_t len; /* strlen(path): compared for each fact */
 		int fd; /* -1: nothing there (or not a directory), -2: cannot tell */
 	} host[CLAWMD_INPUT_HOST_DIRS];
 	size_t nhost;

@@ -266,20 +266,26 @@ static struct {
 static size_t known_next;
 static pthread_mutex_t known_mu = PTHREAD_MUTEX_INITIALIZER;
 
-static bool config_known(const char *json, size_t len, uint64_t digest)
+/* The digest of bytes learned before, found by the bytes themselves: a
+ * known config costs a compare, not a hash of its text. */
+static bool config_recall(const char *json, size_t len, uint64_t *digest)
 {
 	bool hit = false;
 	pthread_mutex_lock(&known_mu);
 	for (size_t i = 0; i < KNOWN_CONFIGS && !hit; i++)
-		hit = known_configs[i].text && known_configs[i].digest == digest &&
-		      known_configs[i].len == len && !memcmp(known_configs[i].text, json, len);
+		if (known_configs[i].text && known_configs[i].len == len &&
+		    !memcmp(known_configs[i].text, json, len)) {
+			*digest = known_configs[i].digest;
+			hit = true;
+		}
 	pthread_mutex_unlock(&known_mu);
 	return hit;
 }
 
 static void config_learn(const char *json, size_t len, uint64_t digest)
 {
-	if (len > KNOWN_CONFIG_MAX || config_known(json, len, digest))
+	uint64_t had;
+	if (len > KNOWN_CONFIG_MAX || config_recall(json, len, &had))
 		return;
 	char *text = clawmd_xmalloc(len ? len : 1);
 	memcpy(text, json, len);
@@ -314,11 +320,12 @@ int clawmd_group_set_config(struct clawmd_group *g, const char *json, size_t len
 			    struct clawmd_err *err)
 {
 	struct clawmd_group_config cfg;
-	uint64_t digest = clawmd_hash64(json, len);
-	if (config_known(json, len, digest)) {
+	uint64_t digest;
+	if (config_recall(json, len, &digest)) {
 		take_given(g, json, len, digest, CONFIG_GIVEN_KNOWN, NULL);
 		return 0;
 	}
+	digest = clawmd_hash64(json, len);
 	char *path = given_path(g);
 	int rc = clawmd_config_parse(&cfg, json, len, path, err);
 	free(path);

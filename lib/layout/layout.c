@@ -419,8 +419,18 @@ _Static_assert(offsetof(struct clawmd_layout, no_local) ==
 		       offsetof(struct clawmd_layout, no_user) + 2 * sizeof(bool),
 	       "setting_sources: three bools in a row");
 
+/* The memo is read and written whole (relaxed atomics): threads composing
+ * groups of one layout may ask at once, and each computes the same value. */
+static void forget_digest(struct clawmd_layout *lay)
+{
+	__atomic_store_n(&lay->digest_memo, 0, __ATOMIC_RELAXED);
+}
+
 uint64_t clawmd_layout_digest(const struct clawmd_layout *lay)
 {
+	uint64_t memo = __atomic_load_n(&lay->digest_memo, __ATOMIC_RELAXED);
+	if (memo)
+		return memo;
 	struct clawmd_buf b = CLAWMD_BUF_INIT;
 	clawmd_buf_grow(&b, 4096); /* one allocation for a layout's keys */
 	const char *base = (const char *)lay;
@@ -450,6 +460,8 @@ uint64_t clawmd_layout_digest(const struct clawmd_layout *lay)
 	clawmd_layout_providers_digest(&b, lay);
 	uint64_t d = clawmd_hash64(b.ptr, b.len);
 	clawmd_buf_release(&b);
+	/* the layout is the caller's, not const (clawmd_layout_init) */
+	__atomic_store_n(&((struct clawmd_layout *)(void *)lay)->digest_memo, d, __ATOMIC_RELAXED);
 	return d;
 }
 
@@ -469,6 +481,7 @@ static bool layout_key_known(const char *k)
 int clawmd_layout_set(struct clawmd_layout *lay, const char *key, const char *v,
 		      struct clawmd_err *err)
 {
+	forget_digest(lay);
 	/* "providers.NAME.FIELD": a provider contract's field (providers.c) */
 	if (!strncmp(key, "providers.", 10))
 		return clawmd_layout_provider_set(lay, key, v, err);
@@ -1140,6 +1153,7 @@ int clawmd_layout_load(struct clawmd_layout *lay, const char *root, struct clawm
 	 * paths from when ROOT is not given (a spawn gives it: no getcwd). */
 	const char *env = getenv("CLAWMD_ROOT");
 	bool given = root && *root;
+	forget_digest(lay);
 	char *found = NULL, *cwd = given ? NULL : realpath(".", NULL);
 	if (given)
 		found = clawmd_xstrdup(root);
@@ -1170,6 +1184,7 @@ void clawmd_layout_release(struct clawmd_layout *lay)
 {
 	if (!lay)
 		return;
+	forget_digest(lay);
 	char **strs[] = {&lay->root,	  &lay->base,	    &lay->skills,     &lay->groups,
 			 &lay->modules,	  &lay->state,	    &lay->ct_base,    &lay->ct_skills,
 			 &lay->ct_modules, &lay->ct_group};

@@ -72,6 +72,25 @@ static void test_digest(void)
 	ok(digest_with("preset", "nanoclaw") != plain, "the nanoclaw preset changes it");
 	/* "" turns modules off again: the default's digest. */
 	is(digest_with("modules", ""), plain, "modules \"\": the default again");
+
+	/* The digest is remembered (a watched no-op asks at every call):
+	 * a key set, a provider's field set, a load, each after it was
+	 * asked, is a digest anew. */
+	struct clawmd_err err = CLAWMD_ERR_INIT;
+	load(&a);
+	is(clawmd_layout_digest(&a), plain, "asked: the default's");
+	is(clawmd_layout_digest(&a), plain, "asked again: the same");
+	ok(clawmd_layout_set(&a, "persona", "true", &err) == 0 && clawmd_layout_digest(&a) != plain &&
+		   clawmd_layout_digest(&a) == digest_with("persona", "true"),
+	   "a key set after it was asked: the new layout's digest");
+	uint64_t before = clawmd_layout_digest(&a);
+	ok(clawmd_layout_set(&a, "providers.extra.cap", "1234", &err) == 0 &&
+		   clawmd_layout_digest(&a) != before,
+	   "a provider's field set after it was asked: another digest");
+	clawmd_layout_release(&a);
+	load(&a);
+	is(clawmd_layout_digest(&a), plain, "released and loaded again: the default's");
+	clawmd_layout_release(&a);
 }
 
 static void test_set(void)

@@ -42,6 +42,14 @@
 struct addon {
 	napi_ref error_class; /* ClawmdError, from index.js; NULL: plain Error */
 	napi_ref handle_class;
+	/* What a no-op compose would otherwise look up at each call: */
+	napi_ref result;    /* makes compose's result object (NULL: property by property) */
+	napi_ref stringify; /* JSON.stringify as the environment had it when loaded */
+	struct {		    /* the handle objects last unwrapped */
+		napi_ref obj; /* weak */
+		struct handle *h;
+	} last[4];
+	unsigned next; /* the slot to take next */
 };
 
 struct handle {
@@ -49,6 +57,7 @@ struct handle {
 	pthread_mutex_t mu; /* one thread at a time on the root and its pass */
 	bool open;	    /* false after close() (main thread only) */
 	bool kept;	    /* clawmd_layout_keep() was called */
+	size_t config_len;  /* the config text's length at the last call */
 	unsigned busy;	    /* composeAll works in flight (main thread only) */
 	unsigned calls;	    /* synchronous calls in progress (main thread only) */
 };
@@ -189,22 +198,38 @@ static bool is_nullish(napi_env env, napi_value v)
 /* A JS string as a C string (caller frees); NULL after throwing.  `what`
  * names the argument; a NUL byte inside is refused (the C side would see
  * a shorter name than the caller gave). */
-static char *get_string(napi_env env, napi_value v, const char *what, int nul_code, size_t *lenp)
+static char *get_string_sized(napi_env env, napi_value v, const char *what, int nul_code,
+			      size_t *lenp, size_t guess)
 {
 	napi_valuetype t = napi_undefined;
 	size_t len = 0;
+	char *s = NULL;
 	if (!v || napi_typeof(env, v, &t) != napi_ok || t != napi_string) {
 		throw_usage(env, what, "%s: expected a string, not %s", what, type_name(t));
 		return NULL;
 	}
-	if (napi_get_value_string_utf8(env, v, NULL, 0, &len) != napi_ok) {
+	/* One pass when the guess holds it: V8 stops short of a character
+	 * that does not fit, so a string that filled all but three bytes
+	 * may have been cut, and is measured and read again. */
+	if (guess < 64)
+		guess = 64;
+	if (!(s = malloc(guess)))
+		abort();
+	if (napi_get_value_string_utf8(env, v, s, guess, &len) != napi_ok) {
+		free(s);
 		throw_usage(env, what, "%s: could not read the string", what);
 		return NULL;
 	}
-	char *s = malloc(len + 1);
-	if (!s)
-		abort();
-	napi_get_value_string_utf8(env, v, s, len + 1, &len);
+	if (len + 4 >= guess) {
+		free(s);
+		if (napi_get_value_string_utf8(env, v, NULL, 0, &len) != napi_ok) {
+			throw_usage(env, what, "%s: could not read the string", what);
+			return NULL;
+		}
+		if (!(s = malloc(len + 1)))
+			abort();
+		napi_get_value_string_utf8(env, v, s, len + 1, &len);
+	}
 	if (memchr(s, '\0', len)) {
 		char msg[256];
 		snprintf(msg, sizeof(msg), "%s: must not hold a NUL byte", what);
@@ -215,6 +240,11 @@ static char *get_string(napi_env env, napi_value v, const char *what, int nul_co
 	if (lenp)
 		*lenp = len;
 	return s;
+}
+
+static char *get_string(napi_env env, napi_value v, const char *what, int nul_code, size_t *lenp)
+{
+	return get_string_sized(env, v, what, nul_code, lenp, 256);
 }
 
 /* An options argument: undefined, null or an object.  *out is NULL when
@@ -381,9 +411,26 @@ static struct handle *unwrap_handle(napi_env env, napi_value obj)
 {
 	void *p = NULL;
 	bool ours = false;
+	struct addon *ad = NULL;
+	napi_value v;
+	/* A handle unwrapped lately, known by identity (the reference is
+	 * weak: a handle collected since is never taken for it); a no-op
+	 * compose otherwise spends more on the type tag than on its pass. */
+	napi_get_instance_data(env, (void **)&ad);
+	for (size_t i = 0; i < sizeof(ad->last) / sizeof(*ad->last); i++)
+		if (ad->last[i].h && napi_get_reference_value(env, ad->last[i].obj, &v) == napi_ok &&
+		    v && napi_strict_equals(env, obj, v, &ours) == napi_ok && ours)
+			return ad->last[i].h;
+	ours = false;
 	if (napi_check_object_type_tag(env, obj, &handle_tag, &ours) == napi_ok && ours &&
-	    napi_unwrap(env, obj, &p) == napi_ok && p)
+	    napi_unwrap(env, obj, &p) == napi_ok && p) {
+		unsigned k = ad->next++ % (sizeof(ad->last) / sizeof(*ad->last));
+		if (ad->last[k].obj)
+			napi_delete_reference(env, ad->last[k].obj);
+		ad->last[k].obj = NULL;
+		ad->last[k].h = napi_create_reference(env, obj, 0, &ad->last[k].obj) == napi_ok ? p : NULL;
 		return p;
+	}
 	if (napi_unwrap(env, obj, &p) == napi_ok && p)
 		napi_throw_type_error(env, "EUSAGE",
 				      "not a clawmd handle (an object another addon wrapped)");
@@ -447,20 +494,25 @@ static bool handle_recheck(napi_env env, struct handle *h)
 }
 
 /* JSON.stringify(v), for a config given as an object (caller frees). */
-static char *stringify(napi_env env, napi_value v, size_t *len)
+static char *stringify(napi_env env, napi_value v, size_t *len, size_t guess)
 {
-	napi_value global, json, fn, s;
+	struct addon *ad = NULL;
+	napi_value global, json, fn = NULL, s;
 	napi_valuetype t;
-	if (napi_get_global(env, &global) != napi_ok ||
-	    napi_get_named_property(env, global, "JSON", &json) != napi_ok ||
-	    napi_get_named_property(env, json, "stringify", &fn) != napi_ok ||
-	    napi_call_function(env, json, fn, 1, &v, &s) != napi_ok)
+	napi_get_instance_data(env, (void **)&ad);
+	if (ad->stringify)
+		napi_get_reference_value(env, ad->stringify, &fn);
+	if (!fn && (napi_get_global(env, &global) != napi_ok ||
+		    napi_get_named_property(env, global, "JSON", &json) != napi_ok ||
+		    napi_get_named_property(env, json, "stringify", &fn) != napi_ok))
+		return NULL;
+	if (napi_call_function(env, fn, fn, 1, &v, &s) != napi_ok)
 		return NULL; /* it threw (a cycle, a BigInt): that error stays */
 	if (napi_typeof(env, s, &t) != napi_ok || t != napi_string) {
 		throw_usage(env, "config", "config: cannot be written as JSON");
 		return NULL;
 	}
-	return get_string(env, s, "config", CLAWMD_EINPUT, len);
+	return get_string_sized(env, s, "config", CLAWMD_EINPUT, len, guess);
 }
 
 /* ---- JS values from the library's -------------------------------------- */
@@ -498,6 +550,21 @@ struct summary {
 	size_t nch;
 };
 
+
+static napi_value changes_js(napi_env env, const struct summary *s)
+{
+	napi_value arr, c;
+	napi_create_array_with_length(env, s->nch, &arr);
+	for (size_t i = 0; i < s->nch; i++) {
+		napi_create_object(env, &c);
+		set_str(env, c, "action", s->ch[i].action);
+		set_str(env, c, "path", s->ch[i].path);
+		if (s->ch[i].moved_to)
+			set_str(env, c, "movedTo", s->ch[i].moved_to);
+		napi_set_element(env, arr, (uint32_t)i, c);
+	}
+	return arr;
+}
 
 static void summary_release(struct summary *s)
 {
@@ -566,7 +633,34 @@ out:
 
 static napi_value summary_js(napi_env env, const struct summary *s)
 {
-	napi_value o, arr, c;
+	struct addon *ad = NULL;
+	napi_value o, make = NULL;
+	napi_get_instance_data(env, (void **)&ad);
+	if (s->rc >= 0 && ad->result && napi_get_reference_value(env, ad->result, &make) == napi_ok &&
+	    make) {
+		/* The object made in JS, as a literal: one shape for every
+		 * result, and no property set through Object.prototype. */
+		napi_value argv[5];
+		napi_create_string_utf8(env, s->group, NAPI_AUTO_LENGTH, &argv[0]);
+		napi_create_string_utf8(env, s->path, NAPI_AUTO_LENGTH, &argv[1]);
+		napi_get_boolean(env, s->nch > 0, &argv[2]);
+		/* none: undefined, the literal's [] (a no-op's usual case) */
+		if (s->nch)
+			argv[3] = changes_js(env, s);
+		else
+			napi_get_undefined(env, &argv[3]);
+		if (s->nwarnings)
+			argv[4] = strv_js(env, s->warnings, s->nwarnings);
+		else
+			napi_get_undefined(env, &argv[4]);
+		if (napi_call_function(env, make, make, 5, argv, &o) == napi_ok)
+			return o;
+		/* The maker throws nothing of its own, but JS may not run (the
+		 * stack at its limit): the group was composed, so its result
+		 * is made property by property instead. */
+		napi_value ignored;
+		napi_get_and_clear_last_exception(env, &ignored);
+	}
 	napi_create_object(env, &o);
 	set_str(env, o, "group", s->group);
 	if (s->rc < 0) {
@@ -576,16 +670,7 @@ static napi_value summary_js(napi_env env, const struct summary *s)
 	}
 	set_str(env, o, "path", s->path);
 	set_bool(env, o, "changed", s->nch > 0);
-	napi_create_array_with_length(env, s->nch, &arr);
-	for (size_t i = 0; i < s->nch; i++) {
-		napi_create_object(env, &c);
-		set_str(env, c, "action", s->ch[i].action);
-		set_str(env, c, "path", s->ch[i].path);
-		if (s->ch[i].moved_to)
-			set_str(env, c, "movedTo", s->ch[i].moved_to);
-		napi_set_element(env, arr, (uint32_t)i, c);
-	}
-	napi_set_named_property(env, o, "changes", arr);
+	napi_set_named_property(env, o, "changes", changes_js(env, s));
 	napi_set_named_property(env, o, "warnings", strv_js(env, s->warnings, s->nwarnings));
 	return o;
 }
@@ -606,15 +691,18 @@ static napi_value m_compose(napi_env env, napi_callback_info info)
 	if (cfgv) {
 		napi_valuetype t;
 		napi_typeof(env, cfgv, &t);
+		/* sized as the last one was: a host gives the same again */
 		if (t == napi_string)
-			config = get_string(env, cfgv, "config", CLAWMD_EINPUT, &config_len);
+			config = get_string_sized(env, cfgv, "config", CLAWMD_EINPUT, &config_len,
+						  h->config_len + 8);
 		else if (t == napi_object)
-			config = stringify(env, cfgv, &config_len);
+			config = stringify(env, cfgv, &config_len, h->config_len + 8);
 		else
 			throw_usage(env, "config", "config: expected an object or a JSON string, not %s",
 				    type_name(t));
 		if (!config)
 			goto out;
+		h->config_len = config_len;
 	}
 	if (!handle_recheck(env, h))
 		goto out;
@@ -1433,6 +1521,11 @@ static napi_value f_valid_name(napi_env env, napi_callback_info info)
 static void handle_finalize(napi_env env, void *data, void *hint)
 {
 	struct handle *h = data;
+	struct addon *ad = NULL;
+	if (napi_get_instance_data(env, (void **)&ad) == napi_ok && ad)
+		for (size_t i = 0; i < sizeof(ad->last) / sizeof(*ad->last); i++)
+			if (ad->last[i].h == h)
+				ad->last[i].h = NULL;
 	if (h->open)
 		clawmd_root_release(&h->root); /* nothing runs: no work holds it */
 	pthread_mutex_destroy(&h->mu);
@@ -1697,6 +1790,13 @@ static void addon_finalize(napi_env env, void *data, void *hint)
 		napi_delete_reference(env, ad->error_class);
 	if (ad->handle_class)
 		napi_delete_reference(env, ad->handle_class);
+	if (ad->result)
+		napi_delete_reference(env, ad->result);
+	if (ad->stringify)
+		napi_delete_reference(env, ad->stringify);
+	for (size_t i = 0; i < sizeof(ad->last) / sizeof(*ad->last); i++)
+		if (ad->last[i].obj)
+			napi_delete_reference(env, ad->last[i].obj);
 	free(ad);
 }
 
@@ -1746,5 +1846,24 @@ NAPI_MODULE_INIT()
 	napi_set_named_property(env, exports, "setErrorClass", fn);
 	napi_create_string_utf8(env, CLAWMD_VERSION, NAPI_AUTO_LENGTH, &ver);
 	napi_set_named_property(env, exports, "version", ver);
+	/* compose's result made by a literal; where the environment compiles
+	 * no code (it threw), made property by property instead */
+	static const char result_src[] = "(function (group, path, changed, changes, warnings) {"
+					 " return { group, path, changed, changes: changes || [],"
+					 " warnings: warnings || [] }; })";
+	napi_value src, global, json;
+	napi_valuetype t;
+	if (napi_create_string_utf8(env, result_src, NAPI_AUTO_LENGTH, &src) != napi_ok ||
+	    napi_run_script(env, src, &fn) != napi_ok ||
+	    napi_create_reference(env, fn, 1, &ad->result) != napi_ok) {
+		napi_value ignored;
+		napi_get_and_clear_last_exception(env, &ignored);
+		ad->result = NULL;
+	}
+	if (napi_get_global(env, &global) == napi_ok &&
+	    napi_get_named_property(env, global, "JSON", &json) == napi_ok &&
+	    napi_get_named_property(env, json, "stringify", &fn) == napi_ok &&
+	    napi_typeof(env, fn, &t) == napi_ok && t == napi_function)
+		napi_create_reference(env, fn, 1, &ad->stringify);
 	return exports;
 }

@@ -158,3 +158,46 @@ test('a bad spec or group is the host\'s error, nothing written', (t) => {
 		(e) => e.code === 'EINPUT' && e.key === 'mcp_servers');
 	assert.equal(fs.existsSync(path.join(dir, 'CLAUDE.md')), false);
 });
+
+test('one spec object changed between calls: each call composes the spec as it is then', (t) => {
+	const root = tree(t);
+	const dir = path.join(root, 'groups/main');
+	const doc = (f) => read(path.join(dir, f));
+	const spec = { fileName: 'CLAUDE.md' };
+	assert.equal(composeGroupProjectDoc(group, dir, spec).file, 'CLAUDE.md');
+	assert.equal(composeGroupProjectDoc(group, dir, spec).changed, false);
+	spec.fileName = 'AGENTS.md';
+	assert.equal(composeGroupProjectDoc(group, dir, spec).file, 'AGENTS.md');
+	assert.ok(fs.existsSync(path.join(dir, 'AGENTS.md')));
+	// the instructions, a new object, then the same object changed in place
+	spec.instructions = { nativeOverrideFiles: ['AGENTS.local.md'] };
+	composeGroupProjectDoc(group, dir, spec);
+	assert.match(doc('AGENTS.md'), /Do not use `AGENTS\.local\.md` for memory\./);
+	spec.instructions.nativeOverrideFiles.push('AGENTS.override.md');
+	composeGroupProjectDoc(group, dir, spec);
+	assert.match(doc('AGENTS.md'), /Do not use `AGENTS\.local\.md` or `AGENTS\.override\.md` for memory\./);
+	// a cap: the ladder drops
+	spec.maxBytes = 200;
+	assert.notDeepEqual(composeGroupProjectDoc(group, dir, spec).dropped, []);
+	delete spec.maxBytes;
+	assert.deepEqual(composeGroupProjectDoc(group, dir, spec).dropped, []);
+	// and a refused change is refused at each call
+	spec.fileName = 'README.md';
+	for (let i = 0; i < 2; i++)
+		assert.throws(() => composeGroupProjectDoc(group, dir, spec), (e) => e.code === 'EUSAGE' && e.key === 'fileName');
+});
+
+test('a group name refused is refused at each call; one accepted is not asked again', (t) => {
+	const root = tree(t);
+	const spec = { fileName: 'CLAUDE.md' };
+	for (let i = 0; i < 2; i++)
+		assert.throws(() => composeGroupProjectDoc({ folder: '.hidden' }, path.join(root, 'groups/.hidden'), spec),
+			(e) => e.code === 'EINPUT');
+	assert.equal(fs.existsSync(path.join(root, 'groups/.hidden')), false);
+	const dir = path.join(root, 'groups/main');
+	assert.equal(composeGroupProjectDoc(group, dir, spec).changed, true);
+	// the group's directory removed since: made again, as nanoclaw's composer does
+	fs.rmSync(dir, { recursive: true });
+	assert.equal(composeGroupProjectDoc(group, dir, spec).changed, true);
+	assert.ok(fs.existsSync(path.join(dir, 'CLAUDE.md')));
+});

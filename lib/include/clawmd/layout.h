@@ -98,6 +98,9 @@ struct clawmd_layout {
 	char **unknown_keys;	/* keys of clawmd.json clawmd does not know ("a.b") */
 	size_t nunknown_keys;
 	struct clawmd_buf json_cache; /* private: see clawmd_layout_keep() */
+	/* private: clawmd_layout_digest()'s answer, 0 until it is asked;
+	 * the functions below that change the layout forget it */
+	uint64_t digest_memo;
 };
 
 void clawmd_layout_init(struct clawmd_layout *lay);
@@ -128,7 +131,10 @@ char *clawmd_layout_find_root(const char *dir, struct clawmd_err *err);
  */
 void clawmd_layout_keep(const struct clawmd_layout *lay);
 /* A digest of every field the plan depends on (the no-op record's check
- * that it was made under this layout). */
+ * that it was made under this layout).  Made once and remembered: a
+ * watched no-op asks at every call.  So a field of the table is changed
+ * only through the functions here (clawmd_layout_set() and the like),
+ * never by hand once a digest was asked for. */
 uint64_t clawmd_layout_digest(const struct clawmd_layout *lay);
 /*
  * Set one key as clawmd.json would ("preset", "base", "skills", "groups",
