@@ -133,6 +133,24 @@ if command -v valgrind >/dev/null 2>&1 && grep -q composeGroupProjectDoc "$pkg/n
 				(a2 - a1) / (2 * n), (c2 - c1) / (2 * n) }'
 	done
 fi
+# The plain no-op's floor: its own system calls, traced between two marks
+# (bench/node.mjs flatcount with CLAWMD_BENCH_MARK), replayed with nothing
+# between them (bench/floor): what no code can go below without looking
+# at fewer files.
+if command -v strace >/dev/null 2>&1 && [ -x "$build/bench/floor" ] &&
+	grep -q composeGroupProjectDoc "$pkg/nanoclaw.js" 2>/dev/null; then
+	rm -rf "$work/flat.count" && cp -a "$work/flat.pristine" "$work/flat.count"
+	CLAWMD_BENCH_MARK=1 strace -f -o "$work/floor.tr" \
+		$node "$bench" flatcount "$work/flat.count" "$work/container.json" 0 plain >/dev/null 2>&1 || true
+	# the marking thread's calls between its marks, without its pid
+	awk '/clawmd-bench-mark-begin/ { pid = $1; on = 1; next }
+		/clawmd-bench-mark-end/ { on = 0 }
+		on && $1 == pid { sub(/^[0-9]+ +/, ""); print }' "$work/floor.tr" >"$work/floor.calls"
+	if set -- $("$build/bench/floor" "$work/floor.calls" 2000 2>/dev/null); then
+		printf '      %-42s median %7.1f us   p90 %7.1f us   (its %s system calls alone, replayed)\n' \
+			"  its floor" "$1" "$2" "$3"
+	fi
+fi
 # A first compose creates files, and what a new inode costs is the file
 # system's: an ext4 without a journal (this machine's root) searches its
 # inode table for recently deleted inodes at each one, which can cost more
