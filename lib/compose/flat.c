@@ -627,9 +627,6 @@ static void row_skills(struct row *r, struct flat *f, const cJSON *v, const char
 	}
 }
 
-/* The servers of mcpServers in JavaScript's key order: array indexes
- * ascending, then the rest as written; a key written twice keeps its first
- * place, its last value.  `*k` of them. */
 /* A server's key, where it first came in the row and where JavaScript
  * orders it. */
 struct key_at {
@@ -657,10 +654,11 @@ static int by_js_order(const void *x, const void *y)
 	return (a->pos > b->pos) - (a->pos < b->pos);
 }
 
-/* The servers of `v` in the order of JSON.parse's object: a key given
- * twice keeps its first place and its last value.  By sorting, not by
- * comparing every pair: the agent decides how many servers its row has,
- * millions in a config at its bound. */
+/* The servers of mcpServers in JavaScript's key order: array indexes
+ * ascending, then the rest as written; a key written twice keeps its first
+ * place, its last value.  `*k` of them.  By sorting, not by comparing
+ * every pair: the agent decides how many servers its row has, a million
+ * in a config at its bound. */
 static const cJSON **mcp_order(const cJSON *v, size_t *k)
 {
 	const cJSON *e;
