@@ -1227,6 +1227,33 @@ static enum owners owners_parse(struct clawmd_buf *lines, const char *r, size_t 
 	return OWNERS_KNOWN;
 }
 
+/* The lines of STATE/flat/<group>, as the older clawmd that kept them read
+ * them (a line of 255 bytes at most, 64 KiB of them).  Read as any file
+ * is (fs/fs.h): a symlink, a FIFO or a file past 1 MiB there is no
+ * clawmd's, and is taken for a torn record, which vouches for nothing
+ * (an open() of a FIFO would wait for a writer: every compose, status
+ * and check of the group would hang). */
+static enum owners owners_read_old(struct clawmd_buf *lines, const struct clawmd_group *g, bool *old)
+{
+	struct clawmd_buf b = CLAWMD_BUF_INIT;
+	struct clawmd_err e = CLAWMD_ERR_INIT;
+	char dot[] = ".";
+	struct clawmd_dir cwd = {AT_FDCWD, dot};
+	char *p = old_path(g);
+	int rc = clawmd_fs_read(&b, &cwd, p, (size_t)1 << 20, &e);
+	free(p);
+	clawmd_err_clear(&e);
+	*old = rc == 0;
+	if (rc == 0 && b.len) {
+		for (const char *l = b.ptr, *nl; (nl = memchr(l, '\n', b.len - (size_t)(l - b.ptr)));
+		     l = nl + 1)
+			if (nl - l < 255 && lines->len < 65536)
+				clawmd_buf_put(lines, l, (size_t)(nl + 1 - l));
+	}
+	clawmd_buf_release(&b);
+	return rc == 1 ? OWNERS_NONE : rc == 0 ? OWNERS_KNOWN : OWNERS_TORN;
+}
+
 /* The ownership lines of `g` into `lines` (cleared first, NUL-terminated):
  * from the lock file (the one held, else the one at its path), or, when it
  * has no region yet, from STATE/flat/<group> (*old then true). */
@@ -1240,7 +1267,7 @@ static enum owners owners_read(struct clawmd_buf *lines, const struct clawmd_gro
 	clawmd_buf_put(lines, "", 0);
 	if (fd < 0) {
 		char *p = clawmd_group_lock_path(g);
-		fd = open(p, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+		fd = open(p, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
 		free(p);
 	}
 	if (fd >= 0) {
@@ -1253,20 +1280,8 @@ static enum owners owners_read(struct clawmd_buf *lines, const struct clawmd_gro
 		if (fd != g->lock)
 			close(fd);
 	}
-	if (o == OWNERS_NONE) {
-		char *p = old_path(g);
-		FILE *fp = fopen(p, "re");
-		free(p);
-		char line[256];
-		while (fp && fgets(line, sizeof(line), fp) && lines->len < 65536)
-			if (strchr(line, '\n'))
-				clawmd_buf_puts(lines, line);
-		if (fp) {
-			o = OWNERS_KNOWN;
-			*old = true;
-			fclose(fp);
-		}
-	}
+	if (o == OWNERS_NONE)
+		o = owners_read_old(lines, g, old);
 	clawmd_buf_release(&r);
 	return o;
 }
