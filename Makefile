@@ -99,9 +99,11 @@ UNITS    := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%.t)
 #    PIE relocates its own data at every start, and the pages those
 #    relocations write are copied, one page fault each, which cost a
 #    no-op 13% of its run (make bench: copy mode 1.15x a trivial program
-#    as a static PIE, 1.01-1.05x at a fixed address).  The front reads no
+#    as a static PIE, 1.01-1.05x at a fixed address).  The front parses no
 #    byte an agent wrote (the kept layout and the record are clawmd's own,
-#    under ROOT/.clawmd; of the group it takes stats), so address-space
+#    under ROOT/.clawmd; of the group it takes stats, and the names in a
+#    directory whose listing the record holds, each matched by its suffix
+#    and hashed, nothing more: lib/fs/inputs.c look_names), so address-space
 #    randomization guards little there; the full program, which parses
 #    what agents write, stays a PIE;
 #  - clawmd, a symlink to bin/clawmd: what the tests, demo and bench run.

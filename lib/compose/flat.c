@@ -60,7 +60,7 @@
 struct section {
 	char *name, *body;
 	size_t blen; /* of "# name\n\nbody" */
-	bool droppable;
+	bool droppable, dropped;
 };
 
 struct flat {
@@ -356,6 +356,7 @@ static void push(struct flat *f, const char *name, const char *body, size_t len,
 	s->body = clawmd_xstrndup(body + a, b - a);
 	s->blen = 2 + strlen(name) + 2 + (b - a);
 	s->droppable = droppable;
+	s->dropped = false;
 }
 
 /* ---- the group's config, read as nanoclaw reads its row ------------------ */
@@ -626,36 +627,65 @@ static void row_skills(struct row *r, struct flat *f, const cJSON *v, const char
 	}
 }
 
+/* A server's key, where it first came in the row and where JavaScript
+ * orders it. */
+struct key_at {
+	const cJSON *e;
+	size_t pos;
+	bool idx;
+	unsigned long long v;
+};
+
+static int by_name(const void *x, const void *y)
+{
+	const struct key_at *a = x, *b = y;
+	int c = strcmp(a->e->string, b->e->string);
+	return c ? c : (a->pos > b->pos) - (a->pos < b->pos);
+}
+
+/* Array indexes first, ascending, then the other keys as they came. */
+static int by_js_order(const void *x, const void *y)
+{
+	const struct key_at *a = x, *b = y;
+	if (a->idx != b->idx)
+		return a->idx ? -1 : 1;
+	if (a->idx)
+		return (a->v > b->v) - (a->v < b->v);
+	return (a->pos > b->pos) - (a->pos < b->pos);
+}
+
 /* The servers of mcpServers in JavaScript's key order: array indexes
  * ascending, then the rest as written; a key written twice keeps its first
- * place, its last value.  `*k` of them. */
+ * place, its last value.  `*k` of them.  By sorting, not by comparing
+ * every pair: the agent decides how many servers its row has, a million
+ * in a config at its bound. */
 static const cJSON **mcp_order(const cJSON *v, size_t *k)
 {
 	const cJSON *e;
-	size_t n = (size_t)cJSON_GetArraySize(v);
+	size_t n = 0;
+	cJSON_ArrayForEach(e, v) n++;
+	struct key_at *a = clawmd_xcalloc(n + 1, sizeof(*a));
 	const cJSON **ord = clawmd_xcalloc(n + 1, sizeof(*ord));
-	*k = 0;
+	n = 0;
 	cJSON_ArrayForEach(e, v)
 	{
-		bool dup = false;
-		for (size_t i = 0; i < *k && !dup; i++)
-			if (!strcmp(ord[i]->string, e->string))
-				ord[i] = e, dup = true;
-		if (!dup)
-			ord[(*k)++] = e;
+		a[n].e = e;
+		a[n].pos = n;
+		n++;
 	}
-	for (size_t i = 1; i < *k; i++) { /* stable insertion: indexes first, ascending */
-		const cJSON *x = ord[i];
-		unsigned long long xv, yv;
-		bool xi = index_key(x->string, &xv);
-		size_t j = i;
-		while (j > 0 && xi &&
-		       (!index_key(ord[j - 1]->string, &yv) || yv > xv)) {
-			ord[j] = ord[j - 1];
-			j--;
-		}
-		ord[j] = x;
+	qsort(a, n, sizeof(*a), by_name);
+	*k = 0;
+	for (size_t i = 0, j; i < n; i = j) {
+		for (j = i + 1; j < n && !strcmp(a[j].e->string, a[i].e->string); j++)
+			;
+		struct key_at *x = &a[(*k)++];
+		*x = (struct key_at){.e = a[j - 1].e, .pos = a[i].pos};
+		x->idx = index_key(x->e->string, &x->v);
 	}
+	qsort(a, *k, sizeof(*a), by_js_order);
+	for (size_t i = 0; i < *k; i++)
+		ord[i] = a[i].e;
+	free(a);
 	return ord;
 }
 
@@ -714,7 +744,11 @@ static void read_row(struct row *r, struct flat *f, const cJSON *doc, const char
 
 /* ---- the document ----------------------------------------------------------- */
 
-static void render(struct clawmd_buf *out, const struct section *v, size_t n, const char *notice)
+#define OMITTED "\n\n# Omitted for size\n\n"
+#define NOTICE_HEAD "These instruction sections were omitted to fit the project-document size cap: "
+#define NOTICE_TAIL ". Their tools still work; consult each tool's own description."
+
+static void render(struct clawmd_buf *out, const struct section *v, size_t n, const char *dropped)
 {
 	clawmd_buf_clear(out);
 	clawmd_buf_puts(out, FLAT_HEADER);
@@ -724,35 +758,62 @@ static void render(struct clawmd_buf *out, const struct section *v, size_t n, co
 		clawmd_buf_puts(out, "\n\n");
 		clawmd_buf_puts(out, v[i].body);
 	}
-	if (notice)
-		clawmd_buf_printf(out, "\n\n# Omitted for size\n\n%s", notice);
+	if (dropped)
+		clawmd_buf_printf(out, OMITTED NOTICE_HEAD "%s" NOTICE_TAIL, dropped);
 	clawmd_buf_putc(out, '\n');
 }
 
-/* The drop-largest ladder (nanoclaw's fitToCap); cap 0: none, no warning. */
+/* Largest block first; of equal ones, the first in the document. */
+static int by_size(const void *x, const void *y)
+{
+	const struct section *a = *(struct section *const *)x, *b = *(struct section *const *)y;
+	if (a->blen != b->blen)
+		return a->blen > b->blen ? -1 : 1;
+	return (a > b) - (a < b);
+}
+
+/*
+ * The drop-largest ladder (nanoclaw's fitToCap); cap 0: none, no warning.
+ * nanoclaw renders the document again after each drop; its length is
+ * known without that (a section is 2 + blen bytes of it, the notice
+ * grows by each name dropped), so the sections go in one sorted pass and
+ * the document is rendered once more: the agent decides how many
+ * sections its MCP servers make.
+ */
 static void fit(struct clawmd_buf *out, struct flat *f, struct section *v, size_t *n, size_t cap,
 		const char *shown)
 {
-	struct clawmd_buf dropped = CLAWMD_BUF_INIT, notice = CLAWMD_BUF_INIT;
+	struct clawmd_buf dropped = CLAWMD_BUF_INIT;
 	clawmd_buf_put(&dropped, "", 0);
 	render(out, v, *n, NULL);
-	while (cap && out->len > cap) {
-		size_t best = SIZE_MAX;
+	if (cap && out->len > cap) {
+		struct section **by = clawmd_xcalloc(*n + 1, sizeof(*by));
+		size_t nd = 0, k = 0, len = out->len, names = 0;
+		const size_t notice = strlen(OMITTED NOTICE_HEAD NOTICE_TAIL);
 		for (size_t i = 0; i < *n; i++)
-			if (v[i].droppable && (best == SIZE_MAX || v[i].blen > v[best].blen))
-				best = i;
-		if (best == SIZE_MAX)
-			break; /* only core left: oversized rather than a dark group */
-		clawmd_buf_printf(&dropped, "%s%s", dropped.len ? ", " : "", v[best].name);
-		free(v[best].name);
-		free(v[best].body);
-		memmove(v + best, v + best + 1, (*n - best - 1) * sizeof(*v));
-		(*n)--;
-		clawmd_buf_clear(&notice);
-		clawmd_buf_printf(&notice, "These instruction sections were omitted to fit the "
-				  "project-document size cap: %s. Their tools still work; consult each "
-				  "tool's own description.", dropped.ptr);
-		render(out, v, *n, notice.ptr);
+			if (v[i].droppable)
+				by[nd++] = &v[i];
+		qsort(by, nd, sizeof(*by), by_size);
+		while (k < nd && (k ? len + notice + names : len) > cap) {
+			len -= 2 + by[k]->blen;
+			names += (k ? 2 : 0) + strlen(by[k]->name);
+			by[k++]->dropped = true;
+		}
+		for (size_t i = 0; i < k; i++)
+			clawmd_buf_printf(&dropped, "%s%s", i ? ", " : "", by[i]->name);
+		size_t m = 0;
+		for (size_t i = 0; i < *n; i++) {
+			if (v[i].dropped) {
+				free(v[i].name);
+				free(v[i].body);
+			} else {
+				v[m++] = v[i];
+			}
+		}
+		*n = m;
+		free(by);
+		if (k)
+			render(out, v, *n, dropped.ptr);
 	}
 	if (dropped.len)
 		clawmd_plan_warn(f->plan, "%s: %zu bytes against its cap of %zu: dropped the largest instruction "
@@ -763,7 +824,6 @@ static void fit(struct clawmd_buf *out, struct flat *f, struct section *v, size_
 		clawmd_plan_warn(f->plan, "%s: %zu bytes with nothing left to drop, past its cap of %zu: written "
 			      "whole", shown, out->len, cap);
 	clawmd_buf_release(&dropped);
-	clawmd_buf_release(&notice);
 }
 
 /* "Do not use `A` or `B` for memory." in place of the first memory-note
@@ -1167,6 +1227,33 @@ static enum owners owners_parse(struct clawmd_buf *lines, const char *r, size_t 
 	return OWNERS_KNOWN;
 }
 
+/* The lines of STATE/flat/<group>, as the older clawmd that kept them read
+ * them (a line of 255 bytes at most, 64 KiB of them).  Read as any file
+ * is (fs/fs.h): a symlink, a FIFO or a file past 1 MiB there is no
+ * clawmd's, and is taken for a torn record, which vouches for nothing
+ * (an open() of a FIFO would wait for a writer: every compose, status
+ * and check of the group would hang). */
+static enum owners owners_read_old(struct clawmd_buf *lines, const struct clawmd_group *g, bool *old)
+{
+	struct clawmd_buf b = CLAWMD_BUF_INIT;
+	struct clawmd_err e = CLAWMD_ERR_INIT;
+	char dot[] = ".";
+	struct clawmd_dir cwd = {AT_FDCWD, dot};
+	char *p = old_path(g);
+	int rc = clawmd_fs_read(&b, &cwd, p, (size_t)1 << 20, &e);
+	free(p);
+	clawmd_err_clear(&e);
+	*old = rc == 0;
+	if (rc == 0 && b.len) {
+		for (const char *l = b.ptr, *nl; (nl = memchr(l, '\n', b.len - (size_t)(l - b.ptr)));
+		     l = nl + 1)
+			if (nl - l < 255 && lines->len < 65536)
+				clawmd_buf_put(lines, l, (size_t)(nl + 1 - l));
+	}
+	clawmd_buf_release(&b);
+	return rc == 1 ? OWNERS_NONE : rc == 0 ? OWNERS_KNOWN : OWNERS_TORN;
+}
+
 /* The ownership lines of `g` into `lines` (cleared first, NUL-terminated):
  * from the lock file (the one held, else the one at its path), or, when it
  * has no region yet, from STATE/flat/<group> (*old then true). */
@@ -1180,7 +1267,7 @@ static enum owners owners_read(struct clawmd_buf *lines, const struct clawmd_gro
 	clawmd_buf_put(lines, "", 0);
 	if (fd < 0) {
 		char *p = clawmd_group_lock_path(g);
-		fd = open(p, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+		fd = open(p, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
 		free(p);
 	}
 	if (fd >= 0) {
@@ -1193,20 +1280,8 @@ static enum owners owners_read(struct clawmd_buf *lines, const struct clawmd_gro
 		if (fd != g->lock)
 			close(fd);
 	}
-	if (o == OWNERS_NONE) {
-		char *p = old_path(g);
-		FILE *fp = fopen(p, "re");
-		free(p);
-		char line[256];
-		while (fp && fgets(line, sizeof(line), fp) && lines->len < 65536)
-			if (strchr(line, '\n'))
-				clawmd_buf_puts(lines, line);
-		if (fp) {
-			o = OWNERS_KNOWN;
-			*old = true;
-			fclose(fp);
-		}
-	}
+	if (o == OWNERS_NONE)
+		o = owners_read_old(lines, g, old);
 	clawmd_buf_release(&r);
 	return o;
 }

@@ -274,32 +274,44 @@ static int lint_drift(struct clawmd_lint_group *g, struct clawmd_err *err)
 	int rc = clawmd_changes_compute(&ch, g->grp, &g->plan, err);
 	if (rc < 0)
 		return rc;
-	/* A hand-edited entry shows as a PRESERVE of CLAUDE.md (then its WRITE). */
+	/* A hand-edited entry shows as a PRESERVE of it (then its WRITE).  Any
+	 * runtime's entry file, as compose tells them (compose/changes.c): a
+	 * flat group of Codex alone has an AGENTS.md and no CLAUDE.md.  A
+	 * PRESERVE first, else CLAUDE.md's change, else another entry's. */
 	const struct clawmd_change *entry = NULL;
-	for (size_t i = 0; i < ch.n; i++)
-		if (!strcmp(ch.v[i].name, CLAWMD_ENTRY_NAME) &&
-		    (!entry || ch.v[i].action == CLAWMD_PRESERVE))
-			entry = &ch.v[i];
+	for (size_t i = 0; i < ch.n; i++) {
+		const struct clawmd_change *c = &ch.v[i];
+		if (!clawmd_runtime_entry_name(c->name))
+			continue;
+		if (!entry || (entry->action != CLAWMD_PRESERVE &&
+			       (c->action == CLAWMD_PRESERVE ||
+				(!strcmp(c->name, CLAWMD_ENTRY_NAME) &&
+				 strcmp(entry->name, CLAWMD_ENTRY_NAME)))))
+			entry = c;
+	}
+	char *at = entry ? clawmd_xasprintf("%s/%s", g->gshown, entry->name)
+			 : clawmd_xstrdup(g->entry_shown);
 	if (!clawmd_changes_drift(&ch)) {
 		g->drift = CLAWMD_DRIFT_CLEAN;
 	} else if (entry && entry->action != CLAWMD_PRESERVE && entry->old_type == CLAWMD_FT_NONE) {
 		g->drift = CLAWMD_DRIFT_NEVER;
 		char *hint = clawmd_xasprintf("run 'clawmd compose %s' (the container runner does it "
 					      "at every spawn)", g->group);
-		clawmd_lint_add(g->out, "CM402", g->group, g->entry_shown, 1, 1, hint,
+		clawmd_lint_add(g->out, "CM402", g->group, at, 1, 1, hint,
 				"%s has never been composed", g->gshown);
 		free(hint);
 	} else if (entry && (entry->action == CLAWMD_PRESERVE ||
 			     !(clawmd_entry_ours(entry->old.ptr ? entry->old.ptr : "", entry->old.len) ||
 			       /* a flat entry's header is nanoclaw's: its record says */
-			       clawmd_flat_ours(g->grp, CLAWMD_ENTRY_NAME,
+			       clawmd_flat_ours(g->grp, entry->name,
 						entry->old.ptr ? entry->old.ptr : "", entry->old.len)))) {
 		g->drift = CLAWMD_DRIFT_HAND_EDITED;
-		clawmd_lint_add(g->out, "CM401", g->group, g->entry_shown, 1, 1,
-				"put per-group content in CLAUDE.local.md; the next compose moves this "
-				"file's content there (or aside) and rewrites CLAUDE.md",
-				"%s was not written by clawmd (edited by hand, or a legacy file)",
-				g->entry_shown);
+		char *hint = clawmd_xasprintf("put per-group content in CLAUDE.local.md; the next "
+					      "compose moves this file's content there (or aside) and "
+					      "rewrites %s", entry->name);
+		clawmd_lint_add(g->out, "CM401", g->group, at, 1, 1, hint,
+				"%s was not written by clawmd (edited by hand, or a legacy file)", at);
+		free(hint);
 	} else {
 		g->drift = CLAWMD_DRIFT_CHANGE;
 		struct clawmd_buf names = CLAWMD_BUF_INIT;
@@ -318,11 +330,12 @@ static int lint_drift(struct clawmd_lint_group *g, struct clawmd_err *err)
 			clawmd_buf_printf(&names, ", and %zu more", more);
 		char *hint = clawmd_xasprintf("run 'clawmd compose %s'; 'clawmd compose --dry-run %s' "
 					      "shows the diff", g->group, g->group);
-		clawmd_lint_add(g->out, "CM402", g->group, g->entry_shown, 1, 1, hint,
+		clawmd_lint_add(g->out, "CM402", g->group, at, 1, 1, hint,
 				"%s is stale: compose would change %s", g->gshown, names.ptr);
 		free(hint);
 		clawmd_buf_release(&names);
 	}
+	free(at);
 	clawmd_changes_release(&ch);
 	return 0;
 }

@@ -118,8 +118,9 @@ static const struct clawmd_lint_rule lint_rules[] = {
 	 "Mend container/cli-tools.json (nanoclaw's image build reads it too), or set "
 	 "claude_version in clawmd.json."},
 	{"CM401", "entry-hand-edited", CLAWMD_SEV_ERROR,
-	 "The composed CLAUDE.md was edited by hand.",
-	 "The group's CLAUDE.md is not clawmd's output: it was edited by hand, or is a legacy "
+	 "A composed entry file was edited by hand.",
+	 "The group's CLAUDE.md, or another runtime's entry file clawmd composes (AGENTS.md, "
+	 "GEMINI.md, ...), is not clawmd's output: it was edited by hand, or is a legacy "
 	 "file. The next compose moves its content into CLAUDE.local.md (or aside) and rewrites "
 	 "it.",
 	 "Put per-group content in CLAUDE.local.md."},

@@ -124,6 +124,55 @@ test('a row past the config reader\'s 1 MiB still composes: the ladder drops wha
 	assert.ok(log.lines.some((l) => l[0] === 'error'));
 });
 
+test('the servers in JSON.parse\'s order; the ladder drops the largest block, the first of equal ones', (t) => {
+	const root = tree(t);
+	// a key given twice keeps its first place and its last value; array
+	// indexes come first, ascending
+	const row = { mcp_servers: '{"b":{"command":"c","instructions":"B1"},"10":{"command":"c","instructions":"Ten"},' +
+		'"a":{"command":"c","instructions":"A"},"2":{"command":"c","instructions":"Two"},' +
+		'"b":{"command":"c","instructions":"B2"}}' };
+	composeGroupProjectDoc(group, path.join(root, 'groups/main'), { fileName: 'CLAUDE.md' }, row);
+	const doc = read(root, 'groups/main/CLAUDE.md');
+	assert.match(doc, /# MCP Server: 2\n\nTwo\n\n# MCP Server: 10\n\nTen\n\n# MCP Server: b\n\nB2\n\n# MCP Server: a\n\nA\n$/);
+	// blocks of 16+400 bytes: "# MCP Server: pN" each; pa..pd the same size, p0 larger by
+	// its body; the cap leaves room for two of them and the notice
+	const mcp = {};
+	for (const k of ['pa', 'pb', 'p0', 'pc', 'pd']) mcp[k] = { command: 'c', instructions: (k === 'p0' ? 'z' : '') + 'y'.repeat(400) };
+	const full = composeGroupProjectDoc(group, path.join(root, 'groups/main'), { fileName: 'CLAUDE.md' },
+		{ mcp_servers: JSON.stringify(mcp) });
+	const size = Buffer.byteLength(read(root, 'groups/main/CLAUDE.md'));
+	assert.deepEqual(full.dropped, []);
+	const r = composeGroupProjectDoc(group, path.join(root, 'groups/main'), { fileName: 'CLAUDE.md', maxBytes: size - 900 },
+		{ mcp_servers: JSON.stringify(mcp) }, { log: logger() });
+	assert.deepEqual(r.dropped, ['MCP Server: p0', 'MCP Server: pa', 'MCP Server: pb']);
+	assert.match(read(root, 'groups/main/CLAUDE.md'), /# MCP Server: pc\n\ny{400}\n\n# MCP Server: pd\n\ny{400}\n\n# Omitted for size\n\n/);
+});
+
+test('a row of 60000 servers: ordered by sorting and fitted in one pass, not pair by pair', { timeout: 120000 }, (t) => {
+	// the agent decides how many servers its row has (up to 64 MiB of it):
+	// comparing every pair of keys, and rendering the document again after
+	// each drop, took minutes here where this takes a fraction of a second
+	const root = tree(t);
+	const log = logger();
+	const parts = [];
+	for (let i = 60000; i > 0; i--) parts.push(`"${i % 2 ? i : 's' + i}":{"command":"c","instructions":"i${i}"}`);
+	parts.push('"bad":1');
+	const r = composeGroupProjectDoc(group, path.join(root, 'groups/main'), { fileName: 'CLAUDE.md', maxBytes: 4096 },
+		{ mcp_servers: '{' + parts.join(',') + '}' }, { log });
+	const doc = read(root, 'groups/main/CLAUDE.md');
+	// the notice naming each dropped one outgrows the cap: every one goes,
+	// the largest first (of equal ones, the first in the document), the
+	// smallest last (indexes come first, ascending)
+	assert.equal(r.dropped.length, 60000 + 3); // and the two modules, the skill
+	// blocks of 35, 30, then 28 bytes: the module cli before the servers of 28
+	assert.deepEqual(r.dropped.slice(0, 5), ['NanoClaw Skill: welcome', 'NanoClaw Module: core',
+		'NanoClaw Module: cli', 'MCP Server: s60000', 'MCP Server: s59998']);
+	assert.deepEqual(r.dropped.slice(-5), ['MCP Server: 1', 'MCP Server: 3', 'MCP Server: 5', 'MCP Server: 7', 'MCP Server: 9']);
+	assert.doesNotMatch(doc, /# MCP Server: /);
+	assert.match(doc, /# Omitted for size\n\n.*: NanoClaw Skill: welcome, NanoClaw Module: core, NanoClaw Module: cli, MCP Server: s60000, /);
+	assert.ok(log.lines.some((l) => /mcpServers\.bad: dropping an invalid MCP server/.test(l[1])));
+});
+
 test('a hostile spec: the host\'s error or none, never a TypeError; r.file the file written', (t) => {
 	const root = tree(t);
 	const dir = path.join(root, 'groups/main');
