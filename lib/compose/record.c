@@ -362,7 +362,7 @@ out:
 static void write_record(int fd, const char *lockpath, const struct clawmd_buf *rec)
 {
 	struct stat a, b;
-	int w = open(lockpath, O_WRONLY | O_NOFOLLOW | O_CLOEXEC);
+	int w = open(lockpath, O_WRONLY | O_NONBLOCK | O_NOFOLLOW | O_CLOEXEC);
 	if (w < 0)
 		return;
 	/* The same file we hold the lock on, not one put there since. */

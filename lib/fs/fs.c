@@ -728,12 +728,20 @@ int clawmd_fs_lock(int *fd_out, const char *lockdir, const char *name, double ti
 	}
 	/* flock() needs no write access: read-only keeps the no-op compose
 	 * free of any open for writing. */
-	fd = openat(d.fd, name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+	fd = openat(d.fd, name, O_RDONLY | O_NONBLOCK | O_NOFOLLOW | O_CLOEXEC);
 	if (fd < 0 && errno == ENOENT)
 		fd = openat(d.fd, name, O_RDONLY | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0600);
 	if (fd < 0) {
 		rc = clawmd_err_sys(err, CLAWMD_EFS, "could not open lock '%s/%s'", lockdir, name);
 		goto out_dir;
+	}
+	/* A FIFO or device there would hang or mislead every compose (opened
+	 * without blocking, to be told). */
+	struct stat st;
+	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
+		rc = clawmd_err_set(err, CLAWMD_EFS, "lock '%s/%s' is not a regular file; remove it",
+				    lockdir, name);
+		goto out_close;
 	}
 	/* Poll with a short, growing sleep: flock() itself has no timeout. */
 	struct timespec start, now, nap = {0, 1000000};

@@ -111,7 +111,7 @@ int clawmd_group_lock_write(const struct clawmd_group *g, const void *data, size
 	int rc = -1;
 	if (g->lock < 0 || !g->lockpath)
 		return -1;
-	int w = open(g->lockpath, O_WRONLY | O_NOFOLLOW | O_CLOEXEC);
+	int w = open(g->lockpath, O_WRONLY | O_NONBLOCK | O_NOFOLLOW | O_CLOEXEC);
 	if (w < 0)
 		return -1;
 	/* The same file we hold the lock on, not one put there since. */
@@ -139,8 +139,9 @@ int clawmd_group_trylock(struct clawmd_group *g)
 	if (g->lock >= 0)
 		return 0;
 	lock_path(g);
-	int fd = open(g->lockpath, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
-	if (fd >= 0 && flock(fd, LOCK_EX | LOCK_NB) == 0) {
+	struct stat st;
+	int fd = open(g->lockpath, O_RDONLY | O_NONBLOCK | O_NOFOLLOW | O_CLOEXEC);
+	if (fd >= 0 && fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && flock(fd, LOCK_EX | LOCK_NB) == 0) {
 		g->lock = fd;
 		return 0;
 	}
