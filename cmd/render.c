@@ -149,13 +149,7 @@ static cJSON *json_files(const struct clawmd_memory *m, bool target)
 			cmd_json_add_bytes(o, "text", t.ptr, t.len);
 			clawmd_buf_release(&t);
 		} else {
-			/* chars in UTF-16 code units, as Claude Code counts them */
-			size_t chars = 0;
-			for (size_t k = 0; k < f->len; k++) {
-				unsigned char c = (unsigned char)f->content[k];
-				if ((c & 0xc0) != 0x80)
-					chars += c >= 0xf0 ? 2 : 1;
-			}
+			size_t chars = clawmd_utf16_len(f->content, f->len);
 			cJSON_AddNumberToObject(o, "size", (double)f->size);
 			cJSON_AddNumberToObject(o, "tokens", (double)((chars + 3) / 4));
 		}

@@ -78,19 +78,6 @@ struct row {
 	struct clawmd_buf text;
 };
 
-/* Characters as Claude Code counts them (UTF-16 units): what the budget
- * and status count. */
-static size_t chars_of(const char *s, size_t len)
-{
-	size_t n = 0;
-	for (size_t i = 0; i < len; i++) {
-		unsigned char b = (unsigned char)s[i];
-		n += (b & 0xC0) != 0x80;
-		n += b >= 0xF0; /* a surrogate pair */
-	}
-	return n;
-}
-
 static void add_src(struct row *r, enum src_kind kind, const char *name, size_t nlen, size_t chars)
 {
 	if (!chars)
@@ -204,7 +191,7 @@ static void add_inlined(struct row *r, const struct clawmd_layout *lay, const ch
 			       !memcmp(s + i, mark, sizeof(mark) - 1);
 		if (!at_mark && i < len)
 			continue;
-		add_src(r, kind, name, nlen, chars_of(s + start, i - start));
+		add_src(r, kind, name, nlen, clawmd_utf16_len(s + start, i - start));
 		if (i == len)
 			break;
 		const char *p = s + i + sizeof(mark) - 1, *eol = memchr(p, '\n', len - (size_t)(p - s));
@@ -281,7 +268,7 @@ static int load_row(struct row *r, const struct clawmd_root *root, struct clawmd
 				add_inlined(r, lay, f->content, f->len);
 			else
 				add_src(r, k == SRC_N ? SRC_OTHER : k, name, nlen,
-					chars_of(f->content, f->len));
+					clawmd_utf16_len(f->content, f->len));
 		}
 		free(entry);
 		free(by);

@@ -144,6 +144,17 @@ uint64_t clawmd_hash64(const void *data, size_t len)
 	return hash_mix(hash_mix(a ^ h, b ^ len), h);
 }
 
+size_t clawmd_utf16_len(const char *s, size_t len)
+{
+	size_t n = 0;
+	for (size_t i = 0; i < len; i++) {
+		unsigned char c = (unsigned char)s[i];
+		if ((c & 0xc0) != 0x80)
+			n += c >= 0xf0 ? 2 : 1;
+	}
+	return n;
+}
+
 void clawmd_strv_free(char **v, size_t n)
 {
 	if (!v)

@@ -77,17 +77,6 @@ void clawmd_lint_pos(unsigned long *line, unsigned long *col, const char *text, 
 	*col = c;
 }
 
-size_t clawmd_lint_chars(const char *s, size_t len)
-{
-	size_t n = 0;
-	for (size_t i = 0; i < len; i++) {
-		unsigned char c = (unsigned char)s[i];
-		if ((c & 0xC0) != 0x80)
-			n += c >= 0xF0 ? 2 : 1; /* astral characters are two UTF-16 units */
-	}
-	return n;
-}
-
 /* A path as shown in findings: relative to `base` when inside it. */
 char *clawmd_lint_shown(const char *base, const char *path)
 {
@@ -108,7 +97,7 @@ char *clawmd_lint_shown(const char *base, const char *path)
 void clawmd_lint_size(struct clawmd_findings *out, const char *group, const char *shown,
 		      const char *data, size_t len, size_t *total)
 {
-	size_t chars = clawmd_lint_chars(data, len);
+	size_t chars = clawmd_utf16_len(data, len);
 	*total += chars;
 	if (chars > LARGE_FILE_CHARS)
 		clawmd_lint_add(out, "CM201", group, shown, 1, 1,

@@ -34,8 +34,6 @@ void clawmd_lint_add(struct clawmd_findings *out, const char *code, const char *
 		     const char *fmt, ...) __attribute__((format(printf, 8, 9)));
 /* Line and column (from 1; columns in bytes) of byte `off` of `text`. */
 void clawmd_lint_pos(unsigned long *line, unsigned long *col, const char *text, size_t off);
-/* Characters as Claude Code counts them (UTF-16 units). */
-size_t clawmd_lint_chars(const char *s, size_t len);
 /* A path as shown in findings: relative to `base` when inside it. */
 char *clawmd_lint_shown(const char *base, const char *path);
 /* Account one loaded file: CM201 when large; its size into *total. */

@@ -980,17 +980,6 @@ static int group_exists(const struct clawmd_group *g, struct clawmd_err *err)
 	return 0;
 }
 
-static size_t utf16_units(const char *s, size_t len)
-{
-	size_t chars = 0;
-	for (size_t k = 0; k < len; k++) {
-		unsigned char c = (unsigned char)s[k];
-		if ((c & 0xc0) != 0x80)
-			chars += c >= 0xf0 ? 2 : 1;
-	}
-	return chars;
-}
-
 static napi_value memory_files_js(napi_env env, const struct clawmd_memory *m, bool json)
 {
 	napi_value arr, x;
@@ -1003,7 +992,7 @@ static napi_value memory_files_js(napi_env env, const struct clawmd_memory *m, b
 		set_str(env, x, "parent", f->parent);
 		if (json) {
 			set_num(env, x, "size", (double)f->size);
-			set_num(env, x, "tokens", (double)((utf16_units(f->content, f->len) + 3) / 4));
+			set_num(env, x, "tokens", (double)((clawmd_utf16_len(f->content, f->len) + 3) / 4));
 		}
 		napi_set_element(env, arr, (uint32_t)i, x);
 	}

@@ -49,6 +49,11 @@ void clawmd_err_clear(struct clawmd_err *err);
  * "EINPUT", "EFS", "ELOCK" ("OK" for 0; "EFS" for a code it does not know). */
 const char *clawmd_code_name(int code);
 
+/* The length of UTF-8 text in UTF-16 code units, as Claude Code and every
+ * JavaScript runtime count a file's characters (a four-byte sequence is a
+ * surrogate pair: two). */
+size_t clawmd_utf16_len(const char *s, size_t len);
+
 /* ---- growable buffer --------------------------------------------------- */
 
 /* Always NUL-terminated when ptr != NULL; len excludes the NUL. */
