@@ -359,26 +359,11 @@ out:
 
 /* ---- recording ---------------------------------------------------------- */
 
-static void write_record(int fd, const char *lockpath, const struct clawmd_buf *rec)
-{
-	struct stat a, b;
-	int w = open(lockpath, O_WRONLY | O_NONBLOCK | O_NOFOLLOW | O_CLOEXEC);
-	if (w < 0)
-		return;
-	/* The same file we hold the lock on, not one put there since. */
-	if (fstat(fd, &a) == 0 && fstat(w, &b) == 0 && a.st_dev == b.st_dev && a.st_ino == b.st_ino)
-		(void)!pwrite(w, rec->ptr, rec->len, CLAWMD_LOCK_RECORD_AT);
-	close(w);
-}
-
 void clawmd_record_forget(const struct clawmd_group *g)
 {
 	struct stat st;
-	struct clawmd_buf spoilt = CLAWMD_BUF_INIT;
-	clawmd_buf_put(&spoilt, "-", 1); /* no magic: no record */
 	if (fstat(g->lock, &st) == 0 && st.st_size > CLAWMD_LOCK_RECORD_AT)
-		write_record(g->lock, g->lockpath, &spoilt);
-	clawmd_buf_release(&spoilt);
+		(void)clawmd_group_lock_write(g, "-", 1, CLAWMD_LOCK_RECORD_AT); /* no magic: no record */
 }
 
 void clawmd_record_save(struct clawmd_group *g, const struct clawmd_plan *plan)
@@ -424,7 +409,7 @@ void clawmd_record_save(struct clawmd_group *g, const struct clawmd_plan *plan)
 	memcpy(rec.ptr + 8, &u32, 4);
 	u64 = clawmd_hash64(rec.ptr, rec.len);
 	clawmd_buf_put(&rec, &u64, 8);
-	write_record(g->lock, g->lockpath, &rec);
+	(void)clawmd_group_lock_write(g, rec.ptr, rec.len, CLAWMD_LOCK_RECORD_AT);
 out:
 	clawmd_buf_release(&rec);
 }
