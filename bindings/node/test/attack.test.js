@@ -189,6 +189,17 @@ test('a config string around the guessed size (multibyte, surrogate pairs, lone 
 				const r = h.compose('main', { dryRun: true, config: txt(s) });
 				if (r.group !== 'main') bad.push(n);
 			}
+		// the guess is the last config's length + 8: each tail made to end
+		// on every byte around it, after a config of a known length
+		const base = txt('y'.repeat(200));
+		for (let d = -6; d <= 14; d++)
+			for (const tail of ['\u00e9', '\u20ac', '\ud83d\ude00', '\ud800']) {
+				h.compose('main', { dryRun: true, config: base });
+				const want = Buffer.byteLength(base) + d - Buffer.byteLength(txt(tail));
+				const s = 'y'.repeat(Math.max(0, want)) + tail;
+				const r = h.compose('main', { dryRun: true, config: txt(s) });
+				if (r.group !== 'main') bad.push([d, tail]);
+			}
 		// a long one after short ones, then short again; one JSON.stringify makes
 		const big = h.compose('main', { dryRun: true, config: { env: { X: '\\u20ac'.repeat(200000) } } });
 		const small = h.compose('main', { dryRun: true, config: '{}' });
