@@ -14,11 +14,10 @@ const { pkg, tmpdir, makeRoot } = require('./helper.js');
 
 /* Run `body` (source of a function of (clawmd, nc, root, done, err)) in a
  * child node with --expose-gc, ROOT its working directory. */
-function child(root, body) {
-	const src = `
+function child(root, body, pre = '') {
+	const src = `const S = JSON.stringify; ${pre}
 		const clawmd = require(${JSON.stringify(pkg)});
 		const nc = require(${JSON.stringify(path.join(pkg, 'nanoclaw.js'))});
-		const S = JSON.stringify;
 		const done = (x) => process.stdout.write(S(x === undefined ? null : x));
 		const err = (f) => { try { f(); return 'no throw'; } catch (e) {
 			return { ctor: e.constructor.name, isError: e instanceof Error, code: e.code, message: e.message }; } };
@@ -227,6 +226,22 @@ test('the addon keeps the JSON.stringify it loaded with; a toJSON that closes th
 	assert.equal(out.c.isError, true);
 	assert.match(out.closing.message, /closed during the call/);
 	assert.match(out.after.message, /closed/);
+});
+
+test('JSON.stringify not a function when the addon loaded: a config object throws, never undefined', (t) => {
+	const root = makeRoot(t);
+	for (const pre of ['JSON.stringify = 5;', 'delete JSON.stringify;']) {
+		const out = child(root, `(clawmd, nc, root, done, err) => {
+			const h = clawmd.open(root);
+			let r;
+			const e = err(() => { r = h.compose('main', { config: { env: { A: '1' } } }); });
+			JSON.stringify = (v) => '{}'; // one there at the call: used
+			done({ e, r: r === undefined ? 'undefined' : r, later: h.compose('main', { config: {} }).group });
+		}`, pre);
+		assert.equal(out.e.isError, true, `${pre} ${JSON.stringify(out)}`);
+		assert.match(out.e.message, /config: cannot be written as JSON/);
+		assert.equal(out.later, 'main');
+	}
 });
 
 test('workers composing at once, one terminated mid-run: the host lives, the others finish', async (t) => {
