@@ -42,7 +42,7 @@ function groupRootOf(dir) {
 		if (marked) {
 			let groups = path.join(up, 'groups');
 			try {
-				const g = JSON.parse(fs.readFileSync(json, 'utf8')).groups;
+				const g = jsonParse(fs.readFileSync(json, 'utf8')).groups;
 				if (typeof g === 'string' && g) groups = path.resolve(up, g);
 			} catch (e) { /* no clawmd.json, or not one that moves groups */ }
 			let rg = null;
@@ -80,7 +80,7 @@ function fromRow(row) {
 	const parse = (key, text) => {
 		if (typeof text !== 'string') return text;
 		try {
-			return JSON.parse(text);
+			return jsonParse(text);
 		} catch (e) {
 			throw new ClawmdError(`container config of ${row.agent_group_id || 'the group'}: ` +
 				`${key}: not JSON (${e.message})`, { code: 'EINPUT', exitStatus: 3, key });
@@ -220,40 +220,55 @@ const groupDirs = new Set(); // the group directories made or found by this proc
  */
 const specs = new WeakMap(); // spec object -> what made its contract (nanoclaw passes the same one)
 const own = (o, k) => (Object.prototype.hasOwnProperty.call(o, k) ? o[k] : undefined);
+// JSON as it was at load: a host that replaces JSON.stringify later (a
+// logger's wrapper) must not give two specs one contract name
+const jsonStringify = JSON.stringify;
+const jsonParse = JSON.parse;
+const slice = Function.prototype.call.bind(Array.prototype.slice);
+
+/*
+ * Every own key makeContract reads, read once, in one flat list: the
+ * lists copied, so that one changed in place is seen.  Compared value by
+ * value with the last call's, it is the spec's identity: what JSON would
+ * miss (a key not enumerable, a toJSON) cannot keep a stale contract.
+ */
+function specRead(spec) {
+	if (!spec || typeof spec !== 'object')
+		throw usage('composeGroupProjectDoc: spec: expected {fileName, instructions?, maxBytes?}', 'spec');
+	const list = (v) => (Array.isArray(v) ? slice(v) : v);
+	const facts = own(spec, 'instructions');
+	const f = facts && typeof facts === 'object' ? facts : null;
+	const skills = f ? own(f, 'nativeSkills') : undefined;
+	const s = skills && typeof skills === 'object' ? skills : null;
+	return [own(spec, 'fileName'), own(spec, 'maxBytes'), facts,
+		f ? list(own(f, 'nativeOverrideFiles')) : undefined, skills,
+		s ? own(s, 'discoveryPath') : undefined, s ? own(s, 'sharedSource') : undefined,
+		s ? own(s, 'selfAuthoredHome') : undefined, s ? list(own(s, 'persistentRoots')) : undefined,
+		s ? own(s, 'ruleBearingInlined') : undefined];
+}
+
+const sameRead = (a, b) => a.length === b.length && a.every((x, i) => x === b[i] ||
+	(Array.isArray(x) && Array.isArray(b[i]) && sameRead(x, b[i])));
+
 function specContract(spec) {
-	const known = spec && typeof spec === 'object' ? specs.get(spec) : undefined;
-	// The three own keys makeContract reads, as they are now (a getter
-	// runs, as it did then); the instructions object, shared and
-	// mutable, by its JSON.  A spec changed since is a contract anew.
-	if (known && own(spec, 'fileName') === known.fileName && own(spec, 'maxBytes') === known.maxBytes) {
-		const facts = own(spec, 'instructions');
-		if (facts === known.facts && (facts === undefined || facts === null ||
-			JSON.stringify(facts) === known.json))
-			return known.contract;
-	}
-	const read = {};
-	const contract = makeContract(spec, read);
-	const facts = read.facts;
-	specs.set(spec, { fileName: read.fileName, maxBytes: read.maxBytes, facts,
-		json: facts === undefined || facts === null ? null : JSON.stringify(facts), contract });
+	const read = specRead(spec);
+	const known = specs.get(spec);
+	if (known && sameRead(read, known.read)) return known.contract;
+	const contract = makeContract(read);
+	specs.set(spec, { read, contract });
 	return contract;
 }
 
-/* The contract of a spec; `read` gets the own keys it was made from. */
-function makeContract(spec, read) {
-	if (!spec || typeof spec !== 'object')
-		throw usage('composeGroupProjectDoc: spec: expected {fileName, instructions?, maxBytes?}', 'spec');
-	const fileName = own(spec, 'fileName');
+/* The contract of a spec, from what specRead read of it. */
+function makeContract(read) {
+	const [fileName, maxBytes, instructions, overrides, nativeSkills,
+		discoveryPath, sharedSource, selfAuthoredHome, persistentRoots, ruleBearingInlined] = read;
 	if (!ENTRY_FILES.includes(fileName))
 		throw usage(`composeGroupProjectDoc: spec.fileName: expected one of ${ENTRY_FILES.join(', ')}`,
 			'fileName');
-	const maxBytes = own(spec, 'maxBytes');
 	if (maxBytes !== undefined && !(Number.isInteger(maxBytes) && maxBytes > 0 && maxBytes <= 2 ** 30))
 		throw usage('composeGroupProjectDoc: spec.maxBytes: expected a whole number of bytes', 'maxBytes');
-	read.fileName = fileName;
-	read.maxBytes = maxBytes;
-	read.facts = own(spec, 'instructions');
-	const facts = read.facts ?? {};
+	const facts = instructions ?? {};
 	if (typeof facts !== 'object')
 		throw usage('composeGroupProjectDoc: spec.instructions: expected an object', 'instructions');
 	const names = (v, key) => {
@@ -267,29 +282,28 @@ function makeContract(spec, read) {
 		entry: fileName,
 		cap: maxBytes ?? 0,
 		document: 'flat',
-		overrides: names(own(facts, 'nativeOverrideFiles'), 'nativeOverrideFiles').join(','),
+		overrides: names(overrides, 'nativeOverrideFiles').join(','),
 	};
 	// null is none, as nanoclaw's optional chaining reads it
-	const skills = own(facts, 'nativeSkills') ?? undefined;
+	const skills = nativeSkills ?? undefined;
 	if (skills !== undefined && typeof skills !== 'object')
 		throw usage('composeGroupProjectDoc: spec.instructions.nativeSkills: expected an object', 'nativeSkills');
 	// none: no native-skills section, whatever the built-in contract it
 	// is "like" has (codex's would otherwise be written for an AGENTS.md)
 	if (skills === undefined) keys['skills.discovery'] = '';
 	else {
-		const str = (k) => {
-			const v = own(skills, k);
+		const str = (v, k) => {
 			if (typeof v !== 'string' || !v)
 				throw usage(`composeGroupProjectDoc: spec.instructions.nativeSkills.${k}: expected a path`, k);
 			return v;
 		};
-		keys['skills.discovery'] = str('discoveryPath');
-		keys['skills.source'] = str('sharedSource');
-		keys['skills.home'] = str('selfAuthoredHome');
-		keys['skills.roots'] = names(own(skills, 'persistentRoots'), 'persistentRoots').join(',');
-		keys['skills.inlined'] = own(skills, 'ruleBearingInlined') === true;
+		keys['skills.discovery'] = str(discoveryPath, 'discoveryPath');
+		keys['skills.source'] = str(sharedSource, 'sharedSource');
+		keys['skills.home'] = str(selfAuthoredHome, 'selfAuthoredHome');
+		keys['skills.roots'] = names(persistentRoots, 'persistentRoots').join(',');
+		keys['skills.inlined'] = ruleBearingInlined === true;
 	}
-	const id = require('crypto').createHash('sha256').update(JSON.stringify(keys)).digest('hex');
+	const id = require('crypto').createHash('sha256').update(jsonStringify(keys)).digest('hex');
 	return { name: `spec-${id.slice(0, 12)}`, keys };
 }
 
@@ -337,21 +351,21 @@ function projectDocConfig(config) {
 		if (typeof mcp === 'string' && col(skills) && col(cli)) {
 			let seen = rowTexts.get(mcp);
 			for (const r of seen || []) if (r.skills === skills && r.cli === cli) return r.text;
-			const text = JSON.stringify(projectDocObject(config));
+			const text = jsonStringify(projectDocObject(config));
 			if (rowTexts.size > 4096) rowTexts.clear();
 			if (!seen || seen.length > 16) rowTexts.set(mcp, (seen = []));
 			seen.push({ skills, cli, text });
 			return text;
 		}
 	}
-	return JSON.stringify(projectDocObject(config));
+	return jsonStringify(projectDocObject(config));
 }
 
 function projectDocObject(config) {
 	if (config === undefined || config === null) return {};
 	if (typeof config === 'string') {
 		try {
-			config = JSON.parse(config);
+			config = jsonParse(config);
 		} catch (e) {
 			throw new ClawmdError(`config: not JSON (${e.message})`, { code: 'EINPUT', exitStatus: 3, key: 'config' });
 		}
@@ -365,12 +379,12 @@ function projectDocObject(config) {
 		const skills = own('skills');
 		if (skills !== undefined && skills !== null) {
 			// a corrupt selection widens to every skill, with a warning
-			try { out.skills = JSON.parse(skills); } catch (e) { out.skills = { corrupt: String(skills) }; }
+			try { out.skills = jsonParse(skills); } catch (e) { out.skills = { corrupt: String(skills) }; }
 		}
 		const mcp = own('mcp_servers');
 		if (typeof mcp === 'string') {
 			try {
-				out.mcpServers = JSON.parse(mcp);
+				out.mcpServers = jsonParse(mcp);
 			} catch (e) {
 				throw new ClawmdError(`container config of ${own('agent_group_id') || 'the group'}: ` +
 					`mcp_servers: not JSON (${e.message})`, { code: 'EINPUT', exitStatus: 3, key: 'mcp_servers' });

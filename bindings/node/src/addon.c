@@ -502,12 +502,25 @@ static char *stringify(napi_env env, napi_value v, size_t *len, size_t guess)
 	napi_get_instance_data(env, (void **)&ad);
 	if (ad->stringify)
 		napi_get_reference_value(env, ad->stringify, &fn);
+	/* None at load (the host had replaced it): the one there now.  What
+	 * is not a function, or a call that failed with nothing thrown,
+	 * throws here: a compose must never return undefined, nothing done. */
 	if (!fn && (napi_get_global(env, &global) != napi_ok ||
 		    napi_get_named_property(env, global, "JSON", &json) != napi_ok ||
 		    napi_get_named_property(env, json, "stringify", &fn) != napi_ok))
+		fn = NULL;
+	if (!fn || napi_typeof(env, fn, &t) != napi_ok || t != napi_function) {
+		if (!pending(env))
+			throw_usage(env, "config", "config: cannot be written as JSON (no JSON.stringify "
+				    "function in this environment; give the config as JSON text)");
 		return NULL;
-	if (napi_call_function(env, fn, fn, 1, &v, &s) != napi_ok)
-		return NULL; /* it threw (a cycle, a BigInt): that error stays */
+	}
+	if (napi_call_function(env, fn, fn, 1, &v, &s) != napi_ok) {
+		/* it threw (a cycle, a BigInt): that error stays */
+		if (!pending(env))
+			throw_usage(env, "config", "config: cannot be written as JSON");
+		return NULL;
+	}
 	if (napi_typeof(env, s, &t) != napi_ok || t != napi_string) {
 		throw_usage(env, "config", "config: cannot be written as JSON");
 		return NULL;
