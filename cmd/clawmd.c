@@ -47,8 +47,8 @@ static void usage(FILE *f)
 		   "  2  usage: an unknown command or option, a bad value of a flag\n"
 		   "  3  invalid input: clawmd.json, container.json, a name, a missing shared base;\n"
 		   "     status: a group whose container.json is invalid\n"
-		   "  4  filesystem or safety refusal: a missing or symlinked group or groups\n"
-		   "     directory, a failed write\n"
+		   "  4  filesystem or safety refusal: a missing group or groups directory, a\n"
+		   "     symlinked group directory, a failed write\n"
 		   "  5  lock timeout: a group's lock stayed taken for --lock-timeout seconds\n"
 		   "  6  migrate: every group migrated but the failed ones, listed (the host may start)\n");
 }

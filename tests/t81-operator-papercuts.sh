@@ -127,4 +127,18 @@ expect_grep "... naming the file and key" "clawmd.json: groups: expected a direc
 rm "$G/clawmd.json"
 mkdir -p "$T/elsewhere"
 expect_ok "a groups directory beside ROOT is fine" "$CLAWMD" -C "$G" status --groups "$T/elsewhere"
+
+# 3. ROOT/groups a symlink: the host's own choice (its groups on another
+# disk), followed; a group directory that is a symlink is the agent's
+# reach, refused (doc/layout.md, exit status 4).
+S=$T/linked
+make_root "$S"
+rmdir "$S/groups"
+mkdir -p "$T/disk/main" "$T/away"
+ln -s "$T/disk" "$S/groups"
+expect_ok "a symlinked groups directory is followed" "$CLAWMD" compose -q -C "$S" main
+check "... and the group composed there" test -f "$T/disk/main/CLAUDE.md"
+ln -s "$T/away" "$T/disk/linked"
+expect_fail 4 "a symlinked group directory is refused" "$CLAWMD" compose -q -C "$S" linked
+check "... and nothing written where it leads" sh -c "[ -z \"\$(ls -A '$T/away')\" ]"
 done_testing
