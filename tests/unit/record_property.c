@@ -21,6 +21,9 @@
  * those a fresh dry plan finds, and never none where the plan finds some
  * (a no-op vouched from what the handle read before the edit).
  * clawmd.json is left alone there: a root's layout is the one it loaded.
+ * A host that keeps the config itself gives it (clawmd_group_set_config):
+ * the given phase hands the handle container.json's bytes at each round,
+ * which the handle then knows again by those bytes alone.
  *
  * CLAWMD_SEED picks another sequence (the seed is printed); CLAWMD_ROUNDS
  * another length.
@@ -151,6 +154,7 @@ static void compose(struct outcome *o, bool record_only, bool dry_run)
 static const char *const configs[] = {
 	"{}",
 	"{\"skills\": [\"a\"]}",
+	"{\"skills\": [\"b\"]}", /* the one before's length: a given config is known by its bytes */
 	"{\"skills\": [\"a\", \"b\", \"nope\"]}",
 	"{\"skills\": [\"b\"], \"mcpServers\": {\"m\": {\"instructions\": \"use m\"}}}",
 	"{\"runtimes\": [\"claude\", \"codex\"]}",
@@ -194,7 +198,16 @@ static void edit(unsigned r, const char **what)
 	case 6: *what = "a skill's imported file edited"; put("skills/a/docs/d.md", text); break;
 	case 7: *what = "a skill's imported file removed"; rm("skills/a/docs/d.md"); break;
 	case 8: *what = "a new skill"; put("skills/c/instructions.md", text); break;
-	case 9: *what = "a skill removed"; rm("skills/c"); break;
+	case 9:
+		if (r & 32) { /* every skill a new inode, a's text changed, the rest as they were */
+			*what = "the skills directory renamed away and replaced";
+			sh("mv skills skills.old && cp -a skills.old skills && rm -rf skills.old && "
+			   "echo replaced >skills/a/instructions.md");
+		} else {
+			*what = "a skill removed";
+			rm("skills/c");
+		}
+		break;
 	case 10: *what = "the base edited"; put("container/CLAUDE.md", text); break;
 	case 11: *what = "the base renamed over"; put_renamed("container/CLAUDE.md", text); break;
 	case 12: *what = "a persona file written"; put(r & 32 ? "groups/g/a.prepend.md" : "groups/g/instructions.prepend.md", text); break;
@@ -245,8 +258,25 @@ static void ask(struct clawmd_group *g)
 		clawmd_binds_free(b, n);
 }
 
+/* The host gives container.json's bytes as they are now. */
+static void give(struct clawmd_group *g)
+{
+	char p[600], text[4096];
+	struct clawmd_err err = CLAWMD_ERR_INIT;
+	path_of(p, sizeof(p), "groups/g/container.json");
+	FILE *f = fopen(p, "r");
+	if (!f)
+		abort();
+	size_t n = fread(text, 1, sizeof(text), f);
+	fclose(f);
+	if (clawmd_group_set_config(g, text, n, &err) < 0) {
+		printf("# given config refused: %s\n", err.msg);
+		abort();
+	}
+}
+
 /* The handle phase (see the top): `rounds` edits through one handle. */
-static void handle_rounds(int rounds, bool watched, const char *layout)
+static void handle_rounds(int rounds, bool watched, bool given, const char *layout)
 {
 	struct clawmd_root r;
 	struct clawmd_err err = CLAWMD_ERR_INIT;
@@ -254,8 +284,11 @@ static void handle_rounds(int rounds, bool watched, const char *layout)
 	struct outcome full, o;
 	int stale = 0, noops = 0;
 	const struct clawmd_compose_opts defaults = CLAWMD_COMPOSE_OPTS_INIT;
-	const char *kind = watched ? "watched" : "unwatched";
+	const char *kind = given ? (watched ? "watched, given" : "unwatched, given")
+				 : watched ? "watched" : "unwatched";
 	put("clawmd.json", layout);
+	if (given) /* an earlier phase may have removed it */
+		put("groups/g/container.json", configs[3]);
 	compose(&o, false, false);
 	clawmd_root_init(&r);
 	if (clawmd_root_load(&r, root, &err) < 0)
@@ -269,12 +302,18 @@ static void handle_rounds(int rounds, bool watched, const char *layout)
 		unsigned x = (unsigned)rand();
 		if (x % 24 == 17) /* clawmd.json: see the top */
 			x++;
+		if (given && x % 24 == 2) /* a given config is never "no file" */
+			x++;
 		bool before = x & 64;
 		if (before)
 			ask(g);
 		edit(x, &what);
 		if (!before)
 			ask(g);
+		if (given && (x & 256)) /* two configs of one length in turn */
+			put("groups/g/container.json", configs[1 + (i & 1)]);
+		if (given)
+			give(g);
 		if (x & 128) /* else inside the racy window of the edit */
 			age();
 		compose(&full, false, true);
@@ -356,10 +395,12 @@ int main(void)
 	ok(recorded > rounds / 2, "a record stood before %d of %d edits; %d were vouched for",
 	   recorded, rounds, vouched);
 	for (int w = 0; w < 2; w++) {
-		handle_rounds(rounds / 4, w, layouts[0]);
-		handle_rounds(rounds / 4, w, layouts[2]);
-		handle_rounds(rounds / 4, w, layouts[4]);
-		handle_rounds(rounds / 4, w, layouts[5]);
+		handle_rounds(rounds / 4, w, false, layouts[0]);
+		handle_rounds(rounds / 4, w, false, layouts[2]);
+		handle_rounds(rounds / 4, w, false, layouts[4]);
+		handle_rounds(rounds / 4, w, false, layouts[5]);
+		handle_rounds(rounds / 4, w, true, layouts[0]);
+		handle_rounds(rounds / 4, w, true, layouts[5]);
 	}
 	rm("");
 	return done_testing();

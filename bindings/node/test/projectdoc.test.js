@@ -250,3 +250,55 @@ test('a group name refused is refused at each call; one accepted is not asked ag
 	assert.equal(composeGroupProjectDoc(group, dir, spec).changed, true);
 	assert.ok(fs.existsSync(path.join(dir, 'CLAUDE.md')));
 });
+
+test('each input changed between calls is composed at the next (a row of the same length, a skill edited with its mtime put back, a skill or the skills directory swapped)', (t) => {
+	const root = tree(t);
+	const dir = path.join(root, 'groups/main');
+	const doc = () => read(path.join(dir, 'CLAUDE.md'));
+	const spec = { fileName: 'CLAUDE.md' };
+	const skills = path.join(root, 'container/skills');
+	const put = (p, s) => {
+		fs.mkdirSync(path.dirname(p), { recursive: true });
+		fs.writeFileSync(p, s);
+	};
+	put(path.join(skills, 'other/instructions.md'), 'Other.\n');
+	// the row: the config is known again by its bytes (lib/group/group.c),
+	// so a change of one byte, the length kept, is a config anew
+	const row = { agent_group_id: 'ag-1', skills: '"all"', cli_scope: null,
+		mcp_servers: JSON.stringify({ aa: { command: 'x', instructions: 'AAAA one' } }) };
+	composeGroupProjectDoc(group, dir, spec, row);
+	assert.match(doc(), /AAAA one/);
+	row.mcp_servers = JSON.stringify({ aa: { command: 'x', instructions: 'BBBB one' } });
+	assert.equal(composeGroupProjectDoc(group, dir, spec, row).changed, true);
+	assert.match(doc(), /BBBB one/);
+	const text = (s) => JSON.stringify({ mcpServers: { aa: { command: 'x', instructions: s } } });
+	composeGroupProjectDoc(group, dir, spec, text('CCCC one'));
+	assert.equal(composeGroupProjectDoc(group, dir, spec, text('DDDD one')).changed, true);
+	assert.match(doc(), /DDDD one/);
+	// a skill edited in place, the same length, its times put back: the
+	// record's look from the kept skills directory sees its ctime
+	composeGroupProjectDoc(group, dir, spec);
+	const sk = path.join(skills, 'welcome/instructions.md');
+	const st = fs.statSync(sk);
+	fs.writeFileSync(sk, 'Welcomf.\n');
+	fs.utimesSync(sk, st.atime, st.mtime);
+	assert.equal(composeGroupProjectDoc(group, dir, spec).changed, true);
+	assert.match(doc(), /Welcomf\./);
+	// a skill's directory swapped by renames
+	put(path.join(skills, 'welcome.new/instructions.md'), 'Swapped.\n');
+	fs.renameSync(path.join(skills, 'welcome'), path.join(skills, 'welcome.old'));
+	fs.renameSync(path.join(skills, 'welcome.new'), path.join(skills, 'welcome'));
+	fs.rmSync(path.join(skills, 'welcome.old'), { recursive: true });
+	composeGroupProjectDoc(group, dir, spec);
+	assert.match(doc(), /Swapped\./);
+	// the skills directory renamed away and another made in its place, its
+	// file of the same size and mtime as the one it replaces
+	fs.renameSync(skills, `${skills}.old`);
+	put(path.join(skills, 'welcome/instructions.md'), 'Swappee.\n');
+	const was = fs.statSync(path.join(`${skills}.old`, 'welcome/instructions.md'));
+	fs.utimesSync(path.join(skills, 'welcome/instructions.md'), was.atime, was.mtime);
+	assert.equal(composeGroupProjectDoc(group, dir, spec).changed, true);
+	assert.match(doc(), /Swappee\./);
+	assert.doesNotMatch(doc(), /Other\./);
+	assert.equal(composeGroupProjectDoc(group, dir, spec).changed, false);
+});
