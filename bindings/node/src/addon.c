@@ -647,7 +647,7 @@ out:
 static napi_value summary_js(napi_env env, const struct summary *s)
 {
 	struct addon *ad = NULL;
-	napi_value o, make = NULL;
+	napi_value o = NULL, make = NULL;
 	napi_get_instance_data(env, (void **)&ad);
 	if (s->rc >= 0 && ad->result && napi_get_reference_value(env, ad->result, &make) == napi_ok &&
 	    make) {
@@ -674,7 +674,10 @@ static napi_value summary_js(napi_env env, const struct summary *s)
 		napi_value ignored;
 		napi_get_and_clear_last_exception(env, &ignored);
 	}
-	napi_create_object(env, &o);
+	/* No object at all (the environment is being torn down: a worker
+	 * terminated mid-call): nothing to fill, and no garbage to fill. */
+	if (napi_create_object(env, &o) != napi_ok || !o)
+		return NULL;
 	set_str(env, o, "group", s->group);
 	if (s->rc < 0) {
 		napi_set_named_property(env, o, "error",
