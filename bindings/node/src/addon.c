@@ -1809,6 +1809,16 @@ static void addon_finalize(napi_env env, void *data, void *hint)
 int32_t node_api_module_get_api_version_v1(void);
 napi_value napi_register_module_v1(napi_env env, napi_value exports);
 
+/* Loading failed part way (a worker terminated while it required the
+ * addon, or V8 out of memory): an error, never a half-made exports. */
+static napi_value init_failed(napi_env env)
+{
+	bool pending = false;
+	if (napi_is_exception_pending(env, &pending) == napi_ok && !pending)
+		napi_throw_error(env, "EFS", "clawmd: the addon could not be initialized");
+	return NULL;
+}
+
 NAPI_MODULE_INIT()
 {
 	/* the library would end the process at first use: refuse to load */
@@ -1823,7 +1833,12 @@ NAPI_MODULE_INIT()
 	struct addon *ad = calloc(1, sizeof(*ad));
 	if (!ad)
 		abort();
-	napi_set_instance_data(env, ad, addon_finalize, NULL);
+	if (napi_set_instance_data(env, ad, addon_finalize, NULL) != napi_ok) {
+		free(ad);
+		return init_failed(env);
+	}
+	/* From here the environment owns ad: whatever is made below is let go
+	 * by addon_finalize, also when a step fails. */
 	napi_property_descriptor methods[] = {
 		{"compose", NULL, m_compose, NULL, NULL, NULL, napi_default_method, NULL},
 		{"composeAll", NULL, m_compose_all, NULL, NULL, NULL, napi_default_method, NULL},
@@ -1838,19 +1853,28 @@ NAPI_MODULE_INIT()
 		{"groupsDir", NULL, NULL, m_groups_dir, NULL, NULL, napi_enumerable, NULL},
 		{"warnings", NULL, NULL, m_warnings, NULL, NULL, napi_enumerable, NULL},
 	};
+	static const struct {
+		const char *name;
+		napi_callback fn;
+	} functions[] = {
+		{"open", f_open},
+		{"validName", f_valid_name},
+		{"setErrorClass", f_set_error_class},
+	};
 	napi_value cls, fn, ver;
-	napi_define_class(env, "Handle", NAPI_AUTO_LENGTH, handle_ctor, NULL,
-			  sizeof(methods) / sizeof(*methods), methods, &cls);
-	napi_create_reference(env, cls, 1, &ad->handle_class);
-	napi_set_named_property(env, exports, "Handle", cls);
-	napi_create_function(env, "open", NAPI_AUTO_LENGTH, f_open, NULL, &fn);
-	napi_set_named_property(env, exports, "open", fn);
-	napi_create_function(env, "validName", NAPI_AUTO_LENGTH, f_valid_name, NULL, &fn);
-	napi_set_named_property(env, exports, "validName", fn);
-	napi_create_function(env, "setErrorClass", NAPI_AUTO_LENGTH, f_set_error_class, NULL, &fn);
-	napi_set_named_property(env, exports, "setErrorClass", fn);
-	napi_create_string_utf8(env, CLAWMD_VERSION, NAPI_AUTO_LENGTH, &ver);
-	napi_set_named_property(env, exports, "version", ver);
+	if (napi_define_class(env, "Handle", NAPI_AUTO_LENGTH, handle_ctor, NULL,
+			      sizeof(methods) / sizeof(*methods), methods, &cls) != napi_ok ||
+	    napi_create_reference(env, cls, 1, &ad->handle_class) != napi_ok ||
+	    napi_set_named_property(env, exports, "Handle", cls) != napi_ok)
+		return init_failed(env);
+	for (size_t i = 0; i < sizeof(functions) / sizeof(*functions); i++)
+		if (napi_create_function(env, functions[i].name, NAPI_AUTO_LENGTH, functions[i].fn,
+					 NULL, &fn) != napi_ok ||
+		    napi_set_named_property(env, exports, functions[i].name, fn) != napi_ok)
+			return init_failed(env);
+	if (napi_create_string_utf8(env, CLAWMD_VERSION, NAPI_AUTO_LENGTH, &ver) != napi_ok ||
+	    napi_set_named_property(env, exports, "version", ver) != napi_ok)
+		return init_failed(env);
 	/* compose's result made by a literal; where the environment compiles
 	 * no code (it threw), made property by property instead */
 	static const char result_src[] = "(function (group, path, changed, changes, warnings) {"
