@@ -55,7 +55,9 @@ void clawmd_xgrow(void *v, size_t *cap, size_t need, size_t size)
 	void **pv = v;
 	if (need <= *cap)
 		return;
-	size_t ncap = *cap ? *cap * 2 : 8;
+	/* bytes start at 64: a path or a line is seldom less, and each
+	 * doubling below that is a realloc */
+	size_t ncap = *cap ? *cap * 2 : size == 1 ? 64 : 8;
 	while (ncap < need)
 		ncap *= 2;
 	if (ncap > SIZE_MAX / size)

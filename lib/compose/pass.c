@@ -38,7 +38,7 @@ void clawmd_pass_free(struct clawmd_pass *pass)
 
 struct clawmd_pass_memo *clawmd_pass_slot(struct clawmd_pass_memo *v, size_t cap, const char *key, size_t klen)
 {
-	size_t i = (size_t)clawmd_fnv1a64(key, klen) & (cap - 1);
+	size_t i = (size_t)clawmd_hash64(key, klen) & (cap - 1);
 	while (v[i].key && (v[i].klen != klen || memcmp(v[i].key, key, klen)))
 		i = (i + 1) & (cap - 1);
 	return &v[i];

@@ -193,7 +193,7 @@ static void wd_remove(struct clawmd_watch *w, struct wdent *e)
 
 static size_t *group_slot(struct clawmd_watch *w, const char *name)
 {
-	size_t i = (size_t)clawmd_fnv1a64(name, strlen(name)) & (w->capidx - 1);
+	size_t i = (size_t)clawmd_hash64(name, strlen(name)) & (w->capidx - 1);
 	while (w->gidx[i] && strcmp(w->g[w->gidx[i] - 1].name, name))
 		i = (i + 1) & (w->capidx - 1);
 	return &w->gidx[i];
