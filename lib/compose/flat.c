@@ -1030,15 +1030,21 @@ bool clawmd_flat_wanted(struct clawmd_group *g)
 
 /* The agent's config, as nanoclaw reads its row (NULL: none, or not an
  * object); it never fails the compose here: what clawmd's reader refuses
- * (`*refused`) is read as nanoclaw reads it, with a warning. */
-static cJSON *flat_config(struct row *r, struct flat *f, const struct clawmd_group_config **cfg,
-			  bool *refused, struct clawmd_err *cerr, const char *cj)
+ * (`*refused`) is read as nanoclaw reads it, with a warning.  The JSON is
+ * the reader's own parse where it made one (the same bytes parse the
+ * same), else parsed here into *owned. */
+static const cJSON *flat_config(struct row *r, struct flat *f,
+				const struct clawmd_group_config **cfg, bool *refused,
+				struct clawmd_err *cerr, const char *cj, cJSON **owned)
 {
 	struct clawmd_group *g = f->g;
-	cJSON *json = NULL;
+	const cJSON *json = NULL;
+	*owned = NULL;
 	*refused = clawmd_group_config(cfg, g, cerr) < 0;
 	if (!g->config_absent && g->config_text.len) {
-		json = cJSON_ParseWithLength(g->config_text.ptr, g->config_text.len);
+		json = clawmd_group_config_doc(g);
+		if (!json)
+			json = *owned = cJSON_ParseWithLength(g->config_text.ptr, g->config_text.len);
 		if (!cJSON_IsObject(json))
 			clawmd_plan_warn(f->plan, "%s: not a JSON object; composed with every default", cj);
 	} else if (!g->config_absent) {
@@ -1113,7 +1119,8 @@ int clawmd_flat_plan(struct clawmd_plan *out, struct clawmd_group *g, struct cla
 	const struct clawmd_group_config *cfg;
 	const struct clawmd_dir *gd;
 	struct row r;
-	cJSON *json = NULL;
+	const cJSON *json;
+	cJSON *owned;
 	size_t cap = 0;
 	int rc;
 	memset(&r, 0, sizeof(r));
@@ -1123,7 +1130,7 @@ int clawmd_flat_plan(struct clawmd_plan *out, struct clawmd_group *g, struct cla
 		return rc;
 	char *cj = clawmd_path_join(g->shown, CLAWMD_CONFIG_NAME);
 	bool refused;
-	json = flat_config(&r, &f, &cfg, &refused, &cerr, cj);
+	json = flat_config(&r, &f, &cfg, &refused, &cerr, cj, &owned);
 	clawmd_runtimes set = flat_runtimes(&f, cfg, json, refused, &cerr, cj);
 	int nrt = clawmd_layout_nruntimes(g->lay);
 	flat_persona(&persona, &f, gd);
@@ -1149,7 +1156,7 @@ int clawmd_flat_plan(struct clawmd_plan *out, struct clawmd_group *g, struct cla
 	if (rc == 0)
 		clawmd_plan_warn_twice(out, g, set);
 	row_release(&r);
-	cJSON_Delete(json);
+	cJSON_Delete(owned);
 	clawmd_buf_release(&persona);
 	clawmd_buf_release(&doc);
 	free(cj);

@@ -4,6 +4,7 @@
 #include "clawmd.h"
 #include "base/util.h"
 #include "base/jsondiag.h"
+#include "group/group.h"
 
 #include <cJSON.h>
 #include <stdio.h>
@@ -387,8 +388,16 @@ static const cJSON *config_key(const cJSON *doc, const char *key)
 int clawmd_config_parse(struct clawmd_group_config *out, const char *json, size_t len,
 			const char *path, struct clawmd_err *err)
 {
+	return clawmd_config_parse_doc(out, json, len, path, err, NULL);
+}
+
+int clawmd_config_parse_doc(struct clawmd_group_config *out, const char *json, size_t len,
+			    const char *path, struct clawmd_err *err, struct cJSON **keep)
+{
 	cJSON *doc;
 	clawmd_config_init(out);
+	if (keep)
+		*keep = NULL;
 	int rc = config_doc(&doc, json, len, path, err);
 	if (rc < 0)
 		return rc;
@@ -417,7 +426,10 @@ int clawmd_config_parse(struct clawmd_group_config *out, const char *json, size_
 		goto out;
 	note_unknown_keys(out, doc, path);
 out:
-	cJSON_Delete(doc);
+	if (keep)
+		*keep = doc;
+	else
+		cJSON_Delete(doc);
 	if (rc < 0)
 		clawmd_config_release(out);
 	return rc;

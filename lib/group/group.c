@@ -2,6 +2,7 @@
 #include "group/group.h"
 #include "base/util.h"
 
+#include <cJSON.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
@@ -42,6 +43,7 @@ void clawmd_group_free(struct clawmd_group *g)
 	clawmd_group_unlock(g);
 	clawmd_dir_release(&g->dir);
 	clawmd_buf_release(&g->config_text);
+	cJSON_Delete(g->config_doc);
 	clawmd_config_release(&g->config);
 	clawmd_config_release(&g->config_retired);
 	free(g->config_seen.path);
@@ -157,6 +159,18 @@ void clawmd_group_unlock(struct clawmd_group *g)
 	g->lock = -1;
 }
 
+/* The parse of a config text about to change goes with it. */
+static void config_doc_drop(struct clawmd_group *g)
+{
+	cJSON_Delete(g->config_doc);
+	g->config_doc = NULL;
+}
+
+const struct cJSON *clawmd_group_config_doc(const struct clawmd_group *g)
+{
+	return g->config_doc;
+}
+
 /* A symlinked or non-regular container.json is invalid input, as a
  * malformed one is: the agent wrote it either way. */
 static int read_config(struct clawmd_group *g, struct clawmd_err *err)
@@ -167,6 +181,7 @@ static int read_config(struct clawmd_group *g, struct clawmd_err *err)
 		return rc;
 	struct clawmd_dir shown = {gd->fd, g->shown};
 	struct stat st;
+	config_doc_drop(g);
 	g->config_since = clawmd_stamp_now();
 	rc = clawmd_fs_read_st(&g->config_text, &st, &shown, CLAWMD_CONFIG_NAME, CLAWMD_CONFIG_MAX,
 			       err);
@@ -185,7 +200,8 @@ static int read_config(struct clawmd_group *g, struct clawmd_err *err)
 	if (rc < 0)
 		return rc;
 	char *path = clawmd_path_join(g->shown, CLAWMD_CONFIG_NAME);
-	rc = clawmd_config_parse(&g->config, g->config_text.ptr, g->config_text.len, path, err);
+	rc = clawmd_config_parse_doc(&g->config, g->config_text.ptr, g->config_text.len, path, err,
+				     &g->config_doc);
 	free(path);
 	return rc;
 }
@@ -205,8 +221,10 @@ int clawmd_group_config(const struct clawmd_group_config **out, struct clawmd_gr
 	*out = &g->config;
 	if (g->config_rc == CONFIG_GIVEN_KNOWN) { /* bytes that parsed before: parse now */
 		char *path = given_path(g);
-		g->config_rc = clawmd_config_parse(&g->config, g->config_text.ptr, g->config_text.len,
-						   path, &g->config_err);
+		config_doc_drop(g);
+		g->config_rc = clawmd_config_parse_doc(&g->config, g->config_text.ptr,
+						       g->config_text.len, path, &g->config_err,
+						       &g->config_doc);
 		free(path);
 	}
 	if (g->config_rc == 1) {
@@ -242,6 +260,7 @@ void clawmd_group_refresh(struct clawmd_group *g)
 	g->config_retired = g->config;
 	clawmd_config_init(&g->config);
 	clawmd_buf_clear(&g->config_text);
+	config_doc_drop(g);
 	g->config_err = (struct clawmd_err)CLAWMD_ERR_INIT;
 	g->config_absent = false;
 	g->config_rc = 1;
@@ -299,11 +318,14 @@ static void config_learn(const char *json, size_t len, uint64_t digest)
 	pthread_mutex_unlock(&known_mu);
 }
 
-/* The host's text becomes the group's config: `cfg` its parse, or NULL
- * (parsed when the plan asks, or kept failing with `rc`). */
+/* The host's text becomes the group's config: `cfg` its parse and `doc`
+ * the JSON read, or NULL (parsed when the plan asks, or kept failing with
+ * `rc`). */
 static void take_given(struct clawmd_group *g, const char *json, size_t len, uint64_t digest,
-		       int rc, struct clawmd_group_config *cfg)
+		       int rc, struct clawmd_group_config *cfg, struct cJSON *doc)
 {
+	config_doc_drop(g);
+	g->config_doc = doc;
 	clawmd_config_release(&g->config);
 	if (cfg)
 		g->config = *cfg;
@@ -323,12 +345,13 @@ int clawmd_group_set_config(struct clawmd_group *g, const char *json, size_t len
 	struct clawmd_group_config cfg;
 	uint64_t digest;
 	if (config_recall(json, len, &digest)) {
-		take_given(g, json, len, digest, CONFIG_GIVEN_KNOWN, NULL);
+		take_given(g, json, len, digest, CONFIG_GIVEN_KNOWN, NULL, NULL);
 		return 0;
 	}
 	digest = clawmd_hash64(json, len);
 	char *path = given_path(g);
-	int rc = clawmd_config_parse(&cfg, json, len, path, err);
+	struct cJSON *doc;
+	int rc = clawmd_config_parse_doc(&cfg, json, len, path, err, &doc);
 	free(path);
 	/* The flat document reads the text as nanoclaw reads its row, and
 	 * what clawmd's reader refuses there is a warning, not an error
@@ -337,14 +360,16 @@ int clawmd_group_set_config(struct clawmd_group *g, const char *json, size_t len
 	 * grow its MCP servers' instructions (the cap ladder then drops
 	 * them); a bound remains, far past any document's cap. */
 	if (rc < 0 && clawmd_layout_flat_possible(g->lay) && len <= GIVEN_FLAT_MAX) {
-		take_given(g, json, len, digest, rc, NULL);
+		take_given(g, json, len, digest, rc, NULL, doc);
 		g->config_err = *err;
 		clawmd_err_clear(err);
 		return 0;
 	}
-	if (rc < 0)
+	if (rc < 0) {
+		cJSON_Delete(doc);
 		return rc;
-	take_given(g, json, len, digest, 0, &cfg);
+	}
+	take_given(g, json, len, digest, 0, &cfg, doc);
 	config_learn(json, len, digest);
 	return 0;
 }

@@ -30,6 +30,8 @@
  * (group.c): parsed when first asked for. */
 #define CONFIG_GIVEN_KNOWN 2
 
+struct cJSON;
+
 struct clawmd_group {
 	const struct clawmd_layout *lay;
 	struct clawmd_pass *pass; /* the root's: NULL, a pass or a watched pass */
@@ -45,6 +47,7 @@ struct clawmd_group {
 	uint64_t config_digest;	/* of the text the host gave: keys the no-op record */
 	bool config_absent;	/* no container.json: all defaults */
 	struct clawmd_buf config_text;
+	struct cJSON *config_doc; /* config_text as the reader parsed it, or NULL */
 	struct clawmd_group_config config;
 	struct clawmd_err config_err;
 	/* A config read again (clawmd_group_refresh) leaves the old one here
@@ -56,6 +59,18 @@ struct clawmd_group {
 	/* What the compose under way read (on only while one runs). */
 	struct clawmd_inputs inputs;
 };
+
+/* clawmd_config_parse(), keeping in *keep the JSON value the text held
+ * (NULL when it held none), also when the config is refused: what reads
+ * the same text as nanoclaw reads its row (compose/flat.c) takes that
+ * rather than parse the text again.  cJSON_Delete() frees it. */
+int clawmd_config_parse_doc(struct clawmd_group_config *out, const char *json, size_t len,
+			    const char *path, struct clawmd_err *err, struct cJSON **keep);
+
+/* The group's config text as clawmd_group_config() parsed it: NULL before
+ * that, or when the text is no JSON value clawmd's reader takes (then
+ * parse it yourself).  Valid until the text changes. */
+const struct cJSON *clawmd_group_config_doc(const struct clawmd_group *g);
 
 /* The group's directory, opened on first use: EFS for a missing one, a
  * symlink or anything but a directory. */
