@@ -6,6 +6,9 @@
 #                      declarations, and the C sources for a build on install
 #   make node-pack     npm pack of it: build/node/clawmd-VERSION.tgz
 #   make node-test     node --test bindings/node/test/ against the staged package
+#   make node-faults   tests/t100-node-faults.sh failing every N-API call
+#                      of its script in turn (the suite fails every 32nd);
+#                      minutes: not part of make check
 #   make node-valgrind the same tests under valgrind's memcheck, each test
 #                      file's node and the clawmd commands it starts too;
 #                      Node's own noise suppressed (bindings/node/valgrind.supp).
@@ -40,12 +43,14 @@ $(NODE_PIC)/libclawmd.a: FORCE
 	@$(MAKE) --no-print-directory BUILD=$(NODE_PIC) CFLAGS='$(CFLAGS) -fPIC' $@
 endif
 
+NODE_LINK    = $(CC) $(ALL_CFLAGS) -fPIC -I$(NODE_INC) -shared -o $@ $(1) $< $(NODE_PIC)/libclawmd.a \
+		$(DEP_LIBS) -lpthread $(filter-out -static-lib%,$(ALL_LDFLAGS)) -Wl,--exclude-libs,ALL \
+		-Wl,--version-script=$(NODE_SRC)/src/exports.map
+
 $(NODE_ADDON): $(NODE_SRC)/src/addon.c $(NODE_PIC)/libclawmd.a $(NODE_SRC)/src/exports.map
 	@test -n "$(NODE_INC)" || { echo "make node: no node_api.h (Node's headers) found; set NODE_INC" >&2; exit 1; }
 	@mkdir -p $(@D)
-	$(CC) $(ALL_CFLAGS) -fPIC -I$(NODE_INC) -shared -o $@ $< $(NODE_PIC)/libclawmd.a $(DEP_LIBS) \
-		-lpthread $(filter-out -static-lib%,$(ALL_LDFLAGS)) -Wl,--exclude-libs,ALL \
-		-Wl,--version-script=$(NODE_SRC)/src/exports.map
+	$(call NODE_LINK)
 
 node-addon: $(NODE_ADDON)
 
@@ -55,6 +60,15 @@ node-addon: $(NODE_ADDON)
 $(NODE_DIR)/foreign.node: $(NODE_SRC)/test/foreign.c
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) -fPIC -I$(NODE_INC) -shared -o $@ $< $(filter-out -static-lib%,$(ALL_LDFLAGS))
+
+# The addon with every N-API call it makes counted and, from the Nth on
+# (or only the Nth), failed as in an environment being torn down
+# (bindings/node/test/napi-faults.h says how): tests/t100-node-faults.sh
+# loads it with CLAWMD_NODE_ADDON.  Not part of the package.
+$(NODE_DIR)/faults.node: $(NODE_SRC)/src/addon.c $(NODE_SRC)/test/napi-faults.h $(NODE_PIC)/libclawmd.a \
+		$(NODE_SRC)/src/exports.map
+	@mkdir -p $(@D)
+	$(call NODE_LINK,-include $(NODE_SRC)/test/napi-faults.h)
 
 node: $(NODE_ADDON) $(FULL) $(FRONT) $(NODE_JS) $(NODE_CSRC)
 	rm -rf $(NODE_PKG) && mkdir -p $(NODE_PKG)/prebuilds/linux-x64 $(NODE_PKG)/bin \
@@ -85,14 +99,18 @@ node-valgrind: node
 		$(NODE) --test --test-concurrency=1 $(NODE_SRC)/test/
 	@scripts/valgrind-summary.sh $(NODE_VG_LOG)
 
+node-faults: node $(NODE_DIR)/faults.node
+	CLAWMD_NAPI_FAULTS_ALL=1 CLAWMD_BUILD=$(abspath $(BUILD)) CLAWMD_SRC=$(abspath .) \
+		sh tests/t100-node-faults.sh
+
 FORCE:
-.PHONY: node node-addon node-pack node-test node-valgrind FORCE
+.PHONY: node node-addon node-pack node-test node-faults node-valgrind FORCE
 
 # test-build (so make test and make check, in each of its builds) stages the package
 # for tests/t60-node.sh wherever Node's headers are; that test says why it
 # skips where they or Node are not.
 ifneq ($(NODE_INC),)
-test-build: node $(NODE_DIR)/foreign.node
+test-build: node $(NODE_DIR)/foreign.node $(NODE_DIR)/faults.node
 # make bench times the package from Node (scripts/bench-node.sh), which says
 # why it skips where Node or the staged package is missing.
 bench: node

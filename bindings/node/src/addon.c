@@ -68,27 +68,49 @@ static const napi_type_tag handle_tag = {0x636c61776d642e6eULL, 0x6f64652e68616e
 
 /* ---- errors ----------------------------------------------------------- */
 
-static void set_str(napi_env env, napi_value obj, const char *key, const char *s)
+/*
+ * Making a result: when the environment is being torn down (a worker
+ * terminated, the process exiting) or V8 is out of memory, N-API calls fail
+ * and leave their outputs unwritten, and whatever is made of such a value
+ * crashes the host.  So every call is checked and a result is whole or none:
+ * the setters below and the makers of JS values return false or NULL at the
+ * first call that fails, and the method gives up (give_up), throwing when
+ * it still can.  tests/t100-node-faults.sh fails each call in turn.
+ */
+
+/* obj[key] = v, v NULL when making it failed. */
+static bool set_val(napi_env env, napi_value obj, const char *key, napi_value v)
 {
-	napi_value v;
-	if (s && napi_create_string_utf8(env, s, NAPI_AUTO_LENGTH, &v) == napi_ok)
-		napi_set_named_property(env, obj, key, v);
-	else if (!s && napi_get_null(env, &v) == napi_ok)
-		napi_set_named_property(env, obj, key, v);
+	return v && napi_set_named_property(env, obj, key, v) == napi_ok;
 }
 
-static void set_num(napi_env env, napi_value obj, const char *key, double d)
+/* arr[i] = v, v NULL when making it failed. */
+static bool set_elem(napi_env env, napi_value arr, size_t i, napi_value v)
 {
-	napi_value v;
-	if (napi_create_double(env, d, &v) == napi_ok)
-		napi_set_named_property(env, obj, key, v);
+	return v && napi_set_element(env, arr, (uint32_t)i, v) == napi_ok;
 }
 
-static void set_bool(napi_env env, napi_value obj, const char *key, bool b)
+static bool set_str(napi_env env, napi_value obj, const char *key, const char *s)
 {
 	napi_value v;
-	if (napi_get_boolean(env, b, &v) == napi_ok)
-		napi_set_named_property(env, obj, key, v);
+	if (s ? napi_create_string_utf8(env, s, NAPI_AUTO_LENGTH, &v) != napi_ok
+	      : napi_get_null(env, &v) != napi_ok)
+		return false;
+	return napi_set_named_property(env, obj, key, v) == napi_ok;
+}
+
+static bool set_num(napi_env env, napi_value obj, const char *key, double d)
+{
+	napi_value v;
+	return napi_create_double(env, d, &v) == napi_ok &&
+	       napi_set_named_property(env, obj, key, v) == napi_ok;
+}
+
+static bool set_bool(napi_env env, napi_value obj, const char *key, bool b)
+{
+	napi_value v;
+	return napi_get_boolean(env, b, &v) == napi_ok &&
+	       napi_set_named_property(env, obj, key, v) == napi_ok;
 }
 
 /*
@@ -113,25 +135,24 @@ static char *message_key(const char *msg)
 }
 
 /* A ClawmdError for (code, message): code, exitStatus, and path, key and
- * errno when known. */
+ * errno when known.  NULL when N-API failed making it. */
 static napi_value make_error(napi_env env, int code, const char *msg, int sys_errno,
 			     const char *path, const char *key)
 {
 	struct addon *ad = NULL;
 	napi_value err = NULL, cls, m, props;
 	napi_get_instance_data(env, (void **)&ad);
-	napi_create_string_utf8(env, msg, NAPI_AUTO_LENGTH, &m);
-	napi_create_object(env, &props);
-	set_str(env, props, "code", clawmd_code_name(code ? code : CLAWMD_EFS));
-	set_num(env, props, "exitStatus", cmd_exit_status(code ? code : CLAWMD_EFS));
 	char *k = !key && code == CLAWMD_EINPUT ? message_key(msg) : NULL;
-	if (path)
-		set_str(env, props, "path", path);
-	if (key || k)
-		set_str(env, props, "key", key ? key : k);
-	if (sys_errno)
-		set_num(env, props, "errno", sys_errno);
+	bool ok = napi_create_string_utf8(env, msg, NAPI_AUTO_LENGTH, &m) == napi_ok &&
+		  napi_create_object(env, &props) == napi_ok &&
+		  set_str(env, props, "code", clawmd_code_name(code ? code : CLAWMD_EFS)) &&
+		  set_num(env, props, "exitStatus", cmd_exit_status(code ? code : CLAWMD_EFS)) &&
+		  (!path || set_str(env, props, "path", path)) &&
+		  (!(key || k) || set_str(env, props, "key", key ? key : k)) &&
+		  (!sys_errno || set_num(env, props, "errno", sys_errno));
 	free(k);
+	if (!ok)
+		return NULL;
 	if (ad && ad->error_class && napi_get_reference_value(env, ad->error_class, &cls) == napi_ok &&
 	    cls) {
 		napi_value argv[2] = {m, props};
@@ -140,21 +161,23 @@ static napi_value make_error(napi_env env, int code, const char *msg, int sys_er
 	}
 	/* No ClawmdError registered (the binding used on its own): an Error
 	 * carrying the same properties. */
-	napi_value c;
-	napi_create_string_utf8(env, clawmd_code_name(code ? code : CLAWMD_EFS), NAPI_AUTO_LENGTH, &c);
-	napi_create_error(env, c, m, &err);
-	napi_value names;
+	napi_value c, names;
 	uint32_t n = 0;
-	if (napi_get_all_property_names(env, props, napi_key_own_only,
+	if (napi_create_string_utf8(env, clawmd_code_name(code ? code : CLAWMD_EFS), NAPI_AUTO_LENGTH,
+				    &c) != napi_ok ||
+	    napi_create_error(env, c, m, &err) != napi_ok ||
+	    napi_get_all_property_names(env, props, napi_key_own_only,
 					napi_key_enumerable | napi_key_skip_symbols,
-					napi_key_numbers_to_strings, &names) == napi_ok &&
-	    napi_get_array_length(env, names, &n) == napi_ok)
-		for (uint32_t i = 0; i < n; i++) {
-			napi_value name, v;
-			napi_get_element(env, names, i, &name);
-			napi_get_property(env, props, name, &v);
-			napi_set_property(env, err, name, v);
-		}
+					napi_key_numbers_to_strings, &names) != napi_ok ||
+	    napi_get_array_length(env, names, &n) != napi_ok)
+		return NULL;
+	for (uint32_t i = 0; i < n; i++) {
+		napi_value name, v;
+		if (napi_get_element(env, names, i, &name) != napi_ok ||
+		    napi_get_property(env, props, name, &v) != napi_ok ||
+		    napi_set_property(env, err, name, v) != napi_ok)
+			return NULL;
+	}
 	return err;
 }
 
@@ -163,8 +186,13 @@ static void throw_err(napi_env env, int code, const char *msg, int sys_errno, co
 {
 	bool pending = false;
 	napi_is_exception_pending(env, &pending);
-	if (!pending)
-		napi_throw(env, make_error(env, code, msg, sys_errno, path, key));
+	if (pending)
+		return;
+	/* No ClawmdError to be had (N-API failed part way): an Error with the
+	 * code and the message, when N-API can still make one. */
+	napi_value e = make_error(env, code, msg, sys_errno, path, key);
+	if (!e || napi_throw(env, e) != napi_ok)
+		napi_throw_error(env, clawmd_code_name(code ? code : CLAWMD_EFS), msg);
 }
 
 static void throw_usage(napi_env env, const char *key, const char *fmt, ...)
@@ -177,6 +205,17 @@ static void throw_usage(napi_env env, const char *key, const char *fmt, ...)
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
 	throw_err(env, CLAWMD_EUSAGE, msg, 0, NULL, key);
+}
+
+/* Making what a method returns failed (an N-API call did): it gives up,
+ * with an error unless one is pending or none can be thrown. */
+static napi_value give_up(napi_env env, const char *method)
+{
+	char msg[128];
+	snprintf(msg, sizeof(msg), "%s: could not make the result (the environment is being torn "
+		 "down, or out of memory)", method);
+	throw_err(env, CLAWMD_EFS, msg, 0, NULL, NULL);
+	return NULL;
 }
 
 /* ---- arguments -------------------------------------------------------- */
@@ -228,7 +267,11 @@ static char *get_string_sized(napi_env env, napi_value v, const char *what, int 
 		}
 		if (!(s = malloc(len + 1)))
 			abort();
-		napi_get_value_string_utf8(env, v, s, len + 1, &len);
+		if (napi_get_value_string_utf8(env, v, s, len + 1, &len) != napi_ok) {
+			free(s);
+			throw_usage(env, what, "%s: could not read the string", what);
+			return NULL;
+		}
 	}
 	if (memchr(s, '\0', len)) {
 		char msg[256];
@@ -310,17 +353,14 @@ static bool get_opt(napi_env env, napi_value opts, const char *key, napi_value *
 	return !opts || get_own(env, opts, key, out);
 }
 
-/* Element i of an array, own only: a hole is undefined, never what
- * Array.prototype or Object.prototype holds at that index. */
+/* Element i of an array, own only: a hole is undefined (*out NULL, as
+ * get_own has it), never what Array.prototype or Object.prototype holds at
+ * that index. */
 static bool get_own_element(napi_env env, napi_value arr, uint32_t i, napi_value *out)
 {
 	char key[16];
 	snprintf(key, sizeof(key), "%u", i);
-	if (!get_own(env, arr, key, out))
-		return false;
-	if (!*out)
-		napi_get_undefined(env, out);
-	return true;
+	return get_own(env, arr, key, out);
 }
 
 /* The length of an array, refused past `max` (an array of four billion
@@ -350,7 +390,7 @@ static bool get_bool_opt(napi_env env, napi_value opts, const char *key, bool *o
 		throw_usage(env, key, "%s: expected a boolean, not %s", key, type_name(t));
 		return false;
 	}
-	return napi_get_value_bool(env, v, out) == napi_ok;
+	return napi_get_value_bool(env, v, out) == napi_ok || failed(env, key);
 }
 
 /* An optional string option into *out (caller frees; NULL when absent).
@@ -428,7 +468,11 @@ static struct handle *unwrap_handle(napi_env env, napi_value obj)
 		if (ad->last[k].obj)
 			napi_delete_reference(env, ad->last[k].obj);
 		ad->last[k].obj = NULL;
-		ad->last[k].h = napi_create_reference(env, obj, 0, &ad->last[k].obj) == napi_ok ? p : NULL;
+		ad->last[k].h = NULL;
+		if (napi_create_reference(env, obj, 0, &ad->last[k].obj) == napi_ok)
+			ad->last[k].h = p;
+		else
+			ad->last[k].obj = NULL; /* unwritten: never deleted */
 		return p;
 	}
 	if (napi_unwrap(env, obj, &p) == napi_ok && p)
@@ -500,8 +544,8 @@ static char *stringify(napi_env env, napi_value v, size_t *len, size_t guess)
 	napi_value global, json, fn = NULL, s;
 	napi_valuetype t;
 	napi_get_instance_data(env, (void **)&ad);
-	if (ad->stringify)
-		napi_get_reference_value(env, ad->stringify, &fn);
+	if (ad->stringify && napi_get_reference_value(env, ad->stringify, &fn) != napi_ok)
+		fn = NULL;
 	/* None at load (the host had replaced it): the one there now.  What
 	 * is not a function, or a call that failed with nothing thrown,
 	 * throws here: a compose must never return undefined, nothing done. */
@@ -530,14 +574,16 @@ static char *stringify(napi_env env, napi_value v, size_t *len, size_t guess)
 
 /* ---- JS values from the library's -------------------------------------- */
 
+/* The makers of JS values return NULL when an N-API call failed. */
 static napi_value strv_js(napi_env env, char *const *v, size_t n)
 {
 	napi_value arr, s;
-	napi_create_array_with_length(env, n, &arr);
-	for (size_t i = 0; i < n; i++) {
-		napi_create_string_utf8(env, v[i], NAPI_AUTO_LENGTH, &s);
-		napi_set_element(env, arr, (uint32_t)i, s);
-	}
+	if (napi_create_array_with_length(env, n, &arr) != napi_ok)
+		return NULL;
+	for (size_t i = 0; i < n; i++)
+		if (napi_create_string_utf8(env, v[i], NAPI_AUTO_LENGTH, &s) != napi_ok ||
+		    !set_elem(env, arr, i, s))
+			return NULL;
 	return arr;
 }
 
@@ -567,15 +613,15 @@ struct summary {
 static napi_value changes_js(napi_env env, const struct summary *s)
 {
 	napi_value arr, c;
-	napi_create_array_with_length(env, s->nch, &arr);
-	for (size_t i = 0; i < s->nch; i++) {
-		napi_create_object(env, &c);
-		set_str(env, c, "action", s->ch[i].action);
-		set_str(env, c, "path", s->ch[i].path);
-		if (s->ch[i].moved_to)
-			set_str(env, c, "movedTo", s->ch[i].moved_to);
-		napi_set_element(env, arr, (uint32_t)i, c);
-	}
+	if (napi_create_array_with_length(env, s->nch, &arr) != napi_ok)
+		return NULL;
+	for (size_t i = 0; i < s->nch; i++)
+		if (napi_create_object(env, &c) != napi_ok ||
+		    !set_str(env, c, "action", s->ch[i].action) ||
+		    !set_str(env, c, "path", s->ch[i].path) ||
+		    (s->ch[i].moved_to && !set_str(env, c, "movedTo", s->ch[i].moved_to)) ||
+		    !set_elem(env, arr, i, c))
+			return NULL;
 	return arr;
 }
 
@@ -654,18 +700,15 @@ static napi_value summary_js(napi_env env, const struct summary *s)
 		/* The object made in JS, as a literal: one shape for every
 		 * result, and no property set through Object.prototype. */
 		napi_value argv[5];
-		napi_create_string_utf8(env, s->group, NAPI_AUTO_LENGTH, &argv[0]);
-		napi_create_string_utf8(env, s->path, NAPI_AUTO_LENGTH, &argv[1]);
-		napi_get_boolean(env, s->nch > 0, &argv[2]);
 		/* none: undefined, the literal's [] (a no-op's usual case) */
-		if (s->nch)
-			argv[3] = changes_js(env, s);
-		else
-			napi_get_undefined(env, &argv[3]);
-		if (s->nwarnings)
-			argv[4] = strv_js(env, s->warnings, s->nwarnings);
-		else
-			napi_get_undefined(env, &argv[4]);
+		if (napi_create_string_utf8(env, s->group, NAPI_AUTO_LENGTH, &argv[0]) != napi_ok ||
+		    napi_create_string_utf8(env, s->path, NAPI_AUTO_LENGTH, &argv[1]) != napi_ok ||
+		    napi_get_boolean(env, s->nch > 0, &argv[2]) != napi_ok ||
+		    (s->nch ? !(argv[3] = changes_js(env, s))
+			    : napi_get_undefined(env, &argv[3]) != napi_ok) ||
+		    (s->nwarnings ? !(argv[4] = strv_js(env, s->warnings, s->nwarnings))
+				  : napi_get_undefined(env, &argv[4]) != napi_ok))
+			return NULL;
 		if (napi_call_function(env, make, make, 5, argv, &o) == napi_ok)
 			return o;
 		/* The maker throws nothing of its own, but JS may not run (the
@@ -676,19 +719,16 @@ static napi_value summary_js(napi_env env, const struct summary *s)
 	}
 	/* No object at all (the environment is being torn down: a worker
 	 * terminated mid-call): nothing to fill, and no garbage to fill. */
-	if (napi_create_object(env, &o) != napi_ok || !o)
+	if (napi_create_object(env, &o) != napi_ok || !o || !set_str(env, o, "group", s->group))
 		return NULL;
-	set_str(env, o, "group", s->group);
-	if (s->rc < 0) {
-		napi_set_named_property(env, o, "error",
-					make_error(env, s->rc, s->msg, s->sys_errno, s->abspath, NULL));
-		return o;
-	}
-	set_str(env, o, "path", s->path);
-	set_bool(env, o, "changed", s->nch > 0);
-	napi_set_named_property(env, o, "changes", changes_js(env, s));
-	napi_set_named_property(env, o, "warnings", strv_js(env, s->warnings, s->nwarnings));
-	return o;
+	if (s->rc < 0)
+		return set_val(env, o, "error",
+			       make_error(env, s->rc, s->msg, s->sys_errno, s->abspath, NULL)) ? o : NULL;
+	return set_str(env, o, "path", s->path) && set_bool(env, o, "changed", s->nch > 0) &&
+			       set_val(env, o, "changes", changes_js(env, s)) &&
+			       set_val(env, o, "warnings", strv_js(env, s->warnings, s->nwarnings))
+		       ? o
+		       : NULL;
 }
 
 /* handle.compose(group, {dryRun, config}) */
@@ -705,8 +745,8 @@ static napi_value m_compose(napi_env env, napi_callback_info info)
 	    !get_opt(env, opts, "config", &cfgv))
 		goto out;
 	if (cfgv) {
-		napi_valuetype t;
-		napi_typeof(env, cfgv, &t);
+		napi_valuetype t = napi_undefined;
+		napi_typeof(env, cfgv, &t); /* failed: refused below, as "a value" */
 		/* sized as the last one was: a host gives the same again */
 		if (t == napi_string)
 			config = get_string_sized(env, cfgv, "config", CLAWMD_EINPUT, &config_len,
@@ -727,9 +767,9 @@ static napi_value m_compose(napi_env env, napi_callback_info info)
 	compose_group(&s, h, group, config, config_len, dry);
 	pthread_mutex_unlock(&h->mu);
 	if (s.rc < 0)
-		napi_throw(env, make_error(env, s.rc, s.msg, s.sys_errno, s.abspath, NULL));
-	else
-		ret = summary_js(env, &s);
+		throw_err(env, s.rc, s.msg, s.sys_errno, s.abspath, NULL);
+	else if (!(ret = summary_js(env, &s)))
+		give_up(env, "compose");
 	summary_release(&s);
 out:
 	handle_leave(h);
@@ -815,12 +855,23 @@ static void all_nothing(napi_env env, void *data)
 	(void)data;
 }
 
+/* Settle the promise: resolved with result, or rejected with it (NULL: an
+ * error could not be made, a plain one then when N-API can).  A deferred
+ * is settled at most once: N-API frees it even when settling fails. */
 static void all_finish(napi_env env, struct all_work *w, napi_value result, bool ok)
 {
 	struct handle *h = w->h;
-	if (ok)
+	napi_value m;
+	if (!result) {
+		ok = false;
+		if (napi_create_string_utf8(env, "composeAll: could not make the error",
+					    NAPI_AUTO_LENGTH, &m) != napi_ok ||
+		    napi_create_error(env, NULL, m, &result) != napi_ok)
+			result = NULL; /* none: the promise stays pending */
+	}
+	if (result && ok)
 		napi_resolve_deferred(env, w->deferred, result);
-	else
+	else if (result)
 		napi_reject_deferred(env, w->deferred, result);
 	for (size_t i = 0; i < w->n; i++)
 		summary_release(&w->v[i]);
@@ -833,6 +884,11 @@ static void all_finish(napi_env env, struct all_work *w, napi_value result, bool
 	free(w);
 }
 
+static void all_fail(napi_env env, struct all_work *w, const char *msg)
+{
+	all_finish(env, w, make_error(env, CLAWMD_EFS, msg, 0, NULL, NULL), false);
+}
+
 static void all_slice(napi_env env, napi_status status, void *data)
 {
 	struct all_work *w = data;
@@ -840,15 +896,20 @@ static void all_slice(napi_env env, napi_status status, void *data)
 	napi_delete_async_work(env, w->work);
 	w->work = NULL;
 	if (status != napi_ok) {
-		all_finish(env, w, make_error(env, CLAWMD_EFS, "composeAll was cancelled", 0, NULL, NULL),
-			   false);
+		all_fail(env, w, "composeAll was cancelled");
 		return;
 	}
-	napi_get_reference_value(env, w->arr, &arr);
+	if (!w->arr || napi_get_reference_value(env, w->arr, &arr) != napi_ok || !arr) {
+		all_fail(env, w, "composeAll: could not make the result");
+		return;
+	}
 	size_t budget = 0;
 	while (w->done < w->n && budget < ALL_SLICE) {
 		budget += 1 + w->v[w->done].nch;
-		napi_set_element(env, arr, (uint32_t)w->done, summary_js(env, &w->v[w->done]));
+		if (!set_elem(env, arr, w->done, summary_js(env, &w->v[w->done]))) {
+			all_fail(env, w, "composeAll: could not make the result");
+			return;
+		}
 		summary_release(&w->v[w->done]);
 		w->done++;
 	}
@@ -856,11 +917,12 @@ static void all_slice(napi_env env, napi_status status, void *data)
 		all_finish(env, w, arr, true);
 		return;
 	}
-	napi_create_string_utf8(env, "clawmd.composeAll", NAPI_AUTO_LENGTH, &name);
-	if (napi_create_async_work(env, NULL, name, all_nothing, all_slice, w, &w->work) != napi_ok ||
-	    napi_queue_async_work(env, w->work) != napi_ok)
-		all_finish(env, w, make_error(env, CLAWMD_EFS, "composeAll: could not go on", 0, NULL, NULL),
-			   false);
+	if (napi_create_string_utf8(env, "clawmd.composeAll", NAPI_AUTO_LENGTH, &name) != napi_ok ||
+	    napi_create_async_work(env, NULL, name, all_nothing, all_slice, w, &w->work) != napi_ok ||
+	    napi_queue_async_work(env, w->work) != napi_ok) {
+		w->work = NULL; /* maybe unwritten: a work made and not queued leaks */
+		all_fail(env, w, "composeAll: could not go on");
+	}
 }
 
 static void all_complete(napi_env env, napi_status status, void *data)
@@ -872,10 +934,10 @@ static void all_complete(napi_env env, napi_status status, void *data)
 		all_finish(env, w, make_error(env, w->rc, w->err.msg, w->err.sys_errno, NULL, NULL), false);
 		return;
 	}
-	if (status == napi_ok) {
-		napi_create_array_with_length(env, w->n, &arr);
-		napi_create_reference(env, arr, 1, &w->arr);
-	}
+	/* none made: all_slice rejects */
+	if (status == napi_ok && (napi_create_array_with_length(env, w->n, &arr) != napi_ok ||
+				  napi_create_reference(env, arr, 1, &w->arr) != napi_ok))
+		w->arr = NULL;
 	all_slice(env, status, w);
 }
 
@@ -896,8 +958,8 @@ static napi_value m_compose_all(napi_env env, napi_callback_info info)
 		abort();
 	w->h = h;
 	w->dry_run = dry;
-	napi_create_string_utf8(env, "clawmd.composeAll", NAPI_AUTO_LENGTH, &name);
-	if (napi_create_reference(env, self, 1, &w->self) != napi_ok ||
+	if (napi_create_string_utf8(env, "clawmd.composeAll", NAPI_AUTO_LENGTH, &name) != napi_ok ||
+	    napi_create_reference(env, self, 1, &w->self) != napi_ok ||
 	    napi_create_promise(env, &w->deferred, &promise) != napi_ok ||
 	    napi_create_async_work(env, NULL, name, all_execute, all_complete, w, &w->work) != napi_ok ||
 	    napi_queue_async_work(env, w->work) != napi_ok) {
@@ -933,41 +995,40 @@ static napi_value m_migrate(napi_env env, napi_callback_info info)
 		throw_err(env, rc, err.msg, err.sys_errno, h->root.lay.groups, NULL);
 		goto out;
 	}
-	napi_create_object(env, &o);
-	set_bool(env, o, "dryRun", res.dry_run);
-	set_bool(env, o, "alreadyMigrated", res.already);
-	set_bool(env, o, "legacyLeft", res.legacy_left);
-	set_str(env, o, "record", res.record);
-	napi_set_named_property(env, o, "warnings", strv_js(env, res.warnings, res.nwarnings));
-	napi_set_named_property(env, o, "groups", strv_js(env, res.groups, res.ngroups));
-	napi_create_array(env, &arr);
+	if (napi_create_object(env, &o) != napi_ok || !set_bool(env, o, "dryRun", res.dry_run) ||
+	    !set_bool(env, o, "alreadyMigrated", res.already) ||
+	    !set_bool(env, o, "legacyLeft", res.legacy_left) || !set_str(env, o, "record", res.record) ||
+	    !set_val(env, o, "warnings", strv_js(env, res.warnings, res.nwarnings)) ||
+	    !set_val(env, o, "groups", strv_js(env, res.groups, res.ngroups)) ||
+	    napi_create_array(env, &arr) != napi_ok)
+		goto fail;
 	for (size_t i = 0, k = 0; i < res.n; i++) {
 		const struct clawmd_migrate_action *x = &res.v[i];
 		if (x->step != CLAWMD_MIGRATE_ERROR)
 			continue;
-		napi_create_object(env, &a);
-		set_str(env, a, "group", x->group ? x->group : "");
-		set_str(env, a, "message", x->note ? x->note : "");
-		napi_set_element(env, arr, (uint32_t)k++, a);
+		if (napi_create_object(env, &a) != napi_ok ||
+		    !set_str(env, a, "group", x->group ? x->group : "") ||
+		    !set_str(env, a, "message", x->note ? x->note : "") || !set_elem(env, arr, k++, a))
+			goto fail;
 	}
-	napi_set_named_property(env, o, "failed", arr);
-	napi_create_array_with_length(env, res.n, &arr);
+	if (!set_val(env, o, "failed", arr) ||
+	    napi_create_array_with_length(env, res.n, &arr) != napi_ok)
+		goto fail;
 	for (size_t i = 0; i < res.n; i++) {
 		const struct clawmd_migrate_action *x = &res.v[i];
-		napi_create_object(env, &a);
-		set_str(env, a, "action", clawmd_migrate_step_name(x->step));
-		set_str(env, a, "group", x->group);
-		set_str(env, a, "path", x->path);
-		set_str(env, a, "dest", x->dest);
-		set_str(env, a, "note", x->note);
-		set_num(env, a, "bytes", (double)x->bytes);
-		set_str(env, a, "git", x->git);
-		napi_value b;
-		napi_get_boolean(env, x->git_failed, &b);
-		napi_set_named_property(env, a, "gitFailed", b);
-		napi_set_element(env, arr, (uint32_t)i, a);
+		if (napi_create_object(env, &a) != napi_ok ||
+		    !set_str(env, a, "action", clawmd_migrate_step_name(x->step)) ||
+		    !set_str(env, a, "group", x->group) || !set_str(env, a, "path", x->path) ||
+		    !set_str(env, a, "dest", x->dest) || !set_str(env, a, "note", x->note) ||
+		    !set_num(env, a, "bytes", (double)x->bytes) || !set_str(env, a, "git", x->git) ||
+		    !set_bool(env, a, "gitFailed", x->git_failed) || !set_elem(env, arr, i, a))
+			goto fail;
 	}
-	napi_set_named_property(env, o, "actions", arr);
+	if (set_val(env, o, "actions", arr))
+		goto out;
+fail:
+	/* migrated, but its report not made: the environment is going away */
+	o = give_up(env, "migrate");
 out:
 	clawmd_migrate_result_release(&res);
 	handle_leave(h);
@@ -999,57 +1060,56 @@ static int group_exists(const struct clawmd_group *g, struct clawmd_err *err)
 static napi_value memory_files_js(napi_env env, const struct clawmd_memory *m, bool json)
 {
 	napi_value arr, x;
-	napi_create_array_with_length(env, m->nfiles, &arr);
+	if (napi_create_array_with_length(env, m->nfiles, &arr) != napi_ok)
+		return NULL;
 	for (size_t i = 0; i < m->nfiles; i++) {
 		const struct clawmd_mem_file *f = &m->files[i];
-		napi_create_object(env, &x);
-		set_str(env, x, "type", clawmd_mem_type_name(f->type));
-		set_str(env, x, "path", f->path);
-		set_str(env, x, "parent", f->parent);
-		if (json) {
-			set_num(env, x, "size", (double)f->size);
-			set_num(env, x, "tokens", (double)((clawmd_utf16_len(f->content, f->len) + 3) / 4));
-		}
-		napi_set_element(env, arr, (uint32_t)i, x);
+		if (napi_create_object(env, &x) != napi_ok ||
+		    !set_str(env, x, "type", clawmd_mem_type_name(f->type)) ||
+		    !set_str(env, x, "path", f->path) || !set_str(env, x, "parent", f->parent) ||
+		    (json && (!set_num(env, x, "size", (double)f->size) ||
+			      !set_num(env, x, "tokens",
+				       (double)((clawmd_utf16_len(f->content, f->len) + 3) / 4)))) ||
+		    !set_elem(env, arr, i, x))
+			return NULL;
 	}
 	return arr;
 }
 
 /* The AGENTS.md fallback (Claude Code 2.1.281 on), as render --json has
  * it: the mode in effect (null before 2.1.281), what the walk found, and
- * the file that turned the fallback off. */
-static void agents_js(napi_env env, napi_value ret, const struct clawmd_memory *m)
+ * the file that turned the fallback off.  False when N-API failed. */
+static bool agents_js(napi_env env, napi_value ret, const struct clawmd_memory *m)
 {
 	napi_value arr, x;
-	if (!m->instruction_files) {
-		set_str(env, ret, "instructionFiles", NULL);
-		return;
-	}
-	set_str(env, ret, "instructionFiles", clawmd_instruction_files_name(m->instruction_files));
-	napi_create_array_with_length(env, m->nagents, &arr);
-	for (size_t i = 0; i < m->nagents; i++) {
-		napi_create_object(env, &x);
-		set_str(env, x, "path", m->agents[i].path);
-		set_bool(env, x, "loaded", m->agents[i].loaded);
-		napi_set_element(env, arr, (uint32_t)i, x);
-	}
-	napi_set_named_property(env, ret, "agentsMd", arr);
-	set_str(env, ret, "agentsMdOffBy", m->agents_off_by);
+	if (!m->instruction_files)
+		return set_str(env, ret, "instructionFiles", NULL);
+	if (!set_str(env, ret, "instructionFiles", clawmd_instruction_files_name(m->instruction_files)) ||
+	    napi_create_array_with_length(env, m->nagents, &arr) != napi_ok)
+		return false;
+	for (size_t i = 0; i < m->nagents; i++)
+		if (napi_create_object(env, &x) != napi_ok ||
+		    !set_str(env, x, "path", m->agents[i].path) ||
+		    !set_bool(env, x, "loaded", m->agents[i].loaded) || !set_elem(env, arr, i, x))
+			return false;
+	return set_val(env, ret, "agentsMd", arr) &&
+	       set_str(env, ret, "agentsMdOffBy", m->agents_off_by);
 }
 
 /* A nanoclaw host (render --json's claude_version ... session_start): the
  * release and where it came from, the setting sources and where from, and
  * what the SessionStart hook injects (the text may hold NUL bytes: it is
  * given whole). */
-static void nanoclaw_js(napi_env env, napi_value ret, const struct clawmd_render_setup *s)
+static bool nanoclaw_js(napi_env env, napi_value ret, const struct clawmd_render_setup *s)
 {
 	const struct clawmd_memory_opts *o = &s->memory;
 	napi_value arr, x, h, v;
 	if (s->release_from) {
 		char *rel = clawmd_render_release(o);
-		set_str(env, ret, "claudeVersion", rel);
+		bool ok = set_str(env, ret, "claudeVersion", rel);
 		free(rel);
-		set_str(env, ret, "claudeVersionFrom", s->release_from);
+		if (!ok || !set_str(env, ret, "claudeVersionFrom", s->release_from))
+			return false;
 	}
 	if (s->sources_from) {
 		const char *src[3];
@@ -1060,33 +1120,30 @@ static void nanoclaw_js(napi_env env, napi_value ret, const struct clawmd_render
 			src[n++] = "user";
 		if (!o->no_local)
 			src[n++] = "local";
-		napi_set_named_property(env, ret, "settingSources", strv_js(env, (char *const *)src, n));
-		set_str(env, ret, "settingSourcesFrom", s->sources_from);
+		if (!set_val(env, ret, "settingSources", strv_js(env, (char *const *)src, n)) ||
+		    !set_str(env, ret, "settingSourcesFrom", s->sources_from))
+			return false;
 	}
-	if (!s->hook.present) {
-		set_str(env, ret, "sessionStart", NULL);
-		return;
-	}
-	napi_create_object(env, &h);
-	set_str(env, h, "hook", CLAWMD_HOOK_SCRIPT);
-	set_num(env, h, "maxChars", CLAWMD_HOOK_MEMORY_CHARS);
+	if (!s->hook.present)
+		return set_str(env, ret, "sessionStart", NULL);
 	size_t nf = sizeof(s->hook.files) / sizeof(s->hook.files[0]);
-	napi_create_array_with_length(env, nf, &arr);
+	if (napi_create_object(env, &h) != napi_ok || !set_str(env, h, "hook", CLAWMD_HOOK_SCRIPT) ||
+	    !set_num(env, h, "maxChars", CLAWMD_HOOK_MEMORY_CHARS) ||
+	    napi_create_array_with_length(env, nf, &arr) != napi_ok)
+		return false;
 	for (size_t i = 0; i < nf; i++) {
 		const struct clawmd_hook_file *f = &s->hook.files[i];
-		napi_create_object(env, &x);
-		set_str(env, x, "path", f->path);
-		set_bool(env, x, "available", f->available);
-		if (f->available) {
-			set_num(env, x, "chars", (double)f->chars);
-			set_bool(env, x, "truncated", f->truncated);
-			if (napi_create_string_utf8(env, f->text ? f->text : "", f->len, &v) == napi_ok)
-				napi_set_named_property(env, x, "text", v);
-		}
-		napi_set_element(env, arr, (uint32_t)i, x);
+		if (napi_create_object(env, &x) != napi_ok || !set_str(env, x, "path", f->path) ||
+		    !set_bool(env, x, "available", f->available) ||
+		    (f->available &&
+		     (!set_num(env, x, "chars", (double)f->chars) ||
+		      !set_bool(env, x, "truncated", f->truncated) ||
+		      napi_create_string_utf8(env, f->text ? f->text : "", f->len, &v) != napi_ok ||
+		      !set_val(env, x, "text", v))) ||
+		    !set_elem(env, arr, i, x))
+			return false;
 	}
-	napi_set_named_property(env, h, "files", arr);
-	napi_set_named_property(env, ret, "sessionStart", h);
+	return set_val(env, h, "files", arr) && set_val(env, ret, "sessionStart", h);
 }
 
 /* What render --group prints, as JS: the string (text), the files with
@@ -1098,43 +1155,40 @@ static napi_value memory_js(napi_env env, const struct clawmd_memory *m,
 	if (!strcmp(format, "text")) {
 		struct clawmd_buf t = CLAWMD_BUF_INIT;
 		clawmd_memory_text(&t, m, &s->memory);
-		napi_create_string_utf8(env, t.ptr ? t.ptr : "", t.len, &ret);
+		napi_status st = napi_create_string_utf8(env, t.ptr ? t.ptr : "", t.len, &ret);
 		clawmd_buf_release(&t);
-		return ret;
+		return st == napi_ok ? ret : NULL;
 	}
-	arr = memory_files_js(env, m, !strcmp(format, "json"));
+	if (!(arr = memory_files_js(env, m, !strcmp(format, "json"))))
+		return NULL;
 	if (!strcmp(format, "files")) {
 		/* what nanoclaw's SessionStart hook adds, after the startup
 		 * memory, its parent the hook's script (the Hook rows) */
-		uint32_t k = (uint32_t)m->nfiles;
+		size_t k = m->nfiles;
 		for (size_t i = 0; i < sizeof(s->hook.files) / sizeof(s->hook.files[0]); i++)
-			if (s->hook.files[i].available) {
-				napi_create_object(env, &x);
-				set_str(env, x, "type", "Hook");
-				set_str(env, x, "path", s->hook.files[i].path);
-				set_str(env, x, "parent", CLAWMD_HOOK_SCRIPT);
-				napi_set_element(env, arr, k++, x);
-			}
+			if (s->hook.files[i].available &&
+			    (napi_create_object(env, &x) != napi_ok || !set_str(env, x, "type", "Hook") ||
+			     !set_str(env, x, "path", s->hook.files[i].path) ||
+			     !set_str(env, x, "parent", CLAWMD_HOOK_SCRIPT) || !set_elem(env, arr, k++, x)))
+				return NULL;
 		return arr;
 	}
-	napi_create_object(env, &ret);
-	set_str(env, ret, "cwd", m->cwd);
-	napi_set_named_property(env, ret, "files", arr);
-	napi_create_array_with_length(env, m->nimports, &arr);
+	if (napi_create_object(env, &ret) != napi_ok || !set_str(env, ret, "cwd", m->cwd) ||
+	    !set_val(env, ret, "files", arr) ||
+	    napi_create_array_with_length(env, m->nimports, &arr) != napi_ok)
+		return NULL;
 	for (size_t i = 0; i < m->nimports; i++) {
 		const struct clawmd_mem_import *im = &m->imports[i];
-		napi_create_object(env, &x);
-		set_str(env, x, "from", im->from);
-		set_str(env, x, "import", im->raw);
-		set_str(env, x, "path", im->path);
-		set_str(env, x, "status", clawmd_import_status_name(im->status));
-		napi_set_element(env, arr, (uint32_t)i, x);
+		if (napi_create_object(env, &x) != napi_ok || !set_str(env, x, "from", im->from) ||
+		    !set_str(env, x, "import", im->raw) || !set_str(env, x, "path", im->path) ||
+		    !set_str(env, x, "status", clawmd_import_status_name(im->status)) ||
+		    !set_elem(env, arr, i, x))
+			return NULL;
 	}
-	napi_set_named_property(env, ret, "imports", arr);
-	napi_set_named_property(env, ret, "externalIncludes", strv_js(env, m->external, m->nexternal));
-	agents_js(env, ret, m);
-	if (s->nanoclaw)
-		nanoclaw_js(env, ret, s);
+	if (!set_val(env, ret, "imports", arr) ||
+	    !set_val(env, ret, "externalIncludes", strv_js(env, m->external, m->nexternal)) ||
+	    !agents_js(env, ret, m) || (s->nanoclaw && !nanoclaw_js(env, ret, s)))
+		return NULL;
 	return ret;
 }
 
@@ -1209,8 +1263,8 @@ static napi_value m_render(napi_env env, napi_callback_info info)
 	pthread_mutex_unlock(&h->mu);
 	if (rc < 0)
 		throw_err(env, rc, err.msg, err.sys_errno, g ? clawmd_group_path(g) : NULL, NULL);
-	else
-		ret = memory_js(env, &m, &s, format ? format : "text");
+	else if (!(ret = memory_js(env, &m, &s, format ? format : "text")))
+		give_up(env, "render");
 out:
 	clawmd_memory_release(&m);
 	clawmd_render_setup_release(&s);
@@ -1249,18 +1303,20 @@ static napi_value m_mounts(napi_env env, napi_callback_info info)
 		throw_err(env, rc, err.msg, err.sys_errno, g ? clawmd_group_path(g) : NULL, NULL);
 		goto out;
 	}
-	napi_create_array_with_length(env, n, &ret);
-	for (size_t i = 0; i < n; i++) {
-		napi_create_object(env, &x);
-		set_str(env, x, "what", clawmd_bind_what_name(v[i].what));
-		set_str(env, x, "host", v[i].host);
-		set_str(env, x, "container", v[i].container);
-		set_bool(env, x, "readonly", v[i].readonly);
-		set_str(env, x, "type", v[i].dir ? "directory" : "file");
-		set_str(env, x, "sub", v[i].sub);
-		set_bool(env, x, "present", v[i].present);
-		napi_set_element(env, ret, (uint32_t)i, x);
-	}
+	if (napi_create_array_with_length(env, n, &ret) != napi_ok)
+		goto fail;
+	for (size_t i = 0; i < n; i++)
+		if (napi_create_object(env, &x) != napi_ok ||
+		    !set_str(env, x, "what", clawmd_bind_what_name(v[i].what)) ||
+		    !set_str(env, x, "host", v[i].host) || !set_str(env, x, "container", v[i].container) ||
+		    !set_bool(env, x, "readonly", v[i].readonly) ||
+		    !set_str(env, x, "type", v[i].dir ? "directory" : "file") ||
+		    !set_str(env, x, "sub", v[i].sub) || !set_bool(env, x, "present", v[i].present) ||
+		    !set_elem(env, ret, i, x))
+			goto fail;
+	goto out;
+fail:
+	ret = give_up(env, "mounts");
 out:
 	clawmd_binds_free(v, n);
 	clawmd_group_free(g);
@@ -1275,10 +1331,9 @@ static napi_value failure_js(napi_env env, const char *group, const struct clawm
 			     const char *path)
 {
 	napi_value o;
-	napi_create_object(env, &o);
-	set_str(env, o, "group", group);
-	napi_set_named_property(env, o, "error",
-				make_error(env, err->code, err->msg, err->sys_errno, path, NULL));
+	if (napi_create_object(env, &o) != napi_ok || !set_str(env, o, "group", group) ||
+	    !set_val(env, o, "error", make_error(env, err->code, err->msg, err->sys_errno, path, NULL)))
+		return NULL;
 	return o;
 }
 
@@ -1312,9 +1367,8 @@ static napi_value m_check(napi_env env, napi_callback_info info)
 	    !get_bool_opt(env, opts, "approveExternal", &lo.approve_external) ||
 	    !handle_recheck(env, h))
 		goto out;
-	bool given = groups != NULL;
-	napi_create_array(env, &fails);
-	uint32_t nfails = 0;
+	bool given = groups != NULL, ok = napi_create_array(env, &fails) == napi_ok;
+	size_t nfails = 0;
 	pthread_mutex_lock(&h->mu);
 	if (!groups_or_all(env, h, &groups, &n, given)) {
 		pthread_mutex_unlock(&h->mu);
@@ -1326,38 +1380,38 @@ static napi_value m_check(napi_env env, napi_callback_info info)
 	for (size_t i = 0; i < n; i++) {
 		struct clawmd_err err = CLAWMD_ERR_INIT;
 		struct clawmd_group *g = NULL;
-		if (clawmd_group_open(&g, &h->root, groups[i], &err) < 0 ||
-		    clawmd_lint_group(&f, g, &lo, &err) < 0)
-			napi_set_element(env, fails, nfails++,
-					 failure_js(env, groups[i], &err, g ? clawmd_group_path(g) : NULL));
+		if ((clawmd_group_open(&g, &h->root, groups[i], &err) < 0 ||
+		     clawmd_lint_group(&f, g, &lo, &err) < 0) && ok)
+			ok = set_elem(env, fails, nfails++,
+				      failure_js(env, groups[i], &err, g ? clawmd_group_path(g) : NULL));
 		clawmd_group_free(g);
 	}
 	pass_end(h, made);
 	pthread_mutex_unlock(&h->mu);
 	clawmd_findings_sort(&f);
-	napi_create_object(env, &ret);
-	napi_create_array_with_length(env, f.n, &arr);
+	if (!ok || napi_create_object(env, &ret) != napi_ok ||
+	    napi_create_array_with_length(env, f.n, &arr) != napi_ok)
+		goto fail;
 	for (size_t i = 0; i < f.n; i++) {
 		const struct clawmd_finding *y = &f.v[i];
-		napi_create_object(env, &x);
-		set_str(env, x, "code", y->rule->code);
-		set_str(env, x, "name", y->rule->name);
-		set_str(env, x, "severity", clawmd_severity_name(y->rule->severity));
-		set_str(env, x, "group", y->group);
-		set_str(env, x, "file", y->file);
-		set_num(env, x, "line", (double)y->line);
-		set_num(env, x, "column", (double)y->col);
-		set_str(env, x, "message", y->message);
-		set_str(env, x, "hint", y->hint);
-		napi_set_element(env, arr, (uint32_t)i, x);
+		if (napi_create_object(env, &x) != napi_ok || !set_str(env, x, "code", y->rule->code) ||
+		    !set_str(env, x, "name", y->rule->name) ||
+		    !set_str(env, x, "severity", clawmd_severity_name(y->rule->severity)) ||
+		    !set_str(env, x, "group", y->group) || !set_str(env, x, "file", y->file) ||
+		    !set_num(env, x, "line", (double)y->line) ||
+		    !set_num(env, x, "column", (double)y->col) ||
+		    !set_str(env, x, "message", y->message) || !set_str(env, x, "hint", y->hint) ||
+		    !set_elem(env, arr, i, x))
+			goto fail;
 	}
-	napi_set_named_property(env, ret, "findings", arr);
-	napi_set_named_property(env, ret, "failures", fails);
 	size_t errs = clawmd_findings_count(&f, CLAWMD_SEV_ERROR);
 	size_t warns = clawmd_findings_count(&f, CLAWMD_SEV_WARNING) - errs;
-	set_num(env, ret, "errors", (double)errs);
-	set_num(env, ret, "warnings", (double)warns);
-	set_num(env, ret, "notes", (double)(f.n - errs - warns));
+	if (set_val(env, ret, "findings", arr) && set_val(env, ret, "failures", fails) &&
+	    set_num(env, ret, "errors", (double)errs) && set_num(env, ret, "warnings", (double)warns) &&
+	    set_num(env, ret, "notes", (double)(f.n - errs - warns)))
+		goto out;
+fail:
+	ret = give_up(env, "check");
 out:
 	handle_leave(h);
 	clawmd_findings_release(&f);
@@ -1381,37 +1435,36 @@ static napi_value m_status(napi_env env, napi_callback_info info)
 		pthread_mutex_unlock(&h->mu);
 		goto out;
 	}
-	napi_create_array_with_length(env, n, &ret);
+	bool ok = napi_create_array_with_length(env, n, &ret) == napi_ok;
 	bool made = pass_begin(h);
-	for (size_t i = 0; i < n; i++) {
+	for (size_t i = 0; i < n && ok; i++) {
 		struct clawmd_err err = CLAWMD_ERR_INIT;
 		struct clawmd_group *g = NULL;
 		struct clawmd_group_status st;
 		clawmd_group_status_init(&st);
 		if (clawmd_group_open(&g, &h->root, groups[i], &err) < 0 ||
-		    clawmd_group_status_get(&st, g, &lo, &err) < 0) {
-			x = failure_js(env, groups[i], &err, g ? clawmd_group_path(g) : NULL);
-			set_str(env, x, "drift", "unreadable");
-		} else {
-			napi_create_object(env, &x);
-			set_str(env, x, "group", groups[i]);
-			set_str(env, x, "drift", clawmd_drift_name(st.drift));
-			set_bool(env, x, "allSkills", st.all_skills);
-			napi_set_named_property(env, x, "skills", strv_js(env, st.skills, st.nskills));
-			napi_set_named_property(env, x, "fragments",
-						strv_js(env, st.fragments, st.nfragments));
-			set_num(env, x, "memoryChars", (double)st.memory_chars);
-			set_num(env, x, "tokens", (double)st.tokens);
-			set_num(env, x, "findings", (double)st.nfindings);
-			set_num(env, x, "errors", (double)st.nerrors);
-			set_num(env, x, "preserved", (double)st.npreserved);
-		}
-		napi_set_element(env, ret, (uint32_t)i, x);
+		    clawmd_group_status_get(&st, g, &lo, &err) < 0)
+			ok = (x = failure_js(env, groups[i], &err, g ? clawmd_group_path(g) : NULL)) &&
+			     set_str(env, x, "drift", "unreadable");
+		else
+			ok = napi_create_object(env, &x) == napi_ok && set_str(env, x, "group", groups[i]) &&
+			     set_str(env, x, "drift", clawmd_drift_name(st.drift)) &&
+			     set_bool(env, x, "allSkills", st.all_skills) &&
+			     set_val(env, x, "skills", strv_js(env, st.skills, st.nskills)) &&
+			     set_val(env, x, "fragments", strv_js(env, st.fragments, st.nfragments)) &&
+			     set_num(env, x, "memoryChars", (double)st.memory_chars) &&
+			     set_num(env, x, "tokens", (double)st.tokens) &&
+			     set_num(env, x, "findings", (double)st.nfindings) &&
+			     set_num(env, x, "errors", (double)st.nerrors) &&
+			     set_num(env, x, "preserved", (double)st.npreserved);
+		ok = ok && set_elem(env, ret, i, x);
 		clawmd_group_status_release(&st);
 		clawmd_group_free(g);
 	}
 	pass_end(h, made);
 	pthread_mutex_unlock(&h->mu);
+	if (!ok)
+		ret = give_up(env, "status");
 out:
 	handle_leave(h);
 	clawmd_strv_free(groups, n);
@@ -1430,8 +1483,8 @@ static napi_value m_groups(napi_env env, napi_callback_info info)
 	pthread_mutex_lock(&h->mu);
 	bool ok = groups_or_all(env, h, &groups, &n, false);
 	pthread_mutex_unlock(&h->mu);
-	if (ok)
-		ret = strv_js(env, groups, n);
+	if (ok && !(ret = strv_js(env, groups, n)))
+		give_up(env, "groups");
 	clawmd_strv_free(groups, n);
 	handle_leave(h);
 	return ret;
@@ -1441,8 +1494,7 @@ static napi_value m_groups(napi_env env, napi_callback_info info)
 
 static napi_value m_close(napi_env env, napi_callback_info info)
 {
-	napi_value this_arg, undef;
-	napi_get_undefined(env, &undef);
+	napi_value this_arg;
 	if (napi_get_cb_info(env, info, NULL, NULL, &this_arg, NULL) != napi_ok)
 		return NULL;
 	struct handle *h = unwrap_handle(env, this_arg);
@@ -1453,7 +1505,7 @@ static napi_value m_close(napi_env env, napi_callback_info info)
 		if (!h->busy && !h->calls)
 			handle_close(h); /* else the last of them does */
 	}
-	return undef; /* closing twice is fine */
+	return NULL; /* undefined; closing twice is fine */
 }
 
 /* h.root and h.groupsDir: no JS runs between the check and the read. */
@@ -1465,9 +1517,9 @@ static napi_value m_path(napi_env env, napi_callback_info info, bool groups)
 	struct handle *h = unwrap_handle(env, this_arg);
 	if (h && !h->open)
 		throw_usage(env, NULL, "the clawmd handle is closed");
-	else if (h)
-		napi_create_string_utf8(env, groups ? h->root.lay.groups : h->root.lay.root,
-					NAPI_AUTO_LENGTH, &v);
+	else if (h && napi_create_string_utf8(env, groups ? h->root.lay.groups : h->root.lay.root,
+					      NAPI_AUTO_LENGTH, &v) != napi_ok)
+		v = give_up(env, groups ? "groupsDir" : "root");
 	return v;
 }
 
@@ -1493,13 +1545,17 @@ static napi_value m_warnings(napi_env env, napi_callback_info info)
 		throw_usage(env, NULL, "the clawmd handle is closed");
 		return NULL;
 	}
-	if (!h || napi_create_array(env, &v) != napi_ok)
+	if (!h)
 		return NULL;
+	if (napi_create_array(env, &v) != napi_ok)
+		return give_up(env, "warnings");
 	for (size_t i = 0; i < h->root.lay.nunknown_keys; i++) {
 		char *m = clawmd_layout_unknown_message(&h->root.lay, i);
-		if (napi_create_string_utf8(env, m, NAPI_AUTO_LENGTH, &s) == napi_ok)
-			napi_set_element(env, v, (uint32_t)i, s);
+		bool ok = napi_create_string_utf8(env, m, NAPI_AUTO_LENGTH, &s) == napi_ok &&
+			  set_elem(env, v, i, s);
 		free(m);
+		if (!ok)
+			return give_up(env, "warnings");
 	}
 	return v;
 }
@@ -1516,11 +1572,10 @@ static napi_value f_valid_name(napi_env env, napi_callback_info info)
 	if (argv[0] && napi_typeof(env, argv[0], &t) == napi_ok && t == napi_string &&
 	    napi_get_value_string_utf8(env, argv[0], NULL, 0, &len) == napi_ok && len <= 64) {
 		char buf[72];
-		napi_get_value_string_utf8(env, argv[0], buf, sizeof(buf), &len);
-		ok = clawmd_name_valid(buf, len) && !memchr(buf, '\0', len);
+		ok = napi_get_value_string_utf8(env, argv[0], buf, sizeof(buf), &len) == napi_ok &&
+		     clawmd_name_valid(buf, len) && !memchr(buf, '\0', len);
 	}
-	napi_get_boolean(env, ok, &ret);
-	return ret;
+	return napi_get_boolean(env, ok, &ret) == napi_ok ? ret : give_up(env, "validName");
 }
 
 static void handle_finalize(napi_env env, void *data, void *hint)
@@ -1556,12 +1611,18 @@ static char *option_value(napi_env env, napi_value v, const char *key)
 		return get_string(env, v, key, CLAWMD_EUSAGE, NULL);
 	if (t == napi_boolean) {
 		bool b = false;
-		napi_get_value_bool(env, v, &b);
+		if (napi_get_value_bool(env, v, &b) != napi_ok) {
+			failed(env, key);
+			return NULL;
+		}
 		return clawmd_xstrdup(b ? "true" : "false");
 	}
 	if (t == napi_number) {
 		double d = 0;
-		napi_get_value_double(env, v, &d);
+		if (napi_get_value_double(env, v, &d) != napi_ok) {
+			failed(env, key);
+			return NULL;
+		}
 		return clawmd_xasprintf("%.17g", d);
 	}
 	if (napi_is_array(env, v, &is_array) == napi_ok && is_array) {
@@ -1784,7 +1845,10 @@ static napi_value f_set_error_class(napi_env env, napi_callback_info info)
 	}
 	if (ad->error_class)
 		napi_delete_reference(env, ad->error_class);
-	napi_create_reference(env, argv[0], 1, &ad->error_class);
+	if (napi_create_reference(env, argv[0], 1, &ad->error_class) != napi_ok) {
+		ad->error_class = NULL; /* unwritten: plain Errors then */
+		return give_up(env, "setErrorClass");
+	}
 	return NULL;
 }
 
@@ -1862,10 +1926,16 @@ NAPI_MODULE_INIT()
 		{"setErrorClass", f_set_error_class},
 	};
 	napi_value cls, fn, ver;
+	/* A reference not made is left NULL (its output unwritten): the
+	 * finalizer deletes only what was made. */
 	if (napi_define_class(env, "Handle", NAPI_AUTO_LENGTH, handle_ctor, NULL,
-			      sizeof(methods) / sizeof(*methods), methods, &cls) != napi_ok ||
-	    napi_create_reference(env, cls, 1, &ad->handle_class) != napi_ok ||
-	    napi_set_named_property(env, exports, "Handle", cls) != napi_ok)
+			      sizeof(methods) / sizeof(*methods), methods, &cls) != napi_ok)
+		return init_failed(env);
+	if (napi_create_reference(env, cls, 1, &ad->handle_class) != napi_ok) {
+		ad->handle_class = NULL;
+		return init_failed(env);
+	}
+	if (napi_set_named_property(env, exports, "Handle", cls) != napi_ok)
 		return init_failed(env);
 	for (size_t i = 0; i < sizeof(functions) / sizeof(*functions); i++)
 		if (napi_create_function(env, functions[i].name, NAPI_AUTO_LENGTH, functions[i].fn,
@@ -1892,7 +1962,8 @@ NAPI_MODULE_INIT()
 	if (napi_get_global(env, &global) == napi_ok &&
 	    napi_get_named_property(env, global, "JSON", &json) == napi_ok &&
 	    napi_get_named_property(env, json, "stringify", &fn) == napi_ok &&
-	    napi_typeof(env, fn, &t) == napi_ok && t == napi_function)
-		napi_create_reference(env, fn, 1, &ad->stringify);
+	    napi_typeof(env, fn, &t) == napi_ok && t == napi_function &&
+	    napi_create_reference(env, fn, 1, &ad->stringify) != napi_ok)
+		ad->stringify = NULL;
 	return exports;
 }
