@@ -163,8 +163,8 @@ static napi_value make_error(napi_env env, int code, const char *msg, int sys_er
 	 * carrying the same properties. */
 	napi_value c, names;
 	uint32_t n = 0;
-	if (napi_create_string_utf8(env, clawmd_code_name(code ? code : CLAWMD_EFS), NAPI_AUTO_LENGTH,
-				    &c) != napi_ok ||
+	if (napi_create_string_utf8(env, clawmd_code_name(code ? code : CLAWMD_EFS),
+				    NAPI_AUTO_LENGTH, &c) != napi_ok ||
 	    napi_create_error(env, c, m, &err) != napi_ok ||
 	    napi_get_all_property_names(env, props, napi_key_own_only,
 					napi_key_enumerable | napi_key_skip_symbols,
@@ -721,14 +721,15 @@ static napi_value summary_js(napi_env env, const struct summary *s)
 	 * terminated mid-call): nothing to fill, and no garbage to fill. */
 	if (napi_create_object(env, &o) != napi_ok || !o || !set_str(env, o, "group", s->group))
 		return NULL;
-	if (s->rc < 0)
-		return set_val(env, o, "error",
-			       make_error(env, s->rc, s->msg, s->sys_errno, s->abspath, NULL)) ? o : NULL;
-	return set_str(env, o, "path", s->path) && set_bool(env, o, "changed", s->nch > 0) &&
-			       set_val(env, o, "changes", changes_js(env, s)) &&
-			       set_val(env, o, "warnings", strv_js(env, s->warnings, s->nwarnings))
-		       ? o
-		       : NULL;
+	if (s->rc < 0) {
+		napi_value e = make_error(env, s->rc, s->msg, s->sys_errno, s->abspath, NULL);
+		return set_val(env, o, "error", e) ? o : NULL;
+	}
+	if (!set_str(env, o, "path", s->path) || !set_bool(env, o, "changed", s->nch > 0) ||
+	    !set_val(env, o, "changes", changes_js(env, s)) ||
+	    !set_val(env, o, "warnings", strv_js(env, s->warnings, s->nwarnings)))
+		return NULL;
+	return o;
 }
 
 /* handle.compose(group, {dryRun, config}) */
@@ -997,7 +998,8 @@ static napi_value m_migrate(napi_env env, napi_callback_info info)
 	}
 	if (napi_create_object(env, &o) != napi_ok || !set_bool(env, o, "dryRun", res.dry_run) ||
 	    !set_bool(env, o, "alreadyMigrated", res.already) ||
-	    !set_bool(env, o, "legacyLeft", res.legacy_left) || !set_str(env, o, "record", res.record) ||
+	    !set_bool(env, o, "legacyLeft", res.legacy_left) ||
+	    !set_str(env, o, "record", res.record) ||
 	    !set_val(env, o, "warnings", strv_js(env, res.warnings, res.nwarnings)) ||
 	    !set_val(env, o, "groups", strv_js(env, res.groups, res.ngroups)) ||
 	    napi_create_array(env, &arr) != napi_ok)
@@ -1008,7 +1010,8 @@ static napi_value m_migrate(napi_env env, napi_callback_info info)
 			continue;
 		if (napi_create_object(env, &a) != napi_ok ||
 		    !set_str(env, a, "group", x->group ? x->group : "") ||
-		    !set_str(env, a, "message", x->note ? x->note : "") || !set_elem(env, arr, k++, a))
+		    !set_str(env, a, "message", x->note ? x->note : "") ||
+		    !set_elem(env, arr, k++, a))
 			goto fail;
 	}
 	if (!set_val(env, o, "failed", arr) ||
@@ -1020,7 +1023,8 @@ static napi_value m_migrate(napi_env env, napi_callback_info info)
 		    !set_str(env, a, "action", clawmd_migrate_step_name(x->step)) ||
 		    !set_str(env, a, "group", x->group) || !set_str(env, a, "path", x->path) ||
 		    !set_str(env, a, "dest", x->dest) || !set_str(env, a, "note", x->note) ||
-		    !set_num(env, a, "bytes", (double)x->bytes) || !set_str(env, a, "git", x->git) ||
+		    !set_num(env, a, "bytes", (double)x->bytes) ||
+		    !set_str(env, a, "git", x->git) ||
 		    !set_bool(env, a, "gitFailed", x->git_failed) || !set_elem(env, arr, i, a))
 			goto fail;
 	}
@@ -1084,7 +1088,8 @@ static bool agents_js(napi_env env, napi_value ret, const struct clawmd_memory *
 	napi_value arr, x;
 	if (!m->instruction_files)
 		return set_str(env, ret, "instructionFiles", NULL);
-	if (!set_str(env, ret, "instructionFiles", clawmd_instruction_files_name(m->instruction_files)) ||
+	const char *mode = clawmd_instruction_files_name(m->instruction_files);
+	if (!set_str(env, ret, "instructionFiles", mode) ||
 	    napi_create_array_with_length(env, m->nagents, &arr) != napi_ok)
 		return false;
 	for (size_t i = 0; i < m->nagents; i++)
@@ -1127,7 +1132,8 @@ static bool nanoclaw_js(napi_env env, napi_value ret, const struct clawmd_render
 	if (!s->hook.present)
 		return set_str(env, ret, "sessionStart", NULL);
 	size_t nf = sizeof(s->hook.files) / sizeof(s->hook.files[0]);
-	if (napi_create_object(env, &h) != napi_ok || !set_str(env, h, "hook", CLAWMD_HOOK_SCRIPT) ||
+	if (napi_create_object(env, &h) != napi_ok ||
+	    !set_str(env, h, "hook", CLAWMD_HOOK_SCRIPT) ||
 	    !set_num(env, h, "maxChars", CLAWMD_HOOK_MEMORY_CHARS) ||
 	    napi_create_array_with_length(env, nf, &arr) != napi_ok)
 		return false;
@@ -1167,9 +1173,11 @@ static napi_value memory_js(napi_env env, const struct clawmd_memory *m,
 		size_t k = m->nfiles;
 		for (size_t i = 0; i < sizeof(s->hook.files) / sizeof(s->hook.files[0]); i++)
 			if (s->hook.files[i].available &&
-			    (napi_create_object(env, &x) != napi_ok || !set_str(env, x, "type", "Hook") ||
+			    (napi_create_object(env, &x) != napi_ok ||
+			     !set_str(env, x, "type", "Hook") ||
 			     !set_str(env, x, "path", s->hook.files[i].path) ||
-			     !set_str(env, x, "parent", CLAWMD_HOOK_SCRIPT) || !set_elem(env, arr, k++, x)))
+			     !set_str(env, x, "parent", CLAWMD_HOOK_SCRIPT) ||
+			     !set_elem(env, arr, k++, x)))
 				return NULL;
 		return arr;
 	}
@@ -1308,10 +1316,12 @@ static napi_value m_mounts(napi_env env, napi_callback_info info)
 	for (size_t i = 0; i < n; i++)
 		if (napi_create_object(env, &x) != napi_ok ||
 		    !set_str(env, x, "what", clawmd_bind_what_name(v[i].what)) ||
-		    !set_str(env, x, "host", v[i].host) || !set_str(env, x, "container", v[i].container) ||
+		    !set_str(env, x, "host", v[i].host) ||
+		    !set_str(env, x, "container", v[i].container) ||
 		    !set_bool(env, x, "readonly", v[i].readonly) ||
 		    !set_str(env, x, "type", v[i].dir ? "directory" : "file") ||
-		    !set_str(env, x, "sub", v[i].sub) || !set_bool(env, x, "present", v[i].present) ||
+		    !set_str(env, x, "sub", v[i].sub) ||
+		    !set_bool(env, x, "present", v[i].present) ||
 		    !set_elem(env, ret, i, x))
 			goto fail;
 	goto out;
@@ -1331,10 +1341,10 @@ static napi_value failure_js(napi_env env, const char *group, const struct clawm
 			     const char *path)
 {
 	napi_value o;
-	if (napi_create_object(env, &o) != napi_ok || !set_str(env, o, "group", group) ||
-	    !set_val(env, o, "error", make_error(env, err->code, err->msg, err->sys_errno, path, NULL)))
+	if (napi_create_object(env, &o) != napi_ok || !set_str(env, o, "group", group))
 		return NULL;
-	return o;
+	napi_value e = make_error(env, err->code, err->msg, err->sys_errno, path, NULL);
+	return set_val(env, o, "error", e) ? o : NULL;
 }
 
 /* The groups given, or every group; false after throwing.  Under h->mu. */
@@ -1383,7 +1393,8 @@ static napi_value m_check(napi_env env, napi_callback_info info)
 		if ((clawmd_group_open(&g, &h->root, groups[i], &err) < 0 ||
 		     clawmd_lint_group(&f, g, &lo, &err) < 0) && ok)
 			ok = set_elem(env, fails, nfails++,
-				      failure_js(env, groups[i], &err, g ? clawmd_group_path(g) : NULL));
+				      failure_js(env, groups[i], &err,
+						 g ? clawmd_group_path(g) : NULL));
 		clawmd_group_free(g);
 	}
 	pass_end(h, made);
@@ -1394,7 +1405,8 @@ static napi_value m_check(napi_env env, napi_callback_info info)
 		goto fail;
 	for (size_t i = 0; i < f.n; i++) {
 		const struct clawmd_finding *y = &f.v[i];
-		if (napi_create_object(env, &x) != napi_ok || !set_str(env, x, "code", y->rule->code) ||
+		if (napi_create_object(env, &x) != napi_ok ||
+		    !set_str(env, x, "code", y->rule->code) ||
 		    !set_str(env, x, "name", y->rule->name) ||
 		    !set_str(env, x, "severity", clawmd_severity_name(y->rule->severity)) ||
 		    !set_str(env, x, "group", y->group) || !set_str(env, x, "file", y->file) ||
@@ -1407,7 +1419,8 @@ static napi_value m_check(napi_env env, napi_callback_info info)
 	size_t errs = clawmd_findings_count(&f, CLAWMD_SEV_ERROR);
 	size_t warns = clawmd_findings_count(&f, CLAWMD_SEV_WARNING) - errs;
 	if (set_val(env, ret, "findings", arr) && set_val(env, ret, "failures", fails) &&
-	    set_num(env, ret, "errors", (double)errs) && set_num(env, ret, "warnings", (double)warns) &&
+	    set_num(env, ret, "errors", (double)errs) &&
+	    set_num(env, ret, "warnings", (double)warns) &&
 	    set_num(env, ret, "notes", (double)(f.n - errs - warns)))
 		goto out;
 fail:
@@ -1444,14 +1457,17 @@ static napi_value m_status(napi_env env, napi_callback_info info)
 		clawmd_group_status_init(&st);
 		if (clawmd_group_open(&g, &h->root, groups[i], &err) < 0 ||
 		    clawmd_group_status_get(&st, g, &lo, &err) < 0)
-			ok = (x = failure_js(env, groups[i], &err, g ? clawmd_group_path(g) : NULL)) &&
+			ok = (x = failure_js(env, groups[i], &err,
+					     g ? clawmd_group_path(g) : NULL)) &&
 			     set_str(env, x, "drift", "unreadable");
 		else
-			ok = napi_create_object(env, &x) == napi_ok && set_str(env, x, "group", groups[i]) &&
+			ok = napi_create_object(env, &x) == napi_ok &&
+			     set_str(env, x, "group", groups[i]) &&
 			     set_str(env, x, "drift", clawmd_drift_name(st.drift)) &&
 			     set_bool(env, x, "allSkills", st.all_skills) &&
 			     set_val(env, x, "skills", strv_js(env, st.skills, st.nskills)) &&
-			     set_val(env, x, "fragments", strv_js(env, st.fragments, st.nfragments)) &&
+			     set_val(env, x, "fragments",
+				     strv_js(env, st.fragments, st.nfragments)) &&
 			     set_num(env, x, "memoryChars", (double)st.memory_chars) &&
 			     set_num(env, x, "tokens", (double)st.tokens) &&
 			     set_num(env, x, "findings", (double)st.nfindings) &&
@@ -1568,12 +1584,17 @@ static napi_value f_valid_name(napi_env env, napi_callback_info info)
 	napi_value argv[1] = {NULL}, ret;
 	napi_valuetype t = napi_undefined;
 	bool ok = false;
+	char buf[72];
 	napi_get_cb_info(env, info, &argc, argv, NULL, NULL);
-	if (argv[0] && napi_typeof(env, argv[0], &t) == napi_ok && t == napi_string &&
-	    napi_get_value_string_utf8(env, argv[0], NULL, 0, &len) == napi_ok && len <= 64) {
-		char buf[72];
-		ok = napi_get_value_string_utf8(env, argv[0], buf, sizeof(buf), &len) == napi_ok &&
-		     clawmd_name_valid(buf, len) && !memchr(buf, '\0', len);
+	/* a string N-API could not read is no answer, not a false one */
+	if (argv[0] && napi_typeof(env, argv[0], &t) != napi_ok)
+		return give_up(env, "validName");
+	if (t == napi_string) {
+		if (napi_get_value_string_utf8(env, argv[0], NULL, 0, &len) != napi_ok ||
+		    (len <= 64 &&
+		     napi_get_value_string_utf8(env, argv[0], buf, sizeof(buf), &len) != napi_ok))
+			return give_up(env, "validName");
+		ok = len <= 64 && clawmd_name_valid(buf, len) && !memchr(buf, '\0', len);
 	}
 	return napi_get_boolean(env, ok, &ret) == napi_ok ? ret : give_up(env, "validName");
 }
