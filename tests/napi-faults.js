@@ -237,13 +237,16 @@ async function drive() {
 	 * Which calls to fail: every one the load and the finalizers make
 	 * (26 of 1595 on 2026-11-27), where a failure is likeliest (a worker
 	 * terminated while it requires the addon, or at its exit), and every
-	 * STRIDEth of the others (default 32), at another offset in each mode,
-	 * so that the two modes fail different calls: about 75 runs a mode, a
-	 * child node each, cheap enough for make check.  Every call fails in
-	 * turn with CLAWMD_NAPI_FAULTS_ALL=1 (make node-faults: minutes).
+	 * STRIDEth of the others (32; 64 under the sanitizers, where a node
+	 * costs three times the CPU), at another offset in each mode, so that
+	 * the two modes fail different calls: 75 runs a mode (50 under the
+	 * sanitizers), a child node each, cheap enough for make check.  Every
+	 * call fails in turn with CLAWMD_NAPI_FAULTS_ALL=1 (make node-faults:
+	 * minutes).
 	 */
 	const fnAt = functionsOf(src);
-	const stride = Number(process.env.CLAWMD_NAPI_FAULTS_STRIDE) || 32;
+	const san = /libasan/.test(process.env.LD_PRELOAD || '');
+	const stride = Number(process.env.CLAWMD_NAPI_FAULTS_STRIDE) || (san ? 64 : 32);
 	const edge = new Set(['init', 'init_failed', 'addon_finalize', 'handle_finalize']);
 	const pick = (offset) => trace.map(([n, , line]) => Number(n)).filter((n) =>
 		process.env.CLAWMD_NAPI_FAULTS_ALL || edge.has(fnAt[trace[n - 1][2]]) || n % stride === offset);
