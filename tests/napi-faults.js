@@ -113,11 +113,13 @@ async function main() {
 	call('compose', () => h.compose('main'), has('group'));
 	call('compose again', () => h.compose('main'), has('group'));
 	call('compose dry', () => h.compose('cx', { dryRun: true }), has('group'));
-	call('compose config', () => h.compose('main', { config: { env: { A: '1' } } }), has('group'));
+	// longer than the first guess at its size: read twice
+	call('compose config', () => h.compose('main', { config: { env: { A: '1'.repeat(80) } } }), has('group'));
 	call('compose config text', () => h.compose('main', { config: '{"env": {"A": "2"}}' }), has('group'));
 	throws('compose(missing)', () => h.compose('none'));
 	throws('compose(bad config)', () => h.compose('main', { config: 7 }));
 	throws('compose(bad group)', () => h.compose(1));
+	throws('compose(long group)', () => h.compose('g'.repeat(300)));
 	const p = call('composeAll', () => h.composeAll(), (v) => v instanceof Promise);
 	if (p) {
 		try {
@@ -235,7 +237,7 @@ async function drive() {
 	}
 	/*
 	 * Which calls to fail: every one the load and the finalizers make
-	 * (26 of 1595 on 2026-11-27), where a failure is likeliest (a worker
+	 * (26 of 1613 on 2026-11-27), where a failure is likeliest (a worker
 	 * terminated while it requires the addon, or at its exit), and every
 	 * STRIDEth of the others (32; 64 under the sanitizers, where a node
 	 * costs three times the CPU), at another offset in each mode, so that
