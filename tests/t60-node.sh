@@ -19,10 +19,13 @@ if [ ! -f "$ADDON" ]; then
 fi
 if nm -D "$ADDON" 2>/dev/null | grep -q __asan_init; then
 	cc=${CC:-cc}
-	LD_PRELOAD=$($cc -print-file-name=libasan.so)
+	# Both paths asked before LD_PRELOAD names libasan: a compiler run
+	# under it prints LeakSanitizer's report of the compiler into the log.
+	ubsan=
 	if nm -D "$ADDON" | grep -q __ubsan; then
-		LD_PRELOAD="$LD_PRELOAD $($cc -print-file-name=libubsan.so)"
+		ubsan=" $($cc -print-file-name=libubsan.so)"
 	fi
+	LD_PRELOAD=$($cc -print-file-name=libasan.so)$ubsan
 	export LD_PRELOAD ASAN_OPTIONS=detect_leaks=0:abort_on_error=1 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1
 fi
 export CLAWMD_NODE_PKG=$PKG
