@@ -168,6 +168,17 @@ make_root() { # DIR
 	printf '# Shared base\n\nBe helpful.\n' >"$1/container/CLAUDE.md"
 }
 
+# A nanoclaw host composing the flat document: its base, one skill (web)
+# in its install tree, groups/main; BASE (a printf format) replaces the
+# base's text.
+make_flat_root() { # DIR [BASE]
+	mkdir -p "$1/groups/main" "$1/container/skills/web"
+	# shellcheck disable=SC2059
+	printf "${2:-# Base\n\nRules.\n}" >"$1/container/CLAUDE.md"
+	printf 'Web prose.\n' >"$1/container/skills/web/instructions.md"
+	printf '{"preset": "nanoclaw", "document": "flat"}\n' >"$1/clawmd.json"
+}
+
 # make_skill ROOT NAME [with-instructions]
 make_skill() {
 	mkdir -p "$1/skills/$2"
@@ -217,11 +228,18 @@ resume_stopped() {
 # ".<BASE>.<8 hex random><8 hex digest>.tmp", the digest being the low 32
 # bits of the FNV-1a 64 digest of the content (lib/fs/fs.c, temp_name).
 staged_temp() { # BASE CONTENT-FILE [RANDOM-HEX8]
+	_h=$(fnv64 "$2")
+	printf '.%.24s.%s%s.tmp\n' "$1" "${3:-01234567}" "${_h#????????}"
+}
+
+# FILE's FNV-1a 64 digest, 16 hex digits (clawmd_fnv1a64: the temp names
+# above, and the flat entries' digests clawmd_entry_digest() keeps).
+fnv64() { # FILE
 	python3 -c 'import sys
 h = 0xcbf29ce484222325
-for b in open(sys.argv[2], "rb").read():
+for b in open(sys.argv[1], "rb").read():
     h = ((h ^ b) * 0x100000001b3) & 0xffffffffffffffff
-print(".%s.%s%08x.tmp" % (sys.argv[1][:24], sys.argv[3], h & 0xffffffff))' "$1" "$2" "${3:-01234567}"
+print("%016x" % h)' "$1"
 }
 
 # FILE is one strict JSON document: its bytes are well-formed UTF-8 (Python's

@@ -10,10 +10,7 @@
 
 R=$T/root
 S=$R/.clawmd
-mkdir -p "$R/groups/main" "$R/container/skills/web"
-printf '# Base\n\nRules.\n' >"$R/container/CLAUDE.md"
-printf 'Web prose.\n' >"$R/container/skills/web/instructions.md"
-printf '{"preset": "nanoclaw", "document": "flat"}\n' >"$R/clawmd.json"
+make_flat_root "$R"
 G=$R/groups/main
 D=$G/CLAUDE.md
 L=$S/locks/main

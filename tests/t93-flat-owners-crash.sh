@@ -19,10 +19,7 @@ R=$T/root
 S=$R/.clawmd
 G=$R/groups/main
 W=$R/container/skills/web/instructions.md
-mkdir -p "$G" "$R/container/skills/web"
-printf '# Base\n\nRules.\n' >"$R/container/CLAUDE.md"
-printf '{"preset": "nanoclaw", "document": "flat"}\n' >"$R/clawmd.json"
-printf 'Web prose.\n' >"$W"
+make_flat_root "$R"
 $CLAWMD compose -q -C "$R" main
 # clawmd.json settled: the copy of its parse (ROOT/.clawmd/layout) is kept
 # once, not by some of the runs below

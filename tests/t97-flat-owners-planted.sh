@@ -9,19 +9,11 @@
 
 R=$T/root
 S=$R/.clawmd
-mkdir -p "$R/groups/main" "$R/container/skills/web"
-printf '# Base\n\nRules.\n' >"$R/container/CLAUDE.md"
-printf 'Web prose.\n' >"$R/container/skills/web/instructions.md"
-printf '{"preset": "nanoclaw", "document": "flat"}\n' >"$R/clawmd.json"
+make_flat_root "$R"
 G=$R/groups/main
 D=$G/CLAUDE.md
 L=$S/locks/main
 preserved() { ls -A "$G" | grep -c 'clawmd-preserved' || :; }
-# the FNV-1a 64 of FILE, as clawmd_entry_digest() writes it
-digest() { python3 -c 'import sys
-h = 0xcbf29ce484222325
-for b in open(sys.argv[1], "rb").read(): h = ((h ^ b) * 0x100000001b3) % 2**64
-print("%016x" % h)' "$1"; }
 # a root as an older clawmd left it: its record at 0, no region
 older() { printf 'clawmd\006\nan old record' >"$L"; rm -rf "$S/flat"; mkdir -p "$S/flat"; }
 
@@ -50,7 +42,7 @@ check "... and the FIFO is gone" test ! -e "$S/flat/main"
 older
 printf 'my other edit\n' >>"$D"
 edited=$(cat "$D")
-printf 'CLAUDE.md %s\n' "$(digest "$D")" >"$T/vouch"
+printf 'CLAUDE.md %s\n' "$(fnv64 "$D")" >"$T/vouch"
 ln -s "$T/vouch" "$S/flat/main"
 printf 'Web prose, a third time.\n' >"$R/container/skills/web/instructions.md"
 expect_ok "a symlink there: compose" timeout 20 $CLAWMD compose -C "$R" main
@@ -62,7 +54,7 @@ rm -f "$G"/CLAUDE.md.clawmd-preserved-*
 # The same line in a regular file is honoured (an older clawmd's own).
 older
 printf 'my last edit\n' >>"$D"
-printf 'CLAUDE.md %s\n' "$(digest "$D")" >"$S/flat/main"
+printf 'CLAUDE.md %s\n' "$(fnv64 "$D")" >"$S/flat/main"
 printf 'Web prose, a fourth time.\n' >"$R/container/skills/web/instructions.md"
 expect_ok "the line in a regular file: compose" timeout 20 $CLAWMD compose -C "$R" main
 expect_eq "... vouches: replaced, nothing aside" "$(preserved)" 0

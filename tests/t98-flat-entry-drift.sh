@@ -7,10 +7,7 @@
 . "$CLAWMD_TESTS/lib.sh"
 
 R=$T/root
-mkdir -p "$R/groups/main" "$R/container/skills/web"
-printf '# Base\n\nRules.\n' >"$R/container/CLAUDE.md"
-printf 'Web prose.\n' >"$R/container/skills/web/instructions.md"
-printf '{"preset": "nanoclaw", "document": "flat"}\n' >"$R/clawmd.json"
+make_flat_root "$R"
 printf '{"provider": "codex"}\n' >"$R/groups/main/container.json"
 G=$R/groups/main
 
