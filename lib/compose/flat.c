@@ -1042,7 +1042,7 @@ static const cJSON *flat_config(struct row *r, struct flat *f,
 	*owned = NULL;
 	*refused = clawmd_group_config(cfg, g, cerr) < 0;
 	if (!g->config_absent && g->config_text.len) {
-		json = clawmd_group_config_doc(g);
+		json = g->config_doc;
 		if (!json)
 			json = *owned = cJSON_ParseWithLength(g->config_text.ptr, g->config_text.len);
 		if (!cJSON_IsObject(json))

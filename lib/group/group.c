@@ -166,11 +166,6 @@ static void config_doc_drop(struct clawmd_group *g)
 	g->config_doc = NULL;
 }
 
-const struct cJSON *clawmd_group_config_doc(const struct clawmd_group *g)
-{
-	return g->config_doc;
-}
-
 /* A symlinked or non-regular container.json is invalid input, as a
  * malformed one is: the agent wrote it either way. */
 static int read_config(struct clawmd_group *g, struct clawmd_err *err)

@@ -47,7 +47,10 @@ struct clawmd_group {
 	uint64_t config_digest;	/* of the text the host gave: keys the no-op record */
 	bool config_absent;	/* no container.json: all defaults */
 	struct clawmd_buf config_text;
-	struct cJSON *config_doc; /* config_text as the reader parsed it, or NULL */
+	/* config_text as clawmd_group_config() parsed it; NULL before, or
+	 * when the text is no JSON value the reader takes.  Dropped with the
+	 * text it was parsed from. */
+	struct cJSON *config_doc;
 	struct clawmd_group_config config;
 	struct clawmd_err config_err;
 	/* A config read again (clawmd_group_refresh) leaves the old one here
@@ -66,11 +69,6 @@ struct clawmd_group {
  * rather than parse the text again.  cJSON_Delete() frees it. */
 int clawmd_config_parse_doc(struct clawmd_group_config *out, const char *json, size_t len,
 			    const char *path, struct clawmd_err *err, struct cJSON **keep);
-
-/* The group's config text as clawmd_group_config() parsed it: NULL before
- * that, or when the text is no JSON value clawmd's reader takes (then
- * parse it yourself).  Valid until the text changes. */
-const struct cJSON *clawmd_group_config_doc(const struct clawmd_group *g);
 
 /* The group's directory, opened on first use: EFS for a missing one, a
  * symlink or anything but a directory. */
