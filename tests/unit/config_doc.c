@@ -129,11 +129,12 @@ static void check(struct clawmd_group *g, const char *doc, const char *cfg, cons
 		cJSON_free(s);
 }
 
-/* The file's rounds: rewritten in place, same length. */
+/* The file's rounds: rewritten in place, same length, C (refused by
+ * clawmd's reader, composed by the flat document) among them. */
 static void file_rounds(struct clawmd_group *g, bool watched)
 {
 	const char *w = watched ? "watched" : "plain";
-	const char *seq[] = {A, B, A, B, A};
+	const char *seq[] = {A, B, A, C, A, B, C, C, B};
 	char *doc = NULL, what[160];
 	const struct clawmd_group_config *cfg;
 	struct clawmd_err err;
@@ -152,11 +153,11 @@ static void file_rounds(struct clawmd_group *g, bool watched)
 		put("groups/g/container.json", seq[i]);
 		if (i & 1)
 			age();
-		if (i >= 3) /* as a host that refreshes the handle itself */
+		if (i >= 4) /* as a host that refreshes the handle itself */
 			clawmd_group_refresh(g);
 		ok(compose(g, &doc) >= 0, "%s, file: round %zu composes", w, i);
 		snprintf(what, sizeof(what), "%s, file: round %zu (%s, %s)", w, i,
-			 i & 1 ? "out of the racy window" : "at once", i >= 3 ? "refreshed" : "not refreshed");
+			 i & 1 ? "out of the racy window" : "at once", i >= 4 ? "refreshed" : "not refreshed");
 		check(g, doc, seq[i], what);
 		/* Settled: a no-op, and still this config's document. */
 		age();
