@@ -269,3 +269,93 @@ test('workers composing at once, one terminated mid-run: the host lives, the oth
 	assert.equal(h.compose('a').group, 'a');
 	h.close();
 });
+
+test('every method: an option getter that closes the handle or throws, a proxy, Object.prototype keys, a foreign object', (t) => {
+	const foreign = path.join(pkg, '..', 'foreign.node');
+	const root = makeRoot(t, ['main', 'b']);
+	const out = child(root, `(clawmd, nc, root, done, err) => {
+		const fpath = ${JSON.stringify(fs.existsSync(foreign) ? foreign : null)};
+		let h;
+		const calls = {
+			compose: (o) => h.compose('main', o), render: (o) => h.render('main', o),
+			check: (o) => h.check(null, o), migrate: (o) => h.migrate(o), composeAll: (o) => h.composeAll(o),
+			checkGroups: (o) => h.check(o), status: (o) => h.status(o),
+		};
+		// the keys each reads; a groups array read element by element
+		const keys = { compose: ['dryRun', 'config'], render: ['format', 'approveExternal', 'home', 'runtime'],
+			check: ['approveExternal'], migrate: ['dryRun', 'force'], composeAll: ['dryRun'],
+			checkGroups: ['0'], status: ['0'] };
+		const getter = (k, fn) => { const o = k === '0' ? [] : {};
+			Object.defineProperty(o, k, { enumerable: true, get() { fn(); return k === '0' ? 'main' : undefined; } });
+			return o; };
+		const { proxy: dead, revoke } = Proxy.revocable({}, {}); revoke();
+		const trap = new Proxy({}, new Proxy({}, { get() { return () => { throw new Error('trap'); }; } }));
+		const r = {}, odd = [];
+		const verdict = (name, f, want) => { const e = err(f); r[name] = e;
+			if (!e.isError || (want && !want.test(e.message))) odd.push([name, e]); };
+		for (const [n, f] of Object.entries(calls)) {
+			for (const k of keys[n]) {
+				h = clawmd.open(root);
+				verdict(n + ' closes at ' + k, () => f(getter(k, () => h.close())), /closed during the call/);
+				h = clawmd.open(root);
+				verdict(n + ' throws at ' + k, () => f(getter(k, () => { throw new Error('getter'); })), /^getter$/);
+			}
+			h = clawmd.open(root);
+			verdict(n + ' dead proxy', () => f(dead));
+			verdict(n + ' trap proxy', () => f(trap));
+			if (fpath && n !== 'checkGroups' && n !== 'status') {
+				const w = require(fpath).wrap({});
+				const v = f(w); // a foreign wrapped object is a plain object here
+				if (v === undefined) odd.push([n + ' foreign', 'undefined']);
+			}
+		}
+		// Object.prototype keys are no options: compose writes, render answers text
+		require('fs').mkdirSync(root + '/groups/late');
+		h = clawmd.open(root);
+		Object.prototype.dryRun = true; Object.prototype.format = 'json'; Object.prototype.config = '{"skills": []}';
+		const composed = h.compose('late', {});
+		const text = h.render('late', {});
+		delete Object.prototype.dryRun; delete Object.prototype.format; delete Object.prototype.config;
+		done({ odd, wrote: composed.changes.some((c) => c.action === 'write'),
+			text: typeof text, files: require('fs').readdirSync(root + '/groups/late').sort() });
+	}`);
+	assert.deepEqual(out.odd, []);
+	assert.equal(out.wrote, true, 'an inherited dryRun was taken');
+	assert.equal(out.text, 'string', 'an inherited format was taken');
+	assert.ok(out.files.includes('.claude-fragments'), 'an inherited config dropped the skills');
+});
+
+test('composeAll then close before it settles, twenty at once: each settles with every group', (t) => {
+	const root = makeRoot(t, ['a', 'b', 'c']);
+	const out = child(root, `async (clawmd, nc, root, done) => {
+		const h = clawmd.open(root);
+		const ps = [];
+		for (let i = 0; i < 20; i++) ps.push(h.composeAll({ dryRun: i % 2 === 0 }));
+		h.close();
+		global.gc();
+		const r = await Promise.allSettled(ps);
+		done(r.map((x) => x.status === 'fulfilled' ? x.value.map((g) => g.error ? 'error ' + g.error.message : g.group).join() : 'rejected ' + x.reason));
+	}`);
+	assert.deepEqual(out, Array(20).fill('a,b,c'));
+});
+
+test('workers terminated at startup (0-50 ms) while others compose: the host lives, every group composes after', async (t) => {
+	const root = makeRoot(t, ['a', 'b']);
+	const { Worker } = require('worker_threads');
+	const src = `const { workerData: d, parentPort } = require('worker_threads');
+		const clawmd = require(d.pkg);
+		const h = clawmd.open(d.root);
+		if (d.all) { h.composeAll().then((v) => parentPort.postMessage(v.length)); h.close(); }
+		else for (let i = 0; i < d.n; i++) h.compose(d.group, { config: { env: { I: String(i) } } });`;
+	const run = (group, n, all) => new Worker(src, { eval: true, workerData: { pkg, root, group, n, all } });
+	for (let ms = 0; ms <= 50; ms += 2) {
+		const ws = [run('a', 1e9), run('b', 3), run('a', 0, true)];
+		await new Promise((r) => setTimeout(r, ms));
+		await Promise.all(ws.map((w) => w.terminate()));
+	}
+	const clawmd = require(pkg);
+	const h = clawmd.open(root);
+	assert.deepEqual([h.compose('a').group, h.compose('b').group], ['a', 'b']);
+	assert.deepEqual(h.status().map((s) => s.drift), ['clean', 'clean']);
+	h.close();
+});
