@@ -36,10 +36,7 @@ for prov in claude codex; do
 		for kind in $kinds; do
 			R=$T/root
 			rm -rf "$R"
-			mkdir -p "$R/groups/main" "$R/container/skills/web"
-			printf '# Base\n\nRules.\n\n{{provider-memory-note}}\n' >"$R/container/CLAUDE.md"
-			printf 'Web prose.\n' >"$R/container/skills/web/instructions.md"
-			printf '{"preset": "nanoclaw", "document": "flat"}\n' >"$R/clawmd.json"
+			make_flat_root "$R" '# Base\n\nRules.\n\n{{provider-memory-note}}\n'
 			printf '{"provider": "%s"}\n' $prov >"$R/groups/main/container.json"
 			G=$R/groups/main
 			"$CLAWMD" compose -q -C "$R" main >/dev/null 2>&1

@@ -19,10 +19,7 @@ printf 'root:x:0:0:OUTSIDE-SECRET:/root:/bin/sh\n' >"$O/passwd"
 cp "$O/passwd" "$T/passwd.orig"
 R=$T/root
 G=$R/groups/main
-mkdir -p "$G" "$R/container/skills/web"
-printf '# Base\n\nRules.\n\n{{provider-memory-note}}\n' >"$R/container/CLAUDE.md"
-printf 'Web prose.\n' >"$R/container/skills/web/instructions.md"
-printf '{"preset": "nanoclaw", "document": "flat"}\n' >"$R/clawmd.json"
+make_flat_root "$R" '# Base\n\nRules.\n\n{{provider-memory-note}}\n'
 printf '{"provider": "claude"}\n' >"$G/container.json"
 expect_ok "a first compose" "$CLAWMD" compose -q -C "$R" main
 
