@@ -370,8 +370,11 @@ function projectDocObject(config) {
 			throw new ClawmdError(`config: not JSON (${e.message})`, { code: 'EINPUT', exitStatus: 3, key: 'config' });
 		}
 	}
-	if (typeof config !== 'object' || Array.isArray(config))
-		throw usage(`config: expected a container_configs row or an object, not ${typeof config}`, 'config');
+	// JSON text may hold null or a list, which the checks of an object miss
+	if (config === null || typeof config !== 'object' || Array.isArray(config)) {
+		const what = config === null ? 'null' : Array.isArray(config) ? 'an array' : typeof config;
+		throw usage(`config: expected a container_configs row or an object, not ${what}`, 'config');
+	}
 	const own = (k) => (Object.prototype.hasOwnProperty.call(config, k) ? config[k] : undefined);
 	const isRow = own('mcp_servers') !== undefined || own('agent_group_id') !== undefined;
 	const out = {};

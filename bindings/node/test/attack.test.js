@@ -359,3 +359,20 @@ test('workers terminated at startup (0-50 ms) while others compose: the host liv
 	assert.deepEqual(h.status().map((s) => s.drift), ['clean', 'clean']);
 	h.close();
 });
+
+test('composeGroupProjectDoc: config text of null, a list, a string or a number: EUSAGE naming config, never a TypeError', (t) => {
+	const root = tree(t);
+	const out = child(root, `(clawmd, nc, root, done, err) => {
+		const dir = root + '/groups/main', g = { folder: 'main' };
+		const r = {};
+		for (const c of ['null', '[1]', '"x"', '5', 'true', [], 5])
+			r[JSON.stringify(c)] = err(() => nc.composeGroupProjectDoc(g, dir, { fileName: 'CLAUDE.md' }, c));
+		done(r);
+	}`);
+	for (const [c, e] of Object.entries(out)) {
+		assert.equal(e.code, 'EUSAGE', `${c}: ${JSON.stringify(e)}`);
+		assert.match(e.message, /^config: expected a container_configs row or an object, not (null|an array|string|number|boolean)$/, c);
+	}
+	assert.match(out['"null"'].message, /not null$/);
+	assert.match(out['"[1]"'].message, /not an array$/);
+});
