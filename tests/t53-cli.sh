@@ -115,6 +115,14 @@ else
 fi
 expect_fail 2 "--lock-timeout -1" "$CLAWMD" compose -C "$R" --lock-timeout -1 main
 expect_grep "names the flag as typed" "^clawmd: --lock-timeout: expected a number, not '-1'" "$T/err"
+for v in nan NaN -nan; do
+	expect_fail 2 "--lock-timeout $v" "$CLAWMD" compose -C "$R" --lock-timeout $v main
+	expect_grep "... names the flag" "^clawmd: --lock-timeout: expected a number, not '$v'" "$T/err"
+done
+printf '{ "token_budget": "nan" }\n' >"$R/clawmd.json"
+expect_fail 3 "clawmd.json token_budget: nan" "$CLAWMD" status -C "$R"
+expect_grep "names the file and key" "clawmd.json: token_budget: expected a number, not 'nan'" "$T/err"
+rm "$R/clawmd.json"
 expect_fail 2 "--mode cpy" "$CLAWMD" compose -C "$R" main --mode cpy
 expect_grep "names the flag" "^clawmd: --mode: expected 'symlink' or 'copy', not 'cpy'" "$T/err"
 printf '{ "mode": "cpy" }\n' >"$R/clawmd.json"

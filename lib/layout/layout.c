@@ -371,7 +371,8 @@ static int set_number(struct clawmd_layout *lay, const struct layout_field *f, c
 	char *end;
 	errno = 0;
 	double d = strtod(v, &end);
-	if (errno || end == v || *end || d < 0 || d > 1e9)
+	/* written so that "nan" fails it too: (long)NaN is undefined */
+	if (errno || end == v || *end || !(d >= 0 && d <= 1e9))
 		return clawmd_err_set(err, CLAWMD_EUSAGE, "%s: expected a number, not '%s'", f->key, v);
 	if (!strcmp(f->key, "token_budget"))
 		lay->token_budget = (long)d;
