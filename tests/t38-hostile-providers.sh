@@ -111,4 +111,11 @@ for kind in link-dir link-file dangling file fifo; do
 	check "flat, $kind: left where the agent put it" sh -c "test -L '$G/.claude-fragments' || test -e '$G/.claude-fragments'"
 done
 
+# a cap of "nan" (a string strtod reads as NaN): refused before any cast
+R2=$T/nancap
+make_root "$R2"
+printf '{"providers": {"codex": {"cap": "%s"}}}\n' nan >"$R2/clawmd.json"
+expect_fail 3 "a cap of nan" "$CLAWMD" status -C "$R2"
+expect_grep "... names the key and the value" "providers\.codex\.cap: expected a whole number of bytes, 0 to 1073741824 \(0: no cap\), not 'nan'" "$T/err"
+
 done_testing

@@ -213,7 +213,8 @@ static const char *provider_field(struct clawmd_contract *c, const char *field, 
 		char *end;
 		errno = 0;
 		double d = strtod(v, &end);
-		if (errno || end == v || *end || d < 0 || d > (double)(1u << 30) || d != (size_t)d)
+		/* NaN fails the range before the cast: (size_t)NaN is undefined */
+		if (errno || end == v || *end || !(d >= 0 && d <= (double)(1u << 30)) || d != (size_t)d)
 			want = "a whole number of bytes, 0 to 1073741824 (0: no cap)";
 		else
 			c->cap = (size_t)d;
