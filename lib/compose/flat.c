@@ -1128,12 +1128,7 @@ int clawmd_flat_plan(struct clawmd_plan *out, struct clawmd_group *g, struct cla
 	out->flat = true;
 	if ((rc = clawmd_group_dir(&gd, g, err)) < 0)
 		return rc;
-	char *cj = clawmd_path_join(g->shown, CLAWMD_CONFIG_NAME);
-	if (g->config_given) { /* its warnings must not send the host to a file it did not give */
-		char *given = clawmd_xasprintf("%s (given by the host)", cj);
-		free(cj);
-		cj = given;
-	}
+	char *cj = clawmd_group_config_shown(g, false);
 	bool refused;
 	json = flat_config(&r, &f, &cfg, &refused, &cerr, cj, &owned);
 	clawmd_runtimes set = flat_runtimes(&f, cfg, json, refused, &cerr, cj);

@@ -743,7 +743,7 @@ static int add_runtime_entries(struct build *b)
 			continue;
 		const char *name = c->entry;
 		if (c->inside && lay->mode == CLAWMD_MODE_SYMLINK) {
-			char *cj = clawmd_path_join(g->shown, CLAWMD_CONFIG_NAME);
+			char *cj = clawmd_group_config_shown(g, false);
 			rc = clawmd_err_set(b->err, CLAWMD_EINPUT,
 					    "%s: %s follows no import whose target is outside the working "
 					    "directory, and symlink mode links the shared base and fragments "

@@ -194,17 +194,18 @@ static int read_config(struct clawmd_group *g, struct clawmd_err *err)
 		return err->code = CLAWMD_EINPUT;
 	if (rc < 0)
 		return rc;
-	char *path = clawmd_path_join(g->shown, CLAWMD_CONFIG_NAME);
+	char *path = clawmd_group_config_shown(g, false);
 	rc = clawmd_config_parse_doc(&g->config, g->config_text.ptr, g->config_text.len, path, err,
 				     &g->config_doc);
 	free(path);
 	return rc;
 }
 
-/* How a config the host gave is named in messages. */
-static char *given_path(const struct clawmd_group *g)
+char *clawmd_group_config_shown(const struct clawmd_group *g, bool given)
 {
 	char *file = clawmd_path_join(g->shown, CLAWMD_CONFIG_NAME);
+	if (!given)
+		return file;
 	char *path = clawmd_xasprintf("%s (given by the host)", file);
 	free(file);
 	return path;
@@ -215,7 +216,7 @@ int clawmd_group_config(const struct clawmd_group_config **out, struct clawmd_gr
 {
 	*out = &g->config;
 	if (g->config_rc == CONFIG_GIVEN_KNOWN) { /* bytes that parsed before: parse now */
-		char *path = given_path(g);
+		char *path = clawmd_group_config_shown(g, true);
 		config_doc_drop(g);
 		g->config_rc = clawmd_config_parse_doc(&g->config, g->config_text.ptr,
 						       g->config_text.len, path, &g->config_err,
@@ -344,7 +345,7 @@ int clawmd_group_set_config(struct clawmd_group *g, const char *json, size_t len
 		return 0;
 	}
 	digest = clawmd_hash64(json, len);
-	char *path = given_path(g);
+	char *path = clawmd_group_config_shown(g, true);
 	struct cJSON *doc;
 	int rc = clawmd_config_parse_doc(&cfg, json, len, path, err, &doc);
 	free(path);
@@ -414,7 +415,7 @@ char *clawmd_group_unknown_runtime(struct clawmd_group *g, size_t i)
 		o += (size_t)snprintf(q + o, sizeof(q) - o, *p >= 0x20 && *p < 0x7f && *p != '\\'
 					  ? "%c" : "\\x%02x", *p);
 	q[o] = '\0';
-	char *cj = clawmd_path_join(g->shown, CLAWMD_CONFIG_NAME), key[40];
+	char *cj = clawmd_group_config_shown(g, false), key[40];
 	if (i == 0 && cfg->provider_given)
 		snprintf(key, sizeof(key), "provider");
 	else

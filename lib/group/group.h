@@ -70,6 +70,13 @@ struct clawmd_group {
 int clawmd_config_parse_doc(struct clawmd_group_config *out, const char *json, size_t len,
 			    const char *path, struct clawmd_err *err, struct cJSON **keep);
 
+/* container.json as messages name it: the group's file, or (given) the
+ * text the host gave in its place, "<file> (given by the host)", as its
+ * parse errors say.  Warnings name the file either way: a compose's
+ * warnings are the same whether the host gave the bytes or the file held
+ * them (record_property).  Caller frees. */
+char *clawmd_group_config_shown(const struct clawmd_group *g, bool given);
+
 /* The group's directory, opened on first use: EFS for a missing one, a
  * symlink or anything but a directory. */
 int clawmd_group_dir(const struct clawmd_dir **out, struct clawmd_group *g,

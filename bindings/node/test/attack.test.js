@@ -376,17 +376,3 @@ test('composeGroupProjectDoc: config text of null, a list, a string or a number:
 	assert.match(out['"null"'].message, /not null$/);
 	assert.match(out['"[1]"'].message, /not an array$/);
 });
-
-test('a flat root: the host\'s config that is not an object composes every default, its warning naming the host, not the file', (t) => {
-	const root = tree(t);
-	fs.writeFileSync(path.join(root, 'clawmd.json'), '{"preset": "nanoclaw", "document": "flat"}\n');
-	const clawmd = require(pkg);
-	const h = clawmd.open(root);
-	for (const c of ['{"provider":', 'null', '[]']) {
-		const r = h.compose('main', { config: c });
-		assert.deepEqual(r.warnings,
-			['groups/main/container.json (given by the host): not a JSON object; composed with every default'], c);
-	}
-	assert.match(fs.readFileSync(path.join(root, 'groups/main/CLAUDE.md'), 'utf8'), /Be kind\./);
-	h.close();
-});
