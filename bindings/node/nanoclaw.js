@@ -208,15 +208,86 @@ function groupMounts(group) {
 
 /* ---- nanoclaw since its pull request 3536: composeGroupProjectDoc ------ */
 
+/*
+ * The module nanoclaw's src/project-doc-compose.ts is, as nanoclaw 2.4
+ * calls it (doc/nanoclaw.md): its exports, its signature
+ * (group, groupDir, spec, runtimeSkills?), a Promise, its log lines.  Two
+ * things it reads from nanoclaw itself come in once, through configure():
+ * the group's container_configs row (nanoclaw's getContainerConfig) and
+ * its logger.  Where nanoclaw's composer would fail the spawn on what is
+ * stored (a malformed mcp_servers column) clawmd composes and says so.
+ */
+
+/** nanoclaw's BASE_INSTRUCTIONS_PATH: the canon, relative to the project root. */
+const BASE_INSTRUCTIONS_PATH = path.join('container', 'CLAUDE.md');
+/** The paragraph of the canon's Memory section the override note replaces. */
+const MEMORY_NOTE_PLACEHOLDER = '{{provider-memory-note}}';
+/** Claude Code loads a CLAUDE.md of up to 4 MiB whole and skips a larger one. */
+const DEFAULT_PROJECT_DOC = { fileName: 'CLAUDE.md', maxBytes: 4 * 1024 * 1024 };
+
+/*
+ * The two texts nanoclaw's module renders for its callers and tests; the
+ * composer itself renders them in C (lib/compose/flat.c), and the tests
+ * hold the two to the same bytes.
+ */
+function renderBaseInstructions(template, facts) {
+	const files = (facts && facts.nativeOverrideFiles) || [];
+	const note = files.length ? `Do not use ${files.map((f) => `\`${f}\``).join(' or ')} for memory.` : '';
+	const at = String(template).indexOf(`\n\n${MEMORY_NOTE_PLACEHOLDER}`);
+	if (at < 0) return String(template);
+	const t = String(template);
+	return t.slice(0, at) + (note ? `\n\n${note}` : '') + t.slice(at + 2 + MEMORY_NOTE_PLACEHOLDER.length);
+}
+
+function renderNativeSkillsSection(facts) {
+	const s = facts && facts.nativeSkills;
+	if (!s) return undefined;
+	const roots = s.persistentRoots.map((r) => `\`${r}\``).join(' and ');
+	return {
+		name: 'Native Runtime Skills',
+		body: [
+			`Selected NanoClaw runtime skills are available as provider-native skills at \`${s.discoveryPath}\`.`,
+			'Each skill directory contains a `SKILL.md` with its trigger description plus any supporting ' +
+				`files, and points to the read-only shared skill source under \`${s.sharedSource}\`.`,
+			'Use skill discovery to load these skills only when their descriptions match the task.' +
+				(s.ruleBearingInlined ? ' A skill whose rules must hold before the task is recognised ships an ' +
+					'`instructions.md` instead, and those arrive inlined as `NanoClaw Skill:` sections of this ' +
+					'document.' : ''),
+			`Skills YOU author or install yourself go in \`${s.selfAuthoredHome}/<name>/SKILL.md\` \u2014 persistent ` +
+				`across sessions and discovered automatically. Never write skills elsewhere: paths outside ${roots} ` +
+				'are ephemeral or not discovered.',
+		].join('\n\n'),
+	};
+}
+
+/*
+ * What the host sets once: `getContainerConfig(agentGroupId)` (nanoclaw's
+ * own, a row or a Promise of one; undefined: no row) and `log` (nanoclaw's
+ * logger).  Each call may still pass its own in options.
+ */
+const settings = { getContainerConfig: undefined, log: undefined };
+function configure(options) {
+	if (!options || typeof options !== 'object')
+		throw usage('configure: expected { getContainerConfig?, log? }', 'options');
+	const reader = own(options, 'getContainerConfig');
+	const log = own(options, 'log');
+	if (reader !== undefined && reader !== null && typeof reader !== 'function')
+		throw usage('configure: getContainerConfig: expected a function (agentGroupId) -> row', 'getContainerConfig');
+	if (log !== undefined && log !== null && typeof log !== 'object' && typeof log !== 'function')
+		throw usage('configure: log: expected a logger with warn() and error()', 'log');
+	if (Object.prototype.hasOwnProperty.call(options, 'getContainerConfig')) settings.getContainerConfig = reader ?? undefined;
+	if (Object.prototype.hasOwnProperty.call(options, 'log')) settings.log = log ?? undefined;
+}
+
 const ENTRY_FILES = ['CLAUDE.md', 'AGENTS.md', 'GEMINI.md', 'QWEN.md'];
-const projectDocs = new Map(); // cwd + contract name -> { cwd, contract, handle, groupsDir, dirs }
+const projectDocs = new Map(); // cwd + groups directory + contract name -> entry
 const groupDirs = new Set(); // the group directories made or found by this process
 
 /*
- * upstream's spec ({fileName, instructions?, maxBytes?}) as the layout keys
- * of a provider contract of clawmd's (doc/runtimes.md): its name is made
- * from the spec, so two specs never share a contract, and one spec always
- * finds its handle again.
+ * upstream's spec ({fileName, instructions?, maxBytes?}, and the legacy
+ * baseDocPath and extraSections) as the layout keys of a provider contract
+ * of clawmd's (doc/runtimes.md): its name is made from the spec, so two
+ * specs never share a contract, and one spec always finds its handle again.
  */
 const specs = new WeakMap(); // spec object -> what made its contract (nanoclaw passes the same one)
 const own = (o, k) => (Object.prototype.hasOwnProperty.call(o, k) ? o[k] : undefined);
@@ -231,6 +302,7 @@ const slice = Function.prototype.call.bind(Array.prototype.slice);
  * lists copied, so that one changed in place is seen.  Compared value by
  * value with the last call's, it is the spec's identity: what JSON would
  * miss (a key not enumerable, a toJSON) cannot keep a stale contract.
+ * The working directory is part of it: a legacy base path is relative to it.
  */
 function specRead(spec) {
 	if (!spec || typeof spec !== 'object')
@@ -240,11 +312,16 @@ function specRead(spec) {
 	const f = facts && typeof facts === 'object' ? facts : null;
 	const skills = f ? own(f, 'nativeSkills') : undefined;
 	const s = skills && typeof skills === 'object' ? skills : null;
+	const extra = own(spec, 'extraSections');
+	const legacy = Array.isArray(extra) ? slice(extra).map((x) => (x && typeof x === 'object'
+		? [x, own(x, 'name'), own(x, 'body')] : [x])) : extra;
 	return [own(spec, 'fileName'), own(spec, 'maxBytes'), facts,
 		f ? list(own(f, 'nativeOverrideFiles')) : undefined, skills,
 		s ? own(s, 'discoveryPath') : undefined, s ? own(s, 'sharedSource') : undefined,
 		s ? own(s, 'selfAuthoredHome') : undefined, s ? list(own(s, 'persistentRoots')) : undefined,
-		s ? own(s, 'ruleBearingInlined') : undefined];
+		s ? own(s, 'ruleBearingInlined') : undefined,
+		'baseDocPath' in spec ? own(spec, 'baseDocPath') : undefined, 'baseDocPath' in spec,
+		legacy, process.cwd()];
 }
 
 const sameRead = (a, b) => a.length === b.length && a.every((x, i) => x === b[i] ||
@@ -259,28 +336,45 @@ function specContract(spec) {
 	return contract;
 }
 
+/* maxBytes as nanoclaw's ladder compares with it: a whole number of bytes
+ * (0: none), the same documents kept and dropped. */
+function capOf(maxBytes) {
+	if (maxBytes === undefined) return 0;
+	if (typeof maxBytes !== 'number')
+		throw usage(`composeGroupProjectDoc: spec.maxBytes: expected a number of bytes, not ${typeof maxBytes}`,
+			'maxBytes');
+	// NaN and past 1 GiB: no document reaches it, so no ladder and no log
+	if (Number.isNaN(maxBytes) || maxBytes >= 2 ** 30) return 0;
+	// at most 0: every droppable section goes (the cap of one byte does that)
+	return Math.max(1, Math.floor(maxBytes));
+}
+
 /* The contract of a spec, from what specRead read of it. */
 function makeContract(read) {
 	const [fileName, maxBytes, instructions, overrides, nativeSkills,
-		discoveryPath, sharedSource, selfAuthoredHome, persistentRoots, ruleBearingInlined] = read;
+		discoveryPath, sharedSource, selfAuthoredHome, persistentRoots, ruleBearingInlined,
+		baseDocPath, hasBase, extraSections, cwd] = read;
 	if (!ENTRY_FILES.includes(fileName))
-		throw usage(`composeGroupProjectDoc: spec.fileName: expected one of ${ENTRY_FILES.join(', ')}`,
-			'fileName');
-	if (maxBytes !== undefined && !(Number.isInteger(maxBytes) && maxBytes > 0 && maxBytes <= 2 ** 30))
-		throw usage('composeGroupProjectDoc: spec.maxBytes: expected a whole number of bytes', 'maxBytes');
+		throw usage(`composeGroupProjectDoc: spec.fileName: expected one of ${ENTRY_FILES.join(', ')}, ` +
+			`not ${jsonStringify(String(fileName))}`, 'fileName');
 	const facts = instructions ?? {};
 	if (typeof facts !== 'object')
 		throw usage('composeGroupProjectDoc: spec.instructions: expected an object', 'instructions');
 	const names = (v, key) => {
-		if (v === undefined) return [];
-		if (!Array.isArray(v) || !v.every((x) => typeof x === 'string' && x && !x.includes(',')))
-			throw usage(`composeGroupProjectDoc: spec.instructions.${key}: expected a list of names`, key);
+		if (v === undefined || v === null) return [];
+		if (!Array.isArray(v))
+			throw usage(`composeGroupProjectDoc: spec.instructions.${key}: expected a list of file names`, key);
+		for (const x of v)
+			if (typeof x !== 'string' || !x || /[,/\x00-\x1f\x7f]/.test(x) || x === '.' || x === '..')
+				throw usage(`composeGroupProjectDoc: spec.instructions.${key}: expected file names (none ` +
+					`empty, '.' or '..', none with a '/', ',' or control character), not ` +
+					`${jsonStringify(String(x))}`, key);
 		return v;
 	};
 	const keys = {
 		like: fileName === 'CLAUDE.md' ? 'claude' : 'codex',
 		entry: fileName,
-		cap: maxBytes ?? 0,
+		cap: capOf(maxBytes),
 		document: 'flat',
 		overrides: names(overrides, 'nativeOverrideFiles').join(','),
 	};
@@ -300,23 +394,47 @@ function makeContract(read) {
 		keys['skills.discovery'] = str(discoveryPath, 'discoveryPath');
 		keys['skills.source'] = str(sharedSource, 'sharedSource');
 		keys['skills.home'] = str(selfAuthoredHome, 'selfAuthoredHome');
-		keys['skills.roots'] = names(persistentRoots, 'persistentRoots').join(',');
+		if (!Array.isArray(persistentRoots) || !persistentRoots.every((x) => typeof x === 'string' && x && !x.includes(',')))
+			throw usage('composeGroupProjectDoc: spec.instructions.nativeSkills.persistentRoots: expected a list ' +
+				"of paths, none with a ','", 'persistentRoots');
+		keys['skills.roots'] = persistentRoots.join(',');
 		keys['skills.inlined'] = ruleBearingInlined === true;
 	}
+	// The legacy inputs: any baseDocPath but undefined (null: the canon's
+	// path) is the base inlined as written; each extra section as named.
+	let baseDoc = path.resolve(cwd, BASE_INSTRUCTIONS_PATH);
+	if (hasBase && baseDocPath !== undefined) {
+		if (baseDocPath !== null && typeof baseDocPath !== 'string')
+			throw usage('composeGroupProjectDoc: spec.baseDocPath: expected a path', 'baseDocPath');
+		baseDoc = path.resolve(cwd, baseDocPath ?? BASE_INSTRUCTIONS_PATH);
+		keys.base = baseDoc;
+	}
+	if (extraSections !== undefined && extraSections !== null) {
+		if (!Array.isArray(extraSections))
+			throw usage('composeGroupProjectDoc: spec.extraSections: expected a list of {name, body}', 'extraSections');
+		keys.sections = jsonStringify(extraSections.map(([x, name, body], i) => {
+			if (!x || typeof x !== 'object' || typeof body !== 'string')
+				throw usage(`composeGroupProjectDoc: spec.extraSections[${i}]: expected {name, body} with a ` +
+					'text body', 'extraSections');
+			return { name: String(name), body };
+		}));
+	}
 	const id = require('crypto').createHash('sha256').update(jsonStringify(keys)).digest('hex');
-	return { name: `spec-${id.slice(0, 12)}`, keys };
+	return { name: `spec-${id.slice(0, 12)}`, keys, baseDoc };
 }
 
 /*
- * The handle for the working directory and a contract, with what a call
- * needs of it kept in JS (its groups directory; each group's directory,
- * its name checked once): a no-op is then one call into the addon.
+ * The handle for the working directory, the groups directory the host's
+ * groupDir lies in, and a contract, with what a call needs of it kept in
+ * JS (each group's directory, its name checked once): a no-op is then one
+ * call into the addon.
  */
-let lastDoc = null; // the entry of the last call: nanoclaw passes one spec
-function projectDocRoot(contract) {
+let lastDoc = null; // the entry of the last call: nanoclaw passes one spec and one groups directory
+function projectDocRoot(contract, groupsDir) {
 	const cwd = process.cwd();
-	if (lastDoc && lastDoc.cwd === cwd && lastDoc.contract === contract) return lastDoc;
-	const key = `${cwd}\0${contract.name}`;
+	if (lastDoc && lastDoc.cwd === cwd && lastDoc.contract === contract && lastDoc.groupsDir === groupsDir)
+		return lastDoc;
+	const key = `${cwd}\0${groupsDir}\0${contract.name}`;
 	const have = projectDocs.get(key);
 	if (have) {
 		have.contract = contract;
@@ -327,42 +445,82 @@ function projectDocRoot(contract) {
 		throw new ClawmdError(`the working directory '${cwd}' is inside a group of '${outer}': ` +
 			'clawmd/nanoclaw roots at the working directory; start the host from ' +
 			`'${outer}'`, { code: 'EFS', exitStatus: 4, path: cwd });
-	const opts = { preset: 'nanoclaw', document: 'flat', watch: true };
+	const opts = { preset: 'nanoclaw', document: 'flat', watch: true, groups: groupsDir };
 	for (const [k, v] of Object.entries(contract.keys)) opts[`providers.${contract.name}.${k}`] = v;
 	opts.runtimes = contract.name; // after the contract it names
+	if (projectDocs.size > 256) { // a host that moves its cwd or groups about
+		for (const e of projectDocs.values()) e.handle.close();
+		projectDocs.clear();
+	}
 	const handle = clawmd.open(cwd, opts);
-	const entry = { cwd, contract, handle, groupsDir: handle.groupsDir, dirs: new Map() };
+	const entry = { cwd, groupsDir, contract, handle, names: new Map() };
 	projectDocs.set(key, entry);
 	return (lastDoc = entry);
 }
 
-/* The container_configs row (or a container.json-shaped object) as the
- * flat document reads it: the spec, not a provider, says which file. */
-// the row's mcp_servers text -> [{ skills, cli, text }]: the config's JSON
-// text for each row seen (a few per group).  Keyed by the column's own
-// string, whose hash V8 keeps, rather than by a text made of the columns,
-// which would be made and hashed again at every call.
-const rowTexts = new Map();
-function projectDocConfig(config) {
+/*
+ * The row (nanoclaw's container_configs, JSON columns as text) or a
+ * container.json-shaped object as the flat document reads it, as JSON
+ * text, with `runtimeSkills` (a list) in place of the stored selection.
+ * Nothing in a row throws: a column nanoclaw's composer would fail the
+ * spawn on is composed without, with a warning into `notes`.
+ */
+const ROW_CACHE_BYTES = 32 * 1024 * 1024;
+const rowTexts = new Map(); // mcp_servers text -> [{ skills, cli, runtime, text }]
+let rowBytes = 0;
+function projectDocConfig(config, runtimeSkills, notes) {
+	const rs = runtimeSkills ? jsonStringify(runtimeSkills) : undefined;
 	if (config && typeof config === 'object' && !Array.isArray(config)) {
-		const own = (k) => (Object.prototype.hasOwnProperty.call(config, k) ? config[k] : undefined);
-		const skills = own('skills'), mcp = own('mcp_servers'), cli = own('cli_scope');
+		const o = (k) => own(config, k);
+		const skills = o('skills'), mcp = o('mcp_servers'), cli = o('cli_scope');
 		const col = (c) => c === undefined || c === null || typeof c === 'string';
 		if (typeof mcp === 'string' && col(skills) && col(cli)) {
 			let seen = rowTexts.get(mcp);
-			for (const r of seen || []) if (r.skills === skills && r.cli === cli) return r.text;
-			const text = jsonStringify(projectDocObject(config));
-			if (rowTexts.size > 4096) rowTexts.clear();
-			if (!seen || seen.length > 16) rowTexts.set(mcp, (seen = []));
-			seen.push({ skills, cli, text });
+			for (const r of seen || [])
+				if (r.skills === skills && r.cli === cli && r.runtime === rs) {
+					for (const n of r.notes) notes.push(n);
+					return r.text;
+				}
+			const mine = [];
+			const text = jsonStringify(projectDocObject(config, runtimeSkills, mine));
+			for (const n of mine) notes.push(n);
+			const bytes = 2 * (mcp.length + text.length + (skills || '').length + (rs || '').length);
+			if (bytes <= ROW_CACHE_BYTES / 8) {
+				// bounded by bytes, not rows: 1 MiB rows are the agent's to make
+				if (rowBytes + bytes > ROW_CACHE_BYTES || rowTexts.size > 4096) {
+					rowTexts.clear();
+					rowBytes = 0;
+					seen = undefined;
+				}
+				if (!seen || seen.length > 16) rowTexts.set(mcp, (seen = []));
+				seen.push({ skills, cli, runtime: rs, text, notes: mine });
+				rowBytes += bytes;
+			}
 			return text;
 		}
 	}
-	return jsonStringify(projectDocObject(config));
+	return jsonStringify(projectDocObject(config, runtimeSkills, notes));
 }
 
-function projectDocObject(config) {
-	if (config === undefined || config === null) return {};
+/* A value with nothing nested past `depth` (deeper parts become null):
+ * what the flat document reads of a server is at most three levels down,
+ * and a server that is too deep where it matters stays invalid. */
+const NEST_MAX = 32;
+function shallow(v, depth = 0) {
+	if (!v || typeof v !== 'object') return v;
+	if (depth >= NEST_MAX) return null;
+	if (Array.isArray(v)) return v.map((x) => shallow(x, depth + 1));
+	const out = {};
+	for (const k of Object.keys(v)) {
+		if (k === '__proto__') Object.defineProperty(out, k, { value: shallow(v[k], depth + 1), enumerable: true,
+			configurable: true, writable: true });
+		else out[k] = shallow(v[k], depth + 1);
+	}
+	return out;
+}
+
+function projectDocObject(config, runtimeSkills, notes) {
+	if (config === undefined || config === null) config = {};
 	if (typeof config === 'string') {
 		try {
 			config = jsonParse(config);
@@ -375,100 +533,147 @@ function projectDocObject(config) {
 		const what = config === null ? 'null' : Array.isArray(config) ? 'an array' : typeof config;
 		throw usage(`config: expected a container_configs row or an object, not ${what}`, 'config');
 	}
-	const own = (k) => (Object.prototype.hasOwnProperty.call(config, k) ? config[k] : undefined);
-	const isRow = own('mcp_servers') !== undefined || own('agent_group_id') !== undefined;
+	const o = (k) => own(config, k);
+	const isRow = o('mcp_servers') !== undefined || o('agent_group_id') !== undefined;
 	const out = {};
 	if (isRow) {
-		const skills = own('skills');
-		if (skills !== undefined && skills !== null) {
+		const skills = o('skills');
+		if (!runtimeSkills && skills !== undefined && skills !== null) {
 			// a corrupt selection widens to every skill, with a warning
 			try { out.skills = jsonParse(skills); } catch (e) { out.skills = { corrupt: String(skills) }; }
 		}
-		const mcp = own('mcp_servers');
+		const mcp = o('mcp_servers');
 		if (typeof mcp === 'string') {
 			try {
 				out.mcpServers = jsonParse(mcp);
 			} catch (e) {
-				throw new ClawmdError(`container config of ${own('agent_group_id') || 'the group'}: ` +
-					`mcp_servers: not JSON (${e.message})`, { code: 'EINPUT', exitStatus: 3, key: 'mcp_servers' });
+				// nanoclaw's composer fails every spawn of the group here
+				notes.push(['Stored MCP servers are not JSON; composed without their instructions',
+					{ error: e.message }]);
 			}
 		} else if (mcp !== undefined && mcp !== null) {
 			out.mcpServers = mcp;
 		}
 	} else {
-		for (const k of ['skills', 'mcpServers']) if (own(k) !== undefined) out[k] = own(k);
+		if (!runtimeSkills && o('skills') !== undefined) out.skills = o('skills');
+		if (o('mcpServers') !== undefined) out.mcpServers = o('mcpServers');
 	}
-	if (typeof own('cli_scope') === 'string') out.cli_scope = own('cli_scope');
+	if (out.mcpServers && typeof out.mcpServers === 'object') out.mcpServers = shallow(out.mcpServers);
+	// the list the runner resolved, in place of the stored selection:
+	// names only, as nanoclaw's includes() matches nothing else
+	if (runtimeSkills) out.skills = slice(runtimeSkills).filter((x) => typeof x === 'string');
+	if (typeof o('cli_scope') === 'string') out.cli_scope = o('cli_scope');
 	return out;
 }
 
 /*
- * nanoclaw's composeGroupProjectDoc(group, groupDir, spec) (its pull
- * request 3536 and later), over clawmd's flat document: the same bytes in
- * groups/<folder>/<spec.fileName>.  `config` is the group's
- * container_configs row as nanoclaw stores it (JSON columns as text), or a
- * container.json-shaped object; none: every default, as a group without a
- * row.  `options.log` is the host's logger (nanoclaw's `log`): each warning
- * goes to log.warn, what the cap ladder dropped to log.error, as
- * nanoclaw's composer logs them.  Returns what compose did, with
- * `dropped` (the section names left out for size).
+ * Each warning of the compose as nanoclaw's composer logs its own: the
+ * same message and fields where it has the line (the missing base, the
+ * cap ladder, the skill selection, a dropped server, a persona file),
+ * else clawmd's words with {file, group}.
  */
-function composeGroupProjectDoc(group, groupDir, spec, config, options) {
+function logWarnings(log, r, file, group, contract) {
+	const warn = log && typeof log.warn === 'function' ? (m, o) => log.warn(m, o) : () => {};
+	const error = log && typeof log.error === 'function' ? (m, o) => log.error(m, o) : () => {};
+	r.dropped = [];
+	for (const w of r.warnings) {
+		let m;
+		if ((m = /: (\d+) bytes against its cap of (\d+): dropped the largest instruction sections: (.*)$/.exec(w))) {
+			r.dropped = m[3].split(', ');
+			error('Project document exceeded its size cap \u2014 dropped the largest instruction sections',
+				{ file, group, bytes: +m[1], maxBytes: +m[2], dropped: r.dropped, message: w });
+		} else if ((m = /: (\d+) bytes, near its cap of (\d+)$/.exec(w))) {
+			const maxBytes = +m[2];
+			warn('Project document is near its size cap',
+				{ file, group, bytes: +m[1], warnBytes: Math.floor(maxBytes - maxBytes / 8), maxBytes, message: w });
+		} else if (/: composed without its base document \(/.test(w)) {
+			warn('Project document composed without its base document', { file, group, baseDoc: contract.baseDoc });
+		} else if (/: skills: the skill selection is not /.test(w)) {
+			warn('Stored skill selection is not "all" or a string list; inlining every skill', { file, group, message: w });
+		} else if ((m = /: mcpServers\.(.*): dropping an invalid MCP server \((.*)\)$/.exec(w))) {
+			warn('Dropping invalid stored MCP server', { file, group, server: m[1], reason: m[2] });
+		} else if (/: could not read the standing instructions; /.test(w)) {
+			warn('Could not read group standing instructions; omitting prepend file', { file, group, message: w });
+		} else {
+			warn(w, { file, group });
+		}
+	}
+}
+
+/*
+ * nanoclaw's composeGroupProjectDoc(group, groupDir, spec, runtimeSkills?)
+ * over clawmd's flat document: the same bytes in groupDir/<spec.fileName>
+ * wherever no @ directive stands in what the agent wrote (defused there).
+ * The row comes from configure()'s getContainerConfig(group.id).  The
+ * earlier form's fourth argument, a row or a container.json-shaped object
+ * (never a list, so never runtimeSkills), is still taken, as is
+ * options.config; options.log overrides the configured logger.  Resolves
+ * to what compose did, with `file` and `dropped` (the section names left
+ * out for size).
+ */
+async function composeGroupProjectDoc(group, groupDir, spec, runtimeSkills, options) {
 	const folder = group && typeof group === 'object' ? group.folder : undefined;
 	if (typeof folder !== 'string')
 		throw usage('composeGroupProjectDoc: expected an agent group with a folder', 'folder');
-	if (typeof groupDir !== 'string')
+	if (typeof groupDir !== 'string' || !groupDir)
 		throw usage('composeGroupProjectDoc: groupDir: expected a path', 'groupDir');
-	const contract = specContract(spec);
-	const cfg = projectDocConfig(config);
-	const log = options && typeof options === 'object' ? options.log : undefined;
-	const doc = projectDocRoot(contract);
-	const h = doc.handle;
-	// the group's directory, its name checked once (the library's check)
-	let want = doc.dirs.get(folder);
-	if (want === undefined) {
-		if (!clawmd.validName(folder))
-			h.compose(folder); // throws the library's message for the name
-		want = path.join(doc.groupsDir, folder);
-		if (doc.dirs.size > 65536) doc.dirs.clear();
-		doc.dirs.set(folder, want);
+	let config;
+	if (runtimeSkills !== undefined && runtimeSkills !== null && !Array.isArray(runtimeSkills)) {
+		if (typeof runtimeSkills !== 'object' && typeof runtimeSkills !== 'string')
+			throw usage('composeGroupProjectDoc: runtimeSkills: expected a list of skill names', 'runtimeSkills');
+		config = runtimeSkills; // the earlier (group, groupDir, spec, config) form
+		runtimeSkills = undefined;
 	}
-	if (groupDir !== want && path.resolve(groupDir) !== want)
-		throw usage(`composeGroupProjectDoc: groupDir '${groupDir}' is not '${want}', the group's ` +
-			'directory under the root', 'groupDir');
-	// a group's directory is made when missing, as nanoclaw's composer
-	// does: first seen, made up front (no failed compose to throw); one
-	// removed since, after the compose that found it gone
-	if (!groupDirs.has(want)) {
-		fs.mkdirSync(want, { recursive: true });
+	const opts = options && typeof options === 'object' ? options : {};
+	if (own(opts, 'config') !== undefined) config = own(opts, 'config');
+	const log = own(opts, 'log') ?? settings.log;
+	const contract = specContract(spec);
+	const dir = path.resolve(groupDir);
+	const name = path.basename(dir);
+	const doc = projectDocRoot(contract, path.dirname(dir));
+	const h = doc.handle;
+	if (config === undefined && settings.getContainerConfig) {
+		config = await settings.getContainerConfig(group.id);
+		if (config !== undefined && config !== null && (typeof config !== 'object' || Array.isArray(config)))
+			throw usage('getContainerConfig: expected a container_configs row or undefined', 'getContainerConfig');
+	}
+	const notes = [];
+	const cfg = projectDocConfig(config, runtimeSkills, notes);
+	// the group's directory name, checked once (the library's check)
+	if (!doc.names.has(name)) {
+		if (!clawmd.validName(name))
+			throw usage(`composeGroupProjectDoc: groupDir '${groupDir}': its name is not a valid group ` +
+				'name ([A-Za-z0-9][A-Za-z0-9._-]{0,63})', 'groupDir');
+		if (doc.names.size > 65536) doc.names.clear();
+		doc.names.set(name, true);
+	}
+	// made when missing, as nanoclaw's composer does: first seen, made up
+	// front; one removed since, after the compose that found it gone
+	if (!groupDirs.has(dir)) {
+		fs.mkdirSync(dir, { recursive: true });
 		if (groupDirs.size > 65536) groupDirs.clear();
-		groupDirs.add(want);
+		groupDirs.add(dir);
 	}
 	let r;
 	try {
-		r = h.compose(folder, { config: cfg });
+		r = h.compose(name, { config: cfg });
 	} catch (e) {
-		if (!(e instanceof ClawmdError) || e.code !== 'EFS' || fs.existsSync(want)) throw e;
-		fs.mkdirSync(want, { recursive: true });
-		r = h.compose(folder, { config: cfg });
+		if (!(e instanceof ClawmdError) || e.code !== 'EFS' || fs.existsSync(dir)) throw e;
+		fs.mkdirSync(dir, { recursive: true });
+		r = h.compose(name, { config: cfg });
 	}
-	// the file validated and written: the spec is read once (a getter
-	// may answer otherwise the second time)
 	const file = contract.keys.entry;
 	r.file = file;
-	r.dropped = [];
-	for (const w of r.warnings) {
-		const m = / dropped the largest instruction sections: (.*)$/.exec(w);
-		if (m) {
-			r.dropped = m[1].split(', ');
-			if (log && typeof log.error === 'function')
-				log.error('Project document exceeded its size cap \u2014 dropped the largest instruction sections',
-					{ file, group: group.name, dropped: r.dropped, message: w });
-		} else if (log && typeof log.warn === 'function') {
-			log.warn(w, { file, group: group.name });
-		}
-	}
+	const gname = group.name;
+	for (const [m, fields] of notes)
+		if (log && typeof log.warn === 'function') log.warn(m, { file, group: gname, ...fields });
+	if (r.warnings.length || log) logWarnings(log, r, file, gname, contract);
+	else r.dropped = [];
 	return r;
 }
 
-module.exports = { composeGroupClaudeMd, composeGroupProjectDoc, migrateGroupsToClaudeLocal, groupMounts };
+module.exports = {
+	composeGroupClaudeMd, composeGroupProjectDoc, migrateGroupsToClaudeLocal, groupMounts, configure,
+	renderBaseInstructions, renderNativeSkillsSection,
+	BASE_INSTRUCTIONS_PATH, MEMORY_NOTE_PLACEHOLDER, DEFAULT_PROJECT_DOC,
+};

@@ -30,6 +30,7 @@
  */
 #include "clawmd.h"
 #include "compose/flat.h"
+#include "compose/persona.h" /* the bounds of the import layout's persona */
 #include "compose/pass.h"
 #include "compose/twice.h"
 #include "compose/report.h"
@@ -47,6 +48,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -723,7 +725,12 @@ static void row_mcp(struct row *r, struct flat *f, const cJSON *v, const char *c
 		clawmd_xgrow(&r->mcp_names, &cap, r->nmcp + 1, sizeof(char *));
 		r->mcp_text = clawmd_xrealloc(r->mcp_text, cap * sizeof(char *));
 		r->mcp_names[r->nmcp] = clawmd_xstrdup(s->string);
-		r->mcp_text[r->nmcp++] = clawmd_xstrdup(ins->valuestring);
+		/* the agent writes container.json: its @ directives made inert,
+		 * as in the import layout's MCP fragments */
+		struct clawmd_buf text = CLAWMD_BUF_INIT;
+		f->plan->ndefused += clawmd_defuse_imports(&text, ins->valuestring,
+							   strlen(ins->valuestring));
+		r->mcp_text[r->nmcp++] = clawmd_buf_detach(&text);
 	}
 	free(ord);
 }
@@ -952,6 +959,22 @@ static int push_skills(struct flat *f, const struct row *r, struct clawmd_buf *t
 	return rc;
 }
 
+/* A legacy spec's own sections (nanoclaw's extraSections, checked when
+ * the contract was made): each as it is named, never dropped. */
+static void push_legacy_sections(struct flat *f, const struct clawmd_contract *c)
+{
+	cJSON *doc = c->sections ? cJSON_Parse(c->sections) : NULL;
+	const cJSON *it;
+	cJSON_ArrayForEach(it, doc)
+	{
+		const cJSON *name = cJSON_GetObjectItemCaseSensitive(it, "name");
+		const cJSON *body = cJSON_GetObjectItemCaseSensitive(it, "body");
+		if (cJSON_IsString(name) && cJSON_IsString(body))
+			push(f, name->valuestring, body->valuestring, strlen(body->valuestring), false);
+	}
+	cJSON_Delete(doc);
+}
+
 /* One provider's document into `out`. */
 static int compose_one(struct clawmd_buf *out, struct flat *f, const struct row *r,
 		       const struct clawmd_buf *persona, const struct clawmd_contract *c,
@@ -963,17 +986,22 @@ static int compose_one(struct clawmd_buf *out, struct flat *f, const struct row 
 	int rc;
 	if (persona->len)
 		push(f, "Persona", persona->ptr, persona->len, false);
-	if ((rc = read_source(&text, f->g, lay->base, 0, err)) < 0)
+	/* a legacy spec's base is inlined as it is written */
+	const char *base = c->base ? c->base : lay->base;
+	if ((rc = read_source(&text, f->g, base, 0, err)) < 0)
 		goto out;
 	if (rc == 1) {
-		char *b = clawmd_layout_shown(lay, lay->base);
+		char *b = clawmd_layout_shown(lay, base);
 		clawmd_plan_warn(f->plan, "%s: composed without its base document ('%s' is missing)", shown, b);
 		free(b);
+	} else if (c->base) {
+		push(f, "NanoClaw Runtime Contract", text.ptr, text.len, false);
 	} else {
 		render_base(&body, text.ptr, text.len, c);
 		push(f, "NanoClaw Runtime Contract", body.ptr, body.len, false);
 	}
 	rc = 0;
+	push_legacy_sections(f, c);
 	if (c->skills_discovery && *c->skills_discovery) {
 		native_skills(&body, c);
 		push(f, "Native Runtime Skills", body.ptr, body.len, false);
@@ -1086,29 +1114,84 @@ static clawmd_runtimes flat_runtimes(struct flat *f, const struct clawmd_group_c
 	return g->lay->runtimes;
 }
 
-/* The persona: exactly instructions.prepend.md, never through a symlink;
- * unreadable is a warning.  Empty when there is none. */
+/* instructions.prepend.md first, then JavaScript's order. */
+static int persona_order(const void *x, const void *y)
+{
+	const char *a = *(const char *const *)x, *b = *(const char *const *)y;
+	bool fa = !strcmp(a, CLAWMD_PERSONA_NAME), fb = !strcmp(b, CLAWMD_PERSONA_NAME);
+	return fa != fb ? (fa ? -1 : 1) : utf16_cmp(x, y);
+}
+
+/*
+ * The persona as nanoclaw's src/group-persona.ts reads it (nanocoai
+ * nanoclaw 81524905; doc/nanoclaw.md says why that version):
+ * instructions.prepend.md, then every other *.prepend.md of the group in
+ * sorted order, each trimmed, the empty ones left out, joined by a blank
+ * line.  Each is opened without following a symlink and taken only when
+ * regular: a symlink is a warning, as nanoclaw's failed open is, another
+ * file type is passed over quietly.  The directive the agent wrote in it
+ * is defused (clawmd_defuse_imports): the flat document then differs from
+ * nanoclaw's by that alone, and compose and check say so.  Bounded as the
+ * import layout's persona is: CLAWMD_PERSONA_FILES_MAX files and
+ * PERSONA_MAX bytes in all, past which the rest is left out with a
+ * warning.  Empty when there is none.
+ */
 static void flat_persona(struct clawmd_buf *persona, struct flat *f, const struct clawmd_dir *gd)
 {
 	struct clawmd_group *g = f->g;
-	struct clawmd_dir shown = {gd->fd, g->shown};
-	struct clawmd_err perr = CLAWMD_ERR_INIT;
-	struct stat pst;
-	/* noted before it is read: a change from now on is seen */
-	bool there = fstatat(gd->fd, CLAWMD_PERSONA_NAME, &pst, AT_SYMLINK_NOFOLLOW) == 0;
-	if (there || errno == ENOENT)
-		clawmd_inputs_note(&g->inputs, CLAWMD_INPUT_CONTENT, CLAWMD_AT_GROUP, CLAWMD_PERSONA_NAME,
-				   there ? &pst : NULL);
-	else
+	struct clawmd_buf one = CLAWMD_BUF_INIT, text = CLAWMD_BUF_INIT;
+	char **names = NULL;
+	size_t n = 0, k = 0;
+	clawmd_buf_clear(persona);
+	if (clawmd_inputs_list(&names, &n, &g->inputs, gd->fd, CLAWMD_AT_GROUP, ".",
+			       CLAWMD_PREPEND_SUFFIX) < 0) {
 		clawmd_inputs_lose(&g->inputs);
-	int pr = clawmd_fs_read(persona, &shown, CLAWMD_PERSONA_NAME, PERSONA_MAX, &perr);
-	if (pr < 0)
-		clawmd_plan_warn(f->plan, "%s/%s: could not read the standing instructions; omitting the persona (%s)",
-		     g->shown, CLAWMD_PERSONA_NAME, perr.msg);
-	if (pr != 0)
-		clawmd_buf_clear(persona);
-	else
-		clawmd_utf8_sanitize(persona);
+		clawmd_plan_warn(f->plan, "%s: could not list the standing instructions (%s); omitting "
+			      "the persona", g->shown, strerror(errno));
+		return;
+	}
+	/* a name the host could not show or Node would not decode is one
+	 * nanoclaw could not open either */
+	for (size_t i = 0; i < n; i++)
+		if (utf8_ok(names[i]) && !strchr(names[i], '\n'))
+			names[k++] = names[i];
+		else
+			free(names[i]);
+	qsort(names, k, sizeof(*names), persona_order);
+	struct clawmd_dir shown = {gd->fd, g->shown};
+	for (size_t i = 0; i < k; i++) {
+		struct clawmd_err e = CLAWMD_ERR_INIT;
+		struct stat st;
+		size_t a, b;
+		if (i == CLAWMD_PERSONA_FILES_MAX || text.len >= PERSONA_MAX) {
+			clawmd_plan_warn(f->plan, "%s/%s: past the persona's bound (%d files, %u bytes); it and "
+				      "the files after it are left out", g->shown, names[i],
+				      CLAWMD_PERSONA_FILES_MAX, PERSONA_MAX);
+			break;
+		}
+		int r = clawmd_fs_read_st(&one, &st, &shown, names[i], PERSONA_MAX - text.len, &e);
+		clawmd_inputs_note(&g->inputs, CLAWMD_INPUT_CONTENT, CLAWMD_AT_GROUP, names[i],
+				   st.st_mode ? &st : NULL);
+		if (r == 1 || (r < 0 && st.st_mode && !S_ISLNK(st.st_mode) && !S_ISREG(st.st_mode)))
+			continue; /* gone since the listing, or not a file */
+		if (r < 0) {
+			clawmd_plan_warn(f->plan, "%s/%s: could not read the standing instructions; omitting "
+				      "it (%s)", g->shown, names[i], e.msg);
+			continue;
+		}
+		clawmd_utf8_sanitize(&one);
+		js_trim(one.ptr, one.len, &a, &b);
+		if (a == b)
+			continue;
+		if (text.len)
+			clawmd_buf_puts(&text, "\n\n");
+		clawmd_buf_put(&text, one.ptr + a, b - a);
+	}
+	if (text.len)
+		f->plan->ndefused += clawmd_defuse_imports(persona, text.ptr, text.len);
+	clawmd_strv_free(names, k);
+	clawmd_buf_release(&one);
+	clawmd_buf_release(&text);
 }
 
 int clawmd_flat_plan(struct clawmd_plan *out, struct clawmd_group *g, struct clawmd_err *err)

@@ -20,6 +20,10 @@ int clawmd_group_open(struct clawmd_group **out, const struct clawmd_root *root,
 				      "invalid group name '%s' (names match "
 				      "[A-Za-z0-9][A-Za-z0-9._-]{0,63})",
 				      name ? name : "");
+	if (clawmd_layout_holds_root(&root->lay, name))
+		return clawmd_err_set(err, CLAWMD_EINPUT,
+				      "group '%s': its directory holds ROOT ('%s'); a group is never "
+				      "the project it runs in", name, root->lay.root);
 	struct clawmd_group *g = clawmd_xcalloc(1, sizeof(*g));
 	g->lay = &root->lay;
 	g->pass = root->pass;

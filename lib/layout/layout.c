@@ -111,6 +111,22 @@ static void apply_preset_nanoclaw(struct clawmd_layout *lay)
 	 * nanoclaw, src/group-persona.ts); the role file is imported when
 	 * present (qwibitai/nanoclaw pull request 2345). */
 	lay->persona = true;
+	/* OpenCode (as Ollama) on Claude's document: nanoclaw's contract
+	 * (src/provider-contracts/opencode.ts) inherits Claude's
+	 * projectDocument, and its runner's opencode config lists
+	 * /workspace/agent/CLAUDE.md and CLAUDE.local.md as instructions,
+	 * each read as text (OpenCode follows no import): the entry stays
+	 * inlined in the import layout, the memory beside it its own. */
+	static const char *const opencode[][2] = {
+		{"providers.opencode.entry", "CLAUDE.md"},
+		{"providers.opencode.container_path", "/workspace/agent/CLAUDE.md"},
+		{"providers.opencode.cap", "4194304"},
+		{"providers.opencode.reads", "CLAUDE.local.md"},
+	};
+	for (size_t i = 0; i < CLAWMD_ARRAY_SIZE(opencode); i++) {
+		struct clawmd_err scratch = CLAWMD_ERR_INIT; /* fixed, valid keys */
+		clawmd_layout_provider_set(lay, opencode[i][0], opencode[i][1], &scratch);
+	}
 	lay->mounts = clawmd_xrealloc(lay->mounts, (lay->nmounts + 1) * sizeof(*lay->mounts));
 	memmove(lay->mounts + 1, lay->mounts, lay->nmounts * sizeof(*lay->mounts));
 	lay->mounts[0].container = clawmd_xstrdup("/app/src");
@@ -250,19 +266,20 @@ static int set_path(struct clawmd_layout *lay, const struct layout_field *f, con
 				      "%s: expected an absolute path with no '.' or '..' component, "
 				      "not '%s'", f->key, v);
 	char *path = f->container ? clawmd_xstrdup(v) : host_path(lay, v);
-	/* A groups directory holds group directories: ROOT itself, or a
-	 * directory above it ("/"), would make every directory beside ROOT's
-	 * sources a group that compose writes into. */
+	/* A groups directory holds group directories: ROOT itself would make
+	 * ROOT's own directories groups, "/" every directory of the machine.
+	 * One above ROOT is the host's choice (nanoclaw's tests keep their
+	 * groups beside the project they run in): the one of its directories
+	 * that holds ROOT is then never a group (clawmd_layout_holds_root). */
 	if (!strcmp(f->key, "groups") && lay->root) {
 		char *norm = clawmd_path_norm(path);
-		bool above = clawmd_path_under(lay->root, norm);
+		bool bad = !strcmp(norm, "/") || !strcmp(norm, lay->root);
 		free(norm);
-		if (above) {
+		if (bad) {
 			free(path);
 			return clawmd_err_set(err, CLAWMD_EUSAGE,
-					      "groups: expected a directory of group directories beneath "
-					      "or beside ROOT, not ROOT or a directory above it ('%s')",
-					      v);
+					      "groups: expected a directory of group directories, not ROOT "
+					      "or / ('%s')", v);
 		}
 	}
 	set_str(slot, path);
@@ -1421,6 +1438,17 @@ int clawmd_groups_open(struct clawmd_dir *out, const struct clawmd_layout *lay,
 	return rc;
 }
 
+bool clawmd_layout_holds_root(const struct clawmd_layout *lay, const char *name)
+{
+	if (!lay->root || !lay->groups)
+		return false;
+	char *p = clawmd_path_join(lay->groups, name), *norm = clawmd_path_norm(p);
+	bool holds = clawmd_path_under(lay->root, norm);
+	free(p);
+	free(norm);
+	return holds;
+}
+
 int clawmd_groups_list(char ***out, size_t *n, const struct clawmd_layout *lay,
 		       struct clawmd_err *err)
 {
@@ -1444,7 +1472,8 @@ int clawmd_groups_list(char ***out, size_t *n, const struct clawmd_layout *lay,
 		/* Symlinks are not groups: fstatat without following them. */
 		if (e->d_name[0] == '.' || !strcmp(e->d_name, "global") ||
 		    !clawmd_name_valid(e->d_name, len) ||
-		    fstatat(d.fd, e->d_name, &st, AT_SYMLINK_NOFOLLOW) < 0 || !S_ISDIR(st.st_mode))
+		    fstatat(d.fd, e->d_name, &st, AT_SYMLINK_NOFOLLOW) < 0 || !S_ISDIR(st.st_mode) ||
+		    clawmd_layout_holds_root(lay, e->d_name))
 			continue;
 		clawmd_xgrow(&v, &cap, k + 1, sizeof(*v));
 		v[k++] = clawmd_xstrdup(e->d_name);

@@ -4,6 +4,7 @@
 #include "layout/providers.h"
 #include "base/util.h"
 
+#include <cJSON.h>
 #include <errno.h>
 #include <stdlib.h>
 #include <strings.h>
@@ -19,7 +20,8 @@ static void contract_strs(struct clawmd_contract *c, void (*fn)(const char **slo
 	const char **slots[] = {&c->name,	      &c->title,	 &c->entry,
 				&c->container_path,   &c->overrides,	 &c->reads,
 				&c->skills_discovery, &c->skills_source, &c->skills_home,
-				&c->skills_roots,     &c->document,	 &c->source};
+				&c->skills_roots,     &c->document,	 &c->source,
+				&c->base,	      &c->sections};
 	for (size_t i = 0; i < CLAWMD_ARRAY_SIZE(slots); i++)
 		fn(slots[i]);
 }
@@ -123,22 +125,44 @@ static struct clawmd_contract *own(struct clawmd_layout *lay, const char *name, 
 	return c;
 }
 
+/* A comma-separated list of the group's files: for `reads`, paths inside
+ * the group (none absolute, none leading out of it); for `overrides`, file
+ * names, which only the memory note shows: a dot-file (Cursor's
+ * .cursorrules) is one, '.' and '..' and a name with a '/' or a control
+ * character are not. */
 static bool list_ok(const char *v, bool paths)
 {
 	for (const char *p = v; *p;) {
 		size_t len = strcspn(p, ",");
-		/* a file of the group: no way out of it, no absolute path */
-		if (!len || p[0] == '/' || (!paths && !clawmd_name_valid(p, len)))
+		if (!len || p[0] == '/')
 			return false;
-		for (const char *q = p; q < p + len; q++)
+		for (const char *q = p; q < p + len; q++) {
+			if ((unsigned char)*q < 0x20 || *q == 0x7f || (!paths && *q == '/'))
+				return false;
 			if (*q == '/' && q + 1 < p + len && q[1] == '.' &&
 			    (q + 2 == p + len || q[2] == '/' || q[2] == '.'))
 				return false;
-		if (p[0] == '.' && len >= 2 && p[1] == '.')
+		}
+		if (p[0] == '.' && (len == 1 || p[1] == '.' || (paths && p[1] == '/')))
 			return false;
 		p += len + (p[len] == ',');
 	}
 	return true;
+}
+
+/* nanoclaw's extraSections as JSON: a list of objects with a text "name"
+ * and "body" (its composer fails the spawn on a body that is not text;
+ * the host hears it here, once, instead). */
+static bool sections_ok(const char *v)
+{
+	cJSON *doc = cJSON_Parse(v);
+	bool ok = cJSON_IsArray(doc);
+	const cJSON *it, *list = ok ? doc : NULL;
+	cJSON_ArrayForEach(it, list)
+		ok = ok && cJSON_IsString(cJSON_GetObjectItemCaseSensitive(it, "name")) &&
+		     cJSON_IsString(cJSON_GetObjectItemCaseSensitive(it, "body"));
+	cJSON_Delete(doc);
+	return ok;
 }
 
 static int parse_bool(bool *out, const char *v)
@@ -227,7 +251,9 @@ static const char *provider_field(struct clawmd_contract *c, const char *field, 
 	} else if (!strcmp(field, "overrides") || !strcmp(field, "reads")) {
 		bool reads = field[0] == 'r';
 		if (!list_ok(v, reads))
-			want = reads ? "an array of paths inside the group" : "an array of file names";
+			want = reads ? "an array of paths inside the group"
+				     : "an array of file names (none empty, '.' or '..', none with a '/', "
+				       "',' or control character)";
 		else
 			set_slot(reads ? &c->reads : &c->overrides, v);
 	} else if (!strcmp(field, "document")) {
@@ -245,6 +271,18 @@ static const char *provider_field(struct clawmd_contract *c, const char *field, 
 			set_slot(slot, v);
 	} else if (!strcmp(field, "skills.roots")) {
 		set_slot(&c->skills_roots, v);
+	} else if (!strcmp(field, "base")) {
+		/* the host's own file (nanoclaw's baseDocPath): made absolute
+		 * by the caller, clawmd_layout_provider_set() */
+		if (*v && v[0] != '/')
+			want = "an absolute path (or one relative to ROOT)";
+		else
+			set_slot(&c->base, v);
+	} else if (!strcmp(field, "sections")) {
+		if (*v && !sections_ok(v))
+			want = "a JSON list of {\"name\": text, \"body\": text}";
+		else
+			set_slot(&c->sections, v);
 	} else {
 		*known = false;
 	}
@@ -271,16 +309,22 @@ int clawmd_layout_provider_set(struct clawmd_layout *lay, const char *key, const
 	if (!strcmp(field, "like"))
 		return provider_like(c, nm, key, v, err);
 	bool known;
+	char *abs = NULL;
+	if (!strcmp(field, "base") && *v && v[0] != '/' && lay->root)
+		v = abs = clawmd_path_join(lay->root, v);
 	const char *want = provider_field(c, field, v, &known);
+	int rc = 0;
 	if (!known)
-		return clawmd_err_set(err, CLAWMD_EUSAGE,
+		rc = clawmd_err_set(err, CLAWMD_EUSAGE,
 				      "%s: unknown key (like, title, entry, container_path, cap, imports, "
 				      "inside, overrides, reads, document, skills.discovery, "
-				      "skills.source, skills.home, skills.roots, skills.inlined)", key);
-	if (want)
-		return clawmd_err_set(err, CLAWMD_EUSAGE, "%s: expected %s, not '%s'", key, want, v);
+				      "skills.source, skills.home, skills.roots, skills.inlined, base, "
+				      "sections)", key);
+	else if (want)
+		rc = clawmd_err_set(err, CLAWMD_EUSAGE, "%s: expected %s, not '%s'", key, want, v);
+	free(abs);
 	(void)fresh;
-	return 0;
+	return rc;
 }
 
 /* Every field of every contract of the layout: the plan renders the
@@ -293,7 +337,8 @@ void clawmd_layout_providers_digest(struct clawmd_buf *b, const struct clawmd_la
 		const char *s[] = {c->name,	       c->title,	 c->entry,
 				   c->container_path,  c->overrides,	 c->reads,
 				   c->skills_discovery, c->skills_source, c->skills_home,
-				   c->skills_roots,    c->document,	 c->source};
+				   c->skills_roots,    c->document,	 c->source,
+				   c->base,	       c->sections};
 		/* fixed-size fields as bytes: the digest runs at every
 		 * watched no-op, where printf's parse would be most of it */
 		const long long num[] = {c->rt, (long long)c->cap, c->imports, c->inside,

@@ -139,7 +139,7 @@ struct directive_ctx {
 	struct clawmd_lint_group *g;
 	const struct clawmd_mcp *m;
 	size_t value;	/* offset of the instructions' string literal, or 0 */
-	int live;	/* the fragment on disk: -1 none, 0 defused, 1 imports live */
+	int live;	/* the fragment on disk: -1 none, 0 defused, 1 imports live; -2 flat */
 };
 
 static size_t hex4(const char *s, unsigned *cp)
@@ -209,7 +209,9 @@ static int report_directive(size_t off, size_t len, const char *path, void *payl
 		clawmd_lint_pos(&line, &col, json, clawmd_lint_json_find(json, d->m->name));
 	int shown_len = len > 200 ? 200 : (int)len;
 	const char *state =
-		d->live > 0 ? "LIVE in the fragment on disk, so Claude Code imports it until the next "
+		d->live == -2 ? "defused by compose in the flat document (the model reads it as text; "
+				"nothing is imported; nanoclaw's composer would leave it live)"
+		: d->live > 0 ? "LIVE in the fragment on disk, so Claude Code imports it until the next "
 			      "compose defuses it"
 		: d->live == 0 ? "defused by compose in the fragment (the model reads it as text; "
 				 "nothing is imported)"
@@ -256,12 +258,13 @@ static void lint_mcp(struct clawmd_lint_group *g)
 {
 	if (!g->cfg_ok)
 		return;
+	bool flat = clawmd_flat_wanted(g->grp);
 	for (size_t i = 0; i < g->cfg->nmcp; i++) {
 		const struct clawmd_mcp *m = &g->cfg->mcp[i];
 		if (!m->instructions)
 			continue;
 		struct directive_ctx d = {g, m, json_instructions(g->cfg_text->ptr, m->name),
-					  fragment_live(g, m->name)};
+					  flat ? -2 : fragment_live(g, m->name)};
 		clawmd_md_imports(m->instructions, strlen(m->instructions), report_directive, &d);
 	}
 }

@@ -89,7 +89,7 @@ test("the host's config: a container.json object or a container_configs row", (t
 	assert.throws(() => composeGroupClaudeMd(group('main'), { skills: ['../x'] }), (e) => e.code === 'EINPUT' && e.exitStatus === 3);
 });
 
-test('a codex or opencode group gets AGENTS.md, all inlined; back to claude, it goes', (t) => {
+test('a codex group gets AGENTS.md, an opencode one CLAUDE.md, all inlined; back to claude, AGENTS.md goes', (t) => {
 	const root = nanoclawTree(t);
 	composeGroupClaudeMd(group('main'), { provider: 'codex' });
 	const agents = read(root, 'groups/main/AGENTS.md');
@@ -98,8 +98,14 @@ test('a codex or opencode group gets AGENTS.md, all inlined; back to claude, it 
 	assert.match(agents, /<!-- from \/app\/skills\/browser\/instructions\.md -->\nBrowse\.\n/);
 	assert.match(agents, /<!-- from \/app\/src\/mcp-tools\/scheduling\.instructions\.md -->\nSchedule\.\n/);
 	assert.doesNotMatch(agents, /^@/m);
+	// nanoclaw's OpenCode contract: Claude's document, CLAUDE.md, every part
+	// inlined (OpenCode follows no import), the memory its own to read
 	composeGroupClaudeMd(group('main'), { provider: 'opencode' });
-	assert.equal(read(root, 'groups/main/AGENTS.md'), agents);
+	const claude = read(root, 'groups/main/CLAUDE.md');
+	assert.match(claude, /<!-- from \/app\/CLAUDE\.md -->\n# Base\n/);
+	assert.match(claude, /<!-- from \/app\/skills\/browser\/instructions\.md -->\nBrowse\.\n/);
+	assert.doesNotMatch(claude, /^@/m);
+	assert.equal(fs.existsSync(path.join(root, 'groups/main/AGENTS.md')), false);
 	// an unknown provider composes the default (Claude) surfaces, as nanoclaw spawns it
 	const r = composeGroupClaudeMd(group('main'), { provider: 'codx' });
 	assert.ok(r.warnings.some((w) => /unknown provider 'codx' \(did you mean 'codex'\?\)/.test(w)));

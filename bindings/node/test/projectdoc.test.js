@@ -44,9 +44,9 @@ const logger = () => {
 	return { lines, warn: (m, o) => lines.push(['warn', m, o]), error: (m, o) => lines.push(['error', m, o]) };
 };
 
-test('the default spec: a flat CLAUDE.md, nanoclaw\'s bytes', (t) => {
+test('the default spec: a flat CLAUDE.md, nanoclaw\'s bytes', async (t) => {
 	const root = tree(t);
-	const r = composeGroupProjectDoc(group, path.join(root, 'groups/main'),
+	const r = await composeGroupProjectDoc(group, path.join(root, 'groups/main'),
 		{ fileName: 'CLAUDE.md', maxBytes: 4 * 1024 * 1024 });
 	assert.equal(r.changed, true);
 	assert.equal(r.file, 'CLAUDE.md');
@@ -57,12 +57,12 @@ test('the default spec: a flat CLAUDE.md, nanoclaw\'s bytes', (t) => {
 		'# NanoClaw Module: cli\n\nCLI.\n\n# NanoClaw Module: core\n\nCore.\n\n' +
 		'# NanoClaw Skill: welcome\n\nWelcome.\n');
 	assert.equal(fs.existsSync(path.join(root, 'groups/main/.claude-fragments')), false);
-	const again = composeGroupProjectDoc(group, path.join(root, 'groups/main'),
+	const again = await composeGroupProjectDoc(group, path.join(root, 'groups/main'),
 		{ fileName: 'CLAUDE.md', maxBytes: 4 * 1024 * 1024 });
 	assert.equal(again.changed, false);
 });
 
-test('codex facts, the row as nanoclaw stores it, warnings to the host\'s logger', (t) => {
+test('codex facts, the row as nanoclaw stores it, warnings to the host\'s logger', async (t) => {
 	const root = tree(t);
 	const log = logger();
 	const row = {
@@ -72,7 +72,7 @@ test('codex facts, the row as nanoclaw stores it, warnings to the host\'s logger
 			web: { url: 'http://example.com', instructions: 'x' } }),
 		cli_scope: 'disabled',
 	};
-	const r = composeGroupProjectDoc(group, path.join(root, 'groups/main'), codex, row, { log });
+	const r = await composeGroupProjectDoc(group, path.join(root, 'groups/main'), codex, row, { log });
 	const doc = read(root, 'groups/main/AGENTS.md');
 	assert.match(doc, /\n\nDo not use `AGENTS\.local\.md` or `AGENTS\.override\.md` for memory\.\n\nEnd\./);
 	assert.match(doc, /# Native Runtime Skills\n\nSelected NanoClaw runtime skills are available as provider-native skills at `\/workspace\/agent\/\.agents\/skills`\./);
@@ -82,18 +82,18 @@ test('codex facts, the row as nanoclaw stores it, warnings to the host\'s logger
 	assert.equal(r.warnings.length, 2);
 	assert.deepEqual(log.lines.map((l) => l[0]), ['warn', 'warn']);
 	assert.ok(log.lines.some((l) => /skill selection/.test(l[1])));
-	assert.ok(log.lines.some((l) => /mcpServers\.web: dropping an invalid MCP server/.test(l[1])));
+	assert.ok(log.lines.some((l) => l[1] === 'Dropping invalid stored MCP server' && l[2].server === 'web'));
 	assert.equal(log.lines[0][2].file, 'AGENTS.md');
 	assert.equal(fs.existsSync(path.join(root, 'groups/main/CLAUDE.md')), false);
 });
 
-test('past maxBytes: the largest sections go, log.error names them, exit 0', (t) => {
+test('past maxBytes: the largest sections go, log.error names them, exit 0', async (t) => {
 	const root = tree(t);
 	const log = logger();
 	const big = 'x'.repeat(9000);
 	const mcp = {};
 	for (let i = 0; i < 4; i++) mcp[`bloated${i}`] = { command: 'c', instructions: big };
-	const r = composeGroupProjectDoc(group, path.join(root, 'groups/main'),
+	const r = await composeGroupProjectDoc(group, path.join(root, 'groups/main'),
 		{ fileName: 'CLAUDE.md', maxBytes: 24 * 1024 }, { mcp_servers: JSON.stringify(mcp) }, { log });
 	const doc = read(root, 'groups/main/CLAUDE.md');
 	assert.ok(Buffer.byteLength(doc) <= 24 * 1024);
@@ -104,7 +104,7 @@ test('past maxBytes: the largest sections go, log.error names them, exit 0', (t)
 	assert.deepEqual(err[2].dropped, r.dropped);
 });
 
-test('a row past the config reader\'s 1 MiB still composes: the ladder drops what the agent grew', (t) => {
+test('a row past the config reader\'s 1 MiB still composes: the ladder drops what the agent grew', async (t) => {
 	// nanoclaw composes any row it stores; the agent can grow its MCP
 	// servers' instructions.  A thrown compose would fail every spawn.
 	const root = tree(t);
@@ -113,7 +113,7 @@ test('a row past the config reader\'s 1 MiB still composes: the ladder drops wha
 	for (let i = 0; i < 20; i++) mcp[`grown${String(i).padStart(2, '0')}`] = { command: 'c', instructions: 'y'.repeat(60000) };
 	const row = { mcp_servers: JSON.stringify(mcp) };
 	assert.ok(row.mcp_servers.length > 1024 * 1024);
-	const r = composeGroupProjectDoc(group, path.join(root, 'groups/main'),
+	const r = await composeGroupProjectDoc(group, path.join(root, 'groups/main'),
 		{ fileName: 'CLAUDE.md', maxBytes: 32768 }, row, { log });
 	assert.equal(r.changed, true);
 	assert.equal(r.dropped.length, 20);
@@ -124,31 +124,31 @@ test('a row past the config reader\'s 1 MiB still composes: the ladder drops wha
 	assert.ok(log.lines.some((l) => l[0] === 'error'));
 });
 
-test('the servers in JSON.parse\'s order; the ladder drops the largest block, the first of equal ones', (t) => {
+test('the servers in JSON.parse\'s order; the ladder drops the largest block, the first of equal ones', async (t) => {
 	const root = tree(t);
 	// a key given twice keeps its first place and its last value; array
 	// indexes come first, ascending
 	const row = { mcp_servers: '{"b":{"command":"c","instructions":"B1"},"10":{"command":"c","instructions":"Ten"},' +
 		'"a":{"command":"c","instructions":"A"},"2":{"command":"c","instructions":"Two"},' +
 		'"b":{"command":"c","instructions":"B2"}}' };
-	composeGroupProjectDoc(group, path.join(root, 'groups/main'), { fileName: 'CLAUDE.md' }, row);
+	await composeGroupProjectDoc(group, path.join(root, 'groups/main'), { fileName: 'CLAUDE.md' }, row);
 	const doc = read(root, 'groups/main/CLAUDE.md');
 	assert.match(doc, /# MCP Server: 2\n\nTwo\n\n# MCP Server: 10\n\nTen\n\n# MCP Server: b\n\nB2\n\n# MCP Server: a\n\nA\n$/);
 	// blocks of 16+400 bytes: "# MCP Server: pN" each; pa..pd the same size, p0 larger by
 	// its body; the cap leaves room for two of them and the notice
 	const mcp = {};
 	for (const k of ['pa', 'pb', 'p0', 'pc', 'pd']) mcp[k] = { command: 'c', instructions: (k === 'p0' ? 'z' : '') + 'y'.repeat(400) };
-	const full = composeGroupProjectDoc(group, path.join(root, 'groups/main'), { fileName: 'CLAUDE.md' },
+	const full = await composeGroupProjectDoc(group, path.join(root, 'groups/main'), { fileName: 'CLAUDE.md' },
 		{ mcp_servers: JSON.stringify(mcp) });
 	const size = Buffer.byteLength(read(root, 'groups/main/CLAUDE.md'));
 	assert.deepEqual(full.dropped, []);
-	const r = composeGroupProjectDoc(group, path.join(root, 'groups/main'), { fileName: 'CLAUDE.md', maxBytes: size - 900 },
+	const r = await composeGroupProjectDoc(group, path.join(root, 'groups/main'), { fileName: 'CLAUDE.md', maxBytes: size - 900 },
 		{ mcp_servers: JSON.stringify(mcp) }, { log: logger() });
 	assert.deepEqual(r.dropped, ['MCP Server: p0', 'MCP Server: pa', 'MCP Server: pb']);
 	assert.match(read(root, 'groups/main/CLAUDE.md'), /# MCP Server: pc\n\ny{400}\n\n# MCP Server: pd\n\ny{400}\n\n# Omitted for size\n\n/);
 });
 
-test('a row of 60000 servers: ordered by sorting and fitted in one pass, not pair by pair', { timeout: 120000 }, (t) => {
+test('a row of 60000 servers: ordered by sorting and fitted in one pass, not pair by pair', { timeout: 120000 }, async (t) => {
 	// the agent decides how many servers its row has (up to 64 MiB of it):
 	// comparing every pair of keys, and rendering the document again after
 	// each drop, took minutes here where this takes a fraction of a second
@@ -157,7 +157,7 @@ test('a row of 60000 servers: ordered by sorting and fitted in one pass, not pai
 	const parts = [];
 	for (let i = 60000; i > 0; i--) parts.push(`"${i % 2 ? i : 's' + i}":{"command":"c","instructions":"i${i}"}`);
 	parts.push('"bad":1');
-	const r = composeGroupProjectDoc(group, path.join(root, 'groups/main'), { fileName: 'CLAUDE.md', maxBytes: 4096 },
+	const r = await composeGroupProjectDoc(group, path.join(root, 'groups/main'), { fileName: 'CLAUDE.md', maxBytes: 4096 },
 		{ mcp_servers: '{' + parts.join(',') + '}' }, { log });
 	const doc = read(root, 'groups/main/CLAUDE.md');
 	// the notice naming each dropped one outgrows the cap: every one goes,
@@ -170,88 +170,106 @@ test('a row of 60000 servers: ordered by sorting and fitted in one pass, not pai
 	assert.deepEqual(r.dropped.slice(-5), ['MCP Server: 1', 'MCP Server: 3', 'MCP Server: 5', 'MCP Server: 7', 'MCP Server: 9']);
 	assert.doesNotMatch(doc, /# MCP Server: /);
 	assert.match(doc, /# Omitted for size\n\n.*: NanoClaw Skill: welcome, NanoClaw Module: core, NanoClaw Module: cli, MCP Server: s60000, /);
-	assert.ok(log.lines.some((l) => /mcpServers\.bad: dropping an invalid MCP server/.test(l[1])));
+	assert.ok(log.lines.some((l) => l[1] === 'Dropping invalid stored MCP server' && l[2].server === 'bad'));
 });
 
-test('a hostile spec: the host\'s error or none, never a TypeError; r.file the file written', (t) => {
+test('a hostile spec: the host\'s error or none, never a TypeError; r.file the file written', async (t) => {
 	const root = tree(t);
 	const dir = path.join(root, 'groups/main');
 	// nativeSkills null is no native skills (as nanoclaw's optional chaining reads it)
-	const r = composeGroupProjectDoc(group, dir, { fileName: 'AGENTS.md', instructions: { nativeSkills: null } });
+	const r = await composeGroupProjectDoc(group, dir, { fileName: 'AGENTS.md', instructions: { nativeSkills: null } });
 	assert.equal(r.file, 'AGENTS.md');
 	assert.equal(read(path.join(dir, 'AGENTS.md')).includes('Native Runtime Skills'), false);
 	for (const bad of ['x', 7, true])
-		assert.throws(() => composeGroupProjectDoc(group, dir, { fileName: 'AGENTS.md',
+		await assert.rejects(() => composeGroupProjectDoc(group, dir, { fileName: 'AGENTS.md',
 			instructions: { nativeSkills: bad } }), (e) => e.code === 'EUSAGE' && e.key === 'nativeSkills');
 	// a getter that answers otherwise the second time: r.file is what was validated and written
 	let n = 0;
 	const flip = { get fileName() { return n++ ? '../../elsewhere' : 'CLAUDE.md'; } };
-	const f = composeGroupProjectDoc(group, dir, flip);
+	const f = await composeGroupProjectDoc(group, dir, flip);
 	assert.equal(f.file, 'CLAUDE.md');
 	assert.ok(fs.existsSync(path.join(dir, 'CLAUDE.md')));
 });
 
-test('a bad spec or group is the host\'s error, nothing written', (t) => {
+test('a bad spec or group is the host\'s error, nothing written', async (t) => {
 	const root = tree(t);
 	const dir = path.join(root, 'groups/main');
-	assert.throws(() => composeGroupProjectDoc(group, dir, { fileName: 'README.md' }), (e) => e.code === 'EUSAGE');
-	assert.throws(() => composeGroupProjectDoc(group, dir, { fileName: 'CLAUDE.md', maxBytes: -1 }),
+	await assert.rejects(() => composeGroupProjectDoc(group, dir, { fileName: 'README.md' }), (e) => e.code === 'EUSAGE');
+	await assert.rejects(() => composeGroupProjectDoc(group, dir, { fileName: 'CLAUDE.md', maxBytes: '4096' }),
 		(e) => e.code === 'EUSAGE' && e.key === 'maxBytes');
-	assert.throws(() => composeGroupProjectDoc(group, dir, { fileName: 'AGENTS.md',
+	await assert.rejects(() => composeGroupProjectDoc(group, dir, { fileName: 'AGENTS.md',
 		instructions: { nativeSkills: { discoveryPath: '/x' } } }), (e) => e.code === 'EUSAGE');
-	assert.throws(() => composeGroupProjectDoc(group, path.join(root, 'elsewhere'), { fileName: 'CLAUDE.md' }),
+	await assert.rejects(() => composeGroupProjectDoc(group, '', { fileName: 'CLAUDE.md' }),
 		(e) => e.code === 'EUSAGE' && e.key === 'groupDir');
-	assert.throws(() => composeGroupProjectDoc({ folder: '../x' }, dir, { fileName: 'CLAUDE.md' }),
-		(e) => e.code === 'EINPUT');
-	assert.throws(() => composeGroupProjectDoc(group, dir, { fileName: 'CLAUDE.md' }, { mcp_servers: '{' }),
-		(e) => e.code === 'EINPUT' && e.key === 'mcp_servers');
+	await assert.rejects(() => composeGroupProjectDoc(group, path.join(root, 'groups/-x'), { fileName: 'CLAUDE.md' }),
+		(e) => e.code === 'EUSAGE' && e.key === 'groupDir');
+	await assert.rejects(() => composeGroupProjectDoc(group, dir, { fileName: 'CLAUDE.md' }, 'all'),
+		(e) => e.code === 'EINPUT' && e.key === 'config');
+	await assert.rejects(() => composeGroupProjectDoc(group, dir, { fileName: 'CLAUDE.md' }, 7),
+		(e) => e.code === 'EUSAGE' && e.key === 'runtimeSkills');
 	assert.equal(fs.existsSync(path.join(dir, 'CLAUDE.md')), false);
+	assert.equal(fs.existsSync(path.join(root, 'groups/-x')), false);
 });
 
-test('one spec object changed between calls: each call composes the spec as it is then', (t) => {
+test('what nanoclaw\'s composer would fail the spawn on composes, said in the log', async (t) => {
+	const root = tree(t);
+	const dir = path.join(root, 'groups/main');
+	const log = logger();
+	// a malformed mcp_servers column: nanoclaw's JSON.parse throws at every spawn
+	const r = await composeGroupProjectDoc(group, dir, { fileName: 'CLAUDE.md' }, { mcp_servers: '{' }, { log });
+	assert.equal(r.changed, true);
+	assert.match(read(dir, 'CLAUDE.md'), /# NanoClaw Skill: welcome/);
+	assert.deepEqual(log.lines.map((l) => [l[0], l[1]]),
+		[['warn', 'Stored MCP servers are not JSON; composed without their instructions']]);
+	// a cap of at most 0: nanoclaw drops every droppable section, so does clawmd
+	const z = await composeGroupProjectDoc(group, dir, { fileName: 'CLAUDE.md', maxBytes: -1 }, null, { log });
+	assert.deepEqual(z.dropped, ['NanoClaw Skill: welcome', 'NanoClaw Module: core', 'NanoClaw Module: cli']);
+});
+
+test('one spec object changed between calls: each call composes the spec as it is then', async (t) => {
 	const root = tree(t);
 	const dir = path.join(root, 'groups/main');
 	const doc = (f) => read(path.join(dir, f));
 	const spec = { fileName: 'CLAUDE.md' };
-	assert.equal(composeGroupProjectDoc(group, dir, spec).file, 'CLAUDE.md');
-	assert.equal(composeGroupProjectDoc(group, dir, spec).changed, false);
+	assert.equal((await composeGroupProjectDoc(group, dir, spec)).file, 'CLAUDE.md');
+	assert.equal((await composeGroupProjectDoc(group, dir, spec)).changed, false);
 	spec.fileName = 'AGENTS.md';
-	assert.equal(composeGroupProjectDoc(group, dir, spec).file, 'AGENTS.md');
+	assert.equal((await composeGroupProjectDoc(group, dir, spec)).file, 'AGENTS.md');
 	assert.ok(fs.existsSync(path.join(dir, 'AGENTS.md')));
 	// the instructions, a new object, then the same object changed in place
 	spec.instructions = { nativeOverrideFiles: ['AGENTS.local.md'] };
-	composeGroupProjectDoc(group, dir, spec);
+	await composeGroupProjectDoc(group, dir, spec);
 	assert.match(doc('AGENTS.md'), /Do not use `AGENTS\.local\.md` for memory\./);
 	spec.instructions.nativeOverrideFiles.push('AGENTS.override.md');
-	composeGroupProjectDoc(group, dir, spec);
+	await composeGroupProjectDoc(group, dir, spec);
 	assert.match(doc('AGENTS.md'), /Do not use `AGENTS\.local\.md` or `AGENTS\.override\.md` for memory\./);
 	// a cap: the ladder drops
 	spec.maxBytes = 200;
-	assert.notDeepEqual(composeGroupProjectDoc(group, dir, spec).dropped, []);
+	assert.notDeepEqual((await composeGroupProjectDoc(group, dir, spec)).dropped, []);
 	delete spec.maxBytes;
-	assert.deepEqual(composeGroupProjectDoc(group, dir, spec).dropped, []);
+	assert.deepEqual((await composeGroupProjectDoc(group, dir, spec)).dropped, []);
 	// and a refused change is refused at each call
 	spec.fileName = 'README.md';
 	for (let i = 0; i < 2; i++)
-		assert.throws(() => composeGroupProjectDoc(group, dir, spec), (e) => e.code === 'EUSAGE' && e.key === 'fileName');
+		await assert.rejects(() => composeGroupProjectDoc(group, dir, spec), (e) => e.code === 'EUSAGE' && e.key === 'fileName');
 });
 
-test('a group name refused is refused at each call; one accepted is not asked again', (t) => {
+test('a group name refused is refused at each call; one accepted is not asked again', async (t) => {
 	const root = tree(t);
 	const spec = { fileName: 'CLAUDE.md' };
 	for (let i = 0; i < 2; i++)
-		assert.throws(() => composeGroupProjectDoc({ folder: '.hidden' }, path.join(root, 'groups/.hidden'), spec),
-			(e) => e.code === 'EINPUT');
+		await assert.rejects(() => composeGroupProjectDoc({ folder: '.hidden' }, path.join(root, 'groups/.hidden'), spec),
+			(e) => e.code === 'EUSAGE' && e.key === 'groupDir');
 	assert.equal(fs.existsSync(path.join(root, 'groups/.hidden')), false);
 	const dir = path.join(root, 'groups/main');
-	assert.equal(composeGroupProjectDoc(group, dir, spec).changed, true);
+	assert.equal((await composeGroupProjectDoc(group, dir, spec)).changed, true);
 	// the group's directory removed since: made again, as nanoclaw's composer does
 	fs.rmSync(dir, { recursive: true });
-	assert.equal(composeGroupProjectDoc(group, dir, spec).changed, true);
+	assert.equal((await composeGroupProjectDoc(group, dir, spec)).changed, true);
 	assert.ok(fs.existsSync(path.join(dir, 'CLAUDE.md')));
 });
 
-test('each input changed between calls is composed at the next (a row of the same length, a skill edited with its mtime put back, a skill or the skills directory swapped)', (t) => {
+test('each input changed between calls is composed at the next (a row of the same length, a skill edited with its mtime put back, a skill or the skills directory swapped)', async (t) => {
 	const root = tree(t);
 	const dir = path.join(root, 'groups/main');
 	const doc = () => read(path.join(dir, 'CLAUDE.md'));
@@ -266,30 +284,30 @@ test('each input changed between calls is composed at the next (a row of the sam
 	// so a change of one byte, the length kept, is a config anew
 	const row = { agent_group_id: 'ag-1', skills: '"all"', cli_scope: null,
 		mcp_servers: JSON.stringify({ aa: { command: 'x', instructions: 'AAAA one' } }) };
-	composeGroupProjectDoc(group, dir, spec, row);
+	await composeGroupProjectDoc(group, dir, spec, row);
 	assert.match(doc(), /AAAA one/);
 	row.mcp_servers = JSON.stringify({ aa: { command: 'x', instructions: 'BBBB one' } });
-	assert.equal(composeGroupProjectDoc(group, dir, spec, row).changed, true);
+	assert.equal((await composeGroupProjectDoc(group, dir, spec, row)).changed, true);
 	assert.match(doc(), /BBBB one/);
 	const text = (s) => JSON.stringify({ mcpServers: { aa: { command: 'x', instructions: s } } });
-	composeGroupProjectDoc(group, dir, spec, text('CCCC one'));
-	assert.equal(composeGroupProjectDoc(group, dir, spec, text('DDDD one')).changed, true);
+	await composeGroupProjectDoc(group, dir, spec, text('CCCC one'));
+	assert.equal((await composeGroupProjectDoc(group, dir, spec, text('DDDD one'))).changed, true);
 	assert.match(doc(), /DDDD one/);
 	// a skill edited in place, the same length, its times put back: the
 	// record's look from the kept skills directory sees its ctime
-	composeGroupProjectDoc(group, dir, spec);
+	await composeGroupProjectDoc(group, dir, spec);
 	const sk = path.join(skills, 'welcome/instructions.md');
 	const st = fs.statSync(sk);
 	fs.writeFileSync(sk, 'Welcomf.\n');
 	fs.utimesSync(sk, st.atime, st.mtime);
-	assert.equal(composeGroupProjectDoc(group, dir, spec).changed, true);
+	assert.equal((await composeGroupProjectDoc(group, dir, spec)).changed, true);
 	assert.match(doc(), /Welcomf\./);
 	// a skill's directory swapped by renames
 	put(path.join(skills, 'welcome.new/instructions.md'), 'Swapped.\n');
 	fs.renameSync(path.join(skills, 'welcome'), path.join(skills, 'welcome.old'));
 	fs.renameSync(path.join(skills, 'welcome.new'), path.join(skills, 'welcome'));
 	fs.rmSync(path.join(skills, 'welcome.old'), { recursive: true });
-	composeGroupProjectDoc(group, dir, spec);
+	await composeGroupProjectDoc(group, dir, spec);
 	assert.match(doc(), /Swapped\./);
 	// the skills directory renamed away and another made in its place, its
 	// file of the same size and mtime as the one it replaces
@@ -297,8 +315,8 @@ test('each input changed between calls is composed at the next (a row of the sam
 	put(path.join(skills, 'welcome/instructions.md'), 'Swappee.\n');
 	const was = fs.statSync(path.join(`${skills}.old`, 'welcome/instructions.md'));
 	fs.utimesSync(path.join(skills, 'welcome/instructions.md'), was.atime, was.mtime);
-	assert.equal(composeGroupProjectDoc(group, dir, spec).changed, true);
+	assert.equal((await composeGroupProjectDoc(group, dir, spec)).changed, true);
 	assert.match(doc(), /Swappee\./);
 	assert.doesNotMatch(doc(), /Other\./);
-	assert.equal(composeGroupProjectDoc(group, dir, spec).changed, false);
+	assert.equal((await composeGroupProjectDoc(group, dir, spec)).changed, false);
 });

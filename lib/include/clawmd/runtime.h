@@ -86,6 +86,14 @@ struct clawmd_contract {
 	enum clawmd_runtime like;
 	/* Where its rules come from, for doc/runtimes.md and status. */
 	const char *source;
+	/* nanoclaw's pre-contract spec inputs, for the flat document only
+	 * (doc/nanoclaw.md, "Legacy specs"): `base`, a host file inlined as
+	 * the runtime contract as it is written (its memory-note placeholder
+	 * left alone) in place of the layout's base; `sections`, a JSON list
+	 * of {"name", "body"}, each a section never dropped, after the base.
+	 * NULL: none. */
+	const char *base;
+	const char *sections;
 };
 
 /* The built-in contract of `rt`, or NULL past the table. */
