@@ -825,8 +825,7 @@ static int plan_inputs(struct build *b)
 	b->shown = (struct clawmd_dir){gd->fd, b->g->shown};
 	for (int rt = 0; rt < clawmd_layout_nruntimes(b->lay); rt++) {
 		const struct clawmd_contract *c = clawmd_layout_contract(b->lay, rt);
-		b->il.on |= (b->runtimes & (1u << rt)) && c && c->entry && !c->imports &&
-			    strcmp(c->entry, CLAWMD_ENTRY_NAME);
+		b->il.on |= (b->runtimes & (1u << rt)) && c && c->entry && !c->imports;
 	}
 	layout_warnings(b);
 	for (size_t i = 0; i < b->cfg->nunknown; i++)
@@ -1053,13 +1052,42 @@ static int plan_group_files(struct build *b)
 	return 0;
 }
 
-/* The entry: header with the body's digest, then the body. */
+/* The entry: header with the body's digest, then the body; inlined, as
+ * another runtime's entry is, when a runtime of the group reads CLAUDE.md
+ * and follows no import (OpenCode in the nanoclaw preset, whose runner
+ * lists CLAUDE.md among its instructions), the memory inlined unless each
+ * such reader loads CLAUDE.local.md by itself. */
 static void plan_entry(struct build *b)
 {
 	struct clawmd_buf text = CLAWMD_BUF_INIT;
-	char hex[17];
-	clawmd_entry_digest(hex, b->body.ptr, b->body.len);
-	clawmd_buf_printf(&text, "%s%s -->\n%s", CLAWMD_HEADER, hex, b->body.ptr);
+	bool inlined = false, memory = false;
+	size_t limit = 0;
+	const char *who = NULL;
+	for (int rt = 0; rt < clawmd_layout_nruntimes(b->lay); rt++) {
+		const struct clawmd_contract *c = clawmd_layout_contract(b->lay, rt);
+		if (!(b->runtimes & (1u << rt)) || !c || !c->entry || strcmp(c->entry, CLAWMD_ENTRY_NAME) ||
+		    c->imports)
+			continue;
+		inlined = true;
+		memory |= !clawmd_runtime_list_has(c->reads, CLAWMD_LOCAL_NAME);
+		if (c->cap && (!limit || c->cap < limit))
+			limit = c->cap, who = c->title;
+		if (!who)
+			who = c->title;
+	}
+	if (inlined) {
+		struct clawmd_buf note = CLAWMD_BUF_INIT;
+		char *path = clawmd_path_join(b->g->shown, CLAWMD_ENTRY_NAME);
+		clawmd_inline_finish(&text, &note, &b->il.in, memory, path, who, limit);
+		if (note.len)
+			clawmd_plan_warn(b->out, "%s", note.ptr);
+		clawmd_buf_release(&note);
+		free(path);
+	} else {
+		char hex[17];
+		clawmd_entry_digest(hex, b->body.ptr, b->body.len);
+		clawmd_buf_printf(&text, "%s%s -->\n%s", CLAWMD_HEADER, hex, b->body.ptr);
+	}
 	size_t len = text.len;
 	add_entry(b->out, clawmd_xstrdup(CLAWMD_ENTRY_NAME), CLAWMD_FT_FILE,
 		  clawmd_buf_detach(&text), len);
