@@ -150,9 +150,18 @@ async function main() {
 	const { composeGroupProjectDoc } = require(path.join(pkg, 'nanoclaw.js'));
 	process.chdir(path.join(tmp, 'n'));
 	const group = { id: 'ag-1', name: 'Main', folder: 'main' };
-	for (let i = 0; i < 2; i++)
-		call('composeGroupProjectDoc', () => composeGroupProjectDoc(group, path.join(tmp, 'n/groups/main'),
-			{ fileName: 'CLAUDE.md', maxBytes: 1 << 20 }, { mcp_servers: '{}' }), has('group'));
+	for (let i = 0; i < 2; i++) {
+		const q = call('composeGroupProjectDoc', () => composeGroupProjectDoc(group, path.join(tmp, 'n/groups/main'),
+			{ fileName: 'CLAUDE.md', maxBytes: 1 << 20 }, { mcp_servers: '{}' }), (v) => v instanceof Promise);
+		if (q) {
+			try {
+				const r = await q;
+				if (!has('group')(r)) say(`bad: composeGroupProjectDoc resolved to ${util.inspect(r, { depth: 1 })}`);
+			} catch (e) {
+				if (!(e instanceof Error)) say(`bad: composeGroupProjectDoc rejected with ${util.inspect(e)}`);
+			}
+		}
+	}
 	say('done');
 }
 

@@ -110,19 +110,32 @@ expect_grep "... and where a and b read it" "^$M/groups/g/AGENTS.md:/home/a/AGEN
 expect_eq "... once" "$(grep -c ':/home/a/AGENTS.md:ro' "$T/out")" 1
 check "the file is within the least cap of the three" test "$(wc -c <"$M/groups/g/AGENTS.md")" -le 1000
 
-# A groups directory is never ROOT or above it: "/" would make every
-# directory of the machine a group compose writes into.
+# A groups directory is never ROOT or "/": that would make ROOT's own
+# directories, or every directory of the machine, groups.  One above ROOT
+# (nanoclaw's tests keep their groups beside the project) is taken for
+# groups it is given by name: its other directories are ROOT's neighbours,
+# never listed, and the one holding ROOT is never a group.
 G=$T/gtop
 mkdir -p "$G/groups" "$G/container"
 echo base >"$G/container/CLAUDE.md"
-for g in / . .. "$G"; do
+for g in / . "$G"; do
 	expect_fail 2 "--groups '$g' refused" "$CLAWMD" -C "$G" compose --groups "$g" tmp
 	expect_grep "... naming the flag and what was expected" \
-		"^clawmd: --groups: expected a directory of group directories beneath or beside ROOT, not ROOT or a directory above it" "$T/err"
+		"^clawmd: --groups: expected a directory of group directories, not ROOT or /" "$T/err"
 done
 check "... nothing written above ROOT" sh -c "test ! -e '$T/CLAUDE.md' && test ! -e /tmp/CLAUDE.md"
-printf '{"groups": ".."}\n' >"$G/clawmd.json"
-expect_fail 3 "clawmd.json groups '..' refused" "$CLAWMD" -C "$G" status
+expect_fail 2 "--groups '..' lists no group" "$CLAWMD" -C "$G" status --groups ..
+expect_grep "... saying why and what to do" "groups: '.*' is above ROOT, so its directories are ROOT's neighbours: name the groups" "$T/err"
+expect_fail 2 "... nor composes every one" "$CLAWMD" -C "$G" compose --groups ..
+expect_fail 3 "... and the directory holding ROOT is no group" "$CLAWMD" -C "$G" compose --groups .. gtop
+expect_grep "... saying so" "group 'gtop': its directory holds ROOT" "$T/err"
+check "... nothing written in ROOT or beside it" sh -c "test ! -e '$G/CLAUDE.md' && test ! -e '$T/fleet/CLAUDE.md'"
+mkdir -p "$T/nb"
+expect_ok "... a group named there composes" "$CLAWMD" -C "$G" compose --groups .. nb
+check "... into that group alone" test -f "$T/nb/CLAUDE.md"
+rm -rf "$T/nb"
+printf '{"groups": "/"}\n' >"$G/clawmd.json"
+expect_fail 3 "clawmd.json groups '/' refused" "$CLAWMD" -C "$G" status
 expect_grep "... naming the file and key" "clawmd.json: groups: expected a directory of group directories" "$T/err"
 rm "$G/clawmd.json"
 mkdir -p "$T/elsewhere"

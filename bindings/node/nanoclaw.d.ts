@@ -34,19 +34,29 @@ export interface VolumeMount {
 /** The mounts for the group's instruction files, for buildMounts (after composeGroupClaudeMd). */
 export function groupMounts(group: AgentGroup): VolumeMount[];
 
+/** nanoclaw's ProviderInstructionFacts: the provider's variables for the canon. */
+export interface ProviderInstructionFacts {
+	/** Files the runtime loads that the agent must not keep memory in (the canon's memory note). */
+	nativeOverrideFiles?: readonly string[];
+	nativeSkills?: {
+		discoveryPath: string;
+		sharedSource: string;
+		selfAuthoredHome: string;
+		persistentRoots: readonly string[];
+		ruleBearingInlined?: boolean;
+	};
+}
+
 /** nanoclaw's ProjectDocSpec (a provider contract's projectDocument). */
 export interface ProjectDocSpec {
 	fileName: 'CLAUDE.md' | 'AGENTS.md' | 'GEMINI.md' | 'QWEN.md';
-	instructions?: {
-		nativeOverrideFiles?: readonly string[];
-		nativeSkills?: {
-			discoveryPath: string;
-			sharedSource: string;
-			selfAuthoredHome: string;
-			persistentRoots: readonly string[];
-			ruleBearingInlined?: boolean;
-		};
-	};
+	instructions?: ProviderInstructionFacts;
+	/** @deprecated nanoclaw's pre-contract input: this file (relative to the
+	 * working directory) as the runtime contract, as written; null: the canon's path. */
+	baseDocPath?: string | null;
+	/** @deprecated nanoclaw's pre-contract input: sections never dropped, after the contract. */
+	extraSections?: { name: string; body: string }[];
+	/** The ladder's cap in bytes; undefined: none. */
 	maxBytes?: number;
 }
 
@@ -63,12 +73,36 @@ export interface ProjectDocResult extends ComposeResult {
 	dropped: string[];
 }
 
+/** nanoclaw's BASE_INSTRUCTIONS_PATH: container/CLAUDE.md. */
+export const BASE_INSTRUCTIONS_PATH: string;
+/** '{{provider-memory-note}}' */
+export const MEMORY_NOTE_PLACEHOLDER: string;
+/** { fileName: 'CLAUDE.md', maxBytes: 4194304 } */
+export const DEFAULT_PROJECT_DOC: ProjectDocSpec;
+/** The canon with the provider's memory note in place of the placeholder paragraph (none without override files). */
+export function renderBaseInstructions(template: string, facts?: ProviderInstructionFacts): string;
+/** The Native Runtime Skills section the facts make; undefined without nativeSkills. */
+export function renderNativeSkillsSection(facts?: ProviderInstructionFacts): { name: string; body: string } | undefined;
+
 /**
- * nanoclaw's composeGroupProjectDoc (pull request 3536 on): the flat
- * document for `spec` in groups/<folder>/<spec.fileName>, the same bytes
- * as nanoclaw's composer; warnings to options.log.warn, what the cap
- * ladder dropped to options.log.error.
+ * What the host sets once: nanoclaw's getContainerConfig (the group's
+ * container_configs row, or a Promise of it; undefined: no row) and its
+ * logger.  Either may be left out; null unsets it.
+ */
+export function configure(options: {
+	getContainerConfig?: ((agentGroupId: string) => ContainerConfigRow | undefined | null |
+		Promise<ContainerConfigRow | undefined | null>) | null;
+	log?: ProjectDocLogger | null;
+}): void;
+
+/**
+ * nanoclaw's composeGroupProjectDoc (2.4): the flat document for `spec` in
+ * groupDir/<spec.fileName>, nanoclaw's bytes (@ directives in what the agent
+ * wrote defused); the row from configure()'s reader; runtimeSkills in place
+ * of the stored skill selection.  The earlier form passed the row (or a
+ * container.json-shaped object) fourth; options.config and options.log
+ * still override the configured ones.
  */
 export function composeGroupProjectDoc(group: AgentGroup, groupDir: string, spec: ProjectDocSpec,
-	config?: ContainerConfig | ContainerConfigRow | string | null,
-	options?: { log?: ProjectDocLogger }): ProjectDocResult;
+	runtimeSkills?: readonly string[] | null | ContainerConfig | ContainerConfigRow | string,
+	options?: { log?: ProjectDocLogger; config?: ContainerConfig | ContainerConfigRow | string }): Promise<ProjectDocResult>;

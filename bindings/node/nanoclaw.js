@@ -394,10 +394,11 @@ function makeContract(read) {
 		keys['skills.discovery'] = str(discoveryPath, 'discoveryPath');
 		keys['skills.source'] = str(sharedSource, 'sharedSource');
 		keys['skills.home'] = str(selfAuthoredHome, 'selfAuthoredHome');
-		if (!Array.isArray(persistentRoots) || !persistentRoots.every((x) => typeof x === 'string' && x && !x.includes(',')))
+		const roots = persistentRoots ?? [];
+		if (!Array.isArray(roots) || !roots.every((x) => typeof x === 'string' && x && !x.includes(',')))
 			throw usage('composeGroupProjectDoc: spec.instructions.nativeSkills.persistentRoots: expected a list ' +
 				"of paths, none with a ','", 'persistentRoots');
-		keys['skills.roots'] = persistentRoots.join(',');
+		keys['skills.roots'] = roots.join(',');
 		keys['skills.inlined'] = ruleBearingInlined === true;
 	}
 	// The legacy inputs: any baseDocPath but undefined (null: the canon's

@@ -1457,6 +1457,23 @@ int clawmd_groups_list(char ***out, size_t *n, const struct clawmd_layout *lay,
 	size_t cap = 0, k = 0;
 	*out = NULL;
 	*n = 0;
+	/* Above ROOT, the groups directory's other directories are ROOT's
+	 * neighbours (other projects): a group there is acted on when named,
+	 * never found by a walk that would compose into every one of them. */
+	if (lay->root && lay->groups) {
+		char *norm = clawmd_path_norm(lay->groups);
+		bool above = clawmd_path_under(lay->root, norm);
+		free(norm);
+		if (above) {
+			char *shown = clawmd_layout_shown(lay, lay->groups);
+			int r = clawmd_err_set(err, CLAWMD_EUSAGE,
+					       "groups: '%s' is above ROOT, so its directories are ROOT's "
+					       "neighbours: name the groups to act on (none is found by "
+					       "listing it)", shown);
+			free(shown);
+			return r;
+		}
+	}
 	int rc = clawmd_groups_open(&d, lay, err);
 	if (rc < 0)
 		return rc;
@@ -1472,8 +1489,7 @@ int clawmd_groups_list(char ***out, size_t *n, const struct clawmd_layout *lay,
 		/* Symlinks are not groups: fstatat without following them. */
 		if (e->d_name[0] == '.' || !strcmp(e->d_name, "global") ||
 		    !clawmd_name_valid(e->d_name, len) ||
-		    fstatat(d.fd, e->d_name, &st, AT_SYMLINK_NOFOLLOW) < 0 || !S_ISDIR(st.st_mode) ||
-		    clawmd_layout_holds_root(lay, e->d_name))
+		    fstatat(d.fd, e->d_name, &st, AT_SYMLINK_NOFOLLOW) < 0 || !S_ISDIR(st.st_mode))
 			continue;
 		clawmd_xgrow(&v, &cap, k + 1, sizeof(*v));
 		v[k++] = clawmd_xstrdup(e->d_name);

@@ -21,7 +21,11 @@ function child(root, body, pre = '') {
 		const done = (x) => process.stdout.write(S(x === undefined ? null : x));
 		const err = (f) => { try { f(); return 'no throw'; } catch (e) {
 			return { ctor: e.constructor.name, isError: e instanceof Error, code: e.code, message: e.message }; } };
-		(${body})(clawmd, nc, ${JSON.stringify(root)}, done, err);`;
+		// the adapter's Promise: its rejection, as err() gives a throw
+		const aerr = async (f) => { try { await f(); return 'no throw'; } catch (e) {
+			return { ctor: e.constructor.name, isError: e instanceof Error, code: e.code, message: e.message }; } };
+		Promise.resolve((${body})(clawmd, nc, ${JSON.stringify(root)}, done, err, aerr)).catch((e) => {
+			process.stderr.write(String(e && e.stack)); process.exit(1); });`;
 	const r = spawnSync(process.execPath, ['--expose-gc', '-e', src],
 		{ cwd: root, encoding: 'utf8', timeout: 300000 });
 	assert.equal(r.signal, null, `the child died of ${r.signal}: ${r.stderr}`);
@@ -43,17 +47,17 @@ const skills = { discoveryPath: '/workspace/agent/.agents/skills', sharedSource:
 
 test('composeGroupProjectDoc: a spec key not enumerable, changed in place, is composed as it is now', (t) => {
 	const root = tree(t);
-	const out = child(root, `(clawmd, nc, root, done) => {
+	const out = child(root, `async (clawmd, nc, root, done, err, aerr) => {
 		const dir = root + '/groups/main', g = { folder: 'main', name: 'Main' };
 		const doc = () => require('fs').readFileSync(dir + '/AGENTS.md', 'utf8');
 		const spec = { fileName: 'AGENTS.md', instructions: {} };
 		Object.defineProperty(spec.instructions, 'nativeSkills', { value: undefined, writable: true, enumerable: false });
-		nc.composeGroupProjectDoc(g, dir, spec, null);
+		await nc.composeGroupProjectDoc(g, dir, spec, null);
 		const before = doc();
 		spec.instructions.nativeSkills = ${JSON.stringify(skills)};
-		nc.composeGroupProjectDoc(g, dir, spec, null);
+		await nc.composeGroupProjectDoc(g, dir, spec, null);
 		const after = doc();
-		nc.composeGroupProjectDoc(g, dir, { fileName: 'AGENTS.md', instructions: { nativeSkills: ${JSON.stringify(skills)} } }, null);
+		await nc.composeGroupProjectDoc(g, dir, { fileName: 'AGENTS.md', instructions: { nativeSkills: ${JSON.stringify(skills)} } }, null);
 		done({ before, after, fresh: doc() });
 	}`);
 	assert.notEqual(out.after, out.before, 'the changed key was not seen');
@@ -62,21 +66,21 @@ test('composeGroupProjectDoc: a spec key not enumerable, changed in place, is co
 
 test('composeGroupProjectDoc: instructions with a toJSON, changed in place, are composed as they are now', (t) => {
 	const root = tree(t);
-	const out = child(root, `(clawmd, nc, root, done) => {
+	const out = child(root, `async (clawmd, nc, root, done, err, aerr) => {
 		const dir = root + '/groups/main', g = { folder: 'main', name: 'Main' };
 		const doc = () => require('fs').readFileSync(dir + '/AGENTS.md', 'utf8');
 		const spec = { fileName: 'AGENTS.md', instructions: { toJSON() { return {}; } } };
-		nc.composeGroupProjectDoc(g, dir, spec, null);
+		await nc.composeGroupProjectDoc(g, dir, spec, null);
 		const before = doc();
 		spec.instructions.nativeSkills = ${JSON.stringify(skills)};
-		nc.composeGroupProjectDoc(g, dir, spec, null);
+		await nc.composeGroupProjectDoc(g, dir, spec, null);
 		const after = doc();
 		// and a list changed in place, element by element
 		spec.instructions.nativeSkills.persistentRoots = ['~/.a'];
-		nc.composeGroupProjectDoc(g, dir, spec, null);
+		await nc.composeGroupProjectDoc(g, dir, spec, null);
 		const one = doc();
 		spec.instructions.nativeSkills.persistentRoots[0] = '~/.b';
-		nc.composeGroupProjectDoc(g, dir, spec, null);
+		await nc.composeGroupProjectDoc(g, dir, spec, null);
 		done({ before, after, one, two: doc() });
 	}`);
 	assert.notEqual(out.after, out.before, 'the changed instructions were not seen');
@@ -87,11 +91,11 @@ test('composeGroupProjectDoc: instructions with a toJSON, changed in place, are 
 
 test('composeGroupProjectDoc: JSON.stringify replaced after load gives two specs two files, not one', (t) => {
 	const root = tree(t);
-	const out = child(root, `(clawmd, nc, root, done) => {
+	const out = child(root, `async (clawmd, nc, root, done, err, aerr) => {
 		const dir = root + '/groups/main', g = { folder: 'main', name: 'Main' };
 		JSON.stringify = () => 'same';
-		const a = nc.composeGroupProjectDoc(g, dir, { fileName: 'CLAUDE.md' }, null).file;
-		const b = nc.composeGroupProjectDoc(g, dir, { fileName: 'AGENTS.md' }, { mcp_servers: '{}' }).file;
+		const a = (await nc.composeGroupProjectDoc(g, dir, { fileName: 'CLAUDE.md' }, null)).file;
+		const b = (await nc.composeGroupProjectDoc(g, dir, { fileName: 'AGENTS.md' }, { mcp_servers: '{}' })).file;
 		done({ a, b, files: require('fs').readdirSync(dir).filter((f) => f.endsWith('.md')).sort() });
 	}`);
 	assert.deepEqual([out.a, out.b], ['CLAUDE.md', 'AGENTS.md']);
@@ -101,33 +105,33 @@ test('composeGroupProjectDoc: JSON.stringify replaced after load gives two specs
 
 test('composeGroupProjectDoc: throwing proxies, revoked proxies, prototype keys, a switched groupDir: an Error each', (t) => {
 	const root = tree(t);
-	const out = child(root, `(clawmd, nc, root, done, err) => {
+	const out = child(root, `async (clawmd, nc, root, done, err, aerr) => {
 		const dir = root + '/groups/main', g = { folder: 'main', name: 'Main' };
 		const spec = { fileName: 'AGENTS.md' };
 		const trap = new Proxy({}, new Proxy({}, { get() { return () => { throw new Error('trap'); }; } }));
 		const { proxy: dead, revoke } = Proxy.revocable({}, {}); revoke();
 		const r = {};
-		r.ok = err(() => nc.composeGroupProjectDoc(g, dir, spec, null));
+		r.ok = await aerr(() => nc.composeGroupProjectDoc(g, dir, spec, null));
 		for (const [k, p] of [['trap', trap], ['dead', dead]]) {
-			r[k + 'Group'] = err(() => nc.composeGroupProjectDoc(p, dir, spec, null));
-			r[k + 'Spec'] = err(() => nc.composeGroupProjectDoc(g, dir, p, null));
-			r[k + 'Instr'] = err(() => nc.composeGroupProjectDoc(g, dir, { fileName: 'AGENTS.md', instructions: p }, null));
-			r[k + 'Config'] = err(() => nc.composeGroupProjectDoc(g, dir, spec, p));
-			r[k + 'Options'] = err(() => nc.composeGroupProjectDoc(g, dir, spec, null, p));
+			r[k + 'Group'] = await aerr(() => nc.composeGroupProjectDoc(p, dir, spec, null));
+			r[k + 'Spec'] = await aerr(() => nc.composeGroupProjectDoc(g, dir, p, null));
+			r[k + 'Instr'] = await aerr(() => nc.composeGroupProjectDoc(g, dir, { fileName: 'AGENTS.md', instructions: p }, null));
+			r[k + 'Config'] = await aerr(() => nc.composeGroupProjectDoc(g, dir, spec, p));
+			r[k + 'Options'] = await aerr(() => nc.composeGroupProjectDoc(g, dir, spec, null, p));
 		}
 		// the cached spec's instructions swapped for a revoked proxy
 		const s2 = { fileName: 'AGENTS.md', instructions: {} };
-		nc.composeGroupProjectDoc(g, dir, s2, null);
+		await nc.composeGroupProjectDoc(g, dir, s2, null);
 		s2.instructions = dead;
-		r.deadLater = err(() => nc.composeGroupProjectDoc(g, dir, s2, null));
+		r.deadLater = await aerr(() => nc.composeGroupProjectDoc(g, dir, s2, null));
 		Object.prototype.fileName = 'AGENTS.md';
 		Object.prototype.instructions = { nativeOverrideFiles: ['x'] };
-		r.proto = err(() => nc.composeGroupProjectDoc(g, dir, {}, null));
+		r.proto = await aerr(() => nc.composeGroupProjectDoc(g, dir, {}, null));
 		delete Object.prototype.fileName; delete Object.prototype.instructions;
 		// the reused handle, the group's directory given otherwise
-		r.elsewhere = err(() => nc.composeGroupProjectDoc(g, root, spec, null));
-		r.dotdot = err(() => nc.composeGroupProjectDoc(g, dir + '/../main', spec, null));
-		r.escape = err(() => nc.composeGroupProjectDoc({ folder: '..' }, root, spec, null));
+		r.elsewhere = await aerr(() => nc.composeGroupProjectDoc(g, root, spec, null));
+		r.dotdot = await aerr(() => nc.composeGroupProjectDoc(g, dir + '/../main', spec, null));
+		r.escape = await aerr(() => nc.composeGroupProjectDoc({ folder: '..' }, root, spec, null));
 		r.files = require('fs').readdirSync(root).sort();
 		done(r);
 	}`);
@@ -138,8 +142,9 @@ test('composeGroupProjectDoc: throwing proxies, revoked proxies, prototype keys,
 		assert.ok(out[k].message, k);
 	}
 	assert.equal(out.proto.code, 'EUSAGE');
-	assert.match(out.elsewhere.message, /groupDir/);
-	assert.match(out.escape.message, /invalid group name/);
+	// ROOT given as the group's directory: the directory holding ROOT is never a group
+	assert.match(out.elsewhere.message, /holds ROOT/);
+	assert.match(out.escape.message, /holds ROOT/);
 	assert.deepEqual(out.files, ['.clawmd', 'container', 'groups']);
 });
 
@@ -362,13 +367,20 @@ test('workers terminated at startup (0-50 ms) while others compose: the host liv
 
 test('composeGroupProjectDoc: config text of null, a list, a string or a number: EUSAGE naming config, never a TypeError', (t) => {
 	const root = tree(t);
-	const out = child(root, `(clawmd, nc, root, done, err) => {
+	let out = child(root, `async (clawmd, nc, root, done, err, aerr) => {
 		const dir = root + '/groups/main', g = { folder: 'main' };
 		const r = {};
-		for (const c of ['null', '[1]', '"x"', '5', 'true', [], 5])
-			r[JSON.stringify(c)] = err(() => nc.composeGroupProjectDoc(g, dir, { fileName: 'CLAUDE.md' }, c));
-		done(r);
+		for (const c of ['null', '[1]', '"x"', '5', 'true'])
+			r[JSON.stringify(c)] = await aerr(() => nc.composeGroupProjectDoc(g, dir, { fileName: 'CLAUDE.md' }, c));
+		// a list is runtimeSkills (nanoclaw 2.4's fourth argument), a number neither
+		const list = await aerr(() => nc.composeGroupProjectDoc(g, dir, { fileName: 'CLAUDE.md' }, []));
+		const num = await aerr(() => nc.composeGroupProjectDoc(g, dir, { fileName: 'CLAUDE.md' }, 5));
+		done({ r, list, num });
 	}`);
+	assert.equal(out.list, 'no throw');
+	assert.equal(out.num.code, 'EUSAGE');
+	assert.match(out.num.message, /runtimeSkills: expected a list of skill names/);
+	out = out.r;
 	for (const [c, e] of Object.entries(out)) {
 		assert.equal(e.code, 'EUSAGE', `${c}: ${JSON.stringify(e)}`);
 		assert.match(e.message, /^config: expected a container_configs row or an object, not (null|an array|string|number|boolean)$/, c);

@@ -148,7 +148,7 @@ test("another addon's wrapped object as `this`: a TypeError (item 11)", (t) => {
 
 test('a groups directory of "/" or ROOT is refused at open, naming the key', (t) => {
 	const root = makeRoot(t);
-	for (const groups of ['/', '.', '..', root]) {
+	for (const groups of ['/', '.', root]) {
 		let e = null;
 		try {
 			require(pkg).open(root, { groups });
@@ -156,6 +156,11 @@ test('a groups directory of "/" or ROOT is refused at open, naming the key', (t)
 			e = x;
 		}
 		assert.ok(e, `groups ${groups}: open throws`);
-		assert.match(e.message, /groups: expected a directory of group directories beneath or beside ROOT/);
+		assert.match(e.message, /groups: expected a directory of group directories, not ROOT or \//);
 	}
+	// one above ROOT is the host's choice; the directory holding ROOT is no group
+	const h = require(pkg).open(root, { groups: '..' });
+	t.after(() => h.close());
+	assert.ok(!h.groups().includes(path.basename(root)));
+	assert.throws(() => h.compose(path.basename(root)), (e) => e.code === 'EINPUT' && /holds ROOT/.test(e.message));
 });

@@ -196,7 +196,8 @@ const char *clawmd_layout_suggest(const struct clawmd_layout *lay, const char *n
 /* Whether group `name`'s directory is ROOT or holds it (a groups
  * directory above ROOT): never a group, neither listed nor opened. */
 bool clawmd_layout_holds_root(const struct clawmd_layout *lay, const char *name);
-/* The groups: real directories under groups/ not starting with '.', sorted. */
+/* The groups: real directories under groups/ not starting with '.', sorted;
+ * EUSAGE for a groups directory above ROOT, whose groups are only named. */
 int clawmd_groups_list(char ***out, size_t *n, const struct clawmd_layout *lay,
 		       struct clawmd_err *err);
 
