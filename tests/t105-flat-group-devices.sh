@@ -69,9 +69,9 @@ for prov in claude codex; do
 			(cd "$R" && LD_PRELOAD=$pre ASAN_OPTIONS=detect_leaks=0:abort_on_error=1 timeout 20 node -e '
 				const [pkg, dir, prov, file] = process.argv.slice(1);
 				const nc = require(pkg + "/nanoclaw.js");
-				const r = nc.composeGroupProjectDoc({ folder: "main", name: "Main" }, dir, { fileName: file },
-					{ provider: prov }, { log: { warn() {}, error() {} } });
-				process.stdout.write(r.file + "\n");' "$PKG" "$G" $prov $entry) >"$T/out" 2>"$T/err"
+				nc.composeGroupProjectDoc({ folder: "main", name: "Main" }, dir, { fileName: file },
+					{ provider: prov }, { log: { warn() {}, error() {} } })
+					.then((r) => process.stdout.write(r.file + "\n"));' "$PKG" "$G" $prov $entry) >"$T/out" 2>"$T/err"
 			st=$?
 			[ $st = 0 ] && [ "$(cat "$T/out")" = $entry ] || node_bad="$node_bad; $at: exit $st $(head -c 200 "$T/err")"
 			grep -q OUTSIDE-SECRET "$T/out" "$T/err" && leaked="$leaked; $at: node"

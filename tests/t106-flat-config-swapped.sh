@@ -45,9 +45,11 @@ if command -v node >/dev/null 2>&1 && [ -d "$PKG" ] &&
 	(cd "$R" && LD_PRELOAD='' slow node -e '
 		const [pkg, dir] = process.argv.slice(1);
 		const nc = require(pkg + "/nanoclaw.js");
-		for (let i = 0; i < 3; i++)
-			nc.composeGroupProjectDoc({ folder: "main" }, dir, { fileName: "CLAUDE.md" }, null,
-				{ log: { warn(m) { console.log(m); }, error(m) { console.log(m); } } });' "$PKG" "$G") >"$T/out" 2>"$T/err"
+		(async () => {
+			for (let i = 0; i < 3; i++)
+				await nc.composeGroupProjectDoc({ folder: "main" }, dir, { fileName: "CLAUDE.md" }, null,
+					{ log: { warn(m) { console.log(m); }, error(m) { console.log(m); } } }).catch((e) => console.log(e.message));
+		})();' "$PKG" "$G") >"$T/out" 2>"$T/err"
 	st=$?
 	{ [ $st = 124 ] || [ $st -ge 128 ]; } && hung="$hung; node exit $st"
 	grep -q OUTSIDE-SECRET "$T/out" "$T/err" && leaked="$leaked; node"

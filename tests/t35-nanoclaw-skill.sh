@@ -28,7 +28,7 @@ expect_grep "... and a description" '^description: .+' "$S"
 
 # 1. The platform gate, before anything is installed or edited.
 line() { grep -n -m1 -F -- "$1" "$S" | cut -d: -f1; }
-gate=$(line 'uname -s') add=$(line 'pnpm add') edit=$(line 'src/container-runner.ts`, take')
+gate=$(line 'uname -s') add=$(line 'pnpm add') edit=$(line 'Replace the whole file with')
 check "the platform is asked first (uname -s before pnpm add and any edit)" \
 	test -n "$gate" -a -n "$add" -a -n "$edit" -a "${gate:-0}" -lt "${add:-0}" -a "${gate:-0}" -lt "${edit:-0}"
 expect_grep "... and it stops on macOS, saying nothing was changed" 'macOS prints `Darwin`\), \*\*stop here\*\*' "$S"
@@ -64,12 +64,21 @@ for f in $(grep -ho "import { [A-Za-z]* [a-zA-Z ]*} from 'clawmd/nanoclaw'" "$S"
 	# nanoclaw is an ES module: its import reaches nanoclaw.mjs, not .js.
 	expect_grep "... and its ESM face (nanoclaw.mjs) too" "^export const \\{.* $f[,} ]" "$NC_MJS"
 done
-# The flat route's call passes (group, groupDir, spec, config, { log }): the
-# declaration must take the row fourth and the logger in the fifth.
+# The flat route swaps nanoclaw's module: every name it exports comes from
+# clawmd/nanoclaw, the signature is nanoclaw 2.4's, and the row and the
+# logger are wired once through configure().
 if echo "$exports" | grep -qx composeGroupProjectDoc; then
-	expect_grep "composeGroupProjectDoc takes (group, groupDir, spec, config, options)" \
-		'function composeGroupProjectDoc\(group, groupDir, spec, config, options\)' "$NC"
-	expect_grep "... and options.log is the host's logger" 'options\.log' "$NC"
+	expect_grep "composeGroupProjectDoc takes (group, groupDir, spec, runtimeSkills, options)" \
+		'async function composeGroupProjectDoc\(group, groupDir, spec, runtimeSkills, options\)' "$NC"
+	for f in composeGroupProjectDoc DEFAULT_PROJECT_DOC BASE_INSTRUCTIONS_PATH MEMORY_NOTE_PLACEHOLDER \
+		renderBaseInstructions renderNativeSkillsSection configure; do
+		check "clawmd/nanoclaw exports $f, as the swapped module must" sh -c "echo '$exports' | grep -qx '$f'"
+		check "... and its ESM face too" grep -q "^export const {.* $f[,} ]" "$NC_MJS"
+		[ $f = configure ] || check "... and the skill's module re-exports it" grep -q "^  $f,\$" "$S"
+	done
+	check "the skill wires nanoclaw's row reader and logger" grep -qxF 'clawmd.configure({ getContainerConfig, log });' "$S"
+	expect_grep "the skill runs nanoclaw's own composer tests against clawmd" \
+		'^pnpm exec vitest run src/project-doc-compose.test.ts$' "$S"
 fi
 
 # 4. Each shape is recognised by the file it has.
@@ -102,10 +111,8 @@ for b in "$T"/skill-*.bash "$T"/remove-*.bash; do
 done
 
 # 7. REMOVE.md undoes what the skill does.
-expect_grep "REMOVE.md restores the flat import" \
-	"^import \\{ composeGroupProjectDoc, DEFAULT_PROJECT_DOC \\} from './project-doc-compose.js';$" "$R"
-check "... the line the skill replaced" grep -qxF \
-	"import { composeGroupProjectDoc, DEFAULT_PROJECT_DOC } from './project-doc-compose.js';" "$S"
+expect_grep "REMOVE.md restores nanoclaw's module" \
+	"^git checkout <the commit before the switch> -- src/project-doc-compose.ts$" "$R"
 for w in 'pnpm remove clawmd' 'rm -f clawmd.json' '\.clawmd' 'claude-md-compose.js' 'composeGroupClaudeMd\(agentGroup\)'; do
 	expect_grep "REMOVE.md: $w" "$w" "$R"
 done

@@ -49,7 +49,9 @@ export interface ProviderInstructionFacts {
 
 /** nanoclaw's ProjectDocSpec (a provider contract's projectDocument). */
 export interface ProjectDocSpec {
-	fileName: 'CLAUDE.md' | 'AGENTS.md' | 'GEMINI.md' | 'QWEN.md';
+	/** CLAUDE.md, AGENTS.md, GEMINI.md or QWEN.md (typed as nanoclaw types it;
+	 * another name is refused at the call, EUSAGE). */
+	fileName: string;
 	instructions?: ProviderInstructionFacts;
 	/** @deprecated nanoclaw's pre-contract input: this file (relative to the
 	 * working directory) as the runtime contract, as written; null: the canon's path. */

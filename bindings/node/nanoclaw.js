@@ -673,8 +673,5 @@ async function composeGroupProjectDoc(group, groupDir, spec, runtimeSkills, opti
 	return r;
 }
 
-module.exports = {
-	composeGroupClaudeMd, composeGroupProjectDoc, migrateGroupsToClaudeLocal, groupMounts, configure,
-	renderBaseInstructions, renderNativeSkillsSection,
-	BASE_INSTRUCTIONS_PATH, MEMORY_NOTE_PLACEHOLDER, DEFAULT_PROJECT_DOC,
-};
+// nanoclaw's src/project-doc-compose.ts exports, beside the adapter's own
+module.exports = { composeGroupClaudeMd, composeGroupProjectDoc, migrateGroupsToClaudeLocal, groupMounts, configure, renderBaseInstructions, renderNativeSkillsSection, BASE_INSTRUCTIONS_PATH, MEMORY_NOTE_PLACEHOLDER, DEFAULT_PROJECT_DOC };
