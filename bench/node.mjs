@@ -234,8 +234,10 @@ async function flat(root, config, n, peerDir) {
 	const row = (i) => (rows ? rows[i] : { agent_group_id: `ag-fa${i}`, skills: '"all"',
 		mcp_servers: JSON.stringify(servers), cli_scope: null });
 	const grp = (i) => ({ id: `ag-fa${i}`, name: `fa${i}`, folder: `fa${i}` });
+	// as nanoclaw 2.4 calls it: the row from its reader, set once, the call awaited
+	nc.configure({ getContainerConfig: async (id) => row(Number(id.slice(5))), log: quiet });
 	const sides = [['clawmd/nanoclaw composeGroupProjectDoc', (i) =>
-		nc.composeGroupProjectDoc(grp(i), path.resolve('groups', `fa${i}`), spec, row(i), { log: quiet })]];
+		nc.composeGroupProjectDoc(grp(i), path.resolve('groups', `fa${i}`), spec)]];
 	if (nf) sides.push([`nanoclaw's composeGroupProjectDoc`, nf.f]);
 	const t = sides.map(() => []);
 	for (let i = 0; i < n + 5; i++) {
@@ -273,21 +275,21 @@ async function flat(root, config, n, peerDir) {
 	const cfg = { skills: 'all', mcpServers: servers };
 	const cfgText = JSON.stringify(cfg);
 	const plain = clawmd.open(root, { preset: 'nanoclaw', document: 'flat' });
-	const a = () => nc.composeGroupProjectDoc(grp(0), path.resolve('groups', 'fa0'), spec, row(0), { log: quiet });
+	const a = () => nc.composeGroupProjectDoc(grp(0), path.resolve('groups', 'fa0'), spec);
 	const b = () => plain.compose('fa1', { config: cfg });
 	const c = () => plain.compose('fa2', { config: cfgText });
 	for (let i = 0; i < 20; i++) {
-		a();
+		await a();
 		b();
 		c();
 		sleep(20);
 	}
-	if (a().changed || b().changed || c().changed) throw new Error('bench: the adapter\'s groups are not a no-op');
+	if ((await a()).changed || b().changed || c().changed) throw new Error('bench: the adapter\'s groups are not a no-op');
 	const ta = [], tb = [], tc = [];
-	for (let i = 0; i < 200; i++) { a(); b(); c(); }
+	for (let i = 0; i < 200; i++) { await a(); b(); c(); }
 	for (let i = 0; i < NOOP; i++) {
 		let x = now();
-		a();
+		await a();
 		ta.push(now() - x);
 		x = now();
 		b();
@@ -309,7 +311,7 @@ async function flat(root, config, n, peerDir) {
 }
 
 /* The two no-ops of flat(), one side alone (see flatcount above). */
-function flatCount(root, config, n, which) {
+async function flatCount(root, config, n, which) {
 	const nc = require(path.join(pkg, 'nanoclaw.js'));
 	process.chdir(root);
 	const servers = JSON.parse(fs.readFileSync(config, 'utf8')).mcpServers;
@@ -325,7 +327,9 @@ function flatCount(root, config, n, which) {
 	let plain = null;
 	let f;
 	if (which === 'adapter') {
-		f = () => nc.composeGroupProjectDoc(grp, path.resolve('groups', 'fc0'), spec, row, { log: quiet });
+		// as nanoclaw 2.4 calls it: the row from its reader, the call awaited
+		nc.configure({ getContainerConfig: async () => row, log: quiet });
+		f = () => nc.composeGroupProjectDoc(grp, path.resolve('groups', 'fc0'), spec);
 	} else {
 		fs.mkdirSync(path.join(root, 'groups', 'fc1'), { recursive: true });
 		plain = clawmd.open(root, { preset: 'nanoclaw', document: 'flat' });
@@ -333,18 +337,18 @@ function flatCount(root, config, n, which) {
 		f = () => plain.compose('fc1', { config: text });
 	}
 	for (let i = 0; i < 20; i++) {
-		f();
+		await f();
 		sleep(20);
 	}
-	if (f().changed) throw new Error(`bench: ${which} is not a no-op`);
-	for (let i = 0; i < 5000; i++) f(); // past the optimizing compiler's work
-	for (let i = 0; i < n; i++) f();
+	if ((await f()).changed) throw new Error(`bench: ${which} is not a no-op`);
+	for (let i = 0; i < 5000; i++) await f(); // past the optimizing compiler's work
+	for (let i = 0; i < n; i++) await f();
 	// CLAWMD_BENCH_MARK: one call more between two stats of names that do
 	// not exist, where a trace of the process finds that call's system
 	// calls (scripts/bench-node.sh: the floor of the plain no-op).
 	if (process.env.CLAWMD_BENCH_MARK) {
 		try { fs.statSync('/clawmd-bench-mark-begin'); } catch { /* the mark */ }
-		f();
+		await f();
 		try { fs.statSync('/clawmd-bench-mark-end'); } catch { /* the mark */ }
 	}
 	if (plain) plain.close();
@@ -387,7 +391,7 @@ if (mode === 'noop') noop(args[0], args[1], Number(args[2]));
 else if (mode === 'count') count(args[0], args[1], Number(args[2]), args[3]);
 else if (mode === 'first') await first(args[0], args[1], Number(args[2]), args[3]);
 else if (mode === 'flat') await flat(args[0], args[1], Number(args[2]), args[3]);
-else if (mode === 'flatcount') flatCount(args[0], args[1], Number(args[2]), args[3]);
+else if (mode === 'flatcount') await flatCount(args[0], args[1], Number(args[2]), args[3]);
 else if (mode === 'loop') await loop(args[0]);
 else {
 	console.error('usage: node bench/node.mjs noop|count|first|flat|flatcount|loop ROOT ...');
