@@ -821,6 +821,15 @@ static int put_providers(struct clawmd_buf *pairs, const cJSON *prov, const char
 				continue;
 			}
 			snprintf(key, sizeof(key), "providers.%s.%s", p->string, f->string);
+			/* a legacy spec's sections go as their JSON text, checked
+			 * by the contract's reader (providers.c) */
+			if (!strcmp(f->string, "sections")) {
+				char *t = cJSON_PrintUnformatted(f);
+				put_str(pairs, key);
+				put_str(pairs, t ? t : "-"); /* out of memory: refused by the reader */
+				cJSON_free(t);
+				continue;
+			}
 			if ((rc = put_provider_field(pairs, key, f, file, err)) < 0)
 				return rc;
 		}

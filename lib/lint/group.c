@@ -5,6 +5,8 @@
 #include "base/util.h"
 #include "group/group.h"
 #include "compose/flat.h" /* clawmd_flat_ours: whose a flat entry is */
+#include "compose/persona.h" /* the persona files, as compose lists them */
+#include "fs/inputs.h"
 #include "sys/git.h"
 #include "claude/frontmatter.h"
 #include "claude/match.h"
@@ -267,6 +269,49 @@ static void lint_mcp(struct clawmd_lint_group *g)
 					  flat ? -2 : fragment_live(g, m->name)};
 		clawmd_md_imports(m->instructions, strlen(m->instructions), report_directive, &d);
 	}
+}
+
+struct persona_ctx {
+	struct clawmd_lint_group *g;
+	const char *text, *shown;
+};
+
+static int report_persona(size_t off, size_t len, const char *path, void *payload)
+{
+	struct persona_ctx *p = payload;
+	unsigned long line, col;
+	clawmd_lint_pos(&line, &col, p->text, off);
+	clawmd_lint_add(p->g->out, "CM308", p->g->group, p->shown, line, col,
+			"drop the '@' or write the path in backticks",
+			"the persona has the @ directive '%.*s', which compose defuses (the model reads "
+			"it as text; nothing is imported)", len > 200 ? 200 : (int)len, p->text + off);
+	return 0;
+}
+
+/* CM308: @ directives in the persona files the layout reads. */
+static void lint_persona(struct clawmd_lint_group *g)
+{
+	struct clawmd_inputs scratch;
+	char **names = NULL;
+	size_t n = 0;
+	if (!g->lay->persona)
+		return;
+	clawmd_inputs_init(&scratch);
+	if (clawmd_persona_list(&names, &n, g->gd.fd, &scratch) == 0) {
+		for (size_t i = 0; i < n && i < CLAWMD_PERSONA_FILES_MAX; i++) {
+			struct clawmd_buf text = CLAWMD_BUF_INIT;
+			struct clawmd_err e = CLAWMD_ERR_INIT;
+			if (clawmd_fs_read(&text, &g->gd, names[i], CLAWMD_PERSONA_MAX, &e) == 0 && text.len) {
+				char *shown = clawmd_path_join(g->gshown, names[i]);
+				struct persona_ctx p = {g, text.ptr, shown};
+				clawmd_md_imports(text.ptr, text.len, report_persona, &p);
+				free(shown);
+			}
+			clawmd_buf_release(&text);
+		}
+		clawmd_strv_free(names, n);
+	}
+	clawmd_inputs_release(&scratch);
 }
 
 /* CM401, CM402: compare the plan with the disk, as compose --check does. */
@@ -753,6 +798,7 @@ int clawmd_lint_group_run(struct clawmd_lint_group *g, struct clawmd_findings *o
 		return err->code;
 	lint_skills(g);
 	lint_mcp(g);
+	lint_persona(g);
 	if (g->cfg_ok) {
 		if ((rc = clawmd_plan_build(&g->plan, grp, err)) < 0)
 			return rc;

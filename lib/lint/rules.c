@@ -117,6 +117,14 @@ static const struct clawmd_lint_rule lint_rules[] = {
 	 "default release meanwhile, whose loading rules may not be the image's.",
 	 "Mend container/cli-tools.json (nanoclaw's image build reads it too), or set "
 	 "claude_version in clawmd.json."},
+	{"CM308", "persona-import-directive", CLAWMD_SEV_WARNING,
+	 "A persona file (*.prepend.md) contains an @ directive.",
+	 "The group's standing instructions are text the agent can write. An @ directive in them "
+	 "would make Claude Code (or Gemini CLI) import the file it names into the agent's "
+	 "instructions. Compose defuses it, in the import layout and in the flat document alike, "
+	 "so the model reads the text and nothing is imported; nanoclaw's own composer would "
+	 "leave it live.",
+	 "Drop the '@' or write the path in backticks."},
 	{"CM401", "entry-hand-edited", CLAWMD_SEV_ERROR,
 	 "A composed entry file was edited by hand.",
 	 "The group's CLAUDE.md, or another runtime's entry file clawmd composes (AGENTS.md, "
