@@ -320,3 +320,50 @@ test('each input changed between calls is composed at the next (a row of the sam
 	assert.doesNotMatch(doc(), /Other\./);
 	assert.equal((await composeGroupProjectDoc(group, dir, spec)).changed, false);
 });
+
+test('a deeply nested row: the valid server kept at any depth of another field, never a RangeError', async (t) => {
+	const root = tree(t);
+	const dir = path.join(root, 'groups/main');
+	const log = logger();
+	for (const depth of [1500, 6000, 100000]) {
+		const deep = '['.repeat(depth) + ']'.repeat(depth);
+		// nanoclaw's reader takes both servers: the deep field is not one it reads
+		const mcp = `{"deep": {"command": "d", "extra": ${deep}, "instructions": "Deep."}, ` +
+			'"ok": {"command": "o", "instructions": "Use ok."}}';
+		const r = await composeGroupProjectDoc(group, dir, { fileName: 'CLAUDE.md' },
+			{ agent_group_id: 'ag-1', mcp_servers: mcp }, { log });
+		assert.equal(r.file, 'CLAUDE.md');
+		const doc = read(dir, 'CLAUDE.md');
+		assert.match(doc, /# MCP Server: deep\n\nDeep\.\n\n# MCP Server: ok\n\nUse ok\.\n$/, `depth ${depth}`);
+		// deep where the reader looks: that server is invalid, the other kept
+		const bad = `{"deep": {"command": "d", "args": ${deep}, "instructions": "Deep."}, ` +
+			'"ok": {"command": "o", "instructions": "Use ok."}}';
+		await composeGroupProjectDoc(group, dir, { fileName: 'CLAUDE.md' }, { agent_group_id: 'ag-1', mcp_servers: bad }, { log });
+		assert.match(read(dir, 'CLAUDE.md'), /# NanoClaw Skill: welcome\n\nWelcome\.\n\n# MCP Server: ok\n\nUse ok\.\n$/);
+	}
+});
+
+test('the row cache is bounded by bytes: distinct 1 MiB rows do not grow the host', { timeout: 300000 }, (t) => {
+	const root = tree(t);
+	const { spawnSync } = require('child_process');
+	const src = `
+		const nc = require(${JSON.stringify(path.join(pkg, 'nanoclaw.js'))});
+		const g = { id: 'ag-1', name: 'Main', folder: 'main' }, dir = ${JSON.stringify(path.join(root, 'groups/main'))};
+		const pad = 'x'.repeat(1 << 20);
+		(async () => {
+			const heap = () => { global.gc(); return process.memoryUsage().heapUsed + process.memoryUsage().external; };
+			let before = 0;
+			for (let i = 0; i < 300; i++) {
+				const mcp = JSON.stringify({ s: { command: 'c', instructions: 'Use s.', note: i + pad } });
+				await nc.composeGroupProjectDoc(g, dir, { fileName: 'CLAUDE.md' }, { agent_group_id: 'ag-1', mcp_servers: mcp });
+				if (i === 49) before = heap();
+			}
+			process.stdout.write(JSON.stringify({ before, after: heap() }));
+		})();`;
+	const r = spawnSync(process.execPath, ['--expose-gc', '-e', src], { cwd: root, encoding: 'utf8', timeout: 280000 });
+	assert.equal(r.status, 0, r.stderr);
+	const { before, after } = JSON.parse(r.stdout);
+	// 250 rows more of 1 MiB each (2 MiB as V8 strings) would be 500 MiB;
+	// the cache keeps at most 32 MiB of them
+	assert.ok(after - before < 64 * 1024 * 1024, `the host grew by ${((after - before) / 1048576).toFixed(0)} MiB`);
+});
