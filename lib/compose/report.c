@@ -52,12 +52,12 @@ size_t clawmd_compose_warnings(char ***out, const struct clawmd_plan *plan,
 		clawmd_xgrow(&v, &cap, n + 1, sizeof(*v));
 		v[n++] = clawmd_xstrdup(plan->warnings[i]);
 	}
-	/* Every compose that defuses says so: the agent's container.json
-	 * asked for an import that will not load. */
+	/* Every compose that defuses says so: the agent's container.json or
+	 * persona asked for an import that will not load. */
 	if (plan->ndefused) {
 		clawmd_xgrow(&v, &cap, n + 1, sizeof(*v));
 		v[n++] = clawmd_xasprintf("%s: defused %zu @ directive(s) in inline MCP instructions "
-					  "(they load as text; 'clawmd check' lists them)",
+					  "or the persona (they load as text; 'clawmd check' lists them)",
 					  ch->path, plan->ndefused);
 	}
 	for (size_t i = 0; i < ch->n; i++) {

@@ -187,7 +187,7 @@ test('compose: every warning the command prints, in its words', (t) => {
 	const r = h.compose('main');
 	assert.ok(r.warnings.some((w) => /unknown skill 'nope'/.test(w)), r.warnings.join('\n'));
 	assert.ok(r.warnings.includes('groups/main: defused 1 @ directive(s) in inline MCP ' +
-		"instructions (they load as text; 'clawmd check' lists them)"), r.warnings.join('\n'));
+		"instructions or the persona (they load as text; 'clawmd check' lists them)"), r.warnings.join('\n'));
 	// The command's --json and stderr hold the same list.
 	const cli = spawnSync(path.join(pkg, 'bin/clawmd'),
 		['-C', '.', 'compose', '--json', 'main'], { cwd: root, env: cmdEnv, encoding: 'utf8' });
