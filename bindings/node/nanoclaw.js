@@ -593,12 +593,30 @@ function logWarnings(log, r, file, group, contract) {
 			warn('Stored skill selection is not "all" or a string list; inlining every skill', { file, group, message: w });
 		} else if ((m = /: mcpServers\.(.*): dropping an invalid MCP server \((.*)\)$/.exec(w))) {
 			warn('Dropping invalid stored MCP server', { file, group, server: m[1], reason: m[2] });
+		} else if (/: mcpServers: not an object; ignoring every server$/.test(w)) {
+			warn('Stored mcp_servers is not an object; ignoring all entries', { file, group, message: w });
 		} else if (/: could not read the standing instructions; /.test(w)) {
 			warn('Could not read group standing instructions; omitting prepend file', { file, group, message: w });
 		} else {
 			warn(w, { file, group });
 		}
 	}
+}
+
+/* groupDir as a directory of a groups directory: resolved once per
+ * working directory and text (a no-op is then no string work). */
+const groupDirsSeen = new Map(); // cwd + groupDir -> { dir, name, groupsDir }
+function groupDirOf(groupDir) {
+	const cwd = process.cwd();
+	const key = `${cwd}\0${groupDir}`;
+	let g = groupDirsSeen.get(key);
+	if (!g) {
+		const dir = path.resolve(cwd, groupDir);
+		g = { dir, name: path.basename(dir), groupsDir: path.dirname(dir) };
+		if (groupDirsSeen.size > 65536) groupDirsSeen.clear();
+		groupDirsSeen.set(key, g);
+	}
+	return g;
 }
 
 /*
@@ -629,12 +647,13 @@ async function composeGroupProjectDoc(group, groupDir, spec, runtimeSkills, opti
 	if (own(opts, 'config') !== undefined) config = own(opts, 'config');
 	const log = own(opts, 'log') ?? settings.log;
 	const contract = specContract(spec);
-	const dir = path.resolve(groupDir);
-	const name = path.basename(dir);
-	const doc = projectDocRoot(contract, path.dirname(dir));
+	const { dir, name, groupsDir } = groupDirOf(groupDir);
+	const doc = projectDocRoot(contract, groupsDir);
 	const h = doc.handle;
 	if (config === undefined && settings.getContainerConfig) {
-		config = await settings.getContainerConfig(group.id);
+		config = settings.getContainerConfig(group.id);
+		// nanoclaw's reader is async; a synchronous one costs no turn of the loop
+		if (config && typeof config.then === 'function') config = await config;
 		if (config !== undefined && config !== null && (typeof config !== 'object' || Array.isArray(config)))
 			throw usage('getContainerConfig: expected a container_configs row or undefined', 'getContainerConfig');
 	}
@@ -665,10 +684,9 @@ async function composeGroupProjectDoc(group, groupDir, spec, runtimeSkills, opti
 	}
 	const file = contract.keys.entry;
 	r.file = file;
-	const gname = group.name;
 	for (const [m, fields] of notes)
-		if (log && typeof log.warn === 'function') log.warn(m, { file, group: gname, ...fields });
-	if (r.warnings.length || log) logWarnings(log, r, file, gname, contract);
+		if (log && typeof log.warn === 'function') log.warn(m, { file, group: group.name, ...fields });
+	if (r.warnings.length) logWarnings(log, r, file, group.name, contract);
 	else r.dropped = [];
 	return r;
 }

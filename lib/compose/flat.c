@@ -830,7 +830,7 @@ static void fit(struct clawmd_buf *out, struct flat *f, struct section *v, size_
 	if (dropped.len)
 		clawmd_plan_warn(f->plan, "%s: %zu bytes against its cap of %zu: dropped the largest instruction "
 			      "sections: %s", shown, out->len, cap, dropped.ptr);
-	else if (cap && out->len >= cap - cap / 8)
+	else if (cap && out->len >= cap - (cap + 7) / 8) /* nanoclaw's Math.floor(cap - cap / 8) */
 		clawmd_plan_warn(f->plan, "%s: %zu bytes, near its cap of %zu", shown, out->len, cap);
 	if (cap && out->len > cap)
 		clawmd_plan_warn(f->plan, "%s: %zu bytes with nothing left to drop, past its cap of %zu: written "

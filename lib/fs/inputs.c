@@ -134,7 +134,9 @@ static int list_suffix(char ***out, size_t *n, int dir, const char *suffix)
 		return -1;
 	struct dirent *e;
 	while ((e = readdir(d)))
-		if (e->d_name[0] != '.' && ends_with(e->d_name, suffix)) {
+		/* a dot-file too (nanoclaw's persona reader takes one); its
+		 * callers decide which names they read */
+		if (strcmp(e->d_name, ".") && strcmp(e->d_name, "..") && ends_with(e->d_name, suffix)) {
 			clawmd_xgrow(&v, &cap, k + 1, sizeof(*v));
 			v[k++] = clawmd_xstrdup(e->d_name);
 		}

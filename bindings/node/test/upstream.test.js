@@ -355,6 +355,18 @@ test('near the cap: a warning before anything is dropped', async (t) => {
 		[['Project document is near its size cap', bytes, cap, Math.floor(cap - cap / 8)]]);
 });
 
+test('near the cap, at its very threshold: warned, as nanoclaw floors the threshold', async (t) => {
+	const p = project(t);
+	const g = seed(p, 'edge-group');
+	const bytes = Buffer.byteLength(await compose(p, g));
+	// a cap, not a multiple of 8, whose threshold is exactly the document
+	let cap = bytes;
+	while (Math.floor(cap - cap / 8) !== bytes || cap % 8 === 0) cap++;
+	calls.warn.length = 0;
+	await compose(p, g, { ...CLAUDE_SPEC, maxBytes: cap });
+	assert.deepEqual(calls.warn.map(([m, o]) => [m, o.warnBytes]), [['Project document is near its size cap', bytes]]);
+});
+
 /* ---- the fourth argument ------------------------------------------------ */
 
 test('runtimeSkills: the runner\'s list in place of the stored selection', async (t) => {
