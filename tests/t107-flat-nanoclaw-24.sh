@@ -37,6 +37,13 @@ expect_ok "a new sibling persona" sh -c "printf 'Ant.\n' >'$G/a.prepend.md' && '
 expect_grep "... is seen at the next compose" '^Ant\.$' "$G/CLAUDE.md"
 expect_eq "... and the document starts with nanoclaw's header" "$(head -1 "$G/CLAUDE.md")" "$H"
 
+# A NUL the agent wrote stays where it is, as nanoclaw keeps it.
+printf 'Before\000after.\n' >"$G/instructions.prepend.md"
+rm -f "$G"/[!i]*.prepend.md "$G"/.*.prepend.md "$G/.prepend.md"
+expect_ok "a persona holding a NUL" "$CLAWMD" compose -C "$R" main
+check "... is written whole" sh -c "tr '\\000' '|' <'$G/CLAUDE.md' | grep -q '^Before|after\.\$'"
+expect_ok "... and the next compose is a no-op" "$CLAWMD" compose --check -C "$R" main
+
 # 2. What the agent wrote never imports: the persona's and the MCP
 # instructions' directives defused, said, and the rest byte for byte.
 rm -f "$G"/*.prepend.md "$G"/.*.prepend.md "$G/.prepend.md"

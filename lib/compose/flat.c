@@ -61,6 +61,7 @@
 
 struct section {
 	char *name, *body;
+	size_t len;  /* of body */
 	size_t blen; /* of "# name\n\nbody" */
 	bool droppable, dropped;
 };
@@ -360,7 +361,11 @@ static void push(struct flat *f, const char *name, const char *body, size_t len,
 	clawmd_xgrow(&f->v, &f->cap, f->n + 1, sizeof(*f->v));
 	struct section *s = &f->v[f->n++];
 	s->name = clawmd_xstrdup(name);
-	s->body = clawmd_xstrndup(body + a, b - a);
+	/* by length: a NUL the agent wrote stays, as nanoclaw keeps it */
+	s->body = clawmd_xmalloc(b - a + 1);
+	memcpy(s->body, body + a, b - a);
+	s->body[b - a] = '\0';
+	s->len = b - a;
 	s->blen = 2 + strlen(name) + 2 + (b - a);
 	s->droppable = droppable;
 	s->dropped = false;
@@ -768,7 +773,7 @@ static void render(struct clawmd_buf *out, const struct section *v, size_t n, co
 		clawmd_buf_puts(out, "\n\n# ");
 		clawmd_buf_puts(out, v[i].name);
 		clawmd_buf_puts(out, "\n\n");
-		clawmd_buf_puts(out, v[i].body);
+		clawmd_buf_put(out, v[i].body, v[i].len);
 	}
 	if (dropped)
 		clawmd_buf_printf(out, OMITTED NOTICE_HEAD "%s" NOTICE_TAIL, dropped);
