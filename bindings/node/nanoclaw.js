@@ -606,8 +606,10 @@ function logWarnings(log, r, file, group, contract) {
 /* groupDir as a directory of a groups directory: resolved once per
  * working directory and text (a no-op is then no string work). */
 const groupDirsSeen = new Map(); // cwd + groupDir -> { dir, name, groupsDir }
+let lastGroupDir = null; // { cwd, groupDir, g }: a spawn composes one group, often again
 function groupDirOf(groupDir) {
 	const cwd = process.cwd();
+	if (lastGroupDir && lastGroupDir.groupDir === groupDir && lastGroupDir.cwd === cwd) return lastGroupDir.g;
 	const key = `${cwd}\0${groupDir}`;
 	let g = groupDirsSeen.get(key);
 	if (!g) {
@@ -616,6 +618,7 @@ function groupDirOf(groupDir) {
 		if (groupDirsSeen.size > 65536) groupDirsSeen.clear();
 		groupDirsSeen.set(key, g);
 	}
+	lastGroupDir = { cwd, groupDir, g };
 	return g;
 }
 

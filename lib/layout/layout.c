@@ -1451,6 +1451,12 @@ bool clawmd_layout_holds_root(const struct clawmd_layout *lay, const char *name)
 {
 	if (!lay->root || !lay->groups)
 		return false;
+	/* at every open of a group: ROOT/groups, or one beside ROOT, is told
+	 * without a copy when its text has nothing to normalize */
+	size_t gl = strlen(lay->groups);
+	if (!strstr(lay->groups, "/.") && !strstr(lay->groups, "//") && gl && lay->groups[gl - 1] != '/' &&
+	    !clawmd_path_under(lay->root, lay->groups))
+		return false;
 	char *p = clawmd_path_join(lay->groups, name), *norm = clawmd_path_norm(p);
 	bool holds = clawmd_path_under(lay->root, norm);
 	free(p);
