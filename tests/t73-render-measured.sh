@@ -140,4 +140,16 @@ global
 	expect_grep "pi: the worktree's git directory without HEAD, nothing shadowed" \
 		"path=\"$W/AGENTS.md\"" "$T/out"
 fi
+# no cap: a 5 MiB AGENTS.md is taken whole, not passed over for the
+# CLAUDE.md beside it (make e2e's pi-big, not pinned for its size)
+B=$P/big
+mkdir -p "$B"
+(cd "$B" && sh -e "$E2E/pi-big/setup.sh")
+"$CLAWMD" render --runtime pi --cwd "$B" --format text >"$T/out" 2>"$T/err"
+if grep -q "path=\"$B/CLAUDE.md\"" "$T/out" || ! grep -q "path=\"$B/AGENTS.md\"" "$T/out" ||
+	[ "$(grep -c '^0\{64\}$' "$T/out")" != 1 ] || ! grep -qx '0\{59\}81999' "$T/out"; then
+	_report 1 "pi: a 5 MiB AGENTS.md taken whole" "$(head -c 500 "$T/out")"
+else
+	_report 0 "pi: a 5 MiB AGENTS.md taken whole"
+fi
 done_testing

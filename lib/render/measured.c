@@ -375,6 +375,29 @@ static const char *const pi_names[] = {"AGENTS.override.md", "AGENTS.md", "AGENT
 				       "CLAUDE.MD"};
 
 /*
+ * The regular file at `p` (links followed), read whole: pi has no cap, so
+ * not Claude Code's 4 MiB skip of read_file (make e2e's pi-big), only the
+ * load's bound on the bytes it reads; false otherwise.
+ */
+static bool pi_read(struct clawmd_load_view *v, const char *p, struct clawmd_buf *out)
+{
+	struct clawmd_view_node nd;
+	if (++v->files > CLAWMD_LOAD_FILES_MAX || clawmd_view_resolve(&nd, &v->v, p, true) < 0)
+		return false;
+	bool ok = S_ISREG(nd.st.st_mode) && v->bytes < CLAWMD_LOAD_BYTES_MAX;
+	clawmd_buf_clear(out);
+	clawmd_buf_put(out, "", 0);
+	if (ok) {
+		ok = clawmd_view_read_node(&nd, out, CLAWMD_LOAD_BYTES_MAX - v->bytes) == 0;
+		v->bytes += out->len;
+	}
+	clawmd_view_node_release(&nd);
+	if (ok)
+		clawmd_utf8_sanitize(out);
+	return ok;
+}
+
+/*
  * pi's file in `dir`: the first of pi_names that is a regular file (links
  * followed) and reads, its index, its text in `t` decoded as UTF-8 with a
  * leading byte order mark dropped (pi's stripBom); -1: none.  A name there
@@ -384,7 +407,7 @@ static int pi_find(struct ml *ml, const char *dir, struct clawmd_buf *t)
 {
 	for (size_t i = 0; i < CLAWMD_ARRAY_SIZE(pi_names); i++) {
 		char *p = clawmd_path_resolve(dir, pi_names[i]);
-		bool ok = read_file(ml->v, p, t);
+		bool ok = pi_read(ml->v, p, t);
 		free(p);
 		if (!ok)
 			continue;
