@@ -2,14 +2,18 @@
  * measured.c - what pi, Copilot CLI, Cursor and Qwen Code load as
  * instructions, modelled on runs of their real packages against loopback
  * mocks of their model APIs (doc/runtimes.md, "pi, Copilot CLI, Cursor and
- * Qwen Code": @earendil-works/pi-coding-agent 1.5.2, @github/copilot
+ * Qwen Code": @earendil-works/pi-coding-agent 1.5.2 and 1.6.0, @github/copilot
  * 1.0.102, @cursor/sdk 1.0.32, @qwen-code/qwen-code 0.24.4); nanoclaw's
  * test provider "mock" loads nothing.
  *
  *  - pi: its agent directory (HOME/.pi/agent), then every directory from /
  *    down to the working directory, in each the first of
- *    AGENTS.override.md, AGENTS.md, AGENTS.MD, CLAUDE.md, CLAUDE.MD; no
- *    import followed, no cap.
+ *    AGENTS.override.md, AGENTS.md, AGENTS.MD, CLAUDE.md, CLAUDE.MD that
+ *    is a regular file and reads, a leading byte order mark dropped; no
+ *    import followed, no cap; a path already taken (the agent directory's
+ *    file, met again on the walk) not taken twice, and in a nested linked
+ *    worktree the main checkout's file of the worktree file's name
+ *    skipped (pi_shadowed).
  *  - Copilot CLI: HOME/.copilot/copilot-instructions.md; from the git root
  *    (none: the working directory alone) the directories' own
  *    .github/copilot-instructions.md, then in the root, the working
@@ -370,29 +374,221 @@ static void take_dir(struct ml *ml, const char *dir, const char *sub, const char
 static const char *const pi_names[] = {"AGENTS.override.md", "AGENTS.md", "AGENTS.MD", "CLAUDE.md",
 				       "CLAUDE.MD"};
 
+/*
+ * The regular file at `p` (links followed), read whole: pi has no cap, so
+ * not Claude Code's 4 MiB skip of read_file (make e2e's pi-big), only the
+ * load's bound on the bytes it reads; false otherwise.
+ */
+static bool pi_read(struct clawmd_load_view *v, const char *p, struct clawmd_buf *out)
+{
+	struct clawmd_view_node nd;
+	if (++v->files > CLAWMD_LOAD_FILES_MAX || clawmd_view_resolve(&nd, &v->v, p, true) < 0)
+		return false;
+	bool ok = S_ISREG(nd.st.st_mode) && v->bytes < CLAWMD_LOAD_BYTES_MAX;
+	clawmd_buf_clear(out);
+	clawmd_buf_put(out, "", 0);
+	if (ok) {
+		ok = clawmd_view_read_node(&nd, out, CLAWMD_LOAD_BYTES_MAX - v->bytes) == 0;
+		v->bytes += out->len;
+	}
+	clawmd_view_node_release(&nd);
+	if (ok)
+		clawmd_utf8_sanitize(out);
+	return ok;
+}
+
+/*
+ * pi's file in `dir`: the first of pi_names that is a regular file (links
+ * followed) and reads, its index, its text in `t` decoded as UTF-8 with a
+ * leading byte order mark dropped (pi's stripBom); -1: none.  A name there
+ * as anything else, or unreadable, gives way to the next.
+ */
+static int pi_find(struct ml *ml, const char *dir, struct clawmd_buf *t)
+{
+	for (size_t i = 0; i < CLAWMD_ARRAY_SIZE(pi_names); i++) {
+		char *p = clawmd_path_resolve(dir, pi_names[i]);
+		bool ok = pi_read(ml->v, p, t);
+		free(p);
+		if (!ok)
+			continue;
+		if (t->len >= 3 && !memcmp(t->ptr, "\xef\xbb\xbf", 3)) {
+			memmove(t->ptr, t->ptr + 3, t->len - 3 + 1);
+			t->len -= 3;
+		}
+		return (int)i;
+	}
+	return -1;
+}
+
+/* p's real path, or p where it has none (pi's canonicalizePath) */
+static char *pi_real(struct ml *ml, const char *p)
+{
+	char *r = clawmd_load_realpath(ml->v, p);
+	return r ? r : clawmd_xstrdup(p);
+}
+
+/* The text of the file at p, white space trimmed at both ends (JavaScript's
+ * trim); NULL when it does not read. */
+static char *pi_read_trimmed(struct ml *ml, const char *p)
+{
+	struct clawmd_buf t = CLAWMD_BUF_INIT;
+	char *s = NULL;
+	if (read_file(ml->v, p, &t)) {
+		size_t a, b;
+		js_trim(t.ptr, t.len, &a, &b);
+		s = clawmd_xstrndup(t.ptr + a, b - a);
+	}
+	clawmd_buf_release(&t);
+	return s;
+}
+
+/*
+ * The git checkout the working directory is in, as pi finds it
+ * (findGitPaths): from `cwd` up, the first .git that is a directory with
+ * a HEAD (the common directory is that .git), or a file reading
+ * "gitdir: DIR" whose DIR (relative to the file's directory) has a HEAD
+ * (the common directory is DIR/commondir's text, relative to DIR, when
+ * that file is there, else DIR).  A .git of any other kind, or a file
+ * without "gitdir: ", is passed by; a HEAD missing or a .git or commondir
+ * that does not read ends the search with none.  False: none.
+ */
+static bool pi_git(struct ml *ml, const char *cwd, char **repo, char **common)
+{
+	bool found = false;
+	for (char *d = clawmd_xstrdup(cwd);;) {
+		char *g = clawmd_path_resolve(d, ".git"), *gd = NULL, *head = NULL;
+		char k = clawmd_load_kind(ml->v, g);
+		bool stop = false;
+		if (k == 'd') {
+			gd = clawmd_xstrdup(g);
+		} else if (k == 'f') {
+			char *s = pi_read_trimmed(ml, g);
+			stop = !s;
+			if (s && !strncmp(s, "gitdir: ", 8)) {
+				size_t a, b;
+				js_trim(s + 8, strlen(s + 8), &a, &b);
+				char *rel = clawmd_xstrndup(s + 8 + a, b - a);
+				gd = clawmd_path_resolve(d, rel);
+				free(rel);
+			}
+			free(s);
+		}
+		if (gd) {
+			stop = true;
+			head = clawmd_path_resolve(gd, "HEAD");
+			if (clawmd_load_kind(ml->v, head)) {
+				char *cf = clawmd_path_resolve(gd, "commondir");
+				char *c = NULL;
+				found = true;
+				if (k == 'f' && clawmd_load_kind(ml->v, cf)) {
+					char *s = pi_read_trimmed(ml, cf);
+					found = s != NULL;
+					if (s)
+						c = clawmd_path_resolve(gd, s);
+					free(s);
+				}
+				if (found) {
+					*repo = clawmd_xstrdup(d);
+					*common = c ? c : clawmd_xstrdup(gd);
+				}
+				free(cf);
+			}
+		}
+		free(head);
+		free(gd);
+		free(g);
+		char *up = clawmd_path_dir(d);
+		bool top = stop || !strcmp(up, d);
+		free(d);
+		d = up;
+		if (top) {
+			free(d);
+			return found;
+		}
+	}
+}
+
+/*
+ * The main checkout's file that a nested linked worktree's own shadows
+ * (pi's findShadowedContextFile), or NULL: when the checkout the working
+ * directory is in has its root (real path) strictly beneath MAIN, the
+ * directory holding its common git directory (real path), and MAIN/.git
+ * is that directory, MAIN/NAME, NAME the name of the worktree root's own
+ * file.  pi then reads nothing in MAIN when the file it finds there has
+ * that path: not even the next of its names.
+ */
+static char *pi_shadowed(struct ml *ml, const char *cwd)
+{
+	char *repo, *common, *shadow = NULL;
+	if (!pi_git(ml, cwd, &repo, &common))
+		return NULL;
+	char *rc = pi_real(ml, common), *rw = pi_real(ml, repo);
+	char *mainroot = clawmd_path_dir(rc);
+	if (clawmd_path_under(rw, mainroot) && strcmp(rw, mainroot)) {
+		char *mg = clawmd_path_resolve(mainroot, ".git");
+		char *rmg = pi_real(ml, mg);
+		struct clawmd_buf t = CLAWMD_BUF_INIT;
+		int i = -1;
+		if (!strcmp(rmg, rc))
+			i = pi_find(ml, rw, &t);
+		if (i >= 0)
+			shadow = clawmd_path_resolve(mainroot, pi_names[i]);
+		clawmd_buf_release(&t);
+		free(rmg);
+		free(mg);
+	}
+	free(mainroot);
+	free(rw);
+	free(rc);
+	free(repo);
+	free(common);
+	return shadow;
+}
+
 int clawmd_pi_load(struct clawmd_memory *out, const struct clawmd_memory_opts *o,
 		   struct clawmd_load_view *v, struct clawmd_err *err)
 {
 	(void)err;
 	struct ml ml = {out, v, "/", false, out->cwd};
+	struct clawmd_buf t = CLAWMD_BUF_INIT;
+	char *global = NULL; /* its path: read once (pi's seenPaths) */
 	if (!v->v.budget)
 		v->v.budget = &v->steps;
 	if (!o->no_user && o->home) {
 		char *agent = clawmd_path_resolve(o->home, ".pi/agent");
-		for (size_t i = 0; i < CLAWMD_ARRAY_SIZE(pi_names); i++)
-			if (take(&ml, CLAWMD_MEM_USER, agent, pi_names[i], false))
-				break;
+		int i = pi_find(&ml, agent, &t);
+		if (i >= 0) {
+			global = clawmd_path_resolve(agent, pi_names[i]);
+			push(out, CLAWMD_MEM_USER, global, NULL, t.ptr, t.len, t.len);
+		}
 		free(agent);
 	}
-	if (o->no_project)
-		return 0;
-	size_t n;
-	char **dirs = clawmd_load_walk_down("/", out->cwd, &n);
-	for (size_t k = 0; k < n; k++)
-		for (size_t i = 0; i < CLAWMD_ARRAY_SIZE(pi_names); i++)
-			if (take(&ml, CLAWMD_MEM_PROJECT, dirs[k], pi_names[i], false))
-				break;
-	clawmd_strv_free(dirs, n);
+	if (!o->no_project) {
+		char *shadow = pi_shadowed(&ml, out->cwd);
+		size_t n;
+		char **dirs = clawmd_load_walk_down("/", out->cwd, &n);
+		for (size_t k = 0; k < n; k++) {
+			int i = pi_find(&ml, dirs[k], &t);
+			if (i < 0)
+				continue;
+			char *p = clawmd_path_resolve(dirs[k], pi_names[i]);
+			bool skip = global && !strcmp(p, global);
+			if (!skip && shadow) {
+				char *rd = pi_real(&ml, dirs[k]);
+				char *rp = clawmd_path_resolve(rd, pi_names[i]);
+				skip = !strcmp(rp, shadow);
+				free(rp);
+				free(rd);
+			}
+			if (!skip)
+				push(out, CLAWMD_MEM_PROJECT, p, NULL, t.ptr, t.len, t.len);
+			free(p);
+		}
+		clawmd_strv_free(dirs, n);
+		free(shadow);
+	}
+	free(global);
+	clawmd_buf_release(&t);
 	return 0;
 }
 
@@ -402,8 +598,8 @@ void clawmd_pi_text(struct clawmd_buf *out, const struct clawmd_memory *m,
 	(void)o;
 	if (!m->nfiles)
 		return;
-	/* blocks joined by a blank line, none after the last (pi 1.5.2 in
-	 * make e2e: pi-walk, pi-nanoclaw-copy) */
+	/* blocks joined by a blank line, none after the last (pi 1.5.2 and
+	 * 1.6.0 in make e2e: pi-walk, pi-nanoclaw-copy) */
 	clawmd_buf_puts(out, "<project_context>\nProject-specific instructions and guidelines:\n");
 	for (size_t i = 0; i < m->nfiles; i++) {
 		clawmd_buf_printf(out, "\n<project_instructions path=\"%s\">\n", m->files[i].path);

@@ -81,15 +81,17 @@ static const struct clawmd_contract contracts[CLAWMD_RUNTIME_N] = {
 		.container_path = GROUP_CT "CLAUDE.md", .cap = FOUR_MIB, .imports = true,
 		.reads = "CLAUDE.local.md", .like = CLAWMD_RUNTIME_CLAUDE,
 		.source = "nanoclaw src/provider-contracts/ollama.ts (Claude surfaces verbatim)"},
-	/* @earendil-works/pi-coding-agent 1.5.2: in each directory the first
-	 * of AGENTS.override.md, AGENTS.md, CLAUDE.md; no import expanded, no
-	 * cap.  No nanoclaw contract yet (pull request 3857). */
+	/* @earendil-works/pi-coding-agent 1.6.0 (as 1.5.2; its loader did not
+	 * change): in each directory the first of AGENTS.override.md,
+	 * AGENTS.md, CLAUDE.md; no import expanded, no cap; a nested linked
+	 * worktree's file shadows the main checkout's of the same name.  No
+	 * nanoclaw contract yet (pull request 3857). */
 	[CLAWMD_RUNTIME_PI] = {
 		.rt = CLAWMD_RUNTIME_PI,
 		.name = "pi", .title = "pi", .entry = "AGENTS.md",
 		.container_path = GROUP_CT "AGENTS.md", .overrides = "AGENTS.override.md",
 		.reads = "AGENTS.override.md", .like = CLAWMD_RUNTIME_PI,
-		.source = "measured (@earendil-works/pi-coding-agent 1.5.2); nanoclaw pull request 3857"},
+		.source = "measured (@earendil-works/pi-coding-agent 1.6.0); nanoclaw pull request 3857"},
 	/* @qwen-code/qwen-code 0.24.4: QWEN.md then AGENTS.md, imports
 	 * expanded in place but none leaving the git root (no git: the
 	 * working directory). */

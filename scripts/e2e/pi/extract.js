@@ -3,7 +3,7 @@
 //
 //   node extract.js RECORD_DIR PROMPT OUT_FILE
 //
-// pi 1.5.2 sends one system message: its own prompt, then, when it found
+// pi 1.5.2 and 1.6.0 send one system message: its own prompt, then, when it found
 // any instruction file, "<project_context>\nProject-specific instructions
 // and guidelines:\n\n" and one "<project_instructions path=\"ABS\">\n"
 // CONTENT "\n</project_instructions>" per file, blank lines between, then

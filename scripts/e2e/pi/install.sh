@@ -7,7 +7,9 @@
 # of newer_node: pi needs 22.19 or later).  Its dependencies are resolved
 # as of the day after the release (npm --before): a newer AWS SDK release
 # whose own dependencies npm cannot find breaks a plain install of 1.5.2
-# ("No matching version found for @aws-sdk/core@^3.981.2").  Writes
+# ("No matching version found for @aws-sdk/core@^3.981.2"); 1.6.0's own
+# packages (@earendil-works/pi-ai and the others, pinned to 1.6.0) were
+# published minutes before it, so the same rule installs it.  Writes
 # CACHE_DIR/VERSION/pi, a launcher, and prints its path; a second call
 # reuses it without the network.
 set -eu

@@ -1,7 +1,7 @@
 #!/bin/sh
 # The pi harness's own tests, run by run.sh before any release: the mock's
-# answers and extract.js on requests shaped as pi 1.5.2 sends them (its
-# own prompt shortened).  Prints TAP.
+# answers and extract.js on requests shaped as pi 1.5.2 and 1.6.0 send
+# them (its own prompt shortened).  Prints TAP.
 . "$(dirname "$0")/../lib/selftest.sh"
 chat_mock_check
 ctx='<project_context>
