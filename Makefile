@@ -173,7 +173,7 @@ $(FRONT): $(BUILD)/cmd/front.o $(CMD_OBJ) $(LIB_PRIV)
 $(BUILD)/clawmd: $(FRONT)
 	$(Q)ln -sfn bin/clawmd $@
 
-$(BUILD)/tests/%.t: tests/unit/%.c $(LIB_PRIV) tests/tap.h tests/testutil.h
+$(BUILD)/tests/%.t: tests/unit/%.c $(LIB_PRIV) tests/tap.h tests/testutil.h tests/watchdir.h
 	@mkdir -p $(@D)
 	$(Q)$(call say,CC,$@)$(CC) $(ALL_CFLAGS) -Itests $(ALL_LDFLAGS) -o $@ $< $(LIB_PRIV) $(DEP_LIBS)
 
