@@ -289,12 +289,12 @@ static void test_symlink_mode(void)
  * directory swapped two levels below the skill is seen. */
 static void test_outside_root(void)
 {
-	char cfg[600];
+	char cfg[700];
 	snprintf(cfg, sizeof(cfg), "{\"mode\": \"copy\", \"skills\": \"%s-skills\"}\n", root);
 	put("clawmd.json", cfg);
 	put("container/CLAUDE.md", "base\n");
 	put("groups/o/container.json", "{\"skills\": [\"rel\"]}\n");
-	char skills[400];
+	char skills[620];
 	snprintf(skills, sizeof(skills), "%s-skills", root);
 	test_put(skills, "rel/instructions.md", "Rel.\n@./x/y/z.md\n");
 	test_put(skills, "rel/x/y/z.md", "deep one\n");
@@ -302,7 +302,7 @@ static void test_outside_root(void)
 	pass = clawmd_pass_watch();
 	ok(settle(&lay, "o"), "outside ROOT: known");
 	ok(contains("groups/o/.claude-fragments/skill-rel/x/y/z.md", "deep one"), "outside ROOT: copied");
-	char a[600], b[600];
+	char a[700], b[700];
 	snprintf(a, sizeof(a), "%s/rel/x", skills);
 	snprintf(b, sizeof(b), "%s/rel/x.old", skills);
 	if (rename(a, b) < 0)
@@ -314,7 +314,7 @@ static void test_outside_root(void)
 	clawmd_pass_free(pass);
 	pass = NULL;
 	clawmd_layout_release(&lay);
-	char cmd[500];
+	char cmd[700];
 	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", skills);
 	if (system(cmd) != 0)
 		abort();
