@@ -134,14 +134,14 @@ st=0
 		for (i = 3; i <= NF && $i !~ /^[0-9.]+$/; i++);
 		show("installing " n " " pk, $i); next }
 	$1 == "rc" { rc = $2; next }
-	{ print >>logf }
+	{ print >>logf; fflush(logf) }
 	END {
 		if (shown) printf "\n" > "/dev/stderr"
 		exit rc
 	}' || st=$?
 if [ "$st" != 0 ]; then
-	echo "install-deps: apt-get install failed (exit $st); the end of build/install-deps.log:" >&2
-	tail -n 10 "$log" >&2
+	echo "install-deps: apt-get install failed (exit $st); its errors and the end of build/install-deps.log:" >&2
+	{ grep '^E: ' "$log" | tail -n 5; tail -n 5 "$log"; } >&2
 	exit 1
 fi
 echo "install-deps: installed$missing" >&2
