@@ -19,8 +19,9 @@
 # skipped), and every skip named with a reason.  Each run's whole output is
 # in build/e2e/fresh/RUN.log.  FRESH_KEEP=1 keeps the containers.
 # Needs root (a private dockerd); minutes: apt-get downloads about 500 MB
-# into each container (build/e2e/fresh/apt-archives caches the .debs
-# between runs; the package lists are fetched fresh every time).
+# into each container (build/e2e/fresh/apt-archives-RUN caches the .debs
+# between runs; the package lists are fetched fresh every time).  An engine
+# answering at $DOCKER_HOST is used, else a private one is started.
 # Exit status: 0 all passed, 1 a run failed, 2 the harness could not run.
 set -u
 top=$(cd "$(dirname "$0")/../.." && pwd -P)
@@ -32,7 +33,7 @@ bail() {
 }
 [ "$(id -u)" = 0 ] || bail "make e2e-fresh needs root: it starts a private container engine"
 command -v git >/dev/null || bail "git is needed to clone this checkout"
-mkdir -p "$F/apt-archives/partial" || bail "cannot create $F"
+mkdir -p "$F" || bail "cannot create $F"
 
 # The README's blocks, between their markers, fences dropped.
 block() { # MARKER
@@ -46,15 +47,23 @@ deb=$(block deb-package)
 printf '%s\n' "$fresh" | grep -q '^git clone https://[^ ]*' || bail "the fresh-machine block has no 'git clone https://...' line"
 # The clone's address: this checkout's HEAD, as a bare repository.
 fresh=$(printf '%s\n' "$fresh" | sed 's|^git clone https://[^ ]*|git clone /src/clawmd.git|')
-rm -rf "$F/clawmd.git"
-git clone -q --bare "$top" "$F/clawmd.git" || bail "git clone --bare $top failed"
+rm -rf "$F/clawmd.git.new"
+git clone -q --bare "$top" "$F/clawmd.git.new" || bail "git clone --bare $top failed"
+rm -rf "$F/clawmd.git" && mv "$F/clawmd.git.new" "$F/clawmd.git"
 git -C "$F/clawmd.git" symbolic-ref HEAD "refs/heads/$(git -C "$top" rev-parse --abbrev-ref HEAD)" 2>/dev/null
 
 # shellcheck source=engine.sh
 . "$top/scripts/e2e/engine.sh"
 trap 'engine_stop' EXIT
 trap 'exit 2' INT TERM HUP
-engine_start "$E/engine" || bail "no engine: $engine_why"
+# An engine that answers at $DOCKER_HOST is used (a run beside another);
+# else a private dockerd of our own.
+if [ -z "${DOCKER_HOST:-}" ] || ! docker version >/dev/null 2>&1; then
+	engine_start "$E/engine" || bail "no engine: $engine_why"
+else
+	engine_cache=$E/engine
+	engine_name="docker $(docker version --format '{{.Server.Version}}' 2>/dev/null) at $DOCKER_HOST"
+fi
 engine_base_image || bail "$engine_why"
 echo "# engine: $engine_name; image clawmd-base:bookworm (debootstrap --variant=minbase); $(git -C "$top" log -1 --format='%h %s' | cut -c1-70)"
 
@@ -88,9 +97,11 @@ run_case() {
 	log=$F/$name.log
 	: >"$log"
 	docker rm -f "$c" >/dev/null 2>&1
-	# The apt archive cache is shared; nothing else of the host is.
+	# The run's apt archive cache is kept between runs (one a run: apt
+	# locks it); nothing else of the host is shared.
+	mkdir -p "$F/apt-archives-$name/partial"
 	docker run -d --name "$c" --network host \
-		-v "$F/clawmd.git:/src/clawmd.git:ro" -v "$F/apt-archives:/var/cache/apt/archives" \
+		-v "$F/clawmd.git:/src/clawmd.git:ro" -v "$F/apt-archives-$name:/var/cache/apt/archives" \
 		clawmd-base:bookworm sleep infinity >>"$log" 2>&1 ||
 		{ report 1 "$name: a fresh container" "$(tail -n 3 "$log")"; return; }
 	echo "# $name: as $user in '$dir'; /tmp on $(docker exec "$c" stat -f -c %T /tmp), /dev/shm on $(docker exec "$c" stat -f -c %T /dev/shm); env: ${envs:-none}"
