@@ -1,7 +1,7 @@
 #!/bin/sh
 # make e2e-fresh: the README's promise, kept.  Its "From nothing" block,
 # literally (only the clone's address is this checkout's committed HEAD,
-# mounted read-only), in fresh Debian 12 containers made from a debootstrap
+# mounted read-only and copied in as the user's), in fresh Debian 12 containers made from a debootstrap
 # --variant=minbase root file system (nothing but apt's sources; /tmp on
 # the container's overlayfs, as in any Docker or CI container), in a
 # private dockerd (scripts/e2e/engine.sh):
@@ -46,7 +46,7 @@ deb=$(block deb-package)
 [ -n "$deb" ] || bail "no <!-- deb-package --> block in README.md"
 printf '%s\n' "$fresh" | grep -q '^git clone https://[^ ]*' || bail "the fresh-machine block has no 'git clone https://...' line"
 # The clone's address: this checkout's HEAD, as a bare repository.
-fresh=$(printf '%s\n' "$fresh" | sed 's|^git clone https://[^ ]*|git clone /src/clawmd.git|')
+fresh=$(printf '%s\n' "$fresh" | sed 's|^git clone https://[^ ]*|git clone /srv/clawmd.git|')
 rm -rf "$F/clawmd.git.new"
 git clone -q --bare "$top" "$F/clawmd.git.new" || bail "git clone --bare $top failed"
 rm -rf "$F/clawmd.git" && mv "$F/clawmd.git.new" "$F/clawmd.git"
@@ -81,11 +81,14 @@ report() { # STATUS NAME [DIAG]
 }
 
 # script BLOCK: the block as a bash -e script that marks each command in
-# the log before it runs ("@@step SECONDS COMMAND"), and its end ("@@end").
+# the log before it runs ("@@step SECONDS COMMAND"), and its end ("@@end");
+# each command stops the script when it fails, as a reader would stop.
 script() {
 	printf '%s\n' "$1" | awk '
-		/^[^#[:space:]]/ { c = $0; sub(/ +#.*/, "", c); gsub(/\047/, "\047\\\047\047", c)
-			printf "printf \"@@step %%s %%s\\n\" \"$(date +%%s)\" \047%s\047\n", c }
+		/^[^#[:space:]]/ { c = $0; sub(/ +#.*/, "", c); q = c; gsub(/\047/, "\047\\\047\047", q)
+			printf "printf \"@@step %%s %%s\\n\" \"$(date +%%s)\" \047%s\047\n", q
+			# bash -e overlooks a failure left of && (git clone ... && cd)
+			print c " || exit $?"; next }
 		{ print }
 		END { print "printf \"@@end %s\\n\" \"$(date +%s)\"" }'
 }
@@ -113,6 +116,9 @@ run_case() {
 			rm -rf /var/lib/apt/lists/*" >>"$log" 2>&1 ||
 			{ report 1 "$name: a user with sudo" "$(tail -n 5 "$log")"; return; }
 	fi
+	# The clone's origin, the user's own (git refuses a repository of
+	# another owner), and the directory the block starts in.
+	docker exec "$c" sh -c "cp -R /src/clawmd.git /srv/clawmd.git && chown -R $user /srv/clawmd.git" >>"$log" 2>&1
 	docker exec -u "$user" "$c" mkdir -p "$dir" >>"$log" 2>&1
 	# shellcheck disable=SC2086
 	docker exec -u "$user" -w "$dir" $envs "$c" bash -ec "$body" >>"$log" 2>&1
