@@ -24,7 +24,8 @@ expect_grep "... prints the compiler's command line" "^[^ ]+ .* -c -o $T/b3/lib/
 # make demo builds with make -s: against a build that is up to date, make -n
 # shows the commands it would run, and no compiler or archiver is among them.
 expect_ok "make -n demo" mk -n BUILD="$CLAWMD_BUILD" demo
-expect_grep "... runs the demo" "scripts/demo.sh $CLAWMD_BUILD/clawmd" "$T/out"
+# (a fixed string: the clone's path may hold a regex character, /srv/x.y/clawmd+work)
+check "... runs the demo" grep -qF "scripts/demo.sh $CLAWMD_BUILD/clawmd" "$T/out"
 check "... and builds silently (make -s)" grep -q -- "-s all" "$T/out"
 check "... no compiler line" sh -c "! grep -Eq '(^| )(cc|gcc|clang|ar) |^  (CC|AR|LINK) ' '$T/out'"
 
