@@ -10,7 +10,7 @@
 #          then the README's "As a Debian package" block (make deb, its
 #          tests on), and the package installed answers
 #   user   as a user with sudo (no password), TERM=dumb, the clone in
-#          ~/src/deep.er/
+#          ~/src/deep.er/; then the Debian package block too
 #
 #   scripts/e2e/fresh.sh [root] [user]     (default: both)
 #
@@ -159,7 +159,8 @@ for r in $runs; do
 $deb")"
 		;;
 	user)
-		run_case user dev /home/dev/src/deep.er '-e TERM=dumb' "$(script "$fresh")"
+		run_case user dev /home/dev/src/deep.er '-e TERM=dumb' "$(script "$fresh
+$deb")"
 		;;
 	*) bail "unknown run '$r' (root or user)" ;;
 	esac
