@@ -6,9 +6,7 @@
 #   "skipped: t60-node whole (no node installed: ...); t19-compose-front
 #    1 test in build/san (the sanitizer build's front is dynamic); ..."
 # every file that skipped anything, how much, in which builds (when not in
-# all), and each reason once.  A reason repeated with a different test name
-# in it is still one reason per line of the TAP: so that none is dropped,
-# they are listed as they come, at most three a file, then "and N more".
+# all), and each of its reasons once, in the order they came.
 nbuilds=$#
 for b in "$@"; do
 	for f in "$b"/tests/log/*.tap; do
@@ -35,7 +33,7 @@ done | awk -F '\t' -v nbuilds="$nbuilds" '
 		bk = k SUBSEP $2
 		if (!(bk in inb)) { inb[bk] = 1; nb[k]++; blist[k] = blist[k] (blist[k] == "" ? "" : " and ") $2 }
 		rk = k SUBSEP $4
-		if (!(rk in rs)) { rs[rk] = 1; nr[k]++; if (nr[k] <= 3) reasons[k] = reasons[k] (reasons[k] == "" ? "" : "; ") $4 }
+		if (!(rk in rs)) { rs[rk] = 1; reasons[k] = reasons[k] (reasons[k] == "" ? "" : "; ") $4 }
 	}
 	END {
 		if (nk == 0) { print "nothing skipped"; exit }
@@ -45,8 +43,7 @@ done | awk -F '\t' -v nbuilds="$nbuilds" '
 			what = whole[k] ? "whole" : cnt[k] == 1 ? "1 test" : cnt[k] " tests"
 			if (whole[k] && cnt[k]) what = "whole, and " cnt[k] " tests"
 			where = nb[k] < nbuilds ? " in " blist[k] : ""
-			more = nr[k] > 3 ? "; and " nr[k] - 3 " more" : ""
-			out = out (i > 1 ? "; " : "") k " " what where " (" reasons[k] more ")"
+			out = out (i > 1 ? "; " : "") k " " what where " (" reasons[k] ")"
 		}
 		print out
 	}'
