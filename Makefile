@@ -7,7 +7,9 @@
 #   make test       every test, once, against build/
 #   make bench      the speed figures (ratios printed side by side)
 #   make e2e        render against the real agent CLIs, in a container engine
-#                   (npm, needs root; doc/e2e.md)
+#                   (npm, needs root; doc/e2e.md), then make e2e-fresh
+#   make e2e-fresh  the README's "From nothing" block in fresh Debian 12
+#                   containers, as root and as a user with sudo (needs root)
 #   make install    PREFIX=/usr/local DESTDIR= (nothing is baked at build time)
 #   make deb        the Debian packages clawmd and clawmd-dev, in build/deb/
 #   V=1             show the compiler's command lines (else "  CC lib/x.c";
@@ -17,6 +19,12 @@
 # runs scripts/install-deps.sh, which installs the Debian packages (with
 # INSTALL_DEPS=no it only names them and the build stops: what the npm
 # install's build from source passes, which never installs system packages).
+
+# make splits its file names at spaces: a clone whose path has one cannot
+# be built (say so, rather than fail on a name cut in two).
+ifneq ($(words $(CURDIR)),1)
+$(error the clone's path '$(CURDIR)' has a space, which make cannot build in: clone it into a path without one)
+endif
 
 CC       ?= cc
 OBJCOPY  ?= objcopy
@@ -28,7 +36,8 @@ CFLAGS   ?= -O2 -g -fPIC -fno-semantic-interposition
 BUILD    ?= build
 PKGS      = libgit2 yaml-0.1 libcjson md4c
 
-DEPS_OK := $(shell pkg-config --exists $(PKGS) && echo yes)
+# (pkg-config itself may be missing: a fresh machine; install-deps.sh brings it)
+DEPS_OK := $(shell command -v pkg-config >/dev/null && pkg-config --exists $(PKGS) && echo yes)
 ifneq ($(DEPS_OK),yes)
 DEPS_OK := $(shell scripts/install-deps.sh $(if $(filter no,$(INSTALL_DEPS)),--check) build >&2 && echo yes)
 endif
@@ -173,7 +182,7 @@ $(FRONT): $(BUILD)/cmd/front.o $(CMD_OBJ) $(LIB_PRIV)
 $(BUILD)/clawmd: $(FRONT)
 	$(Q)ln -sfn bin/clawmd $@
 
-$(BUILD)/tests/%.t: tests/unit/%.c $(LIB_PRIV) tests/tap.h tests/testutil.h
+$(BUILD)/tests/%.t: tests/unit/%.c $(LIB_PRIV) tests/tap.h tests/testutil.h tests/watchdir.h
 	@mkdir -p $(@D)
 	$(Q)$(call say,CC,$@)$(CC) $(ALL_CFLAGS) -Itests $(ALL_LDFLAGS) -o $@ $< $(LIB_PRIV) $(DEP_LIBS)
 
@@ -239,6 +248,7 @@ test: test-deps
 	@$(MAKE) --no-print-directory test-build
 	@rm -rf $(BUILD)/tests/log
 	@$(PROVE) $(call suite,$(BUILD)) || { tests/failures.sh $(BUILD); exit 1; }
+	@echo "test: $$(sh tests/skips.sh $(BUILD))"
 
 test-deps:
 	@scripts/install-deps.sh test
@@ -269,11 +279,14 @@ check: test-deps
 	@CLAWMD_PROGRESS=$(abspath $(BUILD)/tests/progress) CLAWMD_PROGRESS_TOTAL=$(words $(CHECK_SUITE)) \
 		CLAWMD_PROGRESS_TTY=$$(test -t 2 && echo /dev/tty) $(PROVE) -Q $(CHECK_SUITE) || { tests/failures.sh build/san $(BUILD); exit 1; }
 	@if [ -f tests/fuzz/Makefile.inc ]; then echo "check: the fuzzers, a few seconds each"; \
-		$(MAKE) --no-print-directory -s fuzz-smoke; fi
+		{ $(MAKE) --no-print-directory -s fuzz-smoke 2>&1; echo $$? >$(BUILD)/tests/log/fuzz.status; } | \
+			tee $(BUILD)/tests/log/fuzz.log; exit $$(cat $(BUILD)/tests/log/fuzz.status); fi
+	@# The closing line names every skip, its test file and its reason
+	@# (tests/skips.sh): a skip is never silent.
 	@s=$$(cat $(BUILD)/.check-start 2>/dev/null); rm -f $(BUILD)/.check-start; \
 	echo "check: all passed: $(words $(CHECK_SUITE)) test files (two builds: $(BUILD) and build/san" \
 	"with ASan+UBSan), the developer warnings$(if $(wildcard tests/fuzz/Makefile.inc),$(comma) the fuzzers)" \
-	"$${s:+in $$(( $$(date +%s) - s )) s}"
+	"$${s:+in $$(( $$(date +%s) - s )) s}; $$(sh tests/skips.sh build/san $(BUILD))"
 
 check-build-$(BUILD):
 	@$(if $(filter $(BUILD),$(CHECK_DEV)),+$(MAKE) --no-print-directory DEVELOPER=1 all)
@@ -323,9 +336,15 @@ deb:
 # per runtime, the newest release of each (what a release runs first).
 e2e: all
 	CLAWMD=$(abspath $(BUILD)/clawmd) sh scripts/e2e/run.sh $(E2E_CASES)
+	$(if $(E2E_CASES),,sh scripts/e2e/fresh.sh)
+# The README's "From nothing" block, literally, in fresh Debian 12 containers,
+# as root (then make deb) and as a user with sudo: the committed HEAD
+# (scripts/e2e/fresh.sh; FRESH_RUNS="root" or "user" for one).
+e2e-fresh:
+	sh scripts/e2e/fresh.sh $(FRESH_RUNS)
 e2e-quick: all
 	CLAWMD=$(abspath $(BUILD)/clawmd) E2E_QUICK=1 sh scripts/e2e/run.sh $(E2E_CASES)
-.PHONY: e2e e2e-quick
+.PHONY: e2e e2e-quick e2e-fresh
 
 # The clawmd image, from a local Debian root file system (no registry), in a
 # private dockerd as make e2e starts it (root); see doc/kubernetes.md.

@@ -22,5 +22,18 @@ mkdir -p "$src"
 git ls-files -z | tar --null -T - -cf - | tar -xf - -C "$src"
 # Variables given to `make deb` must not reach the package's own make.
 unset MAKEFLAGS MFLAGS MAKELEVEL
-(cd "$src" && dpkg-buildpackage -us -uc -b)
+# Its output goes to build/deb/build.log too: on a failure in the tests the
+# package build runs (dh_auto_test), say which and how to build without.
+st=$( { r=0; (cd "$src" && dpkg-buildpackage -us -uc -b) 2>&1 || r=$?; echo $r >"$out/build.status"; } |
+	tee "$out/build.log" >&2; cat "$out/build.status")
+if [ "$st" != 0 ]; then
+	if grep -q 'override_dh_auto_test\] Error' "$out/build.log"; then
+		echo "make deb: the package's tests failed (dh_auto_test; what failed is above, all of it in" \
+			"build/deb/build.log); each test's file runs alone with prove -v in $src." \
+			"DEB_BUILD_OPTIONS=nocheck make deb builds without them." >&2
+	else
+		echo "make deb: dpkg-buildpackage failed (exit $st; its output is in build/deb/build.log)" >&2
+	fi
+	exit 1
+fi
 ls -1 "$out"/*.deb

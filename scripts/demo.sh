@@ -40,7 +40,17 @@ echo "Prefers short answers in English." >demo/groups/assistant/CLAUDE.local.md
 # repository root: the binary by its path from here, and the layout options
 # that keep the real tree untouched (-C . with --groups and --state in demo/).
 case $clawmd in "$top"/*) shown=${clawmd#"$top"/} ;; *) shown=$clawmd ;; esac
-run() { printf '\n$ %s\n' "$*" | sed "s|^\\\$ $clawmd|\$ $shown|"; "$@"; }
+# A command's stderr is shown after its stdout, as on a terminal: piped, the
+# two would interleave (stdout is buffered then), mid-line at times.
+err=$(mktemp)
+trap 'rm -f "$err"' EXIT
+run() {
+	printf '\n$ %s\n' "$*" | sed "s|^\\\$ $clawmd|\$ $shown|"
+	_st=0
+	"$@" 2>"$err" || _st=$?
+	cat "$err" >&2
+	return $_st
+}
 opts="-C . --groups demo/groups --state demo/.clawmd"
 nohome="--home /nonexistent --managed-dir /nonexistent"
 # A diff as one line a file ("new file X (+90 lines)"): the demo's first
@@ -105,4 +115,4 @@ echo "(demo/report.html: both groups on one page, their memory by source; open i
 echo
 echo "demo: done.  Composed two groups, rendered and checked them; the tree is"
 echo "demo/ (git-ignored; make demo starts it over).  Next: the README's quick"
-echo "start, or 'man clawmd'."
+echo "start, or $shown --help (man clawmd once installed: the README's Install)."

@@ -74,5 +74,11 @@ uninstall:
 		$(DESTDIR)$(FISHCOMPDIR)/clawmd.fish $(DESTDIR)$(DOCDIR)/README.md \
 		$(DESTDIR)$(DOCDIR)/LICENSE $(addprefix $(DESTDIR)$(DOCDIR)/,$(notdir $(DOC_PAGES))) \
 		$(addprefix $(DESTDIR)$(MANDIR)/man1/,$(notdir $(MAN_PAGES)))
+	@# The directories that are clawmd's own (named clawmd) go too, when
+	@# empty; the shared ones (bin, lib, share/man, ...) stay.
+	@for d in $(DESTDIR)$(FULLDIR) $(DESTDIR)$(INCLUDEDIR)/clawmd $(DESTDIR)$(DOCDIR); do \
+		case $${d##*/} in clawmd) ! [ -d "$$d" ] || rmdir "$$d" 2>/dev/null || \
+			echo "make uninstall: $$d is not empty: left in place" >&2 ;; esac; \
+	done
 
 .PHONY: install uninstall

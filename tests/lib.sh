@@ -26,6 +26,11 @@ trap 'rm -rf "$T"' EXIT
 _n=0
 _failed=0
 export LC_ALL=C NO_COLOR=1
+# The tests' own terminal type, not the caller's: TERM=dumb (some CI
+# systems, an editor's compile buffer) turns colour off, and a test that
+# makes a terminal to see colour there sets NO_COLOR aside, not TERM.
+# A test of TERM itself sets it on the command (t53).
+export TERM=xterm
 unset CLAWMD_ROOT
 
 # The tests' python3 is the system's (scripts/install-deps.sh installs it):

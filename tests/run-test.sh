@@ -14,6 +14,9 @@ src=$(cd "$(dirname "$0")/.." && pwd)
 log=$build/tests/log/$name
 mkdir -p "$build/tests/log" || exit 1
 export CLAWMD="$build/clawmd" CLAWMD_TESTS="$src/tests" CLAWMD_BUILD="$build" CLAWMD_SRC="$src"
+# Every test, shell, unit or Node, runs with its own TERM, never the
+# caller's (TERM=dumb turns colour off; tests/lib.sh says the same).
+export TERM=xterm
 # A sanitizer build's speed helper (tests/prefault.c), preloaded into every
 # process of its tests: it changes nothing they see.
 if [ -f "$build/tests/prefault.so" ]; then

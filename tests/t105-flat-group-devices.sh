@@ -66,7 +66,9 @@ for prov in claude codex; do
 				! grep -q OUTSIDE-SECRET "$G/$want"; } || bad_entry="$bad_entry; $at: $want"
 			[ -n "$node_ok" ] || continue
 			# the host's config, as nanoclaw keeps it: the entry is the provider's
-			(cd "$R" && LD_PRELOAD=$pre ASAN_OPTIONS=detect_leaks=0:abort_on_error=1 timeout 20 node -e '
+			# (node under the hang guard, not a 20 s limit: a sanitized node
+			# start took longer than that on a loaded machine, issue 41)
+			(cd "$R" && LD_PRELOAD=$pre ASAN_OPTIONS=detect_leaks=0:abort_on_error=1 $HANG_GUARD node -e '
 				const [pkg, dir, prov, file] = process.argv.slice(1);
 				const nc = require(pkg + "/nanoclaw.js");
 				nc.composeGroupProjectDoc({ folder: "main", name: "Main" }, dir, { fileName: file },

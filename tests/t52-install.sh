@@ -120,4 +120,6 @@ expect_grep "calling the library" '^[0-9.]+ [0-9]+ EINPUT CM101$' "$T/out"
 
 expect_ok "make uninstall" $M uninstall
 check "uninstall removes every file" sh -c "test -z \"\$(find '$D' -type f -o -type l)\""
+check "... and the directories that are clawmd's own (libexec/clawmd, include/clawmd, share/doc/clawmd)" \
+	sh -c "test -z \"\$(find '$D/opt/clawmd' -mindepth 1 -name clawmd -type d)\""
 done_testing

@@ -113,4 +113,22 @@ expect_ok "each lintian override names a file of the clawmd package" sh -c "
 # make deb is the documented way to build it.
 expect_ok "make -n deb runs scripts/deb.sh" sh -c "make --no-print-directory -n -C '$S' deb | grep -q scripts/deb.sh"
 expect_ok "scripts/deb.sh is valid sh" sh -n "$S/scripts/deb.sh"
+
+# When the package's own tests fail (dh_auto_test), make deb says so and
+# how to build without them: a checkout of deb.sh and a stub
+# dpkg-buildpackage that fails as debian/rules does there.
+if command -v git >/dev/null; then
+	mkdir -p "$T/src/scripts" "$T/src/lib/include/clawmd" "$T/bin"
+	cp "$S/scripts/deb.sh" "$T/src/scripts/"
+	cp "$S/lib/include/clawmd/base.h" "$T/src/lib/include/clawmd/"
+	git -C "$T/src" init -q && git -C "$T/src" add . || _report 1 "a git checkout for deb.sh"
+	printf '#!/bin/sh\necho "not ok 1 - a composed group becomes known"\necho "make[1]: *** [debian/rules:57: override_dh_auto_test] Error 1" >&2\nexit 2\n' \
+		>"$T/bin/dpkg-buildpackage"
+	printf '#!/bin/sh\nexit 0\n' >"$T/bin/dh"
+	chmod +x "$T/bin/dpkg-buildpackage" "$T/bin/dh"
+	expect_fail 1 "make deb: the package's tests failing fail it" env PATH="$T/bin:$PATH" sh "$T/src/scripts/deb.sh"
+	expect_grep "... naming dh_auto_test, its log and DEB_BUILD_OPTIONS=nocheck" \
+		"tests failed \\(dh_auto_test.*build/deb/build.log.*DEB_BUILD_OPTIONS=nocheck make deb" "$T/err"
+	expect_grep "... the build's own output kept" "override_dh_auto_test" "$T/src/build/deb/build.log"
+fi
 done_testing

@@ -14,6 +14,7 @@
  */
 #include "tap.h"
 #include "testutil.h"
+#include "watchdir.h"
 #include "clawmd.h"
 
 #include <errno.h>
@@ -456,10 +457,8 @@ int main(void)
 {
 	const char *l = getenv("CLAWMD_ATTACK_LONG");
 	longmode = l && *l && strcmp(l, "0");
-	snprintf(root, sizeof(root), "%s/clawmd-watch-attack.XXXXXX",
-		 getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
-	if (!mkdtemp(root))
-		abort();
+	/* A trusted filesystem, whatever TMPDIR and /tmp are (tests/watchdir.h). */
+	watchdir_trusted(root, sizeof(root), "clawmd-watch-attack");
 	put("clawmd.json", "{\"mode\": \"copy\"}\n");
 	put("container/CLAUDE.md", "base\n");
 	put("skills/a/instructions.md", "A\n");
