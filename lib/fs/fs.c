@@ -575,8 +575,9 @@ int clawmd_fs_own_like_dir(const struct clawmd_dir *d, const char *name, struct 
 	return 0;
 }
 
-/* "<as>.clawmd-preserved-<UTC time>-<random>" */
-static char *preserved_name(const char *as)
+/* "<as>.clawmd-preserved-<UTC time>-<random>"; `past` the cap,
+ * "<as>.clawmd-preserved-overflow-<UTC time>-<random>". */
+static char *preserved_name(const char *as, bool past)
 {
 	char stamp[32], rnd[32];
 	time_t now = time(NULL);
@@ -584,7 +585,8 @@ static char *preserved_name(const char *as)
 	gmtime_r(&now, &tm);
 	strftime(stamp, sizeof(stamp), "%Y%m%dT%H%M%SZ", &tm);
 	temp_name(rnd, sizeof(rnd), "", "", 0);
-	return clawmd_xasprintf("%s" CLAWMD_PRESERVED_MARK "%s-%.6s", as, stamp, rnd + 2);
+	return clawmd_xasprintf("%s" CLAWMD_PRESERVED_MARK "%s%s-%.6s", as,
+				past ? CLAWMD_PRESERVED_OVERFLOW "-" : "", stamp, rnd + 2);
 }
 
 /*
@@ -626,11 +628,11 @@ static void own_kept_fd(const struct clawmd_dir *d, int fd)
 }
 
 static int move_aside_raw(char **newname, const struct clawmd_dir *d, const char *name,
-			  const char *as, struct clawmd_err *err)
+			  const char *as, bool past, struct clawmd_err *err)
 {
 	*newname = NULL;
 	for (int tries = 0; tries < 8; tries++) {
-		char *to = preserved_name(as);
+		char *to = preserved_name(as, past);
 		if (renameat2(d->fd, name, d->fd, to, RENAME_NOREPLACE) == 0) {
 			own_kept(d, to);
 			*newname = to;
@@ -649,7 +651,7 @@ static int move_aside_raw(char **newname, const struct clawmd_dir *d, const char
 }
 
 /* How many entries "<as>.clawmd-preserved-*" wait in `d` (the overflow
- * file not counted).  Only listed when something is moved aside: a no-op
+ * file and what went past the cap not counted).  Only listed when something is moved aside: a no-op
  * compose never lists the group directory. */
 static size_t preserved_count(const struct clawmd_dir *d, const char *as)
 {
@@ -658,7 +660,8 @@ static size_t preserved_count(const struct clawmd_dir *d, const char *as)
 	DIR *dir = clawmd_fs_list(d->fd);
 	struct dirent *e;
 	while (dir && (e = readdir(dir)))
-		n += !strncmp(e->d_name, prefix, pl) && strcmp(e->d_name + pl, CLAWMD_PRESERVED_OVERFLOW);
+		n += !strncmp(e->d_name, prefix, pl) &&
+		     strncmp(e->d_name + pl, CLAWMD_PRESERVED_OVERFLOW, sizeof(CLAWMD_PRESERVED_OVERFLOW) - 1);
 	if (dir)
 		closedir(dir);
 	free(prefix);
@@ -674,6 +677,7 @@ static int remove_own(char **preserved, const struct clawmd_dir *d, const char *
 struct overflow {
 	const struct clawmd_dir *d;
 	const char *as;
+	const char *what; /* NULL: a file's content */
 	char *name;
 	bool done;
 };
@@ -700,9 +704,10 @@ static bool append_overflow(const char *data, size_t len, void *payload)
 	gmtime_r(&now, &tm);
 	strftime(stamp, sizeof(stamp), "%Y%m%dT%H%M%SZ", &tm);
 	int hl = snprintf(head, sizeof(head),
-			  "\n----- clawmd: %s moved aside %s (%zu bytes): more than %d entries "
-			  "moved aside as %s wait for review, so it is appended here -----\n",
-			  o->as, stamp, len, CLAWMD_PRESERVED_CAP, o->as);
+			  "\n----- clawmd: %s (%s) moved aside %s: %d entries moved aside as %s "
+			  "already wait for review, so it is kept here -----\n",
+			  o->as, o->what ? o->what : "a file, its content follows", stamp,
+			  CLAWMD_PRESERVED_CAP, o->as);
 	bool ok = write_all(fd, head, (size_t)hl) == 0 && write_all(fd, data, len) == 0 &&
 		  fsync(fd) == 0;
 	own_kept_fd(o->d, fd);
@@ -712,24 +717,70 @@ static bool append_overflow(const char *data, size_t len, void *payload)
 }
 
 /*
+ * Past the cap, a symlink or an empty directory holds nothing but its
+ * target or its name: taken under a fresh temp name of clawmd's first (the
+ * agent cannot swap something else in under it), recorded in the overflow
+ * file, and removed.  A directory with anything in it, or whatever else
+ * came to be under the name meanwhile, is moved aside past the cap.
+ */
+static int coalesce_other(char **kept, struct overflow *o, const char *name,
+			  struct clawmd_err *err)
+{
+	const struct clawmd_dir *d = o->d;
+	char tmp[64], target[4096], what[4200];
+	struct stat st;
+	temp_name(tmp, sizeof(tmp), o->as, name, strlen(name));
+	if (renameat2(d->fd, name, d->fd, tmp, RENAME_NOREPLACE) < 0)
+		return move_aside_raw(kept, d, name, o->as, true, err);
+	if (fstatat(d->fd, tmp, &st, AT_SYMLINK_NOFOLLOW) < 0)
+		return 0; /* gone: nothing to keep */
+	if (S_ISLNK(st.st_mode)) {
+		ssize_t n = readlinkat(d->fd, tmp, target, sizeof(target) - 1);
+		if (n >= 0) {
+			target[n] = '\0';
+			snprintf(what, sizeof(what), "a symlink to '%s'", target);
+			o->what = what;
+			if (append_overflow("", 0, o) && unlinkat(d->fd, tmp, 0) == 0)
+				return 0;
+		}
+	} else if (S_ISDIR(st.st_mode)) {
+		o->what = "an empty directory";
+		if (unlinkat(d->fd, tmp, AT_REMOVEDIR) == 0) {
+			append_overflow("", 0, o);
+			return 0;
+		}
+	}
+	o->done = false;
+	return move_aside_raw(kept, d, tmp, o->as, true, err);
+}
+
+/*
  * Move `name` aside.  What the agent churns (the same name moved aside
  * again and again) is bounded: once CLAWMD_PRESERVED_CAP entries moved
  * aside as `as` wait, a regular file's content is appended to the one
  * overflow file "<as>.clawmd-preserved-overflow" instead, and the file
  * removed as clawmd_fs_remove_own removes (never while anyone may write to
- * it: then it is moved aside past the cap).  A directory, symlink, device
- * or a file over CLAWMD_FS_STAGED_MAX cannot be appended, and is moved
- * aside past the cap too.
+ * it: then it is moved aside past the cap); a symlink (its target) or an
+ * empty directory is recorded there and removed (coalesce_other).  A
+ * directory with content, a device, FIFO or socket, or a file over
+ * CLAWMD_FS_STAGED_MAX cannot be appended, and is moved aside past the
+ * cap, with the same warning.
  */
 int clawmd_fs_move_aside_as(char **newname, const struct clawmd_dir *d, const char *name,
 			    const char *as, struct clawmd_err *err)
 {
 	*newname = NULL;
 	if (preserved_count(d, as) < CLAWMD_PRESERVED_CAP)
-		return move_aside_raw(newname, d, name, as, err);
-	struct overflow o = {d, as, NULL, false};
+		return move_aside_raw(newname, d, name, as, false, err);
+	struct overflow o = {d, as, NULL, NULL, false};
 	char *kept = NULL;
-	int rc = remove_own(&kept, d, name, as, append_overflow, &o, true, err);
+	struct stat st;
+	int rc;
+	if (fstatat(d->fd, name, &st, AT_SYMLINK_NOFOLLOW) == 0 &&
+	    (S_ISLNK(st.st_mode) || S_ISDIR(st.st_mode)))
+		rc = coalesce_other(&kept, &o, name, err);
+	else
+		rc = remove_own(&kept, d, name, as, append_overflow, &o, true, err);
 	if (kept) { /* kept under a name of its own, past the cap */
 		free(o.name);
 		*newname = kept;
@@ -910,7 +961,7 @@ out_dir:
 /* Copy what is left in `fd` (a file just unlinked, written to meanwhile)
  * into a fresh preserved file named after `as`; bounded. */
 static int copy_out(char **newname, const struct clawmd_dir *d, int fd, const char *as,
-		    struct clawmd_err *err)
+		    bool past, struct clawmd_err *err)
 {
 	struct clawmd_buf b = CLAWMD_BUF_INIT;
 	int rc = 0, out = -1;
@@ -925,7 +976,7 @@ static int copy_out(char **newname, const struct clawmd_dir *d, int fd, const ch
 	}
 	for (int tries = 0; tries < 8 && out < 0; tries++) {
 		free(*newname);
-		*newname = preserved_name(as);
+		*newname = preserved_name(as, past);
 		out = openat(d->fd, *newname, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
 			     0600);
 		if (out < 0 && errno != EEXIST)
@@ -1088,7 +1139,7 @@ static bool lease_broken(int fd)
 static int keep_aside(char **preserved, const struct clawmd_dir *d, const char *name,
 		      const char *as, bool capped, struct clawmd_err *err)
 {
-	return capped ? move_aside_raw(preserved, d, name, as, err)
+	return capped ? move_aside_raw(preserved, d, name, as, true, err)
 		      : clawmd_fs_move_aside_as(preserved, d, name, as, err);
 }
 
@@ -1149,7 +1200,7 @@ static int remove_own(char **preserved, const struct clawmd_dir *d, const char *
 	} else if (v == OWN_FILE && fstat(fd, &now) == 0 &&
 		   (now.st_size != (off_t)len || now.st_mtim.tv_sec != st.st_mtim.tv_sec ||
 		    now.st_mtim.tv_nsec != st.st_mtim.tv_nsec)) {
-		rc = copy_out(preserved, d, fd, as ? as : name, err);
+		rc = copy_out(preserved, d, fd, as ? as : name, capped, err);
 	}
 out:
 	if (fd >= 0)
