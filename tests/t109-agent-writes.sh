@@ -141,6 +141,27 @@ if [ "$(id -u)" = 0 ]; then
 		"$(ls -A "$G" | grep -c '^CLAUDE.md.clawmd-preserved-')" 17
 	expect_grep "the symlink's target is recorded" "a symlink to '/etc/hostname'" "$G/CLAUDE.md.clawmd-preserved-overflow"
 	expect_grep "the directory is recorded" "an empty directory" "$G/CLAUDE.md.clawmd-preserved-overflow"
+	# A file held open for writing cannot be appended and removed: past
+	# the cap it is moved aside whole, where its writes land; once closed,
+	# the next compose that moves something aside appends it too.
+	rmdir "$G/CLAUDE.md" 2>/dev/null
+	expect_ok "compose" $CLAWMD -C "$R" compose g
+	echo "held one" >>"$G/CLAUDE.md"
+	exec 3>>"$G/CLAUDE.md"
+	expect_ok "compose past the cap over a file held open" $CLAWMD -C "$R" compose g
+	echo "held two" >&3
+	exec 3>&-
+	held=$(ls -A "$G" | grep '^CLAUDE.md.clawmd-preserved-overflow-')
+	check "it is moved aside past the cap ($held)" test -n "$held"
+	expect_grep "with the warning" "moved aside past the cap to groups/g/CLAUDE.md.clawmd-preserved-overflow-" "$T/err"
+	expect_grep "its later write is in it" "held two" "$G/$held"
+	echo "churn 21" >>"$G/CLAUDE.md"
+	expect_ok "the next compose that moves aside" $CLAWMD -C "$R" compose g
+	expect_eq "appends what went past the cap once closed" \
+		"$(ls -A "$G" | grep -c '^CLAUDE.md.clawmd-preserved-overflow-')" 0
+	expect_eq "the held file's lines are in the overflow, once each" \
+		"$(grep -c '^held one$\|^held two$' "$G/CLAUDE.md.clawmd-preserved-overflow")" 2
+	expect_grep "and the new edit" "churn 21" "$G/CLAUDE.md.clawmd-preserved-overflow"
 	expect_eq "all of it owned by the group directory's owner" \
 		"$(cd "$G" && stat -c %u CLAUDE.md.clawmd-preserved-* | sort -u)" 1000
 	# The fast path does not list the group directory, however full.
@@ -155,7 +176,7 @@ if [ "$(id -u)" = 0 ]; then
 		_report 0 "# SKIP strace unavailable"
 	fi
 else
-	for _k in 1 2 3 4 5 6 7 8 9 10 11 12 13 14; do _report 0 "# SKIP not root: the owner of what is kept"; done
+	for _k in $(seq 23); do _report 0 "# SKIP not root: the owner of what is kept"; done
 fi
 
 done_testing

@@ -651,17 +651,28 @@ static int move_aside_raw(char **newname, const struct clawmd_dir *d, const char
 }
 
 /* How many entries "<as>.clawmd-preserved-*" wait in `d` (the overflow
- * file and what went past the cap not counted).  Only listed when something is moved aside: a no-op
- * compose never lists the group directory. */
-static size_t preserved_count(const struct clawmd_dir *d, const char *as)
+ * file and what went past the cap not counted); the names of what went
+ * past the cap in *past (NULL-terminated, caller frees).  Only listed when
+ * something is moved aside: a no-op compose never lists the group
+ * directory. */
+static size_t preserved_count(char ***past, const struct clawmd_dir *d, const char *as)
 {
-	char *prefix = clawmd_xasprintf("%s" CLAWMD_PRESERVED_MARK, as);
-	size_t n = 0, pl = strlen(prefix);
+	char *prefix = clawmd_xasprintf("%s" CLAWMD_PRESERVED_MARK CLAWMD_PRESERVED_OVERFLOW, as);
+	size_t n = 0, np = 0, cap = 0, pl = strlen(prefix) - (sizeof(CLAWMD_PRESERVED_OVERFLOW) - 1);
 	DIR *dir = clawmd_fs_list(d->fd);
 	struct dirent *e;
-	while (dir && (e = readdir(dir)))
-		n += !strncmp(e->d_name, prefix, pl) &&
-		     strncmp(e->d_name + pl, CLAWMD_PRESERVED_OVERFLOW, sizeof(CLAWMD_PRESERVED_OVERFLOW) - 1);
+	*past = NULL;
+	while (dir && (e = readdir(dir))) {
+		if (strncmp(e->d_name, prefix, pl))
+			continue;
+		if (strncmp(e->d_name, prefix, strlen(prefix))) {
+			n++;
+		} else if (e->d_name[strlen(prefix)] == '-') {
+			clawmd_xgrow(past, &cap, np + 2, sizeof(**past));
+			(*past)[np++] = clawmd_xstrdup(e->d_name);
+			(*past)[np] = NULL;
+		}
+	}
 	if (dir)
 		closedir(dir);
 	free(prefix);
@@ -714,6 +725,23 @@ static bool append_overflow(const char *data, size_t len, void *payload)
 	ok &= close(fd) == 0;
 	o->done = ok;
 	return ok;
+}
+
+static int lease_take(int fd);
+
+/* Whether `name` is a regular file somebody holds open for writing (or
+ * cannot be told: then it counts as open).  Asked before its content is
+ * appended anywhere, so that what stays open is not appended again and
+ * again. */
+static bool open_for_writing(const struct clawmd_dir *d, const char *name)
+{
+	struct stat st;
+	int fd = clawmd_fs_open_read(d->fd, name, CLAWMD_FS_NOFOLLOW, &st);
+	if (fd < 0)
+		return true;
+	bool busy = st.st_nlink != 1 || lease_take(fd) != 0;
+	close(fd);
+	return busy;
 }
 
 /*
@@ -770,15 +798,33 @@ int clawmd_fs_move_aside_as(char **newname, const struct clawmd_dir *d, const ch
 			    const char *as, struct clawmd_err *err)
 {
 	*newname = NULL;
-	if (preserved_count(d, as) < CLAWMD_PRESERVED_CAP)
-		return move_aside_raw(newname, d, name, as, false, err);
+	char **past;
+	size_t n = preserved_count(&past, d, as);
 	struct overflow o = {d, as, NULL, NULL, false};
 	char *kept = NULL;
 	struct stat st;
 	int rc;
+	/* What went past the cap before, open for writing then, is appended
+	 * to the overflow file once nobody writes to it any more (else kept
+	 * as it is): over time, the cap holds for those too. */
+	for (size_t i = 0; past && past[i]; i++) {
+		if (n >= CLAWMD_PRESERVED_CAP && !open_for_writing(d, past[i]) &&
+		    remove_own(&kept, d, past[i], NULL, append_overflow, &o, true, NULL) == 0) {
+			free(kept);
+			kept = NULL;
+		}
+		free(past[i]);
+	}
+	free(past);
+	free(o.name);
+	o = (struct overflow){d, as, NULL, NULL, false};
+	if (n < CLAWMD_PRESERVED_CAP)
+		return move_aside_raw(newname, d, name, as, false, err);
 	if (fstatat(d->fd, name, &st, AT_SYMLINK_NOFOLLOW) == 0 &&
 	    (S_ISLNK(st.st_mode) || S_ISDIR(st.st_mode)))
 		rc = coalesce_other(&kept, &o, name, err);
+	else if (S_ISREG(st.st_mode) && open_for_writing(d, name)) /* its writes land in it */
+		rc = move_aside_raw(&kept, d, name, as, true, err);
 	else
 		rc = remove_own(&kept, d, name, as, append_overflow, &o, true, err);
 	if (kept) { /* kept under a name of its own, past the cap */
