@@ -179,4 +179,27 @@ else
 	for _k in $(seq 23); do _report 0 "# SKIP not root: the owner of what is kept"; done
 fi
 
+# 6. compose creates a missing CLAUDE.local.md and gives it the group
+# directory's owner; the agent renames it away in between (strace delays
+# the chown by seconds; the agent acts on the create).  The chown goes by
+# descriptor to the file created, wherever it went: compose succeeds, and
+# the file the agent renamed is its own.
+if [ "$(id -u)" = 0 ] && strace -f -o /dev/null true 2>/dev/null && [ -x "${CLAWMD_BUILD:-}/tests/on-inotify" ]; then
+	rm -f "$G/CLAUDE.local.md" "$G/away.md"
+	rm -f "$T/ready"
+	"$CLAWMD_BUILD/tests/on-inotify" "$T/ready" "$G" create CLAUDE.local.md \
+		sh -c "sleep 0.5; mv '$G/CLAUDE.local.md' '$G/away.md'" &
+	apid=$!
+	i=0
+	while [ ! -e "$T/ready" ] && [ $i -lt 600 ]; do sleep 0.05; i=$((i + 1)); done
+	strace -f -qq -o /dev/null -e trace=fchownat -e inject=fchownat:delay_enter=2000000 \
+		$CLAWMD -C "$R" compose g >"$T/out" 2>"$T/err"
+	expect_eq "compose succeeds though the memory was renamed away meanwhile" "$?" 0
+	wait $apid
+	expect_eq "the agent's rename ran" "$?" 0
+	expect_eq "the file created is the owner's, where the agent put it" "$(stat -c %u "$G/away.md")" 1000
+else
+	for _k in 1 2 3; do _report 0 "# SKIP not root, or strace or tests/on-inotify unavailable"; done
+fi
+
 done_testing

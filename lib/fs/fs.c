@@ -565,14 +565,28 @@ int clawmd_fs_move_aside(char **newname, const struct clawmd_dir *d, const char 
 
 int clawmd_fs_own_like_dir(const struct clawmd_dir *d, const char *name, struct clawmd_err *err)
 {
-	struct stat st;
+	struct stat ds, st;
 	if (geteuid() != 0)
 		return 0;
-	if (fstat(d->fd, &st) < 0 ||
-	    fchownat(d->fd, name, st.st_uid, st.st_gid, AT_SYMLINK_NOFOLLOW) < 0)
-		return clawmd_err_sys(err, CLAWMD_EFS, "could not give '%s/%s' its directory's owner",
-				      shown(d, name));
-	return 0;
+	/* The agent may rename anything onto the name between the create and
+	 * this: so by the descriptor of what is there, and only a regular
+	 * file with no other link (a hard link to somebody else's file is
+	 * never given away).  Gone meanwhile, or something else: the agent's
+	 * doing, and nothing of clawmd's to give. */
+	int pfd = openat(d->fd, name, O_PATH | O_NOFOLLOW | O_CLOEXEC), rc = 0;
+	if (pfd < 0)
+		return errno == ENOENT ? 0
+				       : clawmd_err_sys(err, CLAWMD_EFS,
+							"could not give '%s/%s' its directory's owner",
+							shown(d, name));
+	if (fstat(d->fd, &ds) < 0 || fstat(pfd, &st) < 0 ||
+	    (S_ISREG(st.st_mode) && st.st_nlink == 1 &&
+	     (st.st_uid != ds.st_uid || st.st_gid != ds.st_gid) &&
+	     fchownat(pfd, "", ds.st_uid, ds.st_gid, AT_EMPTY_PATH) < 0))
+		rc = clawmd_err_sys(err, CLAWMD_EFS, "could not give '%s/%s' its directory's owner",
+				    shown(d, name));
+	close(pfd);
+	return rc;
 }
 
 /* "<as>.clawmd-preserved-<UTC time>-<random>"; `past` the cap,
@@ -820,8 +834,9 @@ int clawmd_fs_move_aside_as(char **newname, const struct clawmd_dir *d, const ch
 	o = (struct overflow){d, as, NULL, NULL, false};
 	if (n < CLAWMD_PRESERVED_CAP)
 		return move_aside_raw(newname, d, name, as, false, err);
-	if (fstatat(d->fd, name, &st, AT_SYMLINK_NOFOLLOW) == 0 &&
-	    (S_ISLNK(st.st_mode) || S_ISDIR(st.st_mode)))
+	if (fstatat(d->fd, name, &st, AT_SYMLINK_NOFOLLOW) < 0)
+		st.st_mode = 0; /* gone: remove_own finds nothing */
+	if (S_ISLNK(st.st_mode) || S_ISDIR(st.st_mode))
 		rc = coalesce_other(&kept, &o, name, err);
 	else if (S_ISREG(st.st_mode) && open_for_writing(d, name)) /* its writes land in it */
 		rc = move_aside_raw(&kept, d, name, as, true, err);

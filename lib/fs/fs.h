@@ -178,7 +178,9 @@ int clawmd_fs_move_aside_as(char **newname, const struct clawmd_dir *d, const ch
 /*
  * Give `name` in `d` the owner of `d` itself, when running as root: files
  * clawmd creates for the agent (CLAUDE.local.md) must stay writable by it.
- * A no-op for other users.
+ * A no-op for other users, for a name gone meanwhile (0), and for anything
+ * but a regular file with no other link (the agent may have renamed it
+ * there: never a hard link to somebody else's file given away).
  */
 int clawmd_fs_own_like_dir(const struct clawmd_dir *d, const char *name, struct clawmd_err *err);
 /* Rename `from` to `to` in `d`, failing (EFS) if `to` exists.  Needs
