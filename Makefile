@@ -198,6 +198,12 @@ $(BUILD)/tests/handle-compose: tests/handle-compose.c $(BUILD)/libclawmd.a
 	@mkdir -p $(@D)
 	$(Q)$(call say,CC,$@)$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) -o $@ $< $(BUILD)/libclawmd.a $(DEP_LIBS)
 
+# The soak's driver and agents (tests/soak.c, make soak).
+TEST_HELPERS += $(BUILD)/tests/soak
+$(BUILD)/tests/soak: tests/soak.c
+	@mkdir -p $(@D)
+	$(Q)$(call say,CC,$@)$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) -o $@ $<
+
 # Under sanitizers, what tests/run-test.sh preloads for speed (tests/prefault.c);
 # compiled without them: it runs before their runtime is set up.
 ifdef SANITIZE
@@ -337,6 +343,7 @@ deb:
 e2e: all
 	CLAWMD=$(abspath $(BUILD)/clawmd) sh scripts/e2e/run.sh $(E2E_CASES)
 	$(if $(E2E_CASES),,sh scripts/e2e/fresh.sh)
+	$(if $(E2E_CASES),,@$(MAKE) --no-print-directory soak)
 # The README's "From nothing" block, literally, in fresh Debian 12 containers,
 # as root (then make deb) and as a user with sudo: the committed HEAD
 # (scripts/e2e/fresh.sh; FRESH_RUNS="root" or "user" for one).
@@ -345,6 +352,19 @@ e2e-fresh:
 e2e-quick: all
 	CLAWMD=$(abspath $(BUILD)/clawmd) E2E_QUICK=1 sh scripts/e2e/run.sh $(E2E_CASES)
 .PHONY: e2e e2e-quick e2e-fresh
+
+# make soak: composes against hostile agents writing all the while, 1 in 50
+# killed, every line the agents wrote looked for (scripts/soak.sh,
+# doc/security.md): SOAK_COMPOSES (100000) or SOAK_SECONDS (1200), whichever
+# ends first; then a short pass of the sanitizer build (SOAK_SAN_SECONDS,
+# 180).  Not in make check: it takes minutes.
+SOAK_SAN_SECONDS ?= 180
+soak: all $(BUILD)/tests/soak
+	@sh scripts/soak.sh $(abspath $(BUILD)/clawmd) $(abspath $(BUILD)/tests/soak) soak
+	@$(MAKE) --no-print-directory $(CHECK_SAN) all build/san/tests/soak
+	@SOAK_SECONDS=$(SOAK_SAN_SECONDS) ASAN_OPTIONS=detect_leaks=1 \
+		sh scripts/soak.sh $(abspath build/san/clawmd) $(abspath build/san/tests/soak) soak-asan
+.PHONY: soak
 
 # The clawmd image, from a local Debian root file system (no registry), in a
 # private dockerd as make e2e starts it (root); see doc/kubernetes.md.

@@ -118,56 +118,70 @@ holding() { # TEXT
 }
 
 if command -v pgrep >/dev/null 2>&1; then
-	k=$(call_index 'CLAUDE\.local\.md", RENAME_EXCHANGE')
-	check "the CLAUDE.local.md swap is found among compose's renames (#$k)" test -n "$k"
+	# The hand edit is carried into the empty memory in place (issue 42):
+	# compose first tries to rename its staged text into a missing
+	# CLAUDE.local.md (RENAME_NOREPLACE, which fails: it is there), then
+	# appends to it.  Stopped right after that rename, the agent acts.
+	k=$(call_index 'CLAUDE\.local\.md", RENAME_NOREPLACE')
+	check "the rename into a missing CLAUDE.local.md is found among compose's renames (#$k)" test -n "$k"
 	k=${k:-1}
 
-	# Item 11: the agent writes its memory after compute saw it empty (so
-	# the swap must be undone) and renames CLAUDE.local.md away right after
-	# the swap, so that the swap back fails with ENOENT.
+	# Item 11: the agent writes its memory after compute saw it empty: the
+	# text is not carried into it (it is the agent's now); the hand-written
+	# entry goes aside.
 	sreset
 	stop_run "$k"
 	at_stop 1 && echo "agent notes" >"$GS/CLAUDE.local.md"
 	go_on
-	at_stop 2 && mv "$GS/CLAUDE.local.md" "$GS/renamed.md"
 	finish
 	expect_eq "item 11: compose still succeeds" "$?" 0
-	expect_eq "item 11: the agent's memory is back in CLAUDE.local.md" "$(holding 'agent notes')" "./CLAUDE.local.md "
-	expect_eq "item 11: the hand-written entry is kept (renamed copy, preserved)" \
-		"$(holding 'hand written')" "./CLAUDE.md.clawmd-preserved-X ./renamed.md "
+	expect_eq "item 11: the agent's memory is CLAUDE.local.md, alone" "$(holding 'agent notes')" "./CLAUDE.local.md "
+	expect_eq "item 11: the hand-written entry is kept aside" \
+		"$(holding 'hand written')" "./CLAUDE.md.clawmd-preserved-X "
 	check "item 11: no temp left" sh -c "! ls -A '$GS' | grep -q '\.tmp$'"
 
-	# The same, and the agent also made a new CLAUDE.local.md before the
-	# swap back: the old memory goes back, the newer file aside, reported.
+	# The agent renames its (empty) memory away once compose found it:
+	# missing again, the carried text takes the name.
 	sreset
 	stop_run "$k"
-	at_stop 1 && echo "agent notes" >"$GS/CLAUDE.local.md"
-	go_on
+	at_stop 1 && go_on
+	at_stop 2 && mv "$GS/CLAUDE.local.md" "$GS/renamed.md"
+	finish
+	expect_eq "item 11, renamed away: compose succeeds" "$?" 0
+	expect_eq "item 11, renamed away: the edit is the memory" \
+		"$(holding 'hand written')" "./CLAUDE.local.md "
+	check "item 11, renamed away: the agent's file is untouched" test -f "$GS/renamed.md" -a ! -s "$GS/renamed.md"
+	check "item 11, renamed away: no temp left" sh -c "! ls -A '$GS' | grep -q '\.tmp$'"
+
+	# The same, and the agent also made a new CLAUDE.local.md: that one is
+	# the agent's memory; the entry goes aside, reported.
+	sreset
+	stop_run "$k"
+	at_stop 1 && go_on
 	at_stop 2 && mv "$GS/CLAUDE.local.md" "$GS/renamed.md" && echo "newer notes" >"$GS/CLAUDE.local.md"
 	finish
 	expect_eq "item 11, name taken again: compose succeeds" "$?" 0
-	expect_eq "item 11, name taken again: the old memory is back" \
-		"$(holding 'agent notes')" "./CLAUDE.local.md "
-	expect_eq "item 11, name taken again: the newer file is preserved aside" \
-		"$(holding 'newer notes')" "./CLAUDE.local.md.clawmd-preserved-X "
+	expect_eq "item 11, name taken again: the newer memory stays" \
+		"$(holding 'newer notes')" "./CLAUDE.local.md "
+	expect_eq "item 11, name taken again: the entry is preserved aside" \
+		"$(holding 'hand written')" "./CLAUDE.md.clawmd-preserved-X "
 	check "item 11, name taken again: no temp left" sh -c "! ls -A '$GS' | grep -q '\.tmp$'"
-	expect_grep "item 11, name taken again: reported" "CLAUDE\.local\.md .*moved aside to groups/g/CLAUDE\.local\.md\.clawmd-preserved-" "$T/err"
+	expect_grep "item 11, name taken again: reported" "CLAUDE\.md was not written by clawmd; moved aside to groups/g/CLAUDE\.md\.clawmd-preserved-" "$T/err"
 
-	# Item 12: the agent writes its memory just before the swap, and
-	# compose is killed (-9) right after it: the agent's memory is left
-	# under the temp name.  The next compose must not remove it as its own.
+	# Item 12: compose killed (-9) right after it appended the edit to the
+	# memory (at the fsync that follows: the third, after the staged text's
+	# and the new fragments directory's), before it replaced the entry: the
+	# next compose finds the memory in use and keeps the entry aside too.
+	# Twice kept, never lost.
 	sreset
-	stop_run "$k"
-	at_stop 1 && echo "agent notes" >"$GS/CLAUDE.local.md"
-	go_on
-	at_stop 2 && kill -9 "$_child"
-	finish
-	check "item 12: killed right after the swap, the memory sits at a temp name" \
-		sh -c "grep -lx 'agent notes' '$GS'/.CLAUDE.local.md.*.tmp"
+	kill_at fsync 3 $CLAWMD compose -C "$S" g
+	expect_eq "item 12: killed right after the append" "$?" 0
+	check "item 12: the edit is in the memory" grep -qx 'hand written' "$GS/CLAUDE.local.md"
+	check "item 12: and still in the entry" grep -qx 'hand written' "$GS/CLAUDE.md"
 	expect_ok "item 12: the next compose succeeds" $CLAWMD compose -C "$S" g
-	expect_eq "item 12: the agent's memory is preserved, not removed" \
-		"$(holding 'agent notes')" "./CLAUDE.local.md.clawmd-preserved-X "
-	expect_grep "item 12: and reported" "was not written by clawmd; moved aside to groups/g/CLAUDE\.local\.md\.clawmd-preserved-" "$T/err"
+	expect_eq "item 12: the edit is kept, in the memory and aside" \
+		"$(holding 'hand written')" "./CLAUDE.local.md ./CLAUDE.md.clawmd-preserved-X "
+	expect_grep "item 12: and reported" "was not written by clawmd; moved aside to groups/g/CLAUDE\.md\.clawmd-preserved-" "$T/err"
 	check "item 12: no temp left" sh -c "! ls -A '$GS' | grep -q '\.tmp$'"
 
 	# Item 12, commit_entry: an entry composed before, the agent editing it
@@ -194,8 +208,10 @@ if command -v pgrep >/dev/null 2>&1; then
 	expect_ok "item 12 (entry): converged" $CLAWMD compose -C "$S" --check g
 
 	# The window between judging the swapped-out entry (exactly what
-	# compute saw: clawmd's own) and unlinking it: the agent writes to it
-	# there, through its temp name.  What it wrote is copied out, not lost.
+	# compute saw: clawmd's own) and unlinking it: the agent opens it there
+	# for writing, through its temp name.  Its open waits on compose's
+	# lease (/proc/locks shows the lease breaking), so compose keeps the
+	# file rather than unlink it, and the write lands in what was kept.
 	rm -rf "$GS" && cp -a "$T/composed" "$GS"
 	strace -o "$T/ref" -e trace=newfstatat,unlinkat $CLAWMD compose -C "$S" g >/dev/null 2>&1
 	kf=$(grep -E '^(newfstatat|unlinkat)\(' "$T/ref" |
@@ -206,11 +222,15 @@ if command -v pgrep >/dev/null 2>&1; then
 		-e inject="newfstatat:signal=SIGSTOP:when=${kf:-1}" \
 		$CLAWMD compose -C "$S" g >"$T/out" 2>"$T/err" &
 	_spid=$!
-	at_stop 1 && for f in "$GS"/.CLAUDE.md.*.tmp; do echo "late write" >>"$f"; done
+	at_stop 1 && for f in "$GS"/.CLAUDE.md.*.tmp; do echo "late write" >>"$f" & done
+	_i=0
+	while ! grep -q 'LEASE  *BREAKING' /proc/locks && [ $_i -lt 100 ]; do sleep 0.05; _i=$((_i + 1)); done
+	check "window before the unlink: the agent's open waits on the lease" grep -q 'LEASE  *BREAKING' /proc/locks
 	finish
 	expect_eq "window before the unlink: compose succeeds" "$?" 0
-	check "window before the unlink: the write came after the check (the temp was unlinked)" \
-		sh -c "sed -n '/stopped by SIGSTOP/,\$p' '$T/stops' | grep -q '^unlinkat(.*\"\.CLAUDE\.md\..*= 0'"
+	wait
+	check "window before the unlink: the temp was kept, not unlinked" \
+		sh -c "! sed -n '/stopped by SIGSTOP/,\$p' '$T/stops' | grep -q '^unlinkat(.*\"\.CLAUDE\.md\..*= 0'"
 	check "window before the unlink: the late write is kept" \
 		sh -c "grep -q 'late write' '$GS'/CLAUDE.md.clawmd-preserved-*"
 	expect_grep "window before the unlink: reported" "CLAUDE\.md was edited while compose ran; moved aside to" "$T/err"

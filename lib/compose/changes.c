@@ -733,65 +733,40 @@ out:
 
 /*
  * Carry a hand-written entry's text into CLAUDE.local.md, which compute saw
- * missing or empty.  The agent may have written it since, and may rename
- * it at any moment, so:
- *  1. missing: rename with RENAME_NOREPLACE, which fails if it appeared;
- *  2. present: swap it out with RENAME_EXCHANGE.  From then on the temp
- *     name holds the agent's file, not ours: it is never unlinked unless
- *     it is still empty (clawmd_fs_remove_own, which keeps anything
- *     written meanwhile under a preserved name);
- *  3. not empty after all: swap back, and remove what comes out only if
- *     it is the staged text (the agent may have put a new file there).
- *     If the swap back fails (the agent renamed the new CLAUDE.local.md
- *     away: ENOENT), the old content goes back to the name with
- *     RENAME_NOREPLACE, or when the name was taken again, aside to a
- *     preserved name.  What is kept aside is reported through *kept.
- * Returns 0 when carried, 1 when CLAUDE.local.md turned out to hold
- * content (the caller then moves the entry aside instead).
+ * missing or empty.  The agent may hold it open and write to it at any
+ * moment (its memory: an editor, a tool appending), so its inode is never
+ * replaced, only appended to (issue 42: a swapped-in new file left the
+ * agent's next line in an unlinked inode):
+ *  1. missing: the staged text, given the directory's owner first (so the
+ *     agent can write to it from the moment it appears), takes the name
+ *     with RENAME_NOREPLACE, which fails if it appeared meanwhile;
+ *  2. present: appended in place (clawmd_fs_append_empty), only while it
+ *     is still an empty regular file;
+ *  3. not empty after all (the agent wrote since compute looked): 1, and
+ *     the caller moves the entry aside instead.  Nothing was written.
+ * Returns 0 when carried, 1, or EFS.  The staged temp, unused in 2 and 3,
+ * is removed by the stage's release.
  */
-static bool empty_only(const char *data, size_t len, void *payload)
+static int commit_local(const struct clawmd_dir *gd, struct clawmd_stage *st,
+			const struct clawmd_buf *carry, struct clawmd_err *err)
 {
-	return len == 0;
-}
-
-static int commit_local(const struct clawmd_dir *gd, struct clawmd_stage *st, char **kept,
-			struct clawmd_err *err)
-{
-	*kept = NULL;
-	if (renameat2(gd->fd, st->tmp, gd->fd, CLAWMD_LOCAL_NAME, RENAME_NOREPLACE) == 0) {
-		st->pending = false;
-		return clawmd_fs_own_like_dir(gd, CLAWMD_LOCAL_NAME, err);
+	int rc = clawmd_fs_own_like_dir(gd, st->tmp, err);
+	for (int tries = 0; rc == 0 && tries < 3; tries++) {
+		if (renameat2(gd->fd, st->tmp, gd->fd, CLAWMD_LOCAL_NAME, RENAME_NOREPLACE) == 0) {
+			st->pending = false;
+			return 0;
+		}
+		if (errno != EEXIST)
+			return clawmd_err_sys(err, CLAWMD_EFS,
+					      "could not write '%s/" CLAWMD_LOCAL_NAME "'", gd->path);
+		rc = clawmd_fs_append_empty(gd, CLAWMD_LOCAL_NAME, carry->ptr, carry->len, err);
+		struct stat there;
+		if (rc != 1 || fstatat(gd->fd, CLAWMD_LOCAL_NAME, &there, AT_SYMLINK_NOFOLLOW) == 0 ||
+		    errno != ENOENT)
+			return rc;
+		rc = 0; /* renamed away meanwhile: missing again */
 	}
-	if (errno != EEXIST)
-		return clawmd_err_sys(err, CLAWMD_EFS, "could not write '%s/" CLAWMD_LOCAL_NAME "'",
-				      gd->path);
-	if (renameat2(gd->fd, st->tmp, gd->fd, CLAWMD_LOCAL_NAME, RENAME_EXCHANGE) < 0)
-		return clawmd_err_sys(err, CLAWMD_EFS, "could not write '%s/" CLAWMD_LOCAL_NAME "'",
-				      gd->path);
-	st->pending = false; /* the temp name now holds what was CLAUDE.local.md */
-	struct stat was;
-	if (fstatat(gd->fd, st->tmp, &was, AT_SYMLINK_NOFOLLOW) == 0 && S_ISREG(was.st_mode) &&
-	    was.st_size == 0) {
-		int rc = clawmd_fs_remove_own(kept, gd, st->tmp, CLAWMD_LOCAL_NAME, empty_only, NULL,
-					      err);
-		if (rc == 0)
-			rc = clawmd_fs_own_like_dir(gd, CLAWMD_LOCAL_NAME, err);
-		return rc;
-	}
-	if (renameat2(gd->fd, st->tmp, gd->fd, CLAWMD_LOCAL_NAME, RENAME_EXCHANGE) == 0) {
-		/* Normally our staged text is back at the temp name; but if the
-		 * agent replaced CLAUDE.local.md meanwhile, its new file is. */
-		int rc = clawmd_fs_remove_own(kept, gd, st->tmp, CLAWMD_LOCAL_NAME, NULL, NULL, err);
-		return rc < 0 ? rc : 1;
-	}
-	int saved = errno;
-	if (saved == ENOENT &&
-	    renameat2(gd->fd, st->tmp, gd->fd, CLAWMD_LOCAL_NAME, RENAME_NOREPLACE) == 0)
-		return 1;
-	if (clawmd_fs_move_aside_as(kept, gd, st->tmp, CLAWMD_LOCAL_NAME, err) < 0)
-		return err->code; /* left at the temp name; the next compose keeps it */
-	errno = saved;
-	return 1;
+	return rc < 0 ? rc : 1;
 }
 
 /*
@@ -879,18 +854,6 @@ out:
 	return rc;
 }
 
-/* Content a swap kept aside while applying, for the report. */
-struct kept {
-	const char *name;
-	char *moved_to;
-};
-
-static void report_kept(struct kept **v, size_t *n, const char *name, char *moved_to)
-{
-	*v = clawmd_xrealloc(*v, (*n + 1) * sizeof(**v));
-	(*v)[(*n)++] = (struct kept){name, moved_to};
-}
-
 /* A name moved aside inside the fragments directory is shown with it. */
 static void in_dir(char **moved_to, const char *name)
 {
@@ -943,9 +906,7 @@ struct apply {
 	struct clawmd_dir fd;	   /* .claude-fragments, or the new one under its temp name */
 	struct clawmd_stage *st;   /* st[i]: change i's staged file or symlink */
 	char (*dtmp)[64];	   /* dtmp[i]: change i's staged fragment directory */
-	size_t nstaged;		   /* changes staged for (the report may grow past it) */
-	struct kept *keeps;	   /* what a failed or undone swap kept aside */
-	size_t nkeeps;
+	size_t nstaged;		   /* changes staged for */
 	char tmpdir[64];	   /* the new .claude-fragments, until renamed in */
 	bool mkdir_frag, durable;
 	const struct clawmd_group *g; /* whose flat entries are judged by its record */
@@ -1071,10 +1032,7 @@ static int apply_entries(struct apply *a)
 		if (!expect_of || strcmp(expect_of, c->name))
 			expect = NULL, expect_of = c->name; /* the entry's PRESERVE, then its WRITE */
 		if (c->action == CLAWMD_PRESERVE && c->into_local && c->carry.len) {
-			char *kept = NULL;
-			rc = commit_local(&a->gd, &a->st[i], &kept, a->err);
-			if (kept) /* CLAUDE.local.md's content, moved aside: say so */
-				report_kept(&a->keeps, &a->nkeeps, CLAWMD_LOCAL_NAME, kept);
+			rc = commit_local(&a->gd, &a->st[i], &c->carry, a->err);
 			if (rc < 0)
 				return rc;
 			if (rc == 0) {
@@ -1153,8 +1111,7 @@ static int apply_finish(struct apply *a)
 	return a->durable && (rc = clawmd_fs_sync_dir(&a->gd, a->err)) < 0 ? rc : 0;
 }
 
-/* Whatever the outcome: staged temps removed, what was kept aside
- * reported as preserved. */
+/* Whatever the outcome: staged temps removed. */
 static void apply_release(struct apply *a)
 {
 	for (size_t i = 0; i < a->nstaged; i++) {
@@ -1163,12 +1120,6 @@ static void apply_release(struct apply *a)
 		if (a->dtmp[i][0])
 			clawmd_fragdir_unstage(&a->fd, a->dtmp[i]);
 	}
-	for (size_t i = 0; i < a->nkeeps; i++) {
-		struct clawmd_change *c = add(a->ch, CLAWMD_PRESERVE, a->keeps[i].name, CLAWMD_FT_FILE);
-		c->old_unread = true;
-		c->moved_to = a->keeps[i].moved_to;
-	}
-	free(a->keeps);
 	if (a->tmpdir[0]) /* staged temps are gone now, so the directory is empty */
 		unlinkat(a->gd.fd, a->tmpdir, AT_REMOVEDIR);
 	clawmd_dir_release(&a->fd);

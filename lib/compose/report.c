@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "compose/report.h"
+#include "fs/fs.h"
 #include "base/util.h"
 
 void clawmd_plan_add_warning(struct clawmd_plan *plan, char *msg)
@@ -68,7 +69,21 @@ size_t clawmd_compose_warnings(char ***out, const struct clawmd_plan *plan,
 		 * aside, it waits for review, and status counts it (PRESERVED):
 		 * say which. */
 		bool carried = !strcmp(c->moved_to, CLAWMD_LOCAL_NAME);
+		const char *ov = strstr(c->moved_to, CLAWMD_PRESERVED_MARK CLAWMD_PRESERVED_OVERFLOW);
 		clawmd_xgrow(&v, &cap, n + 1, sizeof(*v));
+		if (ov) {
+			/* The cap on what waits for review: said every time. */
+			bool file = !ov[sizeof(CLAWMD_PRESERVED_MARK CLAWMD_PRESERVED_OVERFLOW) - 1];
+			v[n++] = clawmd_xasprintf(
+				"%s/%s %s; %s %s/%s: %d entries moved aside as %.*s already wait "
+				"for review (the cap); review and delete them",
+				ch->path, c->name,
+				c->action == CLAWMD_PRESERVE ? "was not written by clawmd"
+							     : "was edited while compose ran",
+				file ? "kept in" : "moved aside past the cap to", ch->path,
+				c->moved_to, CLAWMD_PRESERVED_CAP, (int)(ov - c->moved_to), c->moved_to);
+			continue;
+		}
 		v[n++] = clawmd_xasprintf("%s/%s %s; %s %s/%s%s", ch->path, c->name,
 					  c->action == CLAWMD_PRESERVE ? "was not written by clawmd"
 								       : "was edited while compose ran",

@@ -122,15 +122,30 @@ typedef bool (*clawmd_fs_ours_fn)(const char *data, size_t len, void *payload);
  * empty file, a temp that still holds what was staged under it (the digest
  * in its name), or what `ours` (may be NULL) accepts.  Anything else is
  * moved aside to "<as>.clawmd-preserved-<time>-<random>", returned in
- * *preserved (caller frees), or left in place when `as` is NULL.  If the
- * file is written between the check and the unlink, what was written is
- * copied to such a preserved name; a file renamed onto the name meanwhile
- * is somebody's, and treated as such.  Returns 0 (also when nothing is there),
+ * *preserved (caller frees), or left in place when `as` is NULL.  A file
+ * somebody holds open for writing (told by a read lease, where the file
+ * system has leases) is never unlinked: what is written to it later would
+ * be found nowhere; it is kept the same way.  If the file is written
+ * between the check and the unlink, what was written is copied to such a
+ * preserved name; a file renamed onto the name meanwhile is somebody's,
+ * and treated as such.  Returns 0 (also when nothing is there),
  * or EFS.  `err` may be NULL.
  */
 int clawmd_fs_remove_own(char **preserved, const struct clawmd_dir *d, const char *name,
 			 const char *as, clawmd_fs_ours_fn ours, void *payload,
 			 struct clawmd_err *err);
+
+/*
+ * Append `data` to the empty regular file `name` in `d` in place, never
+ * replacing its inode (the agent may hold it open and write to it at any
+ * moment: its memory, issue 42).  Opened as a read is (O_PATH without
+ * following, fstat, the same inode reopened O_WRONLY|O_APPEND through
+ * /proc/self/fd); one write, fsync.  Returns 0 appended, 1 when `name` is
+ * not (any more) an empty regular file with no other link: nothing
+ * written; EFS.
+ */
+int clawmd_fs_append_empty(const struct clawmd_dir *d, const char *name, const void *data,
+			   size_t len, struct clawmd_err *err);
 
 /* The same verdict, changing nothing: whether `name` would be removed. */
 bool clawmd_fs_is_own(const struct clawmd_dir *d, const char *name, clawmd_fs_ours_fn ours,
@@ -142,9 +157,19 @@ int clawmd_fs_create_empty(const struct clawmd_dir *d, const char *name, struct 
 
 /*
  * Move `name` aside to a fresh quarantine name "<name>.clawmd-preserved-
- * <UTC time>-<random>" in the same directory, never replacing anything.
- * The new name is returned in *newname (caller frees).
+ * <UTC time>-<random>" in the same directory, never replacing anything,
+ * and (as root) give it the directory's owner.  The new name is returned
+ * in *newname (caller frees; NULL when nothing was left to keep: the name
+ * emptied meanwhile).  Bounded: once CLAWMD_PRESERVED_CAP entries moved
+ * aside under the same name wait for review, a regular file's content is
+ * appended to "<name>.clawmd-preserved-overflow" instead (that name
+ * returned), and the file removed as clawmd_fs_remove_own() removes; what
+ * cannot be appended (a directory, a symlink, a file open for writing or
+ * over CLAWMD_FS_STAGED_MAX) is moved aside past the cap.
  */
+#define CLAWMD_PRESERVED_MARK ".clawmd-preserved-"
+#define CLAWMD_PRESERVED_OVERFLOW "overflow"
+#define CLAWMD_PRESERVED_CAP 16
 int clawmd_fs_move_aside(char **newname, const struct clawmd_dir *d, const char *name,
 			 struct clawmd_err *err);
 /* The same, naming the quarantine after `as` instead of `name`. */
@@ -153,7 +178,9 @@ int clawmd_fs_move_aside_as(char **newname, const struct clawmd_dir *d, const ch
 /*
  * Give `name` in `d` the owner of `d` itself, when running as root: files
  * clawmd creates for the agent (CLAUDE.local.md) must stay writable by it.
- * A no-op for other users.
+ * A no-op for other users, for a name gone meanwhile (0), and for anything
+ * but a regular file with no other link (the agent may have renamed it
+ * there: never a hard link to somebody else's file given away).
  */
 int clawmd_fs_own_like_dir(const struct clawmd_dir *d, const char *name, struct clawmd_err *err);
 /* Rename `from` to `to` in `d`, failing (EFS) if `to` exists.  Needs
