@@ -1076,8 +1076,11 @@ static const cJSON *flat_config(struct row *r, struct flat *f,
 	*refused = clawmd_group_config(cfg, g, cerr) < 0;
 	if (!g->config_absent && g->config_text.len) {
 		json = g->config_doc;
+		char *dup = NULL;
 		if (!json)
-			json = *owned = cJSON_ParseWithLength(g->config_text.ptr, g->config_text.len);
+			json = *owned = clawmd_config_json(g->config_text.ptr, g->config_text.len,
+							   NULL, &dup);
+		free(dup);
 		if (!cJSON_IsObject(json))
 			clawmd_plan_warn(f->plan, "%s: not a JSON object; composed with every default", cj);
 	} else if (!g->config_absent) {

@@ -50,6 +50,10 @@ struct clawmd_group_config {
 	char **unknown_keys;
 	char **warnings;
 	size_t nunknown;
+	/* A key given twice (at any depth): read as nanoclaw's runner reads
+	 * it (JSON.parse: the last one, at the first one's place), and said
+	 * in this ready-made message; NULL when none was. */
+	char *dup_warning;
 };
 
 void clawmd_config_init(struct clawmd_group_config *cfg);
