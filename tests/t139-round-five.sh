@@ -77,4 +77,28 @@ expect_fail 3 "imports: a container.json over 1 MiB is refused" $CLAWMD compose 
 expect_grep "imports: ... naming it" "container.json' is larger than 1048576 bytes" "$T/err"
 rm -f "$G/container.json"
 
+# --- 1. an entry past 1 MiB is still clawmd's own ----------------------------
+# The flat document of a config with 1 MB of MCP instructions, and
+# OpenCode's AGENTS.md inlining a 1.2 MB CLAUDE.local.md: each composed
+# twice is no hand edit, and compose --check then finds nothing to do.
+preserved() { ls -A "$G" | grep -c 'clawmd-preserved'; }
+flat
+python3 -c 'import json; print(json.dumps({"mcpServers": {"big": {"command": "x", "instructions": "line of text\n" * 90000}}}))' >"$G/container.json"
+fresh
+expect_ok "flat: a 1.1 MB document composes" $CLAWMD compose -C "$R" main
+check "flat: ... past 1 MiB" test "$(wc -c <"$G/CLAUDE.md")" -gt 1048576
+expect_ok "flat: composed again" $CLAWMD compose -C "$R" main
+expect_eq "flat: nothing moved aside" "$(preserved)" 0
+expect_ok "flat: compose --check finds nothing to do" $CLAWMD compose --check -C "$R" main
+imports
+printf '{"provider": "opencode"}\n' >"$G/container.json"
+python3 -c 'print("memory line\n" * 110000)' >"$G/CLAUDE.local.md"
+fresh
+expect_ok "opencode: AGENTS.md inlining a 1.2 MB memory composes" $CLAWMD compose -C "$R" main
+check "opencode: ... past 1 MiB" test "$(wc -c <"$G/AGENTS.md")" -gt 1048576
+expect_ok "opencode: composed again" $CLAWMD compose -C "$R" main
+expect_eq "opencode: nothing moved aside" "$(preserved)" 0
+expect_ok "opencode: compose --check finds nothing to do" $CLAWMD compose --check -C "$R" main
+rm -f "$G/container.json" "$G/CLAUDE.local.md"
+
 done_testing
