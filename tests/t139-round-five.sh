@@ -78,18 +78,21 @@ expect_grep "imports: ... naming it" "container.json' is larger than 1048576 byt
 rm -f "$G/container.json"
 
 # --- 1. an entry past 1 MiB is still clawmd's own ----------------------------
-# The flat document of a config with 1 MB of MCP instructions, and
-# OpenCode's AGENTS.md inlining a 1.2 MB CLAUDE.local.md: each composed
-# twice is no hand edit, and compose --check then finds nothing to do.
+# The flat document of a 1.1 MB persona (or as much MCP instructions in a
+# config the flat layout reads past 1 MiB), and OpenCode's AGENTS.md
+# inlining a 1.2 MB CLAUDE.local.md: each composed twice is no hand edit,
+# and compose --check then finds nothing to do.
 preserved() { ls -A "$G" | grep -c 'clawmd-preserved'; }
 flat
-python3 -c 'import json; print(json.dumps({"mcpServers": {"big": {"command": "x", "instructions": "line of text\n" * 90000}}}))' >"$G/container.json"
+rm -f "$G/container.json"
+python3 -c 'print("line of text\n" * 90000)' >"$G/instructions.prepend.md"
 fresh
 expect_ok "flat: a 1.1 MB document composes" $CLAWMD compose -C "$R" main
 check "flat: ... past 1 MiB" test "$(wc -c <"$G/CLAUDE.md")" -gt 1048576
 expect_ok "flat: composed again" $CLAWMD compose -C "$R" main
 expect_eq "flat: nothing moved aside" "$(preserved)" 0
 expect_ok "flat: compose --check finds nothing to do" $CLAWMD compose --check -C "$R" main
+rm -f "$G/instructions.prepend.md"
 imports
 printf '{"provider": "opencode"}\n' >"$G/container.json"
 python3 -c 'print("memory line\n" * 110000)' >"$G/CLAUDE.local.md"
@@ -100,5 +103,55 @@ expect_ok "opencode: composed again" $CLAWMD compose -C "$R" main
 expect_eq "opencode: nothing moved aside" "$(preserved)" 0
 expect_ok "opencode: compose --check finds nothing to do" $CLAWMD compose --check -C "$R" main
 rm -f "$G/container.json" "$G/CLAUDE.local.md"
+
+# --- 2. the persona past the loader's cap ------------------------------------
+# Flat: a 4.4 MB instructions.prepend.md.  Claude Code skips a CLAUDE.md
+# past 4 MiB whole, so the document is cut to the cap: the persona's end
+# goes, said in the document, the warning and check; the base stays.
+rm -f "$G/container.json"
+flat
+python3 -c 'print("persona line\n" * 340000)' >"$G/instructions.prepend.md"
+fresh
+expect_ok "flat: a 4.4 MB persona composes" $CLAWMD compose -C "$R" main
+check "flat: CLAUDE.md within Claude Code's 4 MiB" test "$(wc -c <"$G/CLAUDE.md")" -le 4194304
+expect_grep "flat: the base is still there" '^# NanoClaw Runtime Contract$' "$G/CLAUDE.md"
+expect_grep "flat: the document says what was cut" '^\[The last [0-9]+ bytes of this section were cut to fit the project-document size cap\.\]$' "$G/CLAUDE.md"
+expect_grep "flat: the warning says what the agent does not see" "past its cap of 4194304 with nothing left to drop: cut the last [0-9]+ of the [0-9]+ bytes of 'Persona'" "$T/err"
+expect_fail 0 "flat: check" $CLAWMD check -C "$R" main
+expect_grep "flat: check says it too (CM604)" "cut to fit the size its runtime loads: the last [0-9]+ bytes of the section 'Persona' \[CM604\]" "$T/out"
+expect_ok "flat: composed again" $CLAWMD compose -C "$R" main
+expect_eq "flat: nothing moved aside" "$(preserved)" 0
+rm -f "$G/instructions.prepend.md"
+
+# Imports: persona files past 4 MiB together: those that would pass it
+# are left out (Claude Code would skip the whole fragment), named.
+imports
+for i in 01 02 03 04 05 06 07 08 09 10 11 12 13 14 15 16 17 18 19 20; do
+	python3 -c "print('persona $i line\n' * 15000)" >"$G/p$i.prepend.md"
+done
+fresh
+expect_ok "imports: 5 MB of persona files compose" $CLAWMD compose -C "$R" main
+check "imports: persona.md within Claude Code's 4 MiB" test "$(wc -c <"$G/.claude-fragments/persona.md")" -le 4194304
+expect_grep "imports: the warning names a file left out" "p20.prepend.md: left out of the persona: with it the persona would pass the 4194304 bytes Claude Code loads" "$T/err"
+expect_fail 0 "imports: check" $CLAWMD check -C "$R" main
+expect_grep "imports: check names it too (CM604)" "p20.prepend.md: left out of the persona.*\[CM604\]" "$T/out"
+rm -f "$G"/p*.prepend.md
+
+# --- 3. the "Omitted for size" note is bounded -------------------------------
+# 21,000 tiny MCP servers for Codex (flat), 1,024 in the import layout:
+# the note names the first few and counts the rest; AGENTS.md fits.
+flat
+python3 -c 'import json; print(json.dumps({"provider": "codex", "mcpServers": {"s%05d" % i: {"command": "x", "instructions": "t"} for i in range(21000)}}))' >"$G/container.json"
+fresh
+expect_ok "flat: 21,000 MCP servers compose" $CLAWMD compose -C "$R" main
+check "flat: AGENTS.md within Codex's 32 KiB" test "$(wc -c <"$G/AGENTS.md")" -le 32768
+expect_grep "flat: the note counts what it does not name" 'MCP Server: s[0-9]+, and [0-9]+ more\. Their tools still work' "$G/AGENTS.md"
+imports
+python3 -c 'import json; print(json.dumps({"provider": "codex", "mcpServers": {"server-number-%05d" % i: {"command": "x", "instructions": "t"} for i in range(1024)}}))' >"$G/container.json"
+fresh
+expect_ok "imports: 1,024 MCP servers compose" $CLAWMD compose -C "$R" main
+check "imports: AGENTS.md within Codex's 32 KiB" test "$(wc -c <"$G/AGENTS.md")" -le 32768
+expect_grep "imports: the note counts what it does not name" 'instructions, and [0-9]+ more\. Their tools still work' "$G/AGENTS.md"
+rm -f "$G/container.json"
 
 done_testing
