@@ -154,4 +154,23 @@ check "imports: AGENTS.md within Codex's 32 KiB" test "$(wc -c <"$G/AGENTS.md")"
 expect_grep "imports: the note counts what it does not name" 'instructions, and [0-9]+ more\. Their tools still work' "$G/AGENTS.md"
 rm -f "$G/container.json"
 
+# --- 7. report: the page bounded by what is on disk ---------------------------
+# CLAUDE.local.md importing 20 sparse files of 4 MiB - 1 (about 28 KB on
+# disk): the page shows the first 256 KiB of the text, a run of NULs as one
+# span, and counts the rest.
+imports
+: >"$G/CLAUDE.local.md"
+for i in 01 02 03 04 05 06 07 08 09 10 11 12 13 14 15 16 17 18 19 20; do
+	truncate -s 4194303 "$G/n$i.md"
+	echo "@./n$i.md" >>"$G/CLAUDE.local.md"
+done
+fresh
+$CLAWMD compose -C "$R" main 2>/dev/null
+$CLAWMD report -C "$R" main >"$T/page.html" 2>"$T/err"
+expect_eq "report: exit 0" "$?" 0
+check "report: the page is under 1 MB" test "$(wc -c <"$T/page.html")" -lt 1000000
+expect_grep "report: a run of NULs is one span" '<span class=esc>\\x00&#215;[0-9]+</span>' "$T/page.html"
+expect_grep "report: the rest is counted, render named" '[0-9]+ more bytes not shown here: <code>clawmd render --group main</code>' "$T/page.html"
+rm -f "$G"/n*.md "$G/CLAUDE.local.md"
+
 done_testing
