@@ -173,4 +173,28 @@ expect_grep "report: a run of NULs is one span" '<span class=esc>\\x00&#215;[0-9
 expect_grep "report: the rest is counted, render named" '[0-9]+ more bytes not shown here: <code>clawmd render --group main</code>' "$T/page.html"
 rm -f "$G"/n*.md "$G/CLAUDE.local.md"
 
+# --- 10. providers in clawmd.json --------------------------------------------
+# A name holding NUL is refused (cJSON read it as "codex", with its cap);
+# a container_path over the agent's files, the base, or above the group
+# is refused naming the key; one outside every mount is taken.
+echo '{}' >"$G/container.json"
+printf '{"preset": "nanoclaw", "providers": {"codex\\u0000evil": {"cap": 5}}}\n' >"$R/clawmd.json"
+expect_fail 3 "providers: a name holding NUL is refused" $CLAWMD compose -C "$R" main
+expect_grep "... naming the file" 'clawmd.json:1: a NUL character' "$T/err"
+for p in /workspace/agent/CLAUDE.local.md /workspace/agent/container.json /app/CLAUDE.md /workspace /; do
+	printf '{"preset": "nanoclaw", "providers": {"x": {"like": "codex", "container_path": "%s"}}}\n' "$p" >"$R/clawmd.json"
+	expect_fail 3 "providers: container_path $p is refused" $CLAWMD mounts -C "$R" main
+	expect_grep "... naming the key" "providers\.x\.container_path: '$p' is " "$T/err"
+done
+printf '{"preset": "nanoclaw", "providers": {"x": {"like": "gemini", "container_path": "/etc/x"}, "y": {"like": "codex", "container_path": "/etc/x/AGENTS.md"}}}\n' >"$R/clawmd.json"
+expect_fail 3 "providers: two entries at nested paths are refused" $CLAWMD mounts -C "$R" main
+expect_grep "... naming both" "providers\.y\.container_path: '/etc/x/AGENTS.md' collides with providers\.x\.container_path '/etc/x'" "$T/err"
+printf '{"preset": "nanoclaw", "providers": {"x": {"like": "codex", "container_path": "/etc/codex/AGENTS.md"}}}\n' >"$R/clawmd.json"
+printf '{"provider": "x"}\n' >"$G/container.json"
+$CLAWMD compose -C "$R" main 2>/dev/null
+expect_ok "providers: a container_path no mount holds is taken" $CLAWMD mounts -C "$R" main
+expect_grep "... and mounted there" '/etc/codex/AGENTS.md' "$T/out"
+rm -f "$G/container.json"
+imports
+
 done_testing

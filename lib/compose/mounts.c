@@ -4,6 +4,7 @@
  * compose wrote there, so the agent cannot rewrite what it is told for the
  * rest of its session. */
 #include "group/group.h"
+#include "layout/providers.h"
 #include "base/util.h"
 
 #include <errno.h>
@@ -193,6 +194,11 @@ int clawmd_group_binds(struct clawmd_bind **out, size_t *nout, struct clawmd_gro
 	*out = NULL;
 	*nout = 0;
 	clawmd_plan_init(&plan);
+	/* clawmd.json's providers were checked as it was read; a layout set
+	 * up otherwise (the binding's options) is checked here, before a
+	 * runner mounts anything over the agent's files. */
+	if ((rc = clawmd_layout_providers_check(g->lay, err)) < 0)
+		goto out;
 	if ((rc = clawmd_group_dir(&b.gd, g, err)) < 0 ||
 	    (rc = clawmd_plan_build(&plan, g, err)) < 0 ||
 	    (rc = clawmd_group_mounts(&m, &nm, g, err)) < 0)

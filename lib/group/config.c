@@ -113,22 +113,6 @@ static int mcp_cmp(const void *a, const void *b)
 	return strcmp(((const struct clawmd_mcp *)a)->name, ((const struct clawmd_mcp *)b)->name);
 }
 
-/* cJSON stops strings at NUL; a "\u0000" escape would silently cut a name.
- * The offset of the first such escape (or raw NUL), or len when none. */
-static size_t nul_at(const char *json, size_t len)
-{
-	for (size_t i = 0; i < len; i++) {
-		if (json[i] == '\0')
-			return i;
-		if (json[i] == '\\') {
-			if (i + 5 < len && !memcmp(json + i + 1, "u0000", 5))
-				return i;
-			i++; /* skip the escaped character (e.g. "\\\\u0000") */
-		}
-	}
-	return len;
-}
-
 /*
  * A selection: "all", or an array of names ("skills", and "modules" as
  * nanoclaw's per-group module gating proposes it): one rule for both.
@@ -470,7 +454,7 @@ static int config_doc(cJSON **out, char **dup, const char *json, size_t len, con
 	if (len > CLAWMD_CONFIG_MAX)
 		return clawmd_err_set(err, CLAWMD_EINPUT, "%s: larger than %d bytes", path,
 				      CLAWMD_CONFIG_MAX);
-	size_t at = nul_at(json, len);
+	size_t at = clawmd_json_nul_at(json, len);
 	if (at < len)
 		return err_at(err, path, json, at, "contains a NUL character");
 	if ((at = utf8_valid_prefix((const unsigned char *)json, len)) < len)
