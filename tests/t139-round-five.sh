@@ -197,4 +197,23 @@ expect_grep "... and mounted there" '/etc/codex/AGENTS.md' "$T/out"
 rm -f "$G/container.json"
 imports
 
+# --- 8. mounts: no YAML line break in a path ------------------------------------
+# A ROOT whose name holds U+0085, U+2028 or U+2029 followed by spaces: a
+# YAML 1.1 parser reads another path; refused with the way out.
+for cp in 0085 2028 2029; do
+	case $cp in 0085) ch='\302\205' ;; 2028) ch='\342\200\250' ;; 2029) ch='\342\200\251' ;; esac
+	R2=$T/$(printf "r${ch}  x")
+	rm -rf "$R2"
+	mkdir -p "$R2/groups/main" "$R2/container/skills"
+	printf '# Base\n' >"$R2/container/CLAUDE.md"
+	printf '{"preset": "nanoclaw"}\n' >"$R2/clawmd.json"
+	$CLAWMD compose -C "$R2" main 2>/dev/null
+	for f in kubernetes docker; do
+		expect_fail 3 "mounts --format $f refuses a ROOT holding U+$cp" \
+			$CLAWMD mounts -C "$R2" --format $f main
+		expect_grep "... saying why" 'a control character, a line separator or invalid UTF-8 in the path: use --format json' "$T/err"
+	done
+	expect_ok "mounts --format json carries U+$cp" $CLAWMD mounts -C "$R2" --format json main
+done
+
 done_testing
