@@ -172,6 +172,7 @@ static void print_json(const struct clawmd_bind *v, size_t n, const struct clawm
 		else
 			cJSON_AddNullToObject(o, "sub");
 		cJSON_AddBoolToObject(o, "present", v[i].present);
+		cJSON_AddBoolToObject(o, "short_form", v[i].short_form);
 		cJSON_AddItemToArray(a, o);
 	}
 	cmd_json_print(doc);

@@ -24,13 +24,39 @@ static char *group_file_target(const struct clawmd_layout *lay, const char *name
 	return clawmd_path_join(lay->ct_group, name);
 }
 
+/* A path docker's -v can carry (clawmd_bind.short_form): no separator of
+ * the form, no control character or line separator, valid UTF-8. */
+static bool short_form(const char *s)
+{
+	const unsigned char *p = (const unsigned char *)s;
+	while (*p) {
+		size_t k = 1;
+		if (*p == ':' || *p == ',' || *p < 0x20 || *p == 0x7f)
+			return false;
+		if (*p >= 0x80) {
+			k = *p >= 0xf0 ? 4 : *p >= 0xe0 ? 3 : *p >= 0xc2 ? 2 : 0;
+			for (size_t i = 1; i < k; i++)
+				if ((p[i] & 0xc0) != 0x80)
+					return false;
+			if (!k || *p > 0xf4 || (*p == 0xc2 && p[1] < 0xa0) ||
+			    (*p == 0xe0 && p[1] < 0xa0) || (*p == 0xed && p[1] >= 0xa0) ||
+			    (*p == 0xf0 && p[1] < 0x90) || (*p == 0xf4 && p[1] >= 0x90) ||
+			    (*p == 0xe2 && p[1] == 0x80 && (p[2] == 0xa8 || p[2] == 0xa9)))
+				return false;
+		}
+		p += k;
+	}
+	return true;
+}
+
 static void add(struct clawmd_bind **v, size_t *n, size_t *cap, enum clawmd_bind_what what,
 		char *host, char *container, char *sub, bool ro, bool dir, bool present)
 {
 	clawmd_xgrow(v, cap, *n + 1, sizeof(**v));
 	(*v)[(*n)++] = (struct clawmd_bind){.what = what, .host = host, .container = container,
 					    .sub = sub, .readonly = ro, .dir = dir,
-					    .present = present};
+					    .present = present,
+					    .short_form = short_form(host) && short_form(container)};
 }
 
 /* A source mount made redundant by another that already shows the same

@@ -192,6 +192,13 @@ struct clawmd_bind {
 	bool readonly;
 	bool dir;     /* a directory, else a file */
 	bool present; /* the host path is there now, as that type */
+	/* docker's short form (-v HOST:CONTAINER[:ro], what nanoclaw's
+	 * runner builds) can say it: neither path holds ':' or ',' (the
+	 * form's separators), a control character (C0, DEL, C1), U+2028,
+	 * U+2029 or invalid UTF-8.  Otherwise a runner must use the long
+	 * form (docker's --mount with the JSON's paths) or refuse, as
+	 * `clawmd mounts --format docker` does. */
+	bool short_form;
 };
 
 /* The list described above; EFS for a missing or symlinked group, EINPUT
