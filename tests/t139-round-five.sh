@@ -216,4 +216,24 @@ for cp in 0085 2028 2029; do
 	expect_ok "mounts --format json carries U+$cp" $CLAWMD mounts -C "$R2" --format json main
 done
 
+# --- suspected: the pod template ---------------------------------------------------
+# Its record container's command, run as the template has it (clawmd the
+# image's, the volumes here): a failing render fails it; a good one
+# prints render's digest.  Its state volume is no emptyDir.
+pod=$CLAWMD_TESTS/../contrib/kubernetes/pod.yaml
+pcmd=$(sed -n 's/^ *command: \["sh", "-c", "\(.*\)"\] *$/\1/p' "$pod" | head -n1)
+mkdir -p "$T/bin"
+ln -sf "$CLAWMD" "$T/bin/clawmd"
+pcmd=$(printf '%s' "$pcmd" | sed "s#-C /layout#-C $R#; s#--groups /groups#--groups $R/groups#; s#--state /state#--state $T/state#")
+imports
+fresh
+$CLAWMD compose -C "$R" main 2>/dev/null
+got=$(PATH=$T/bin:$PATH sh -c "$pcmd" 2>/dev/null)
+expect_eq "pod: the record command prints render's digest" "$got" "$($CLAWMD render -C "$R" --preset nanoclaw --mode copy --group main 2>/dev/null | sha256sum)"
+mv "$G" "$G.away"
+expect_fail 4 "pod: the record command fails when render fails (a missing group)" env PATH="$T/bin:$PATH" sh -c "$pcmd"
+mv "$G.away" "$G"
+check "pod: the state volume is no emptyDir (two pods of a group share its lock)" \
+	sh -c "! sed -n '/- name: clawmd-state *#/,/- name:/p' '$pod' | grep -q '^ *emptyDir:'"
+
 done_testing
