@@ -93,7 +93,7 @@ expect_ok "flat: composed again" $CLAWMD compose -C "$R" main
 expect_eq "flat: nothing moved aside" "$(preserved)" 0
 expect_ok "flat: compose --check finds nothing to do" $CLAWMD compose --check -C "$R" main
 rm -f "$G/instructions.prepend.md"
-imports
+printf '{}\n' >"$R/clawmd.json" # the default layout: OpenCode's AGENTS.md, inlined
 printf '{"provider": "opencode"}\n' >"$G/container.json"
 python3 -c 'print("memory line\n" * 110000)' >"$G/CLAUDE.local.md"
 fresh

@@ -855,8 +855,9 @@ static void cut(struct section *v, size_t n, size_t *len, size_t cap, struct cla
 static void fit(struct clawmd_buf *out, struct flat *f, struct section *v, size_t *n, size_t cap,
 		const char *shown)
 {
-	struct clawmd_buf dropped = CLAWMD_BUF_INIT, cuts = CLAWMD_BUF_INIT;
+	struct clawmd_buf dropped = CLAWMD_BUF_INIT, cuts = CLAWMD_BUF_INIT, all = CLAWMD_BUF_INIT;
 	clawmd_buf_put(&dropped, "", 0);
+	clawmd_buf_put(&all, "", 0);
 	render(out, v, *n, NULL);
 	if (cap && out->len > cap) {
 		struct section **by = clawmd_xcalloc(*n + 1, sizeof(*by));
@@ -871,6 +872,10 @@ static void fit(struct clawmd_buf *out, struct flat *f, struct section *v, size_
 			names += (k ? 2 : 0) + strlen(by[k]->name);
 			by[k++]->dropped = true;
 		}
+		/* the warning names every one: it is the host's log, and what
+		 * the agent does not see, whole */
+		for (size_t i = 0; i < k; i++)
+			clawmd_buf_printf(&all, "%s%s", i ? ", " : "", by[i]->name);
 		size_t listed = 0;
 		for (listed = 0; listed < k; listed++) {
 			size_t add = (listed ? 2 : 0) + strlen(by[listed]->name);
@@ -897,9 +902,9 @@ static void fit(struct clawmd_buf *out, struct flat *f, struct section *v, size_
 		if (k || cuts.len)
 			render(out, v, *n, k ? dropped.ptr : NULL);
 	}
-	if (dropped.len)
+	if (all.len)
 		clawmd_plan_warn(f->plan, "%s: %zu bytes against its cap of %zu: dropped the largest instruction "
-			      "sections: %s", shown, out->len, cap, dropped.ptr);
+			      "sections: %s", shown, out->len, cap, all.ptr);
 	else if (cap && out->len >= cap - (cap + 7) / 8 && !cuts.len) /* nanoclaw's Math.floor(cap - cap / 8) */
 		clawmd_plan_warn(f->plan, "%s: %zu bytes, near its cap of %zu", shown, out->len, cap);
 	if (cuts.len)
@@ -909,6 +914,7 @@ static void fit(struct clawmd_buf *out, struct flat *f, struct section *v, size_
 		clawmd_plan_warn(f->plan, "%s: %zu bytes with nothing left to drop, past its cap of %zu: written "
 			      "whole", shown, out->len, cap);
 	clawmd_buf_release(&dropped);
+	clawmd_buf_release(&all);
 	clawmd_buf_release(&cuts);
 }
 

@@ -51,7 +51,8 @@ void clawmd_inline_add_entry(struct clawmd_inline *in, const char *from, const c
 	}
 }
 
-/* The list of what was dropped as the note and the warning give it: at
+/* The list of what was dropped as the note gives it (the warning names
+ * every one: the host's log, whole): at
  * most a list of an eighth of the cap (64 bytes to 4 KiB), then ", and N
  * more".  The agent decides how many fragments its MCP servers make; a
  * note naming them all would outgrow the cap it is there to keep. */
@@ -138,7 +139,7 @@ void clawmd_inline_finish(struct clawmd_buf *out, struct clawmd_buf *note,
 	}
 	if (dropped.len)
 		clawmd_buf_printf(note, "%s: past the %zu bytes %s loads, left out %s", shown, limit,
-				  who, list.ptr);
+				  who, dropped.ptr);
 	if (limit && out->len > limit)
 		clawmd_buf_printf(note, "%s%s is %zu bytes with nothing left to drop, past the %zu "
 				  "that %s loads: it cuts the rest off; trim the persona, the "
