@@ -814,6 +814,14 @@ static size_t names_shown(size_t names, size_t cap)
  */
 static void cut(struct section *v, size_t n, size_t *len, size_t cap, struct clawmd_buf *cuts)
 {
+	/* A cap not even the headings fit under (a cap of 1 byte): nothing
+	 * is cut, the document is written whole, as nanoclaw writes it. */
+	size_t floor = *len;
+	for (size_t i = 0; i < n; i++)
+		if (!v[i].dropped)
+			floor = floor - strlen(v[i].body) + strlen(CUT_NOTE) + 16;
+	if (floor > cap)
+		return;
 	while (*len > cap) {
 		struct section *big = NULL;
 		for (size_t i = 0; i < n; i++)

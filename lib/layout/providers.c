@@ -337,6 +337,12 @@ int clawmd_layout_providers_check(const struct clawmd_layout *lay, struct clawmd
 		char *own = clawmd_path_join(lay->ct_group, c->entry);
 		bool ok = !strcmp(p, own);
 		free(own);
+		/* or another entry file's place in the group: a file compose
+		 * owns, not the agent's (a provider "like" Claude that names
+		 * AGENTS.md keeps Claude's path unless it gives its own) */
+		size_t gl = strlen(lay->ct_group);
+		ok |= clawmd_path_under(p, lay->ct_group) && p[gl] == '/' && !strchr(p + gl + 1, '/') &&
+		      clawmd_runtime_entry_name(p + gl + 1);
 		if (ok)
 			continue;
 		const char *at[5 + 64] = {lay->ct_group, lay->ct_base, lay->ct_skills,
