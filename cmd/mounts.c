@@ -55,15 +55,23 @@ static bool volume_name(const char *s)
 	       s[0] != '-' && s[n - 1] != '-';
 }
 
-/* No byte the text formats cannot carry: a control byte, DEL, or one
- * outside UTF-8 (JSON carries them, cmd_json_text). */
+/* No character the text formats cannot carry: a control byte, DEL, one
+ * outside UTF-8 (JSON carries them, cmd_json_text), a C1 control
+ * (U+0080-U+009F: U+0085 is a line break to YAML 1.1), U+2028 and U+2029
+ * (line and paragraph separators, breaks to YAML 1.1 and to some line
+ * readers), the byte order mark and U+FFFE/U+FFFF (not YAML's
+ * printable): a YAML parser (libyaml, go-yaml) or a line reader would
+ * take another path than the one printed. */
 static bool printable(const char *s)
 {
 	const unsigned char *p = (const unsigned char *)s;
 	while (*p) {
 		size_t k = *p < 0x80 ? (*p >= 0x20 && *p != 0x7f)
 				     : cmd_utf8_len(p, strlen((const char *)p));
-		if (!k)
+		if (!k || (p[0] == 0xc2 && p[1] < 0xa0) ||
+		    (p[0] == 0xe2 && p[1] == 0x80 && (p[2] == 0xa8 || p[2] == 0xa9)) ||
+		    (p[0] == 0xef && p[1] == 0xbb && p[2] == 0xbf) ||
+		    (p[0] == 0xef && p[1] == 0xbf && (p[2] == 0xbe || p[2] == 0xbf)))
 			return false;
 		p += k;
 	}
@@ -91,8 +99,8 @@ static int check_paths(const struct clawmd_layout *lay, const struct clawmd_bind
 		const char *p[2] = {v[i].host, v[i].container};
 		for (int k = 0; k < 2; k++) {
 			if (f != F_JSON && !printable(p[k]))
-				return refuse(lay, p[k], "a control byte or invalid UTF-8 in the "
-							 "path: use --format json", 3);
+				return refuse(lay, p[k], "a control character, a line separator or "
+							 "invalid UTF-8 in the path: use --format json", 3);
 			if (f == F_DOCKER && strpbrk(p[k], ":,"))
 				return refuse(NULL, p[k], "docker's -v cannot carry a ':' or ',' in "
 							 "a path: use --format json and docker's --mount", 3);
@@ -164,6 +172,7 @@ static void print_json(const struct clawmd_bind *v, size_t n, const struct clawm
 		else
 			cJSON_AddNullToObject(o, "sub");
 		cJSON_AddBoolToObject(o, "present", v[i].present);
+		cJSON_AddBoolToObject(o, "short_form", v[i].short_form);
 		cJSON_AddItemToArray(a, o);
 	}
 	cmd_json_print(doc);

@@ -75,8 +75,17 @@ struct row {
 	struct src *srcs;
 	size_t nsrcs, capsrcs, total;
 	struct clawmd_findings f;
+	/* The first TEXT_SHOWN_MAX bytes of what the agent gets (the page is
+	 * written once every row is known), and how many more there are. */
 	struct clawmd_buf text;
+	size_t text_more;
 };
+
+/* The most of a group's text a page shows and keeps until it is written:
+ * the rest is counted and left to render --group, so that neither the page
+ * nor the memory it takes grows with what the agent makes its memory
+ * import (twenty sparse 4 MiB files of NULs were a 1.7 GB page). */
+#define TEXT_SHOWN_MAX ((size_t)256 << 10)
 
 static void add_src(struct row *r, enum src_kind kind, const char *name, size_t nlen, size_t chars)
 {
@@ -238,6 +247,17 @@ static int load_row(struct row *r, const struct clawmd_root *root, struct clawmd
 	clawmd_memory_init(&m);
 	if ((rc = clawmd_memory_load(&m, &o, err)) == 0) {
 		clawmd_memory_text(&r->text, &m, &o);
+		if (r->text.len > TEXT_SHOWN_MAX) {
+			/* never inside a character: the page stays valid UTF-8 */
+			size_t keep = TEXT_SHOWN_MAX;
+			while (keep && ((unsigned char)r->text.ptr[keep] & 0xc0) == 0x80)
+				keep--;
+			struct clawmd_buf kept = CLAWMD_BUF_INIT;
+			clawmd_buf_put(&kept, r->text.ptr, keep);
+			r->text_more = r->text.len - keep;
+			clawmd_buf_release(&r->text);
+			r->text = kept;
+		}
 		/* A file's source, or its importer's (a skill's own files):
 		 * importers come before what they import. */
 		struct { enum src_kind k; const char *name; size_t nlen; } *by =
@@ -280,6 +300,17 @@ static int load_row(struct row *r, const struct clawmd_root *root, struct clawmd
 
 /* ---- HTML --------------------------------------------------------------- */
 
+/* The byte at u is shown as \xNN (html_n). */
+static bool escaped(const unsigned char *u, size_t len)
+{
+	unsigned char c = u[0];
+	if (c == '\n' || c == '\t' || (c >= 0x20 && c < 0x7f))
+		return false;
+	if (c < 0x80)
+		return true;
+	return !(cmd_utf8_len(u, len) > 0 && !(c == 0xC2 && u[1] < 0xA0));
+}
+
 /* Text as HTML: the five special characters as entities, newlines and
  * tabs kept, every other control byte and every byte outside well-formed
  * UTF-8 as a visible \xNN, so the page stays valid UTF-8 and shows what
@@ -307,8 +338,24 @@ static void html_n(const char *s, size_t len)
 			fwrite(u + i, 1, n, stdout);
 			i += n;
 		} else {
-			printf("<span class=esc>\\x%02X</span>", c);
-			i++;
+			/* One span for a run of such bytes, and a byte repeated
+			 * as "\x00&#215;4194303": a file of NULs is not 29 times its
+			 * size on the page. */
+			fputs("<span class=esc>", stdout);
+			do {
+				size_t k = 1;
+				while (i + k < len && u[i + k] == c)
+					k++;
+				if (k >= 4)
+					printf("\\x%02X&#215;%zu", c, k);
+				else
+					for (size_t x = 0; x < k; x++)
+						printf("\\x%02X", c);
+				i += k;
+				if (i < len)
+					c = u[i];
+			} while (i < len && escaped(u + i, len - i));
+			fputs("</span>", stdout);
 		}
 	}
 }
@@ -486,7 +533,14 @@ static void group_row(const struct row *r, const struct clawmd_layout *lay, size
 		html(row_title(r));
 		printf(", %zu characters)</h4>\n<pre class=text>", r->total);
 		html_n(r->text.ptr ? r->text.ptr : "", r->text.len);
-		printf("</pre>\n</details></td>\n");
+		printf("</pre>\n");
+		if (r->text_more) {
+			printf("<p class=meta>%zu more bytes not shown here: <code>clawmd render "
+			       "--group ", r->text_more);
+			html(r->group);
+			printf("</code> prints them all.</p>\n");
+		}
+		printf("</details></td>\n");
 	}
 
 	printf("<td class=provider>");

@@ -182,8 +182,9 @@ awk 'BEGIN { for (i = 0; i < 4000; i++) printf "persona text "; print "" }' >"$G
 printf '{"provider": "capped"}\n' >"$G/container.json"
 printf '{"preset": "nanoclaw", "document": "flat", "providers": {"capped": {"like": "claude", "cap": 20480}}}\n' >"$R/clawmd.json"
 expect_ok "a 52 kB persona under 20 KiB: composes" $CLAWMD compose -C "$R" main
-check "written whole (oversized, not a dark group)" test "$(wc -c <"$D")" -gt 20480
-expect_grep "a warning says nothing was left to drop" "with nothing left to drop, past its cap of 20480: written whole" "$T/err"
+check "the persona cut to fit (issue 39: a runtime past its cap skips or cuts the file)" test "$(wc -c <"$D")" -le 20480
+check "not a dark group: the contract kept" grep -q '^# NanoClaw Runtime Contract' "$D"
+expect_grep "a warning says what was cut" "past its cap of 20480 with nothing left to drop: cut the last [0-9]* of the 51999 bytes of 'Persona'" "$T/err"
 printf '{"preset": "nanoclaw", "document": "flat", "providers": {"capped": {"like": "claude", "cap": 0}}}\n' >"$R/clawmd.json"
 expect_ok "no cap: composes" $CLAWMD compose -C "$R" main
 check "no cap: past 32 KiB" test "$(wc -c <"$D")" -gt 32768

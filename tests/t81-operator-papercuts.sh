@@ -60,7 +60,8 @@ hint "a bad name" '{"skills": ["../x"]}' \
 	"rename it to match \\[A-Za-z0-9\\]\\[A-Za-z0-9._-\\]\\{0,63\\}; compose refuses the group until then$"
 hint "a bad server name" '{"mcpServers": {"a b": {}}}' "rename it to match"
 hint "a bad type" '{"skills": 5}' "give this key what the message expects; compose refuses the group until then$"
-hint "a server twice" '{"mcpServers": {"a": {}, "a": {}}}' "fix container.json as the message says"
+# a server given twice is no error since issue 39: read as the runner's
+# JSON.parse reads it, the last one (t139)
 printf '{"runtimes": ["claude", "gemini"]}\n' >"$G/container.json"
 expect_ok "a Gemini group composes" "$CLAWMD" -C "$R" compose main
 printf 'Memory.\n\n@nosuch.md\n' >"$G/CLAUDE.local.md"

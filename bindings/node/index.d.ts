@@ -221,6 +221,10 @@ export interface Mount {
 	sub: string | null;
 	/** The host path is there now, as that type (a runner mounts after compose). */
 	present: boolean;
+	/** docker's short form (-v HOST:CONTAINER:ro) can say it: no ':' or ',', control
+	 * character, U+2028/U+2029 or invalid UTF-8 in either path.  When false, a runner
+	 * uses --mount with these paths, or refuses, as `clawmd mounts --format docker` does. */
+	shortForm: boolean;
 }
 
 export interface Handle {

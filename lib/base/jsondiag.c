@@ -263,3 +263,17 @@ size_t clawmd_json_diagnose(char *msg, size_t cap, const char *text, size_t len)
 		return fail(&c, c.i, "the end of the file after the top-level value");
 	return len + 1; /* no error found: the caller says what cJSON said */
 }
+
+size_t clawmd_json_nul_at(const char *json, size_t len)
+{
+	for (size_t i = 0; i < len; i++) {
+		if (json[i] == '\0')
+			return i;
+		if (json[i] == '\\') {
+			if (i + 5 < len && !memcmp(json + i + 1, "u0000", 5))
+				return i;
+			i++; /* skip the escaped character (e.g. "\\\\u0000") */
+		}
+	}
+	return len;
+}

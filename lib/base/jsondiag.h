@@ -22,4 +22,10 @@
 
 size_t clawmd_json_diagnose(char *msg, size_t cap, const char *text, size_t len);
 
+/* The offset of the first NUL in a JSON text, raw or as a "\u0000"
+ * escape, or len when there is none.  cJSON ends its strings there: a key
+ * "codex\u0000evil" would read as "codex", so a text holding one is
+ * refused before it is parsed. */
+size_t clawmd_json_nul_at(const char *text, size_t len);
+
 #endif

@@ -15,9 +15,15 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-/* The most of an existing CLAUDE.md read to tell whether it is ours and
- * to carry it into CLAUDE.local.md; a larger one is moved aside unread. */
+/* The most of an existing CLAUDE.md carried into CLAUDE.local.md when it
+ * is not ours; a larger one is moved aside only. */
 #define ENTRY_MAX (1024 * 1024)
+/* The most of an existing entry read to tell whether it is ours: past
+ * anything clawmd writes there (a flat document of a 64 MiB row, an
+ * inlined entry past its runtime's cap), so that clawmd's own entry is
+ * never a hand edit by its size alone, moved aside at every spawn.  A
+ * larger one is moved aside unread. */
+#define ENTRY_OURS_MAX ((size_t)256 << 20)
 /* The most of an old fragment read to show its diff. */
 #define SHOW_MAX (64 * 1024)
 
@@ -222,7 +228,7 @@ static bool group_entry_ours(const struct clawmd_dir *d, const char *line)
 {
 	struct clawmd_err scratch = CLAWMD_ERR_INIT;
 	struct clawmd_buf entry = CLAWMD_BUF_INIT;
-	bool ours = clawmd_fs_read(&entry, d, CLAWMD_ENTRY_NAME, ENTRY_MAX, &scratch) == 0 &&
+	bool ours = clawmd_fs_read(&entry, d, CLAWMD_ENTRY_NAME, ENTRY_OURS_MAX, &scratch) == 0 &&
 		    (clawmd_entry_ours(entry.ptr, entry.len) || torn_ours(entry.ptr, entry.len)) &&
 		    (!line || memmem(entry.ptr, entry.len, line, strlen(line)));
 	clawmd_buf_release(&entry);
@@ -264,7 +270,7 @@ static int compare_entry(struct clawmd_changes *ch, const struct clawmd_dir *d,
 	enum clawmd_ftype t = ftype(m);
 
 	if (t == CLAWMD_FT_FILE && (is_entry || want->type == CLAWMD_FT_FILE)) {
-		size_t max = is_entry ? ENTRY_MAX : want->len > SHOW_MAX ? want->len : SHOW_MAX;
+		size_t max = is_entry ? ENTRY_OURS_MAX : want->len > SHOW_MAX ? want->len : SHOW_MAX;
 		rc = clawmd_fs_read_st(&old, &st, d, leaf(want->name), max, err);
 		if (rc < 0 && err->code == CLAWMD_EINPUT) {
 			clawmd_err_clear(err); /* larger than wanted: differs */
@@ -282,7 +288,7 @@ static int compare_entry(struct clawmd_changes *ch, const struct clawmd_dir *d,
 			/* Text someone wrote is carried into the memory file; a
 			 * runtime's inlined entry edited in place is not (it
 			 * holds every part already imported) and goes aside. */
-			c->into_local = local_free && !unread &&
+			c->into_local = local_free && !unread && old.len <= ENTRY_MAX &&
 					(!strcmp(want->name, CLAWMD_ENTRY_NAME) ||
 					 !composed_header(old.ptr, old.len));
 			if (c->into_local)
@@ -350,7 +356,7 @@ static void stale_entries(struct clawmd_changes *ch, const struct clawmd_dir *gd
 		if (seen || planned(plan, name))
 			continue;
 		/* absent, a symlink, too large or not a file: not ours */
-		if (clawmd_fs_read(&old, gd, name, ENTRY_MAX, &scratch) == 0 &&
+		if (clawmd_fs_read(&old, gd, name, ENTRY_OURS_MAX, &scratch) == 0 &&
 		    (clawmd_entry_ours(old.ptr, old.len) || clawmd_flat_ours(g, name, old.ptr, old.len))) {
 			struct clawmd_change *c = add(ch, CLAWMD_REMOVE, name, CLAWMD_FT_FILE);
 			c->old = old;

@@ -64,6 +64,7 @@ struct section {
 	size_t len;  /* of body */
 	size_t blen; /* of "# name\n\nbody" */
 	bool droppable, dropped;
+	bool cut; /* cut short to fit the cap (fit()) */
 };
 
 struct flat {
@@ -369,6 +370,7 @@ static void push(struct flat *f, const char *name, const char *body, size_t len,
 	s->blen = 2 + strlen(name) + 2 + (b - a);
 	s->droppable = droppable;
 	s->dropped = false;
+	s->cut = false;
 }
 
 /* ---- the group's config, read as nanoclaw reads its row ------------------ */
@@ -764,6 +766,13 @@ static void read_row(struct row *r, struct flat *f, const cJSON *doc, const char
 #define OMITTED "\n\n# Omitted for size\n\n"
 #define NOTICE_HEAD "These instruction sections were omitted to fit the project-document size cap: "
 #define NOTICE_TAIL ". Their tools still work; consult each tool's own description."
+/* The end of a section cut short (fit(), lint's CM604 finds it). */
+#define CUT_NOTE CLAWMD_FLAT_CUT_HEAD "%zu" CLAWMD_FLAT_CUT_TAIL
+/* The most of the notice's list of names: past it, ", and N more" (the
+ * agent can make any number of sections, and a notice naming them all
+ * would outgrow the cap it is there to keep). */
+#define NAMES_MAX(cap) ((cap) / 8 < 64 ? 64 : (cap) / 8 > 4096 ? 4096 : (cap) / 8)
+#define MORE_MAX 40 /* ", and 18446744073709551615 more" */
 
 static void render(struct clawmd_buf *out, const struct section *v, size_t n, const char *dropped)
 {
@@ -789,19 +798,74 @@ static int by_size(const void *x, const void *y)
 	return (a > b) - (a < b);
 }
 
+/* The bytes a list of `names` bytes takes in the notice once bounded. */
+static size_t names_shown(size_t names, size_t cap)
+{
+	return names > NAMES_MAX(cap) ? NAMES_MAX(cap) + MORE_MAX : names;
+}
+
+/*
+ * Past the cap with nothing left to drop: the non-droppable sections (the
+ * persona, the base, the native skills) cut, the largest first, each at a
+ * line (else a character) boundary and ended by a note of what it lost,
+ * until the document fits; each cut is said in *cuts.  A runtime would
+ * take no better: Claude Code skips a CLAUDE.md past its 4 MiB whole,
+ * Codex cuts the end (the base and the notice) off.
+ */
+static void cut(struct section *v, size_t n, size_t *len, size_t cap, struct clawmd_buf *cuts)
+{
+	/* A cap not even the headings fit under (a cap of 1 byte): nothing
+	 * is cut, the document is written whole, as nanoclaw writes it. */
+	size_t floor = *len;
+	for (size_t i = 0; i < n; i++)
+		if (!v[i].dropped)
+			floor = floor - strlen(v[i].body) + strlen(CUT_NOTE) + 16;
+	if (floor > cap)
+		return;
+	while (*len > cap) {
+		struct section *big = NULL;
+		for (size_t i = 0; i < n; i++)
+			if (!v[i].dropped && !v[i].cut && (!big || v[i].blen > big->blen))
+				big = &v[i];
+		if (!big)
+			return;
+		size_t body = strlen(big->body), note = strlen(CUT_NOTE) + 16;
+		size_t over = *len - cap, keep = body > over + note ? body - over - note : 0;
+		/* at a line's end if one is near, never inside a character */
+		const char *nl = keep ? memrchr(big->body, '\n', keep) : NULL;
+		if (nl && (size_t)(nl - big->body) + 256 >= keep)
+			keep = (size_t)(nl - big->body);
+		while (keep && ((unsigned char)big->body[keep] & 0xc0) == 0x80)
+			keep--;
+		char *t = clawmd_xasprintf("%.*s" CUT_NOTE, (int)keep, big->body, body - keep);
+		clawmd_buf_printf(cuts, "%s%zu of the %zu bytes of '%s'", cuts->len ? ", " : "",
+				  body - keep, body, big->name);
+		*len = *len - big->blen;
+		big->blen = big->blen - body + strlen(t);
+		*len += big->blen;
+		free(big->body);
+		big->body = t;
+		big->cut = true;
+	}
+}
+
 /*
  * The drop-largest ladder (nanoclaw's fitToCap); cap 0: none, no warning.
  * nanoclaw renders the document again after each drop; its length is
  * known without that (a section is 2 + blen bytes of it, the notice
  * grows by each name dropped), so the sections go in one sorted pass and
  * the document is rendered once more: the agent decides how many
- * sections its MCP servers make.
+ * sections its MCP servers make.  Then what nanoclaw would write past
+ * the cap is cut (cut()), and the notice names at most NAMES_MAX bytes
+ * of sections: the document stays within its cap whatever the agent
+ * grows.
  */
 static void fit(struct clawmd_buf *out, struct flat *f, struct section *v, size_t *n, size_t cap,
 		const char *shown)
 {
-	struct clawmd_buf dropped = CLAWMD_BUF_INIT;
+	struct clawmd_buf dropped = CLAWMD_BUF_INIT, cuts = CLAWMD_BUF_INIT, all = CLAWMD_BUF_INIT;
 	clawmd_buf_put(&dropped, "", 0);
+	clawmd_buf_put(&all, "", 0);
 	render(out, v, *n, NULL);
 	if (cap && out->len > cap) {
 		struct section **by = clawmd_xcalloc(*n + 1, sizeof(*by));
@@ -811,13 +875,27 @@ static void fit(struct clawmd_buf *out, struct flat *f, struct section *v, size_
 			if (v[i].droppable)
 				by[nd++] = &v[i];
 		qsort(by, nd, sizeof(*by), by_size);
-		while (k < nd && (k ? len + notice + names : len) > cap) {
+		while (k < nd && (k ? len + notice + names_shown(names, cap) : len) > cap) {
 			len -= 2 + by[k]->blen;
 			names += (k ? 2 : 0) + strlen(by[k]->name);
 			by[k++]->dropped = true;
 		}
+		/* the warning names every one: it is the host's log, and what
+		 * the agent does not see, whole */
 		for (size_t i = 0; i < k; i++)
-			clawmd_buf_printf(&dropped, "%s%s", i ? ", " : "", by[i]->name);
+			clawmd_buf_printf(&all, "%s%s", i ? ", " : "", by[i]->name);
+		size_t listed = 0;
+		for (listed = 0; listed < k; listed++) {
+			size_t add = (listed ? 2 : 0) + strlen(by[listed]->name);
+			if (names > NAMES_MAX(cap) && dropped.len + add > NAMES_MAX(cap))
+				break;
+			clawmd_buf_printf(&dropped, "%s%s", listed ? ", " : "", by[listed]->name);
+		}
+		if (listed < k)
+			clawmd_buf_printf(&dropped, ", and %zu more", k - listed);
+		if (k)
+			len += notice + dropped.len;
+		cut(v, *n, &len, cap, &cuts);
 		size_t m = 0;
 		for (size_t i = 0; i < *n; i++) {
 			if (v[i].dropped) {
@@ -829,18 +907,23 @@ static void fit(struct clawmd_buf *out, struct flat *f, struct section *v, size_
 		}
 		*n = m;
 		free(by);
-		if (k)
-			render(out, v, *n, dropped.ptr);
+		if (k || cuts.len)
+			render(out, v, *n, k ? dropped.ptr : NULL);
 	}
-	if (dropped.len)
+	if (all.len)
 		clawmd_plan_warn(f->plan, "%s: %zu bytes against its cap of %zu: dropped the largest instruction "
-			      "sections: %s", shown, out->len, cap, dropped.ptr);
-	else if (cap && out->len >= cap - (cap + 7) / 8) /* nanoclaw's Math.floor(cap - cap / 8) */
+			      "sections: %s", shown, out->len, cap, all.ptr);
+	else if (cap && out->len >= cap - (cap + 7) / 8 && !cuts.len) /* nanoclaw's Math.floor(cap - cap / 8) */
 		clawmd_plan_warn(f->plan, "%s: %zu bytes, near its cap of %zu", shown, out->len, cap);
+	if (cuts.len)
+		clawmd_plan_warn(f->plan, "%s: past its cap of %zu with nothing left to drop: cut the last %s; the "
+			      "agent does not see them", shown, cap, cuts.ptr);
 	if (cap && out->len > cap)
 		clawmd_plan_warn(f->plan, "%s: %zu bytes with nothing left to drop, past its cap of %zu: written "
 			      "whole", shown, out->len, cap);
 	clawmd_buf_release(&dropped);
+	clawmd_buf_release(&all);
+	clawmd_buf_release(&cuts);
 }
 
 /* "Do not use `A` or `B` for memory." in place of the first memory-note
@@ -1076,8 +1159,11 @@ static const cJSON *flat_config(struct row *r, struct flat *f,
 	*refused = clawmd_group_config(cfg, g, cerr) < 0;
 	if (!g->config_absent && g->config_text.len) {
 		json = g->config_doc;
+		char *dup = NULL;
 		if (!json)
-			json = *owned = cJSON_ParseWithLength(g->config_text.ptr, g->config_text.len);
+			json = *owned = clawmd_config_json(g->config_text.ptr, g->config_text.len,
+							   NULL, &dup);
+		free(dup);
 		if (!cJSON_IsObject(json))
 			clawmd_plan_warn(f->plan, "%s: not a JSON object; composed with every default", cj);
 	} else if (!g->config_absent) {

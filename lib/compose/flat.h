@@ -33,4 +33,10 @@ bool clawmd_flat_ours(const struct clawmd_group *g, const char *name, const char
  * already recorded); true when it kept any other digest. */
 bool clawmd_flat_remember(const struct clawmd_group *g, const struct clawmd_plan *plan, bool keep);
 
+/* How the flat document ends a section it cut to fit its cap (the
+ * persona, the base: nothing droppable was left), "...HEAD<bytes>TAIL";
+ * check's CM604 finds it. */
+#define CLAWMD_FLAT_CUT_HEAD "\n\n[The last "
+#define CLAWMD_FLAT_CUT_TAIL " bytes of this section were cut to fit the project-document size cap.]"
+
 #endif

@@ -51,6 +51,29 @@ void clawmd_inline_add_entry(struct clawmd_inline *in, const char *from, const c
 	}
 }
 
+/* The list of what was dropped as the note gives it (the warning names
+ * every one: the host's log, whole): at
+ * most a list of an eighth of the cap (64 bytes to 4 KiB), then ", and N
+ * more".  The agent decides how many fragments its MCP servers make; a
+ * note naming them all would outgrow the cap it is there to keep. */
+static void names_bounded(struct clawmd_buf *out, const struct clawmd_buf *dropped, size_t n,
+			  size_t limit)
+{
+	size_t max = limit / 8 < 64 ? 64 : limit / 8 > 4096 ? 4096 : limit / 8, shown = 0, at = 0;
+	clawmd_buf_clear(out);
+	clawmd_buf_put(out, "", 0);
+	if (dropped->len <= max || !limit) {
+		clawmd_buf_put(out, dropped->ptr, dropped->len);
+		return;
+	}
+	/* whole names only: cut at the last ", " within the bound */
+	for (const char *p = dropped->ptr; (p = memmem(p, dropped->len - (size_t)(p - dropped->ptr), ", ", 2)) &&
+					    (size_t)(p - dropped->ptr) <= max; p += 2)
+		at = (size_t)(p - dropped->ptr), shown++;
+	clawmd_buf_put(out, dropped->ptr, at);
+	clawmd_buf_printf(out, "%s%zu more", shown ? ", and " : "", n - shown);
+}
+
 /* The parts kept (keep[unit]), the first without its leading blank line,
  * then the note naming what was left out. */
 static void render(struct clawmd_buf *out, const struct clawmd_inline *in, const bool *keep,
@@ -83,15 +106,16 @@ void clawmd_inline_finish(struct clawmd_buf *out, struct clawmd_buf *note,
 			  const char *who, size_t limit)
 {
 	bool *keep = clawmd_xmalloc(in->units + 1);
-	size_t *size = clawmd_xcalloc(in->units + 1, sizeof(*size));
-	struct clawmd_buf dropped = CLAWMD_BUF_INIT;
+	size_t *size = clawmd_xcalloc(in->units + 1, sizeof(*size)), ndropped = 0;
+	struct clawmd_buf dropped = CLAWMD_BUF_INIT, list = CLAWMD_BUF_INIT;
 	memset(keep, 1, in->units + 1);
 	clawmd_buf_put(&dropped, "", 0);
 	clawmd_buf_clear(note);
 	for (size_t i = 0; i < in->n; i++)
 		if (in->parts[i].kind == CLAWMD_PART_DROP)
 			size[in->parts[i].unit] += in->parts[i].len;
-	render(out, in, keep, memory, &dropped);
+	clawmd_buf_put(&list, "", 0);
+	render(out, in, keep, memory, &list);
 	/* The cap ladder: past the cap the runtime would cut the end off,
 	 * silently (the memory first); the largest droppable fragment goes
 	 * instead, and the note says which. */
@@ -107,9 +131,11 @@ void clawmd_inline_finish(struct clawmd_buf *out, struct clawmd_buf *note,
 			if (in->parts[i].unit == best) {
 				clawmd_buf_printf(&dropped, "%s%s", dropped.len ? ", " : "",
 						  in->parts[i].from);
+				ndropped++;
 				break;
 			}
-		render(out, in, keep, memory, &dropped);
+		names_bounded(&list, &dropped, ndropped, limit);
+		render(out, in, keep, memory, &list);
 	}
 	if (dropped.len)
 		clawmd_buf_printf(note, "%s: past the %zu bytes %s loads, left out %s", shown, limit,
@@ -120,6 +146,7 @@ void clawmd_inline_finish(struct clawmd_buf *out, struct clawmd_buf *note,
 				  "shared base or the memory", note->len ? "; " : "", shown, out->len,
 				  limit, who);
 	clawmd_buf_release(&dropped);
+	clawmd_buf_release(&list);
 	free(size);
 	free(keep);
 }

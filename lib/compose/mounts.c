@@ -4,6 +4,7 @@
  * compose wrote there, so the agent cannot rewrite what it is told for the
  * rest of its session. */
 #include "group/group.h"
+#include "layout/providers.h"
 #include "base/util.h"
 
 #include <errno.h>
@@ -23,13 +24,39 @@ static char *group_file_target(const struct clawmd_layout *lay, const char *name
 	return clawmd_path_join(lay->ct_group, name);
 }
 
+/* A path docker's -v can carry (clawmd_bind.short_form): no separator of
+ * the form, no control character or line separator, valid UTF-8. */
+static bool short_form(const char *s)
+{
+	const unsigned char *p = (const unsigned char *)s;
+	while (*p) {
+		size_t k = 1;
+		if (*p == ':' || *p == ',' || *p < 0x20 || *p == 0x7f)
+			return false;
+		if (*p >= 0x80) {
+			k = *p >= 0xf0 ? 4 : *p >= 0xe0 ? 3 : *p >= 0xc2 ? 2 : 0;
+			for (size_t i = 1; i < k; i++)
+				if ((p[i] & 0xc0) != 0x80)
+					return false;
+			if (!k || *p > 0xf4 || (*p == 0xc2 && p[1] < 0xa0) ||
+			    (*p == 0xe0 && p[1] < 0xa0) || (*p == 0xed && p[1] >= 0xa0) ||
+			    (*p == 0xf0 && p[1] < 0x90) || (*p == 0xf4 && p[1] >= 0x90) ||
+			    (*p == 0xe2 && p[1] == 0x80 && (p[2] == 0xa8 || p[2] == 0xa9)))
+				return false;
+		}
+		p += k;
+	}
+	return true;
+}
+
 static void add(struct clawmd_bind **v, size_t *n, size_t *cap, enum clawmd_bind_what what,
 		char *host, char *container, char *sub, bool ro, bool dir, bool present)
 {
 	clawmd_xgrow(v, cap, *n + 1, sizeof(**v));
 	(*v)[(*n)++] = (struct clawmd_bind){.what = what, .host = host, .container = container,
 					    .sub = sub, .readonly = ro, .dir = dir,
-					    .present = present};
+					    .present = present,
+					    .short_form = short_form(host) && short_form(container)};
 }
 
 /* A source mount made redundant by another that already shows the same
@@ -193,6 +220,11 @@ int clawmd_group_binds(struct clawmd_bind **out, size_t *nout, struct clawmd_gro
 	*out = NULL;
 	*nout = 0;
 	clawmd_plan_init(&plan);
+	/* clawmd.json's providers were checked as it was read; a layout set
+	 * up otherwise (the binding's options) is checked here, before a
+	 * runner mounts anything over the agent's files. */
+	if ((rc = clawmd_layout_providers_check(g->lay, err)) < 0)
+		goto out;
 	if ((rc = clawmd_group_dir(&b.gd, g, err)) < 0 ||
 	    (rc = clawmd_plan_build(&plan, g, err)) < 0 ||
 	    (rc = clawmd_group_mounts(&m, &nm, g, err)) < 0)

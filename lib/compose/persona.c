@@ -97,6 +97,15 @@ int clawmd_persona_build(struct clawmd_buf *out, size_t *ndefused, const struct 
 		trim(&lo, &hi, one.ptr, one.len);
 		if (lo == hi)
 			continue;
+		if (text.len + 2 + (hi - lo) > CLAWMD_PERSONA_TEXT_MAX) {
+			char *m = clawmd_xasprintf("%s/%s: left out of the persona: with it the persona "
+						   "would pass the %d bytes Claude Code loads of one file "
+						   "(it skips such a file whole)", shown, names[i],
+						   CLAWMD_PERSONA_LOAD_MAX);
+			skipped(payload, m);
+			free(m);
+			continue;
+		}
 		if (text.len)
 			clawmd_buf_puts(&text, "\n\n");
 		clawmd_buf_put(&text, one.ptr + lo, hi - lo);
@@ -104,6 +113,20 @@ int clawmd_persona_build(struct clawmd_buf *out, size_t *ndefused, const struct 
 	if (text.len) {
 		*ndefused += clawmd_defuse_imports(out, text.ptr, text.len);
 		clawmd_buf_putc(out, '\n');
+	}
+	/* Defusing grows the text (a code span around each directive): past
+	 * the load cap still, whole lines go from the end, said. */
+	if (out->len > CLAWMD_PERSONA_LOAD_MAX) {
+		size_t before = out->len, keep = CLAWMD_PERSONA_LOAD_MAX - 1;
+		const char *nl = memrchr(out->ptr, '\n', keep);
+		keep = nl ? (size_t)(nl - out->ptr) + 1 : 0;
+		out->len = keep;
+		out->ptr[keep] = '\0';
+		char *m = clawmd_xasprintf("%s: the persona's imports made inert pass the %d bytes "
+					   "Claude Code loads of one file: its last %zu bytes are left "
+					   "out", shown, CLAWMD_PERSONA_LOAD_MAX, before - keep);
+		skipped(payload, m);
+		free(m);
 	}
 	clawmd_strv_free(names, n);
 	clawmd_buf_release(&text);

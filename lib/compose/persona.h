@@ -24,6 +24,12 @@
 
 #define CLAWMD_PERSONA_FILES_MAX 64	     /* files taken, the first in order */
 #define CLAWMD_PERSONA_MAX (256 * 1024) /* bytes of one file */
+/* The most the persona fragment holds: Claude Code skips a file past 4
+ * MiB whole, so the files that would take it past are left out, named;
+ * the text of those taken stays under it with room for what defusing
+ * adds. */
+#define CLAWMD_PERSONA_LOAD_MAX (4 * 1024 * 1024)
+#define CLAWMD_PERSONA_TEXT_MAX (CLAWMD_PERSONA_LOAD_MAX - 64 * 1024)
 
 /* The persona files in `gfd` (the group directory), in their order: names
  * ending in .prepend.md that are valid names, whatever their type.  0, or

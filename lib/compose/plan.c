@@ -830,6 +830,8 @@ static int plan_inputs(struct build *b)
 	layout_warnings(b);
 	for (size_t i = 0; i < b->cfg->nunknown; i++)
 		clawmd_plan_warn(b->out, "%s", b->cfg->warnings[i]);
+	if (b->cfg->dup_warning)
+		clawmd_plan_warn(b->out, "%s", b->cfg->dup_warning);
 	for (size_t i = 0; i < b->cfg->nruntime_names; i++) {
 		char *msg = clawmd_group_unknown_runtime(b->g, i);
 		if (msg)

@@ -26,6 +26,7 @@ void clawmd_config_release(struct clawmd_group_config *cfg)
 	clawmd_strv_free(cfg->runtime_names, cfg->nruntime_names);
 	clawmd_strv_free(cfg->unknown_keys, cfg->nunknown);
 	clawmd_strv_free(cfg->warnings, cfg->nunknown);
+	free(cfg->dup_warning);
 	for (size_t i = 0; i < cfg->nmcp; i++) {
 		free(cfg->mcp[i].name);
 		free(cfg->mcp[i].instructions);
@@ -110,22 +111,6 @@ static int err_at(struct clawmd_err *err, const char *path, const char *json, si
 static int mcp_cmp(const void *a, const void *b)
 {
 	return strcmp(((const struct clawmd_mcp *)a)->name, ((const struct clawmd_mcp *)b)->name);
-}
-
-/* cJSON stops strings at NUL; a "\u0000" escape would silently cut a name.
- * The offset of the first such escape (or raw NUL), or len when none. */
-static size_t nul_at(const char *json, size_t len)
-{
-	for (size_t i = 0; i < len; i++) {
-		if (json[i] == '\0')
-			return i;
-		if (json[i] == '\\') {
-			if (i + 5 < len && !memcmp(json + i + 1, "u0000", 5))
-				return i;
-			i++; /* skip the escaped character (e.g. "\\\\u0000") */
-		}
-	}
-	return len;
 }
 
 /*
@@ -283,17 +268,193 @@ static void note_unknown_keys(struct clawmd_group_config *cfg, const cJSON *doc,
 	}
 }
 
+/*
+ * container.json as nanoclaw's runner reads it (JSON.parse), so that what
+ * clawmd composes for is what the runner starts.  cJSON differs from
+ * JSON.parse in three ways an agent can use, each undone here:
+ *
+ * 1. A key given twice: cJSON's lookups find the first, JSON.parse keeps
+ *    the last (at the first one's place).  last_wins() removes all but
+ *    the last, moved to the first one's place.
+ * 2. "\u0000" and a lone surrogate escape: cJSON cuts the string at the
+ *    NUL ("codex\u0000x" would read as "codex") or refuses the whole text
+ *    over the surrogate; JSON.parse keeps both.  Each becomes "\ufffd"
+ *    (six bytes for six): a string holding one is still no name nor
+ *    provider, and U+FFFD is what Node writes for a lone surrogate.
+ * 3. Nesting: cJSON refuses the whole text past 1000 levels, JSON.parse
+ *    takes any.  No value clawmd reads is deeper than a few levels, so a
+ *    value opened deeper than CONFIG_DEPTH is replaced by 0 and spaces
+ *    (the same length, so offsets in messages stay true).
+ *
+ * The copy is made only when the text needs one.
+ */
+#define CONFIG_DEPTH 64
+
+static int hex4(const char *s)
+{
+	int v = 0;
+	for (int i = 0; i < 4; i++) {
+		int c = (unsigned char)s[i], d = c >= '0' && c <= '9'	? c - '0'
+						: c >= 'a' && c <= 'f' ? c - 'a' + 10
+						: c >= 'A' && c <= 'F' ? c - 'A' + 10
+								       : -1;
+		if (d < 0)
+			return -1;
+		v = v << 4 | d;
+	}
+	return v;
+}
+
+/* The text made safe for cJSON as point 2 and 3 say, or NULL when it is
+ * already. */
+static char *runner_text(const char *json, size_t len)
+{
+	char *t = NULL;
+	size_t depth = 0;
+	bool in_str = false;
+	for (size_t i = 0; i < len; i++) {
+		char c = json[i];
+		if (in_str) {
+			if (c == '"') {
+				in_str = false;
+			} else if (c == '\\' && i + 1 < len && json[i + 1] == 'u' && i + 6 <= len) {
+				int u = hex4(json + i + 2), lo = -1;
+				if (u >= 0xd800 && u <= 0xdbff && i + 12 <= len && json[i + 6] == '\\' &&
+				    json[i + 7] == 'u')
+					lo = hex4(json + i + 8);
+				bool pair = u >= 0xd800 && u <= 0xdbff && lo >= 0xdc00 && lo <= 0xdfff;
+				if (u == 0 || (u >= 0xd800 && u <= 0xdfff && !pair)) {
+					if (!t)
+						t = clawmd_xmalloc(len), memcpy(t, json, len);
+					memcpy(t + i, "\\ufffd", 6);
+				}
+				i += pair ? 11 : 5;
+			} else if (c == '\\') {
+				i++;
+			}
+			continue;
+		}
+		if (c == '"') {
+			in_str = true;
+		} else if (c == ']' || c == '}') {
+			depth -= depth > 0;
+		} else if ((c == '[' || c == '{') && ++depth > CONFIG_DEPTH) {
+			/* to the matching close (or the end), strings skipped */
+			size_t j = i, d = 0;
+			bool s = false;
+			for (; j < len; j++) {
+				if (s) {
+					if (json[j] == '\\')
+						j++;
+					else if (json[j] == '"')
+						s = false;
+				} else if (json[j] == '"') {
+					s = true;
+				} else if (json[j] == '[' || json[j] == '{') {
+					d++;
+				} else if ((json[j] == ']' || json[j] == '}') && !--d) {
+					break;
+				}
+			}
+			if (j == len)
+				j = len - 1; /* unclosed: cJSON refuses it anyway */
+			if (!t)
+				t = clawmd_xmalloc(len), memcpy(t, json, len);
+			t[i] = '0';
+			memset(t + i + 1, ' ', j - i);
+			depth--;
+			i = j;
+		}
+	}
+	return t;
+}
+
+struct member {
+	cJSON *item;
+	size_t at;
+};
+
+static int member_cmp(const void *a, const void *b)
+{
+	const struct member *x = a, *y = b;
+	int c = strcmp(x->item->string, y->item->string);
+	return c ? c : x->at < y->at ? -1 : x->at > y->at;
+}
+
+/* Point 1 in `v` and every value under it; the dotted path of the first
+ * key found twice goes to *dup (when still NULL). */
+static void last_wins(cJSON *v, const char *path, char **dup)
+{
+	cJSON *c;
+	if (cJSON_IsArray(v)) {
+		cJSON_ArrayForEach(c, v)
+		last_wins(c, path, dup);
+		return;
+	}
+	if (!cJSON_IsObject(v))
+		return;
+	size_t n = 0;
+	cJSON_ArrayForEach(c, v)
+	n++;
+	if (n > 1) {
+		struct member *m = clawmd_xcalloc(n, sizeof(*m));
+		size_t k = 0;
+		cJSON_ArrayForEach(c, v)
+		m[k] = (struct member){c, k}, k++;
+		qsort(m, n, sizeof(*m), member_cmp);
+		for (size_t i = 0; i < n;) {
+			size_t j = i + 1;
+			while (j < n && !strcmp(m[j].item->string, m[i].item->string))
+				j++;
+			if (j - i > 1) {
+				if (!*dup)
+					*dup = *path ? clawmd_xasprintf("%s.%s", path, m[i].item->string)
+						     : clawmd_xstrdup(m[i].item->string);
+				for (size_t k2 = i + 1; k2 + 1 < j; k2++)
+					cJSON_Delete(cJSON_DetachItemViaPointer(v, m[k2].item));
+				cJSON *last = cJSON_DetachItemViaPointer(v, m[j - 1].item);
+				cJSON_ReplaceItemViaPointer(v, m[i].item, last);
+			}
+			i = j;
+		}
+		free(m);
+	}
+	cJSON_ArrayForEach(c, v)
+	{
+		char *sub = *path ? clawmd_xasprintf("%s.%s", path, c->string) : clawmd_xstrdup(c->string);
+		last_wins(c, sub, dup);
+		free(sub);
+	}
+}
+
+cJSON *clawmd_config_json(const char *json, size_t len, const char **end, char **dup)
+{
+	char *t = runner_text(json, len);
+	const char *e = NULL;
+	*dup = NULL;
+	cJSON *doc = cJSON_ParseWithLengthOpts(t ? t : json, len, &e, false);
+	if (e)
+		e = json + (e - (t ? t : json));
+	free(t);
+	if (end)
+		*end = e;
+	if (doc)
+		last_wins(doc, "", dup);
+	return doc;
+}
+
 /* The text as one JSON value, or an error that says what was expected and
  * what was found, where (line and column). */
-static int config_doc(cJSON **out, const char *json, size_t len, const char *path,
+static int config_doc(cJSON **out, char **dup, const char *json, size_t len, const char *path,
 		      struct clawmd_err *err)
 {
 	int rc;
 	*out = NULL;
+	*dup = NULL;
 	if (len > CLAWMD_CONFIG_MAX)
 		return clawmd_err_set(err, CLAWMD_EINPUT, "%s: larger than %d bytes", path,
 				      CLAWMD_CONFIG_MAX);
-	size_t at = nul_at(json, len);
+	size_t at = clawmd_json_nul_at(json, len);
 	if (at < len)
 		return err_at(err, path, json, at, "contains a NUL character");
 	if ((at = utf8_valid_prefix((const unsigned char *)json, len)) < len)
@@ -301,7 +462,7 @@ static int config_doc(cJSON **out, const char *json, size_t len, const char *pat
 	const char *end = NULL;
 	if ((rc = clawmd_dl_need_cjson(err)) < 0)
 		return rc;
-	cJSON *doc = cJSON_ParseWithLengthOpts(json, len, &end, false);
+	cJSON *doc = clawmd_config_json(json, len, &end, dup);
 	/* Trailing bytes after the value are malformed too. */
 	while (doc && end < json + len && strchr(" \t\r\n", *end))
 		end++;
@@ -395,12 +556,20 @@ int clawmd_config_parse_doc(struct clawmd_group_config *out, const char *json, s
 			    const char *path, struct clawmd_err *err, struct cJSON **keep)
 {
 	cJSON *doc;
+	char *dup;
 	clawmd_config_init(out);
 	if (keep)
 		*keep = NULL;
-	int rc = config_doc(&doc, json, len, path, err);
+	int rc = config_doc(&doc, &dup, json, len, path, err);
 	if (rc < 0)
 		return rc;
+	if (dup) {
+		char q[400];
+		out->dup_warning = clawmd_xasprintf("%s: key '%s' given more than once; the last one "
+						    "is read, as nanoclaw's runner reads it",
+						    path, quote(q, sizeof(q), dup, strlen(dup)));
+		free(dup);
+	}
 	if (!cJSON_IsObject(doc)) {
 		rc = clawmd_err_set(err, CLAWMD_EINPUT, "%s: expected a JSON object at the top", path);
 		goto out;

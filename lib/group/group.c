@@ -163,6 +163,9 @@ void clawmd_group_unlock(struct clawmd_group *g)
 	g->lock = -1;
 }
 
+/* The most of a config a flat layout reads or keeps (see below). */
+#define GIVEN_FLAT_MAX ((size_t)64 << 20)
+
 /* The parse of a config text about to change goes with it. */
 static void config_doc_drop(struct clawmd_group *g)
 {
@@ -182,7 +185,12 @@ static int read_config(struct clawmd_group *g, struct clawmd_err *err)
 	struct stat st;
 	config_doc_drop(g);
 	g->config_since = clawmd_stamp_now();
-	rc = clawmd_fs_read_st(&g->config_text, &st, &shown, CLAWMD_CONFIG_NAME, CLAWMD_CONFIG_MAX,
+	/* A layout that may be flat reads past the reader's cap, as it takes
+	 * the host's text (clawmd_group_set_config): nanoclaw's runner reads
+	 * any size, and the flat document reads the text as it does. */
+	rc = clawmd_fs_read_st(&g->config_text, &st, &shown, CLAWMD_CONFIG_NAME,
+			       clawmd_layout_flat_possible(g->lay) ? GIVEN_FLAT_MAX
+								    : CLAWMD_CONFIG_MAX,
 			       err);
 	free(g->config_seen.path);
 	g->config_seen = (struct clawmd_input){.kind = CLAWMD_INPUT_CONTENT, .at = CLAWMD_AT_GROUP,
@@ -276,8 +284,6 @@ void clawmd_group_refresh(struct clawmd_group *g)
  */
 #define KNOWN_CONFIGS 64
 #define KNOWN_CONFIG_MAX (64u << 10)
-/* The most of a host-given config a flat layout keeps (see below). */
-#define GIVEN_FLAT_MAX ((size_t)64 << 20)
 static struct {
 	uint64_t digest;
 	size_t len;

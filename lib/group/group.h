@@ -70,6 +70,14 @@ struct clawmd_group {
 int clawmd_config_parse_doc(struct clawmd_group_config *out, const char *json, size_t len,
 			    const char *path, struct clawmd_err *err, struct cJSON **keep);
 
+/* The JSON value of container.json's text as nanoclaw's runner reads it
+ * (JSON.parse: the last of a key given twice, any depth, "\u0000"; see
+ * config.c), or NULL when it holds none (*end: where cJSON stopped).  The
+ * one parse of container.json: the reader's and the flat document's.
+ * *dup: the dotted path of the first key given twice, or NULL (caller
+ * frees).  cJSON must be loaded (clawmd_dl_need_cjson()). */
+struct cJSON *clawmd_config_json(const char *json, size_t len, const char **end, char **dup);
+
 /* container.json as messages name it: the group's file, or (given) the
  * text the host gave in its place, "<file> (given by the host)", as its
  * parse errors say.  Warnings name the file either way: a compose's

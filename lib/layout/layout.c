@@ -941,6 +941,14 @@ static int flatten_json(struct clawmd_buf *pairs, const struct clawmd_buf *text,
 	int need = clawmd_dl_need_cjson(err);
 	if (need < 0)
 		return need;
+	size_t nul = clawmd_json_nul_at(text->ptr, text->len);
+	if (nul < text->len) {
+		size_t line = 1;
+		for (size_t i = 0; i < nul; i++)
+			line += text->ptr[i] == '\n';
+		return clawmd_err_set(err, CLAWMD_EINPUT, "%s:%zu: a NUL character (\\u0000): "
+				      "cJSON would cut the name or value it is in short", file, line);
+	}
 	cJSON *doc = cJSON_ParseWithLength(text->ptr, text->len);
 	const cJSON *item;
 	int rc = 0, nmounts = 0;
@@ -1161,6 +1169,11 @@ static int load_json(struct clawmd_layout *lay, struct clawmd_err *err)
 	}
 	if ((rc = apply_pairs(lay, &pairs, file, err)) < 0)
 		goto out;
+	struct clawmd_err e2 = CLAWMD_ERR_INIT;
+	if (clawmd_layout_providers_check(lay, &e2) < 0) {
+		rc = clawmd_err_set(err, CLAWMD_EINPUT, "%s: %s", file, e2.msg);
+		goto out;
+	}
 	/* Kept only when the identity stat'ed is surely the content read: a
 	 * file edited or replaced after `since` has a newer identity, which
 	 * the next load will not find in the cache. */

@@ -327,6 +327,61 @@ int clawmd_layout_provider_set(struct clawmd_layout *lay, const char *key, const
 	return rc;
 }
 
+int clawmd_layout_providers_check(const struct clawmd_layout *lay, struct clawmd_err *err)
+{
+	for (size_t i = 0; i < lay->nproviders; i++) {
+		const struct clawmd_contract *c = &lay->providers[i];
+		const char *p = c->container_path;
+		if (!p || !c->entry || !*c->entry)
+			continue;
+		char *own = clawmd_path_join(lay->ct_group, c->entry);
+		bool ok = !strcmp(p, own);
+		free(own);
+		/* or another entry file's place in the group: a file compose
+		 * owns, not the agent's (a provider "like" Claude that names
+		 * AGENTS.md keeps Claude's path unless it gives its own) */
+		size_t gl = strlen(lay->ct_group);
+		ok |= clawmd_path_under(p, lay->ct_group) && p[gl] == '/' && !strchr(p + gl + 1, '/') &&
+		      clawmd_runtime_entry_name(p + gl + 1);
+		if (ok)
+			continue;
+		const char *at[5 + 64] = {lay->ct_group, lay->ct_base, lay->ct_skills,
+					  lay->modules ? lay->ct_modules : NULL};
+		const char *what[] = {"the group's directory", "the shared base", "the skills",
+				      "the modules"};
+		size_t n = 4;
+		for (size_t k = 0; k < lay->nmounts && n < CLAWMD_ARRAY_SIZE(at); k++)
+			at[n++] = lay->mounts[k].container;
+		for (size_t k = 0; k < n; k++) {
+			if (!at[k] || !(clawmd_path_under(p, at[k]) || clawmd_path_under(at[k], p)))
+				continue;
+			return clawmd_err_set(err, CLAWMD_EINPUT,
+					      "providers.%s.container_path: '%s' is %s %s ('%s'): a "
+					      "read-only mount of %s there would %s; expected the "
+					      "entry's own path in the group ('%s/%s') or a path no "
+					      "mount holds", c->name, p,
+					      !strcmp(p, at[k]) ? "the mount point of"
+					      : clawmd_path_under(p, at[k]) ? "inside" : "above",
+					      k < 4 ? what[k] : "a mount of clawmd.json", at[k], c->entry,
+					      clawmd_path_under(p, at[k]) ? "cover a file the container "
+					      "reads or writes" : "hide everything beneath it",
+					      lay->ct_group, c->entry);
+		}
+		for (size_t j = 0; j < i; j++) {
+			const struct clawmd_contract *o = &lay->providers[j];
+			if (o->container_path && o->entry && *o->entry && strcmp(o->entry, c->entry) &&
+			    (clawmd_path_under(p, o->container_path) ||
+			     clawmd_path_under(o->container_path, p)))
+				return clawmd_err_set(err, CLAWMD_EINPUT,
+						      "providers.%s.container_path: '%s' collides with "
+						      "providers.%s.container_path '%s' (a mount of %s "
+						      "there, of %s here)", c->name, p, o->name,
+						      o->container_path, o->entry, c->entry);
+		}
+	}
+	return 0;
+}
+
 /* Every field of every contract of the layout: the plan renders the
  * skills prose, the memory note and warnings from any of them, and a
  * field left out here is a change the no-op record would not see. */

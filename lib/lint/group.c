@@ -507,6 +507,35 @@ static int lint_runtimes(struct clawmd_lint_group *g, struct clawmd_err *err)
 	return 0;
 }
 
+/* CM604 for each section of a flat document cut short to fit its cap
+ * (nothing droppable was left): its heading and the bytes it lost.  The
+ * agent writes the persona, so a forged note only reports itself. */
+static void lint_cut(struct clawmd_lint_group *g, const char *name, const struct clawmd_buf *text)
+{
+	const size_t hl = strlen(CLAWMD_FLAT_CUT_HEAD), tl = strlen(CLAWMD_FLAT_CUT_TAIL);
+	const char *p = text->ptr, *end = text->ptr + text->len, *t, *h = NULL, *scan = text->ptr;
+	while ((t = memmem(p, (size_t)(end - p), CLAWMD_FLAT_CUT_TAIL, tl))) {
+		const char *num = t;
+		while (num > p && num[-1] >= '0' && num[-1] <= '9')
+			num--;
+		p = t + tl;
+		if (num == t || (size_t)(num - text->ptr) < hl || memcmp(num - hl, CLAWMD_FLAT_CUT_HEAD, hl))
+			continue;
+		/* the section's heading: the last "\n# " line before the note
+		 * (one pass over the text, however many notes it holds) */
+		for (const char *q = scan; (q = memmem(q, (size_t)(num - q), "\n# ", 3)); q += 3)
+			h = q + 3;
+		scan = num;
+		size_t hlen = h ? strcspn(h, "\n") : 0;
+		char *shown = clawmd_path_join(g->gshown, name);
+		clawmd_lint_add(g->out, "CM604", g->group, shown, 1, 1,
+				"trim the persona (instructions.prepend.md), or raise the provider's cap",
+				"cut to fit the size its runtime loads: the last %.*s bytes of the section "
+				"'%.*s'", (int)(t - num), num, (int)(hlen > 80 ? 80 : hlen), h ? h : "");
+		free(shown);
+	}
+}
+
 /*
  * CM604: an entry file of the group the cap ladder cut, in either layout:
  * the inlined entry's last part, or the flat document's "Omitted for size"
@@ -516,6 +545,14 @@ static void lint_dropped(struct clawmd_lint_group *g)
 {
 	static const char flat[] = "\n\n# Omitted for size\n\nThese instruction sections were "
 				   "omitted to fit the project-document size cap: ";
+	/* persona files the plan left out to keep the fragment loadable
+	 * (compose/persona.c): its warnings name them */
+	for (size_t i = 0; g->planned && i < g->plan.nwarnings; i++) {
+		const char *w = g->plan.warnings[i], *at = strstr(w, ": left out of the persona: ");
+		if (at && strstr(at, " Claude Code loads of one file"))
+			clawmd_lint_add(g->out, "CM604", g->group, g->entry_shown, 1, 1,
+					"trim the persona files (*.prepend.md)", "%s", w);
+	}
 	for (size_t i = 0; g->planned && i < g->plan.n; i++) {
 		const char *name = g->plan.entries[i].name;
 		struct clawmd_buf text = CLAWMD_BUF_INIT;
@@ -543,6 +580,7 @@ static void lint_dropped(struct clawmd_lint_group *g)
 					(int)(end - from), from);
 			free(shown);
 		}
+		lint_cut(g, name, &text);
 		clawmd_buf_release(&text);
 	}
 }

@@ -1,5 +1,6 @@
 /* Unit tests for container.json validation, driven by tests/config/NAME.json
- * with NAME.expect: "ok all=B skills=a,b mcp=name:hasinstr,... cli=B[ modules=a,b]" or
+ * with NAME.expect: "ok all=B skills=a,b mcp=name:hasinstr,... cli=B[ modules=a,b]
+ * [ runtimes=a,b][ dup=key.path]" or
  * "error STATUS <text the message must contain>". */
 #include "tap.h"
 #include "../../cmd/exit.h"
@@ -23,6 +24,15 @@ static void describe(struct clawmd_buf *out, const struct clawmd_group_config *c
 		clawmd_buf_puts(out, " modules=");
 		for (size_t i = 0; i < cfg->nmodules; i++)
 			clawmd_buf_printf(out, "%s%s", i ? "," : "", cfg->modules[i]);
+	}
+	if (cfg->nruntime_names) { /* only a "provider" or "runtimes" shows */
+		clawmd_buf_puts(out, " runtimes=");
+		for (size_t i = 0; i < cfg->nruntime_names; i++)
+			clawmd_buf_printf(out, "%s%s", i ? "," : "", cfg->runtime_names[i]);
+	}
+	if (cfg->dup_warning) { /* the key given twice, as the warning names it */
+		const char *k = strstr(cfg->dup_warning, "key '") + 5;
+		clawmd_buf_printf(out, " dup=%.*s", (int)strcspn(k, "'"), k);
 	}
 }
 

@@ -1287,7 +1287,7 @@ out:
 
 /* handle.mounts(group) -> what a container runner mounts for it
  * (clawmd_group_binds): [{what, host, container, readonly, type, sub,
- * present}], in the order a runner applies them. */
+ * present, shortForm}], in the order a runner applies them. */
 static napi_value m_mounts(napi_env env, napi_callback_info info)
 {
 	size_t argc = 1, n = 0;
@@ -1322,6 +1322,7 @@ static napi_value m_mounts(napi_env env, napi_callback_info info)
 		    !set_str(env, x, "type", v[i].dir ? "directory" : "file") ||
 		    !set_str(env, x, "sub", v[i].sub) ||
 		    !set_bool(env, x, "present", v[i].present) ||
+		    !set_bool(env, x, "shortForm", v[i].short_form) ||
 		    !set_elem(env, ret, i, x))
 			goto fail;
 	goto out;

@@ -373,8 +373,29 @@ test('mounts: what the runner binds, as clawmd mounts --json lists it', (t) => {
 	assert.equal(m[0].host, g);
 	assert.ok(m.every((x) => x.present));
 	const cli = spawnSync(path.join(pkg, 'bin', 'clawmd'), ['mounts', '-C', root, '--json', 'main'], { encoding: 'utf8' });
-	if (cli.status === 0) assert.deepEqual(JSON.parse(cli.stdout).mounts, m);
+	// the JSON's keys are snake_case, the binding's camelCase
+	const camel = ({ short_form: shortForm, ...x }) => ({ ...x, shortForm });
+	if (cli.status === 0) assert.deepEqual(JSON.parse(cli.stdout).mounts.map(camel), m);
 	assert.throws(() => h.mounts('../x'), (e) => e.code === 'EINPUT');
 	assert.throws(() => h.mounts('nope'), (e) => e.code === 'EFS');
 	assert.throws(() => h.mounts(1), (e) => e.code === 'EUSAGE');
+	assert.ok(m.every((x) => x.shortForm === true));
+});
+
+test('mounts: a ROOT that docker -v cannot say is flagged (issue 39 item 9)', (t) => {
+	// nanoclaw builds -v HOST:CONTAINER:ro from the paths: a ':' or ','
+	// in ROOT would split them elsewhere, a line separator break the line
+	for (const bad of ['a:b', 'a,b', 'a\u2028b']) {
+		const parent = makeRoot(t);
+		const root = path.join(parent, bad);
+		fs.mkdirSync(root);
+		for (const f of ['container', 'skills', 'groups', 'clawmd.json'])
+			fs.renameSync(path.join(parent, f), path.join(root, f));
+		const h = clawmd.open(root);
+		t.after(() => h.close());
+		h.compose('main');
+		const m = h.mounts('main');
+		assert.ok(m.every((x) => x.shortForm === false || !x.host.startsWith(root)), bad);
+		assert.equal(m[0].shortForm, false, bad);
+	}
 });

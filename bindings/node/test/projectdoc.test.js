@@ -160,16 +160,19 @@ test('a row of 60000 servers: ordered by sorting and fitted in one pass, not pai
 	const r = await composeGroupProjectDoc(group, path.join(root, 'groups/main'), { fileName: 'CLAUDE.md', maxBytes: 4096 },
 		{ mcp_servers: '{' + parts.join(',') + '}' }, { log });
 	const doc = read(root, 'groups/main/CLAUDE.md');
-	// the notice naming each dropped one outgrows the cap: every one goes,
-	// the largest first (of equal ones, the first in the document), the
-	// smallest last (indexes come first, ascending)
-	assert.equal(r.dropped.length, 60000 + 3); // and the two modules, the skill
+	// the largest go first (of equal ones, the first in the document). In
+	// nanoclaw the notice naming each dropped one outgrows the cap and every
+	// one goes; clawmd's notice names an eighth of the cap and counts the
+	// rest (issue 39), so the document fits with the smallest servers kept
+	// (indexes come first, ascending) and r.dropped (the warning) names all
+	// that went
+	assert.ok(Buffer.byteLength(doc) <= 4096, `${Buffer.byteLength(doc)} bytes`);
+	assert.ok(r.dropped.length > 59000 && r.dropped.length < 60000 + 3, `${r.dropped.length}`);
 	// blocks of 35, 30, then 28 bytes: the module cli before the servers of 28
 	assert.deepEqual(r.dropped.slice(0, 5), ['NanoClaw Skill: welcome', 'NanoClaw Module: core',
 		'NanoClaw Module: cli', 'MCP Server: s60000', 'MCP Server: s59998']);
-	assert.deepEqual(r.dropped.slice(-5), ['MCP Server: 1', 'MCP Server: 3', 'MCP Server: 5', 'MCP Server: 7', 'MCP Server: 9']);
-	assert.doesNotMatch(doc, /# MCP Server: /);
-	assert.match(doc, /# Omitted for size\n\n.*: NanoClaw Skill: welcome, NanoClaw Module: core, NanoClaw Module: cli, MCP Server: s60000, /);
+	assert.match(doc, /# MCP Server: 1\n/);
+	assert.match(doc, /# Omitted for size\n\n.*: NanoClaw Skill: welcome, NanoClaw Module: core, NanoClaw Module: cli, MCP Server: s60000, .*, and \d+ more\. Their tools/);
 	assert.ok(log.lines.some((l) => l[1] === 'Dropping invalid stored MCP server' && l[2].server === 'bad'));
 });
 

@@ -323,13 +323,19 @@ test('the default spec is capped where Claude Code still loads a CLAUDE.md', () 
 	assert.equal(DEFAULT_PROJECT_DOC.fileName, 'CLAUDE.md');
 });
 
-test('a core past the cap is written whole, loudly', async (t) => {
+test('a core past the cap is cut to it, loudly (upstream writes it whole)', async (t) => {
+	// issue 39: upstream writes the document whole, which Claude Code skips
+	// past 4 MiB and Codex cuts at its end; clawmd cuts the largest core
+	// section (the persona) to fit and says what the agent does not see
 	const p = project(t);
 	const g = seed(p, 'core-over-group');
 	persona(p, g, `P${'A'.repeat(40000)}`);
 	const doc = await compose(p, g, { ...CLAUDE_SPEC, maxBytes: 20 * 1024 });
-	assert.ok(Buffer.byteLength(doc) > 20 * 1024 && doc.includes('AAAA'));
+	assert.ok(Buffer.byteLength(doc) <= 20 * 1024 && doc.includes('AAAA'));
+	assert.ok(doc.includes('# NanoClaw Runtime Contract'));
+	assert.match(doc, /\[The last \d+ bytes of this section were cut to fit the project-document size cap\.\]/);
 	assert.ok(calls.error.length >= 1);
+	assert.ok(calls.warn.some(([m]) => /cut the last \d+ of the \d+ bytes of 'Persona'/.test(m)));
 });
 
 test('no maxBytes: no ladder, nothing logged', async (t) => {

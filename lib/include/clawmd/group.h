@@ -50,6 +50,10 @@ struct clawmd_group_config {
 	char **unknown_keys;
 	char **warnings;
 	size_t nunknown;
+	/* A key given twice (at any depth): read as nanoclaw's runner reads
+	 * it (JSON.parse: the last one, at the first one's place), and said
+	 * in this ready-made message; NULL when none was. */
+	char *dup_warning;
 };
 
 void clawmd_config_init(struct clawmd_group_config *cfg);
@@ -188,6 +192,13 @@ struct clawmd_bind {
 	bool readonly;
 	bool dir;     /* a directory, else a file */
 	bool present; /* the host path is there now, as that type */
+	/* docker's short form (-v HOST:CONTAINER[:ro], what nanoclaw's
+	 * runner builds) can say it: neither path holds ':' or ',' (the
+	 * form's separators), a control character (C0, DEL, C1), U+2028,
+	 * U+2029 or invalid UTF-8.  Otherwise a runner must use the long
+	 * form (docker's --mount with the JSON's paths) or refuse, as
+	 * `clawmd mounts --format docker` does. */
+	bool short_form;
 };
 
 /* The list described above; EFS for a missing or symlinked group, EINPUT
