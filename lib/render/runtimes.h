@@ -33,6 +33,13 @@ CLAWMD_RUNTIME_LOADER(copilot);
 CLAWMD_RUNTIME_LOADER(cursor);
 CLAWMD_RUNTIME_LOADER(qwen);
 CLAWMD_RUNTIME_LOADER(mock);
+/* the seed's own loaders: caliban.c, chimera.c */
+CLAWMD_RUNTIME_LOADER(caliban);
+CLAWMD_RUNTIME_LOADER(chimera);
+
+/* caliban's memory prefix of a load (render/caliban.c); false where caliban
+ * panics cutting it to its budget (the memory's `failed` says so). */
+bool clawmd_caliban_prefix(struct clawmd_buf *out, const struct clawmd_memory *m);
 
 /* Dispatch on o->runtime (never CLAWMD_RUNTIME_CLAUDE). */
 int clawmd_runtime_load(struct clawmd_memory *out, const struct clawmd_memory_opts *o,
