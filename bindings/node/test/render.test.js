@@ -160,11 +160,11 @@ test('runtime: every provider of the contract table is known; an unknown one is 
 	const h = clawmd.open(root);
 	t.after(() => h.close());
 	h.compose('main');
-	for (const rt of ['claude', 'codex', 'gemini', 'opencode', 'cursor', 'copilot', 'ollama', 'pi', 'qwen', 'mock'])
+	for (const rt of ['claude', 'codex', 'gemini', 'opencode', 'cursor', 'copilot', 'ollama', 'pi', 'qwen', 'mock', 'caliban', 'chimera'])
 		assert.equal(typeof h.render('main', { runtime: rt }), 'string', rt);
 	assert.throws(() => h.render('main', { runtime: 'cursr' }), (e) => e.code === 'EUSAGE' && e.key === 'runtime' &&
 		e.message === "runtime: unknown runtime 'cursr'; did you mean 'cursor'? (claude, codex, gemini, " +
-			'opencode, cursor, copilot, ollama, pi, qwen or mock)');
+			'opencode, cursor, copilot, ollama, pi, qwen, mock, caliban or chimera)');
 	assert.throws(() => h.render('main', { home: 'home/node' }),
 		(e) => e.code === 'EUSAGE' && e.key === 'home' && /a container path, absolute/.test(e.message));
 });
