@@ -33,6 +33,7 @@
 #include "compose/persona.h" /* the bounds of the import layout's persona */
 #include "compose/pass.h"
 #include "compose/twice.h"
+#include "compose/seed.h"
 #include "compose/report.h"
 #include "group/group.h"
 #include "group/entry.h"
@@ -72,6 +73,9 @@ struct flat {
 	struct section *v;
 	size_t n, cap;
 	size_t skills_cap; /* of plan->skills */
+	/* the document's readers include caliban or chimera (compose/seed.h):
+	 * its MCP instructions defused; caliban: the memory imported */
+	bool defuse_mcp, import_local;
 };
 
 #define SKILL_SECTION "NanoClaw Skill: "
@@ -1015,9 +1019,18 @@ static int compose_one(struct clawmd_buf *out, struct flat *f, const struct row 
 		goto out;
 	for (size_t i = 0; i < r->nmcp; i++) {
 		char *h = cat("MCP Server: ", r->mcp_names[i], NULL);
-		push(f, h, r->mcp_text[i], strlen(r->mcp_text[i]), true);
+		if (f->defuse_mcp) {
+			f->plan->ndefused += clawmd_defuse_imports(&body, r->mcp_text[i],
+								   strlen(r->mcp_text[i]));
+			push(f, h, body.ptr, body.len, true);
+		} else {
+			push(f, h, r->mcp_text[i], strlen(r->mcp_text[i]), true);
+		}
 		free(h);
 	}
+	/* caliban never reads CLAUDE.local.md: an @ line of its own brings it */
+	if (f->import_local)
+		push(f, "Memory", "@./" CLAWMD_LOCAL_NAME, strlen("@./" CLAWMD_LOCAL_NAME), false);
 	fit(out, f, f->v, &f->n, c->cap, shown);
 	if (!f->plan->n) /* the first entry: the skills status names */
 		for (size_t i = 0; i < f->n; i++)
@@ -1232,6 +1245,7 @@ int clawmd_flat_plan(struct clawmd_plan *out, struct clawmd_group *g, struct cla
 			done = !strcmp(out->entries[i].name, c->entry);
 		if (done)
 			continue;
+		f.defuse_mcp = clawmd_seed_reads(g->lay, set, c->entry, &f.import_local);
 		if ((rc = compose_one(&doc, &f, &r, &persona, c, err)) < 0)
 			break;
 		clawmd_xgrow(&out->entries, &cap, out->n + 1, sizeof(*out->entries));

@@ -103,7 +103,7 @@ static size_t chars(const char *s, size_t n)
  * the first word after it (which may follow blanks) holds '/' or '.' or
  * starts with '~'.  *a, *b delimit the word.
  */
-static bool directive(const char *ln, size_t l, size_t *a, size_t *b)
+bool clawmd_caliban_directive(const char *ln, size_t l, size_t *a, size_t *b)
 {
 	size_t i = 0, k;
 	while (i < l && (k = clawmd_space_at(ln, i, l, false)))
@@ -123,6 +123,20 @@ static bool directive(const char *ln, size_t l, size_t *a, size_t *b)
 	*a = i;
 	*b = e;
 	return true;
+}
+
+void clawmd_caliban_imports(const char *text, size_t len, clawmd_import_fn fn, void *payload)
+{
+	for (size_t i = 0; i < len;) {
+		const char *ln = text + i, *nl = memchr(ln, '\n', len - i);
+		size_t l = nl ? (size_t)(nl - ln) : len - i, a, b;
+		if (clawmd_caliban_directive(ln, l, &a, &b)) {
+			size_t at = (size_t)((const char *)memchr(ln, '@', l) - text);
+			if (fn(at, i + b - at, NULL, payload))
+				return;
+		}
+		i += l + (nl != NULL);
+	}
 }
 
 /* ---- files -------------------------------------------------------------- */
@@ -335,7 +349,7 @@ static void splice(struct cal *c, struct clawmd_buf *out, const char *body, size
 		if (nl && l && ln[l - 1] == '\r')
 			l--;
 		size_t a, b;
-		if (!directive(ln, l, &a, &b)) {
+		if (!clawmd_caliban_directive(ln, l, &a, &b)) {
 			clawmd_buf_put(out, ln, l);
 			clawmd_buf_putc(out, '\n');
 			continue;

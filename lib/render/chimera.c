@@ -258,6 +258,23 @@ static void expand(struct chim *c, struct clawmd_buf *out, const char *text, siz
 	clawmd_buf_put(out, text + last, len - last);
 }
 
+/* Where chimera's import pattern matches in `text` (its offsets and
+ * lengths, the '@' included), for compose's defusing. */
+void clawmd_chimera_imports(const char *text, size_t len, clawmd_import_fn fn, void *payload)
+{
+	for (size_t i = 0; i < len; i++) {
+		if (text[i] != '@' || i + 1 >= len || !path_start(text[i + 1]) ||
+		    (i && !space_before(text, i)))
+			continue;
+		size_t e = i + 2;
+		while (e < len && !clawmd_space_at(text, e, len, true))
+			e++;
+		if (fn(i, e - i, NULL, payload))
+			return;
+		i = e - 1;
+	}
+}
+
 /* ---- rules -------------------------------------------------------------- */
 
 /* parse_frontmatter's "paths": the patterns, *n of them (none: the rule
