@@ -104,6 +104,18 @@ expect_ok "--help lists both runtimes" "$CLAWMD" render --help
 expect_grep "--help: caliban" 'mock, caliban' "$T/out"
 expect_grep "--help: --approve-external is CALIBAN_APPROVE_IMPORTS=1" 'CALIBAN_APPROVE_IMPORTS=1' "$T/out"
 
+# The agent writes its rules: a pattern that takes a backtracking matcher
+# exponential time ("*a" 40 times, "**" 40 times over a deep tree) is
+# matched in linear steps (bounded in CPU time, not in wall time).
+H=$TP/hostile
+mkdir -p "$H/ws/.claude/rules" "$H/ws/d/d/d/d/d/d/d/d/d/d/d/d/d/d/d/d"
+p=$(printf '*a%.0s' $(seq 40))b
+q=$(printf '**/%.0s' $(seq 40))x
+printf -- '---\npaths: ["%s", "%s"]\n---\nnever\n' "$p" "$q" >"$H/ws/.claude/rules/r.md"
+: >"$H/ws/d/d/d/d/d/d/d/d/d/d/d/d/d/d/d/d/$(printf 'a%.0s' $(seq 200))"
+expect_ok "chimera: hostile rule patterns end" sh -c "ulimit -t 60; exec \"\$0\" render --runtime chimera --cwd '$H/ws'" "$CLAWMD"
+expect_eq "chimera: the rule matches nothing" "$(cat "$T/out")" ""
+
 # --- 3. a group -----------------------------------------------------------------
 R=$TP/root
 make_root "$R"

@@ -24,7 +24,6 @@
 #include "render/runtimes.h"
 #include "base/util.h"
 
-#include <fnmatch.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -362,22 +361,92 @@ static char **rule_paths(const char *text, size_t len, size_t *n)
 	return v;
 }
 
-/* Path.glob(pattern) from the working directory: segments, "**" any
- * number of directories (a last "**" matching directories only). */
-static bool glob_match(char **ps, size_t np, char **xs, size_t nx, bool dir)
+/* The bracket expression at p (after its '['): whether it holds c, and
+ * where it ends in *end (NULL: no closing ']', so '[' is literal), as
+ * Python's fnmatch.translate reads it ('!' negates, a leading ']' is a
+ * member, ranges a-z). */
+static bool bracket(const char *p, unsigned char c, const char **end)
 {
-	if (!np)
-		return !nx;
-	if (!strcmp(ps[0], "**")) {
-		if (np == 1)
-			return dir;
-		for (size_t k = 0; k <= nx; k++)
-			if (glob_match(ps + 1, np - 1, xs + k, nx - k, dir))
-				return true;
+	const char *q = p;
+	bool neg = *q == '!', in = false;
+	q += neg;
+	if (*q == ']')
+		q++;
+	while (*q && *q != ']')
+		q++;
+	if (!*q) {
+		*end = NULL;
 		return false;
 	}
-	return nx && fnmatch(ps[0], xs[0], FNM_NOESCAPE) == 0 &&
-	       glob_match(ps + 1, np - 1, xs + 1, nx - 1, dir);
+	*end = q + 1;
+	for (const char *r = p + neg; r < q; r++) {
+		if (r + 2 < q && r[1] == '-') {
+			in |= c >= (unsigned char)r[0] && c <= (unsigned char)r[2];
+			r += 2;
+		} else {
+			in |= c == (unsigned char)*r;
+		}
+	}
+	return in != neg;
+}
+
+/*
+ * Python's fnmatch.fnmatch on POSIX: '*' any run (a '/' too), '?' one
+ * byte, [...] a set; no escapes.  In linear steps per star (the last
+ * star is retried, never all of them): a rule's pattern is the agent's
+ * to write, and a backtracking matcher takes exponential time on "*a*a*a...".
+ * Bytes, not characters: '?' and sets over non-ASCII differ (rare).
+ */
+static bool wild(const char *p, const char *s)
+{
+	const char *star = NULL, *resume = NULL;
+	while (*s) {
+		const char *end;
+		if (*p == '*') {
+			star = ++p;
+			resume = s;
+			continue;
+		}
+		if (*p == '[' && bracket(p + 1, (unsigned char)*s, &end)) {
+			p = end, s++;
+			continue;
+		}
+		if (*p && (*p == '?' || (*p == *s && !(*p == '[' && (bracket(p + 1, 0, &end), end))))) {
+			p++, s++;
+			continue;
+		}
+		if (!star)
+			return false;
+		p = star;
+		s = ++resume;
+	}
+	while (*p == '*')
+		p++;
+	return !*p;
+}
+
+/* Path.glob(pattern) from the working directory: segments, "**" any
+ * number of directories (a last "**" matching directories only), by a
+ * table of (pattern, path) suffixes, not by recursion: "**" segments
+ * could make that exponential. */
+static bool glob_match(char **ps, size_t np, char **xs, size_t nx, bool dir)
+{
+	/* ok[i * (nx + 1) + j]: ps[i..] matches xs[j..] */
+	bool *ok = clawmd_xcalloc((np + 1) * (nx + 1), sizeof(bool));
+	ok[np * (nx + 1) + nx] = true;
+	for (size_t i = np; i-- > 0;)
+		for (size_t j = nx + 1; j-- > 0;) {
+			bool m;
+			if (!strcmp(ps[i], "**"))
+				m = i + 1 == np ? dir : ok[(i + 1) * (nx + 1) + j] ||
+							(j < nx && ok[i * (nx + 1) + j + 1]);
+			else
+				m = j < nx && wild(ps[i], xs[j]) && ok[(i + 1) * (nx + 1) + j + 1];
+			ok[i * (nx + 1) + j] = m;
+		}
+	bool r = ok[0];
+	free(ok);
+	return r;
 }
 
 static char **split(const char *s, size_t *n)
@@ -438,7 +507,7 @@ static bool rule_matches(struct chim *c, const char *cwd, char **pats, size_t np
 	size_t n = 0, cap = 0;
 	bool listed = false, hit = false;
 	for (size_t k = 0; k < np && !hit; k++) {
-		if (!fnmatch(pats[k], cwd, FNM_NOESCAPE)) {
+		if (wild(pats[k], cwd)) {
 			hit = true;
 			break;
 		}
@@ -466,8 +535,7 @@ static bool rule_matches(struct chim *c, const char *cwd, char **pats, size_t np
 		}
 		for (size_t i = 0; i < n && i <= CHIMERA_RGLOB_MAX && !hit; i++) {
 			const char *base = strrchr(ev[i].rel, '/');
-			hit = !fnmatch(pats[k], ev[i].rel, FNM_NOESCAPE) ||
-			      !fnmatch(pats[k], base ? base + 1 : ev[i].rel, FNM_NOESCAPE);
+			hit = wild(pats[k], ev[i].rel) || wild(pats[k], base ? base + 1 : ev[i].rel);
 		}
 		clawmd_strv_free(ps, nps);
 	}
