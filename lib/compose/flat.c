@@ -1175,7 +1175,8 @@ static void flat_persona(struct clawmd_buf *persona, struct flat *f, const struc
 			names[k++] = names[i];
 		else
 			free(names[i]);
-	qsort(names, k, sizeof(*names), persona_order);
+	if (k > 1) /* none listed: names is NULL, which qsort may not get */
+		qsort(names, k, sizeof(*names), persona_order);
 	struct clawmd_dir shown = {gd->fd, g->shown};
 	for (size_t i = 0; i < k; i++) {
 		struct clawmd_err e = CLAWMD_ERR_INIT;
