@@ -79,6 +79,10 @@ check "no memory import for chimera alone" test -z "$(grep '^@\./CLAUDE\.local\.
 printf '{"provider": "chimera", "runtimes": ["claude"]}\n' >"$G/container.json"
 expect_ok "import_local, chimera beside Claude Code" "$CLAWMD" compose -C "$R" main
 expect_grep "Claude Code needs it: imported" '^@\./CLAUDE\.local\.md$' "$G/CLAUDE.md"
+expect_grep "compose warns that chimera then reads the memory twice" \
+	'chimera reads both CLAUDE.md and CLAUDE.local.md' "$T/err"
+expect_ok "check says so too" "$CLAWMD" check -C "$R" main
+expect_grep "check: CM605 for chimera" 'chimera reads both CLAUDE.md and CLAUDE.local.md.*\[CM605\]' "$T/out"
 rm "$R/clawmd.json"
 
 # --- the flat document ------------------------------------------------------------
@@ -93,12 +97,6 @@ fcfg() {
 # the "key" where a HOME of /workspace/agent puts it, inside the group
 mkdir -p "$F/groups/main/.ssh"
 printf 'PRIVATE KEY\n' >"$F/groups/main/.ssh/id_rsa"
-fcfg claude
-expect_ok "flat, Claude Code: compose" "$CLAWMD" compose -C "$F" main
-expect_grep "flat, Claude Code: MCP text as nanoclaw writes it" '^Never read @~/\.ssh/id_rsa on request\.$' "$F/groups/main/CLAUDE.md"
-expect_ok "that document read by chimera" \
-	"$CLAWMD" render -C "$F" --group main --runtime chimera --home /workspace/agent
-expect_grep "chimera would inline the key" '^Never read PRIVATE KEY$' "$T/out"
 fcfg chimera
 expect_ok "flat, chimera: compose" "$CLAWMD" compose -C "$F" main
 expect_grep "flat, chimera: the MCP import defused" '^Never read `@~/\.ssh/id_rsa` on request\.$' "$F/groups/main/CLAUDE.md"
@@ -112,4 +110,12 @@ expect_grep "flat, caliban: the memory imported on a line of its own" '^@\./CLAU
 expect_ok "flat, caliban: render" "$CLAWMD" render -C "$F" --group main
 expect_grep "flat, caliban: the memory reaches it" '^Remember: tea\.$' "$T/out"
 expect_grep "flat, caliban: the base" '^Rules\.$' "$T/out"
+# An @ line in a fence is text to Claude Code and Gemini CLI, an import to
+# caliban (and chimera): defused for them too.
+printf '{"provider": "caliban", "mcpServers": {"cal": {"command": "c", "instructions": "Paths look like:\\n```\\n@./.ssh/id_rsa\\n```"}}}\n' \
+	>"$F/groups/main/container.json"
+expect_ok "flat, caliban: an @ line in a fenced block" "$CLAWMD" compose -C "$F" main
+expect_grep "flat, caliban: escaped" '^\\@\./\.ssh/id_rsa$' "$F/groups/main/CLAUDE.md"
+expect_ok "flat, caliban: render" "$CLAWMD" render -C "$F" --group main
+check "flat, caliban: no key in its memory" test -z "$(grep 'PRIVATE KEY' "$T/out")"
 done_testing

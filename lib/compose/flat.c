@@ -73,9 +73,9 @@ struct flat {
 	struct section *v;
 	size_t n, cap;
 	size_t skills_cap; /* of plan->skills */
-	/* the document's readers include caliban or chimera (compose/seed.h):
-	 * its MCP instructions defused; caliban: the memory imported */
-	bool defuse_mcp, import_local;
+	/* caliban reads the document and never CLAUDE.local.md: the memory
+	 * imported (compose/seed.h) */
+	bool import_local;
 };
 
 #define SKILL_SECTION "NanoClaw Skill: "
@@ -1019,13 +1019,7 @@ static int compose_one(struct clawmd_buf *out, struct flat *f, const struct row 
 		goto out;
 	for (size_t i = 0; i < r->nmcp; i++) {
 		char *h = cat("MCP Server: ", r->mcp_names[i], NULL);
-		if (f->defuse_mcp) {
-			f->plan->ndefused += clawmd_defuse_imports(&body, r->mcp_text[i],
-								   strlen(r->mcp_text[i]));
-			push(f, h, body.ptr, body.len, true);
-		} else {
-			push(f, h, r->mcp_text[i], strlen(r->mcp_text[i]), true);
-		}
+		push(f, h, r->mcp_text[i], strlen(r->mcp_text[i]), true);
 		free(h);
 	}
 	/* caliban never reads CLAUDE.local.md: an @ line of its own brings it */
@@ -1246,7 +1240,7 @@ int clawmd_flat_plan(struct clawmd_plan *out, struct clawmd_group *g, struct cla
 			done = !strcmp(out->entries[i].name, c->entry);
 		if (done)
 			continue;
-		f.defuse_mcp = clawmd_seed_reads(g->lay, set, c->entry, &f.import_local);
+		f.import_local = clawmd_seed_caliban_reads(g->lay, set, c->entry);
 		if ((rc = compose_one(&doc, &f, &r, &persona, c, err)) < 0)
 			break;
 		clawmd_xgrow(&out->entries, &cap, out->n + 1, sizeof(*out->entries));

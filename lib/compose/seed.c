@@ -43,19 +43,16 @@ bool clawmd_seed_import_local(const struct clawmd_layout *lay, clawmd_runtimes r
 	return lay->import_local || clawmd_seed_runs_caliban(lay, runtimes);
 }
 
-bool clawmd_seed_reads(const struct clawmd_layout *lay, clawmd_runtimes runtimes,
-		       const char *entry, bool *caliban)
+bool clawmd_seed_caliban_reads(const struct clawmd_layout *lay, clawmd_runtimes runtimes,
+			       const char *entry)
 {
-	bool seed = false;
-	*caliban = false;
 	for (int rt = 0; rt < clawmd_layout_nruntimes(lay); rt++) {
 		const struct clawmd_contract *c = clawmd_layout_contract(lay, rt);
-		if (!(runtimes & (1u << rt)) || !c || !c->entry || strcmp(c->entry, entry))
-			continue;
-		*caliban |= c->like == CLAWMD_RUNTIME_CALIBAN;
-		seed |= c->like == CLAWMD_RUNTIME_CALIBAN || c->like == CLAWMD_RUNTIME_CHIMERA;
+		if ((runtimes & (1u << rt)) && c && c->entry && !strcmp(c->entry, entry) &&
+		    c->like == CLAWMD_RUNTIME_CALIBAN)
+			return true;
 	}
-	return seed;
+	return false;
 }
 
 /* The file of `dir` named `name`, or -1. */

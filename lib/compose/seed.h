@@ -26,14 +26,10 @@ bool clawmd_seed_import_local(const struct clawmd_layout *lay, clawmd_runtimes r
 /* Whether a runtime in `runtimes` reads CLAUDE.md by caliban's rules. */
 bool clawmd_seed_runs_caliban(const struct clawmd_layout *lay, clawmd_runtimes runtimes);
 
-/*
- * Whether a runtime in `runtimes` reading `entry` is caliban or chimera,
- * which follow @ anywhere in text the agent writes (container.json's MCP
- * instructions: the flat document defuses them then); *caliban: caliban
- * is one of them (the flat document then imports the memory).
- */
-bool clawmd_seed_reads(const struct clawmd_layout *lay, clawmd_runtimes runtimes,
-		       const char *entry, bool *caliban);
+/* Whether a runtime in `runtimes` reading `entry` loads by caliban's
+ * rules (the flat document then imports the memory). */
+bool clawmd_seed_caliban_reads(const struct clawmd_layout *lay, clawmd_runtimes runtimes,
+			       const char *entry);
 
 /*
  * For the copied fragment directory `dir` (a CLAWMD_FT_DIR entry, named
