@@ -17,7 +17,12 @@ static const char help_head[] =
 	"(2.1.281 on, where no CLAUDE.md applies) and their @-imports, as the\n"
 	"configured Claude Code release loads them.  The text has\n"
 	"no trailing newline (Claude Code's string ends there), except on a terminal,\n"
-	"where one is added so the prompt starts on its own line.\n";
+	"where one is added so the prompt starts on its own line.\n"
+	"With --runtime, what that runtime sends instead: caliban's memory prefix\n"
+	"(the text before its system prompt; --approve-external as\n"
+	"CALIBAN_APPROVE_IMPORTS=1), chimera's memory message (<memory ...>).\n"
+	"When the runtime would fail on the files and send nothing (chimera and a\n"
+	"file that is not UTF-8), stderr says why and nothing is printed.\n";
 
 static const char help_foot[] =
 	"In --format files, PATH and PARENT are escaped: a backslash, a control byte\n"
@@ -67,7 +72,8 @@ static const struct cmd_opt options[] = {
 				"and no user tier unless given"},
 	{"managed-dir", O_MANAGED, "DIR", "the managed tier (default: /etc/claude-code)"},
 	{"approve-external", O_APPROVE, NULL, "the project approved external includes (with\n"
-					      "--group also when clawmd.json's approve_external)"},
+					      "--group also when clawmd.json's approve_external);\n"
+					      "for caliban, CALIBAN_APPROVE_IMPORTS=1"},
 	{"setting-sources", O_SOURCES, "L", "comma list of user,project,local (default: all;\n"
 					    "with --group, setting_sources from clawmd.json)"},
 	{"target", O_TARGET, "FILE", "instead: the nested memory a first read of FILE adds"},
@@ -86,7 +92,8 @@ static const struct cmd_opt options[] = {
 	 "or managed-only (default: as HOME/.claude/settings.json\n"
 	 "sets it, else claude-md-or-agents-md)"},
 	{"runtime", O_RUNTIME, "R", "whose loading: claude, codex, gemini, opencode,\n"
-				"cursor, copilot, ollama, pi, qwen or mock\n"
+				"cursor, copilot, ollama, pi, qwen, mock, caliban\n"
+				"or chimera\n"
 				"(default: claude; with --group, the group's first\n"
 				"runtime, container.json's provider)"},
 	/* ---- Codex (render/codex.c, doc/runtime-codex.md) ---- */
@@ -152,6 +159,8 @@ static cJSON *json_files(const struct clawmd_memory *m, bool target)
 			size_t chars = clawmd_utf16_len(f->content, f->len);
 			cJSON_AddNumberToObject(o, "size", (double)f->size);
 			cJSON_AddNumberToObject(o, "tokens", (double)((chars + 3) / 4));
+			if (f->source)
+				cJSON_AddStringToObject(o, "source", f->source);
 		}
 		cJSON_AddItemToArray(arr, o);
 	}
@@ -306,7 +315,7 @@ static int render_runtime_option(struct render_run *r, struct cmd_args *a, int c
 			const char *near = clawmd_runtime_suggest(a->arg);
 			return cmd_usage_error("render", "%s: unknown runtime '%s'%s%s%s (claude, codex, "
 							 "gemini, opencode, cursor, copilot, ollama, pi, "
-							 "qwen or mock)", a->spelled, a->arg,
+							 "qwen, mock, caliban or chimera)", a->spelled, a->arg,
 					       near ? "; did you mean '" : "", near ? near : "",
 					       near ? "'?" : ""), -1;
 		}
@@ -619,6 +628,8 @@ static int print_json(const struct clawmd_memory *m, const struct render_run *r)
 		} else {
 			cJSON_AddNullToObject(root, "instruction_files");
 		}
+		if (m->failed)
+			cJSON_AddStringToObject(root, "failed", m->failed);
 		if (r->setup.nanoclaw)
 			nanoclaw_json(root, r);
 	}
@@ -636,6 +647,9 @@ static int render_print(struct render_run *r)
 	int status = 0;
 	if (rc >= 0 && r->setup.nanoclaw && !r->json && !cmd_quiet)
 		nanoclaw_lines(r);
+	/* the runtime sends nothing at all with these files: say why */
+	if (rc >= 0 && m.failed && !r->json)
+		fprintf(stderr, "clawmd: render: %s\n", m.failed);
 	if (rc < 0) {
 		status = cmd_fail(&err);
 		if (r->json)

@@ -157,6 +157,9 @@ export interface MemoryJson {
 	agentsMd?: Array<{ path: string; loaded: boolean }>;
 	/** The CLAUDE.md or CLAUDE.local.md that turned the fallback off. */
 	agentsMdOffBy?: string | null;
+	/** Why the runtime's loader would fail on these files and send nothing
+	 * (chimera and a file that is not UTF-8); absent when it does not. */
+	failed?: string;
 	/** A nanoclaw host, Claude Code groups: the release whose rules loaded,
 	 * and where it came from ('pinned by container/cli-tools.json',
 	 * 'claude_version in clawmd.json', ...). */

@@ -5,7 +5,9 @@
  * Claude Code (clawmd_md_imports: Markdown-aware, nothing in code, HTML or
  * a fence) and Gemini CLI (render/gemini.c: any '@' after whitespace
  * outside backticks, in a ~~~ fence, an HTML comment or an indented block
- * too).  A file is defused by the union of the two (issue 28 item 6). */
+ * too).  A file is defused by the union of the two (issue 28 item 6), and
+ * of caliban's and chimera's rules (render/caliban.c, render/chimera.c:
+ * an @ line, in code too; any @ after white space, in code too). */
 #include "clawmd.h"
 #include "base/util.h"
 #include "render/runtimes.h"
@@ -97,23 +99,23 @@ static int count_one(size_t off, size_t len, const char *path, void *payload)
 	return 0;
 }
 
-/* Live imports in `out`, by either runtime's rule. */
+/* Live imports in `out`, by any runtime's rule. */
 static size_t live_imports(const struct clawmd_buf *out)
 {
 	size_t n = 0;
 	clawmd_md_imports(out->ptr, out->len, count_one, &n);
 	clawmd_gemini_imports(out->ptr, out->len, count_one, &n);
+	clawmd_caliban_imports(out->ptr, out->len, count_one, &n);
+	clawmd_chimera_imports(out->ptr, out->len, count_one, &n);
 	return n;
 }
 
-/* The offsets of the directives Claude Code's rule finds, in order. */
+/* The offsets of the directives the runtimes' rules find. */
 struct offsets {
 	size_t *v, n, cap;
-	size_t i;     /* Gemini's walk through v (its offsets come in order too) */
-	size_t extra; /* Gemini's directives at none of them */
 };
 
-static int note_claude(size_t off, size_t len, const char *path, void *payload)
+static int note_offset(size_t off, size_t len, const char *path, void *payload)
 {
 	struct offsets *o = payload;
 	clawmd_xgrow(&o->v, &o->cap, o->n + 1, sizeof(*o->v));
@@ -121,24 +123,31 @@ static int note_claude(size_t off, size_t len, const char *path, void *payload)
 	return 0;
 }
 
-static int note_gemini(size_t off, size_t len, const char *path, void *payload)
+static int cmp_size(const void *x, const void *y)
 {
-	struct offsets *o = payload;
-	while (o->i < o->n && o->v[o->i] < off)
-		o->i++;
-	if (o->i == o->n || o->v[o->i] != off)
-		o->extra++;
-	return 0;
+	size_t a = *(const size_t *)x, b = *(const size_t *)y;
+	return (a > b) - (a < b);
 }
 
-/* The directives Gemini CLI would follow that Claude Code would not. */
-static size_t gemini_only(const char *text, size_t len)
+/* The directives Gemini CLI, caliban or chimera would follow that Claude
+ * Code would not, each '@' once. */
+static size_t others_only(const char *text, size_t len)
 {
 	struct offsets o = {0};
-	clawmd_md_imports(text, len, note_claude, &o);
-	clawmd_gemini_imports(text, len, note_gemini, &o);
+	clawmd_md_imports(text, len, note_offset, &o);
+	clawmd_gemini_imports(text, len, note_offset, &o);
+	clawmd_caliban_imports(text, len, note_offset, &o);
+	clawmd_chimera_imports(text, len, note_offset, &o);
+	/* distinct offsets past Claude Code's */
+	size_t claude = 0;
+	clawmd_md_imports(text, len, count_one, &claude);
+	if (o.n > 1)
+		qsort(o.v, o.n, sizeof(*o.v), cmp_size);
+	size_t distinct = 0;
+	for (size_t i = 0; i < o.n; i++)
+		distinct += !i || o.v[i] != o.v[i - 1];
 	free(o.v);
-	return o.extra;
+	return distinct - claude;
 }
 
 static size_t defuse_with(struct clawmd_buf *out, const char *text, size_t len,
@@ -169,7 +178,7 @@ static size_t defuse_with(struct clawmd_buf *out, const char *text, size_t len,
 size_t clawmd_defuse_imports(struct clawmd_buf *out, const char *text, size_t len)
 {
 	size_t count = defuse_with(out, text, len, defuse_one);
-	count += gemini_only(text, len);
+	count += others_only(text, len);
 	if (!count || !live_imports(out))
 		return count;
 	escape_all(out, text, len);

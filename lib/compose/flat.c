@@ -33,6 +33,7 @@
 #include "compose/persona.h" /* the bounds of the import layout's persona */
 #include "compose/pass.h"
 #include "compose/twice.h"
+#include "compose/seed.h"
 #include "compose/report.h"
 #include "group/group.h"
 #include "group/entry.h"
@@ -73,6 +74,9 @@ struct flat {
 	struct section *v;
 	size_t n, cap;
 	size_t skills_cap; /* of plan->skills */
+	/* caliban reads the document and never CLAUDE.local.md: the memory
+	 * imported (compose/seed.h) */
+	bool import_local;
 };
 
 #define SKILL_SECTION "NanoClaw Skill: "
@@ -1101,6 +1105,9 @@ static int compose_one(struct clawmd_buf *out, struct flat *f, const struct row 
 		push(f, h, r->mcp_text[i], strlen(r->mcp_text[i]), true);
 		free(h);
 	}
+	/* caliban never reads CLAUDE.local.md: an @ line of its own brings it */
+	if (f->import_local)
+		push(f, "Memory", "@./" CLAWMD_LOCAL_NAME, strlen("@./" CLAWMD_LOCAL_NAME), false);
 	fit(out, f, f->v, &f->n, c->cap, shown);
 	if (!f->plan->n) /* the first entry: the skills status names */
 		for (size_t i = 0; i < f->n; i++)
@@ -1319,6 +1326,7 @@ int clawmd_flat_plan(struct clawmd_plan *out, struct clawmd_group *g, struct cla
 			done = !strcmp(out->entries[i].name, c->entry);
 		if (done)
 			continue;
+		f.import_local = clawmd_seed_caliban_reads(g->lay, set, c->entry);
 		if ((rc = compose_one(&doc, &f, &r, &persona, c, err)) < 0)
 			break;
 		clawmd_xgrow(&out->entries, &cap, out->n + 1, sizeof(*out->entries));

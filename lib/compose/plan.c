@@ -10,6 +10,7 @@
 #include "fs/inputs.h"
 #include "compose/flat.h"
 #include "compose/twice.h"
+#include "compose/seed.h"
 #include "compose/report.h"
 
 #include "base/util.h"
@@ -587,6 +588,7 @@ struct build {
 	struct clawmd_inputs *in; /* what the compose under way read (fs/inputs.h) */
 	clawmd_runtimes runtimes;
 	struct clawmd_buf body;	  /* the entry's import lines */
+	bool local_imported;	  /* body imports CLAUDE.local.md (compose/seed.h) */
 	struct inliner il;
 	/* Opened on first use, once for all the fragments they hold. */
 	struct source_dir skills_dir, modules_dir;
@@ -610,6 +612,9 @@ static int add_fragment(struct build *b, const char *kind, const char *item,
 		rc = add_copied_fragment(plan, &line, root, rel, name, dirname, b->err);
 		if (line)
 			clawmd_buf_puts(&b->body, line);
+		/* caliban follows only imports that start a line */
+		if (rc == 0 && line && clawmd_seed_runs_caliban(b->lay, b->runtimes))
+			clawmd_seed_hoist(&b->body, &plan->entries[plan->n - 1], dirname);
 		if (rc == 0 && il->on)
 			clawmd_inline_add_entry(&il->in, ct, ct_dir, &plan->entries[plan->n - 1]);
 	} else {
@@ -757,7 +762,7 @@ static int add_runtime_entries(struct build *b)
 		 * reading it that does not load CLAUDE.local.md by itself gets
 		 * the memory only through the entry's import. */
 		if (!strcmp(name, CLAWMD_ENTRY_NAME)) {
-			if (!lay->import_local && !clawmd_runtime_list_has(c->reads, CLAWMD_LOCAL_NAME))
+			if (!b->local_imported && !clawmd_runtime_list_has(c->reads, CLAWMD_LOCAL_NAME))
 				clawmd_plan_warn(out, "%s/%s: %s does not read %s by itself and the entry does not "
 					  "import it: the agent's memory does not reach it; set "
 					  "\"import_local\": true in clawmd.json",
@@ -788,7 +793,7 @@ static int add_runtime_entries(struct build *b)
 		if (!inlined) {
 			clawmd_buf_clear(&imports);
 			clawmd_buf_put(&imports, b->body.ptr, b->body.len);
-			if (!lay->import_local && memory)
+			if (!b->local_imported && memory)
 				clawmd_buf_puts(&imports, "@./" CLAWMD_LOCAL_NAME "\n");
 			char hex[17];
 			clawmd_entry_digest(hex, imports.ptr, imports.len);
@@ -1046,7 +1051,8 @@ static int plan_group_files(struct build *b)
 		if (b->il.on)
 			inline_group_file(b, lay->optional[i]);
 	}
-	if (lay->import_local)
+	b->local_imported = clawmd_seed_import_local(lay, b->runtimes);
+	if (b->local_imported)
 		clawmd_buf_puts(&b->body, "@./" CLAWMD_LOCAL_NAME "\n");
 	b->il.in.kind = CLAWMD_PART_MEMORY;
 	if (b->il.on) /* the agent's memory, which every runtime's agent keeps */

@@ -32,6 +32,16 @@ const char *clawmd_plan_twice(const struct clawmd_plan *plan, const struct clawm
 		    memmem(e->data, e->len, mem, sizeof(mem) - 1))
 			return CLAWMD_LOCAL_NAME;
 	}
+	/* chimera walks CLAUDE.local.md and also follows the entry's import
+	 * of it: imported for another runtime of the group, it reads the
+	 * memory twice (compose/seed.h) */
+	static const char imp[] = "\n@./" CLAWMD_LOCAL_NAME "\n";
+	for (size_t i = 0; c && c->like == CLAWMD_RUNTIME_CHIMERA && c->entry && i < plan->n; i++) {
+		const struct clawmd_entry *e = &plan->entries[i];
+		if (e->type == CLAWMD_FT_FILE && !strcmp(e->name, c->entry) &&
+		    memmem(e->data, e->len, imp, sizeof(imp) - 1))
+			return CLAWMD_LOCAL_NAME;
+	}
 	return NULL;
 }
 

@@ -186,7 +186,8 @@ static int provider_like(struct clawmd_contract *c, const char *nm, const char *
 	if (!b)
 		return clawmd_err_set(err, CLAWMD_EUSAGE,
 				      "%s: expected a built-in provider (claude, codex, gemini, "
-				      "opencode, cursor, copilot, ollama, pi, qwen, mock), not '%s'",
+				      "opencode, cursor, copilot, ollama, pi, qwen, mock, caliban, "
+				      "chimera), not '%s'",
 				      key, v);
 	if (clawmd_runtime_find(nm)) {
 		c->like = b->rt;

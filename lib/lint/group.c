@@ -497,6 +497,9 @@ static int lint_runtimes(struct clawmd_lint_group *g, struct clawmd_err *err)
 							? "its real path leaves the group"
 							: clawmd_import_status_name(im->status));
 			}
+			/* CM606-CM610: the seed documents' own loaders (lint/seed.c) */
+			if (c->like == CLAWMD_RUNTIME_CALIBAN || c->like == CLAWMD_RUNTIME_CHIMERA)
+				clawmd_lint_seed(g, c, shown, &mo, &m);
 		}
 		clawmd_memory_release(&m);
 		clawmd_buf_release(&text);

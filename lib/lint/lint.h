@@ -6,6 +6,7 @@
  *	loaded.c    what Claude Code would load: imports, sizes, rules
  *	tree.c      a tree, as Claude Code started there loads it (check --cwd)
  *	group.c     a group, as its container sees it (check GROUP)
+ *	seed.c      what caliban and chimera lose of a group (check GROUP)
  *	status.c    the per-group summary (status), from a group's lint
  *
  * Reads only: lint never writes and never takes a lock.
@@ -54,6 +55,16 @@ void clawmd_lint_local_ignored(struct clawmd_findings *out, const char *group,
  * inlined entry): `name` in `dir`. */
 void clawmd_lint_ignored(struct clawmd_findings *out, const char *group, const char *repo_dir,
 			 const char *dir, const char *name, const char *shown);
+
+/* ---- seed.c: CM606-CM610 ---- */
+
+struct clawmd_lint_group;
+
+/* What caliban or chimera (contract `c`, whose load of the group by `mo`
+ * is `m`) would lose or mangle of the group, at the entry `shown`. */
+void clawmd_lint_seed(struct clawmd_lint_group *g, const struct clawmd_contract *c,
+		      const char *shown, const struct clawmd_memory_opts *mo,
+		      const struct clawmd_memory *m);
 
 /* ---- loaded.c ---- */
 

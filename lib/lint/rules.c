@@ -198,6 +198,39 @@ static const struct clawmd_lint_rule lint_rules[] = {
 	 "CLAUDE.local.md beside an AGENTS.md that inlines it for Codex): the group's other "
 	 "runtimes need that file, so compose cannot leave it out.",
 	 "Run the provider in a group of its own."},
+	{"CM606", "runtime-part-lost", CLAWMD_SEV_ERROR,
+	 "caliban or chimera does not load a part of the group that Claude Code loads.",
+	 "The group runs caliban or chimera, whose loaders differ from Claude Code's "
+	 "(doc/runtimes.md): caliban never reads CLAUDE.local.md and follows an @ only at the "
+	 "start of a line, so a part Claude Code loads (the agent's memory, a file a fragment "
+	 "imports mid-line) never reaches the agent.",
+	 "Compose again in copy mode: clawmd imports the memory for caliban and puts each "
+	 "import it must follow on a line of its own; in your own files, put the @ on a line "
+	 "of its own."},
+	{"CM607", "runtime-text-garbled", CLAWMD_SEV_WARNING,
+	 "caliban garbles every character past ASCII.",
+	 "caliban's comment stripper pushes each byte of a file as a character of its own, so "
+	 "every character past ASCII arrives garbled (an e with an acute accent as two "
+	 "characters), once more for each level of import.",
+	 "Write the instructions caliban reads in ASCII."},
+	{"CM608", "runtime-memory-cut", CLAWMD_SEV_ERROR,
+	 "caliban cuts the group's instructions at its token budget.",
+	 "caliban caps its memory prefix at 32,000 tokens, counted as characters / 4 (about "
+	 "128,000 characters): past it, the project tier is cut at a line and a marker says "
+	 "how many bytes went, usually the agent's memory at the end.",
+	 "Trim the biggest parts."},
+	{"CM609", "runtime-load-fails", CLAWMD_SEV_ERROR,
+	 "The runtime's loader fails on the group's files and sends no memory at all.",
+	 "chimera reads every file as strict UTF-8: one file that is not, anywhere among the "
+	 "files it reads and imports, raises and no memory at all is sent. caliban panics when "
+	 "its cut to its budget falls inside a character.",
+	 "Save the file as UTF-8, or trim the instructions."},
+	{"CM610", "runtime-import-in-code", CLAWMD_SEV_WARNING,
+	 "caliban or chimera imports a file from inside code.",
+	 "Claude Code leaves an @ inside a code span, a fenced or an indented block as text; "
+	 "caliban follows an @ line inside any code, chimera any @ after white space: an "
+	 "example path in a fence loads that file for them.",
+	 "Write an example path without its @, or with a backslash before it."},
 	{"CM701", "agents-md-fallback", CLAWMD_SEV_NOTE,
 	 "An AGENTS.md loads because no CLAUDE.md applies.",
 	 "No CLAUDE.md, .claude/CLAUDE.md or CLAUDE.local.md applies at the working directory, so "

@@ -42,41 +42,19 @@ static const char *const codex_markers_default[] = {".git"};
 
 /* ---- text: Rust's char::is_whitespace over valid UTF-8 ------------------- */
 
-/* The length of the White_Space character at s[i], or 0. */
-static size_t ws_at(const unsigned char *s, size_t i, size_t n)
-{
-	unsigned char c = s[i];
-	if (c == ' ' || (c >= '\t' && c <= '\r'))
-		return 1;
-	if (c == 0xc2 && i + 1 < n && (s[i + 1] == 0x85 || s[i + 1] == 0xa0))
-		return 2;
-	if (i + 2 >= n)
-		return 0;
-	unsigned char b = s[i + 1], d = s[i + 2];
-	if (c == 0xe1 && b == 0x9a && d == 0x80) /* U+1680 */
-		return 3;
-	if (c == 0xe2 && b == 0x80 && (d <= 0x8a || d == 0xa8 || d == 0xa9 || d == 0xaf))
-		return 3; /* U+2000..U+200A, U+2028, U+2029, U+202F */
-	if (c == 0xe2 && b == 0x81 && d == 0x9f) /* U+205F */
-		return 3;
-	if (c == 0xe3 && b == 0x80 && d == 0x80) /* U+3000 */
-		return 3;
-	return 0;
-}
-
 /* [*a, *b) of s[0..n) without leading and trailing White_Space. */
 static void rust_trim(const char *str, size_t n, size_t *a, size_t *b)
 {
 	const unsigned char *s = (const unsigned char *)str;
 	size_t i = 0, k;
-	while (i < n && (k = ws_at(s, i, n)))
+	while (i < n && (k = clawmd_space_at(str, i, n, false)))
 		i += k;
 	size_t e = n;
 	while (e > i) {
 		size_t st = e - 1;
 		while (st > i && (s[st] & 0xc0) == 0x80)
 			st--;
-		if (ws_at(s, st, e) != e - st)
+		if (clawmd_space_at(str, st, e, false) != e - st)
 			break;
 		e = st;
 	}

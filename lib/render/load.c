@@ -201,3 +201,25 @@ char **clawmd_load_walk_down(const char *top, const char *dir, size_t *n)
 	*n = k;
 	return v;
 }
+
+size_t clawmd_space_at(const char *str, size_t i, size_t n, bool python)
+{
+	const unsigned char *s = (const unsigned char *)str;
+	unsigned char c = s[i];
+	if (c == ' ' || (c >= '\t' && c <= '\r') || (python && c >= 0x1c && c <= 0x1f))
+		return 1;
+	if (c == 0xc2 && i + 1 < n && (s[i + 1] == 0x85 || s[i + 1] == 0xa0))
+		return 2;
+	if (i + 2 >= n)
+		return 0;
+	unsigned char b = s[i + 1], d = s[i + 2];
+	if (c == 0xe1 && b == 0x9a && d == 0x80) /* U+1680 */
+		return 3;
+	if (c == 0xe2 && b == 0x80 && (d <= 0x8a || d == 0xa8 || d == 0xa9 || d == 0xaf))
+		return 3; /* U+2000..U+200A, U+2028, U+2029, U+202F */
+	if (c == 0xe2 && b == 0x81 && d == 0x9f) /* U+205F */
+		return 3;
+	if (c == 0xe3 && b == 0x80 && d == 0x80) /* U+3000 */
+		return 3;
+	return 0;
+}

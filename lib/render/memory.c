@@ -1267,6 +1267,7 @@ const char *clawmd_import_status_name(enum clawmd_import_status st)
 	static const char *const names[] = {
 		"loaded",   "empty",	"missing",     "cycle",	      "duplicate",
 		"too deep", "not text", "external and not approved", "conditional", "inside code",
+		"too large", "not followed",
 	};
 	return (unsigned)st < CLAWMD_ARRAY_SIZE(names) ? names[st] : "?";
 }
@@ -1350,6 +1351,7 @@ void clawmd_memory_release(struct clawmd_memory *m)
 		free(m->agents[i].path);
 	free(m->agents);
 	free(m->agents_off_by);
+	free(m->failed);
 	free(m->cwd);
 	memset(m, 0, sizeof(*m));
 }

@@ -16,6 +16,8 @@ static const struct {
 	[CLAWMD_RUNTIME_PI] = {clawmd_pi_load, clawmd_pi_text},
 	[CLAWMD_RUNTIME_QWEN] = {clawmd_qwen_load, clawmd_qwen_text},
 	[CLAWMD_RUNTIME_MOCK] = {clawmd_mock_load, clawmd_mock_text},
+	[CLAWMD_RUNTIME_CALIBAN] = {clawmd_caliban_load, clawmd_caliban_text},
+	[CLAWMD_RUNTIME_CHIMERA] = {clawmd_chimera_load, clawmd_chimera_text},
 };
 
 int clawmd_runtime_load(struct clawmd_memory *out, const struct clawmd_memory_opts *o,

@@ -105,6 +105,30 @@ static const struct clawmd_contract contracts[CLAWMD_RUNTIME_N] = {
 		.rt = CLAWMD_RUNTIME_MOCK,
 		.name = "mock", .title = "mock (reads no instructions)", .like = CLAWMD_RUNTIME_MOCK,
 		.source = "nanoclaw's test provider"},
+	/* caliban-memory (caliban-ai/caliban f33a2d05): .caliban.md, CLAUDE.md,
+	 * AGENTS.md up to the git root; never CLAUDE.local.md, so the memory
+	 * reaches it by an @ line of the entry (compose).  It follows an @ only
+	 * at the start of a line, denies every import outside the walk's root,
+	 * and cuts its prefix at 32,000 tokens (about 128,000 characters). */
+	[CLAWMD_RUNTIME_CALIBAN] = {
+		.rt = CLAWMD_RUNTIME_CALIBAN,
+		.name = "caliban", .title = "caliban", .entry = "CLAUDE.md",
+		.container_path = GROUP_CT "CLAUDE.md", .imports = true,
+		.inside = true, .reads = "AGENTS.md,.caliban.md", .like = CLAWMD_RUNTIME_CALIBAN,
+		.source = "measured (caliban-ai/caliban f33a2d05, crate caliban-memory; "
+			  "doc/runtimes.md); no nanoclaw contract"},
+	/* chimera's mink loader (0bserver07/chimera 040a307f,
+	 * chimera/context/agent_memory.py): CLAUDE.md, CLAUDE.local.md and
+	 * .claude/CLAUDE.md from / down, ~/.claude/CLAUDE.md, the nearest
+	 * .claude/rules; every @ token that follows white space is inlined,
+	 * from any directory. */
+	[CLAWMD_RUNTIME_CHIMERA] = {
+		.rt = CLAWMD_RUNTIME_CHIMERA,
+		.name = "chimera", .title = "chimera", .entry = "CLAUDE.md",
+		.container_path = GROUP_CT "CLAUDE.md", .imports = true,
+		.reads = "CLAUDE.local.md", .like = CLAWMD_RUNTIME_CHIMERA,
+		.source = "measured (0bserver07/chimera 040a307f, chimera/context/agent_memory.py; "
+			  "doc/runtimes.md); no nanoclaw contract"},
 };
 
 const struct clawmd_contract *clawmd_runtime_contract(enum clawmd_runtime rt)

@@ -1,7 +1,7 @@
 /* Unit tests for defusing @ directives (issue 9, item 7): cases in
  * tests/unit/defuse.txt, and every scanner case of tests/unit/mdscan.txt
- * defused must leave no live import, by Claude Code's rule or Gemini CLI's
- * (issue 28, item 6). */
+ * defused must leave no live import, by Claude Code's rule, Gemini CLI's
+ * (issue 28, item 6), caliban's or chimera's (issue 38). */
 #include "tap.h"
 #include "testutil.h"
 #include "clawmd.h"
@@ -17,17 +17,19 @@ static int count(size_t off, size_t len, const char *path, void *payload)
 	return 0;
 }
 
-/* Live imports by either runtime that follows them: Claude Code's rule and
- * Gemini CLI's (issue 28 item 6). */
+/* Live imports by any runtime that follows them: Claude Code's rule,
+ * Gemini CLI's (issue 28 item 6), caliban's and chimera's (issue 38). */
 static size_t live(const char *text, size_t len)
 {
 	size_t n = 0;
 	clawmd_md_imports(text, len, count, &n);
 	clawmd_gemini_imports(text, len, count, &n);
+	clawmd_caliban_imports(text, len, count, &n);
+	clawmd_chimera_imports(text, len, count, &n);
 	return n;
 }
 
-/* The directives either rule finds, each '@' once. */
+/* The directives any rule finds, each '@' once. */
 struct at {
 	size_t v[4096], n;
 };
@@ -49,6 +51,8 @@ static size_t found(const char *text, size_t len)
 	a.n = 0;
 	clawmd_md_imports(text, len, note, &a);
 	clawmd_gemini_imports(text, len, note, &a);
+	clawmd_caliban_imports(text, len, note, &a);
+	clawmd_chimera_imports(text, len, note, &a);
 	return a.n;
 }
 

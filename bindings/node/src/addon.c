@@ -1195,7 +1195,8 @@ static napi_value memory_js(napi_env env, const struct clawmd_memory *m,
 	}
 	if (!set_val(env, ret, "imports", arr) ||
 	    !set_val(env, ret, "externalIncludes", strv_js(env, m->external, m->nexternal)) ||
-	    !agents_js(env, ret, m) || (s->nanoclaw && !nanoclaw_js(env, ret, s)))
+	    !agents_js(env, ret, m) || (m->failed && !set_str(env, ret, "failed", m->failed)) ||
+	    (s->nanoclaw && !nanoclaw_js(env, ret, s)))
 		return NULL;
 	return ret;
 }

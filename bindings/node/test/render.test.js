@@ -155,16 +155,28 @@ test('a provider clawmd.json defines loads by the rules of the one it is like', 
 		cli(root, '--group', 'main', '--runtime', 'claude').stdout);
 });
 
+test('runtime chimera: a file that is not UTF-8 makes it send nothing, and json says why', (t) => {
+	const root = makeRoot(t);
+	const h = clawmd.open(root);
+	t.after(() => h.close());
+	h.compose('main');
+	fs.writeFileSync(path.join(root, 'groups/main/CLAUDE.local.md'), Buffer.from([0x63, 0x61, 0x66, 0xe9, 0x0a]));
+	assert.equal(h.render('main', { runtime: 'chimera' }), '');
+	const j = h.render('main', { runtime: 'chimera', format: 'json' });
+	assert.match(j.failed, /^chimera raises UnicodeDecodeError reading '\/workspace\/agent\/CLAUDE\.local\.md'/);
+	assert.equal(h.render('main', { runtime: 'caliban', format: 'json' }).failed, undefined);
+});
+
 test('runtime: every provider of the contract table is known; an unknown one is named', (t) => {
 	const root = makeRoot(t);
 	const h = clawmd.open(root);
 	t.after(() => h.close());
 	h.compose('main');
-	for (const rt of ['claude', 'codex', 'gemini', 'opencode', 'cursor', 'copilot', 'ollama', 'pi', 'qwen', 'mock'])
+	for (const rt of ['claude', 'codex', 'gemini', 'opencode', 'cursor', 'copilot', 'ollama', 'pi', 'qwen', 'mock', 'caliban', 'chimera'])
 		assert.equal(typeof h.render('main', { runtime: rt }), 'string', rt);
 	assert.throws(() => h.render('main', { runtime: 'cursr' }), (e) => e.code === 'EUSAGE' && e.key === 'runtime' &&
 		e.message === "runtime: unknown runtime 'cursr'; did you mean 'cursor'? (claude, codex, gemini, " +
-			'opencode, cursor, copilot, ollama, pi, qwen or mock)');
+			'opencode, cursor, copilot, ollama, pi, qwen, mock, caliban or chimera)');
 	assert.throws(() => h.render('main', { home: 'home/node' }),
 		(e) => e.code === 'EUSAGE' && e.key === 'home' && /a container path, absolute/.test(e.message));
 });

@@ -71,6 +71,10 @@ enum clawmd_import_status {
 	CLAWMD_IMPORT_EXTERNAL,	   /* outside the cwd, external not approved */
 	CLAWMD_IMPORT_CONDITIONAL, /* loaded but dropped: it has paths: */
 	CLAWMD_IMPORT_INSIDE_CODE, /* written inside code: never followed */
+	CLAWMD_IMPORT_TOO_LARGE,   /* over the runtime's size for an import, or
+				      past its budget for all of them (caliban) */
+	CLAWMD_IMPORT_NOT_FOLLOWED, /* a scheme the runtime does not follow (caliban:
+				       http, https) */
 };
 
 struct clawmd_mem_file {
@@ -85,6 +89,8 @@ struct clawmd_mem_file {
 	char **globs;	/* paths: of a conditional rule, else NULL */
 	size_t nglobs;
 	int depth;
+	const char *source; /* how the runtime names its part (caliban: "global",
+			       "walk", "import", "rule"); NULL elsewhere; static */
 };
 
 struct clawmd_mem_import {
@@ -139,6 +145,10 @@ struct clawmd_memory {
 	size_t nagents;
 	char *agents_off_by; /* the CLAUDE.md or CLAUDE.local.md that turned
 				the fallback off; NULL: it did not */
+	char *failed;	     /* the runtime's loader fails on these files and
+				sends nothing: why (chimera: a file that is not
+				UTF-8; caliban: its cut inside a character);
+				NULL: it does not */
 };
 
 /* Start from CLAWMD_MEMORY_OPTS_INIT (the version: see

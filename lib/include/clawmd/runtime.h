@@ -34,6 +34,10 @@ enum clawmd_runtime {
 	CLAWMD_RUNTIME_PI,	   /* pi: AGENTS.md, no imports */
 	CLAWMD_RUNTIME_QWEN,	   /* Qwen Code: QWEN.md and AGENTS.md */
 	CLAWMD_RUNTIME_MOCK,	   /* nanoclaw's test provider: reads nothing */
+	CLAWMD_RUNTIME_CALIBAN,	   /* caliban: .caliban.md, CLAUDE.md, AGENTS.md;
+				      @ lines spliced, external ones denied */
+	CLAWMD_RUNTIME_CHIMERA,	   /* chimera's mink loader: CLAUDE.md,
+				      CLAUDE.local.md, @ anywhere inlined */
 	CLAWMD_RUNTIME_N,	   /* the built-in rows */
 };
 
