@@ -823,7 +823,7 @@ static void cut(struct section *v, size_t n, size_t *len, size_t cap, struct cla
 	size_t floor = *len;
 	for (size_t i = 0; i < n; i++)
 		if (!v[i].dropped)
-			floor = floor - strlen(v[i].body) + strlen(CUT_NOTE) + 16;
+			floor = floor - v[i].len + strlen(CUT_NOTE) + 16;
 	if (floor > cap)
 		return;
 	while (*len > cap) {
@@ -833,7 +833,7 @@ static void cut(struct section *v, size_t n, size_t *len, size_t cap, struct cla
 				big = &v[i];
 		if (!big)
 			return;
-		size_t body = strlen(big->body), note = strlen(CUT_NOTE) + 16;
+		size_t body = big->len, note = strlen(CUT_NOTE) + 16;
 		size_t over = *len - cap, keep = body > over + note ? body - over - note : 0;
 		/* at a line's end if one is near, never inside a character */
 		const char *nl = keep ? memrchr(big->body, '\n', keep) : NULL;
@@ -841,14 +841,19 @@ static void cut(struct section *v, size_t n, size_t *len, size_t cap, struct cla
 			keep = (size_t)(nl - big->body);
 		while (keep && ((unsigned char)big->body[keep] & 0xc0) == 0x80)
 			keep--;
-		char *t = clawmd_xasprintf("%.*s" CUT_NOTE, (int)keep, big->body, body - keep);
+		/* by length: a body may hold a NUL (a section's text is kept
+		 * whole, as the adapter passes it) */
+		struct clawmd_buf t = CLAWMD_BUF_INIT;
+		clawmd_buf_put(&t, big->body, keep);
+		clawmd_buf_printf(&t, CUT_NOTE, body - keep);
 		clawmd_buf_printf(cuts, "%s%zu of the %zu bytes of '%s'", cuts->len ? ", " : "",
 				  body - keep, body, big->name);
 		*len = *len - big->blen;
-		big->blen = big->blen - body + strlen(t);
+		big->blen = big->blen - body + t.len;
 		*len += big->blen;
+		big->len = t.len;
 		free(big->body);
-		big->body = t;
+		big->body = clawmd_buf_detach(&t);
 		big->cut = true;
 	}
 }
