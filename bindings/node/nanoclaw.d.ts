@@ -31,7 +31,7 @@ export interface VolumeMount {
 	containerPath: string;
 	readonly: boolean;
 }
-/** The mounts for the group's instruction files, for buildMounts (after composeGroupClaudeMd). */
+/** The mounts for the group's instruction files, for buildMounts (after composeGroupClaudeMd); throws a ClawmdError for a path not there or one docker's -v cannot carry. */
 export function groupMounts(group: AgentGroup): VolumeMount[];
 
 /** nanoclaw's ProviderInstructionFacts: the provider's variables for the canon. */

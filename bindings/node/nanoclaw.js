@@ -202,6 +202,13 @@ function groupMounts(group) {
 		if (!m.present)
 			throw new ClawmdError(`'${m.host}': not there yet, or not a ${m.type} ` +
 				'(composeGroupClaudeMd first)', { code: 'EFS', exitStatus: 4, path: m.host });
+		// nanoclaw's runner builds `-v HOST:CONTAINER:ro` from these: a
+		// path that form cannot carry would bind something else, so it is
+		// refused as `clawmd mounts --format docker` refuses it.
+		if (!m.shortForm)
+			throw new ClawmdError(`'${m.host}' or '${m.container}': docker's -v cannot carry ` +
+				"this path (a ':' or ',' or a control character); bind it with --mount",
+				{ code: 'EINPUT', exitStatus: 3, path: m.host });
 		return { hostPath: m.host, containerPath: m.container, readonly: m.readonly };
 	});
 }

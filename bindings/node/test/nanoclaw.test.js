@@ -238,3 +238,20 @@ test('groupMounts: the group rw, the composed files ro over it, the runner\'s /a
 	assert.throws(() => groupMounts({}), (e) => e instanceof ClawmdError && e.code === 'EUSAGE');
 	assert.throws(() => groupMounts(group('nope')), (e) => e instanceof ClawmdError && e.exitStatus === 4);
 });
+
+// nanoclaw builds -v HOST:CONTAINER:ro from the paths (issue 39 item 9)
+for (const bad of ['a:b', 'a,b']) test(`groupMounts: a ROOT docker -v cannot carry ('${bad}') is refused, as mounts --format docker refuses it`, (t) => {
+	{
+		const parent = nanoclawTree(t);
+		const root = path.join(parent, bad);
+		fs.mkdirSync(root);
+		for (const f of ['container', 'groups'])
+			fs.renameSync(path.join(parent, f), path.join(root, f));
+		process.chdir(root);
+		const { groupMounts } = require(path.join(pkg, 'nanoclaw.js'));
+		composeGroupClaudeMd(group('main'));
+		assert.throws(() => groupMounts(group('main')), (e) => e instanceof ClawmdError &&
+			e.code === 'EINPUT' && e.exitStatus === 3 && /docker's -v cannot carry/.test(e.message));
+		process.chdir(parent);
+	}
+});
