@@ -103,10 +103,25 @@ done
 "$CLAWMD" compose -q -C "$R" -- ref # the host source edits of the soak
 rates=$(noop_rates) || { echo "$LABEL: a no-op compose failed"; exit 1; }
 end_rate=${rates% *} ref_rate=${rates#* }
-[ $((end_rate * 10)) -ge $((ref_rate * 9)) ] ||
-	{ echo "$LABEL: a no-op compose of a soaked group runs at $end_rate/s, of a fresh one $ref_rate/s (more than 10% slower)"; bad=1; }
+# The fast path unaffected by a full directory, judged by what the machine's
+# load cannot move: the system calls of one no-op (strace -c), the soaked
+# group's against the fresh one's, and no directory listed.  The rates
+# above are printed, never judged (doc/speed.md: speed is make bench's).
+syscalls() { # syscalls GROUP: "CALLS GETDENTS" of one no-op compose
+	strace -f -qq -c -o "$T/sc" "$CLAWMD" compose -q -C "$R" -- "$1" || return 1
+	awk '$NF == "total" { t = $4 } $NF ~ /^getdents/ { d += $4 } END { print t + 0, d + 0 }' "$T/sc"
+}
+if command -v strace >/dev/null; then
+	sc_g1=$(syscalls g1) && sc_ref=$(syscalls ref) || { echo "$LABEL: a no-op compose failed under strace"; exit 1; }
+	[ "${sc_g1#* }" = 0 ] || { echo "$LABEL: a no-op compose of a soaked group lists a directory (${sc_g1#* } getdents)"; bad=1; }
+	[ "${sc_g1% *}" -le "${sc_ref% *}" ] ||
+		{ echo "$LABEL: a no-op compose of a soaked group makes ${sc_g1% *} system calls, of a fresh one ${sc_ref% *}"; bad=1; }
+	sc_say="; a no-op's system calls: ${sc_g1% *} soaked, ${sc_ref% *} fresh, no directory listed"
+else
+	sc_say="; strace not installed: the no-op's system calls not compared"
+fi
 
 sed "s/^soak:/$LABEL:/" "$T/closing"
 [ -z "${SOAK_KEEP:-}" ] || echo "$LABEL: the root is left in $R"
-echo "$LABEL: $entries entries moved aside (at most $worst per name, the cap $CAP, plus one overflow file; $past past the cap, open for writing or not a file), $( [ "$(id -u)" = 0 ] && echo 'owned by the groups'"'"' owner (uid 1000), ')no-op composes $start_rate/s at the start; at the end $end_rate/s, a fresh group $ref_rate/s"
+echo "$LABEL: $entries entries moved aside (at most $worst per name, the cap $CAP, plus one overflow file; $past past the cap, open for writing or not a file), $( [ "$(id -u)" = 0 ] && echo 'owned by the groups'"'"' owner (uid 1000), ')no-op composes $start_rate/s at the start; at the end $end_rate/s, a fresh group $ref_rate/s$sc_say"
 [ $rc -eq 0 ] && [ $bad -eq 0 ]
