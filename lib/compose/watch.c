@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <stdio.h>
 #include <sys/inotify.h>
 #include <sys/stat.h>
 #include <sys/vfs.h>
@@ -71,6 +72,13 @@ struct clawmd_watch {
 	size_t ng, capg;
 	size_t *gidx; /* name -> slot + 1 (open addressing) */
 	size_t capidx; /* a power of two */
+	/* The group being verified, from clawmd_watch_start() to _end(). */
+	struct {
+		int slot; /* -1: not memoized */
+		bool watched; /* every watch of its facts so far was added */
+		const struct clawmd_layout *lay;
+		int dir; /* the group directory's fd */
+	} cur;
 };
 
 /* Filesystems whose every change is made by this kernel on the inode a
@@ -273,7 +281,7 @@ bool clawmd_watch_hit(struct clawmd_watch *w, struct clawmd_plan *plan, uint64_t
 	return true;
 }
 
-int clawmd_watch_begin(struct clawmd_watch *w, const char *group)
+static int group_begin(struct clawmd_watch *w, const char *group)
 {
 	if (w->broken)
 		return -1;
@@ -301,13 +309,13 @@ int clawmd_watch_begin(struct clawmd_watch *w, const char *group)
 	return (int)(*s - 1);
 }
 
-void clawmd_watch_refuse(struct clawmd_watch *w, int g)
+static void group_refuse(struct clawmd_watch *w, int g)
 {
 	w->g[g].refused = true;
 	w->g[g].refused_epoch = w->epoch;
 }
 
-void clawmd_watch_verified(struct clawmd_watch *w, int g, uint64_t digest, char *const *warnings,
+static void group_verified(struct clawmd_watch *w, int g, uint64_t digest, char *const *warnings,
 			   size_t nwarnings, size_t ndefused)
 {
 	struct group *gr = &w->g[g];
@@ -358,7 +366,7 @@ static int add(struct clawmd_watch *w, int g, const char *path, uint32_t extra, 
 	return 0;
 }
 
-int clawmd_watch_dir(struct clawmd_watch *w, int g, const char *anchor, const char *dir,
+static int watch_dir(struct clawmd_watch *w, int g, const char *anchor, const char *dir,
 		     const char *name)
 {
 	size_t al = anchor ? strlen(anchor) : 0;
@@ -409,7 +417,7 @@ int clawmd_watch_dir(struct clawmd_watch *w, int g, const char *anchor, const ch
 	return rc;
 }
 
-int clawmd_watch_obj(struct clawmd_watch *w, int g, const char *path, bool inode, bool followed)
+static int watch_obj(struct clawmd_watch *w, int g, const char *path, bool inode, bool followed)
 {
 	struct stat st;
 	if (lstat(path, &st) < 0)
@@ -417,4 +425,139 @@ int clawmd_watch_obj(struct clawmd_watch *w, int g, const char *path, bool inode
 	if (followed && S_ISLNK(st.st_mode))
 		return -1;
 	return inode && add(w, g, path, IN_DONT_FOLLOW, NULL, true) < 0 ? -1 : 0;
+}
+
+/* ---- what a verification rests on ------------------------------------------ */
+
+static const char *group_name(const struct clawmd_dir *gd)
+{
+	const char *slash = strrchr(gd->path, '/');
+	return slash ? slash + 1 : gd->path;
+}
+
+/* The groups directory watched for the group's name; -1: do not memoize
+ * it.  Each fact of the group watches its own name there (watch_fact):
+ * the agent writing its own notes in the group makes events nobody
+ * counts. */
+static int watch_group(const struct clawmd_layout *lay, const struct clawmd_dir *gd,
+		       struct clawmd_watch *w)
+{
+	struct stat a, c;
+	if (watch_dir(w, CLAWMD_WATCH_ALL, lay->root, lay->groups, group_name(gd)) < 0)
+		return -1;
+	/* It was opened before the groups directory was watched: is it still
+	 * the one at its name? */
+	if (fstat(gd->fd, &a) < 0 || lstat(gd->path, &c) < 0 || a.st_dev != c.st_dev ||
+	    a.st_ino != c.st_ino)
+		return -1;
+	return 0;
+}
+
+/* Where a host path's watches begin: ROOT when it lies under ROOT, else
+ * the source directory the fact lies in (a copied fragment's imports lie
+ * levels below it, and a directory swapped there makes no event on any
+ * watched inode unless each level is watched for the next), else the
+ * path's own directory.  Returned in *out (freed by the caller). */
+static const char *anchor_of(char **out, const struct clawmd_layout *lay,
+			     const struct clawmd_input *f, bool listing)
+{
+	size_t rl = strlen(lay->root);
+	*out = NULL;
+	if (!strncmp(f->path, lay->root, rl) && (f->path[rl] == '/' || !f->path[rl]))
+		return lay->root;
+	if (f->base)
+		return *out = clawmd_xstrndup(f->path, f->base);
+	if (listing)
+		return f->path;
+	const char *slash = strrchr(f->path, '/');
+	return *out = clawmd_xstrndup(f->path, slash && slash != f->path ? (size_t)(slash - f->path) : 1);
+}
+
+/* A directory's content is its entries: watched for any of them. */
+static bool is_listing(const struct clawmd_input *f)
+{
+	return f->kind == CLAWMD_INPUT_CONTENT && S_ISDIR(f->id.mode);
+}
+
+static int watch_group_fact(struct clawmd_watch *w, int g, const struct clawmd_input *f,
+			    int gfd)
+{
+	char p[4200];
+	const char *slash = strrchr(f->path, '/');
+	/* An entry of the group directory is watched there by name; one
+	 * deeper, by its directory's watch (each directory is a fact). */
+	if (slash)
+		snprintf(p, sizeof(p), "/proc/self/fd/%d/%.*s", gfd, (int)(slash - f->path), f->path);
+	else
+		snprintf(p, sizeof(p), "/proc/self/fd/%d", gfd);
+	if (!slash && watch_dir(w, g, NULL, p, f->path) < 0)
+		return -1;
+	if (f->kind == CLAWMD_INPUT_NAMES)
+		return slash ? watch_dir(w, g, NULL, p, slash + 1) : 0;
+	snprintf(p, sizeof(p), "/proc/self/fd/%d/%s", gfd, f->path);
+	if (is_listing(f))
+		return watch_dir(w, g, NULL, p, NULL);
+	return watch_obj(w, g, p, f->kind == CLAWMD_INPUT_CONTENT, false);
+}
+
+/* Watch what fact `f` rests on; called before the fact is looked at. */
+static int watch_fact(const struct clawmd_layout *lay, struct clawmd_watch *w, int g,
+		      const struct clawmd_input *f, int gfd)
+{
+	if (f->at == CLAWMD_AT_GROUP)
+		return watch_group_fact(w, g, f, gfd);
+	/* A host source: by path from its anchor down, shared by every group. */
+	char *own;
+	const char *anchor = anchor_of(&own, lay, f, is_listing(f));
+	int rc = -1;
+	if (is_listing(f)) {
+		rc = watch_dir(w, CLAWMD_WATCH_ALL, anchor, f->path, NULL);
+		free(own);
+		return rc;
+	}
+	char *full = clawmd_xstrdup(f->path);
+	char *slash = strrchr(full, '/');
+	if (slash && slash != full) {
+		*slash = '\0';
+		rc = watch_dir(w, CLAWMD_WATCH_ALL, anchor, full, slash + 1);
+		*slash = '/';
+		if (rc == 0 && f->kind != CLAWMD_INPUT_NAMES)
+			rc = watch_obj(w, CLAWMD_WATCH_ALL, full, f->kind == CLAWMD_INPUT_CONTENT,
+					      f->at == CLAWMD_AT_HOST);
+	}
+	free(full);
+	free(own);
+	return rc;
+}
+
+void clawmd_watch_start(struct clawmd_watch *w, const struct clawmd_layout *lay,
+			const struct clawmd_dir *gd, size_t nfacts)
+{
+	w->cur.slot = -1;
+	w->cur.watched = false;
+	w->cur.lay = lay;
+	w->cur.dir = gd->fd;
+	/* The agent decides how many MCP fragments it has, and each is a
+	 * watch out of the host's limit (fs.inotify.max_user_watches) that
+	 * every group shares: past what a large group needs, stats do. */
+	if (nfacts > 4096 || (w->cur.slot = group_begin(w, group_name(gd))) < 0)
+		return;
+	w->cur.watched = watch_group(lay, gd, w) == 0;
+}
+
+void clawmd_watch_fact(struct clawmd_watch *w, const struct clawmd_input *f)
+{
+	if (w->cur.watched && watch_fact(w->cur.lay, w, w->cur.slot, f, w->cur.dir) < 0)
+		w->cur.watched = false;
+}
+
+void clawmd_watch_end(struct clawmd_watch *w, bool fresh, uint64_t digest, char *const *warnings,
+		      size_t nwarnings, size_t ndefused)
+{
+	if (fresh && w->cur.watched)
+		group_verified(w, w->cur.slot, digest, warnings, nwarnings, ndefused);
+	if (w->cur.slot >= 0 && !w->cur.watched)
+		group_refuse(w, w->cur.slot);
+	w->cur.slot = -1;
+	w->cur.watched = false;
 }

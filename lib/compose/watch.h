@@ -11,18 +11,17 @@
  * added *before* the stat of the facts it covers.  So a change made before
  * the watch is seen by the stat, one made after it is an event: no window.
  *
- *	int g = clawmd_watch_begin(w, group);         // -1: do not memoize
- *	clawmd_watch_dir(w, g, anchor, dir, name) ...  // then stat the fact
- *	clawmd_watch_obj(w, g, path, inode, followed) ...
- *	clawmd_watch_verified(w, g, digest, ...);      // all facts matched
+ *	clawmd_watch_start(w, lay, gd, nfacts);        // the record read
+ *	for each fact: clawmd_watch_fact(w, &f) ...     // then stat the fact
+ *	clawmd_watch_end(w, fresh, digest, ...);        // every fact looked at
  *	...
  *	if (clawmd_watch_hit(w, plan, digest, group))  // drains the queue first
  *
- * g is a group's slot, or CLAWMD_WATCH_ALL for what every group rests on
- * (the host's sources and the directories above them).  Every function
- * returns -1 when the fact cannot be watched soundly (no watch left, a
- * filesystem whose changes inotify may not report, a symlink on the way);
- * the caller then stops memoizing the group and only the stat path runs.
+ * The facts are the record's (fs/inputs.h); what each rests on, and how it
+ * is watched, is known here alone.  A fact that cannot be watched soundly
+ * (no watch left, a filesystem whose changes inotify may not report, a
+ * symlink on the way) stops the memo of the group: only the stat path then
+ * runs for it.
  */
 #ifndef CLAWMD_WATCH_H
 #define CLAWMD_WATCH_H
@@ -32,6 +31,8 @@
 #include <stdint.h>
 
 #include "clawmd.h"
+#include "fs/fs.h"
+#include "fs/inputs.h"
 
 #define CLAWMD_WATCH_ALL (-2)
 
@@ -47,36 +48,21 @@ void clawmd_watch_free(struct clawmd_watch *w);
 bool clawmd_watch_hit(struct clawmd_watch *w, struct clawmd_plan *plan, uint64_t digest,
 		      const char *group);
 
-/* Start verifying `group`: its slot (the group stops being verified), or -1. */
-int clawmd_watch_begin(struct clawmd_watch *w, const char *group);
+/* Start verifying the group at `gd` (its record holds `nfacts` facts): the
+ * group stops being verified, and its own watches are set up, unless it
+ * cannot be memoized. */
+void clawmd_watch_start(struct clawmd_watch *w, const struct clawmd_layout *lay,
+			const struct clawmd_dir *gd, size_t nfacts);
 
-/*
- * Watch directory `dir` for events on its entry `name` (NULL: on any entry;
- * "*SUFFIX": on every entry whose name ends in SUFFIX)
- * and on itself.  When `dir` lies under `anchor` (ROOT), each directory from
- * the anchor down to `dir` is watched for the next component too, and none
- * of them may be a symlink: a symlink's target has parents nobody watches.
- * What is above the anchor is taken as fixed (the anchor itself may be
- * reached through a symlink): ROOT, or a layout directory outside it.  anchor NULL: `dir` alone,
- * followed (a /proc/self/fd/N path for a directory compose opened).
- */
-int clawmd_watch_dir(struct clawmd_watch *w, int g, const char *anchor, const char *dir,
-		     const char *name);
+/* Watch what fact `f` of the group being verified rests on; called before
+ * the fact is looked at. */
+void clawmd_watch_fact(struct clawmd_watch *w, const struct clawmd_input *f);
 
-/* The object at `path`; nothing there is fine (the directory's watch sees
- * it appear).  With `inode`, its inode (a symlink's own, not followed) is
- * watched too, which sees writes made through another hard link or another
- * mount of it, which its directory's watch does not.  `followed`: the fact
- * follows a symlink there, so a symlink is refused (its target's parents
- * are not watched). */
-int clawmd_watch_obj(struct clawmd_watch *w, int g, const char *path, bool inode, bool followed);
-
-/* A watch failed: stop trying for the group (each try costs system calls
- * at every compose) until an event touches what was watched of it. */
-void clawmd_watch_refuse(struct clawmd_watch *w, int g);
-
-/* Every fact of the group's record matched after its watches were added. */
-void clawmd_watch_verified(struct clawmd_watch *w, int g, uint64_t digest, char *const *warnings,
-			   size_t nwarnings, size_t ndefused);
+/* Every fact was looked at (`fresh`: each matched, and nothing followed
+ * them): the group is verified, or, when a watch failed, refused (not
+ * tried again until an event touches what was watched of it).  A check
+ * that stopped at a fact that did not match ends without this call. */
+void clawmd_watch_end(struct clawmd_watch *w, bool fresh, uint64_t digest, char *const *warnings,
+		      size_t nwarnings, size_t ndefused);
 
 #endif
