@@ -47,10 +47,33 @@ static void keep_tracked(struct clawmd_plan *plan, const struct clawmd_changes *
 	clawmd_tracked_close(t);
 }
 
-/* An inlined entry holds the memory's text, which just changed: plan and
- * apply once more, so that it holds the carried text too (what this round
- * wrote is what the caller reports, with the warnings of the new plan it
- * did not have: what the cap ladder left out of the grown entry). */
+/* The warnings of a later plan that `first` lacks move into it. */
+static void take_new_warnings(struct clawmd_plan *first, struct clawmd_plan *later)
+{
+	for (size_t i = 0; i < later->nwarnings; i++) {
+		bool had = false;
+		for (size_t k = 0; k < first->nwarnings && !had; k++)
+			had = !strcmp(first->warnings[k], later->warnings[i]);
+		if (had)
+			continue;
+		clawmd_plan_add_warning(first, later->warnings[i]);
+		later->warnings[i] = NULL;
+	}
+}
+
+/* Whether what was just written changes what the plan wants: an inlined
+ * entry holds the memory's text, and a hand-written entry's text just went
+ * into CLAUDE.local.md. */
+static bool wrote_own_input(const struct clawmd_plan *plan, const struct clawmd_changes *ch)
+{
+	return plan->inlined && carried(ch);
+}
+
+/* Plan, compare and apply once more, after a write that changed what the
+ * plan wants (wrote_own_input), so that the inlined entry holds the carried
+ * text too.  What the first round wrote is what the caller reports, with
+ * the warnings of this plan it did not have (what the cap ladder left out
+ * of the grown entry). */
 static int compose_again(struct clawmd_plan *first, struct clawmd_group *g, struct clawmd_err *err)
 {
 	struct clawmd_plan plan;
@@ -59,46 +82,51 @@ static int compose_again(struct clawmd_plan *first, struct clawmd_group *g, stru
 	int rc = clawmd_plan_build(&plan, g, err);
 	if (rc == 0 && (rc = clawmd_changes_compute(&changes, g, &plan, err)) == 0)
 		rc = clawmd_changes_apply(&changes, g, err);
-	for (size_t i = 0; rc == 0 && i < plan.nwarnings; i++) {
-		bool had = false;
-		for (size_t k = 0; k < first->nwarnings && !had; k++)
-			had = !strcmp(first->warnings[k], plan.warnings[i]);
-		if (had)
-			continue;
-		clawmd_plan_add_warning(first, plan.warnings[i]);
-		plan.warnings[i] = NULL;
-	}
+	if (rc == 0)
+		take_new_warnings(first, &plan);
 	clawmd_changes_release(&changes);
 	clawmd_plan_release(&plan);
 	return rc;
 }
 
-/* The changes computed, written (or, none, the no-op recorded when
- * `record`); under the group's lock. */
-static int compose_write(struct clawmd_plan *plan, struct clawmd_changes *changes,
-			 struct clawmd_group *g, bool record, struct clawmd_err *err)
+/* Nothing to change: the flat entries' owner record made whole when it is
+ * not (one a crash cut short, or one an older clawmd kept elsewhere), then
+ * the no-op record of what this compose read.  Under the group's lock. */
+static void compose_keep(struct clawmd_plan *plan, struct clawmd_group *g)
 {
-	int rc = 0;
-	/* What a flat entry will hold is recorded beside what it holds now
-	 * before it is written, and alone once it is (when there was anything
-	 * else): a crash in between leaves both clawmd's. */
-	bool others = false;
-	if (plan->flat && (changes->n || !clawmd_flat_recorded(g)))
-		others = clawmd_flat_remember(g, plan, true);
-	if (changes->n == 0) {
-		if (record)
-			clawmd_record_save(g, plan);
-		return 0;
-	}
+	if (plan->flat && !clawmd_flat_recorded(g))
+		(void)clawmd_flat_remember(g, plan, true);
+	clawmd_record_save(g, plan);
+}
+
+/*
+ * The changes written, under the group's lock, in these steps:
+ *  1. what the flat entries will hold is recorded beside what they hold
+ *     now, so that a crash during the write leaves both clawmd's;
+ *  2. the no-op record is dropped: a run killed halfway must not leave a
+ *     record that vouches for what it left behind;
+ *  3. the changes are applied;
+ *  4. a hand-written entry that was moved is kept in git;
+ *  5. the flat entries' owner record is narrowed to what was written (when
+ *     step 1 kept anything else);
+ *  6. a write that changed the plan's own input is followed by a second
+ *     round (compose_again).
+ * No record is saved: the next compose reads what this one wrote.
+ */
+static int compose_write(struct clawmd_plan *plan, struct clawmd_changes *changes,
+			 struct clawmd_group *g, struct clawmd_err *err)
+{
+	bool others = plan->flat && clawmd_flat_remember(g, plan, true);
 	clawmd_record_forget(g);
-	rc = clawmd_changes_apply(changes, g, err);
-	if (rc == 0)
-		keep_tracked(plan, changes, g);
-	if (rc == 0 && plan->flat && others)
+	int rc = clawmd_changes_apply(changes, g, err);
+	if (rc != 0)
+		return rc;
+	keep_tracked(plan, changes, g);
+	if (others)
 		clawmd_flat_remember(g, plan, false);
-	if (rc == 0 && plan->inlined && carried(changes))
-		rc = compose_again(plan, g, err);
-	return rc;
+	if (wrote_own_input(plan, changes))
+		return compose_again(plan, g, err);
+	return 0;
 }
 
 /*
@@ -160,7 +188,10 @@ int clawmd_compose(struct clawmd_plan *plan, struct clawmd_changes *changes,
 		goto out;
 	if (opts->dry_run)
 		goto out;
-	rc = compose_write(plan, changes, g, record, err);
+	if (changes->n)
+		rc = compose_write(plan, changes, g, err);
+	else
+		compose_keep(plan, g);
 	goto out;
 noop_locked:
 	if (!held)
