@@ -1,6 +1,6 @@
 #!/bin/sh
 # A file the agent renames onto a name compose is removing, at the moment it
-# removes it, is not lost (lib/fs/fs.c, clawmd_fs_remove_own, step 3).
+# removes it, is not lost (lib/fs/aside.c, clawmd_fs_remove_own, step 3).
 # compose removes a stale entry (AGENTS.md once the group stops running
 # Codex) only when it is its own; no system call unlinks only a given
 # inode, so between the check and the unlink the name could come to hold

@@ -142,7 +142,7 @@ int clawmd_compose(struct clawmd_plan *plan, struct clawmd_changes *changes,
 		   struct clawmd_err *err)
 {
 	const struct clawmd_dir *gd;
-	/* A config the host gave keys the record by its text (record.c). */
+	/* A dry run neither trusts nor saves the record. */
 	bool record = !opts->dry_run;
 	/* A lock the caller took (clawmd_group_lock) is used, and stays
 	 * held until clawmd_group_free(), as clawmd/group.h says: only the
