@@ -231,7 +231,7 @@ resume_stopped() {
 
 # The name clawmd stages CONTENT-FILE's content under for BASE:
 # ".<BASE>.<8 hex random><8 hex digest>.tmp", the digest being the low 32
-# bits of the FNV-1a 64 digest of the content (lib/fs/write.c, clawmd_fs_temp_name).
+# bits of the FNV-1a 64 digest of the content (lib/fs/temp.c, clawmd_fs_temp_name).
 staged_temp() { # BASE CONTENT-FILE [RANDOM-HEX8]
 	_h=$(fnv64 "$2")
 	printf '.%.24s.%s%s.tmp\n' "$1" "${3:-01234567}" "${_h#????????}"

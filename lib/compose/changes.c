@@ -384,7 +384,7 @@ static bool fragment_name(const char *name)
  * symlinks: a directory under such a name is not ours and stays.
  */
 /*
- * A killed run's temp: a temp name (fs/write.c) staged for a name clawmd owns in
+ * A killed run's temp: a temp name (fs/temp.c) staged for a name clawmd owns in
  * this directory.  Temp names keep 24 bytes of the name, so a fragment's is
  * matched by its prefix.  Anybody else's ".x.<hex>.tmp" is left alone.
  */
