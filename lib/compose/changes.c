@@ -438,21 +438,23 @@ static bool leftover_ours(const struct clawmd_dir *d, const char *name,
 	return clawmd_fs_is_own(d, name, ours_for(name), own.name ? &own : NULL);
 }
 
-static int leftovers(struct clawmd_changes *ch, const struct clawmd_dir *d,
-		     const char *prefix, const struct clawmd_plan *plan,
-		     const struct clawmd_group *g, struct clawmd_err *err)
+/* What one listing of `d` found left over (names with `prefix`): files
+ * (fragments no longer planned, temps) and fragment directories. */
+struct leftover_names {
+	char **files, **dirs;
+	size_t nfiles, ndirs, fcap, dcap;
+};
+
+static int list_leftovers(struct leftover_names *out, const struct clawmd_dir *d,
+			  const char *prefix, const struct clawmd_plan *plan, struct clawmd_err *err)
 {
 	DIR *dir = clawmd_fs_list(d->fd);
-	char **found = NULL;
-	size_t n = 0, fcap = 0;
 	if (!dir)
 		return clawmd_err_sys(err, CLAWMD_EFS, "could not list '%s'", d->path);
 	/* One listing serves both: names and temps of fragment files, and (in
 	 * .claude-fragments) fragment directories no longer planned (a skill
 	 * dropped, a switch to symlink mode, imports removed) and a killed
 	 * run's staging directories. */
-	char **dirs = NULL;
-	size_t ndirs = 0, dcap = 0;
 	struct dirent *e;
 	while ((e = readdir(dir))) {
 		char buf[32];
@@ -469,55 +471,69 @@ static int leftovers(struct clawmd_changes *ch, const struct clawmd_dir *d,
 		if (planned(plan, name)) {
 			free(name);
 		} else if (fragdir) {
-			clawmd_xgrow(&dirs, &dcap, ndirs + 1, sizeof(*dirs));
-			dirs[ndirs++] = name;
+			clawmd_xgrow(&out->dirs, &out->dcap, out->ndirs + 1, sizeof(*out->dirs));
+			out->dirs[out->ndirs++] = name;
 		} else {
-			clawmd_xgrow(&found, &fcap, n + 1, sizeof(*found));
-			found[n++] = name;
+			clawmd_xgrow(&out->files, &out->fcap, out->nfiles + 1, sizeof(*out->files));
+			out->files[out->nfiles++] = name;
 		}
 	}
 	closedir(dir);
 	/* Sorted, so that output and syscalls are deterministic. */
-	if (n)
-		qsort(found, n, sizeof(*found), clawmd_strcmp_ptr);
-	if (ndirs)
-		qsort(dirs, ndirs, sizeof(*dirs), clawmd_strcmp_ptr);
-	int rc = 0;
-	for (size_t i = 0; i < n && rc == 0; i++) {
-		mode_t m;
-		if ((rc = clawmd_fs_type(&m, d, leaf(found[i]), err)) < 0)
-			break;
-		/* A staging directory of a killed run (only ever directly in
-		 * the group directory) is emptied of our names and removed. */
-		char buf[32];
-		if (m == S_IFDIR && !*prefix &&
-		    !strcmp(clawmd_fs_temp_of(buf, found[i]), CLAWMD_FRAGMENTS_DIR)) {
-			add(ch, CLAWMD_REMOVE, found[i], CLAWMD_FT_DIR);
-			continue;
-		}
-		if (m != S_IFREG && m != S_IFLNK)
-			continue;
-		/* A temp is removed only when it holds what clawmd staged (or
-		 * another provably own content, see leftover_ours); after a
-		 * swap that a kill interrupted, it holds the agent's file, which
-		 * is moved aside instead.  Apply checks again when it acts.  The
-		 * check reads at most CLAWMD_FS_STAGED_MAX, once: what is not
-		 * ours is moved aside, so no spawn reads it again. */
-		bool temp = clawmd_fs_temp_of(buf, leaf(found[i])) != NULL;
-		if (temp && !leftover_ours(d, leaf(found[i]), g)) {
-			add(ch, CLAWMD_PRESERVE, found[i], ftype(m))->old_unread = true;
-			continue;
-		}
-		struct clawmd_change *c = add(ch, CLAWMD_REMOVE, found[i], ftype(m));
-		c->old_unread = m == S_IFREG;
-		if (m == S_IFLNK)
-			rc = clawmd_fs_readlink(&c->old, d, leaf(found[i]), err);
-		rc = rc < 0 ? rc : 0;
+	if (out->nfiles)
+		qsort(out->files, out->nfiles, sizeof(*out->files), clawmd_strcmp_ptr);
+	if (out->ndirs)
+		qsort(out->dirs, out->ndirs, sizeof(*out->dirs), clawmd_strcmp_ptr);
+	return 0;
+}
+
+/* What becomes of the leftover file `name` (in `d`, with `prefix`). */
+static int leftover_file(struct clawmd_changes *ch, const struct clawmd_dir *d, const char *prefix,
+			 const char *name, const struct clawmd_group *g, struct clawmd_err *err)
+{
+	mode_t m;
+	int rc;
+	if ((rc = clawmd_fs_type(&m, d, leaf(name), err)) < 0)
+		return rc;
+	/* A staging directory of a killed run (only ever directly in the
+	 * group directory) is emptied of our names and removed. */
+	char buf[32];
+	if (m == S_IFDIR && !*prefix && !strcmp(clawmd_fs_temp_of(buf, name), CLAWMD_FRAGMENTS_DIR)) {
+		add(ch, CLAWMD_REMOVE, name, CLAWMD_FT_DIR);
+		return 0;
 	}
-	for (size_t i = 0; i < ndirs && rc == 0; i++)
-		add(ch, CLAWMD_REMOVE, dirs[i], CLAWMD_FT_DIR)->old_unread = true;
-	clawmd_strv_free(found, n);
-	clawmd_strv_free(dirs, ndirs);
+	if (m != S_IFREG && m != S_IFLNK)
+		return 0;
+	/* A temp is removed only when it holds what clawmd staged (or another
+	 * provably own content, see leftover_ours); after a swap that a kill
+	 * interrupted, it holds the agent's file, which is moved aside
+	 * instead.  Apply checks again when it acts.  The check reads at most
+	 * CLAWMD_FS_STAGED_MAX, once: what is not ours is moved aside, so no
+	 * spawn reads it again. */
+	bool temp = clawmd_fs_temp_of(buf, leaf(name)) != NULL;
+	if (temp && !leftover_ours(d, leaf(name), g)) {
+		add(ch, CLAWMD_PRESERVE, name, ftype(m))->old_unread = true;
+		return 0;
+	}
+	struct clawmd_change *c = add(ch, CLAWMD_REMOVE, name, ftype(m));
+	c->old_unread = m == S_IFREG;
+	if (m == S_IFLNK)
+		rc = clawmd_fs_readlink(&c->old, d, leaf(name), err);
+	return rc < 0 ? rc : 0;
+}
+
+static int leftovers(struct clawmd_changes *ch, const struct clawmd_dir *d,
+		     const char *prefix, const struct clawmd_plan *plan,
+		     const struct clawmd_group *g, struct clawmd_err *err)
+{
+	struct leftover_names l = {0};
+	int rc = list_leftovers(&l, d, prefix, plan, err);
+	for (size_t i = 0; i < l.nfiles && rc == 0; i++)
+		rc = leftover_file(ch, d, prefix, l.files[i], g, err);
+	for (size_t i = 0; i < l.ndirs && rc == 0; i++)
+		add(ch, CLAWMD_REMOVE, l.dirs[i], CLAWMD_FT_DIR)->old_unread = true;
+	clawmd_strv_free(l.files, l.nfiles);
+	clawmd_strv_free(l.dirs, l.ndirs);
 	return rc;
 }
 

@@ -724,6 +724,52 @@ static void warn_persona(void *payload, const char *msg)
 
 /* Whether runtime `c` takes the text of group file `name` whole:
  * its entry or a file it reads by itself. */
+/* The entry file of runtime `c` (not yet in the plan, and not CLAUDE.md).
+ * Every runtime of the group reading this file decides its form: inlined
+ * if one of them does not follow imports; its memory inlined unless each
+ * of them reads CLAUDE.local.md itself; within the least cap among them. */
+static void add_runtime_entry(struct build *b, const struct clawmd_contract *c)
+{
+	struct clawmd_plan *out = b->out;
+	struct clawmd_group *g = b->g;
+	const struct clawmd_layout *lay = g->lay;
+	const char *name = c->entry;
+	struct clawmd_buf file = CLAWMD_BUF_INIT;
+	bool inlined = false, memory = false;
+	size_t limit = 0;
+	const char *who = c->title;
+	int nrt = clawmd_layout_nruntimes(lay);
+	for (int o = 0; o < nrt; o++) {
+		const struct clawmd_contract *d = clawmd_layout_contract(lay, o);
+		if (!(b->runtimes & (1u << o)) || !d || !d->entry || strcmp(d->entry, name))
+			continue;
+		inlined |= !d->imports;
+		memory |= !clawmd_runtime_list_has(d->reads, CLAWMD_LOCAL_NAME);
+		if (d->cap && (!limit || d->cap < limit))
+			limit = d->cap, who = d->title;
+	}
+	if (!inlined) {
+		struct clawmd_buf imports = CLAWMD_BUF_INIT;
+		clawmd_buf_put(&imports, b->body.ptr, b->body.len);
+		if (!b->local_imported && memory)
+			clawmd_buf_puts(&imports, "@./" CLAWMD_LOCAL_NAME "\n");
+		char hex[17];
+		clawmd_entry_digest(hex, imports.ptr, imports.len);
+		clawmd_buf_printf(&file, "%s%s -->\n%s", CLAWMD_HEADER, hex, imports.ptr);
+		clawmd_buf_release(&imports);
+	} else {
+		struct clawmd_buf note = CLAWMD_BUF_INIT;
+		char *path = clawmd_path_join(g->shown, name);
+		clawmd_inline_finish(&file, &note, &b->il.in, memory, path, who, limit);
+		if (note.len)
+			clawmd_plan_warn(out, "%s", note.ptr);
+		clawmd_buf_release(&note);
+		free(path);
+	}
+	size_t len = file.len;
+	add_entry(out, clawmd_xstrdup(name), CLAWMD_FT_FILE, clawmd_buf_detach(&file), len);
+}
+
 /*
  * The entry file of each runtime in `runtimes` but Claude Code, once per
  * file (Codex and OpenCode share AGENTS.md): for a runtime that follows
@@ -740,7 +786,6 @@ static int add_runtime_entries(struct build *b)
 	struct clawmd_group *g = b->g;
 	const struct clawmd_layout *lay = g->lay;
 	clawmd_runtimes runtimes = b->runtimes;
-	struct clawmd_buf file = CLAWMD_BUF_INIT, imports = CLAWMD_BUF_INIT;
 	int rc = 0, nrt = clawmd_layout_nruntimes(lay);
 	for (int rt = 0; rt < nrt && rc == 0; rt++) {
 		const struct clawmd_contract *c = clawmd_layout_contract(lay, rt);
@@ -772,47 +817,9 @@ static int add_runtime_entries(struct build *b)
 		bool done = false;
 		for (size_t i = 0; i < out->n && !done; i++)
 			done = !strcmp(out->entries[i].name, name);
-		if (done)
-			continue;
-		/* Every runtime of the group reading this file decides its form:
-		 * inlined if one of them does not follow imports; its memory
-		 * inlined unless each of them reads CLAUDE.local.md itself;
-		 * within the least cap among them. */
-		bool inlined = false, memory = false;
-		size_t limit = 0;
-		const char *who = c->title;
-		for (int o = 0; o < nrt; o++) {
-			const struct clawmd_contract *d = clawmd_layout_contract(lay, o);
-			if (!(runtimes & (1u << o)) || !d || !d->entry || strcmp(d->entry, name))
-				continue;
-			inlined |= !d->imports;
-			memory |= !clawmd_runtime_list_has(d->reads, CLAWMD_LOCAL_NAME);
-			if (d->cap && (!limit || d->cap < limit))
-				limit = d->cap, who = d->title;
-		}
-		if (!inlined) {
-			clawmd_buf_clear(&imports);
-			clawmd_buf_put(&imports, b->body.ptr, b->body.len);
-			if (!b->local_imported && memory)
-				clawmd_buf_puts(&imports, "@./" CLAWMD_LOCAL_NAME "\n");
-			char hex[17];
-			clawmd_entry_digest(hex, imports.ptr, imports.len);
-			clawmd_buf_clear(&file);
-			clawmd_buf_printf(&file, "%s%s -->\n%s", CLAWMD_HEADER, hex, imports.ptr);
-		} else {
-			struct clawmd_buf note = CLAWMD_BUF_INIT;
-			char *path = clawmd_path_join(g->shown, name);
-			clawmd_inline_finish(&file, &note, &b->il.in, memory, path, who, limit);
-			if (note.len)
-				clawmd_plan_warn(out, "%s", note.ptr);
-			clawmd_buf_release(&note);
-			free(path);
-		}
-		size_t len = file.len;
-		add_entry(out, clawmd_xstrdup(name), CLAWMD_FT_FILE, clawmd_buf_detach(&file), len);
+		if (!done)
+			add_runtime_entry(b, c);
 	}
-	clawmd_buf_release(&file);
-	clawmd_buf_release(&imports);
 	return rc;
 }
 
