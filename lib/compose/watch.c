@@ -40,6 +40,11 @@
  *    group; a watch the kernel drops (IN_IGNORED: the inode went, its
  *    filesystem was unmounted) forgets the groups it served.
  */
+
+/* The owner of a watch every group rests on (the host's sources and the
+ * directories above them), where a group's own watches have its slot. */
+#define CLAWMD_WATCH_ALL (-2)
+
 #define MASK                                                                                       \
 	(IN_MODIFY | IN_ATTRIB | IN_CREATE | IN_DELETE | IN_MOVED_FROM | IN_MOVED_TO |             \
 	 IN_DELETE_SELF | IN_MOVE_SELF)

@@ -12,8 +12,8 @@
  * the watch is seen by the stat, one made after it is an event: no window.
  *
  *	clawmd_watch_start(w, lay, gd, nfacts);        // the record read
- *	for each fact: clawmd_watch_fact(w, &f) ...     // then stat the fact
- *	clawmd_watch_end(w, fresh, digest, ...);        // every fact looked at
+ *	for each fact: clawmd_watch_fact(w, &f) ...    // then stat the fact
+ *	clawmd_watch_end(w, fresh, digest, ...);       // every fact looked at
  *	...
  *	if (clawmd_watch_hit(w, plan, digest, group))  // drains the queue first
  *
@@ -33,8 +33,6 @@
 #include "clawmd.h"
 #include "fs/fs.h"
 #include "fs/inputs.h"
-
-#define CLAWMD_WATCH_ALL (-2)
 
 struct clawmd_watch;
 
