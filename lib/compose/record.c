@@ -179,7 +179,7 @@ static bool record_head(struct cursor *c, struct record_head *h, const struct cl
 {
 	uint32_t len = 0;
 	uint64_t sum = 0;
-	if (rec->len < 8 + 4 + 8 || memcmp(rec->ptr, RECORD_MAGIC, 8))
+	if (rec->len < 8 + sizeof(h->length) + 8 || memcmp(rec->ptr, RECORD_MAGIC, 8))
 		return false;
 	memcpy(&len, rec->ptr + 8, sizeof(h->length)); /* the head's first field */
 	if (len > rec->len || len < 8 + HEAD_SIZE + 8)
