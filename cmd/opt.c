@@ -1,7 +1,6 @@
 /* opt.c - the option parser every subcommand shares, the layout options,
  * help formatting, and printing helpers (errors, colour; escaping is
  * cmd/escape.c's). */
-#include <cJSON.h>
 #include <errno.h>
 #include <limits.h>
 #include <stdarg.h>
@@ -72,9 +71,7 @@ void cmd_args_init(struct cmd_args *a, const char *cmd, const struct cmd_opt *op
 	a->argc = argc;
 	a->argv = argv;
 	a->i = 1;
-	a->operands = calloc((size_t)argc + 1, sizeof(char *));
-	if (!a->operands)
-		abort();
+	a->operands = clawmd_xcalloc((size_t)argc + 1, sizeof(char *));
 }
 
 void cmd_args_release(struct cmd_args *a)
@@ -480,42 +477,56 @@ char *cmd_shown(const struct clawmd_layout *lay, const char *base, const char *r
 
 /* ---- JSON --------------------------------------------------------------- */
 
-cJSON *cmd_json_doc(void)
+const char *cmd_last_error(void)
 {
-	cJSON *doc = cJSON_CreateObject();
-	cJSON_AddStringToObject(doc, "tool", "clawmd");
-	cJSON_AddStringToObject(doc, "version", CLAWMD_VERSION);
+	return last_error;
+}
+
+struct clawmd_json *cmd_json_doc(void)
+{
+	struct clawmd_json *doc = clawmd_json_object();
+	clawmd_json_add_string(doc, "tool", "clawmd");
+	clawmd_json_add_string(doc, "version", CLAWMD_VERSION);
 	return doc;
 }
 
-cJSON *cmd_json_error(int status, const char *message)
+struct clawmd_json *cmd_json_error(int status, const char *message)
 {
-	cJSON *e = cJSON_CreateObject();
-	cJSON_AddNumberToObject(e, "status", status);
-	cJSON_AddStringToObject(e, "message", message ? message : last_error);
+	struct clawmd_json *e = clawmd_json_object();
+	clawmd_json_add_number(e, "status", status);
+	clawmd_json_add_string(e, "message", message ? message : last_error);
 	return e;
 }
 
-void cmd_json_print(cJSON *doc)
+/* `doc` on stdout, then freed; no text means cJSON could not be loaded
+ * (the library aborts when memory runs out): say which, exit 4. */
+static void json_print(struct clawmd_json *doc, enum clawmd_json_strings how)
 {
-	char *s = cmd_json_text(doc, true);
+	char *s = clawmd_json_text(doc, how);
+	if (!s) {
+		fprintf(stderr, "clawmd: could not load %s (install cJSON and md4c: libcjson1, "
+				"libmd4c0)\n", clawmd_libraries_missing());
+		exit(cmd_exit_status(CLAWMD_EFS));
+	}
 	puts(s);
 	free(s);
-	cJSON_Delete(doc);
+	clawmd_json_free(doc);
 }
 
-void cmd_sarif_print(cJSON *doc)
+void cmd_json_print(struct clawmd_json *doc)
 {
-	char *s = cmd_json_text(doc, false);
-	puts(s);
-	free(s);
-	cJSON_Delete(doc);
+	json_print(doc, CLAWMD_JSON_EXACT);
+}
+
+void cmd_sarif_print(struct clawmd_json *doc)
+{
+	json_print(doc, CLAWMD_JSON_REPLACE);
 }
 
 int cmd_json_failure(int status)
 {
-	cJSON *doc = cmd_json_doc();
-	cJSON_AddItemToObject(doc, "error", cmd_json_error(status, NULL));
+	struct clawmd_json *doc = cmd_json_doc();
+	clawmd_json_add(doc, "error", cmd_json_error(status, NULL));
 	cmd_json_print(doc);
 	return status;
 }
@@ -528,7 +539,7 @@ int cmd_json_failure(int status)
  */
 void cmd_handover(void)
 {
-	char self[PATH_MAX], *full = NULL;
+	char self[PATH_MAX], *full;
 	ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
 	if (n <= 0 || n >= (ssize_t)sizeof(self) - 1 || self[0] != '/') {
 		eprint("cannot find the full program: readlink /proc/self/exe: %s",
@@ -537,8 +548,7 @@ void cmd_handover(void)
 	}
 	self[n] = '\0';
 	*strrchr(self, '/') = '\0';
-	if (asprintf(&full, "%s/../libexec/clawmd/clawmd", self) < 0)
-		abort();
+	full = clawmd_xasprintf("%s/../libexec/clawmd/clawmd", self);
 	execv(full, cmd_argv);
 	eprint("cannot run the full program '%s': %s", full, strerror(errno));
 	exit(4);

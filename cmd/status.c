@@ -1,5 +1,4 @@
 /* status.c - `clawmd status`: the fleet at a glance. */
-#include <cJSON.h>
 #include <dirent.h>
 #include <fcntl.h>
 #include <stdlib.h>
@@ -37,11 +36,11 @@ static int cmp_str(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-static cJSON *strv_json(char **v, size_t n)
+static struct clawmd_json *strv_json(char **v, size_t n)
 {
-	cJSON *a = cJSON_CreateArray();
+	struct clawmd_json *a = clawmd_json_array();
 	for (size_t i = 0; i < n; i++)
-		cJSON_AddItemToArray(a, cJSON_CreateString(v[i]));
+		clawmd_json_add_string(a, NULL, v[i]);
 	return a;
 }
 
@@ -222,15 +221,13 @@ static void rows_init(struct status_rows *r, const struct clawmd_layout *lay, ch
 	r->lay = lay;
 	r->groups = groups;
 	r->n = n;
-	r->st = calloc(n ? n : 1, sizeof(*r->st));
-	r->failed = calloc(n ? n : 1, sizeof(int));
-	r->why = calloc(n ? n : 1, sizeof(char *));
+	r->st = clawmd_xcalloc(n ? n : 1, sizeof(*r->st));
+	r->failed = clawmd_xcalloc(n ? n : 1, sizeof(int));
+	r->why = clawmd_xcalloc(n ? n : 1, sizeof(char *));
 	r->nod = 0;
 	r->od = on_demand_skills(&r->nod, lay);
-	r->odv = calloc((n ? n : 1) * (r->nod ? r->nod : 1), sizeof(char *));
-	r->nodv = calloc(n ? n : 1, sizeof(size_t));
-	if (!r->st || !r->failed || !r->why || !r->odv || !r->nodv)
-		abort();
+	r->odv = clawmd_xcalloc((n ? n : 1) * (r->nod ? r->nod : 1), sizeof(char *));
+	r->nodv = clawmd_xcalloc(n ? n : 1, sizeof(size_t));
 }
 
 static void rows_release(struct status_rows *r)
@@ -288,36 +285,36 @@ static int rows_read(struct status_rows *r, struct clawmd_root *root, bool progr
 
 static void print_json(const struct status_rows *r)
 {
-	cJSON *doc = cmd_json_doc();
-	cJSON_AddStringToObject(doc, "root", r->lay->root);
-	cJSON_AddNumberToObject(doc, "token_budget", (double)r->lay->token_budget);
-	cJSON *arr = cJSON_AddArrayToObject(doc, "groups");
+	struct clawmd_json *doc = cmd_json_doc();
+	clawmd_json_add_string(doc, "root", r->lay->root);
+	clawmd_json_add_number(doc, "token_budget", (double)r->lay->token_budget);
+	struct clawmd_json *arr = clawmd_json_add_array(doc, "groups");
 	for (size_t i = 0; i < r->n; i++) {
 		const struct clawmd_group_status *s = &r->st[i];
-		cJSON *g = cJSON_CreateObject();
-		cJSON_AddStringToObject(g, "group", r->groups[i]);
+		struct clawmd_json *g = clawmd_json_object();
+		clawmd_json_add_string(g, "group", r->groups[i]);
 		if (r->failed[i]) {
-			cJSON_AddStringToObject(g, "drift", "unreadable");
-			cJSON_AddItemToObject(g, "error", cmd_json_error(r->failed[i], r->why[i]));
-			cJSON_AddItemToArray(arr, g);
+			clawmd_json_add_string(g, "drift", "unreadable");
+			clawmd_json_add(g, "error", cmd_json_error(r->failed[i], r->why[i]));
+			clawmd_json_add(arr, NULL, g);
 			continue;
 		}
-		cJSON_AddStringToObject(g, "drift", clawmd_drift_name(s->drift));
-		cJSON_AddBoolToObject(g, "all_skills", s->all_skills);
-		cJSON_AddItemToObject(g, "skills", strv_json(s->skills, s->nskills));
-		cJSON_AddItemToObject(g, "on_demand", strv_json(r->odv + i * r->nod, r->nodv[i]));
-		cJSON_AddItemToObject(g, "fragments", strv_json(s->fragments, s->nfragments));
-		cJSON_AddNumberToObject(g, "memory_chars", (double)s->memory_chars);
-		cJSON_AddNumberToObject(g, "tokens", (double)s->tokens);
-		cJSON_AddNumberToObject(g, "findings", (double)s->nfindings);
-		cJSON_AddNumberToObject(g, "errors", (double)s->nerrors);
-		cJSON_AddNumberToObject(g, "preserved", (double)s->npreserved);
-		cJSON *rts = cJSON_AddArrayToObject(g, "runtimes");
+		clawmd_json_add_string(g, "drift", clawmd_drift_name(s->drift));
+		clawmd_json_add_bool(g, "all_skills", s->all_skills);
+		clawmd_json_add(g, "skills", strv_json(s->skills, s->nskills));
+		clawmd_json_add(g, "on_demand", strv_json(r->odv + i * r->nod, r->nodv[i]));
+		clawmd_json_add(g, "fragments", strv_json(s->fragments, s->nfragments));
+		clawmd_json_add_number(g, "memory_chars", (double)s->memory_chars);
+		clawmd_json_add_number(g, "tokens", (double)s->tokens);
+		clawmd_json_add_number(g, "findings", (double)s->nfindings);
+		clawmd_json_add_number(g, "errors", (double)s->nerrors);
+		clawmd_json_add_number(g, "preserved", (double)s->npreserved);
+		struct clawmd_json *rts = clawmd_json_add_array(g, "runtimes");
 		for (int rt = 0; rt < clawmd_layout_nruntimes(r->lay); rt++)
 			if (s->runtimes & (1u << rt))
-				cJSON_AddItemToArray(rts, cJSON_CreateString(
-					clawmd_layout_contract(r->lay, rt)->name));
-		cJSON_AddItemToArray(arr, g);
+				clawmd_json_add_string(rts, NULL, 
+					clawmd_layout_contract(r->lay, rt)->name);
+		clawmd_json_add(arr, NULL, g);
 	}
 	cmd_json_print(doc);
 }
