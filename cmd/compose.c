@@ -1,8 +1,5 @@
 /* compose.c - `clawmd compose`: the per-spawn job, and its drift gate. */
-#include <dirent.h>
-#include <fcntl.h>
 #include <stdlib.h>
-#include <sys/stat.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -168,16 +165,12 @@ out:
  * since naming one as GROUP is refused (exit 4). */
 static void warn_symlinked_groups(const struct clawmd_layout *lay)
 {
-	DIR *d = opendir(lay->groups);
-	struct dirent *e;
-	struct stat st;
-	while (d && (e = readdir(d)))
-		if (e->d_name[0] != '.' && fstatat(dirfd(d), e->d_name, &st, AT_SYMLINK_NOFOLLOW) == 0 &&
-		    S_ISLNK(st.st_mode) && clawmd_name_valid(e->d_name, strlen(e->d_name)))
-			fprintf(stderr, "clawmd: warning: skipped '%s/%s': a symlinked group directory\n",
-				lay->groups, e->d_name);
-	if (d)
-		closedir(d);
+	char **links;
+	size_t n = clawmd_groups_symlinked(&links, lay);
+	for (size_t i = 0; i < n; i++)
+		fprintf(stderr, "clawmd: warning: skipped '%s/%s': a symlinked group directory\n",
+			lay->groups, links[i]);
+	clawmd_strv_free(links, n);
 }
 
 /*

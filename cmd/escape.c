@@ -14,7 +14,7 @@
  * DEL and every byte outside well-formed UTF-8 becomes \xNN.  A backslash
  * is kept, or doubled in a field read back by programs (cmd_put_field).
  *
- * JSON is the library's (clawmd_json_text, lib/sys/json.c, which every
+ * JSON is the library's (clawmd_json_text, lib/sys/jsondoc.c, which every
  * document goes through): every key and string value is made well-formed
  * UTF-8 by replacing each byte that is not part of a well-formed sequence
  * with U+FFFD.  The exact bytes stay recoverable: an object member "K"

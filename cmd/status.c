@@ -1,8 +1,5 @@
 /* status.c - `clawmd status`: the fleet at a glance. */
-#include <dirent.h>
-#include <fcntl.h>
 #include <stdlib.h>
-#include <sys/stat.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -30,75 +27,6 @@ static const struct cmd_opt options[] = {
 	{"quiet", 'q', NULL, "no progress"},
 	CMD_OPT_END,
 };
-
-static int cmp_str(const void *a, const void *b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
-static struct clawmd_json *strv_json(char **v, size_t n)
-{
-	struct clawmd_json *a = clawmd_json_array();
-	for (size_t i = 0; i < n; i++)
-		clawmd_json_add_string(a, NULL, v[i]);
-	return a;
-}
-
-/*
- * The skills in Claude Code's own format alone: a directory with a
- * SKILL.md and no instructions.md.  compose makes no fragment of them (the
- * agent reads SKILL.md on demand), so the status names them apart.  The
- * skills directory is the host's.  Sorted.
- */
-static char **on_demand_skills(size_t *n, const struct clawmd_layout *lay)
-{
-	char **v = NULL;
-	size_t cap = 0;
-	*n = 0;
-	int dfd = open(lay->skills, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	DIR *d = dfd >= 0 ? fdopendir(dfd) : NULL;
-	if (!d) {
-		if (dfd >= 0)
-			close(dfd);
-		return NULL;
-	}
-	for (struct dirent *e; (e = readdir(d)) && *n < 4096;) {
-		char p[4096];
-		struct stat st;
-		if (e->d_name[0] == '.' ||
-		    snprintf(p, sizeof(p), "%s/SKILL.md", e->d_name) >= (int)sizeof(p) ||
-		    fstatat(dfd, p, &st, AT_SYMLINK_NOFOLLOW) < 0 || !S_ISREG(st.st_mode))
-			continue;
-		snprintf(p, sizeof(p), "%s/instructions.md", e->d_name);
-		if (fstatat(dfd, p, &st, AT_SYMLINK_NOFOLLOW) == 0)
-			continue;
-		if (*n == cap && !(v = realloc(v, (cap = cap ? 2 * cap : 8) * sizeof(*v))))
-			abort();
-		v[(*n)++] = clawmd_xstrdup(e->d_name);
-	}
-	closedir(d);
-	if (*n)
-		qsort(v, *n, sizeof(*v), cmp_str);
-	return v;
-}
-
-/* The on-demand skills group `g` selects ("all": every one). */
-static size_t group_on_demand(char **out, size_t max, struct clawmd_group *g, char **od, size_t nod)
-{
-	const struct clawmd_group_config *cfg;
-	struct clawmd_err err = CLAWMD_ERR_INIT;
-	size_t k = 0;
-	if (clawmd_group_config(&cfg, g, &err) < 0)
-		return 0;
-	for (size_t i = 0; i < nod && k < max; i++) {
-		bool in = cfg->all_skills;
-		for (size_t j = 0; !in && j < cfg->nskills; j++)
-			in = !strcmp(cfg->skills[j], od[i]);
-		if (in)
-			out[k++] = od[i];
-	}
-	return k;
-}
 
 static const char *drift_colour(enum clawmd_drift d)
 {
@@ -224,8 +152,7 @@ static void rows_init(struct status_rows *r, const struct clawmd_layout *lay, ch
 	r->st = clawmd_xcalloc(n ? n : 1, sizeof(*r->st));
 	r->failed = clawmd_xcalloc(n ? n : 1, sizeof(int));
 	r->why = clawmd_xcalloc(n ? n : 1, sizeof(char *));
-	r->nod = 0;
-	r->od = on_demand_skills(&r->nod, lay);
+	r->nod = clawmd_skills_on_demand(&r->od, lay);
 	r->odv = clawmd_xcalloc((n ? n : 1) * (r->nod ? r->nod : 1), sizeof(char *));
 	r->nodv = clawmd_xcalloc(n ? n : 1, sizeof(size_t));
 }
@@ -268,7 +195,7 @@ static int rows_read(struct status_rows *r, struct clawmd_root *root, bool progr
 			if (!status)
 				status = r->failed[i];
 		} else if (nod) {
-			r->nodv[i] = group_on_demand(r->odv + i * nod, nod, g, r->od, nod);
+			r->nodv[i] = clawmd_group_on_demand(r->odv + i * nod, g, r->od, nod);
 		}
 		if (progress && (i % 64 == 0 || i + 1 == n))
 			fprintf(stderr, "\rclawmd: read %zu/%zu groups%s", i + 1, n,
@@ -301,9 +228,9 @@ static void print_json(const struct status_rows *r)
 		}
 		clawmd_json_add_string(g, "drift", clawmd_drift_name(s->drift));
 		clawmd_json_add_bool(g, "all_skills", s->all_skills);
-		clawmd_json_add(g, "skills", strv_json(s->skills, s->nskills));
-		clawmd_json_add(g, "on_demand", strv_json(r->odv + i * r->nod, r->nodv[i]));
-		clawmd_json_add(g, "fragments", strv_json(s->fragments, s->nfragments));
+		clawmd_json_add_strings(g, "skills", s->skills, s->nskills);
+		clawmd_json_add_strings(g, "on_demand", r->odv + i * r->nod, r->nodv[i]);
+		clawmd_json_add_strings(g, "fragments", s->fragments, s->nfragments);
 		clawmd_json_add_number(g, "memory_chars", (double)s->memory_chars);
 		clawmd_json_add_number(g, "tokens", (double)s->tokens);
 		clawmd_json_add_number(g, "findings", (double)s->nfindings);

@@ -1,5 +1,5 @@
 /*
- * json.c - the public JSON builder (clawmd/json.h) over cJSON, which
+ * jsondoc.c - the public JSON builder (clawmd/json.h) over cJSON, which
  * sys/dlload.c loads on first use.
  *
  * A struct clawmd_json is a cJSON item under another name: the public
