@@ -404,9 +404,7 @@ static int check_parse(struct check *k, int argc, char **argv)
 		case 'q': k->quiet = true; break;
 		case 'h': cmd_help(help_head, options, help_foot); return 1;
 		default:
-			if (!cmd_args_common(&k->a, c, &k->lo))
-				c = (cmd_usage_error("check", "%s: expected auto, always or never, not '%s'",
-						    k->a.spelled, k->a.arg), -1);
+			c = cmd_args_common(&k->a, c, &k->lo);
 		}
 		if (c < 0)
 			break;

@@ -108,9 +108,13 @@ void cmd_args_init(struct cmd_args *a, const char *cmd, const struct cmd_opt *op
  */
 int cmd_args_next(struct cmd_args *a);
 void cmd_args_release(struct cmd_args *a);
-/* The options every subcommand shares: layout options into `lo`, --color.
- * True when `key` was one. */
-bool cmd_args_common(struct cmd_args *a, int key, struct cmd_layout_opts *lo);
+/*
+ * The options every subcommand shares, the default of its option switch:
+ * a layout option into `lo`, --color.  `key`, or -1 after a usage error
+ * was printed (a --color value not auto, always or never), so that the
+ * loop reads: default: c = cmd_args_common(a, c, lo); ... if (c < 0) break;
+ */
+int cmd_args_common(struct cmd_args *a, int key, struct cmd_layout_opts *lo);
 
 /* Print a subcommand's help: `head` (usage and description), its options
  * from the table, the layout options, then `foot` (exit statuses). */

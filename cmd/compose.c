@@ -216,9 +216,7 @@ static int compose_parse(struct compose_run *run, struct cmd_layout_opts *lo, st
 		case 'q': run->quiet = true; break;
 		case 'h': cmd_help(help_head, options, help_foot); return 0;
 		default:
-			if (!cmd_args_common(a, c, lo))
-				c = (cmd_usage_error("compose", "%s: expected auto, always or never, not '%s'",
-						    a->spelled, a->arg), -1);
+			c = cmd_args_common(a, c, lo);
 		}
 		if (c < 0)
 			break;

@@ -358,9 +358,7 @@ static int init_parse(struct init_run *r, int argc, char **argv)
 		case 'q': r->quiet = true; break;
 		case 'h': cmd_help_own(help_head, options, help_foot); cmd_args_release(&a); return 0;
 		default:
-			if (!cmd_args_common(&a, c, NULL))
-				c = (cmd_usage_error("init", "%s: expected auto, always or never, not '%s'",
-						     a.spelled, a.arg), -1);
+			c = cmd_args_common(&a, c, NULL);
 		}
 		if (c < 0)
 			break;

@@ -170,9 +170,7 @@ int cmd_migrate(int argc, char **argv)
 		case 'q': quiet = true; break;
 		case 'h': cmd_help(help_head, options, help_foot); cmd_args_release(&a); return 0;
 		default:
-			if (!cmd_args_common(&a, c, &lo))
-				c = (cmd_usage_error("migrate", "%s: expected auto, always or never, not '%s'",
-						     a.spelled, a.arg), -1);
+			c = cmd_args_common(&a, c, &lo);
 		}
 		if (c < 0)
 			break;

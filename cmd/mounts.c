@@ -214,9 +214,7 @@ static int mounts_parse(struct mounts_run *m, struct cmd_layout_opts *lo, struct
 			break;
 		case 'h': cmd_help(help_head, options, help_foot); return 0;
 		default:
-			if (!cmd_args_common(a, c, lo))
-				c = (cmd_usage_error("mounts", "%s: expected auto, always or never, not '%s'",
-						     a->spelled, a->arg), -1);
+			c = cmd_args_common(a, c, lo);
 		}
 		if (c < 0)
 			break;

@@ -183,7 +183,7 @@ int cmd_args_next(struct cmd_args *a)
 	return 0;
 }
 
-bool cmd_args_common(struct cmd_args *a, int key, struct cmd_layout_opts *lo)
+int cmd_args_common(struct cmd_args *a, int key, struct cmd_layout_opts *lo)
 {
 	if (key == OPT_COLOR) {
 		if (!strcmp(a->arg, "auto"))
@@ -193,10 +193,15 @@ bool cmd_args_common(struct cmd_args *a, int key, struct cmd_layout_opts *lo)
 		else if (!strcmp(a->arg, "never"))
 			cmd_color = CMD_COLOR_NEVER;
 		else
-			return false;
-		return true;
+			return cmd_usage_error(a->cmd, "%s: expected auto, always or never, not '%s'",
+					       a->spelled, a->arg), -1;
+		return key;
 	}
-	return a->layout && lo && cmd_layout_opt(lo, key, a->arg, a->spelled);
+	/* cmd_args_next() gives no other key: a layout option when the
+	 * command takes them, else none reaches here. */
+	if (a->layout && lo)
+		cmd_layout_opt(lo, key, a->arg, a->spelled);
+	return key;
 }
 
 /* ---- help --------------------------------------------------------------- */

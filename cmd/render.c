@@ -339,10 +339,7 @@ static int render_runtime_option(struct render_run *r, struct cmd_args *a, int c
 	}
 	/* ---- end Codex ---- */
 	default:
-		if (!cmd_args_common(a, c, &r->lo))
-			return cmd_usage_error("render", "%s: expected auto, always or never, not '%s'",
-					       a->spelled, a->arg), -1;
-		return c;
+		return cmd_args_common(a, c, &r->lo);
 	}
 }
 

@@ -626,9 +626,7 @@ static int report_parse(struct cmd_args *a, struct cmd_layout_opts *lo, bool *qu
 		case 'q': *quiet = true; break;
 		case 'h': cmd_help(help_head, options, help_foot); return 0;
 		default:
-			if (!cmd_args_common(a, c, lo))
-				c = (cmd_usage_error("report", "%s: expected auto, always or never, not '%s'",
-						     a->spelled, a->arg), -1);
+			c = cmd_args_common(a, c, lo);
 		}
 		if (c < 0)
 			break;

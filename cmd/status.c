@@ -133,9 +133,7 @@ static int status_parse(struct cmd_args *a, struct cmd_layout_opts *lo, bool *js
 		case 'q': *quiet = true; break;
 		case 'h': cmd_help(help_head, options, help_foot); return 0;
 		default:
-			if (!cmd_args_common(a, c, lo))
-				c = (cmd_usage_error("status", "%s: expected auto, always or never, not '%s'",
-						     a->spelled, a->arg), -1);
+			c = cmd_args_common(a, c, lo);
 		}
 		if (c < 0)
 			break;
