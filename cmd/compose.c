@@ -102,34 +102,35 @@ static void compose_one(struct compose_run *run, const struct clawmd_root *root,
 	struct clawmd_compose_opts opts = {.version = CLAWMD_COMPOSE_OPTS_VERSION,
 					   .dry_run = run->dry_run || run->check,
 					   .record_only = cmd_front};
-	struct clawmd_group *grp;
-	int rc = clawmd_group_open(&grp, root, group, &err);
+	struct clawmd_group *g;
+	int rc = clawmd_group_open(&g, root, group, &err);
 	if (rc == 0) {
-		rc = clawmd_compose(&plan, &ch, grp, &opts, &err);
+		rc = clawmd_compose(&plan, &ch, g, &opts, &err);
 	} else {
 		clawmd_plan_init(&plan);
 		clawmd_changes_init(&ch);
 	}
-	struct clawmd_json *g = NULL;
-
-	/* The front answers a no-op the record vouches for, nothing else: a
-	 * changed group (1) or an error is the full program's to say. */
+	/* The front answers only a no-op the record vouches for.  1 (only
+	 * with record_only, the front's) is a group the record cannot vouch
+	 * for, which may need writing; it, and an error, are the full
+	 * program's to say, from the start (cmd_handover). */
 	if (rc > 0 || (cmd_front && rc < 0))
 		cmd_handover();
 	if (cmd_front && !run->quiet)
-		cmd_layout_warn(lay); /* held back until the group was known */
+		cmd_layout_warn(lay); /* held back until the front knew it answers */
+
+	struct clawmd_json *json_group = NULL;
 
 	if (run->json) {
-		g = clawmd_json_object();
-		clawmd_json_add_string(g, "group", group);
-		clawmd_json_add(run->groups, NULL, g);
+		json_group = clawmd_json_object();
+		clawmd_json_add_string(json_group, "group", group);
+		clawmd_json_add(run->groups, NULL, json_group);
 	}
 	if (rc < 0) {
 		if (!run->status)
 			run->status = cmd_exit_status(rc);
-		if (g) {
-			clawmd_json_add(g, "error", cmd_json_error(cmd_exit_status(rc), err.msg));
-		}
+		if (json_group)
+			clawmd_json_add(json_group, "error", cmd_json_error(cmd_exit_status(rc), err.msg));
 		cmd_put_error(err.msg);
 		goto out;
 	}
@@ -142,13 +143,11 @@ static void compose_one(struct compose_run *run, const struct clawmd_root *root,
 	for (size_t i = 0; i < nwarn && !run->quiet; i++)
 		if (!said_before(run, warn[i]))
 			cmd_put_warning(warn[i]); /* escaped: the names are found on disk */
-	if (g) {
-		clawmd_json_add_string(g, "path", ch.path);
-		clawmd_json_add_bool(g, "changed", ch.n > 0);
-		clawmd_json_add(g, "changes", changes_json(&ch));
-		struct clawmd_json *w = clawmd_json_add_array(g, "warnings");
-		for (size_t i = 0; i < nwarn; i++)
-			clawmd_json_add_string(w, NULL, warn[i]);
+	if (json_group) {
+		clawmd_json_add_string(json_group, "path", ch.path);
+		clawmd_json_add_bool(json_group, "changed", ch.n > 0);
+		clawmd_json_add(json_group, "changes", changes_json(&ch));
+		clawmd_json_add_strings(json_group, "warnings", warn, nwarn);
 	} else if (opts.dry_run && (rc = clawmd_changes_format(&run->text, &ch, &err)) < 0) {
 		cmd_put_error(err.msg);
 		if (!run->status)
@@ -158,7 +157,7 @@ static void compose_one(struct compose_run *run, const struct clawmd_root *root,
 out:
 	clawmd_changes_release(&ch);
 	clawmd_plan_release(&plan);
-	clawmd_group_free(grp);
+	clawmd_group_free(g);
 }
 
 /* --all takes real directories only; say which symlinks it passed over,

@@ -53,9 +53,9 @@ static struct clawmd_json *result_json(const struct clawmd_migrate_result *res)
 		clawmd_json_add_string(doc, "gitignore_hint", res->ignore_hint);
 	else
 		clawmd_json_add_null(doc, "gitignore_hint");
-	struct clawmd_json *g = clawmd_json_add_array(doc, "groups");
+	struct clawmd_json *names = clawmd_json_add_array(doc, "groups");
 	for (size_t i = 0; i < res->ngroups; i++)
-		clawmd_json_add_string(g, NULL, res->groups[i]);
+		clawmd_json_add_string(names, NULL, res->groups[i]);
 	struct clawmd_json *f = clawmd_json_add_array(doc, "failed");
 	for (size_t i = 0; i < res->n; i++) {
 		const struct clawmd_migrate_action *a = &res->v[i];

@@ -142,9 +142,9 @@ static struct clawmd_json *json_files(const struct clawmd_memory *m, bool target
 			clawmd_json_add_null(o, "parent");
 		if (target) {
 			if (f->nglobs) {
-				struct clawmd_json *g = clawmd_json_add_array(o, "globs");
+				struct clawmd_json *globs = clawmd_json_add_array(o, "globs");
 				for (size_t k = 0; k < f->nglobs; k++)
-					clawmd_json_add_string(g, NULL, f->globs[k]);
+					clawmd_json_add_string(globs, NULL, f->globs[k]);
 			} else {
 				clawmd_json_add_null(o, "globs");
 			}

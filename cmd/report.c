@@ -474,20 +474,10 @@ static size_t dropped(const struct row *r, bool print)
 	return n;
 }
 
-static void group_row(const struct row *r, const struct clawmd_layout *lay, size_t scale,
-		      size_t budget_chars)
+/* The group's details, opened from its name: what makes up its size, its
+ * findings, what was cut off and the text the agent gets. */
+static void row_details(const struct row *r)
 {
-	printf("<tr class=group data-group=\"");
-	html(r->group);
-	printf("\" data-total=%zu>\n<td><details><summary>", r->total);
-	html(r->group);
-	printf("</summary>\n");
-	if (r->failed) {
-		printf("<p class=state-bad>could not be read: ");
-		html(r->why);
-		printf("</p></details></td><td colspan=7 class=state-bad>unreadable</td></tr>\n");
-		return;
-	}
 	/* The fleet's bar is to one scale; this one is the group's own. */
 	bar(r, r->total, 0, false);
 	printf("<table class=parts><tr><th>source</th><th>name</th><th>characters</th>"
@@ -536,7 +526,12 @@ static void group_row(const struct row *r, const struct clawmd_layout *lay, size
 		}
 		printf("</details></td>\n");
 	}
+}
 
+/* The group's columns: runtimes, layout, state, size, cap, bar, findings. */
+static void row_columns(const struct row *r, const struct clawmd_layout *lay, size_t scale,
+			size_t budget_chars)
+{
 	printf("<td class=provider>");
 	html(r->c ? r->c->name : clawmd_runtime_name(r->rt));
 	for (int rt = 0; rt < CLAWMD_RUNTIME_N; rt++)
@@ -559,6 +554,24 @@ static void group_row(const struct row *r, const struct clawmd_layout *lay, size
 	size_t nd = dropped(r, false);
 	printf("</td><td class=num>%zu (%zu error%s)%s</td></tr>\n", r->st.nfindings, r->st.nerrors,
 	       r->st.nerrors == 1 ? "" : "s", nd ? "<br>cut off" : "");
+}
+
+static void group_row(const struct row *r, const struct clawmd_layout *lay, size_t scale,
+		      size_t budget_chars)
+{
+	printf("<tr class=group data-group=\"");
+	html(r->group);
+	printf("\" data-total=%zu>\n<td><details><summary>", r->total);
+	html(r->group);
+	printf("</summary>\n");
+	if (r->failed) {
+		printf("<p class=state-bad>could not be read: ");
+		html(r->why);
+		printf("</p></details></td><td colspan=7 class=state-bad>unreadable</td></tr>\n");
+		return;
+	}
+	row_details(r);
+	row_columns(r, lay, scale, budget_chars);
 }
 
 /* A filter over group names: the one script, inline. */

@@ -216,30 +216,30 @@ static void print_json(const struct status_rows *r)
 	struct clawmd_json *arr = clawmd_json_add_array(doc, "groups");
 	for (size_t i = 0; i < r->n; i++) {
 		const struct clawmd_group_status *s = &r->st[i];
-		struct clawmd_json *g = clawmd_json_object();
-		clawmd_json_add_string(g, "group", r->groups[i]);
+		struct clawmd_json *json_group = clawmd_json_object();
+		clawmd_json_add_string(json_group, "group", r->groups[i]);
 		if (r->failed[i]) {
-			clawmd_json_add_string(g, "drift", "unreadable");
-			clawmd_json_add(g, "error", cmd_json_error(r->failed[i], r->why[i]));
-			clawmd_json_add(arr, NULL, g);
+			clawmd_json_add_string(json_group, "drift", "unreadable");
+			clawmd_json_add(json_group, "error", cmd_json_error(r->failed[i], r->why[i]));
+			clawmd_json_add(arr, NULL, json_group);
 			continue;
 		}
-		clawmd_json_add_string(g, "drift", clawmd_drift_name(s->drift));
-		clawmd_json_add_bool(g, "all_skills", s->all_skills);
-		clawmd_json_add_strings(g, "skills", s->skills, s->nskills);
-		clawmd_json_add_strings(g, "on_demand", r->odv + i * r->nod, r->nodv[i]);
-		clawmd_json_add_strings(g, "fragments", s->fragments, s->nfragments);
-		clawmd_json_add_number(g, "memory_chars", (double)s->memory_chars);
-		clawmd_json_add_number(g, "tokens", (double)s->tokens);
-		clawmd_json_add_number(g, "findings", (double)s->nfindings);
-		clawmd_json_add_number(g, "errors", (double)s->nerrors);
-		clawmd_json_add_number(g, "preserved", (double)s->npreserved);
-		struct clawmd_json *rts = clawmd_json_add_array(g, "runtimes");
+		clawmd_json_add_string(json_group, "drift", clawmd_drift_name(s->drift));
+		clawmd_json_add_bool(json_group, "all_skills", s->all_skills);
+		clawmd_json_add_strings(json_group, "skills", s->skills, s->nskills);
+		clawmd_json_add_strings(json_group, "on_demand", r->odv + i * r->nod, r->nodv[i]);
+		clawmd_json_add_strings(json_group, "fragments", s->fragments, s->nfragments);
+		clawmd_json_add_number(json_group, "memory_chars", (double)s->memory_chars);
+		clawmd_json_add_number(json_group, "tokens", (double)s->tokens);
+		clawmd_json_add_number(json_group, "findings", (double)s->nfindings);
+		clawmd_json_add_number(json_group, "errors", (double)s->nerrors);
+		clawmd_json_add_number(json_group, "preserved", (double)s->npreserved);
+		struct clawmd_json *rts = clawmd_json_add_array(json_group, "runtimes");
 		for (int rt = 0; rt < clawmd_layout_nruntimes(r->lay); rt++)
 			if (s->runtimes & (1u << rt))
 				clawmd_json_add_string(rts, NULL, 
 					clawmd_layout_contract(r->lay, rt)->name);
-		clawmd_json_add(arr, NULL, g);
+		clawmd_json_add(arr, NULL, json_group);
 	}
 	cmd_json_print(doc);
 }
