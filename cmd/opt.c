@@ -6,7 +6,6 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include "cmd.h"
@@ -373,7 +372,6 @@ void cmd_layout_warn(const struct clawmd_layout *lay)
 
 int cmd_groups_check(const struct clawmd_root *root, char **groups, size_t n)
 {
-	const struct clawmd_layout *lay = &root->lay;
 	for (size_t i = 0; i < n; i++) {
 		struct clawmd_group *g;
 		struct clawmd_err err = CLAWMD_ERR_INIT;
@@ -382,21 +380,8 @@ int cmd_groups_check(const struct clawmd_root *root, char **groups, size_t n)
 		if (clawmd_group_open(&g, root, groups[i], &err) < 0)
 			return cmd_fail(&err);
 		clawmd_group_free(g);
-		char *e = cmd_escaped(groups[i]);
-		char *path = path_join(lay->groups, groups[i]);
-		char *shown = clawmd_layout_shown(lay, path);
-		struct stat st;
-		int st_rc = lstat(path, &st);
-		const char *why = st_rc < 0 ? "does not exist"
-				  : S_ISLNK(st.st_mode) ? "is a symlink (refused: it could lead anywhere)"
-				  : !S_ISDIR(st.st_mode) ? "is not a directory" : NULL;
-		if (why)
-			eprint("%sgroup '%s': '%s' %s", st_rc < 0 ? "no " : "", e, shown, why);
-		free(path);
-		free(shown);
-		free(e);
-		if (why)
-			return 4;
+		if (clawmd_group_present(root, groups[i], &err) < 0)
+			return cmd_fail(&err);
 	}
 	return 0;
 }

@@ -1,9 +1,12 @@
 /*
  * Unit tests for what cmd/ asks of the library instead of doing itself:
  * the public JSON builder and its printing rule (lib/sys/jsondoc.c), the
- * skills read on demand (lib/lint/status.c) and the symlinked group
- * directories a listing passes over (lib/layout/skipped.c).
+ * skills read on demand (lib/lint/status.c), the symlinked group
+ * directories a listing passes over (lib/layout/skipped.c), whether a
+ * named group is there (lib/group/present.c) and whether a tree holds a
+ * legacy layout (lib/migrate/legacy.c).
  */
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -87,6 +90,48 @@ static void fs_tests(void)
 	lay.skills = lay.groups = "/nonexistent/clawmd";
 	ok(clawmd_skills_on_demand(&v, &lay) == 0 && !v, "no skills directory: none");
 	ok(clawmd_groups_symlinked(&v, &lay) == 0 && !v, "no groups directory: none");
+
+	struct clawmd_root root;
+	struct clawmd_err err = CLAWMD_ERR_INIT;
+	clawmd_root_init(&root);
+	test_put(dir, "clawmd.json", "{}");
+	test_must(clawmd_root_load(&root, dir, &err), "root");
+	test_put(dir, "groups/file", "");
+	ok(clawmd_group_present(&root, "main", &err) == 0, "a real group directory is there");
+	static const struct {
+		const char *name, *head, *tail;
+	} absent[] = {
+		{"nope", "no group 'nope': '", "groups/nope' does not exist"},
+		{"elsewhere", "group 'elsewhere': '",
+		 "groups/elsewhere' is a symlink (refused: it could lead anywhere)"},
+		{"file", "group 'file': '", "groups/file' is not a directory"},
+	};
+	for (size_t i = 0; i < sizeof(absent) / sizeof(absent[0]); i++) {
+		clawmd_err_clear(&err);
+		int rc = clawmd_group_present(&root, absent[i].name, &err);
+		size_t lm = strlen(err.msg), lt = strlen(absent[i].tail);
+		ok(rc == CLAWMD_EFS && !strncmp(err.msg, absent[i].head, strlen(absent[i].head)) &&
+			   lm > lt && !strcmp(err.msg + lm - lt, absent[i].tail),
+		   "%s: EFS, '%s'", absent[i].name, err.msg);
+	}
+	clawmd_root_release(&root);
+
+	struct clawmd_dir top = CLAWMD_DIR_INIT;
+	top.fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC); /* as init opens DIR */
+	top.path = clawmd_xstrdup(dir);
+	test_must(top.fd < 0 ? -1 : 0, "open");
+	bool any = false;
+	char *entry = clawmd_xasprintf("%s/groups/main/CLAUDE.md", dir);
+	test_must(unlink(entry), "unlink");
+	free(entry);
+	ok(!clawmd_migrate_legacy_seen(&top, &any) && any, "a composed-model tree: no legacy, a group");
+	test_put(dir, "groups/main/CLAUDE.md", "hand-written\n");
+	any = false;
+	ok(clawmd_migrate_legacy_seen(&top, &any) && any, "a CLAUDE.md clawmd did not compose: legacy");
+	test_put(dir, "groups/main/CLAUDE.md", "");
+	test_put(dir, "groups/global/CLAUDE.md", "");
+	ok(clawmd_migrate_legacy_seen(&top, &any), "groups/global/: legacy");
+	clawmd_dir_release(&top);
 
 	char *rm = clawmd_xasprintf("rm -rf '%s'", dir);
 	test_must(system(rm), "rm");
