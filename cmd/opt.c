@@ -88,7 +88,7 @@ static const struct cmd_opt *find_long(const struct cmd_args *a, const char *nam
 {
 	for (int t = 0; t < 3; t++)
 		for (const struct cmd_opt *o = tables(a, t); o && o->name; o++)
-			if (strlen(o->name) == len && !strncmp(o->name, name, len))
+			if (o->name[0] == name[0] && strlen(o->name) == len && !strncmp(o->name, name, len))
 				return o;
 	return NULL;
 }
