@@ -1,5 +1,4 @@
 /* check.c - `clawmd check`: lint groups (or a tree) for CI and operators. */
-#include <cJSON.h>
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
@@ -44,6 +43,50 @@ static const struct cmd_opt options[] = {
 
 enum format { FMT_TEXT, FMT_JSON, FMT_SARIF };
 
+/* Input that could not be read at all: a group (NULL: the tree or the
+ * run), the exit status it means, and why. */
+struct failure {
+	char *group;
+	int status;
+	char *message;
+};
+
+struct failures {
+	struct failure *v;
+	size_t n, cap;
+};
+
+static void failures_add(struct failures *fs, const char *group, int status, const char *message)
+{
+	clawmd_xgrow(&fs->v, &fs->cap, fs->n + 1, sizeof(*fs->v));
+	fs->v[fs->n++] = (struct failure){clawmd_xstrdup(group), status, clawmd_xstrdup(message)};
+}
+
+static void failures_release(struct failures *fs)
+{
+	for (size_t i = 0; i < fs->n; i++) {
+		free(fs->v[i].group);
+		free(fs->v[i].message);
+	}
+	free(fs->v);
+	*fs = (struct failures){0};
+}
+
+/* The document's "failures": {"group", "error": {"status", "message"}} each. */
+static struct clawmd_json *failures_json(const struct failures *fs)
+{
+	struct clawmd_json *arr = clawmd_json_array();
+	for (size_t i = 0; i < fs->n; i++) {
+		struct clawmd_json *e = clawmd_json_add_object(arr, NULL);
+		if (fs->v[i].group)
+			clawmd_json_add_string(e, "group", fs->v[i].group);
+		else
+			clawmd_json_add_null(e, "group");
+		clawmd_json_add(e, "error", cmd_json_error(fs->v[i].status, fs->v[i].message));
+	}
+	return arr;
+}
+
 static const char *colour_of(enum clawmd_severity sev)
 {
 	return sev == CLAWMD_SEV_ERROR ? "\033[1;31m" : sev == CLAWMD_SEV_WARNING ? "\033[1;33m"
@@ -68,34 +111,34 @@ static void print_text(const struct clawmd_findings *f, bool hints, bool colour)
 	}
 }
 
-static cJSON *json_doc(const struct clawmd_findings *f, cJSON *errors)
+static struct clawmd_json *json_doc(const struct clawmd_findings *f, const struct failures *fs)
 {
-	cJSON *doc = cmd_json_doc();
-	cJSON *arr = cJSON_AddArrayToObject(doc, "findings");
+	struct clawmd_json *doc = cmd_json_doc();
+	struct clawmd_json *arr = clawmd_json_add_array(doc, "findings");
 	for (size_t i = 0; i < f->n; i++) {
 		const struct clawmd_finding *x = &f->v[i];
-		cJSON *o = cJSON_CreateObject();
-		cJSON_AddStringToObject(o, "code", x->rule->code);
-		cJSON_AddStringToObject(o, "name", x->rule->name);
-		cJSON_AddStringToObject(o, "severity", clawmd_severity_name(x->rule->severity));
+		struct clawmd_json *o = clawmd_json_object();
+		clawmd_json_add_string(o, "code", x->rule->code);
+		clawmd_json_add_string(o, "name", x->rule->name);
+		clawmd_json_add_string(o, "severity", clawmd_severity_name(x->rule->severity));
 		if (x->group)
-			cJSON_AddStringToObject(o, "group", x->group);
+			clawmd_json_add_string(o, "group", x->group);
 		else
-			cJSON_AddNullToObject(o, "group");
-		cJSON_AddStringToObject(o, "file", x->file);
-		cJSON_AddNumberToObject(o, "line", (double)x->line);
-		cJSON_AddNumberToObject(o, "column", (double)x->col);
-		cJSON_AddStringToObject(o, "message", x->message);
-		cJSON_AddStringToObject(o, "hint", x->hint);
-		cJSON_AddItemToArray(arr, o);
+			clawmd_json_add_null(o, "group");
+		clawmd_json_add_string(o, "file", x->file);
+		clawmd_json_add_number(o, "line", (double)x->line);
+		clawmd_json_add_number(o, "column", (double)x->col);
+		clawmd_json_add_string(o, "message", x->message);
+		clawmd_json_add_string(o, "hint", x->hint);
+		clawmd_json_add(arr, NULL, o);
 	}
-	cJSON *sum = cJSON_AddObjectToObject(doc, "summary");
+	struct clawmd_json *sum = clawmd_json_add_object(doc, "summary");
 	size_t errs = clawmd_findings_count(f, CLAWMD_SEV_ERROR);
 	size_t warns = clawmd_findings_count(f, CLAWMD_SEV_WARNING) - errs;
-	cJSON_AddNumberToObject(sum, "errors", (double)errs);
-	cJSON_AddNumberToObject(sum, "warnings", (double)warns);
-	cJSON_AddNumberToObject(sum, "notes", (double)(f->n - errs - warns));
-	cJSON_AddItemToObject(doc, "failures", errors);
+	clawmd_json_add_number(sum, "errors", (double)errs);
+	clawmd_json_add_number(sum, "warnings", (double)warns);
+	clawmd_json_add_number(sum, "notes", (double)(f->n - errs - warns));
+	clawmd_json_add(doc, "failures", failures_json(fs));
 	return doc;
 }
 
@@ -108,9 +151,7 @@ static const char *sarif_level(enum clawmd_severity sev)
  * Markdown would read as emphasis, a link or HTML is backslash-escaped. */
 static char *md_escape(const char *s)
 {
-	char *out = malloc(strlen(s) * 2 + 1), *o = out;
-	if (!out)
-		abort();
+	char *out = clawmd_xmalloc(strlen(s) * 2 + 1), *o = out;
 	for (; *s; s++) {
 		if (strchr("\\`*_[]<>#|~", *s))
 			*o++ = '\\';
@@ -121,25 +162,21 @@ static char *md_escape(const char *s)
 }
 
 /* A message as SARIF consumers want it: one sentence ending in a period. */
-static void add_message(cJSON *parent, const char *key, const char *text, const char *markdown)
+static void add_message(struct clawmd_json *parent, const char *key, const char *text, const char *markdown)
 {
-	cJSON *m = cJSON_AddObjectToObject(parent, key);
+	struct clawmd_json *m = clawmd_json_add_object(parent, key);
 	size_t n = strlen(text);
-	char *t = NULL;
-	if (asprintf(&t, "%s%s", text, n && text[n - 1] == '.' ? "" : ".") < 0)
-		abort();
-	cJSON_AddStringToObject(m, "text", t);
+	char *t = clawmd_xasprintf("%s%s", text, n && text[n - 1] == '.' ? "" : ".");
+	clawmd_json_add_string(m, "text", t);
 	if (markdown)
-		cJSON_AddStringToObject(m, "markdown", markdown);
+		clawmd_json_add_string(m, "markdown", markdown);
 	free(t);
 }
 
 /* SARIF rule names are PascalCase identifiers: "import-missing" is "ImportMissing". */
 static char *sarif_name(const char *rule_name)
 {
-	char *name = strdup(rule_name);
-	if (!name)
-		abort();
+	char *name = clawmd_xstrdup(rule_name);
 	size_t k = 0;
 	for (const char *p = rule_name; *p; p++) {
 		if (*p == '-')
@@ -153,28 +190,25 @@ static char *sarif_name(const char *rule_name)
 
 /* One rule as the log documents it: descriptions, and help in text and
  * Markdown (what it means and what to do). */
-static cJSON *sarif_rule(const struct clawmd_lint_rule *r)
+static struct clawmd_json *sarif_rule(const struct clawmd_lint_rule *r)
 {
-	cJSON *o = cJSON_CreateObject();
-	char *text = NULL, *md = NULL;
+	struct clawmd_json *o = clawmd_json_object();
 	char *md_desc = md_escape(r->description), *md_help = md_escape(r->help);
-	if (asprintf(&text, "%s\n\nWhat to do: %s", r->description, r->help) < 0 ||
-	    asprintf(&md, "**%s %s** (%s)\n\n%s\n\n**What to do:** %s", r->code,
-		     r->name, sarif_level(r->severity), md_desc, md_help) < 0)
-		abort();
+	char *text = clawmd_xasprintf("%s\n\nWhat to do: %s", r->description, r->help);
+	char *md = clawmd_xasprintf("**%s %s** (%s)\n\n%s\n\n**What to do:** %s", r->code, r->name,
+				    sarif_level(r->severity), md_desc, md_help);
 	free(md_desc);
 	free(md_help);
 	char *name = sarif_name(r->name);
-	cJSON_AddStringToObject(o, "id", r->code);
-	cJSON_AddStringToObject(o, "name", name);
+	clawmd_json_add_string(o, "id", r->code);
+	clawmd_json_add_string(o, "name", name);
 	add_message(o, "shortDescription", r->summary, NULL);
 	add_message(o, "fullDescription", r->description, NULL);
 	add_message(o, "help", text, md);
-	cJSON_AddStringToObject(cJSON_AddObjectToObject(o, "defaultConfiguration"), "level",
+	clawmd_json_add_string(clawmd_json_add_object(o, "defaultConfiguration"), "level",
 				sarif_level(r->severity));
-	cJSON *props = cJSON_AddObjectToObject(o, "properties");
-	cJSON_AddItemToArray(cJSON_AddArrayToObject(props, "tags"),
-			     cJSON_CreateString("claude-code-memory"));
+	struct clawmd_json *props = clawmd_json_add_object(o, "properties");
+	clawmd_json_add_string(clawmd_json_add_array(props, "tags"), NULL, "claude-code-memory");
 	free(text);
 	free(md);
 	free(name);
@@ -182,92 +216,83 @@ static cJSON *sarif_rule(const struct clawmd_lint_rule *r)
 }
 
 /* The run's tool: clawmd, and every rule it has. */
-static void sarif_driver(cJSON *run, const struct clawmd_lint_rule *rules, size_t nrules)
+static void sarif_driver(struct clawmd_json *run, const struct clawmd_lint_rule *rules, size_t nrules)
 {
-	cJSON *driver = cJSON_AddObjectToObject(cJSON_AddObjectToObject(run, "tool"), "driver");
-	cJSON_AddStringToObject(driver, "name", "clawmd");
-	cJSON_AddStringToObject(driver, "version", CLAWMD_VERSION);
-	cJSON_AddStringToObject(driver, "semanticVersion", CLAWMD_VERSION);
-	cJSON *jr = cJSON_AddArrayToObject(driver, "rules");
+	struct clawmd_json *driver = clawmd_json_add_object(clawmd_json_add_object(run, "tool"), "driver");
+	clawmd_json_add_string(driver, "name", "clawmd");
+	clawmd_json_add_string(driver, "version", CLAWMD_VERSION);
+	clawmd_json_add_string(driver, "semanticVersion", CLAWMD_VERSION);
+	struct clawmd_json *jr = clawmd_json_add_array(driver, "rules");
 	for (size_t i = 0; i < nrules; i++)
-		cJSON_AddItemToArray(jr, sarif_rule(&rules[i]));
+		clawmd_json_add(jr, NULL, sarif_rule(&rules[i]));
 }
 
 /* SRCROOT, the directory relative paths are relative to, as a file:// URI. */
-static void sarif_srcroot(cJSON *run, const char *srcroot)
+static void sarif_srcroot(struct clawmd_json *run, const char *srcroot)
 {
-	char *uri = NULL, *enc = cmd_uri_encode(srcroot);
-	if (asprintf(&uri, "file://%s%s", enc, enc[strlen(enc) - 1] == '/' ? "" : "/") < 0)
-		abort();
+	char *enc = cmd_uri_encode(srcroot);
+	char *uri = clawmd_xasprintf("file://%s%s", enc, enc[strlen(enc) - 1] == '/' ? "" : "/");
 	free(enc);
-	cJSON *base = cJSON_AddObjectToObject(cJSON_AddObjectToObject(run, "originalUriBaseIds"),
+	struct clawmd_json *base = clawmd_json_add_object(clawmd_json_add_object(run, "originalUriBaseIds"),
 					      "SRCROOT");
-	cJSON_AddStringToObject(base, "uri", uri);
+	clawmd_json_add_string(base, "uri", uri);
 	free(uri);
 }
 
 /* Where a finding is: its file (relative to SRCROOT, or an absolute
  * file:// URI), line and column. */
-static cJSON *sarif_location(const struct clawmd_finding *x, const char *srcroot)
+static struct clawmd_json *sarif_location(const struct clawmd_finding *x, const char *srcroot)
 {
-	cJSON *loc = cJSON_CreateObject();
-	cJSON *phys = cJSON_AddObjectToObject(loc, "physicalLocation");
-	cJSON *art = cJSON_AddObjectToObject(phys, "artifactLocation");
+	struct clawmd_json *loc = clawmd_json_object();
+	struct clawmd_json *phys = clawmd_json_add_object(loc, "physicalLocation");
+	struct clawmd_json *art = clawmd_json_add_object(phys, "artifactLocation");
 	char *enc = cmd_uri_encode(x->file);
 	if (x->file[0] == '/') {
-		char *abs = NULL;
-		if (asprintf(&abs, "file://%s", enc) < 0)
-			abort();
+		char *abs = clawmd_xasprintf("file://%s", enc);
 		free(enc);
 		enc = abs;
 	}
-	cJSON_AddStringToObject(art, "uri", enc);
+	clawmd_json_add_string(art, "uri", enc);
 	free(enc);
 	if (x->file[0] != '/' && srcroot)
-		cJSON_AddStringToObject(art, "uriBaseId", "SRCROOT");
-	cJSON *reg = cJSON_AddObjectToObject(phys, "region");
-	cJSON_AddNumberToObject(reg, "startLine", (double)x->line);
-	cJSON_AddNumberToObject(reg, "startColumn", (double)x->col);
+		clawmd_json_add_string(art, "uriBaseId", "SRCROOT");
+	struct clawmd_json *reg = clawmd_json_add_object(phys, "region");
+	clawmd_json_add_number(reg, "startLine", (double)x->line);
+	clawmd_json_add_number(reg, "startColumn", (double)x->col);
 	return loc;
 }
 
 /* One finding as a result: its rule, level, message with the hint, and location. */
-static cJSON *sarif_result(const struct clawmd_finding *x, const struct clawmd_lint_rule *rules,
+static struct clawmd_json *sarif_result(const struct clawmd_finding *x, const struct clawmd_lint_rule *rules,
 			   const char *srcroot)
 {
-	cJSON *r = cJSON_CreateObject();
-	cJSON_AddStringToObject(r, "ruleId", x->rule->code);
-	cJSON_AddNumberToObject(r, "ruleIndex", (double)(x->rule - rules));
-	cJSON_AddStringToObject(r, "level", sarif_level(x->rule->severity));
-	char *text = NULL;
+	struct clawmd_json *r = clawmd_json_object();
+	clawmd_json_add_string(r, "ruleId", x->rule->code);
+	clawmd_json_add_number(r, "ruleIndex", (double)(x->rule - rules));
+	clawmd_json_add_string(r, "level", sarif_level(x->rule->severity));
 	size_t ml = strlen(x->message);
-	if (asprintf(&text, "%s%s Hint: %s", x->message,
-		     ml && x->message[ml - 1] == '.' ? "" : ".", x->hint) < 0)
-		abort();
+	char *text = clawmd_xasprintf("%s%s Hint: %s", x->message,
+				      ml && x->message[ml - 1] == '.' ? "" : ".", x->hint);
 	add_message(r, "message", text, NULL);
 	free(text);
-	cJSON_AddItemToArray(cJSON_AddArrayToObject(r, "locations"), sarif_location(x, srcroot));
+	clawmd_json_add(clawmd_json_add_array(r, "locations"), NULL, sarif_location(x, srcroot));
 	if (x->group)
-		cJSON_AddStringToObject(cJSON_AddObjectToObject(r, "properties"), "group",
+		clawmd_json_add_string(clawmd_json_add_object(r, "properties"), "group",
 					x->group);
 	return r;
 }
 
 /* The invocation: input that could not be read at all is a tool notification. */
-static cJSON *sarif_invocation(cJSON *errors)
+static struct clawmd_json *sarif_invocation(const struct failures *fs)
 {
-	cJSON *inv = cJSON_CreateObject();
-	cJSON_AddBoolToObject(inv, "executionSuccessful", cJSON_GetArraySize(errors) == 0);
-	if (cJSON_GetArraySize(errors)) {
-		cJSON *notes = cJSON_AddArrayToObject(inv, "toolExecutionNotifications");
-		cJSON *e;
-		cJSON_ArrayForEach(e, errors)
-		{
-			cJSON *n = cJSON_CreateObject();
-			cJSON_AddStringToObject(n, "level", "error");
-			add_message(n, "message", cJSON_GetObjectItem(cJSON_GetObjectItem(e, "error"),
-								      "message")->valuestring, NULL);
-			cJSON_AddItemToArray(notes, n);
+	struct clawmd_json *inv = clawmd_json_object();
+	clawmd_json_add_bool(inv, "executionSuccessful", fs->n == 0);
+	if (fs->n) {
+		struct clawmd_json *notes = clawmd_json_add_array(inv, "toolExecutionNotifications");
+		for (size_t i = 0; i < fs->n; i++) {
+			struct clawmd_json *n = clawmd_json_add_object(notes, NULL);
+			clawmd_json_add_string(n, "level", "error");
+			add_message(n, "message", fs->v[i].message, NULL);
 		}
 	}
 	return inv;
@@ -279,37 +304,31 @@ static cJSON *sarif_invocation(cJSON *errors)
  * installed and no link; there is no helpUri because no https page holds
  * the rules (a file:// link would name the machine that wrote the log).
  * Paths are relative to ROOT (%SRCROOT%), which is the repository in CI. */
-static cJSON *sarif_doc(const struct clawmd_findings *f, cJSON *errors, const char *srcroot)
+static struct clawmd_json *sarif_doc(const struct clawmd_findings *f, const struct failures *fs,
+				     const char *srcroot)
 {
 	size_t nrules;
 	const struct clawmd_lint_rule *rules = clawmd_lint_rules(&nrules);
-	cJSON *doc = cJSON_CreateObject();
-	cJSON_AddStringToObject(doc, "$schema",
+	struct clawmd_json *doc = clawmd_json_object();
+	clawmd_json_add_string(doc, "$schema",
 				"https://json.schemastore.org/sarif-2.1.0.json");
-	cJSON_AddStringToObject(doc, "version", "2.1.0");
-	cJSON *run = cJSON_CreateObject();
-	cJSON_AddItemToArray(cJSON_AddArrayToObject(doc, "runs"), run);
+	clawmd_json_add_string(doc, "version", "2.1.0");
+	struct clawmd_json *run = clawmd_json_object();
+	clawmd_json_add(clawmd_json_add_array(doc, "runs"), NULL, run);
 	sarif_driver(run, rules, nrules);
 	if (srcroot)
 		sarif_srcroot(run, srcroot);
-	cJSON *results = cJSON_AddArrayToObject(run, "results");
+	struct clawmd_json *results = clawmd_json_add_array(run, "results");
 	for (size_t i = 0; i < f->n; i++)
-		cJSON_AddItemToArray(results, sarif_result(&f->v[i], rules, srcroot));
-	cJSON_AddItemToArray(cJSON_AddArrayToObject(run, "invocations"), sarif_invocation(errors));
-	cJSON_Delete(errors);
+		clawmd_json_add(results, NULL, sarif_result(&f->v[i], rules, srcroot));
+	clawmd_json_add(clawmd_json_add_array(run, "invocations"), NULL, sarif_invocation(fs));
 	return doc;
 }
 
 /* A failure to read a group or tree: on stderr now, in the document later. */
-static void add_failure(cJSON *failures, const char *group, int status, const char *msg)
+static void add_failure(struct failures *fs, const char *group, int status, const char *msg)
 {
-	cJSON *e = cJSON_CreateObject();
-	if (group)
-		cJSON_AddStringToObject(e, "group", group);
-	else
-		cJSON_AddNullToObject(e, "group");
-	cJSON_AddItemToObject(e, "error", cmd_json_error(status, msg));
-	cJSON_AddItemToArray(failures, e);
+	failures_add(fs, group, status, msg);
 	cmd_put_error(msg);
 }
 
@@ -320,12 +339,11 @@ static void early_failure(enum format fmt, int status)
 {
 	if (fmt == FMT_SARIF) {
 		struct clawmd_findings none;
-		cJSON *failures = cJSON_CreateArray(), *e = cJSON_CreateObject();
+		struct failures fs = {0};
 		clawmd_findings_init(&none);
-		cJSON_AddNullToObject(e, "group");
-		cJSON_AddItemToObject(e, "error", cmd_json_error(status, NULL));
-		cJSON_AddItemToArray(failures, e);
-		cmd_sarif_print(sarif_doc(&none, failures, NULL));
+		failures_add(&fs, NULL, status, cmd_last_error());
+		cmd_sarif_print(sarif_doc(&none, &fs, NULL));
+		failures_release(&fs);
 	} else if (fmt == FMT_JSON) {
 		cmd_json_failure(status);
 	}
@@ -351,7 +369,7 @@ struct check {
 	const char *cwd;	/* --cwd DIR: lint a tree, not groups */
 	struct clawmd_findings f;
 	struct clawmd_root root;
-	cJSON *failures;	/* what could not be read, for the document */
+	struct failures failures; /* what could not be read, for the document */
 	char *srcroot;		/* what SARIF paths are relative to */
 	size_t ngroups;
 	int status;
@@ -386,9 +404,7 @@ static int check_parse(struct check *k, int argc, char **argv)
 		case 'q': k->quiet = true; break;
 		case 'h': cmd_help(help_head, options, help_foot); return 1;
 		default:
-			if (!cmd_args_common(&k->a, c, &k->lo))
-				c = (cmd_usage_error("check", "%s: expected auto, always or never, not '%s'",
-						    k->a.spelled, k->a.arg), -1);
+			c = cmd_args_common(&k->a, c, &k->lo);
 		}
 		if (c < 0)
 			break;
@@ -413,7 +429,7 @@ static void check_tree(struct check *k)
 	if (trc < 0) {
 		k->status = cmd_exit_status(err.code);
 		k->status = k->status ? k->status : 3;
-		add_failure(k->failures, NULL, k->status, err.msg);
+		add_failure(&k->failures, NULL, k->status, err.msg);
 	} else {
 		/* Shown relative to DIR, as -C shows them relative to ROOT. */
 		k->srcroot = realpath(k->cwd, NULL);
@@ -433,7 +449,7 @@ static void check_each(struct check *k, char **groups, size_t n, bool progress)
 			int st = cmd_exit_status(err.code);
 			if (progress)
 				fputs("\r\033[K", stderr);
-			add_failure(k->failures, groups[i], st ? st : 4, err.msg);
+			add_failure(&k->failures, groups[i], st ? st : 4, err.msg);
 			if (!k->status)
 				k->status = st ? st : 4;
 		}
@@ -459,7 +475,7 @@ static int check_groups(struct check *k)
 	k->root.pass = clawmd_pass_new(); /* the host's sources, read once */
 	check_each(k, groups, n, listed && n > 100 && !k->quiet && isatty(2));
 	clawmd_strv_free(listed, listed ? n : 0);
-	k->srcroot = strdup(k->root.lay.root);
+	k->srcroot = clawmd_xstrdup(k->root.lay.root);
 	return 0;
 }
 
@@ -476,14 +492,13 @@ static void check_print(struct check *k)
 	size_t warns = clawmd_findings_count(f, CLAWMD_SEV_WARNING) - errs;
 	if (k->fmt == FMT_TEXT) {
 		print_text(f, k->hints, cmd_use_colour(stdout));
-		cJSON_Delete(k->failures);
 	} else {
 		if (k->fmt == FMT_JSON)
-			cmd_json_print(json_doc(f, k->failures));
+			cmd_json_print(json_doc(f, &k->failures));
 		else
-			cmd_sarif_print(sarif_doc(f, k->failures, k->srcroot));
+			cmd_sarif_print(sarif_doc(f, &k->failures, k->srcroot));
 	}
-	k->failures = NULL;
+	failures_release(&k->failures);
 	if (!k->quiet) {
 		fprintf(stderr, "clawmd: %zu error%s, %zu warning%s, %zu note%s", errs,
 			errs == 1 ? "" : "s", warns, warns == 1 ? "" : "s", f->n - errs - warns,
@@ -510,12 +525,10 @@ int cmd_check(int argc, char **argv)
 	}
 	clawmd_root_init(&k.root);
 	clawmd_findings_init(&k.f);
-	k.failures = cJSON_CreateArray();
 	if (k.cwd) {
 		check_tree(&k);
 	} else if ((rc = check_groups(&k))) {
 		early_failure(k.fmt, rc);
-		cJSON_Delete(k.failures);
 		cmd_args_release(&k.a);
 		return rc;
 	}

@@ -90,7 +90,8 @@ static int complete(int argc, char **argv)
 	int c;
 	cmd_args_init(&a, "__complete", NULL, true, argc, argv);
 	while ((c = cmd_args_next(&a)) > 0)
-		cmd_args_common(&a, c, &lo);
+		if (c != OPT_COLOR) /* no colour here; a bad --color is no error */
+			cmd_layout_opt(&lo, c, a.arg, a.spelled);
 	const char *what = a.noperands ? a.operands[0] : "";
 	int st = 0;
 	if (!strcmp(what, "commands")) {
@@ -155,12 +156,8 @@ int main(int argc, char **argv)
 			cmd_quiet = true;
 			continue;
 		}
-		if (!cmd_args_common(&a, c, &cmd_layout_global)) {
-			cmd_usage_error(NULL, "%s: expected auto, always or never, not '%s'", a.spelled,
-					a.arg);
-			c = -1;
+		if ((c = cmd_args_common(&a, c, &cmd_layout_global)) < 0)
 			break;
-		}
 	}
 	cmd_args_release(&a);
 	if (c < 0)

@@ -108,9 +108,13 @@ void cmd_args_init(struct cmd_args *a, const char *cmd, const struct cmd_opt *op
  */
 int cmd_args_next(struct cmd_args *a);
 void cmd_args_release(struct cmd_args *a);
-/* The options every subcommand shares: layout options into `lo`, --color.
- * True when `key` was one. */
-bool cmd_args_common(struct cmd_args *a, int key, struct cmd_layout_opts *lo);
+/*
+ * The options every subcommand shares, the default of its option switch:
+ * a layout option into `lo`, --color.  `key`, or -1 after a usage error
+ * was printed (a --color value not auto, always or never), so that the
+ * loop reads: default: c = cmd_args_common(a, c, lo); ... if (c < 0) break;
+ */
+int cmd_args_common(struct cmd_args *a, int key, struct cmd_layout_opts *lo);
 
 /* Print a subcommand's help: `head` (usage and description), its options
  * from the table, the layout options, then `foot` (exit statuses). */
@@ -150,6 +154,9 @@ bool cmd_tree_root(struct clawmd_root *root, const struct cmd_layout_opts *lo, c
 /* "clawmd: <msg>" and "clawmd: warning: <msg>", escaped, on stderr. */
 void cmd_put_error(const char *msg);
 void cmd_put_warning(const char *msg);
+/* The last message printed by cmd_put_error(), cmd_fail() or
+ * cmd_usage_error() ("" before any). */
+const char *cmd_last_error(void);
 /* Print "clawmd: <msg>" and return the exit status for err's code. */
 int cmd_fail(const struct clawmd_err *err);
 /* Print "clawmd <cmd>: <msg> (see 'clawmd <cmd> --help')" on one line; returns 2. */
@@ -173,8 +180,6 @@ char *cmd_escaped(const char *s);
 /* The same for multi-line text (a diff), line by line: each line is
  * escaped, the newlines that end lines are kept; appended to `out`. */
 void cmd_escape_lines(struct clawmd_buf *out, const char *s, size_t len);
-/* Length of the well-formed UTF-8 sequence at s (at most n bytes), or 0. */
-size_t cmd_utf8_len(const unsigned char *s, size_t n);
 /* A path as an RFC 3986 URI reference: what is not unreserved, a
  * sub-delimiter, ':', '@' or '/' is percent-encoded, so every byte of the
  * name survives exactly (caller frees). */
@@ -185,33 +190,19 @@ char *cmd_shown(const struct clawmd_layout *lay, const char *base, const char *r
 
 
 /*
- * JSON documents: every one starts {"tool": "clawmd", "version": ...}; an
- * error, of the whole run or of one group, is {"status": N, "message": ...}
- * under "error".  cmd_json_error(st, NULL) takes the last message printed.
+ * JSON documents (built with clawmd/json.h): every one starts {"tool":
+ * "clawmd", "version": ...}; an error, of the whole run or of one group,
+ * is {"status": N, "message": ...} under "error".  cmd_json_error(st,
+ * NULL) takes the last message printed.
  */
-struct cJSON;
-struct cJSON *cmd_json_doc(void);
-struct cJSON *cmd_json_error(int status, const char *message);
-/*
- * A document as text, every string made well-formed UTF-8 (each byte
- * outside a well-formed sequence becomes U+FFFD); with `exact`, a member
- * "K" so changed gets "K_base64" with its original bytes (for an array,
- * a parallel array, null where nothing changed).  Caller frees.
- */
-char *cmd_json_text(struct cJSON *doc, bool exact);
-/* Member `key` of `obj`: `len` bytes of file content as one JSON string,
- * whole (a NUL is \u0000, which a cJSON string would end at), by the rule
- * of cmd_json_text: ill-formed bytes as U+FFFD, then "key_base64" with the
- * exact bytes. */
-void cmd_json_add_bytes(struct cJSON *obj, const char *key, const char *data, size_t len);
-/* cJSON gave no text: say which library could not be loaded and exit 4
- * (the library's forwarders build nothing then), else out of memory. */
-__attribute__((noreturn)) void cmd_json_failed(void);
-/* Print `doc` on stdout (cmd_json_text, exact) and free it. */
-void cmd_json_print(struct cJSON *doc);
+struct clawmd_json *cmd_json_doc(void);
+struct clawmd_json *cmd_json_error(int status, const char *message);
+/* Print `doc` on stdout (clawmd_json_text, exact bytes beside) and free
+ * it; when cJSON could not be loaded, say which library and exit 4. */
+void cmd_json_print(struct clawmd_json *doc);
 /* The same for a SARIF log: U+FFFD only (the schema takes no extra
  * members; each artifact's URI holds its exact path, percent-encoded). */
-void cmd_sarif_print(struct cJSON *doc);
+void cmd_sarif_print(struct clawmd_json *doc);
 /* Print {"tool", "version", "error"} for a run that failed; returns status. */
 int cmd_json_failure(int status);
 

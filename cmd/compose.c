@@ -1,9 +1,5 @@
 /* compose.c - `clawmd compose`: the per-spawn job, and its drift gate. */
-#include <cJSON.h>
-#include <dirent.h>
-#include <fcntl.h>
 #include <stdlib.h>
-#include <sys/stat.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -41,12 +37,12 @@ static const struct cmd_opt options[] = {
 
 struct compose_run {
 	bool dry_run, check, json, quiet, progress;
-	cJSON *doc;
+	struct clawmd_json *doc, *groups; /* --json: the document, its "groups" */
 	struct clawmd_buf text;
 	bool drift;
 	int status; /* the first failure's exit status */
 	char **said; /* warnings printed so far: a layout warning, the same for */
-	size_t nsaid; /* every group, is printed once per run */
+	size_t nsaid, capsaid; /* every group, is printed once per run */
 };
 
 static bool said_before(struct compose_run *run, const char *w)
@@ -54,47 +50,44 @@ static bool said_before(struct compose_run *run, const char *w)
 	for (size_t i = 0; i < run->nsaid; i++)
 		if (!strcmp(run->said[i], w))
 			return true;
-	run->said = realloc(run->said, (run->nsaid + 1) * sizeof(char *));
-	if (!run->said || !(run->said[run->nsaid] = strdup(w)))
-		abort();
-	run->nsaid++;
+	clawmd_xgrow(&run->said, &run->capsaid, run->nsaid + 1, sizeof(*run->said));
+	run->said[run->nsaid++] = clawmd_xstrdup(w);
 	return false;
 }
 
-static cJSON *changes_json(const struct clawmd_changes *ch)
+static struct clawmd_json *changes_json(const struct clawmd_changes *ch)
 {
-	cJSON *arr = cJSON_CreateArray();
+	struct clawmd_json *arr = clawmd_json_array();
 	struct clawmd_err err = CLAWMD_ERR_INIT;
 	for (size_t i = 0; i < ch->n; i++) {
 		const struct clawmd_change *c = &ch->v[i];
-		cJSON *o = cJSON_CreateObject();
+		struct clawmd_json *o = clawmd_json_object();
 		char *path = clawmd_xasprintf("%s/%s", ch->path, c->name);
 		struct clawmd_buf diff = CLAWMD_BUF_INIT;
-		cJSON_AddStringToObject(o, "action", clawmd_action_name(c->action));
-		cJSON_AddStringToObject(o, "path", path);
-		cJSON_AddStringToObject(o, "old_type", clawmd_ftype_name(c->old_type));
+		clawmd_json_add_string(o, "action", clawmd_action_name(c->action));
+		clawmd_json_add_string(o, "path", path);
+		clawmd_json_add_string(o, "old_type", clawmd_ftype_name(c->old_type));
 		if (c->old_type == CLAWMD_FT_LINK && c->old.ptr)
-			cJSON_AddStringToObject(o, "old_target", c->old.ptr);
+			clawmd_json_add_string(o, "old_target", c->old.ptr);
 		if (c->action == CLAWMD_WRITE) {
-			cJSON_AddStringToObject(o, "type", clawmd_ftype_name(c->want->type));
+			clawmd_json_add_string(o, "type", clawmd_ftype_name(c->want->type));
 			if (c->want->type == CLAWMD_FT_LINK)
-				cJSON_AddStringToObject(o, "target", c->want->data);
+				clawmd_json_add_string(o, "target", c->want->data);
 			if (c->want->type == CLAWMD_FT_DIR) { /* a copied fragment's directory */
-				cJSON *files = cJSON_AddArrayToObject(o, "files");
+				struct clawmd_json *files = clawmd_json_add_array(o, "files");
 				for (size_t k = 0; k < c->want->nfiles; k++)
-					cJSON_AddItemToArray(files,
-							     cJSON_CreateString(c->want->files[k].name));
+					clawmd_json_add_string(files, NULL, c->want->files[k].name);
 			}
 		}
 		if (c->action == CLAWMD_PRESERVE)
-			cJSON_AddStringToObject(o, "moved_to", c->moved_to ? c->moved_to
+			clawmd_json_add_string(o, "moved_to", c->moved_to ? c->moved_to
 							       : c->into_local ? "CLAUDE.local.md"
 									       : "");
 		if (clawmd_change_diff(&diff, c, ch->path, &err) == 0 && diff.len)
-			cJSON_AddStringToObject(o, "diff", diff.ptr);
+			clawmd_json_add_string(o, "diff", diff.ptr);
 		clawmd_buf_release(&diff);
 		free(path);
-		cJSON_AddItemToArray(arr, o);
+		clawmd_json_add(arr, NULL, o);
 	}
 	return arr;
 }
@@ -109,34 +102,35 @@ static void compose_one(struct compose_run *run, const struct clawmd_root *root,
 	struct clawmd_compose_opts opts = {.version = CLAWMD_COMPOSE_OPTS_VERSION,
 					   .dry_run = run->dry_run || run->check,
 					   .record_only = cmd_front};
-	struct clawmd_group *grp;
-	int rc = clawmd_group_open(&grp, root, group, &err);
+	struct clawmd_group *g;
+	int rc = clawmd_group_open(&g, root, group, &err);
 	if (rc == 0) {
-		rc = clawmd_compose(&plan, &ch, grp, &opts, &err);
+		rc = clawmd_compose(&plan, &ch, g, &opts, &err);
 	} else {
 		clawmd_plan_init(&plan);
 		clawmd_changes_init(&ch);
 	}
-	cJSON *g = NULL;
-
-	/* The front answers a no-op the record vouches for, nothing else: a
-	 * changed group (1) or an error is the full program's to say. */
+	/* The front answers only a no-op the record vouches for.  1 (only
+	 * with record_only, the front's) is a group the record cannot vouch
+	 * for, which may need writing; it, and an error, are the full
+	 * program's to say, from the start (cmd_handover). */
 	if (rc > 0 || (cmd_front && rc < 0))
 		cmd_handover();
 	if (cmd_front && !run->quiet)
-		cmd_layout_warn(lay); /* held back until the group was known */
+		cmd_layout_warn(lay); /* held back until the front knew it answers */
+
+	struct clawmd_json *json_group = NULL;
 
 	if (run->json) {
-		g = cJSON_CreateObject();
-		cJSON_AddStringToObject(g, "group", group);
-		cJSON_AddItemToArray(cJSON_GetObjectItem(run->doc, "groups"), g);
+		json_group = clawmd_json_object();
+		clawmd_json_add_string(json_group, "group", group);
+		clawmd_json_add(run->groups, NULL, json_group);
 	}
 	if (rc < 0) {
 		if (!run->status)
 			run->status = cmd_exit_status(rc);
-		if (g) {
-			cJSON_AddItemToObject(g, "error", cmd_json_error(cmd_exit_status(rc), err.msg));
-		}
+		if (json_group)
+			clawmd_json_add(json_group, "error", cmd_json_error(cmd_exit_status(rc), err.msg));
 		cmd_put_error(err.msg);
 		goto out;
 	}
@@ -149,13 +143,11 @@ static void compose_one(struct compose_run *run, const struct clawmd_root *root,
 	for (size_t i = 0; i < nwarn && !run->quiet; i++)
 		if (!said_before(run, warn[i]))
 			cmd_put_warning(warn[i]); /* escaped: the names are found on disk */
-	if (g) {
-		cJSON_AddStringToObject(g, "path", ch.path);
-		cJSON_AddBoolToObject(g, "changed", ch.n > 0);
-		cJSON_AddItemToObject(g, "changes", changes_json(&ch));
-		cJSON *w = cJSON_AddArrayToObject(g, "warnings");
-		for (size_t i = 0; i < nwarn; i++)
-			cJSON_AddItemToArray(w, cJSON_CreateString(warn[i]));
+	if (json_group) {
+		clawmd_json_add_string(json_group, "path", ch.path);
+		clawmd_json_add_bool(json_group, "changed", ch.n > 0);
+		clawmd_json_add(json_group, "changes", changes_json(&ch));
+		clawmd_json_add_strings(json_group, "warnings", warn, nwarn);
 	} else if (opts.dry_run && (rc = clawmd_changes_format(&run->text, &ch, &err)) < 0) {
 		cmd_put_error(err.msg);
 		if (!run->status)
@@ -165,23 +157,19 @@ static void compose_one(struct compose_run *run, const struct clawmd_root *root,
 out:
 	clawmd_changes_release(&ch);
 	clawmd_plan_release(&plan);
-	clawmd_group_free(grp);
+	clawmd_group_free(g);
 }
 
 /* --all takes real directories only; say which symlinks it passed over,
  * since naming one as GROUP is refused (exit 4). */
 static void warn_symlinked_groups(const struct clawmd_layout *lay)
 {
-	DIR *d = opendir(lay->groups);
-	struct dirent *e;
-	struct stat st;
-	while (d && (e = readdir(d)))
-		if (e->d_name[0] != '.' && fstatat(dirfd(d), e->d_name, &st, AT_SYMLINK_NOFOLLOW) == 0 &&
-		    S_ISLNK(st.st_mode) && clawmd_name_valid(e->d_name, strlen(e->d_name)))
-			fprintf(stderr, "clawmd: warning: skipped '%s/%s': a symlinked group directory\n",
-				lay->groups, e->d_name);
-	if (d)
-		closedir(d);
+	char **links;
+	size_t n = clawmd_groups_symlinked(&links, lay);
+	for (size_t i = 0; i < n; i++)
+		fprintf(stderr, "clawmd: warning: skipped '%s/%s': a symlinked group directory\n",
+			lay->groups, links[i]);
+	clawmd_strv_free(links, n);
 }
 
 /*
@@ -227,9 +215,7 @@ static int compose_parse(struct compose_run *run, struct cmd_layout_opts *lo, st
 		case 'q': run->quiet = true; break;
 		case 'h': cmd_help(help_head, options, help_foot); return 0;
 		default:
-			if (!cmd_args_common(a, c, lo))
-				c = (cmd_usage_error("compose", "%s: expected auto, always or never, not '%s'",
-						    a->spelled, a->arg), -1);
+			c = cmd_args_common(a, c, lo);
 		}
 		if (c < 0)
 			break;
@@ -262,7 +248,7 @@ static int compose_list(struct compose_run *run, const struct clawmd_root *root,
 static void compose_print(struct compose_run *run)
 {
 	if (run->json) {
-		cJSON_AddBoolToObject(run->doc, "changed", run->drift);
+		clawmd_json_add_bool(run->doc, "changed", run->drift);
 		cmd_json_print(run->doc);
 	} else if (run->text.len) {
 		/* Diffs carry the agent's text (CLAUDE.local.md carried over, MCP
@@ -315,7 +301,7 @@ int cmd_compose(int argc, char **argv)
 	}
 	if (run.json) {
 		run.doc = cmd_json_doc();
-		cJSON_AddArrayToObject(run.doc, "groups");
+		run.groups = clawmd_json_add_array(run.doc, "groups");
 	}
 	if (n > 1)
 		root.pass = clawmd_pass_new(); /* the host's sources, looked at once */

@@ -274,45 +274,6 @@ static size_t list_skills(const struct init_run *r, const char *skills, struct c
 	return n;
 }
 
-/* A legacy layout migrate would cut over: groups/global/, a group's
- * .claude-global.md, or a CLAUDE.md clawmd did not compose.  Bounded: the
- * first 10,000 groups are looked at.  `*any` says whether groups/ holds a
- * group at all, so that a new tree is told to make one before composing. */
-static bool legacy_there(const struct init_run *r, bool *any)
-{
-	struct clawmd_dir gd = CLAWMD_DIR_INIT;
-	struct clawmd_err err = CLAWMD_ERR_INIT;
-	bool legacy = false;
-	DIR *dir;
-	if (clawmd_dir_open_beneath(&gd, &r->top, "groups", false, &err) != 0 ||
-	    !(dir = clawmd_fs_list(gd.fd))) {
-		clawmd_dir_release(&gd);
-		return false;
-	}
-	size_t k = 0;
-	for (struct dirent *e; !legacy && k < 10000 && (e = readdir(dir)); k++) {
-		struct clawmd_dir g = CLAWMD_DIR_INIT;
-		struct clawmd_buf text = CLAWMD_BUF_INIT;
-		mode_t t = 0;
-		if (e->d_name[0] == '.' || clawmd_dir_open_beneath(&g, &gd, e->d_name, false, &err) != 0) {
-			clawmd_dir_release(&g);
-			clawmd_err_clear(&err);
-			continue;
-		}
-		*any = true;
-		legacy = !strcmp(e->d_name, "global") ||
-			 (clawmd_fs_type(&t, &g, ".claude-global.md", &err) == 0 && t) ||
-			 (clawmd_fs_read(&text, &g, "CLAUDE.md", 4u << 20, &err) == 0 &&
-			  !clawmd_entry_ours(text.ptr, text.len));
-		clawmd_buf_release(&text);
-		clawmd_dir_release(&g);
-		clawmd_err_clear(&err);
-	}
-	closedir(dir);
-	clawmd_dir_release(&gd);
-	return legacy;
-}
-
 /* What to do next, read from the tree init adopted. */
 static void next_steps(const struct init_run *r, const char *skills, bool example)
 {
@@ -328,7 +289,7 @@ static void next_steps(const struct init_run *r, const char *skills, bool exampl
 		       "group gets\n", skills);
 	clawmd_buf_release(&names);
 	bool any = false;
-	if (legacy_there(r, &any))
+	if (clawmd_migrate_legacy_seen(&r->top, &any))
 		printf("next: this tree has a legacy layout (groups/global/, .claude-global.md links or "
 		       "hand-written CLAUDE.md files): see what the cutover does with 'clawmd -C %s "
 		       "migrate --dry-run', then run 'clawmd -C %s migrate' (text git tracks stays in "
@@ -358,9 +319,7 @@ static int init_parse(struct init_run *r, int argc, char **argv)
 		case 'q': r->quiet = true; break;
 		case 'h': cmd_help_own(help_head, options, help_foot); cmd_args_release(&a); return 0;
 		default:
-			if (!cmd_args_common(&a, c, NULL))
-				c = (cmd_usage_error("init", "%s: expected auto, always or never, not '%s'",
-						     a.spelled, a.arg), -1);
+			c = cmd_args_common(&a, c, NULL);
 		}
 		if (c < 0)
 			break;

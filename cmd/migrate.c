@@ -1,5 +1,4 @@
 /* migrate.c - `clawmd migrate`: the one-shot legacy cutover. */
-#include <cJSON.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -43,52 +42,52 @@ static const struct cmd_opt options[] = {
 	CMD_OPT_END,
 };
 
-static cJSON *result_json(const struct clawmd_migrate_result *res)
+static struct clawmd_json *result_json(const struct clawmd_migrate_result *res)
 {
-	cJSON *doc = cmd_json_doc();
-	cJSON_AddBoolToObject(doc, "dry_run", res->dry_run);
-	cJSON_AddBoolToObject(doc, "already_migrated", res->already);
-	cJSON_AddBoolToObject(doc, "legacy_left", res->legacy_left);
-	cJSON_AddStringToObject(doc, "record", res->record ? res->record : "");
+	struct clawmd_json *doc = cmd_json_doc();
+	clawmd_json_add_bool(doc, "dry_run", res->dry_run);
+	clawmd_json_add_bool(doc, "already_migrated", res->already);
+	clawmd_json_add_bool(doc, "legacy_left", res->legacy_left);
+	clawmd_json_add_string(doc, "record", res->record ? res->record : "");
 	if (res->ignore_hint)
-		cJSON_AddStringToObject(doc, "gitignore_hint", res->ignore_hint);
+		clawmd_json_add_string(doc, "gitignore_hint", res->ignore_hint);
 	else
-		cJSON_AddNullToObject(doc, "gitignore_hint");
-	cJSON *g = cJSON_AddArrayToObject(doc, "groups");
+		clawmd_json_add_null(doc, "gitignore_hint");
+	struct clawmd_json *names = clawmd_json_add_array(doc, "groups");
 	for (size_t i = 0; i < res->ngroups; i++)
-		cJSON_AddItemToArray(g, cJSON_CreateString(res->groups[i]));
-	cJSON *f = cJSON_AddArrayToObject(doc, "failed");
+		clawmd_json_add_string(names, NULL, res->groups[i]);
+	struct clawmd_json *f = clawmd_json_add_array(doc, "failed");
 	for (size_t i = 0; i < res->n; i++) {
 		const struct clawmd_migrate_action *a = &res->v[i];
 		if (a->step != CLAWMD_MIGRATE_ERROR)
 			continue;
-		cJSON *o = cJSON_CreateObject();
-		cJSON_AddStringToObject(o, "group", a->group ? a->group : "");
-		cJSON_AddStringToObject(o, "message", a->note ? a->note : "");
-		cJSON_AddItemToArray(f, o);
+		struct clawmd_json *o = clawmd_json_object();
+		clawmd_json_add_string(o, "group", a->group ? a->group : "");
+		clawmd_json_add_string(o, "message", a->note ? a->note : "");
+		clawmd_json_add(f, NULL, o);
 	}
-	cJSON *arr = cJSON_AddArrayToObject(doc, "actions");
+	struct clawmd_json *arr = clawmd_json_add_array(doc, "actions");
 	for (size_t i = 0; i < res->n; i++) {
 		const struct clawmd_migrate_action *a = &res->v[i];
-		cJSON *o = cJSON_CreateObject();
-		cJSON_AddStringToObject(o, "action", clawmd_migrate_step_name(a->step));
+		struct clawmd_json *o = clawmd_json_object();
+		clawmd_json_add_string(o, "action", clawmd_migrate_step_name(a->step));
 		if (a->group)
-			cJSON_AddStringToObject(o, "group", a->group);
+			clawmd_json_add_string(o, "group", a->group);
 		else
-			cJSON_AddNullToObject(o, "group");
+			clawmd_json_add_null(o, "group");
 		if (a->path)
-			cJSON_AddStringToObject(o, "path", a->path);
+			clawmd_json_add_string(o, "path", a->path);
 		if (a->dest)
-			cJSON_AddStringToObject(o, "dest", a->dest);
+			clawmd_json_add_string(o, "dest", a->dest);
 		if (a->note)
-			cJSON_AddStringToObject(o, "note", a->note);
+			clawmd_json_add_string(o, "note", a->note);
 		if (a->bytes)
-			cJSON_AddNumberToObject(o, "bytes", (double)a->bytes);
+			clawmd_json_add_number(o, "bytes", (double)a->bytes);
 		if (a->git) {
-			cJSON_AddStringToObject(o, "git", a->git);
-			cJSON_AddBoolToObject(o, "git_failed", a->git_failed);
+			clawmd_json_add_string(o, "git", a->git);
+			clawmd_json_add_bool(o, "git_failed", a->git_failed);
 		}
-		cJSON_AddItemToArray(arr, o);
+		clawmd_json_add(arr, NULL, o);
 	}
 	return doc;
 }
@@ -171,9 +170,7 @@ int cmd_migrate(int argc, char **argv)
 		case 'q': quiet = true; break;
 		case 'h': cmd_help(help_head, options, help_foot); cmd_args_release(&a); return 0;
 		default:
-			if (!cmd_args_common(&a, c, &lo))
-				c = (cmd_usage_error("migrate", "%s: expected auto, always or never, not '%s'",
-						     a.spelled, a.arg), -1);
+			c = cmd_args_common(&a, c, &lo);
 		}
 		if (c < 0)
 			break;
@@ -216,9 +213,9 @@ int cmd_migrate(int argc, char **argv)
 		cmd_put_warning(res.warnings[i]);
 
 	if (json) {
-		cJSON *doc = result_json(&res);
+		struct clawmd_json *doc = result_json(&res);
 		if (rc < 0)
-			cJSON_AddItemToObject(doc, "error", cmd_json_error(status, err.msg));
+			clawmd_json_add(doc, "error", cmd_json_error(status, err.msg));
 		cmd_json_print(doc);
 	} else {
 		print_text(&res, &root.lay, quiet);

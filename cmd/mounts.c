@@ -1,7 +1,6 @@
 /* mounts.c - clawmd mounts: the mounts a container runner needs for a group
  * (clawmd_group_binds), as docker -v arguments, JSON or a Kubernetes
  * volumeMounts fragment. */
-#include <cJSON.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -56,7 +55,7 @@ static bool volume_name(const char *s)
 }
 
 /* No character the text formats cannot carry: a control byte, DEL, one
- * outside UTF-8 (JSON carries them, cmd_json_text), a C1 control
+ * outside UTF-8 (JSON carries them, clawmd_json_text), a C1 control
  * (U+0080-U+009F: U+0085 is a line break to YAML 1.1), U+2028 and U+2029
  * (line and paragraph separators, breaks to YAML 1.1 and to some line
  * readers), the byte order mark and U+FFFE/U+FFFF (not YAML's
@@ -67,7 +66,7 @@ static bool printable(const char *s)
 	const unsigned char *p = (const unsigned char *)s;
 	while (*p) {
 		size_t k = *p < 0x80 ? (*p >= 0x20 && *p != 0x7f)
-				     : cmd_utf8_len(p, strlen((const char *)p));
+				     : clawmd_utf8_len((const char *)p, strlen((const char *)p));
 		if (!k || (p[0] == 0xc2 && p[1] < 0xa0) ||
 		    (p[0] == 0xe2 && p[1] == 0x80 && (p[2] == 0xa8 || p[2] == 0xa9)) ||
 		    (p[0] == 0xef && p[1] == 0xbb && p[2] == 0xbf) ||
@@ -82,9 +81,7 @@ static bool printable(const char *s)
  * without a layout: what docker is given); returns `st`. */
 static int refuse(const struct clawmd_layout *lay, const char *path, const char *why, int st)
 {
-	char *shown = lay ? clawmd_layout_shown(lay, path) : strdup(path);
-	if (!shown)
-		abort();
+	char *shown = lay ? clawmd_layout_shown(lay, path) : clawmd_xstrdup(path);
 	char *e = cmd_escaped(shown);
 	fprintf(stderr, "clawmd mounts: '%s': %s\n", e, why);
 	free(e);
@@ -152,28 +149,28 @@ static void print_kube(const struct clawmd_bind *v, size_t n, const char *group,
 static void print_json(const struct clawmd_bind *v, size_t n, const struct clawmd_layout *lay,
 		       const char *group, clawmd_runtimes rts)
 {
-	cJSON *doc = cmd_json_doc();
-	cJSON_AddStringToObject(doc, "group", group);
-	cJSON_AddStringToObject(doc, "mode", lay->mode == CLAWMD_MODE_COPY ? "copy" : "symlink");
-	cJSON *a = cJSON_AddArrayToObject(doc, "runtimes");
+	struct clawmd_json *doc = cmd_json_doc();
+	clawmd_json_add_string(doc, "group", group);
+	clawmd_json_add_string(doc, "mode", lay->mode == CLAWMD_MODE_COPY ? "copy" : "symlink");
+	struct clawmd_json *a = clawmd_json_add_array(doc, "runtimes");
 	for (int rt = 0; rt < CLAWMD_RUNTIME_N; rt++)
 		if (rts & (1u << rt))
-			cJSON_AddItemToArray(a, cJSON_CreateString(clawmd_runtime_name(rt)));
-	a = cJSON_AddArrayToObject(doc, "mounts");
+			clawmd_json_add_string(a, NULL, clawmd_runtime_name(rt));
+	a = clawmd_json_add_array(doc, "mounts");
 	for (size_t i = 0; i < n; i++) {
-		cJSON *o = cJSON_CreateObject();
-		cJSON_AddStringToObject(o, "what", clawmd_bind_what_name(v[i].what));
-		cJSON_AddStringToObject(o, "host", v[i].host);
-		cJSON_AddStringToObject(o, "container", v[i].container);
-		cJSON_AddBoolToObject(o, "readonly", v[i].readonly);
-		cJSON_AddStringToObject(o, "type", v[i].dir ? "directory" : "file");
+		struct clawmd_json *o = clawmd_json_object();
+		clawmd_json_add_string(o, "what", clawmd_bind_what_name(v[i].what));
+		clawmd_json_add_string(o, "host", v[i].host);
+		clawmd_json_add_string(o, "container", v[i].container);
+		clawmd_json_add_bool(o, "readonly", v[i].readonly);
+		clawmd_json_add_string(o, "type", v[i].dir ? "directory" : "file");
 		if (v[i].sub)
-			cJSON_AddStringToObject(o, "sub", v[i].sub);
+			clawmd_json_add_string(o, "sub", v[i].sub);
 		else
-			cJSON_AddNullToObject(o, "sub");
-		cJSON_AddBoolToObject(o, "present", v[i].present);
-		cJSON_AddBoolToObject(o, "short_form", v[i].short_form);
-		cJSON_AddItemToArray(a, o);
+			clawmd_json_add_null(o, "sub");
+		clawmd_json_add_bool(o, "present", v[i].present);
+		clawmd_json_add_bool(o, "short_form", v[i].short_form);
+		clawmd_json_add(a, NULL, o);
 	}
 	cmd_json_print(doc);
 }
@@ -217,9 +214,7 @@ static int mounts_parse(struct mounts_run *m, struct cmd_layout_opts *lo, struct
 			break;
 		case 'h': cmd_help(help_head, options, help_foot); return 0;
 		default:
-			if (!cmd_args_common(a, c, lo))
-				c = (cmd_usage_error("mounts", "%s: expected auto, always or never, not '%s'",
-						     a->spelled, a->arg), -1);
+			c = cmd_args_common(a, c, lo);
 		}
 		if (c < 0)
 			break;

@@ -1,13 +1,11 @@
 /* opt.c - the option parser every subcommand shares, the layout options,
  * help formatting, and printing helpers (errors, colour; escaping is
  * cmd/escape.c's). */
-#include <cJSON.h>
 #include <errno.h>
 #include <limits.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include "cmd.h"
@@ -72,9 +70,7 @@ void cmd_args_init(struct cmd_args *a, const char *cmd, const struct cmd_opt *op
 	a->argc = argc;
 	a->argv = argv;
 	a->i = 1;
-	a->operands = calloc((size_t)argc + 1, sizeof(char *));
-	if (!a->operands)
-		abort();
+	a->operands = clawmd_xcalloc((size_t)argc + 1, sizeof(char *));
 }
 
 void cmd_args_release(struct cmd_args *a)
@@ -92,7 +88,7 @@ static const struct cmd_opt *find_long(const struct cmd_args *a, const char *nam
 {
 	for (int t = 0; t < 3; t++)
 		for (const struct cmd_opt *o = tables(a, t); o && o->name; o++)
-			if (strlen(o->name) == len && !strncmp(o->name, name, len))
+			if (o->name[0] == name[0] && strlen(o->name) == len && !strncmp(o->name, name, len))
 				return o;
 	return NULL;
 }
@@ -186,7 +182,7 @@ int cmd_args_next(struct cmd_args *a)
 	return 0;
 }
 
-bool cmd_args_common(struct cmd_args *a, int key, struct cmd_layout_opts *lo)
+int cmd_args_common(struct cmd_args *a, int key, struct cmd_layout_opts *lo)
 {
 	if (key == OPT_COLOR) {
 		if (!strcmp(a->arg, "auto"))
@@ -196,10 +192,15 @@ bool cmd_args_common(struct cmd_args *a, int key, struct cmd_layout_opts *lo)
 		else if (!strcmp(a->arg, "never"))
 			cmd_color = CMD_COLOR_NEVER;
 		else
-			return false;
-		return true;
+			return cmd_usage_error(a->cmd, "%s: expected auto, always or never, not '%s'",
+					       a->spelled, a->arg), -1;
+		return key;
 	}
-	return a->layout && lo && cmd_layout_opt(lo, key, a->arg, a->spelled);
+	/* cmd_args_next() gives no other key: a layout option when the
+	 * command takes them, else none reaches here. */
+	if (a->layout && lo)
+		cmd_layout_opt(lo, key, a->arg, a->spelled);
+	return key;
 }
 
 /* ---- help --------------------------------------------------------------- */
@@ -371,7 +372,6 @@ void cmd_layout_warn(const struct clawmd_layout *lay)
 
 int cmd_groups_check(const struct clawmd_root *root, char **groups, size_t n)
 {
-	const struct clawmd_layout *lay = &root->lay;
 	for (size_t i = 0; i < n; i++) {
 		struct clawmd_group *g;
 		struct clawmd_err err = CLAWMD_ERR_INIT;
@@ -380,21 +380,8 @@ int cmd_groups_check(const struct clawmd_root *root, char **groups, size_t n)
 		if (clawmd_group_open(&g, root, groups[i], &err) < 0)
 			return cmd_fail(&err);
 		clawmd_group_free(g);
-		char *e = cmd_escaped(groups[i]);
-		char *path = path_join(lay->groups, groups[i]);
-		char *shown = clawmd_layout_shown(lay, path);
-		struct stat st;
-		int st_rc = lstat(path, &st);
-		const char *why = st_rc < 0 ? "does not exist"
-				  : S_ISLNK(st.st_mode) ? "is a symlink (refused: it could lead anywhere)"
-				  : !S_ISDIR(st.st_mode) ? "is not a directory" : NULL;
-		if (why)
-			eprint("%sgroup '%s': '%s' %s", st_rc < 0 ? "no " : "", e, shown, why);
-		free(path);
-		free(shown);
-		free(e);
-		if (why)
-			return 4;
+		if (clawmd_group_present(root, groups[i], &err) < 0)
+			return cmd_fail(&err);
 	}
 	return 0;
 }
@@ -480,42 +467,56 @@ char *cmd_shown(const struct clawmd_layout *lay, const char *base, const char *r
 
 /* ---- JSON --------------------------------------------------------------- */
 
-cJSON *cmd_json_doc(void)
+const char *cmd_last_error(void)
 {
-	cJSON *doc = cJSON_CreateObject();
-	cJSON_AddStringToObject(doc, "tool", "clawmd");
-	cJSON_AddStringToObject(doc, "version", CLAWMD_VERSION);
+	return last_error;
+}
+
+struct clawmd_json *cmd_json_doc(void)
+{
+	struct clawmd_json *doc = clawmd_json_object();
+	clawmd_json_add_string(doc, "tool", "clawmd");
+	clawmd_json_add_string(doc, "version", CLAWMD_VERSION);
 	return doc;
 }
 
-cJSON *cmd_json_error(int status, const char *message)
+struct clawmd_json *cmd_json_error(int status, const char *message)
 {
-	cJSON *e = cJSON_CreateObject();
-	cJSON_AddNumberToObject(e, "status", status);
-	cJSON_AddStringToObject(e, "message", message ? message : last_error);
+	struct clawmd_json *e = clawmd_json_object();
+	clawmd_json_add_number(e, "status", status);
+	clawmd_json_add_string(e, "message", message ? message : last_error);
 	return e;
 }
 
-void cmd_json_print(cJSON *doc)
+/* `doc` on stdout, then freed; no text means cJSON could not be loaded
+ * (the library aborts when memory runs out): say which, exit 4. */
+static void json_print(struct clawmd_json *doc, enum clawmd_json_strings how)
 {
-	char *s = cmd_json_text(doc, true);
+	char *s = clawmd_json_text(doc, how);
+	if (!s) {
+		fprintf(stderr, "clawmd: could not load %s (install cJSON and md4c: libcjson1, "
+				"libmd4c0)\n", clawmd_libraries_missing());
+		exit(cmd_exit_status(CLAWMD_EFS));
+	}
 	puts(s);
 	free(s);
-	cJSON_Delete(doc);
+	clawmd_json_free(doc);
 }
 
-void cmd_sarif_print(cJSON *doc)
+void cmd_json_print(struct clawmd_json *doc)
 {
-	char *s = cmd_json_text(doc, false);
-	puts(s);
-	free(s);
-	cJSON_Delete(doc);
+	json_print(doc, CLAWMD_JSON_EXACT);
+}
+
+void cmd_sarif_print(struct clawmd_json *doc)
+{
+	json_print(doc, CLAWMD_JSON_REPLACE);
 }
 
 int cmd_json_failure(int status)
 {
-	cJSON *doc = cmd_json_doc();
-	cJSON_AddItemToObject(doc, "error", cmd_json_error(status, NULL));
+	struct clawmd_json *doc = cmd_json_doc();
+	clawmd_json_add(doc, "error", cmd_json_error(status, NULL));
 	cmd_json_print(doc);
 	return status;
 }
@@ -528,7 +529,7 @@ int cmd_json_failure(int status)
  */
 void cmd_handover(void)
 {
-	char self[PATH_MAX], *full = NULL;
+	char self[PATH_MAX], *full;
 	ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
 	if (n <= 0 || n >= (ssize_t)sizeof(self) - 1 || self[0] != '/') {
 		eprint("cannot find the full program: readlink /proc/self/exe: %s",
@@ -537,8 +538,7 @@ void cmd_handover(void)
 	}
 	self[n] = '\0';
 	*strrchr(self, '/') = '\0';
-	if (asprintf(&full, "%s/../libexec/clawmd/clawmd", self) < 0)
-		abort();
+	full = clawmd_xasprintf("%s/../libexec/clawmd/clawmd", self);
 	execv(full, cmd_argv);
 	eprint("cannot run the full program '%s': %s", full, strerror(errno));
 	exit(4);

@@ -1,5 +1,4 @@
 /* render.c - clawmd render: print exactly the memory Claude Code will load. */
-#include <cJSON.h>
 #include <errno.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -129,40 +128,40 @@ static const struct cmd_opt options[] = {
 	CMD_OPT_END,
 };
 
-static cJSON *json_files(const struct clawmd_memory *m, bool target)
+static struct clawmd_json *json_files(const struct clawmd_memory *m, bool target)
 {
-	cJSON *arr = cJSON_CreateArray();
+	struct clawmd_json *arr = clawmd_json_array();
 	for (size_t i = 0; i < m->nfiles; i++) {
 		const struct clawmd_mem_file *f = &m->files[i];
-		cJSON *o = cJSON_CreateObject();
-		cJSON_AddStringToObject(o, "type", clawmd_mem_type_name(f->type));
-		cJSON_AddStringToObject(o, "path", f->path);
+		struct clawmd_json *o = clawmd_json_object();
+		clawmd_json_add_string(o, "type", clawmd_mem_type_name(f->type));
+		clawmd_json_add_string(o, "path", f->path);
 		if (f->parent)
-			cJSON_AddStringToObject(o, "parent", f->parent);
+			clawmd_json_add_string(o, "parent", f->parent);
 		else
-			cJSON_AddNullToObject(o, "parent");
+			clawmd_json_add_null(o, "parent");
 		if (target) {
 			if (f->nglobs) {
-				cJSON *g = cJSON_AddArrayToObject(o, "globs");
+				struct clawmd_json *globs = clawmd_json_add_array(o, "globs");
 				for (size_t k = 0; k < f->nglobs; k++)
-					cJSON_AddItemToArray(g, cJSON_CreateString(f->globs[k]));
+					clawmd_json_add_string(globs, NULL, f->globs[k]);
 			} else {
-				cJSON_AddNullToObject(o, "globs");
+				clawmd_json_add_null(o, "globs");
 			}
 			/* the attachment as Claude Code sends it */
 			struct clawmd_buf t = CLAWMD_BUF_INIT;
 			clawmd_buf_printf(&t, "Contents of %s:\n\n", f->path);
 			clawmd_buf_put(&t, f->content, f->len);
-			cmd_json_add_bytes(o, "text", t.ptr, t.len);
+			clawmd_json_add_bytes(o, "text", t.ptr, t.len);
 			clawmd_buf_release(&t);
 		} else {
 			size_t chars = clawmd_utf16_len(f->content, f->len);
-			cJSON_AddNumberToObject(o, "size", (double)f->size);
-			cJSON_AddNumberToObject(o, "tokens", (double)((chars + 3) / 4));
+			clawmd_json_add_number(o, "size", (double)f->size);
+			clawmd_json_add_number(o, "tokens", (double)((chars + 3) / 4));
 			if (f->source)
-				cJSON_AddStringToObject(o, "source", f->source);
+				clawmd_json_add_string(o, "source", f->source);
 		}
-		cJSON_AddItemToArray(arr, o);
+		clawmd_json_add(arr, NULL, o);
 	}
 	return arr;
 }
@@ -340,10 +339,7 @@ static int render_runtime_option(struct render_run *r, struct cmd_args *a, int c
 	}
 	/* ---- end Codex ---- */
 	default:
-		if (!cmd_args_common(a, c, &r->lo))
-			return cmd_usage_error("render", "%s: expected auto, always or never, not '%s'",
-					       a->spelled, a->arg), -1;
-		return c;
+		return cmd_args_common(a, c, &r->lo);
 	}
 }
 
@@ -544,92 +540,92 @@ static void nanoclaw_lines(const struct render_run *r)
 	}
 }
 
-static void nanoclaw_json(cJSON *root, const struct render_run *r)
+static void nanoclaw_json(struct clawmd_json *root, const struct render_run *r)
 {
 	const struct clawmd_memory_opts *o = &r->o;
 	const struct clawmd_render_setup *s = &r->setup;
 	if (s->release_from) {
 		char *v = clawmd_render_release(o);
-		cJSON_AddStringToObject(root, "claude_version", v);
+		clawmd_json_add_string(root, "claude_version", v);
 		free(v);
-		cJSON_AddStringToObject(root, "claude_version_from", s->release_from);
+		clawmd_json_add_string(root, "claude_version_from", s->release_from);
 	}
 	if (s->sources_from) {
-		cJSON *src = cJSON_AddArrayToObject(root, "setting_sources");
+		struct clawmd_json *src = clawmd_json_add_array(root, "setting_sources");
 		if (!o->no_project)
-			cJSON_AddItemToArray(src, cJSON_CreateString("project"));
+			clawmd_json_add_string(src, NULL, "project");
 		if (!o->no_user)
-			cJSON_AddItemToArray(src, cJSON_CreateString("user"));
+			clawmd_json_add_string(src, NULL, "user");
 		if (!o->no_local)
-			cJSON_AddItemToArray(src, cJSON_CreateString("local"));
-		cJSON_AddStringToObject(root, "setting_sources_from", s->sources_from);
+			clawmd_json_add_string(src, NULL, "local");
+		clawmd_json_add_string(root, "setting_sources_from", s->sources_from);
 	}
 	if (!s->hook.present) {
-		cJSON_AddNullToObject(root, "session_start");
+		clawmd_json_add_null(root, "session_start");
 		return;
 	}
-	cJSON *h = cJSON_AddObjectToObject(root, "session_start");
-	cJSON_AddStringToObject(h, "hook", CLAWMD_HOOK_SCRIPT);
-	cJSON_AddNumberToObject(h, "max_chars", CLAWMD_HOOK_MEMORY_CHARS);
-	cJSON *files = cJSON_AddArrayToObject(h, "files");
+	struct clawmd_json *h = clawmd_json_add_object(root, "session_start");
+	clawmd_json_add_string(h, "hook", CLAWMD_HOOK_SCRIPT);
+	clawmd_json_add_number(h, "max_chars", CLAWMD_HOOK_MEMORY_CHARS);
+	struct clawmd_json *files = clawmd_json_add_array(h, "files");
 	for (size_t i = 0; i < NHOOK; i++) {
 		const struct clawmd_hook_file *f = &s->hook.files[i];
-		cJSON *x = cJSON_CreateObject();
-		cJSON_AddStringToObject(x, "path", f->path);
-		cJSON_AddBoolToObject(x, "available", f->available);
+		struct clawmd_json *x = clawmd_json_object();
+		clawmd_json_add_string(x, "path", f->path);
+		clawmd_json_add_bool(x, "available", f->available);
 		if (f->available) {
-			cJSON_AddNumberToObject(x, "chars", (double)f->chars);
-			cJSON_AddBoolToObject(x, "truncated", f->truncated);
-			cmd_json_add_bytes(x, "text", f->text, f->len);
+			clawmd_json_add_number(x, "chars", (double)f->chars);
+			clawmd_json_add_bool(x, "truncated", f->truncated);
+			clawmd_json_add_bytes(x, "text", f->text, f->len);
 		}
-		cJSON_AddItemToArray(files, x);
+		clawmd_json_add(files, NULL, x);
 	}
 }
 
 static int print_json(const struct clawmd_memory *m, const struct render_run *r)
 {
 	const struct clawmd_memory_opts *o = &r->o;
-	cJSON *root = cmd_json_doc();
+	struct clawmd_json *root = cmd_json_doc();
 	if (o->target) {
-		cJSON_AddStringToObject(root, "target", o->target);
-		cJSON_AddItemToObject(root, "attachments", json_files(m, true));
+		clawmd_json_add_string(root, "target", o->target);
+		clawmd_json_add(root, "attachments", json_files(m, true));
 	} else {
-		cJSON_AddStringToObject(root, "cwd", m->cwd);
-		cJSON_AddItemToObject(root, "files", json_files(m, false));
-		cJSON *imps = cJSON_AddArrayToObject(root, "imports");
+		clawmd_json_add_string(root, "cwd", m->cwd);
+		clawmd_json_add(root, "files", json_files(m, false));
+		struct clawmd_json *imps = clawmd_json_add_array(root, "imports");
 		for (size_t i = 0; i < m->nimports; i++) {
 			const struct clawmd_mem_import *im = &m->imports[i];
-			cJSON *x = cJSON_CreateObject();
-			cJSON_AddStringToObject(x, "from", im->from);
-			cJSON_AddStringToObject(x, "import", im->raw);
-			cJSON_AddStringToObject(x, "path", im->path);
-			cJSON_AddStringToObject(x, "status", clawmd_import_status_name(im->status));
-			cJSON_AddItemToArray(imps, x);
+			struct clawmd_json *x = clawmd_json_object();
+			clawmd_json_add_string(x, "from", im->from);
+			clawmd_json_add_string(x, "import", im->raw);
+			clawmd_json_add_string(x, "path", im->path);
+			clawmd_json_add_string(x, "status", clawmd_import_status_name(im->status));
+			clawmd_json_add(imps, NULL, x);
 		}
-		cJSON *ext = cJSON_AddArrayToObject(root, "external_includes");
+		struct clawmd_json *ext = clawmd_json_add_array(root, "external_includes");
 		for (size_t i = 0; i < m->nexternal; i++)
-			cJSON_AddItemToArray(ext, cJSON_CreateString(m->external[i]));
+			clawmd_json_add_string(ext, NULL, m->external[i]);
 		/* AGENTS.md (2.1.281 on): the mode in effect, what the walk
 		 * found, and what turned the fallback off */
 		if (m->instruction_files) {
-			cJSON_AddStringToObject(root, "instruction_files",
+			clawmd_json_add_string(root, "instruction_files",
 						clawmd_instruction_files_name(m->instruction_files));
-			cJSON *ag = cJSON_AddArrayToObject(root, "agents_md");
+			struct clawmd_json *ag = clawmd_json_add_array(root, "agents_md");
 			for (size_t i = 0; i < m->nagents; i++) {
-				cJSON *x = cJSON_CreateObject();
-				cJSON_AddStringToObject(x, "path", m->agents[i].path);
-				cJSON_AddBoolToObject(x, "loaded", m->agents[i].loaded);
-				cJSON_AddItemToArray(ag, x);
+				struct clawmd_json *x = clawmd_json_object();
+				clawmd_json_add_string(x, "path", m->agents[i].path);
+				clawmd_json_add_bool(x, "loaded", m->agents[i].loaded);
+				clawmd_json_add(ag, NULL, x);
 			}
 			if (m->agents_off_by)
-				cJSON_AddStringToObject(root, "agents_md_off_by", m->agents_off_by);
+				clawmd_json_add_string(root, "agents_md_off_by", m->agents_off_by);
 			else
-				cJSON_AddNullToObject(root, "agents_md_off_by");
+				clawmd_json_add_null(root, "agents_md_off_by");
 		} else {
-			cJSON_AddNullToObject(root, "instruction_files");
+			clawmd_json_add_null(root, "instruction_files");
 		}
 		if (m->failed)
-			cJSON_AddStringToObject(root, "failed", m->failed);
+			clawmd_json_add_string(root, "failed", m->failed);
 		if (r->setup.nanoclaw)
 			nanoclaw_json(root, r);
 	}

@@ -100,13 +100,9 @@ static void add_src(struct row *r, enum src_kind kind, const char *name, size_t 
 			return;
 		}
 	}
-	if (r->nsrcs == r->capsrcs) {
-		r->capsrcs = r->capsrcs ? 2 * r->capsrcs : 8;
-		r->srcs = realloc(r->srcs, r->capsrcs * sizeof(*r->srcs));
-		if (!r->srcs)
-			abort();
-	}
-	r->srcs[r->nsrcs++] = (struct src){kind, name ? strndup(name, nlen) : NULL, chars};
+	clawmd_xgrow(&r->srcs, &r->capsrcs, r->nsrcs + 1, sizeof(*r->srcs));
+	r->srcs[r->nsrcs++] =
+		(struct src){kind, name ? clawmd_xstrndup(name, nlen) : NULL, chars};
 }
 
 static bool prefix(const char *s, const char *p, const char **rest)
@@ -206,7 +202,7 @@ static void add_inlined(struct row *r, const struct clawmd_layout *lay, const ch
 		const char *p = s + i + sizeof(mark) - 1, *eol = memchr(p, '\n', len - (size_t)(p - s));
 		const char *end = eol ? eol : s + len;
 		if (end - p > 4 && !memcmp(end - 4, " -->", 4)) {
-			char *path = strndup(p, (size_t)(end - 4 - p));
+			char *path = clawmd_xstrndup(p, (size_t)(end - 4 - p));
 			kind = classify(lay, path, &name, &nlen);
 			if (name) {
 				nlen = nlen < sizeof(keep) ? nlen : sizeof(keep) - 1;
@@ -261,12 +257,10 @@ static int load_row(struct row *r, const struct clawmd_root *root, struct clawmd
 		/* A file's source, or its importer's (a skill's own files):
 		 * importers come before what they import. */
 		struct { enum src_kind k; const char *name; size_t nlen; } *by =
-			calloc(m.nfiles + 1, sizeof(*by));
-		if (!by)
-			abort();
-		char *entry = NULL; /* none: mock writes no entry */
-		if (r->c && r->c->entry && asprintf(&entry, "%s/%s", lay->ct_group, r->c->entry) < 0)
-			abort();
+			clawmd_xcalloc(m.nfiles + 1, sizeof(*by));
+		/* none: mock writes no entry */
+		char *entry = r->c && r->c->entry ? clawmd_xasprintf("%s/%s", lay->ct_group, r->c->entry)
+						  : NULL;
 		for (size_t i = 0; i < m.nfiles; i++) {
 			const struct clawmd_mem_file *f = &m.files[i];
 			const char *name;
@@ -308,7 +302,7 @@ static bool escaped(const unsigned char *u, size_t len)
 		return false;
 	if (c < 0x80)
 		return true;
-	return !(cmd_utf8_len(u, len) > 0 && !(c == 0xC2 && u[1] < 0xA0));
+	return !(clawmd_utf8_len((const char *)u, len) > 0 && !(c == 0xC2 && u[1] < 0xA0));
 }
 
 /* Text as HTML: the five special characters as entities, newlines and
@@ -332,7 +326,7 @@ static void html_n(const char *s, size_t len)
 		if (c >= 0x20 && c < 0x7f) {
 			putchar(c);
 			i++;
-		} else if (c >= 0x80 && (n = cmd_utf8_len(u + i, len - i)) > 0 &&
+		} else if (c >= 0x80 && (n = clawmd_utf8_len((const char *)u + i, len - i)) > 0 &&
 			   /* C1 controls (U+0080-U+009F) are controls too */
 			   !(c == 0xC2 && u[i + 1] < 0xA0)) {
 			fwrite(u + i, 1, n, stdout);
@@ -480,20 +474,10 @@ static size_t dropped(const struct row *r, bool print)
 	return n;
 }
 
-static void group_row(const struct row *r, const struct clawmd_layout *lay, size_t scale,
-		      size_t budget_chars)
+/* The group's details, opened from its name: what makes up its size, its
+ * findings, what was cut off and the text the agent gets. */
+static void row_details(const struct row *r)
 {
-	printf("<tr class=group data-group=\"");
-	html(r->group);
-	printf("\" data-total=%zu>\n<td><details><summary>", r->total);
-	html(r->group);
-	printf("</summary>\n");
-	if (r->failed) {
-		printf("<p class=state-bad>could not be read: ");
-		html(r->why);
-		printf("</p></details></td><td colspan=7 class=state-bad>unreadable</td></tr>\n");
-		return;
-	}
 	/* The fleet's bar is to one scale; this one is the group's own. */
 	bar(r, r->total, 0, false);
 	printf("<table class=parts><tr><th>source</th><th>name</th><th>characters</th>"
@@ -542,7 +526,12 @@ static void group_row(const struct row *r, const struct clawmd_layout *lay, size
 		}
 		printf("</details></td>\n");
 	}
+}
 
+/* The group's columns: runtimes, layout, state, size, cap, bar, findings. */
+static void row_columns(const struct row *r, const struct clawmd_layout *lay, size_t scale,
+			size_t budget_chars)
+{
 	printf("<td class=provider>");
 	html(r->c ? r->c->name : clawmd_runtime_name(r->rt));
 	for (int rt = 0; rt < CLAWMD_RUNTIME_N; rt++)
@@ -565,6 +554,24 @@ static void group_row(const struct row *r, const struct clawmd_layout *lay, size
 	size_t nd = dropped(r, false);
 	printf("</td><td class=num>%zu (%zu error%s)%s</td></tr>\n", r->st.nfindings, r->st.nerrors,
 	       r->st.nerrors == 1 ? "" : "s", nd ? "<br>cut off" : "");
+}
+
+static void group_row(const struct row *r, const struct clawmd_layout *lay, size_t scale,
+		      size_t budget_chars)
+{
+	printf("<tr class=group data-group=\"");
+	html(r->group);
+	printf("\" data-total=%zu>\n<td><details><summary>", r->total);
+	html(r->group);
+	printf("</summary>\n");
+	if (r->failed) {
+		printf("<p class=state-bad>could not be read: ");
+		html(r->why);
+		printf("</p></details></td><td colspan=7 class=state-bad>unreadable</td></tr>\n");
+		return;
+	}
+	row_details(r);
+	row_columns(r, lay, scale, budget_chars);
 }
 
 /* A filter over group names: the one script, inline. */
@@ -632,9 +639,7 @@ static int report_parse(struct cmd_args *a, struct cmd_layout_opts *lo, bool *qu
 		case 'q': *quiet = true; break;
 		case 'h': cmd_help(help_head, options, help_foot); return 0;
 		default:
-			if (!cmd_args_common(a, c, lo))
-				c = (cmd_usage_error("report", "%s: expected auto, always or never, not '%s'",
-						     a->spelled, a->arg), -1);
+			c = cmd_args_common(a, c, lo);
 		}
 		if (c < 0)
 			break;
@@ -658,7 +663,7 @@ static void fill_row(struct row *r, const struct clawmd_root *root, const char *
 		/* One bad group is shown, never fails the page. */
 		r->failed = cmd_exit_status(err.code);
 		r->failed = r->failed ? r->failed : 4;
-		r->why = strdup(err.msg);
+		r->why = clawmd_xstrdup(err.msg);
 		if (!quiet)
 			cmd_put_warning(err.msg);
 	}
@@ -698,9 +703,7 @@ int cmd_report(int argc, char **argv)
 		cmd_args_release(&a);
 		return status;
 	}
-	struct row *rows = calloc(n ? n : 1, sizeof(*rows));
-	if (!rows)
-		abort();
+	struct row *rows = clawmd_xcalloc(n ? n : 1, sizeof(*rows));
 	root.pass = clawmd_pass_new();
 	for (size_t i = 0; i < n; i++)
 		fill_row(&rows[i], &root, groups[i], quiet);

@@ -1,9 +1,5 @@
 /* status.c - `clawmd status`: the fleet at a glance. */
-#include <cJSON.h>
-#include <dirent.h>
-#include <fcntl.h>
 #include <stdlib.h>
-#include <sys/stat.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -31,75 +27,6 @@ static const struct cmd_opt options[] = {
 	{"quiet", 'q', NULL, "no progress"},
 	CMD_OPT_END,
 };
-
-static int cmp_str(const void *a, const void *b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
-static cJSON *strv_json(char **v, size_t n)
-{
-	cJSON *a = cJSON_CreateArray();
-	for (size_t i = 0; i < n; i++)
-		cJSON_AddItemToArray(a, cJSON_CreateString(v[i]));
-	return a;
-}
-
-/*
- * The skills in Claude Code's own format alone: a directory with a
- * SKILL.md and no instructions.md.  compose makes no fragment of them (the
- * agent reads SKILL.md on demand), so the status names them apart.  The
- * skills directory is the host's.  Sorted.
- */
-static char **on_demand_skills(size_t *n, const struct clawmd_layout *lay)
-{
-	char **v = NULL;
-	size_t cap = 0;
-	*n = 0;
-	int dfd = open(lay->skills, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	DIR *d = dfd >= 0 ? fdopendir(dfd) : NULL;
-	if (!d) {
-		if (dfd >= 0)
-			close(dfd);
-		return NULL;
-	}
-	for (struct dirent *e; (e = readdir(d)) && *n < 4096;) {
-		char p[4096];
-		struct stat st;
-		if (e->d_name[0] == '.' ||
-		    snprintf(p, sizeof(p), "%s/SKILL.md", e->d_name) >= (int)sizeof(p) ||
-		    fstatat(dfd, p, &st, AT_SYMLINK_NOFOLLOW) < 0 || !S_ISREG(st.st_mode))
-			continue;
-		snprintf(p, sizeof(p), "%s/instructions.md", e->d_name);
-		if (fstatat(dfd, p, &st, AT_SYMLINK_NOFOLLOW) == 0)
-			continue;
-		if (*n == cap && !(v = realloc(v, (cap = cap ? 2 * cap : 8) * sizeof(*v))))
-			abort();
-		v[(*n)++] = clawmd_xstrdup(e->d_name);
-	}
-	closedir(d);
-	if (*n)
-		qsort(v, *n, sizeof(*v), cmp_str);
-	return v;
-}
-
-/* The on-demand skills group `g` selects ("all": every one). */
-static size_t group_on_demand(char **out, size_t max, struct clawmd_group *g, char **od, size_t nod)
-{
-	const struct clawmd_group_config *cfg;
-	struct clawmd_err err = CLAWMD_ERR_INIT;
-	size_t k = 0;
-	if (clawmd_group_config(&cfg, g, &err) < 0)
-		return 0;
-	for (size_t i = 0; i < nod && k < max; i++) {
-		bool in = cfg->all_skills;
-		for (size_t j = 0; !in && j < cfg->nskills; j++)
-			in = !strcmp(cfg->skills[j], od[i]);
-		if (in)
-			out[k++] = od[i];
-	}
-	return k;
-}
 
 static const char *drift_colour(enum clawmd_drift d)
 {
@@ -206,9 +133,7 @@ static int status_parse(struct cmd_args *a, struct cmd_layout_opts *lo, bool *js
 		case 'q': *quiet = true; break;
 		case 'h': cmd_help(help_head, options, help_foot); return 0;
 		default:
-			if (!cmd_args_common(a, c, lo))
-				c = (cmd_usage_error("status", "%s: expected auto, always or never, not '%s'",
-						     a->spelled, a->arg), -1);
+			c = cmd_args_common(a, c, lo);
 		}
 		if (c < 0)
 			break;
@@ -222,15 +147,12 @@ static void rows_init(struct status_rows *r, const struct clawmd_layout *lay, ch
 	r->lay = lay;
 	r->groups = groups;
 	r->n = n;
-	r->st = calloc(n ? n : 1, sizeof(*r->st));
-	r->failed = calloc(n ? n : 1, sizeof(int));
-	r->why = calloc(n ? n : 1, sizeof(char *));
-	r->nod = 0;
-	r->od = on_demand_skills(&r->nod, lay);
-	r->odv = calloc((n ? n : 1) * (r->nod ? r->nod : 1), sizeof(char *));
-	r->nodv = calloc(n ? n : 1, sizeof(size_t));
-	if (!r->st || !r->failed || !r->why || !r->odv || !r->nodv)
-		abort();
+	r->st = clawmd_xcalloc(n ? n : 1, sizeof(*r->st));
+	r->failed = clawmd_xcalloc(n ? n : 1, sizeof(int));
+	r->why = clawmd_xcalloc(n ? n : 1, sizeof(char *));
+	r->nod = clawmd_skills_on_demand(&r->od, lay);
+	r->odv = clawmd_xcalloc((n ? n : 1) * (r->nod ? r->nod : 1), sizeof(char *));
+	r->nodv = clawmd_xcalloc(n ? n : 1, sizeof(size_t));
 }
 
 static void rows_release(struct status_rows *r)
@@ -271,7 +193,7 @@ static int rows_read(struct status_rows *r, struct clawmd_root *root, bool progr
 			if (!status)
 				status = r->failed[i];
 		} else if (nod) {
-			r->nodv[i] = group_on_demand(r->odv + i * nod, nod, g, r->od, nod);
+			r->nodv[i] = clawmd_group_on_demand(r->odv + i * nod, g, r->od, nod);
 		}
 		if (progress && (i % 64 == 0 || i + 1 == n))
 			fprintf(stderr, "\rclawmd: read %zu/%zu groups%s", i + 1, n,
@@ -288,36 +210,36 @@ static int rows_read(struct status_rows *r, struct clawmd_root *root, bool progr
 
 static void print_json(const struct status_rows *r)
 {
-	cJSON *doc = cmd_json_doc();
-	cJSON_AddStringToObject(doc, "root", r->lay->root);
-	cJSON_AddNumberToObject(doc, "token_budget", (double)r->lay->token_budget);
-	cJSON *arr = cJSON_AddArrayToObject(doc, "groups");
+	struct clawmd_json *doc = cmd_json_doc();
+	clawmd_json_add_string(doc, "root", r->lay->root);
+	clawmd_json_add_number(doc, "token_budget", (double)r->lay->token_budget);
+	struct clawmd_json *arr = clawmd_json_add_array(doc, "groups");
 	for (size_t i = 0; i < r->n; i++) {
 		const struct clawmd_group_status *s = &r->st[i];
-		cJSON *g = cJSON_CreateObject();
-		cJSON_AddStringToObject(g, "group", r->groups[i]);
+		struct clawmd_json *json_group = clawmd_json_object();
+		clawmd_json_add_string(json_group, "group", r->groups[i]);
 		if (r->failed[i]) {
-			cJSON_AddStringToObject(g, "drift", "unreadable");
-			cJSON_AddItemToObject(g, "error", cmd_json_error(r->failed[i], r->why[i]));
-			cJSON_AddItemToArray(arr, g);
+			clawmd_json_add_string(json_group, "drift", "unreadable");
+			clawmd_json_add(json_group, "error", cmd_json_error(r->failed[i], r->why[i]));
+			clawmd_json_add(arr, NULL, json_group);
 			continue;
 		}
-		cJSON_AddStringToObject(g, "drift", clawmd_drift_name(s->drift));
-		cJSON_AddBoolToObject(g, "all_skills", s->all_skills);
-		cJSON_AddItemToObject(g, "skills", strv_json(s->skills, s->nskills));
-		cJSON_AddItemToObject(g, "on_demand", strv_json(r->odv + i * r->nod, r->nodv[i]));
-		cJSON_AddItemToObject(g, "fragments", strv_json(s->fragments, s->nfragments));
-		cJSON_AddNumberToObject(g, "memory_chars", (double)s->memory_chars);
-		cJSON_AddNumberToObject(g, "tokens", (double)s->tokens);
-		cJSON_AddNumberToObject(g, "findings", (double)s->nfindings);
-		cJSON_AddNumberToObject(g, "errors", (double)s->nerrors);
-		cJSON_AddNumberToObject(g, "preserved", (double)s->npreserved);
-		cJSON *rts = cJSON_AddArrayToObject(g, "runtimes");
+		clawmd_json_add_string(json_group, "drift", clawmd_drift_name(s->drift));
+		clawmd_json_add_bool(json_group, "all_skills", s->all_skills);
+		clawmd_json_add_strings(json_group, "skills", s->skills, s->nskills);
+		clawmd_json_add_strings(json_group, "on_demand", r->odv + i * r->nod, r->nodv[i]);
+		clawmd_json_add_strings(json_group, "fragments", s->fragments, s->nfragments);
+		clawmd_json_add_number(json_group, "memory_chars", (double)s->memory_chars);
+		clawmd_json_add_number(json_group, "tokens", (double)s->tokens);
+		clawmd_json_add_number(json_group, "findings", (double)s->nfindings);
+		clawmd_json_add_number(json_group, "errors", (double)s->nerrors);
+		clawmd_json_add_number(json_group, "preserved", (double)s->npreserved);
+		struct clawmd_json *rts = clawmd_json_add_array(json_group, "runtimes");
 		for (int rt = 0; rt < clawmd_layout_nruntimes(r->lay); rt++)
 			if (s->runtimes & (1u << rt))
-				cJSON_AddItemToArray(rts, cJSON_CreateString(
-					clawmd_layout_contract(r->lay, rt)->name));
-		cJSON_AddItemToArray(arr, g);
+				clawmd_json_add_string(rts, NULL, 
+					clawmd_layout_contract(r->lay, rt)->name);
+		clawmd_json_add(arr, NULL, json_group);
 	}
 	cmd_json_print(doc);
 }

@@ -157,6 +157,32 @@ size_t clawmd_utf16_len(const char *s, size_t len)
 	return n;
 }
 
+size_t clawmd_utf8_len(const char *s, size_t n)
+{
+	const unsigned char *p = (const unsigned char *)s;
+	if (n == 0)
+		return 0;
+	unsigned char c = p[0];
+	if (c < 0x80)
+		return 1;
+	size_t len;
+	unsigned char lo = 0x80, hi = 0xbf; /* the range of the second byte */
+	if (c >= 0xc2 && c <= 0xdf)
+		len = 2;
+	else if (c >= 0xe0 && c <= 0xef)
+		len = 3, lo = c == 0xe0 ? 0xa0 : 0x80, hi = c == 0xed ? 0x9f : 0xbf;
+	else if (c >= 0xf0 && c <= 0xf4)
+		len = 4, lo = c == 0xf0 ? 0x90 : 0x80, hi = c == 0xf4 ? 0x8f : 0xbf;
+	else
+		return 0;
+	if (n < len || p[1] < lo || p[1] > hi)
+		return 0;
+	for (size_t k = 2; k < len; k++)
+		if ((p[k] & 0xc0) != 0x80)
+			return 0;
+	return len;
+}
+
 void clawmd_strv_free(char **v, size_t n)
 {
 	if (!v)

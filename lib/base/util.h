@@ -11,13 +11,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-void *clawmd_xmalloc(size_t n);
-void *clawmd_xcalloc(size_t nmemb, size_t size);
-void *clawmd_xrealloc(void *p, size_t n);
-char *clawmd_xstrndup(const char *s, size_t n);
-/* clawmd_xstrdup() and clawmd_xasprintf() are public (clawmd/base.h). */
-/* Grow *v (of *cap elements of `size` bytes) to hold at least `need`. */
-void clawmd_xgrow(void *v, size_t *cap, size_t need, size_t size);
+#include "clawmd/base.h"
+
+/* clawmd_xmalloc(), clawmd_xcalloc(), clawmd_xrealloc(), clawmd_xstrdup(),
+ * clawmd_xstrndup(), clawmd_xasprintf() and clawmd_xgrow() are public
+ * (clawmd/base.h). */
 /* a/b, with exactly one slash between them. */
 char *clawmd_path_join(const char *a, const char *b);
 /* Absolute paths: POSIX path.normalize (no ".", "..", "//" or trailing

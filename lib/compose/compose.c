@@ -1,7 +1,7 @@
 /* compose.c - the per-spawn job: lock the group, plan, compare, apply. */
 #include "clawmd.h"
 #include "compose/record.h"
-#include "compose/report.h"
+#include "compose/words.h"
 #include "compose/flat.h"
 #include "group/group.h"
 #include "group/tracked.h"

@@ -34,7 +34,7 @@
 #include "compose/pass.h"
 #include "compose/twice.h"
 #include "compose/seed.h"
-#include "compose/report.h"
+#include "compose/words.h"
 #include "group/group.h"
 #include "group/entry.h"
 #include "fs/fs.h"

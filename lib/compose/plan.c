@@ -11,7 +11,7 @@
 #include "compose/flat.h"
 #include "compose/twice.h"
 #include "compose/seed.h"
-#include "compose/report.h"
+#include "compose/words.h"
 
 #include "base/util.h"
 

@@ -1,7 +1,7 @@
 /* twice.c - what a plan hands one runtime twice (twice.h). */
 #include "compose/twice.h"
 #include "group/group.h"
-#include "compose/report.h"
+#include "compose/words.h"
 #include "base/util.h"
 
 #include <string.h>

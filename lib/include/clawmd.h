@@ -8,6 +8,7 @@
  *
  * The parts, each its own header under clawmd/, from the bottom up:
  *	base.h     errors, buffers, names
+ *	json.h     JSON documents as clawmd prints them
  *	fs.h       the safe filesystem: directory handles, the atomic write
  *	claude.h   Claude Code's own rules: releases, @-imports, text files
  *	runtime.h  the agent runtimes: Claude Code, Codex, Gemini CLI, OpenCode
@@ -59,6 +60,7 @@
 #define CLAWMD_H
 
 #include "clawmd/base.h"
+#include "clawmd/json.h"
 #include "clawmd/fs.h"
 #include "clawmd/claude.h"
 #include "clawmd/runtime.h"

@@ -81,3 +81,52 @@ out:
 	clawmd_findings_release(&f);
 	return rc;
 }
+
+/* ---- skills read on demand ---------------------------------------------- */
+
+size_t clawmd_skills_on_demand(char ***out, const struct clawmd_layout *lay)
+{
+	size_t n = 0, cap = 0;
+	*out = NULL;
+	int dfd = open(lay->skills, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	DIR *d = dfd >= 0 ? fdopendir(dfd) : NULL;
+	if (!d) {
+		if (dfd >= 0)
+			close(dfd);
+		return 0;
+	}
+	for (struct dirent *e; (e = readdir(d)) && n < CLAWMD_ON_DEMAND_MAX;) {
+		char p[4096];
+		struct stat st;
+		if (e->d_name[0] == '.' ||
+		    snprintf(p, sizeof(p), "%s/SKILL.md", e->d_name) >= (int)sizeof(p) ||
+		    fstatat(dfd, p, &st, AT_SYMLINK_NOFOLLOW) < 0 || !S_ISREG(st.st_mode))
+			continue;
+		snprintf(p, sizeof(p), "%s/instructions.md", e->d_name);
+		if (fstatat(dfd, p, &st, AT_SYMLINK_NOFOLLOW) == 0)
+			continue; /* it ships a fragment: compose inlines it */
+		clawmd_xgrow(out, &cap, n + 1, sizeof(**out));
+		(*out)[n++] = clawmd_xstrdup(e->d_name);
+	}
+	closedir(d);
+	if (n)
+		qsort(*out, n, sizeof(**out), clawmd_strcmp_ptr);
+	return n;
+}
+
+size_t clawmd_group_on_demand(char **out, struct clawmd_group *grp, char *const *skills, size_t n)
+{
+	const struct clawmd_group_config *cfg;
+	struct clawmd_err err = CLAWMD_ERR_INIT;
+	size_t k = 0;
+	if (clawmd_group_config(&cfg, grp, &err) < 0)
+		return 0;
+	for (size_t i = 0; i < n; i++) {
+		bool in = cfg->all_skills;
+		for (size_t j = 0; !in && j < cfg->nskills; j++)
+			in = !strcmp(cfg->skills[j], skills[i]);
+		if (in)
+			out[k++] = skills[i];
+	}
+	return k;
+}

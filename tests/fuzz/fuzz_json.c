@@ -1,9 +1,9 @@
 /*
- * libFuzzer target: the one escaping rule of cmd/escape.c, fed hostile
+ * libFuzzer target: the one escaping rule of every output, fed hostile
  * names and text (any bytes but NUL, which no C string holds).
  *
  * JSON: a document shaped like clawmd's (members, arrays of strings,
- * objects in arrays, a hostile key) goes through cmd_json_text(), as every
+ * objects in arrays, a hostile key) goes through clawmd_json_text(), as every
  * document clawmd prints does, with and without the exact-bytes siblings
  * (JSON and SARIF).  The text must be one document under a strict RFC 8259
  * parser written here (not cJSON, which checks no UTF-8): well-formed
@@ -28,7 +28,7 @@
 
 #define check(c) ((c) ? (void)0 : (fprintf(stderr, "%s:%d: %s\n", __FILE__, __LINE__, #c), abort()))
 
-/* ---- a strict UTF-8 decoder, written apart from cmd_utf8_len ------------- */
+/* ---- a strict UTF-8 decoder, written apart from clawmd_utf8_len ---------- */
 
 /* The code point at s (length in *len), or -1 when the bytes are not the
  * shortest form of a scalar value. */
@@ -343,22 +343,22 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 	/* {"file": s0, "message": s1, "files": [s2, s3], "items": [{"path": s4}],
 	 *  "nested": [[s5]], "k": {s6: s7}} */
-	cJSON *doc = cJSON_CreateObject();
-	cJSON_AddStringToObject(doc, "file", str[0]);
-	cJSON_AddStringToObject(doc, "message", str[1]);
-	cJSON *files = cJSON_AddArrayToObject(doc, "files");
-	cJSON_AddItemToArray(files, cJSON_CreateString(str[2]));
-	cJSON_AddItemToArray(files, cJSON_CreateString(str[3]));
-	cJSON *item = cJSON_CreateObject();
-	cJSON_AddStringToObject(item, "path", str[4]);
-	cJSON_AddItemToArray(cJSON_AddArrayToObject(doc, "items"), item);
-	cJSON *inner = cJSON_CreateArray();
-	cJSON_AddItemToArray(inner, cJSON_CreateString(str[5]));
-	cJSON_AddItemToArray(cJSON_AddArrayToObject(doc, "nested"), inner);
-	cJSON_AddStringToObject(cJSON_AddObjectToObject(doc, "k"), str[6], str[7]);
+	struct clawmd_json *doc = clawmd_json_object();
+	clawmd_json_add_string(doc, "file", str[0]);
+	clawmd_json_add_string(doc, "message", str[1]);
+	struct clawmd_json *files = clawmd_json_add_array(doc, "files");
+	clawmd_json_add_string(files, NULL, str[2]);
+	clawmd_json_add_string(files, NULL, str[3]);
+	struct clawmd_json *item = clawmd_json_object();
+	clawmd_json_add_string(item, "path", str[4]);
+	clawmd_json_add(clawmd_json_add_array(doc, "items"), NULL, item);
+	struct clawmd_json *inner = clawmd_json_array();
+	clawmd_json_add_string(inner, NULL, str[5]);
+	clawmd_json_add(clawmd_json_add_array(doc, "nested"), NULL, inner);
+	clawmd_json_add_string(clawmd_json_add_object(doc, "k"), str[6], str[7]);
 
-	char *text = cmd_json_text(doc, exact);
-	cJSON_Delete(doc);
+	char *text = clawmd_json_text(doc, exact ? CLAWMD_JSON_EXACT : CLAWMD_JSON_REPLACE);
+	clawmd_json_free(doc);
 	if (!json_strict(text)) {
 		fprintf(stderr, "not strict JSON:\n%s\n", text);
 		abort();

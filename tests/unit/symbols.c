@@ -6,7 +6,8 @@
  *    the parts in lib/include/clawmd/), so that no private name or cJSON/md4c
  *    forwarder can collide with a host's own;
  *  - the objects of cmd/ call no global of the library that is not public
- *    (cmd/front.c, the link-time stand-in for lib/sys/dl.c, aside);
+ *    (cmd/front.c, the link-time stand-in for lib/sys/dl.c, aside), nor
+ *    cJSON or md4c directly (JSON goes through clawmd/json.h);
  *  - the full program exports no name of the library or of cmd/ to the
  *    dynamic symbol table;
  *  - the Node addon exports its two N-API entry points and nothing else.
@@ -199,6 +200,14 @@ int main(void)
 	ok(nobj >= 5, "nm reads cmd/'s objects (%zu)", nobj);
 	ok(bad.n == 0, "cmd/ calls only the public API (and cJSON's, which the library loads): "
 		       "%zu private names", bad.n);
+	list_bad("cmd/ uses", &bad);
+	names_free(&bad);
+	/* Not even cJSON's: the JSON documents are built with clawmd/json.h. */
+	for (size_t i = 0; i < used.n; i++)
+		if (!strncmp(used.v[i], "cJSON_", 6) || !strncmp(used.v[i], "md_", 3))
+			names_add(&bad, used.v[i], strlen(used.v[i]));
+	ok(bad.n == 0, "cmd/ calls no cJSON or md4c function (%zu): its JSON is clawmd_json_*",
+	   bad.n);
 	list_bad("cmd/ uses", &bad);
 	names_free(&bad);
 	names_free(&used);

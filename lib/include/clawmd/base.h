@@ -53,6 +53,10 @@ const char *clawmd_code_name(int code);
  * JavaScript runtime count a file's characters (a four-byte sequence is a
  * surrogate pair: two). */
 size_t clawmd_utf16_len(const char *s, size_t len);
+/* The length of the well-formed UTF-8 sequence at s (of at most n bytes),
+ * or 0 when none starts there (a stray continuation byte, an overlong or
+ * surrogate form, a sequence cut short). */
+size_t clawmd_utf8_len(const char *s, size_t n);
 
 /* ---- growable buffer --------------------------------------------------- */
 
@@ -83,11 +87,20 @@ const char *clawmd_spell_nearest(const char *word, const char *const *cands, siz
 /* True for names matching [A-Za-z0-9][A-Za-z0-9._-]{0,63}. */
 bool clawmd_name_valid(const char *name, size_t len);
 
-/* A copy of `s` (NULL for NULL), a formatted string: each aborts when
- * memory runs out, as the library does (clawmd.h), so that the command and
- * a binding need no allocation helpers of their own.  Caller frees. */
+/* Allocation that aborts when memory runs out, as the library does
+ * (clawmd.h), so that the command and a binding need no helpers of their
+ * own: malloc, calloc and realloc; a copy of `s` (NULL for NULL), of at
+ * most its first n bytes; a formatted string.  Caller frees. */
+void *clawmd_xmalloc(size_t n);
+void *clawmd_xcalloc(size_t nmemb, size_t size);
+void *clawmd_xrealloc(void *p, size_t n);
 char *clawmd_xstrdup(const char *s);
+char *clawmd_xstrndup(const char *s, size_t n);
 char *clawmd_xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* Grow the array *v (of *cap elements of `size` bytes) to hold at least
+ * `need` elements: a vector's push is
+ * clawmd_xgrow(&v, &cap, n + 1, sizeof(*v)); v[n++] = x; */
+void clawmd_xgrow(void *v, size_t *cap, size_t need, size_t size);
 
 /* Free an array of n strings and the array (NULL: no-op). */
 void clawmd_strv_free(char **v, size_t n);

@@ -114,6 +114,12 @@ struct clawmd_group;
 
 int clawmd_group_open(struct clawmd_group **out, const struct clawmd_root *root,
 		      const char *name, struct clawmd_err *err);
+/* Whether group `name` (a valid name, as clawmd_group_open() takes it) is
+ * a real directory under the groups directory: 0, else EFS saying "no
+ * group 'NAME': 'PATH' does not exist", or that PATH is a symlink
+ * (refused: it could lead anywhere) or not a directory, PATH as the user
+ * sees it.  For a command to refuse every GROUP before it touches one. */
+int clawmd_group_present(const struct clawmd_root *root, const char *name, struct clawmd_err *err);
 void clawmd_group_free(struct clawmd_group *g);
 const char *clawmd_group_name(const struct clawmd_group *g);
 /* The group directory on the host (absolute). */

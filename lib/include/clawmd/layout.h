@@ -200,6 +200,11 @@ bool clawmd_layout_holds_root(const struct clawmd_layout *lay, const char *name)
  * EUSAGE for a groups directory above ROOT, whose groups are only named. */
 int clawmd_groups_list(char ***out, size_t *n, const struct clawmd_layout *lay,
 		       struct clawmd_err *err);
+/* The symlinks among the groups directory's valid names, which the listing
+ * skips (and a GROUP naming one is refused): for a command over every
+ * group to say so.  In directory order; none when it cannot be read.
+ * Free with clawmd_strv_free(*out, n). */
+size_t clawmd_groups_symlinked(char ***out, const struct clawmd_layout *lay);
 
 /* ---- the root handle ------------------------------------------------------ */
 

@@ -146,6 +146,22 @@ int clawmd_group_status_get(struct clawmd_group_status *out, struct clawmd_group
 			    const struct clawmd_lint_opts *opts, struct clawmd_err *err);
 void clawmd_group_status_release(struct clawmd_group_status *st);
 
+/*
+ * The skills Claude Code reads on demand alone: each directory of the
+ * skills directory with a SKILL.md (a regular file) and no
+ * instructions.md.  compose makes no fragment of them (the agent reads
+ * SKILL.md itself), so status names them apart.  Sorted, at most
+ * CLAWMD_ON_DEMAND_MAX; none when the directory cannot be read.  Free
+ * with clawmd_strv_free(*out, n).  Read once for a pass over many groups,
+ * then asked of each with clawmd_group_on_demand().
+ */
+#define CLAWMD_ON_DEMAND_MAX 4096
+size_t clawmd_skills_on_demand(char ***out, const struct clawmd_layout *lay);
+/* Those of the n `skills` (clawmd_skills_on_demand's) that group `g`
+ * selects ("skills": "all", or by name), into out (room for n; pointers
+ * into `skills`); none for an invalid container.json. */
+size_t clawmd_group_on_demand(char **out, struct clawmd_group *g, char *const *skills, size_t n);
+
 #ifdef __cplusplus
 }
 #endif

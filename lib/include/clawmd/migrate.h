@@ -7,6 +7,7 @@
 #include <stdint.h>
 
 #include "clawmd/base.h"
+#include "clawmd/fs.h"
 #include "clawmd/layout.h"
 
 #ifdef __cplusplus
@@ -153,6 +154,18 @@ int clawmd_migrate(struct clawmd_migrate_result *out, const struct clawmd_root *
 void clawmd_migrate_result_release(struct clawmd_migrate_result *res);
 /* "remove-link", "keep", "move-aside", ... : a stable word per step. */
 const char *clawmd_migrate_step_name(enum clawmd_migrate_step step);
+
+/*
+ * Whether the tree at `top` (a ROOT not loaded yet: its groups/ beneath it)
+ * holds a legacy layout clawmd_migrate() would cut over: groups/global/, a
+ * group's .claude-global.md, or a CLAUDE.md clawmd did not compose.
+ * Bounded: the first CLAWMD_LEGACY_LOOK_MAX entries of groups/ are looked
+ * at.  *any_group is set when groups/ holds a group at all (a directory,
+ * no symlink followed).  Nothing is written; what cannot be read is no
+ * legacy.
+ */
+#define CLAWMD_LEGACY_LOOK_MAX 10000
+bool clawmd_migrate_legacy_seen(const struct clawmd_dir *top, bool *any_group);
 
 /*
  * The pure part, for tests and other hosts (the carry is

@@ -1,9 +1,9 @@
 /*
- * report.h - what a compose says, for compose/ itself (private; the words
+ * words.h - what a compose says, for compose/ itself (private; the words
  * the command and the binding share are public, clawmd/compose.h).
  */
-#ifndef CLAWMD_COMPOSE_REPORT_H
-#define CLAWMD_COMPOSE_REPORT_H
+#ifndef CLAWMD_COMPOSE_WORDS_H
+#define CLAWMD_COMPOSE_WORDS_H
 
 #include "clawmd.h"
 

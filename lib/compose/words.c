@@ -1,5 +1,5 @@
 /*
- * report.c - what a compose says: the words for its actions and file
+ * words.c - what a compose says: the words for its actions and file
  * types, and its warnings, in the library so that the command and the
  * Node binding say the same (clawmd/compose.h).
  *
@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "compose/report.h"
+#include "compose/words.h"
 #include "fs/fs.h"
 #include "base/util.h"
 
