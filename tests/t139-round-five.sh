@@ -235,5 +235,10 @@ expect_fail 4 "pod: the record command fails when render fails (a missing group)
 mv "$G.away" "$G"
 check "pod: the state volume is no emptyDir (two pods of a group share its lock)" \
 	sh -c "! sed -n '/- name: clawmd-state *#/,/- name:/p' '$pod' | grep -q '^ *emptyDir:'"
+# podman kube play deletes init containers once they ran, and runs them
+# at the first start only, unless the pod says always (make e2e plays it:
+# scripts/e2e/podman.sh)
+check "pod: podman kube play keeps the init containers and runs them at every start (the annotation)" \
+	grep -qx '    io.podman.annotations.init.container.type: always' "$pod"
 
 done_testing
