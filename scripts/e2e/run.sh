@@ -20,7 +20,9 @@
 # compare them byte for byte with render.  Prints TAP, one test per release
 # and case (and, for a group, one for what the agent could change in it,
 # scripts/e2e/probe.sh), a diff on a mismatch, and the pass count per
-# release.  Everything a run saw stays in build/e2e/results/<label>/<case>/
+# release.  A pod case also plays the template's init step in podman
+# (scripts/e2e/podman.sh), on its first release: podman.sh's checks are
+# tests of the run.  Everything a run saw stays in build/e2e/results/<label>/<case>/
 # (the label is the release for Claude Code, RT-release for the others).
 #
 # The container: a real engine when one can start (engine.sh: Debian's
@@ -172,11 +174,17 @@ rt_cases() {
 # a case with same_as=OTHER is a second test: its real string has the same
 # file contents, in the same order, as case OTHER's (paths aside)
 total=0
+podman_n=$(sh "$here/podman.sh" --count)
+podman_counted=''
 for rv in $plan; do
 	for c in $(rt_cases "${rv%%@*}"); do
 		total=$((total + 1))
 		if grep -q '^same_as=' "$cases_dir/$c/case"; then total=$((total + 1)); fi
 		if grep -q '^kind=\(group\|pod\)' "$cases_dir/$c/case"; then total=$((total + 1)); fi
+		# a pod case's podman checks, on its first release only
+		if grep -q '^kind=pod' "$cases_dir/$c/case"; then
+			case " $podman_counted " in *" $c "*) ;; *) podman_counted="$podman_counted $c" total=$((total + podman_n)) ;; esac
+		fi
 	done
 done
 echo "1..$total"
@@ -247,15 +255,19 @@ render_run() {
 # The layout volume is ROOT, the group's is ROOT/groups/GROUP; the init
 # container is make image's clawmd with the template's args and its mounts
 # (/layout read-only, /groups/GROUP, /state), as uid 1000 with a read-only
-# root; the agent container gets the volumeMounts `clawmd mounts --format
+# root, no capabilities and no-new-privileges (the template's
+# securityContext); the agent container gets the volumeMounts `clawmd mounts --format
 # kubernetes` prints, which must be the template's own.
 pod_yaml=$top/contrib/kubernetes/pod.yaml
 pod_image=''
-pod_init() { # ROOT
+pod_build_image() {
 	if [ -z "$pod_image" ]; then
 		sh "$top/scripts/image.sh" "$build_dir" || return 1
 		pod_image=clawmd:$("$clawmd" -V | sed 's/^clawmd //')
 	fi
+}
+pod_init() { # ROOT
+	pod_build_image || return 1
 	for mp in /layout /groups/$group /state; do
 		grep -q "^ *mountPath: $mp\$" "$pod_yaml" || { echo "pod.yaml: the init container mounts no $mp"; return 1; }
 	done
@@ -265,14 +277,16 @@ pod_init() { # ROOT
 	echo "init container: clawmd $(echo $pargs)"
 	chown -R -h 1000:1000 "$1"
 	# shellcheck disable=SC2086
-	docker run --rm --user 1000:1000 --read-only --network none -v "$1:/layout:ro" \
+	docker run --rm --user 1000:1000 --read-only --cap-drop ALL --security-opt no-new-privileges \
+		--network none -v "$1:/layout:ro" \
 		-v "$1/groups/$group:/groups/$group" --tmpfs /state "$pod_image" $pargs || return 1
 	# The record container: the digest of what the agent will be told,
 	# which must be that of render on the host.
 	pcmd=$(sed -n 's/^ *command: \(\["sh", "-c", .*\]\) *$/\1/p' "$pod_yaml" | head -n1 |
 		node -e 'let s = ""; process.stdin.on("data", (d) => (s += d)).on("end", () => console.log(JSON.parse(s)[2]))') ||
 		{ echo "pod.yaml: no record container command"; return 1; }
-	got=$(docker run --rm --user 1000:1000 --read-only --network none -v "$1:/layout:ro" \
+	got=$(docker run --rm --user 1000:1000 --read-only --cap-drop ALL --security-opt no-new-privileges \
+		--network none -v "$1:/layout:ro" \
 		-v "$1/groups/$group:/groups/$group" --tmpfs /state --entrypoint sh "$pod_image" -c "$pcmd") ||
 		{ echo "the record container failed: $got"; return 1; }
 	# shellcheck disable=SC2086
@@ -280,6 +294,52 @@ pod_init() { # ROOT
 	echo "record container: $got"
 	[ "$got" = "$want" ] || { echo "render on the host: $want"; return 1; }
 }
+# The template's init step under podman kube play (podman.sh), once per
+# pod case, on the tree as built (before pod_init composes it): its checks
+# become this run's tests.  pod_podman ROOT; pod_podman_not WHY prints them
+# as not run (SKIP when WHY starts with SKIP).
+podman_done=''
+pod_podman() {
+	podman_done="$podman_done $c"
+	n=$((n - 1)) vt=$((vt - 1))
+	CLAWMD=$clawmd sh "$here/podman.sh" "$1" "$group" "$build_dir/image/clawmd-${pod_image#clawmd:}.tar" \
+		"$E/podman" >"$res/podman.log" 2>&1
+	k=0
+	while IFS= read -r pl; do
+		case $pl in
+		'ok - '* | 'not ok - '*)
+			k=$((k + 1))
+			[ $k -le "$podman_n" ] || continue
+			n=$((n + 1)) vt=$((vt + 1))
+			case $pl in ok*) vp=$((vp + 1)) ;; *) failed=$((failed + 1)) ;; esac
+			echo "${pl%%- *}$n - $c: ${pl#*- }"
+			;;
+		'#'*) echo "$pl" ;;
+		esac
+	done <"$res/podman.log"
+	n=$((n + 1)) vt=$((vt + 1))
+	[ $k -ge "$podman_n" ] || pod_podman_not "podman.sh printed $k of its $podman_n checks (build/e2e/results/$label/$c/podman.log)" $k
+}
+pod_podman_not() { # WHY [DONE]
+	podman_done="$podman_done $c"
+	n=$((n - 1)) vt=$((vt - 1))
+	k=${2:-0}
+	while [ $k -lt "$podman_n" ]; do
+		k=$((k + 1))
+		n=$((n + 1)) vt=$((vt + 1))
+		case $1 in
+		SKIP*) echo "ok $n - $c: podman check $k # $1"; vp=$((vp + 1)) ;;
+		*) echo "not ok $n - $c: podman check $k did not run: $1"; failed=$((failed + 1)) ;;
+		esac
+	done
+	n=$((n + 1)) vt=$((vt + 1))
+}
+# podman_due: this pod case's podman checks have not run in this run
+podman_due() {
+	[ "$kind" = pod ] || return 1
+	case " $podman_done " in *" $c "*) return 1 ;; esac
+}
+
 # pod_mounts ROOT KUBE_YAML: the kubernetes volumeMounts as SRC:DST[:ro]
 # words (clawmd-group is ROOT/groups/GROUP, clawmd-layout ROOT).
 pod_mounts() {
@@ -377,13 +437,16 @@ for rv in $plan; do
 		fi
 		name="$label $c${desc:+: $desc}"
 		if [ "$kind" = pod ] && [ "$where" = emulation ]; then
+			! podman_due || pod_podman_not "SKIP no image without a container engine"
 			echo "ok $n - $name # SKIP no container engine for the pod"
 			n=$((n + 1)) vt=$((vt + 1)) vp=$((vp + 2))
 			echo "ok $n - $label $c: the probe # SKIP no container engine for the pod"
 			continue
 		fi
 		if ! { build_case "$c" "$root" "$ct_root" >"$res/build.log" 2>&1 &&
-			{ [ "$kind" != pod ] || pod_init "$root" >>"$res/build.log" 2>&1; }; }; then
+			{ [ "$kind" != pod ] || { pod_build_image >>"$res/build.log" 2>&1 &&
+				{ ! podman_due || pod_podman "$root"; } && pod_init "$root" >>"$res/build.log" 2>&1; }; }; }; then
+			! podman_due || pod_podman_not "building the case or the image failed"
 			echo "not ok $n - $name [$where]"
 			echo "# building the case failed:"
 			diag <"$res/build.log"
