@@ -172,16 +172,16 @@ if [ -n "$cs" ] && [ -n "$rs" ]; then
 	set -- $cs $rs
 	[ "$1" = 0 ] && [ "$4" = 0 ] && [ "$3" -le "$5" ] && ok=0
 fi
-check $ok "podman $version: kube play runs pod.yaml's init containers, compose then record, each exiting 0 [podman $version]" "$work/play.txt"
+check $ok "kube play runs pod.yaml's init containers, compose then record, each exiting 0 [podman $version]" "$work/play.txt"
 
 diff -r "$host/groups/$group" "$group_dir" >"$work/group.diff" 2>&1
-check $? "podman $version: the group composed by the init container equals a compose on the host with the template's args [podman $version]" "$work/group.diff"
+check $? "the group composed by the init container equals a compose on the host with the template's args [podman $version]" "$work/group.diff"
 
 # its standard output (podman logs keeps stderr, render's notes, apart)
 got=$(podman logs "$pod-record" 2>"$work/record.err")
 printf 'record logged: %s\nrender on the host: %s\n' "$got" "$want" >"$work/record.txt"
 [ "$got" = "$want" ]
-check $? "podman $version: the record container logs the digest of render on the host [podman $version]" "$work/record.txt"
+check $? "the record container logs the digest of render on the host [podman $version]" "$work/record.txt"
 
 echo "# note: the agent container under podman $version: $(podman inspect --format '{{.State.Status}}' "$pod-agent" 2>&1 | head -n1)$(grep -m1 -o 'error mounting .*' "$work/play.log" | sed 's/^/, /' | head -c 300)"
 echo "# note: the claims are podman volumes: $(podman volume ls --format '{{.Name}}' | tr '\n' ' ')"
@@ -189,8 +189,9 @@ podman pod rm -f "$pod" >/dev/null 2>&1
 
 # --- play 2: the probe ------------------------------------------------------------
 # Each init container runs the probe with the template's securityContext
-# and volumeMounts; its mount paths (readOnly marked) are its arguments.
-probe="echo uid \$(id -u) gid \$(id -g); grep -E '^(Groups|CapPrm|CapEff|CapBnd|CapAmb|NoNewPrivs):' /proc/self/status; if (: >/.clawmd-probe) 2>/dev/null; then echo write / written; else echo write / refused; fi; for m; do if (: >\$m/.clawmd-probe) 2>/dev/null; then rm -f \$m/.clawmd-probe; echo write \$m written; else echo write \$m refused; fi; done"
+# and volumeMounts; its mount paths are its arguments.  It holds no double
+# quote and no backslash: it goes into a YAML double-quoted string as is.
+probe="echo uid \$(id -u) gid \$(id -g); grep -E '^(Groups|CapPrm|CapEff|CapBnd|CapAmb|NoNewPrivs):' /proc/self/status; echo root mounted \$(grep -E '^([^ ]+ ){4}/ ' /proc/self/mountinfo | tail -n 1 | cut -d ' ' -f 6 | cut -d , -f 1); if (: >/.clawmd-probe) 2>/dev/null; then echo write / written; else echo write / refused; fi; for m; do if (: >\$m/.clawmd-probe) 2>/dev/null; then rm -f \$m/.clawmd-probe; echo write \$m written; else echo write \$m refused; fi; done"
 sub_images | awk -v probe="$probe" '
 	function flush() { if (cur != "") mounts[cur] = ms }
 	NR == FNR {
@@ -219,12 +220,13 @@ ninit=$(grep -c '^== ' "$work/probe.txt")
 # every init container printed LINE (its count is the containers')
 each() { [ "$ninit" -gt 0 ] && [ "$(grep -cxE "$1" "$work/probe.txt")" = "$ninit" ]; }
 each "uid $uid gid $gid"
-check $? "podman $version: runAsUser $uid, runAsGroup $gid: id -u and id -g in each init container [podman $version]" "$work/probe.txt"
-each 'write / refused'
-check $? "podman $version: readOnlyRootFilesystem: a write to / fails in each init container [podman $version]" "$work/probe.txt"
+check $? "runAsUser $uid, runAsGroup $gid: id -u and id -g in each init container [podman $version]" "$work/probe.txt"
+# uid 1000 cannot write to / on a writable root either: the mount says it
+each 'write / refused' && each 'root mounted ro'
+check $? "readOnlyRootFilesystem: / is mounted read-only and a write to it fails in each init container [podman $version]" "$work/probe.txt"
 each 'CapPrm:[[:space:]]+0+' && each 'CapEff:[[:space:]]+0+' && each 'CapBnd:[[:space:]]+0+' &&
 	each 'CapAmb:[[:space:]]+0+' && each 'NoNewPrivs:[[:space:]]+1'
-check $? "podman $version: capabilities drop ALL and allowPrivilegeEscalation false: no capability in any set, NoNewPrivs 1, in each init container [podman $version]" "$work/probe.txt"
+check $? "capabilities drop ALL and allowPrivilegeEscalation false: no capability in any set, NoNewPrivs 1, in each init container [podman $version]" "$work/probe.txt"
 # readOnly: the template's readOnly mounts refuse a write, the others take one
 awk '/^  initContainers:/ { s = 1; next } /^  [a-zA-Z]/ { s = 0 }
 	s && /^    - name: / { c = $3 } s && /^          mountPath: / { mp = $2; print c, mp, "written" }
@@ -232,7 +234,7 @@ awk '/^  initContainers:/ { s = 1; next } /^  [a-zA-Z]/ { s = 0 }
 	awk '{ last[$1 " " $2] = $3 } END { for (k in last) print k, last[k] }' | sort >"$work/ro.want"
 awk '/^== / { c = $2; next } /^write \/[^ ]/ { print c, $2, $3 }' "$work/probe.txt" | sort >"$work/ro.got"
 [ -s "$work/ro.want" ] && diff -u "$work/ro.want" "$work/ro.got" >"$work/ro.diff" 2>&1
-check $? "podman $version: readOnly: a write to each readOnly mount fails, to each other mount succeeds, in each init container [podman $version]" "$work/ro.diff"
+check $? "readOnly: a write to each readOnly mount fails, to each other mount succeeds, in each init container [podman $version]" "$work/ro.diff"
 
 # --- play 3: what the engine does with the fields it does not honour ---------
 # The template's fsGroup equals its runAsGroup, and its runAsUser is not 0,
