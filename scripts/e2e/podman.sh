@@ -48,7 +48,6 @@ top=$(cd "$(dirname "$0")/../.." && pwd -P)
 yaml=$top/contrib/kubernetes/pod.yaml
 pod=$(sed -n 's/^  name: \([A-Za-z0-9.-]*\).*/\1/p' "$yaml" | head -n1)
 failed=0
-why=''
 
 # check OK TEXT [DETAILS FILE]: one line, the file's lines as diagnostics
 # when it failed
@@ -106,6 +105,10 @@ driver = "overlay"
 runroot = "$work/run"
 graphroot = "$work/storage"
 EOF
+# whatever happens from here, the storage is reset at exit: nothing of the
+# run stays mounted
+trap 'podman system reset --force >/dev/null 2>&1' EXIT
+trap 'exit 1' INT TERM HUP
 version=$(podman --version 2>&1) || none_ran "podman --version: $version"
 version=${version#podman version }
 echo "# podman $version (runc, storage in $work; logs and YAML there too)"
@@ -154,7 +157,7 @@ sub_images() {
 	sed -e "s|^\( *image: \)clawmd:[^ ]*|\1$image|" -e "s|^\( *image: \)your-agent-image|\1$image|" "$yaml"
 }
 sub_images >"$work/play.yaml"
-podman kube play --network none "$work/play.yaml" >"$work/play.log" 2>&1
+timeout -k 10 300 podman kube play --network none "$work/play.yaml" >"$work/play.log" 2>&1
 pst=$?
 # state CONTAINER: exit code, start and finish (ns)
 state() {
@@ -208,7 +211,7 @@ sub_images | awk -v probe="$probe" '
 	{ print }
 	s && /^      image: / { print "      command: [\"/bin/sh\", \"-c\", \"" probe "\", \"probe\"" mounts[cur] "]" }
 ' "$yaml" - >"$work/probe.yaml"
-podman kube play --network none "$work/probe.yaml" >"$work/probe-play.log" 2>&1
+timeout -k 10 300 podman kube play --network none "$work/probe.yaml" >"$work/probe-play.log" 2>&1
 for c in $(awk '/^  initContainers:/ { s = 1; next } /^  [a-zA-Z]/ { s = 0 } s && /^    - name: / { print $3 }' "$yaml"); do
 	echo "== $c"
 	podman logs "$pod-$c" 2>&1
@@ -268,7 +271,7 @@ spec:
       persistentVolumeClaim:
         claimName: clawmd-fields
 EOF
-podman kube play --network none "$work/fields.yaml" >"$work/fields.log" 2>&1
+timeout -k 10 300 podman kube play --network none "$work/fields.yaml" >"$work/fields.log" 2>&1
 i=0
 while [ $i -lt 50 ] && [ "$(podman inspect --format '{{.State.Status}}' "clawmd-fields-fsgroup" "clawmd-fields-root" 2>/dev/null | sort -u)" != exited ]; do
 	sleep 0.2
@@ -282,5 +285,4 @@ if [ "$ru" = 0 ]; then rw='ignored: the container ran as uid 0'; else rw="the co
 echo "# note: runAsNonRoot with runAsUser 0 under podman $version: $rw"
 podman pod rm -f clawmd-fields >/dev/null 2>&1
 
-podman system reset --force >/dev/null 2>&1
 [ "$failed" = 0 ]
