@@ -38,8 +38,8 @@
 #include "group/group.h"
 #include "group/entry.h"
 #include "fs/fs.h"
-#include "render/load.h" /* clawmd_utf8_sanitize: Node's decoding */
 #include "fs/inputs.h"
+#include "runtime/text.h" /* Node's decoding, JavaScript's trim and sort */
 #include "base/util.h"
 
 #include <cJSON.h>
@@ -82,96 +82,6 @@ struct flat {
 #define SKILL_SECTION "NanoClaw Skill: "
 
 /* ---- JavaScript's string semantics over UTF-8 ------------------------------ */
-
-/* The length of the code point at s[i] when String.prototype.trim strips
- * it (WhiteSpace and LineTerminator: ASCII space and \t-\r, U+00A0,
- * U+1680, U+2000-U+200A, U+2028, U+2029, U+202F, U+205F, U+3000, U+FEFF),
- * else 0. */
-static size_t js_space(const unsigned char *s, size_t i, size_t n)
-{
-	unsigned char c = s[i];
-	if (c == ' ' || (c >= '\t' && c <= '\r'))
-		return 1;
-	if (c == 0xc2 && i + 1 < n && s[i + 1] == 0xa0)
-		return 2;
-	if (i + 2 >= n)
-		return 0;
-	unsigned char b = s[i + 1], d = s[i + 2];
-	if ((c == 0xe1 && b == 0x9a && d == 0x80) || (c == 0xe3 && b == 0x80 && d == 0x80) ||
-	    (c == 0xef && b == 0xbb && d == 0xbf) || (c == 0xe2 && b == 0x81 && d == 0x9f) ||
-	    (c == 0xe2 && b == 0x80 && (d <= 0x8a || d == 0xa8 || d == 0xa9 || d == 0xaf)))
-		return 3;
-	return 0;
-}
-
-static void js_trim(const char *str, size_t n, size_t *a, size_t *b)
-{
-	const unsigned char *s = (const unsigned char *)str;
-	size_t i = 0, k, e = n;
-	while (i < n && (k = js_space(s, i, n)))
-		i += k;
-	while (e > i) {
-		size_t st = e - 1;
-		while (st > i && (s[st] & 0xc0) == 0x80)
-			st--;
-		if (js_space(s, st, e) != e - st)
-			break;
-		e = st;
-	}
-	*a = i;
-	*b = e;
-}
-
-/* The next UTF-16 code unit of a valid UTF-8 string (a supplementary
- * character gives its two surrogates in turn). */
-static unsigned next_unit(const unsigned char **p, unsigned *low)
-{
-	if (*low) {
-		unsigned u = *low;
-		*low = 0;
-		return u;
-	}
-	const unsigned char *s = *p;
-	unsigned cp;
-	if (s[0] < 0x80)
-		cp = s[0], *p += 1;
-	else if (s[0] < 0xe0)
-		cp = (s[0] & 0x1fu) << 6 | (s[1] & 0x3fu), *p += 2;
-	else if (s[0] < 0xf0)
-		cp = (s[0] & 0x0fu) << 12 | (s[1] & 0x3fu) << 6 | (s[2] & 0x3fu), *p += 3;
-	else
-		cp = (s[0] & 0x07u) << 18 | (s[1] & 0x3fu) << 12 | (s[2] & 0x3fu) << 6 |
-		     (s[3] & 0x3fu), *p += 4;
-	if (cp < 0x10000)
-		return cp;
-	cp -= 0x10000;
-	*low = 0xdc00 + (cp & 0x3ff);
-	return 0xd800 + (cp >> 10);
-}
-
-/* JavaScript's default sort: by UTF-16 code units. */
-static int utf16_cmp(const void *x, const void *y)
-{
-	const unsigned char *a = *(const unsigned char *const *)x, *b = *(const unsigned char *const *)y;
-	unsigned la = 0, lb = 0;
-	while ((*a || la) && (*b || lb)) {
-		unsigned ua = next_unit(&a, &la), ub = next_unit(&b, &lb);
-		if (ua != ub)
-			return ua < ub ? -1 : 1;
-	}
-	return (*a || la) ? 1 : (*b || lb) ? -1 : 0;
-}
-
-static bool utf8_ok(const char *s)
-{
-	struct clawmd_buf b = CLAWMD_BUF_INIT;
-	clawmd_buf_puts(&b, s);
-	size_t len = b.len;
-	clawmd_utf8_sanitize(&b);
-	bool ok = b.len == len && !memcmp(b.ptr, s, len);
-	clawmd_buf_release(&b);
-	return ok;
-}
 
 /* ---- sources -------------------------------------------------------------- */
 
@@ -296,7 +206,7 @@ static char **list_dir(struct flat *f, const char *dir, size_t *n, bool *warned)
 	while ((e = readdir(d))) {
 		if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
 			continue;
-		if (!utf8_ok(e->d_name)) {
+		if (!clawmd_utf8_valid(e->d_name)) {
 			clawmd_plan_warn(f->plan, "%s: a name that is not UTF-8 is left out", dir);
 			*warned = true;
 			continue;
@@ -306,7 +216,7 @@ static char **list_dir(struct flat *f, const char *dir, size_t *n, bool *warned)
 	}
 	closedir(d);
 	if (*n > 1)
-		qsort(v, *n, sizeof(char *), utf16_cmp);
+		qsort(v, *n, sizeof(char *), clawmd_js_cmp);
 	return v;
 }
 
@@ -360,7 +270,7 @@ static char *cat(const char *s, ...)
 static void push(struct flat *f, const char *name, const char *body, size_t len, bool droppable)
 {
 	size_t a, b;
-	js_trim(body, len, &a, &b);
+	clawmd_js_trim_valid(body, len, &a, &b);
 	if (a == b)
 		return;
 	clawmd_xgrow(&f->v, &f->cap, f->n + 1, sizeof(*f->v));
@@ -403,7 +313,7 @@ static bool name_char_ok(const char *s)
 static bool js_blank(const char *s)
 {
 	size_t a, b;
-	js_trim(s, strlen(s), &a, &b);
+	clawmd_js_trim_valid(s, strlen(s), &a, &b);
 	return a == b;
 }
 
@@ -500,7 +410,7 @@ static const char *mcp_url_bad(const cJSON *s, const cJSON *url, bool has_cmd)
 	    cJSON_GetObjectItemCaseSensitive(s, "env") || cJSON_GetObjectItemCaseSensitive(s, "cwd"))
 		return "args, env, and cwd are only valid with command";
 	size_t a, b;
-	js_trim(url->valuestring, strlen(url->valuestring), &a, &b);
+	clawmd_js_trim_valid(url->valuestring, strlen(url->valuestring), &a, &b);
 	char *u = clawmd_xstrndup(url->valuestring + a, b - a);
 	const char *why = url_bad(u);
 	free(u);
@@ -1222,7 +1132,7 @@ static int persona_order(const void *x, const void *y)
 {
 	const char *a = *(const char *const *)x, *b = *(const char *const *)y;
 	bool fa = !strcmp(a, CLAWMD_PERSONA_NAME), fb = !strcmp(b, CLAWMD_PERSONA_NAME);
-	return fa != fb ? (fa ? -1 : 1) : utf16_cmp(x, y);
+	return fa != fb ? (fa ? -1 : 1) : clawmd_js_cmp(x, y);
 }
 
 /*
@@ -1256,7 +1166,7 @@ static void flat_persona(struct clawmd_buf *persona, struct flat *f, const struc
 	/* a name the host could not show or Node would not decode is one
 	 * nanoclaw could not open either */
 	for (size_t i = 0; i < n; i++)
-		if (utf8_ok(names[i]) && !strchr(names[i], '\n'))
+		if (clawmd_utf8_valid(names[i]) && !strchr(names[i], '\n'))
 			names[k++] = names[i];
 		else
 			free(names[i]);
@@ -1284,7 +1194,7 @@ static void flat_persona(struct clawmd_buf *persona, struct flat *f, const struc
 			continue;
 		}
 		clawmd_utf8_sanitize(&one);
-		js_trim(one.ptr, one.len, &a, &b);
+		clawmd_js_trim_valid(one.ptr, one.len, &a, &b);
 		if (a == b)
 			continue;
 		if (text.len)

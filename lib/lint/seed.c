@@ -12,7 +12,7 @@
 #include "clawmd.h"
 #include "lint/lint.h"
 #include "base/util.h"
-#include "render/runtimes.h"
+#include "runtime/imports.h" /* each runtime's import syntax */
 
 #include <stdlib.h>
 #include <string.h>

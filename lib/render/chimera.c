@@ -22,6 +22,7 @@
  * is read through the load's view (load.h).
  */
 #include "render/runtimes.h"
+#include "runtime/imports.h" /* its import pattern */
 #include "base/util.h"
 
 #include <stdlib.h>
@@ -129,22 +130,6 @@ static void strip_comments(struct clawmd_buf *out, const char *s, size_t n)
 	}
 }
 
-/* The character ending at s[i] is white space (re's \s). */
-static bool space_before(const char *s, size_t i)
-{
-	size_t st = i - 1;
-	while (st > 0 && i - st < 4 && ((unsigned char)s[st] & 0xc0) == 0x80)
-		st--;
-	return clawmd_space_at(s, st, i, true) == i - st;
-}
-
-/* The regex's first path character: [~./A-Za-z0-9_\-]. */
-static bool path_start(char ch)
-{
-	return ch == '~' || ch == '.' || ch == '/' || ch == '_' || ch == '-' ||
-	       (ch >= 'A' && ch <= 'Z') || (ch >= 'a' && ch <= 'z') || (ch >= '0' && ch <= '9');
-}
-
 /*
  * expanduser: "~" and "~/..." from HOME; "~root..." from /root; any
  * other "~name" raises RuntimeError in Python 3.11 (no such user in the
@@ -243,35 +228,15 @@ static void expand(struct chim *c, struct clawmd_buf *out, const char *text, siz
 	}
 	size_t last = 0;
 	for (size_t i = 0; i < len && !c->m->failed; i++) {
-		if (text[i] != '@' || i + 1 >= len || !path_start(text[i + 1]) ||
-		    (i && !space_before(text, i)))
+		size_t e;
+		if (!clawmd_chimera_import_at(text, len, i, &e))
 			continue;
-		size_t e = i + 2;
-		while (e < len && !clawmd_space_at(text, e, len, true))
-			e++;
 		clawmd_buf_put(out, text + last, i - last);
 		import_one(c, out, text + i, e - i, file, hops);
 		last = e;
 		i = e - 1;
 	}
 	clawmd_buf_put(out, text + last, len - last);
-}
-
-/* Where chimera's import pattern matches in `text` (its offsets and
- * lengths, the '@' included), for compose's defusing. */
-void clawmd_chimera_imports(const char *text, size_t len, clawmd_import_fn fn, void *payload)
-{
-	for (size_t i = 0; i < len; i++) {
-		if (text[i] != '@' || i + 1 >= len || !path_start(text[i + 1]) ||
-		    (i && !space_before(text, i)))
-			continue;
-		size_t e = i + 2;
-		while (e < len && !clawmd_space_at(text, e, len, true))
-			e++;
-		if (fn(i, e - i, NULL, payload))
-			return;
-		i = e - 1;
-	}
 }
 
 /* ---- rules -------------------------------------------------------------- */
