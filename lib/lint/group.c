@@ -4,7 +4,7 @@
 #include "lint/lint.h"
 #include "base/util.h"
 #include "group/group.h"
-#include "compose/flat.h" /* clawmd_flat_ours: whose a flat entry is */
+#include "group/flatentry.h" /* whose a flat entry is, its cut marks */
 #include "compose/persona.h" /* the persona files, as compose lists them */
 #include "fs/inputs.h"
 #include "sys/git.h"

@@ -32,7 +32,7 @@
  *    there) is moved aside, never unlinked.
  */
 #include "clawmd.h"
-#include "compose/flat.h"
+#include "group/flatentry.h"
 #include "fs/fs.h"
 #include "group/group.h"
 #include "group/tracked.h"
