@@ -243,25 +243,57 @@ static void expand(struct chim *c, struct clawmd_buf *out, const char *text, siz
 
 /* parse_frontmatter's "paths": the patterns, *n of them (none: the rule
  * always matches). */
-static char **rule_paths(const char *text, size_t len, size_t *n)
+/* The frontmatter's header: from the line after the opening "---" up to
+ * the first line that is "---" once stripped, which starts at *close;
+ * NULL when there is none. */
+static const char *frontmatter(const char *text, size_t len, const char **close)
 {
-	*n = 0;
+	*close = NULL;
 	if (len < 3 || memcmp(text, "---", 3))
 		return NULL;
 	const char *first = memchr(text, '\n', len);
 	if (!first)
 		return NULL;
-	/* the header: up to the first line that is "---" once stripped */
-	const char *h = first + 1, *end = text + len, *close = NULL;
-	for (const char *q = h; q < end && !close;) {
+	const char *h = first + 1, *end = text + len;
+	for (const char *q = h; q < end && !*close;) {
 		const char *nl = memchr(q, '\n', (size_t)(end - q));
 		const char *le = nl ? nl : end, *a = q, *b = le;
 		clawmd_trim(&a, &b);
 		if (b - a == 3 && !memcmp(a, "---", 3))
-			close = q;
+			*close = q;
 		q = nl ? nl + 1 : end;
 	}
-	if (!close)
+	return *close ? h : NULL;
+}
+
+/* A block list from `q` on: "- item" lines, blank lines skipped, each
+ * item into (*v, *cap, *n); returns where the list ends. */
+static const char *block_list(const char *q, const char *close, char ***v, size_t *cap, size_t *n)
+{
+	while (q < close) {
+		const char *nl2 = memchr(q, '\n', (size_t)(close - q));
+		const char *le2 = nl2 ? nl2 : close, *a = q, *b = le2;
+		clawmd_trim(&a, &b);
+		if (a < b && !(b - a >= 2 && a[0] == '-' && a[1] == ' ') )
+			break;
+		if (a < b) {
+			a += 2;
+			clawmd_trim(&a, &b);
+			if (b - a >= 2 && (*a == '"' || *a == '\'') && b[-1] == *a)
+				a++, b--;
+			clawmd_xgrow(v, cap, *n + 1, sizeof(char *));
+			(*v)[(*n)++] = clawmd_xstrndup(a, (size_t)(b - a));
+		}
+		q = nl2 ? nl2 + 1 : close;
+	}
+	return q;
+}
+
+static char **rule_paths(const char *text, size_t len, size_t *n)
+{
+	const char *close, *h = frontmatter(text, len, &close);
+	*n = 0;
+	if (!h)
 		return NULL;
 	char **v = NULL;
 	size_t cap = 0;
@@ -295,24 +327,7 @@ static char **rule_paths(const char *text, size_t len, size_t *n)
 				p = comma ? comma + 1 : vb;
 			}
 		} else if (va == vb) {
-			/* a block list: "- item" lines, blank lines skipped */
-			for (q = next; q < close;) {
-				const char *nl2 = memchr(q, '\n', (size_t)(close - q));
-				const char *le2 = nl2 ? nl2 : close, *a = q, *b = le2;
-				clawmd_trim(&a, &b);
-				if (a < b && !(b - a >= 2 && a[0] == '-' && a[1] == ' ') )
-					break;
-				if (a < b) {
-					a += 2;
-					clawmd_trim(&a, &b);
-					if (b - a >= 2 && (*a == '"' || *a == '\'') && b[-1] == *a)
-						a++, b--;
-					clawmd_xgrow(&v, &cap, *n + 1, sizeof(char *));
-					v[(*n)++] = clawmd_xstrndup(a, (size_t)(b - a));
-				}
-				q = nl2 ? nl2 + 1 : close;
-			}
-			next = q;
+			next = block_list(next, close, &v, &cap, n);
 		} else {
 			if (vb - va >= 2 && (*va == '"' || *va == '\'') && vb[-1] == *va)
 				va++, vb--;
