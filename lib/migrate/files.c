@@ -1,6 +1,7 @@
 /* files.c - the filesystem steps of a migrate (migrate/migrate.h): a
  * killed run's temps cleaned, a rename between two directories, a file
- * replaced keeping its owner and mode; each one atomic change. */
+ * replaced keeping its owner and mode; each one atomic change.  And
+ * ROOT's git repository, opened once for the moves that keep text in git. */
 #include "migrate/migrate.h"
 #include "base/util.h"
 
@@ -161,4 +162,13 @@ int clawmd_mig_replace_like(const struct clawmd_dir *d, const char *name, const 
 		rc = clawmd_fs_sync_dir(d, err);
 	clawmd_fs_stage_release(&st);
 	return rc;
+}
+
+/* ROOT's repository, opened once, at the first move that may need it. */
+void clawmd_mig_open_tracked(struct mig *m)
+{
+	if (!m->tracked_opened) {
+		m->tracked = clawmd_tracked_open(m->lay);
+		m->tracked_opened = true;
+	}
 }

@@ -6,6 +6,8 @@
  *	record.c    the record of a run, read by the next
  *	files.c     the moves and replaces of a migrate, and a killed run's temps
  *	text.c      which of the carried blocks a file lacks, and the marker
+ *	result.c    what a run says: its actions, the words of its steps
+ * Each calls only the ones listed after it.
  *
  * Every step reads the disk, decides and makes one atomic change (the
  * comment at the top of migrate.c says why that is crash-safe).
@@ -40,7 +42,7 @@ struct mig {
 	char *global_into; /* where global's text went: the base or its review file */
 };
 
-/* ---- migrate.c ---- */
+/* ---- result.c ---- */
 
 /* A path as shown: relative to ROOT when inside it. */
 char *clawmd_mig_shown(const struct clawmd_layout *lay, const char *dir, const char *name);
@@ -48,9 +50,6 @@ char *clawmd_mig_shown(const struct clawmd_layout *lay, const char *dir, const c
 struct clawmd_migrate_action *clawmd_mig_act(struct mig *m, enum clawmd_migrate_step step,
 					     const char *group, char *path, char *dest,
 					     const char *note);
-/* ROOT's repository, opened once, at the first move that may need it. */
-void clawmd_mig_open_tracked(struct mig *m);
-
 /* ---- text.c ---- */
 
 /* `old` with the blocks of `add` appended under a marker naming `source`
@@ -62,6 +61,9 @@ bool clawmd_mig_has_marker(const struct clawmd_buf *in, const char *source, cons
 			   size_t len);
 
 /* ---- files.c ---- */
+
+/* ROOT's repository, opened once, at the first move that may need it. */
+void clawmd_mig_open_tracked(struct mig *m);
 
 /* Remove the temps clawmd_fs_stage_file made for `name` in `d` and a
  * killed run left behind (holding what was staged; else moved aside). */
