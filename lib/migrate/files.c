@@ -5,7 +5,6 @@
 #include "migrate/migrate.h"
 #include "base/util.h"
 
-#include <cJSON.h>
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -13,7 +12,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <time.h>
 #include <unistd.h>
 
 /* Remove the temps clawmd_fs_stage_file made for `name` in `d` and a killed

@@ -6,16 +6,12 @@
 #include "base/util.h"
 #include "sys/git.h"
 
-#include <cJSON.h>
-#include <dirent.h>
-#include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <time.h>
-#include <unistd.h>
 
 static char *utc_stamp(void)
 {

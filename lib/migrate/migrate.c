@@ -39,14 +39,11 @@
 #include "sys/dl.h"
 #include "sys/git.h"
 
-#include <cJSON.h>
 #include <dirent.h>
-#include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <sys/stat.h>
-#include <time.h>
 #include <unistd.h>
 
 #define MIGRATE_LOCK ".migrate" /* a group name never starts with '.' */

@@ -8,13 +8,8 @@
 
 #include <cJSON.h>
 #include <dirent.h>
-#include <errno.h>
-#include <fcntl.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <time.h>
 #include <unistd.h>
 
 /* The archives in STATE/archive, sorted: the record lists what exists, not

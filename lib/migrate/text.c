@@ -5,16 +5,8 @@
 #include "migrate/migrate.h"
 #include "base/util.h"
 
-#include <cJSON.h>
-#include <dirent.h>
-#include <errno.h>
-#include <fcntl.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <time.h>
-#include <unistd.h>
 
 static bool blank_line(const char *s, const char *e)
 {
