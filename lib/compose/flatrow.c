@@ -8,7 +8,7 @@
  * a warning.
  */
 #include "compose/flatrow.h"
-#include "compose/report.h"
+#include "compose/words.h"
 #include "runtime/text.h" /* JavaScript's trim */
 #include "base/util.h"
 

@@ -6,7 +6,7 @@
  */
 #include "compose/flatsrc.h"
 #include "compose/pass.h"
-#include "compose/report.h"
+#include "compose/words.h"
 #include "fs/inputs.h"
 #include "group/group.h"
 #include "runtime/text.h" /* Node's decoding, JavaScript's sort */
