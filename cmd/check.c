@@ -427,7 +427,7 @@ static void check_tree(struct check *k)
 	if (have)
 		clawmd_root_release(&troot);
 	if (trc < 0) {
-		k->status = cmd_exit_status(err.code);
+		k->status = clawmd_exit_status(err.code);
 		k->status = k->status ? k->status : 3;
 		add_failure(&k->failures, NULL, k->status, err.msg);
 	} else {
@@ -446,7 +446,7 @@ static void check_each(struct check *k, char **groups, size_t n, bool progress)
 		clawmd_err_clear(&err);
 		if (clawmd_group_open(&g, &k->root, groups[i], &err) < 0 ||
 		    clawmd_lint_group(&k->f, g, &k->opts, &err) < 0) {
-			int st = cmd_exit_status(err.code);
+			int st = clawmd_exit_status(err.code);
 			if (progress)
 				fputs("\r\033[K", stderr);
 			add_failure(&k->failures, groups[i], st ? st : 4, err.msg);

@@ -18,7 +18,6 @@
 #include <stdio.h>
 
 #include "clawmd.h"
-#include "exit.h"
 
 /*
  * The static front (cmd/front.c): the installed `clawmd` is linked

@@ -128,9 +128,9 @@ static void compose_one(struct compose_run *run, const struct clawmd_root *root,
 	}
 	if (rc < 0) {
 		if (!run->status)
-			run->status = cmd_exit_status(rc);
+			run->status = clawmd_exit_status(rc);
 		if (json_group)
-			clawmd_json_add(json_group, "error", cmd_json_error(cmd_exit_status(rc), err.msg));
+			clawmd_json_add(json_group, "error", cmd_json_error(clawmd_exit_status(rc), err.msg));
 		cmd_put_error(err.msg);
 		goto out;
 	}
@@ -151,7 +151,7 @@ static void compose_one(struct compose_run *run, const struct clawmd_root *root,
 	} else if (opts.dry_run && (rc = clawmd_changes_format(&run->text, &ch, &err)) < 0) {
 		cmd_put_error(err.msg);
 		if (!run->status)
-			run->status = cmd_exit_status(rc);
+			run->status = clawmd_exit_status(rc);
 	}
 	clawmd_strv_free(warn, nwarn);
 out:

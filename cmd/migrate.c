@@ -188,7 +188,7 @@ int cmd_migrate(int argc, char **argv)
 	struct clawmd_err err = CLAWMD_ERR_INIT;
 	struct clawmd_migrate_result res;
 	int rc = clawmd_migrate(&res, &root, &opts, &err);
-	int status = rc < 0 ? cmd_exit_status(rc) : res.nfailed ? CMD_MIGRATE_PARTIAL : 0;
+	int status = rc < 0 ? clawmd_exit_status(rc) : res.nfailed ? CMD_MIGRATE_PARTIAL : 0;
 	if (rc < 0 && !status)
 		status = 4;
 

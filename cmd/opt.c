@@ -428,7 +428,7 @@ int cmd_fail(const struct clawmd_err *err)
 	char *e = cmd_escaped(err->msg[0] ? err->msg : "unknown error");
 	eprint("%s", e);
 	free(e);
-	int st = cmd_exit_status(err->code);
+	int st = clawmd_exit_status(err->code);
 	return st ? st : 4;
 }
 
@@ -496,7 +496,7 @@ static void json_print(struct clawmd_json *doc, enum clawmd_json_strings how)
 	if (!s) {
 		fprintf(stderr, "clawmd: could not load %s (install cJSON and md4c: libcjson1, "
 				"libmd4c0)\n", clawmd_libraries_missing());
-		exit(cmd_exit_status(CLAWMD_EFS));
+		exit(clawmd_exit_status(CLAWMD_EFS));
 	}
 	puts(s);
 	free(s);

@@ -661,7 +661,7 @@ static void fill_row(struct row *r, const struct clawmd_root *root, const char *
 	    clawmd_lint_group(&r->f, g, &lopts, &err) < 0 ||
 	    (r->st.drift != CLAWMD_DRIFT_INVALID && load_row(r, root, g, &err) < 0)) {
 		/* One bad group is shown, never fails the page. */
-		r->failed = cmd_exit_status(err.code);
+		r->failed = clawmd_exit_status(err.code);
 		r->failed = r->failed ? r->failed : 4;
 		r->why = clawmd_xstrdup(err.msg);
 		if (!quiet)

@@ -187,7 +187,7 @@ static int rows_read(struct status_rows *r, struct clawmd_root *root, bool progr
 			if (progress)
 				fputs("\r\033[K", stderr);
 			cmd_put_error(err.msg);
-			r->failed[i] = cmd_exit_status(err.code);
+			r->failed[i] = clawmd_exit_status(err.code);
 			r->failed[i] = r->failed[i] ? r->failed[i] : 4;
 			r->why[i] = clawmd_xstrdup(err.msg);
 			if (!status)

@@ -34,7 +34,7 @@ NODE_JS     := $(addprefix $(NODE_SRC)/,package.json index.js index.mjs index.d.
                  nanoclaw.mjs nanoclaw.d.ts install.js README.md)
 # What a build from source inside the installed package needs.
 NODE_CSRC   := Makefile LICENSE $(LIB_SRC) $(wildcard lib/*/*.h lib/include/*.h lib/include/clawmd/*.h) \
-               $(CMD_SRC) cmd/front.c cmd/cmd.h cmd/exit.h scripts/install-deps.sh \
+               $(CMD_SRC) cmd/front.c cmd/cmd.h scripts/install-deps.sh \
                $(NODE_SRC)/node.mk $(NODE_SRC)/src/addon.c $(NODE_SRC)/src/exports.map
 
 # The library again, -fPIC, in its own build directory (SANITIZE passes down).

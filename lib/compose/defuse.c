@@ -3,14 +3,14 @@
  * no runtime's loader imports anything (clawmd_defuse_imports in
  * clawmd/compose.h).  Two runtimes follow @ imports, each by its own rule:
  * Claude Code (clawmd_md_imports: Markdown-aware, nothing in code, HTML or
- * a fence) and Gemini CLI (render/gemini.c: any '@' after whitespace
+ * a fence) and Gemini CLI (runtime/imports.c: any '@' after whitespace
  * outside backticks, in a ~~~ fence, an HTML comment or an indented block
  * too).  A file is defused by the union of the two (issue 28 item 6), and
- * of caliban's and chimera's rules (render/caliban.c, render/chimera.c:
- * an @ line, in code too; any @ after white space, in code too). */
+ * of caliban's and chimera's rules (runtime/imports.c too: an @ line, in
+ * code too; any @ after white space, in code too). */
 #include "clawmd.h"
 #include "base/util.h"
-#include "render/runtimes.h"
+#include "runtime/imports.h" /* each runtime's import syntax */
 
 #include <string.h>
 

@@ -26,37 +26,31 @@
  *
  * Whether a flat entry is clawmd's own output cannot be told from the file
  * (its header is nanoclaw's, byte for byte): clawmd keeps the digest of
- * what it wrote in the group's lock file (below, "whose file it is").
+ * what it wrote in the group's lock file (group/flatentry.c).
  */
 #include "clawmd.h"
 #include "compose/flat.h"
+#include "compose/flatrow.h"
+#include "compose/flatsrc.h"
 #include "compose/persona.h" /* the bounds of the import layout's persona */
-#include "compose/pass.h"
 #include "compose/twice.h"
 #include "compose/seed.h"
 #include "compose/words.h"
 #include "group/group.h"
-#include "group/entry.h"
+#include "group/flatentry.h" /* the header, the cut marks */
 #include "fs/fs.h"
-#include "render/load.h" /* clawmd_utf8_sanitize: Node's decoding */
 #include "fs/inputs.h"
+#include "runtime/text.h" /* Node's decoding, JavaScript's trim and sort */
 #include "base/util.h"
 
 #include <cJSON.h>
-#include <dirent.h>
 #include <errno.h>
-#include <fcntl.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <unistd.h>
 
-#define FLAT_HEADER                                                                                \
-	"<!-- Composed at spawn - do not edit. Standing instructions: instructions.prepend.md. "   \
-	"Memory: memory/. -->"
-#define SOURCE_MAX (64u * 1024 * 1024) /* one install-tree file: past it, the host's mistake */
 #define PERSONA_MAX (16u * 1024 * 1024)
 #define MEMORY_NOTE "\n\n{{provider-memory-note}}"
 
@@ -81,264 +75,6 @@ struct flat {
 
 #define SKILL_SECTION "NanoClaw Skill: "
 
-/* ---- JavaScript's string semantics over UTF-8 ------------------------------ */
-
-/* The length of the code point at s[i] when String.prototype.trim strips
- * it (WhiteSpace and LineTerminator: ASCII space and \t-\r, U+00A0,
- * U+1680, U+2000-U+200A, U+2028, U+2029, U+202F, U+205F, U+3000, U+FEFF),
- * else 0. */
-static size_t js_space(const unsigned char *s, size_t i, size_t n)
-{
-	unsigned char c = s[i];
-	if (c == ' ' || (c >= '\t' && c <= '\r'))
-		return 1;
-	if (c == 0xc2 && i + 1 < n && s[i + 1] == 0xa0)
-		return 2;
-	if (i + 2 >= n)
-		return 0;
-	unsigned char b = s[i + 1], d = s[i + 2];
-	if ((c == 0xe1 && b == 0x9a && d == 0x80) || (c == 0xe3 && b == 0x80 && d == 0x80) ||
-	    (c == 0xef && b == 0xbb && d == 0xbf) || (c == 0xe2 && b == 0x81 && d == 0x9f) ||
-	    (c == 0xe2 && b == 0x80 && (d <= 0x8a || d == 0xa8 || d == 0xa9 || d == 0xaf)))
-		return 3;
-	return 0;
-}
-
-static void js_trim(const char *str, size_t n, size_t *a, size_t *b)
-{
-	const unsigned char *s = (const unsigned char *)str;
-	size_t i = 0, k, e = n;
-	while (i < n && (k = js_space(s, i, n)))
-		i += k;
-	while (e > i) {
-		size_t st = e - 1;
-		while (st > i && (s[st] & 0xc0) == 0x80)
-			st--;
-		if (js_space(s, st, e) != e - st)
-			break;
-		e = st;
-	}
-	*a = i;
-	*b = e;
-}
-
-/* The next UTF-16 code unit of a valid UTF-8 string (a supplementary
- * character gives its two surrogates in turn). */
-static unsigned next_unit(const unsigned char **p, unsigned *low)
-{
-	if (*low) {
-		unsigned u = *low;
-		*low = 0;
-		return u;
-	}
-	const unsigned char *s = *p;
-	unsigned cp;
-	if (s[0] < 0x80)
-		cp = s[0], *p += 1;
-	else if (s[0] < 0xe0)
-		cp = (s[0] & 0x1fu) << 6 | (s[1] & 0x3fu), *p += 2;
-	else if (s[0] < 0xf0)
-		cp = (s[0] & 0x0fu) << 12 | (s[1] & 0x3fu) << 6 | (s[2] & 0x3fu), *p += 3;
-	else
-		cp = (s[0] & 0x07u) << 18 | (s[1] & 0x3fu) << 12 | (s[2] & 0x3fu) << 6 |
-		     (s[3] & 0x3fu), *p += 4;
-	if (cp < 0x10000)
-		return cp;
-	cp -= 0x10000;
-	*low = 0xdc00 + (cp & 0x3ff);
-	return 0xd800 + (cp >> 10);
-}
-
-/* JavaScript's default sort: by UTF-16 code units. */
-static int utf16_cmp(const void *x, const void *y)
-{
-	const unsigned char *a = *(const unsigned char *const *)x, *b = *(const unsigned char *const *)y;
-	unsigned la = 0, lb = 0;
-	while ((*a || la) && (*b || lb)) {
-		unsigned ua = next_unit(&a, &la), ub = next_unit(&b, &lb);
-		if (ua != ub)
-			return ua < ub ? -1 : 1;
-	}
-	return (*a || la) ? 1 : (*b || lb) ? -1 : 0;
-}
-
-static bool utf8_ok(const char *s)
-{
-	struct clawmd_buf b = CLAWMD_BUF_INIT;
-	clawmd_buf_puts(&b, s);
-	size_t len = b.len;
-	clawmd_utf8_sanitize(&b);
-	bool ok = b.len == len && !memcmp(b.ptr, s, len);
-	clawmd_buf_release(&b);
-	return ok;
-}
-
-/* ---- sources -------------------------------------------------------------- */
-
-static int read_file(struct clawmd_buf *out, struct clawmd_inputs *in, const char *path,
-		     size_t base, struct clawmd_err *err);
-
-/* A file of the host's install tree, symlinks followed (as readFileSync),
- * decoded as Node decodes UTF-8; read once a pass (compose/pass.h).  1:
- * absent.  path[0, base) is the source directory it lies in (the skills;
- * 0: none), which the record's check opens once for all its files
- * (struct clawmd_input's base): fifty skills are then fifty short
- * lookups, not fifty walks of the whole path. */
-static int read_source(struct clawmd_buf *out, struct clawmd_group *g, const char *path,
-		       size_t base, struct clawmd_err *err)
-{
-	struct clawmd_buf key = CLAWMD_BUF_INIT;
-	const char *got;
-	size_t len, from = g->inputs.n;
-	clawmd_buf_put(&key, (char[]){CLAWMD_PASS_FLAT}, 1);
-	clawmd_buf_puts(&key, path);
-	int rc = 0;
-	if (clawmd_pass_recall(g->pass, key.ptr, key.len, &got, &len, &g->inputs)) {
-		clawmd_buf_clear(out);
-		clawmd_buf_put(out, got, len);
-	} else if ((rc = read_file(out, &g->inputs, path, base, err)) == 0) {
-		clawmd_pass_remember(g->pass, key.ptr, key.len, out->ptr, out->len, &g->inputs, from);
-	}
-	clawmd_buf_release(&key);
-	return rc;
-}
-
-/* Note what a look at host path `path` found, below its source directory
- * path[0, base) when base is not 0. */
-static void note_source(struct clawmd_inputs *in, enum clawmd_input_kind kind, const char *path,
-			size_t base, const struct stat *st)
-{
-	size_t n = in->n;
-	clawmd_inputs_note(in, kind, CLAWMD_AT_HOST, path, st);
-	if (in->n > n && base && base < UINT16_MAX && path[base] == '/')
-		in->v[in->n - 1].base = (uint16_t)base;
-}
-
-static int read_file(struct clawmd_buf *out, struct clawmd_inputs *in, const char *path,
-		     size_t base, struct clawmd_err *err)
-{
-	clawmd_buf_clear(out);
-	clawmd_buf_put(out, "", 0);
-	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
-	if (fd < 0 && (errno == ENOENT || errno == ENOTDIR)) {
-		note_source(in, CLAWMD_INPUT_TYPE, path, base, NULL);
-		return 1;
-	}
-	if (fd < 0)
-		return clawmd_err_sys(err, CLAWMD_EFS, "could not read '%s'", path);
-	struct stat st;
-	int rc = 0;
-	/* noted as opened, before it is read: a change from now on is seen */
-	if (fstat(fd, &st) < 0) {
-		rc = clawmd_err_sys(err, CLAWMD_EFS, "could not read '%s'", path);
-		goto out;
-	}
-	note_source(in, CLAWMD_INPUT_CONTENT, path, base, &st);
-	if (!S_ISREG(st.st_mode)) {
-		errno = S_ISDIR(st.st_mode) ? EISDIR : EINVAL;
-		rc = clawmd_err_sys(err, CLAWMD_EFS, "could not read '%s' (not a regular file)", path);
-		goto out;
-	}
-	/* Sized from fstat, one byte over: a read that falls short of what
-	 * it asked for met the end, so a file that did not change is read
-	 * in one call. */
-	size_t want = st.st_size < SOURCE_MAX ? (size_t)st.st_size + 1 : (size_t)SOURCE_MAX + 1;
-	for (;;) {
-		clawmd_buf_grow(out, want);
-		size_t room = out->cap - out->len - 1;
-		ssize_t k = read(fd, out->ptr + out->len, room);
-		if (k < 0 && errno == EINTR)
-			continue;
-		if (k < 0) {
-			rc = clawmd_err_sys(err, CLAWMD_EFS, "could not read '%s'", path);
-			goto out;
-		}
-		out->len += (size_t)k;
-		out->ptr[out->len] = '\0';
-		if (out->len > SOURCE_MAX) {
-			rc = clawmd_err_set(err, CLAWMD_EINPUT, "'%s': larger than %u bytes", path,
-					    SOURCE_MAX);
-			goto out;
-		}
-		if (k == 0 || (size_t)k < room)
-			break;
-		want = 65536;
-	}
-	clawmd_utf8_sanitize(out);
-out:
-	close(fd);
-	return rc;
-}
-
-/* The names of a directory of the install tree, in JavaScript's order;
- * NULL when it does not exist.  A name that is not UTF-8 would be a
- * different name once Node decoded it: left out, with a warning. */
-static char **list_dir(struct flat *f, const char *dir, size_t *n, bool *warned)
-{
-	DIR *d = opendir(dir);
-	char **v = NULL;
-	size_t cap = 0;
-	struct stat st;
-	*n = 0;
-	if (!d) {
-		if (errno == ENOENT || errno == ENOTDIR)
-			clawmd_inputs_note(&f->g->inputs, CLAWMD_INPUT_TYPE, CLAWMD_AT_HOST, dir, NULL);
-		else
-			clawmd_inputs_lose(&f->g->inputs);
-		return NULL;
-	}
-	/* a directory's identity vouches for its names */
-	if (fstat(dirfd(d), &st) == 0)
-		clawmd_inputs_note(&f->g->inputs, CLAWMD_INPUT_CONTENT, CLAWMD_AT_HOST, dir, &st);
-	else
-		clawmd_inputs_lose(&f->g->inputs);
-	struct dirent *e;
-	while ((e = readdir(d))) {
-		if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
-			continue;
-		if (!utf8_ok(e->d_name)) {
-			clawmd_plan_warn(f->plan, "%s: a name that is not UTF-8 is left out", dir);
-			*warned = true;
-			continue;
-		}
-		clawmd_xgrow(&v, &cap, *n + 1, sizeof(char *));
-		v[(*n)++] = clawmd_xstrdup(e->d_name);
-	}
-	closedir(d);
-	if (*n > 1)
-		qsort(v, *n, sizeof(char *), utf16_cmp);
-	return v;
-}
-
-/* list_dir(), once a pass: the sorted names, NUL after each, remembered
- * with the directory's identity (a listing that warned is not). */
-static char **list_sorted(struct flat *f, const char *dir, size_t *n)
-{
-	struct clawmd_inputs *in = &f->g->inputs;
-	struct clawmd_buf key = CLAWMD_BUF_INIT, all = CLAWMD_BUF_INIT;
-	const char *got;
-	size_t len, from = in->n, cap = 0;
-	char **v = NULL;
-	bool warned = false;
-	clawmd_buf_put(&key, (char[]){CLAWMD_PASS_FLAT_NAMES}, 1);
-	clawmd_buf_puts(&key, dir);
-	*n = 0;
-	if (clawmd_pass_recall(f->g->pass, key.ptr, key.len, &got, &len, in)) {
-		for (const char *p = got; p < got + len; p += strlen(p) + 1) {
-			clawmd_xgrow(&v, &cap, *n + 1, sizeof(*v));
-			v[(*n)++] = clawmd_xstrdup(p);
-		}
-	} else if ((v = list_dir(f, dir, n, &warned)) && !warned) {
-		for (size_t i = 0; i < *n; i++)
-			clawmd_buf_put(&all, v[i], strlen(v[i]) + 1);
-		clawmd_pass_remember(f->g->pass, key.ptr, key.len, all.ptr ? all.ptr : "", all.len,
-				     in, from);
-	}
-	clawmd_buf_release(&all);
-	clawmd_buf_release(&key);
-	return v;
-}
-
 /* The strings up to NULL, one after the other: the names of the hot paths,
  * without a format to parse. */
 static char *cat(const char *s, ...)
@@ -360,7 +96,7 @@ static char *cat(const char *s, ...)
 static void push(struct flat *f, const char *name, const char *body, size_t len, bool droppable)
 {
 	size_t a, b;
-	js_trim(body, len, &a, &b);
+	clawmd_js_trim_valid(body, len, &a, &b);
 	if (a == b)
 		return;
 	clawmd_xgrow(&f->v, &f->cap, f->n + 1, sizeof(*f->v));
@@ -375,394 +111,6 @@ static void push(struct flat *f, const char *name, const char *body, size_t len,
 	s->droppable = droppable;
 	s->dropped = false;
 	s->cut = false;
-}
-
-/* ---- the group's config, read as nanoclaw reads its row ------------------ */
-
-struct row {
-	bool all_skills;
-	char **skills;
-	size_t nskills;
-	bool cli_disabled;
-	char **mcp_names, **mcp_text; /* valid servers with instructions, in key order */
-	size_t nmcp;
-};
-
-static bool name_char_ok(const char *s)
-{
-	size_t n = strlen(s);
-	if (n < 1 || n > 64 || !strcmp(s, "__proto__"))
-		return false;
-	for (size_t i = 0; i < n; i++)
-		if (!((s[i] >= 'A' && s[i] <= 'Z') || (s[i] >= 'a' && s[i] <= 'z') ||
-		      (s[i] >= '0' && s[i] <= '9') || s[i] == '_' || s[i] == '-'))
-			return false;
-	return true;
-}
-
-static bool js_blank(const char *s)
-{
-	size_t a, b;
-	js_trim(s, strlen(s), &a, &b);
-	return a == b;
-}
-
-static bool string_record(const cJSON *v)
-{
-	const cJSON *e;
-	if (!cJSON_IsObject(v))
-		return false;
-	cJSON_ArrayForEach(e, v) if (!cJSON_IsString(e)) return false;
-	return true;
-}
-
-/* A query key that names a credential (nanoclaw's list: auth, token,
- * secret, password, key, credential, bearer, jwt, signature words). */
-static bool secret_key(const char *k, size_t n)
-{
-	static const char *const words[] = {"auth", "oauth", "authorization", "token", "secret",
-					    "password", "passwd", "pwd", "apikey", "api_key",
-					    "api-key", "privatekey", "private_key", "private-key",
-					    "credential", "credentials", "bearer", "jwt", "sig",
-					    "signature", "accesstoken", "access_token", "authtoken",
-					    "auth_token", "idtoken", "id_token", "sessiontoken",
-					    "session_token"};
-	char w[256];
-	size_t o = 0;
-	/* camelCase to snake_case, lowercased, then split on _ . - */
-	for (size_t i = 0; i < n && o + 2 < sizeof(w); i++) {
-		char c = k[i];
-		if (i && c >= 'A' && c <= 'Z' && ((k[i - 1] >= 'a' && k[i - 1] <= 'z') ||
-						  (k[i - 1] >= '0' && k[i - 1] <= '9')))
-			w[o++] = '_';
-		w[o++] = (char)(c >= 'A' && c <= 'Z' ? c + 32 : c);
-	}
-	w[o] = '\0';
-	for (char *p = w; *p;) {
-		size_t l = strcspn(p, "_.-");
-		for (size_t a = 0; a < l; a++)
-			for (size_t i = 0; i < CLAWMD_ARRAY_SIZE(words); i++) {
-				size_t wl = strlen(words[i]);
-				if (a + wl <= strlen(p) && !strncmp(p + a, words[i], wl) &&
-				    (a == 0 || strchr("_.-", p[a - 1])) &&
-				    (!p[a + wl] || strchr("_.-", p[a + wl])))
-					return true;
-			}
-		p += l + (p[l] != '\0');
-	}
-	return false;
-}
-
-/* nanoclaw's check of an http server's url: https, or http to a loopback
- * host; no credentials, no fragment, no query key naming a credential. */
-static const char *url_bad(const char *url)
-{
-	const char *rest;
-	bool https = !strncmp(url, "https://", 8);
-	if (!https && strncmp(url, "http://", 7))
-		return "url must be a valid HTTP(S) URL";
-	rest = url + (https ? 8 : 7);
-	size_t al = strcspn(rest, "/?#");
-	if (memchr(rest, '@', al))
-		return "url must not contain credentials or fragments";
-	if (strchr(url, '#'))
-		return "url must not contain credentials or fragments";
-	if (!https) {
-		size_t hl = al;
-		const char *colon = rest[0] == '[' ? memchr(rest, ']', al) : memchr(rest, ':', al);
-		if (colon)
-			hl = (size_t)(colon - rest) + (rest[0] == '[');
-		static const char *const loop[] = {"localhost", "127.0.0.1", "[::1]",
-						   "host.docker.internal"};
-		bool ok = false;
-		for (size_t i = 0; i < CLAWMD_ARRAY_SIZE(loop); i++)
-			ok |= hl == strlen(loop[i]) && !strncasecmp(rest, loop[i], hl);
-		if (!ok)
-			return "url must use HTTPS";
-	}
-	const char *q = strchr(rest, '?');
-	for (const char *p = q ? q + 1 : NULL; p && *p;) {
-		size_t l = strcspn(p, "&"), kl = strcspn(p, "=&");
-		if (kl && secret_key(p, kl))
-			return "url query parameter looks like a credential";
-		p += l + (p[l] == '&');
-	}
-	return NULL;
-}
-
-/* A url server: nothing that only a command takes, an https url without
- * a credential in it, headers of strings. */
-static const char *mcp_url_bad(const cJSON *s, const cJSON *url, bool has_cmd)
-{
-	if (has_cmd)
-		return "Provide exactly one of command or url";
-	if (cJSON_GetObjectItemCaseSensitive(s, "args") ||
-	    cJSON_GetObjectItemCaseSensitive(s, "env") || cJSON_GetObjectItemCaseSensitive(s, "cwd"))
-		return "args, env, and cwd are only valid with command";
-	size_t a, b;
-	js_trim(url->valuestring, strlen(url->valuestring), &a, &b);
-	char *u = clawmd_xstrndup(url->valuestring + a, b - a);
-	const char *why = url_bad(u);
-	free(u);
-	if (why)
-		return why;
-	const cJSON *h = cJSON_GetObjectItemCaseSensitive(s, "headers");
-	if (h && !string_record(h))
-		return "headers must be a JSON object with string values";
-	return NULL;
-}
-
-/* A command server's env: string values under environment variable names. */
-static const char *mcp_env_bad(const cJSON *env)
-{
-	const cJSON *e;
-	if (!string_record(env))
-		return "env must be a JSON object with string values";
-	cJSON_ArrayForEach(e, env)
-	{
-		const char *k = e->string;
-		bool ok = *k && !(k[0] >= '0' && k[0] <= '9');
-		for (const char *p = k; ok && *p; p++)
-			ok = (*p >= 'A' && *p <= 'Z') || (*p >= 'a' && *p <= 'z') ||
-			     (*p >= '0' && *p <= '9') || *p == '_';
-		if (!ok)
-			return "env key must be a valid environment variable name";
-	}
-	return NULL;
-}
-
-/* A command server's cwd: a path that stays inside the plugin root. */
-static const char *mcp_cwd_bad(const cJSON *cwd)
-{
-	const char *v = cJSON_IsString(cwd) ? cwd->valuestring : NULL, *rest = NULL;
-	if (v && !strncmp(v, "./", 2))
-		rest = v + 2;
-	else if (v && !strncmp(v, "${PLUGIN_ROOT}", 14) && (!v[14] || v[14] == '/'))
-		rest = v + 14 + (v[14] == '/');
-	else if (v && !strncmp(v, "${PLUGIN_DATA}", 14) && (!v[14] || v[14] == '/'))
-		rest = v + 14 + (v[14] == '/');
-	if (!rest)
-		return "cwd must be ./path, ${PLUGIN_ROOT}[/path], or ${PLUGIN_DATA}[/path]";
-	if (strstr(rest, "${") || strchr(rest, '\\'))
-		return "cwd escapes the plugin root";
-	for (const char *p = rest; *rest && p;) {
-		size_t l = strcspn(p, "/");
-		if (!l || (l == 2 && !strncmp(p, "..", 2)))
-			return "cwd escapes the plugin root";
-		p = p[l] ? p + l + 1 : NULL;
-	}
-	return NULL;
-}
-
-/* nanoclaw's parseMcpServerConfig, as far as it decides whether a stored
- * server is kept: the reason it is not, or NULL. */
-static const char *mcp_bad(const cJSON *s)
-{
-	const cJSON *cmd = cJSON_GetObjectItemCaseSensitive(s, "command");
-	const cJSON *url = cJSON_GetObjectItemCaseSensitive(s, "url");
-	const cJSON *type = cJSON_GetObjectItemCaseSensitive(s, "type");
-	const cJSON *ins = cJSON_GetObjectItemCaseSensitive(s, "instructions");
-	bool has_cmd = cJSON_IsString(cmd) && !js_blank(cmd->valuestring);
-	bool has_url = cJSON_IsString(url) && !js_blank(url->valuestring);
-	const char *t = NULL;
-	if (type) {
-		if (!cJSON_IsString(type))
-			return "type must be \"stdio\", \"http\", or \"streamable-http\"";
-		t = type->valuestring;
-		if (!strcmp(t, "streamable-http"))
-			t = "http";
-		if (!strcmp(t, "sse"))
-			return "unsupported transport \"sse\"";
-		if (strcmp(t, "stdio") && strcmp(t, "http"))
-			return "type must be \"stdio\", \"http\", or \"streamable-http\"";
-	}
-	if (t && !strcmp(t, "stdio") && !has_cmd)
-		return "type \"stdio\" requires command";
-	if (t && !strcmp(t, "http") && !has_url)
-		return "type \"http\" requires url";
-	if (ins && !cJSON_IsString(ins))
-		return "MCP instructions must be a string";
-	if (has_url)
-		return mcp_url_bad(s, url, has_cmd);
-	if (!has_cmd)
-		return "Provide exactly one of command or url";
-	if (cJSON_GetObjectItemCaseSensitive(s, "headers"))
-		return "headers is only valid with url";
-	const cJSON *args = cJSON_GetObjectItemCaseSensitive(s, "args"), *e;
-	if (args) {
-		if (!cJSON_IsArray(args))
-			return "args must be a JSON array of strings";
-		cJSON_ArrayForEach(e, args) if (!cJSON_IsString(e)) return "args must be a JSON array of strings";
-	}
-	const cJSON *env = cJSON_GetObjectItemCaseSensitive(s, "env");
-	const char *why;
-	if (env && (why = mcp_env_bad(env)))
-		return why;
-	const cJSON *cwd = cJSON_GetObjectItemCaseSensitive(s, "cwd");
-	return cwd ? mcp_cwd_bad(cwd) : NULL;
-}
-
-/* An array index as JavaScript orders keys ("0".."4294967294"). */
-static bool index_key(const char *k, unsigned long long *v)
-{
-	if (!*k || (k[0] == '0' && k[1]) || strlen(k) > 10)
-		return false;
-	*v = 0;
-	for (const char *p = k; *p; p++) {
-		if (*p < '0' || *p > '9')
-			return false;
-		*v = *v * 10 + (unsigned)(*p - '0');
-	}
-	return *v < 4294967295ull;
-}
-
-static void row_release(struct row *r)
-{
-	clawmd_strv_free(r->skills, r->nskills);
-	clawmd_strv_free(r->mcp_names, r->nmcp);
-	clawmd_strv_free(r->mcp_text, r->nmcp);
-	memset(r, 0, sizeof(*r));
-}
-
-/* skills: "all", a list of strings, else every skill (with a warning). */
-static void row_skills(struct row *r, struct flat *f, const cJSON *v, const char *cj)
-{
-	const cJSON *e;
-	bool list = cJSON_IsArray(v);
-	cJSON_ArrayForEach(e, v) list &= cJSON_IsString(e) != 0;
-	if (cJSON_IsString(v) && !strcmp(v->valuestring, "all")) {
-	} else if (list) {
-		r->all_skills = false;
-		size_t cap = 0;
-		cJSON_ArrayForEach(e, v)
-		{
-			clawmd_xgrow(&r->skills, &cap, r->nskills + 1, sizeof(char *));
-			r->skills[r->nskills++] = clawmd_xstrdup(e->valuestring);
-		}
-	} else {
-		clawmd_plan_warn(f->plan, "%s: skills: the skill selection is not \"all\" or a list of names; "
-			      "inlining every skill", cj);
-	}
-}
-
-/* A server's key, where it first came in the row and where JavaScript
- * orders it. */
-struct key_at {
-	const cJSON *e;
-	size_t pos;
-	bool idx;
-	unsigned long long v;
-};
-
-static int by_name(const void *x, const void *y)
-{
-	const struct key_at *a = x, *b = y;
-	int c = strcmp(a->e->string, b->e->string);
-	return c ? c : (a->pos > b->pos) - (a->pos < b->pos);
-}
-
-/* Array indexes first, ascending, then the other keys as they came. */
-static int by_js_order(const void *x, const void *y)
-{
-	const struct key_at *a = x, *b = y;
-	if (a->idx != b->idx)
-		return a->idx ? -1 : 1;
-	if (a->idx)
-		return (a->v > b->v) - (a->v < b->v);
-	return (a->pos > b->pos) - (a->pos < b->pos);
-}
-
-/* The servers of mcpServers in JavaScript's key order: array indexes
- * ascending, then the rest as written; a key written twice keeps its first
- * place, its last value.  `*k` of them.  By sorting, not by comparing
- * every pair: the agent decides how many servers its row has, a million
- * in a config at its bound. */
-static const cJSON **mcp_order(const cJSON *v, size_t *k)
-{
-	const cJSON *e;
-	size_t n = 0;
-	cJSON_ArrayForEach(e, v) n++;
-	struct key_at *a = clawmd_xcalloc(n + 1, sizeof(*a));
-	const cJSON **ord = clawmd_xcalloc(n + 1, sizeof(*ord));
-	n = 0;
-	cJSON_ArrayForEach(e, v)
-	{
-		a[n].e = e;
-		a[n].pos = n;
-		n++;
-	}
-	qsort(a, n, sizeof(*a), by_name);
-	*k = 0;
-	for (size_t i = 0, j; i < n; i = j) {
-		for (j = i + 1; j < n && !strcmp(a[j].e->string, a[i].e->string); j++)
-			;
-		struct key_at *x = &a[(*k)++];
-		*x = (struct key_at){.e = a[j - 1].e, .pos = a[i].pos};
-		x->idx = index_key(x->e->string, &x->v);
-	}
-	qsort(a, *k, sizeof(*a), by_js_order);
-	for (size_t i = 0; i < *k; i++)
-		ord[i] = a[i].e;
-	free(a);
-	return ord;
-}
-
-/* mcpServers: each valid server's instructions, in order; an invalid one
- * is dropped with a warning that names it (escaped). */
-static void row_mcp(struct row *r, struct flat *f, const cJSON *v, const char *cj)
-{
-	size_t k, cap = 0;
-	const cJSON **ord = mcp_order(v, &k);
-	for (size_t i = 0; i < k; i++) {
-		const cJSON *s = ord[i];
-		const char *why = !cJSON_IsObject(s) ? "not an object"
-				  : !name_char_ok(s->string)
-					  ? "server name must be 1-64 characters of letters, digits, \"_\" or \"-\""
-					  : mcp_bad(s);
-		if (why) {
-			char q[200];
-			size_t o = 0;
-			for (const unsigned char *p = (const unsigned char *)s->string;
-			     *p && o + 5 < sizeof(q); p++)
-				o += (size_t)snprintf(q + o, sizeof(q) - o,
-						      *p >= 0x20 && *p < 0x7f && *p != '\\' ? "%c" : "\\x%02x", *p);
-			q[o] = '\0';
-			clawmd_plan_warn(f->plan, "%s: mcpServers.%s: dropping an invalid MCP server (%s)", cj, q, why);
-			continue;
-		}
-		const cJSON *ins = cJSON_GetObjectItemCaseSensitive(s, "instructions");
-		if (!cJSON_IsString(ins) || !ins->valuestring[0])
-			continue;
-		clawmd_xgrow(&r->mcp_names, &cap, r->nmcp + 1, sizeof(char *));
-		r->mcp_text = clawmd_xrealloc(r->mcp_text, cap * sizeof(char *));
-		r->mcp_names[r->nmcp] = clawmd_xstrdup(s->string);
-		/* the agent writes container.json: its @ directives made inert,
-		 * as in the import layout's MCP fragments */
-		struct clawmd_buf text = CLAWMD_BUF_INIT;
-		f->plan->ndefused += clawmd_defuse_imports(&text, ins->valuestring,
-							   strlen(ins->valuestring));
-		r->mcp_text[r->nmcp++] = clawmd_buf_detach(&text);
-	}
-	free(ord);
-}
-
-static void read_row(struct row *r, struct flat *f, const cJSON *doc, const char *cj)
-{
-	const cJSON *v;
-	memset(r, 0, sizeof(*r));
-	r->all_skills = true;
-	if ((v = cJSON_GetObjectItemCaseSensitive(doc, "skills")))
-		row_skills(r, f, v, cj);
-	v = cJSON_GetObjectItemCaseSensitive(doc, "cli_scope");
-	r->cli_disabled = cJSON_IsString(v) && !strcmp(v->valuestring, "disabled");
-	v = cJSON_GetObjectItemCaseSensitive(doc, "mcpServers");
-	if (!v)
-		return;
-	if (!cJSON_IsObject(v)) {
-		clawmd_plan_warn(f->plan, "%s: mcpServers: not an object; ignoring every server", cj);
-		return;
-	}
-	row_mcp(r, f, v, cj);
 }
 
 /* ---- the document ----------------------------------------------------------- */
@@ -781,7 +129,7 @@ static void read_row(struct row *r, struct flat *f, const cJSON *doc, const char
 static void render(struct clawmd_buf *out, const struct section *v, size_t n, const char *dropped)
 {
 	clawmd_buf_clear(out);
-	clawmd_buf_puts(out, FLAT_HEADER);
+	clawmd_buf_puts(out, CLAWMD_FLAT_HEADER);
 	for (size_t i = 0; i < n; i++) {
 		clawmd_buf_puts(out, "\n\n# ");
 		clawmd_buf_puts(out, v[i].name);
@@ -999,13 +347,13 @@ static void sections_release(struct flat *f)
 
 /* The modules: every NAME.instructions.md, cli and scheduling out when
  * the group has no CLI.  `text` is scratch. */
-static int push_modules(struct flat *f, const struct row *r, struct clawmd_buf *text,
+static int push_modules(struct flat *f, const struct clawmd_flat_row *r, struct clawmd_buf *text,
 			struct clawmd_err *err)
 {
 	const struct clawmd_layout *lay = f->g->lay;
 	size_t n = 0;
 	int rc = 0;
-	char **names = lay->modules ? list_sorted(f, lay->modules, &n) : NULL;
+	char **names = lay->modules ? clawmd_flat_source_list(f->plan, f->g, lay->modules, &n) : NULL;
 	for (size_t i = 0; i < n && rc == 0; i++) {
 		size_t l = strlen(names[i]), sl = strlen(".instructions.md");
 		if (l <= sl || strcmp(names[i] + l - sl, ".instructions.md") || strchr(names[i], '\n'))
@@ -1015,7 +363,7 @@ static int push_modules(struct flat *f, const struct row *r, struct clawmd_buf *
 			char *p = clawmd_path_join(lay->modules, names[i]);
 			/* a handful: their directory is not opened for them
 			 * (an open and a close for three shorter lookups) */
-			if ((rc = read_source(text, f->g, p, 0, err)) == 0) {
+			if ((rc = clawmd_flat_source_read(text, f->g, p, 0, err)) == 0) {
 				char *h = cat("NanoClaw Module: ", mod, NULL);
 				push(f, h, text->ptr, text->len, true);
 				free(h);
@@ -1030,13 +378,13 @@ static int push_modules(struct flat *f, const struct row *r, struct clawmd_buf *
 }
 
 /* The skills: each selected one shipping an instructions.md.  `text` is scratch. */
-static int push_skills(struct flat *f, const struct row *r, struct clawmd_buf *text,
+static int push_skills(struct flat *f, const struct clawmd_flat_row *r, struct clawmd_buf *text,
 		       struct clawmd_err *err)
 {
 	const struct clawmd_layout *lay = f->g->lay;
 	size_t n;
 	int rc = 0;
-	char **names = list_sorted(f, lay->skills, &n);
+	char **names = clawmd_flat_source_list(f->plan, f->g, lay->skills, &n);
 	for (size_t i = 0; i < n && rc == 0; i++) {
 		bool sel = r->all_skills;
 		for (size_t k = 0; !sel && k < r->nskills; k++)
@@ -1044,7 +392,7 @@ static int push_skills(struct flat *f, const struct row *r, struct clawmd_buf *t
 		if (!sel)
 			continue;
 		char *p = cat(lay->skills, "/", names[i], "/instructions.md", NULL);
-		if ((rc = read_source(text, f->g, p, strlen(lay->skills), err)) == 0) {
+		if ((rc = clawmd_flat_source_read(text, f->g, p, strlen(lay->skills), err)) == 0) {
 			char *h = cat(SKILL_SECTION, names[i], NULL);
 			push(f, h, text->ptr, text->len, true);
 			free(h);
@@ -1073,7 +421,7 @@ static void push_legacy_sections(struct flat *f, const struct clawmd_contract *c
 }
 
 /* One provider's document into `out`. */
-static int compose_one(struct clawmd_buf *out, struct flat *f, const struct row *r,
+static int compose_one(struct clawmd_buf *out, struct flat *f, const struct clawmd_flat_row *r,
 		       const struct clawmd_buf *persona, const struct clawmd_contract *c,
 		       struct clawmd_err *err)
 {
@@ -1085,7 +433,7 @@ static int compose_one(struct clawmd_buf *out, struct flat *f, const struct row 
 		push(f, "Persona", persona->ptr, persona->len, false);
 	/* a legacy spec's base is inlined as it is written */
 	const char *base = c->base ? c->base : lay->base;
-	if ((rc = read_source(&text, f->g, base, 0, err)) < 0)
+	if ((rc = clawmd_flat_source_read(&text, f->g, base, 0, err)) < 0)
 		goto out;
 	if (rc == 1) {
 		char *b = clawmd_layout_shown(lay, base);
@@ -1143,25 +491,12 @@ static const struct clawmd_contract *first_contract(struct clawmd_group *g, cons
 	return NULL;
 }
 
-bool clawmd_flat_wanted(struct clawmd_group *g)
-{
-	clawmd_runtimes set;
-	enum clawmd_runtime first;
-	struct clawmd_err scratch = CLAWMD_ERR_INIT;
-	if (clawmd_group_runtimes(&set, &first, g, &scratch) == 0) {
-		const struct clawmd_contract *c = clawmd_layout_contract(g->lay, first);
-		if (c && c->document)
-			return !strcmp(c->document, "flat");
-	}
-	return g->lay->flat;
-}
-
 /* The agent's config, as nanoclaw reads its row (NULL: none, or not an
  * object); it never fails the compose here: what clawmd's reader refuses
  * (`*refused`) is read as nanoclaw reads it, with a warning.  The JSON is
  * the reader's own parse where it made one (the same bytes parse the
  * same), else parsed here into *owned. */
-static const cJSON *flat_config(struct row *r, struct flat *f,
+static const cJSON *flat_config(struct clawmd_flat_row *r, struct flat *f,
 				const struct clawmd_group_config **cfg, bool *refused,
 				struct clawmd_err *cerr, const char *cj, cJSON **owned)
 {
@@ -1182,7 +517,7 @@ static const cJSON *flat_config(struct row *r, struct flat *f,
 		clawmd_plan_warn(f->plan, "%s: unreadable (%s); composed with every default", cj, cerr->msg);
 	}
 	if (cJSON_IsObject(json))
-		read_row(r, f, json, cj);
+		clawmd_flat_row_read(r, f->plan, json, cj);
 	return json;
 }
 
@@ -1205,8 +540,9 @@ static clawmd_runtimes flat_runtimes(struct flat *f, const struct clawmd_group_c
 		}
 		return set;
 	}
-	if (cJSON_IsObject(json) && first_contract(g, json))
-		return 1u << first_contract(g, json)->rt;
+	const struct clawmd_contract *c = cJSON_IsObject(json) ? first_contract(g, json) : NULL;
+	if (c)
+		return 1u << c->rt;
 	/* A provider the reader refused (no string, a NUL in it) or that it
 	 * never got to: the default surfaces, said. */
 	const cJSON *p = cJSON_IsObject(json) ? cJSON_GetObjectItemCaseSensitive(json, "provider")
@@ -1222,7 +558,7 @@ static int persona_order(const void *x, const void *y)
 {
 	const char *a = *(const char *const *)x, *b = *(const char *const *)y;
 	bool fa = !strcmp(a, CLAWMD_PERSONA_NAME), fb = !strcmp(b, CLAWMD_PERSONA_NAME);
-	return fa != fb ? (fa ? -1 : 1) : utf16_cmp(x, y);
+	return fa != fb ? (fa ? -1 : 1) : clawmd_js_cmp(x, y);
 }
 
 /*
@@ -1256,7 +592,7 @@ static void flat_persona(struct clawmd_buf *persona, struct flat *f, const struc
 	/* a name the host could not show or Node would not decode is one
 	 * nanoclaw could not open either */
 	for (size_t i = 0; i < n; i++)
-		if (utf8_ok(names[i]) && !strchr(names[i], '\n'))
+		if (clawmd_utf8_valid(names[i]) && !strchr(names[i], '\n'))
 			names[k++] = names[i];
 		else
 			free(names[i]);
@@ -1284,7 +620,7 @@ static void flat_persona(struct clawmd_buf *persona, struct flat *f, const struc
 			continue;
 		}
 		clawmd_utf8_sanitize(&one);
-		js_trim(one.ptr, one.len, &a, &b);
+		clawmd_js_trim_valid(one.ptr, one.len, &a, &b);
 		if (a == b)
 			continue;
 		if (text.len)
@@ -1305,7 +641,7 @@ int clawmd_flat_plan(struct clawmd_plan *out, struct clawmd_group *g, struct cla
 	struct clawmd_err cerr = CLAWMD_ERR_INIT;
 	const struct clawmd_group_config *cfg;
 	const struct clawmd_dir *gd;
-	struct row r;
+	struct clawmd_flat_row r;
 	const cJSON *json;
 	cJSON *owned;
 	size_t cap = 0;
@@ -1343,260 +679,10 @@ int clawmd_flat_plan(struct clawmd_plan *out, struct clawmd_group *g, struct cla
 	 * directory, both read */
 	if (rc == 0)
 		clawmd_plan_warn_twice(out, g, set);
-	row_release(&r);
+	clawmd_flat_row_release(&r);
 	cJSON_Delete(owned);
 	clawmd_buf_release(&persona);
 	clawmd_buf_release(&doc);
 	free(cj);
 	return rc;
-}
-
-/* ---- whose file it is ---------------------------------------------------------- */
-
-/*
- * Which flat entries clawmd wrote, each with the digest of what it wrote,
- * lies in the first region of the group's lock file (group/group.h),
- * which compose makes and holds anyway: a first compose makes no file for
- * it.  Text, so that an operator can read it:
- *
- *	clawmd-owners 1
- *	CLAUDE.md 0123456789abcdef      one line per entry, NAME DIGEST
- *	end 89abcdef01234567            the FNV-1a 64 of every byte before it
- *	NUL ...                         up to CLAWMD_LOCK_OWNERS bytes
- *
- * Written whole (one pwrite of the region's fixed size, so that a shorter
- * region leaves nothing of a longer one) and read whole (one pread).  It
- * is a cache written without fsync: lost in a crash, the next compose
- * finds a digest it did not record and moves the entry aside before
- * writing it again (nothing lost, a review more).  Zeros, or what an
- * older clawmd left there (no_region): no region yet, and its
- * STATE/flat/<group>, if any, is read instead and moved here by the next
- * write.  Anything else without both the first line and an "end" line
- * holding the digest of what precedes it: torn, and no entry is clawmd's.
- * The digest is FNV-1a, as the entries' own: the no-op record's checksum
- * may change between releases, what a region says must not.
- */
-#define OWNERS_HEAD "clawmd-owners 1\n"
-#define OWNERS_END "end "
-/* the "end" line: "end " + 16 hex digits + newline */
-#define OWNERS_TAIL (sizeof(OWNERS_END) - 1 + 16 + 1)
-
-enum owners { OWNERS_NONE, OWNERS_KNOWN, OWNERS_TORN };
-
-/* Where the lines were kept before the lock file held them. */
-static char *old_path(const struct clawmd_group *g)
-{
-	return clawmd_xasprintf("%s/flat/%s", g->lay->state, g->name);
-}
-
-static void owners_digest(char out[17], const char *data, size_t len)
-{
-	snprintf(out, 17, "%016llx", (unsigned long long)clawmd_fnv1a64(data, len));
-}
-
-/* What a lock file holds at its start where no region was ever written:
- * nothing (a new file, the hole of a group never flat), or what an older
- * clawmd wrote there, its no-op record ("clawmd", a version byte, a
- * newline) or that record spoilt ("-").  Anything else is a torn region:
- * a tear in its first line must not pass for no region, which would take
- * an edited entry for nanoclaw's output. */
-static bool no_region(const char *r, size_t n)
-{
-	return n == 0 || r[0] == '\0' || r[0] == '-' ||
-	       (n >= 8 && !memcmp(r, "clawmd", 6) && r[6] != '-' && r[7] == '\n');
-}
-
-/* The region `r` (n bytes): its lines into `lines`. */
-static enum owners owners_parse(struct clawmd_buf *lines, const char *r, size_t n)
-{
-	size_t hl = sizeof(OWNERS_HEAD) - 1;
-	char hex[17];
-	if (no_region(r, n))
-		return OWNERS_NONE;
-	if (n < hl || memcmp(r, OWNERS_HEAD, hl))
-		return OWNERS_TORN;
-	/* NAME is an entry file's name (layout/providers.c): never "end" */
-	const char *end = memmem(r + hl - 1, n - (hl - 1), "\n" OWNERS_END, sizeof(OWNERS_END));
-	if (!end || (size_t)(end + 1 - r) + OWNERS_TAIL > n || end[OWNERS_TAIL] != '\n')
-		return OWNERS_TORN;
-	end++;
-	owners_digest(hex, r, (size_t)(end - r));
-	if (memcmp(end + sizeof(OWNERS_END) - 1, hex, 16))
-		return OWNERS_TORN;
-	clawmd_buf_put(lines, r + hl, (size_t)(end - r) - hl);
-	return OWNERS_KNOWN;
-}
-
-/* The lines of STATE/flat/<group>, as the older clawmd that kept them read
- * them (a line of 255 bytes at most, 64 KiB of them).  Read as any file
- * is (fs/fs.h): a symlink, a FIFO or a file past 1 MiB there is no
- * clawmd's, and is taken for a torn record, which vouches for nothing
- * (an open() of a FIFO would wait for a writer: every compose, status
- * and check of the group would hang). */
-static enum owners owners_read_old(struct clawmd_buf *lines, const struct clawmd_group *g, bool *old)
-{
-	struct clawmd_buf b = CLAWMD_BUF_INIT;
-	struct clawmd_err e = CLAWMD_ERR_INIT;
-	char dot[] = ".";
-	struct clawmd_dir cwd = {AT_FDCWD, dot};
-	char *p = old_path(g);
-	int rc = clawmd_fs_read(&b, &cwd, p, (size_t)1 << 20, &e);
-	free(p);
-	clawmd_err_clear(&e);
-	*old = rc == 0;
-	if (rc == 0 && b.len) {
-		for (const char *l = b.ptr, *nl; (nl = memchr(l, '\n', b.len - (size_t)(l - b.ptr)));
-		     l = nl + 1)
-			if (nl - l < 255 && lines->len < 65536)
-				clawmd_buf_put(lines, l, (size_t)(nl + 1 - l));
-	}
-	clawmd_buf_release(&b);
-	return rc == 1 ? OWNERS_NONE : rc == 0 ? OWNERS_KNOWN : OWNERS_TORN;
-}
-
-/* The ownership lines of `g` into `lines` (cleared first, NUL-terminated):
- * from the lock file (the one held, else the one at its path), or, when it
- * has no region yet, from STATE/flat/<group> (*old then true). */
-static enum owners owners_read(struct clawmd_buf *lines, const struct clawmd_group *g, bool *old)
-{
-	struct clawmd_buf r = CLAWMD_BUF_INIT;
-	enum owners o = OWNERS_NONE;
-	int fd = g->lock;
-	*old = false;
-	clawmd_buf_clear(lines);
-	clawmd_buf_put(lines, "", 0);
-	if (fd < 0) {
-		char *p = clawmd_group_lock_path(g);
-		fd = open(p, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
-		free(p);
-	}
-	if (fd >= 0) {
-		ssize_t n;
-		clawmd_buf_grow(&r, CLAWMD_LOCK_OWNERS);
-		while ((n = pread(fd, r.ptr, CLAWMD_LOCK_OWNERS, 0)) < 0 && errno == EINTR)
-			;
-		if (n >= 0)
-			o = owners_parse(lines, r.ptr, (size_t)n);
-		if (fd != g->lock)
-			close(fd);
-	}
-	if (o == OWNERS_NONE)
-		o = owners_read_old(lines, g, old);
-	clawmd_buf_release(&r);
-	return o;
-}
-
-bool clawmd_flat_recorded(const struct clawmd_group *g)
-{
-	struct clawmd_buf lines = CLAWMD_BUF_INIT;
-	bool old;
-	bool ok = owners_read(&lines, g, &old) == OWNERS_KNOWN && !old;
-	clawmd_buf_release(&lines);
-	return ok;
-}
-
-/* The header, then nothing or a first section: nanoclaw's import-era
- * entry had the same first line, followed by import lines. */
-bool clawmd_flat_header(const char *data, size_t len)
-{
-	size_t hl = strlen(FLAT_HEADER);
-	if (len <= hl || memcmp(data, FLAT_HEADER, hl) || data[hl] != '\n')
-		return false;
-	return len == hl + 1 || (len > hl + 3 && !memcmp(data + hl, "\n\n# ", 4));
-}
-
-bool clawmd_flat_ours(const struct clawmd_group *g, const char *name, const char *data, size_t len)
-{
-	if (!clawmd_flat_header(data, len))
-		return false;
-	struct clawmd_buf lines = CLAWMD_BUF_INIT;
-	bool old, known = false, ours = false;
-	char hex[17];
-	size_t nl = strlen(name);
-	switch (owners_read(&lines, g, &old)) {
-	case OWNERS_NONE: /* nanoclaw's own output, or clawmd's before its record */
-		ours = true;
-		break;
-	case OWNERS_TORN: /* nothing in it is believed: moved aside */
-		break;
-	case OWNERS_KNOWN:
-		clawmd_entry_digest(hex, data, len);
-		for (const char *l = lines.ptr, *e; (e = strchr(l, '\n')); l = e + 1) {
-			if (!strncmp(l, name, nl) && l[nl] == ' ') {
-				known = true;
-				ours |= e == l + nl + 17 && !strncmp(l + nl + 1, hex, 16);
-			}
-		}
-		ours |= !known;
-		break;
-	}
-	clawmd_buf_release(&lines);
-	return ours;
-}
-
-/* `line` (its newline included) is one of the lines of `lines`. */
-static bool has_line(const char *lines, const char *line)
-{
-	for (const char *at = lines; (at = strstr(at, line)); at++)
-		if (at == lines || at[-1] == '\n')
-			return true;
-	return false;
-}
-
-bool clawmd_flat_remember(const struct clawmd_group *g, const struct clawmd_plan *plan, bool keep)
-{
-	struct clawmd_buf b = CLAWMD_BUF_INIT, mine = CLAWMD_BUF_INIT, prev = CLAWMD_BUF_INIT;
-	size_t room = CLAWMD_LOCK_OWNERS - OWNERS_TAIL;
-	bool old = false, kept = false;
-	char hex[17];
-	clawmd_buf_put(&mine, "", 0);
-	for (size_t i = 0; i < plan->n; i++) {
-		clawmd_entry_digest(hex, plan->entries[i].data, plan->entries[i].len);
-		clawmd_buf_printf(&mine, "%s %s\n", plan->entries[i].name, hex);
-	}
-	clawmd_buf_puts(&b, OWNERS_HEAD);
-	/* Kept: the lines of digests not about to be written again, as many
-	 * as leave room for this compose's own (an entry names one of the few
-	 * entry files: room for them all many times over). */
-	enum owners was = keep ? owners_read(&prev, g, &old) : OWNERS_NONE;
-	if (was == OWNERS_KNOWN) {
-		for (char *l = prev.ptr, *nl; (nl = strchr(l, '\n')); l = nl + 1) {
-			char c = nl[1];
-			nl[1] = '\0';
-			if (!has_line(mine.ptr, l) && b.len + (size_t)(nl + 1 - l) + mine.len <= room) {
-				clawmd_buf_puts(&b, l);
-				kept = true;
-			}
-			nl[1] = c;
-		}
-	}
-	clawmd_buf_put(&b, mine.ptr, mine.len);
-	/* Too many to say: a region that says nothing (torn), so that every
-	 * flat entry is moved aside rather than one edit taken for clawmd's. */
-	if (b.len > room) {
-		clawmd_buf_clear(&b);
-		clawmd_buf_puts(&b, OWNERS_HEAD);
-	} else {
-		owners_digest(hex, b.ptr, b.len);
-		clawmd_buf_printf(&b, OWNERS_END "%s\n", hex);
-	}
-	clawmd_buf_grow(&b, CLAWMD_LOCK_OWNERS);
-	memset(b.ptr + b.len, 0, CLAWMD_LOCK_OWNERS - b.len);
-	/* Written without fsync (a cache, see above).  The file the lines lay
-	 * in before goes once the region holds them, not before (an edit would
-	 * then pass for nanoclaw's output); when a kill came in between, the
-	 * region is read from then on and the file goes at the next compose
-	 * that writes.  A failure only costs a review. */
-	if (clawmd_group_lock_write(g, b.ptr, CLAWMD_LOCK_OWNERS, 0) == 0 &&
-	    (old || was == OWNERS_KNOWN)) {
-		char *p = old_path(g), *dir = clawmd_path_join(g->lay->state, "flat");
-		if (unlink(p) == 0)
-			(void)rmdir(dir); /* the last group's: an empty directory is no state */
-		free(dir);
-		free(p);
-	}
-	clawmd_buf_release(&prev);
-	clawmd_buf_release(&mine);
-	clawmd_buf_release(&b);
-	return kept;
 }

@@ -1,5 +1,6 @@
 /*
- * persona.h - a group's standing instructions (private).
+ * persona.h - a group's standing instructions (compose/'s interface: lint
+ * lists the persona files as compose does).
  *
  * nanoclaw keeps a group's persona in files of the group named *.prepend.md:
  * instructions.prepend.md first, then the others in bytewise order.  With

@@ -1,6 +1,6 @@
 /* seed.c - what compose does for caliban and chimera (seed.h). */
 #include "compose/seed.h"
-#include "render/runtimes.h"
+#include "runtime/imports.h" /* each runtime's import syntax */
 #include "base/util.h"
 
 #include <stddef.h>

@@ -1,6 +1,6 @@
 /*
  * seed.h - what compose does for the seed documents' own loaders, caliban
- * and chimera (private; doc/runtimes.md, "caliban and chimera").
+ * and chimera (private to compose/; doc/runtimes.md, "caliban and chimera").
  *
  * caliban reads CLAUDE.md but never CLAUDE.local.md, and follows an @
  * only as the first word of a line: for a group that runs it, the entry

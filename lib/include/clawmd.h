@@ -70,5 +70,6 @@
 #include "clawmd/migrate.h"
 #include "clawmd/render.h"
 #include "clawmd/lint.h"
+#include "clawmd/exit.h"
 
 #endif

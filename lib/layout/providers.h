@@ -1,5 +1,6 @@
-/* providers.h - clawmd.json's "providers" (private to layout/; the lookups
- * are public, in clawmd/layout.h). */
+/* providers.h - clawmd.json's "providers" (layout/'s interface: compose's
+ * mounts check the container paths again; the lookups are public, in
+ * clawmd/layout.h). */
 #ifndef CLAWMD_LAYOUT_PROVIDERS_H
 #define CLAWMD_LAYOUT_PROVIDERS_H
 

@@ -4,7 +4,7 @@
 #include "lint/lint.h"
 #include "base/util.h"
 #include "group/group.h"
-#include "compose/flat.h" /* clawmd_flat_ours: whose a flat entry is */
+#include "group/flatentry.h" /* whose a flat entry is, its cut marks */
 #include "compose/persona.h" /* the persona files, as compose lists them */
 #include "fs/inputs.h"
 #include "sys/git.h"
@@ -24,48 +24,49 @@
 /* ---- a group ------------------------------------------------------------ */
 
 
-static void lint_config(struct clawmd_lint_group *g, struct clawmd_err *err)
+/* A message of container.json's reader without its leading "PATH: ". */
+static const char *cfg_message(const struct clawmd_lint_group *g, const char *msg)
 {
-	struct clawmd_err perr = CLAWMD_ERR_INIT;
-	int rc = clawmd_group_config(&g->cfg, g->grp, &perr);
-	g->cfg_text = &g->grp->config_text;
-	if (rc == 0) {
-		g->cfg_ok = true;
-		for (size_t i = 0; i < g->cfg->nunknown; i++) {
-			unsigned long line, col;
-			const char *msg = g->cfg->warnings[i];
-			size_t sl = strlen(g->cfg_prefix);
-			if (!strncmp(msg, g->cfg_prefix, sl) && msg[sl] == ':')
-				msg += sl + 2;
-			clawmd_lint_pos(&line, &col, g->cfg_text->ptr,
-					clawmd_lint_json_find(g->cfg_text->ptr, g->cfg->unknown_keys[i]));
-			clawmd_lint_add(g->out, "CM304", g->group, g->cfg_shown, line, col,
-					"spell the key as suggested; as it is, clawmd ignores it",
-					"%s", msg);
-		}
-		/* CM306: a provider no contract knows composes the default
-		 * surfaces (nanoclaw spawns it so); the host may mean another. */
-		for (size_t i = 0; i < g->cfg->nruntime_names; i++) {
-			char *m = clawmd_group_unknown_runtime(g->grp, i);
-			if (!m)
-				continue;
-			unsigned long line, col;
-			const char *msg = m;
-			size_t sl = strlen(g->cfg_prefix);
-			if (!strncmp(msg, g->cfg_prefix, sl) && msg[sl] == ':')
-				msg += sl + 2;
-			clawmd_lint_pos(&line, &col, g->cfg_text->ptr,
-					clawmd_lint_json_find(g->cfg_text->ptr, i == 0 && g->cfg->provider_given
-										   ? "provider" : "runtimes"));
-			clawmd_lint_add(g->out, "CM306", g->group, g->cfg_shown, line, col,
-					"name a provider of doc/runtimes.md, or give it a contract under "
-					"\"providers\" in clawmd.json", "%s", msg);
-			free(m);
-		}
-		return;
+	size_t sl = strlen(g->cfg_prefix);
+	if (!strncmp(msg, g->cfg_prefix, sl) && msg[sl] == ':')
+		msg += sl + 2;
+	return msg;
+}
+
+/* CM304, CM306: what the reader of a valid container.json warned about. */
+static void config_warnings(struct clawmd_lint_group *g)
+{
+	for (size_t i = 0; i < g->cfg->nunknown; i++) {
+		unsigned long line, col;
+		const char *msg = cfg_message(g, g->cfg->warnings[i]);
+		clawmd_lint_pos(&line, &col, g->cfg_text->ptr,
+				clawmd_lint_json_find(g->cfg_text->ptr, g->cfg->unknown_keys[i]));
+		clawmd_lint_add(g->out, "CM304", g->group, g->cfg_shown, line, col,
+				"spell the key as suggested; as it is, clawmd ignores it",
+				"%s", msg);
 	}
-	/* The message names the file first; findings carry it separately. */
-	const char *msg = perr.msg;
+	/* CM306: a provider no contract knows composes the default
+	 * surfaces (nanoclaw spawns it so); the host may mean another. */
+	for (size_t i = 0; i < g->cfg->nruntime_names; i++) {
+		char *m = clawmd_group_unknown_runtime(g->grp, i);
+		if (!m)
+			continue;
+		unsigned long line, col;
+		const char *msg = cfg_message(g, m);
+		clawmd_lint_pos(&line, &col, g->cfg_text->ptr,
+				clawmd_lint_json_find(g->cfg_text->ptr, i == 0 && g->cfg->provider_given
+									   ? "provider" : "runtimes"));
+		clawmd_lint_add(g->out, "CM306", g->group, g->cfg_shown, line, col,
+				"name a provider of doc/runtimes.md, or give it a contract under "
+				"\"providers\" in clawmd.json", "%s", msg);
+		free(m);
+	}
+}
+
+/* CM302: container.json refused, with the reader's message `msg` (the
+ * file named first: findings carry it separately). */
+static void config_refused(struct clawmd_lint_group *g, const char *msg)
+{
 	unsigned long line = 1, col = 1;
 	size_t sl = strlen(g->cfg_prefix);
 	bool syntax = false; /* the parser said where */
@@ -112,6 +113,19 @@ static void lint_config(struct clawmd_lint_group *g, struct clawmd_err *err)
 			: "fix container.json as the message says; compose refuses the group until "
 			  "then";
 	clawmd_lint_add(g->out, "CM302", g->group, g->cfg_shown, line, col, hint, "%s", msg);
+}
+
+static void lint_config(struct clawmd_lint_group *g, struct clawmd_err *err)
+{
+	struct clawmd_err perr = CLAWMD_ERR_INIT;
+	int rc = clawmd_group_config(&g->cfg, g->grp, &perr);
+	g->cfg_text = &g->grp->config_text;
+	if (rc == 0) {
+		g->cfg_ok = true;
+		config_warnings(g);
+		return;
+	}
+	config_refused(g, perr.msg);
 }
 
 /* CM303: every listed skill must be a directory under the skills dir. */
@@ -418,6 +432,53 @@ static int lint_memory(struct clawmd_lint_group *g, struct clawmd_err *err)
 	return rc;
 }
 
+/* CM601-CM603 for runtime `c`'s load `m` in the container (its entry
+ * `entry` there, shown as `shown`, holding `text`), and the seed loaders'
+ * own findings. */
+static void runtime_loaded(struct clawmd_lint_group *g, const struct clawmd_contract *c,
+			   const char *entry, const char *shown, const struct clawmd_buf *text,
+			   const struct clawmd_memory_opts *mo, const struct clawmd_memory *m)
+{
+	const char *title = c->title;
+	bool loaded = false;
+	for (size_t i = 0; i < m->nfiles && !loaded; i++)
+		loaded = !strcmp(m->files[i].path, entry);
+	size_t limit = c->cap;
+	if (!loaded)
+		clawmd_lint_add(g->out, "CM601", g->group, shown, 1, 1,
+				"remove the file that takes its place; keep what it holds in "
+				"CLAUDE.local.md",
+				"%s does not load %s: another file takes its place", title,
+				shown);
+	else if (limit && text->len > limit)
+		clawmd_lint_add(g->out, "CM602", g->group, shown, 1, 1,
+				"trim the persona, the shared base or the memory (nothing "
+				"droppable is left)",
+				"%s loads %zu of the %zu bytes of %s and cuts the rest off",
+				title, limit, text->len, shown);
+	for (size_t i = 0; i < m->nimports; i++) {
+		const struct clawmd_mem_import *im = &m->imports[i];
+		/* written inside code: text, never an import */
+		if (im->status == CLAWMD_IMPORT_LOADED || im->status == CLAWMD_IMPORT_CYCLE ||
+		    im->status == CLAWMD_IMPORT_DUPLICATE || im->status == CLAWMD_IMPORT_EMPTY ||
+		    im->status == CLAWMD_IMPORT_INSIDE_CODE)
+			continue;
+		/* copy mode only helps an import that leaves the group */
+		clawmd_lint_add(g->out, "CM603", g->group, shown, 1, 1,
+				im->status == CLAWMD_IMPORT_EXTERNAL
+					? "compose in copy mode, or remove the import"
+					: "fix the path (a text file inside the group), or "
+					  "remove the import",
+				"%s does not follow @%s in %s (%s)", title, im->raw, im->from,
+				im->status == CLAWMD_IMPORT_EXTERNAL
+					? "its real path leaves the group"
+					: clawmd_import_status_name(im->status));
+	}
+	/* CM606-CM610: the seed documents' own loaders (lint/seed.c) */
+	if (c->like == CLAWMD_RUNTIME_CALIBAN || c->like == CLAWMD_RUNTIME_CHIMERA)
+		clawmd_lint_seed(g, c, shown, mo, m);
+}
+
 /*
  * CM601-CM603: for each runtime the group runs but Claude Code (lint_memory
  * covers it), what that runtime loads in the container, by its own rules
@@ -462,45 +523,8 @@ static int lint_runtimes(struct clawmd_lint_group *g, struct clawmd_err *err)
 					title, name, twice);
 		/* render knows no other runtime's rules than the built-in ones */
 		bool loader = c->like != CLAWMD_RUNTIME_CLAUDE && c->like != CLAWMD_RUNTIME_MOCK;
-		if (loader && present && clawmd_memory_load(&m, &mo, &scratch) == 0) {
-			bool loaded = false;
-			for (size_t i = 0; i < m.nfiles && !loaded; i++)
-				loaded = !strcmp(m.files[i].path, entry);
-			size_t limit = c->cap;
-			if (!loaded)
-				clawmd_lint_add(g->out, "CM601", g->group, shown, 1, 1,
-						"remove the file that takes its place; keep what it holds in "
-						"CLAUDE.local.md",
-						"%s does not load %s: another file takes its place", title,
-						shown);
-			else if (limit && text.len > limit)
-				clawmd_lint_add(g->out, "CM602", g->group, shown, 1, 1,
-						"trim the persona, the shared base or the memory (nothing "
-						"droppable is left)",
-						"%s loads %zu of the %zu bytes of %s and cuts the rest off",
-						title, limit, text.len, shown);
-			for (size_t i = 0; i < m.nimports; i++) {
-				const struct clawmd_mem_import *im = &m.imports[i];
-				/* written inside code: text, never an import */
-				if (im->status == CLAWMD_IMPORT_LOADED || im->status == CLAWMD_IMPORT_CYCLE ||
-				    im->status == CLAWMD_IMPORT_DUPLICATE || im->status == CLAWMD_IMPORT_EMPTY ||
-				    im->status == CLAWMD_IMPORT_INSIDE_CODE)
-					continue;
-				/* copy mode only helps an import that leaves the group */
-				clawmd_lint_add(g->out, "CM603", g->group, shown, 1, 1,
-						im->status == CLAWMD_IMPORT_EXTERNAL
-							? "compose in copy mode, or remove the import"
-							: "fix the path (a text file inside the group), or "
-							  "remove the import",
-						"%s does not follow @%s in %s (%s)", title, im->raw, im->from,
-						im->status == CLAWMD_IMPORT_EXTERNAL
-							? "its real path leaves the group"
-							: clawmd_import_status_name(im->status));
-			}
-			/* CM606-CM610: the seed documents' own loaders (lint/seed.c) */
-			if (c->like == CLAWMD_RUNTIME_CALIBAN || c->like == CLAWMD_RUNTIME_CHIMERA)
-				clawmd_lint_seed(g, c, shown, &mo, &m);
-		}
+		if (loader && present && clawmd_memory_load(&m, &mo, &scratch) == 0)
+			runtime_loaded(g, c, entry, shown, &text, &mo, &m);
 		clawmd_memory_release(&m);
 		clawmd_buf_release(&text);
 		free(entry);

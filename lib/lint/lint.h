@@ -1,5 +1,5 @@
 /*
- * lint.h - what the parts of lint share (private).
+ * lint.h - what the parts of lint share (private to lint/).
  *
  *	rules.c     the rule table
  *	findings.c  adding, placing and sorting findings

@@ -12,7 +12,7 @@
 #include "clawmd.h"
 #include "lint/lint.h"
 #include "base/util.h"
-#include "render/runtimes.h"
+#include "runtime/imports.h" /* each runtime's import syntax */
 
 #include <stdlib.h>
 #include <string.h>
@@ -111,21 +111,12 @@ static char *why_lost(const struct clawmd_memory *ref, size_t i, const struct cl
 	return clawmd_xasprintf("it does not follow the import of it in %s", f->parent);
 }
 
-void clawmd_lint_seed(struct clawmd_lint_group *g, const struct clawmd_contract *c,
-		      const char *shown, const struct clawmd_memory_opts *mo,
-		      const struct clawmd_memory *m)
+/* CM608: caliban cuts its prefix at its budget. */
+static void seed_cut(struct clawmd_lint_group *g, const struct clawmd_contract *c,
+		     const char *shown, const struct clawmd_memory_opts *mo,
+		     const struct clawmd_memory *m, bool caliban)
 {
-	bool caliban = c->like == CLAWMD_RUNTIME_CALIBAN;
 	const char *title = c->title;
-	/* CM609: the loader fails on the group's files and sends nothing */
-	if (m->failed) {
-		clawmd_lint_add(g->out, "CM609", g->group, shown, 1, 1,
-				caliban ? "trim the group's instructions below caliban's 32,000 tokens"
-					: "save the file as UTF-8 (or remove it from the imports)",
-				"%s", m->failed);
-		return;
-	}
-	/* CM608: caliban cuts its prefix at its budget */
 	struct clawmd_buf text = CLAWMD_BUF_INIT;
 	clawmd_memory_text(&text, m, mo);
 	const char *cut = caliban && text.len ? memmem(text.ptr, text.len, truncated_marker,
@@ -137,8 +128,15 @@ void clawmd_lint_seed(struct clawmd_lint_group *g, const struct clawmd_contract 
 				"group's instructions are lost", title,
 				strtol(cut + sizeof(truncated_marker) - 1, NULL, 10));
 	clawmd_buf_release(&text);
-	/* CM607: every character past ASCII garbled, in each file caliban
-	 * reads (what its comments hold aside: stripped, not sent) */
+}
+
+/* CM607: every character past ASCII garbled, in each file caliban reads
+ * (what its comments hold aside: stripped, not sent). */
+static void seed_garbled(struct clawmd_lint_group *g, const struct clawmd_contract *c,
+			 const char *shown, const struct clawmd_memory_opts *mo,
+			 const struct clawmd_memory *m, bool caliban)
+{
+	const char *title = c->title;
 	for (size_t i = 0; caliban && i < m->nfiles; i++) {
 		const struct clawmd_mem_file *f = &m->files[i];
 		struct clawmd_buf raw = CLAWMD_BUF_INIT;
@@ -151,6 +149,15 @@ void clawmd_lint_seed(struct clawmd_lint_group *g, const struct clawmd_contract 
 					"becomes a character of its own)", title, f->path);
 		clawmd_buf_release(&raw);
 	}
+}
+
+/* CM606, CM610: the loader's load held against what Claude Code loads of
+ * the group. */
+static void seed_against_claude(struct clawmd_lint_group *g, const struct clawmd_contract *c,
+				const char *shown, const struct clawmd_memory_opts *mo,
+				const struct clawmd_memory *m, bool caliban)
+{
+	const char *title = c->title;
 	/* What Claude Code loads of the group: its parts */
 	struct clawmd_memory_opts ro = *mo;
 	struct clawmd_memory ref;
@@ -199,4 +206,22 @@ void clawmd_lint_seed(struct clawmd_lint_group *g, const struct clawmd_contract 
 	clawmd_strv_free(mine, nmine);
 	clawmd_strv_free(refs, nref);
 	clawmd_memory_release(&ref);
+}
+
+void clawmd_lint_seed(struct clawmd_lint_group *g, const struct clawmd_contract *c,
+		      const char *shown, const struct clawmd_memory_opts *mo,
+		      const struct clawmd_memory *m)
+{
+	bool caliban = c->like == CLAWMD_RUNTIME_CALIBAN;
+	/* CM609: the loader fails on the group's files and sends nothing */
+	if (m->failed) {
+		clawmd_lint_add(g->out, "CM609", g->group, shown, 1, 1,
+				caliban ? "trim the group's instructions below caliban's 32,000 tokens"
+					: "save the file as UTF-8 (or remove it from the imports)",
+				"%s", m->failed);
+		return;
+	}
+	seed_cut(g, c, shown, mo, m, caliban);
+	seed_garbled(g, c, shown, mo, m, caliban);
+	seed_against_claude(g, c, shown, mo, m, caliban);
 }

@@ -27,6 +27,7 @@
  * allows them all).  Every file is read through the load's view (load.h).
  */
 #include "render/runtimes.h"
+#include "runtime/imports.h" /* its @ lines */
 #include "base/util.h"
 
 #include <stdlib.h>
@@ -96,47 +97,6 @@ static size_t chars(const char *s, size_t n)
 	for (size_t i = 0; i < n; i++)
 		c += ((unsigned char)s[i] & 0xc0) != 0x80;
 	return c;
-}
-
-/*
- * parse_import_directive: the line's first non-blank character is '@', and
- * the first word after it (which may follow blanks) holds '/' or '.' or
- * starts with '~'.  *a, *b delimit the word.
- */
-bool clawmd_caliban_directive(const char *ln, size_t l, size_t *a, size_t *b)
-{
-	size_t i = 0, k;
-	while (i < l && (k = clawmd_space_at(ln, i, l, false)))
-		i += k;
-	if (i >= l || ln[i] != '@')
-		return false;
-	i++;
-	while (i < l && (k = clawmd_space_at(ln, i, l, false)))
-		i += k;
-	size_t e = i;
-	while (e < l && !clawmd_space_at(ln, e, l, false))
-		e++;
-	if (e == i)
-		return false;
-	if (!memchr(ln + i, '/', e - i) && !memchr(ln + i, '.', e - i) && ln[i] != '~')
-		return false;
-	*a = i;
-	*b = e;
-	return true;
-}
-
-void clawmd_caliban_imports(const char *text, size_t len, clawmd_import_fn fn, void *payload)
-{
-	for (size_t i = 0; i < len;) {
-		const char *ln = text + i, *nl = memchr(ln, '\n', len - i);
-		size_t l = nl ? (size_t)(nl - ln) : len - i, a, b;
-		if (clawmd_caliban_directive(ln, l, &a, &b)) {
-			size_t at = (size_t)((const char *)memchr(ln, '@', l) - text);
-			if (fn(at, i + b - at, NULL, payload))
-				return;
-		}
-		i += l + (nl != NULL);
-	}
 }
 
 /* ---- files -------------------------------------------------------------- */

@@ -22,6 +22,7 @@
  * is read through the load's view (load.h).
  */
 #include "render/runtimes.h"
+#include "runtime/imports.h" /* its import pattern */
 #include "base/util.h"
 
 #include <stdlib.h>
@@ -129,22 +130,6 @@ static void strip_comments(struct clawmd_buf *out, const char *s, size_t n)
 	}
 }
 
-/* The character ending at s[i] is white space (re's \s). */
-static bool space_before(const char *s, size_t i)
-{
-	size_t st = i - 1;
-	while (st > 0 && i - st < 4 && ((unsigned char)s[st] & 0xc0) == 0x80)
-		st--;
-	return clawmd_space_at(s, st, i, true) == i - st;
-}
-
-/* The regex's first path character: [~./A-Za-z0-9_\-]. */
-static bool path_start(char ch)
-{
-	return ch == '~' || ch == '.' || ch == '/' || ch == '_' || ch == '-' ||
-	       (ch >= 'A' && ch <= 'Z') || (ch >= 'a' && ch <= 'z') || (ch >= '0' && ch <= '9');
-}
-
 /*
  * expanduser: "~" and "~/..." from HOME; "~root..." from /root; any
  * other "~name" raises RuntimeError in Python 3.11 (no such user in the
@@ -243,12 +228,9 @@ static void expand(struct chim *c, struct clawmd_buf *out, const char *text, siz
 	}
 	size_t last = 0;
 	for (size_t i = 0; i < len && !c->m->failed; i++) {
-		if (text[i] != '@' || i + 1 >= len || !path_start(text[i + 1]) ||
-		    (i && !space_before(text, i)))
+		size_t e;
+		if (!clawmd_chimera_import_at(text, len, i, &e))
 			continue;
-		size_t e = i + 2;
-		while (e < len && !clawmd_space_at(text, e, len, true))
-			e++;
 		clawmd_buf_put(out, text + last, i - last);
 		import_one(c, out, text + i, e - i, file, hops);
 		last = e;
@@ -257,46 +239,61 @@ static void expand(struct chim *c, struct clawmd_buf *out, const char *text, siz
 	clawmd_buf_put(out, text + last, len - last);
 }
 
-/* Where chimera's import pattern matches in `text` (its offsets and
- * lengths, the '@' included), for compose's defusing. */
-void clawmd_chimera_imports(const char *text, size_t len, clawmd_import_fn fn, void *payload)
-{
-	for (size_t i = 0; i < len; i++) {
-		if (text[i] != '@' || i + 1 >= len || !path_start(text[i + 1]) ||
-		    (i && !space_before(text, i)))
-			continue;
-		size_t e = i + 2;
-		while (e < len && !clawmd_space_at(text, e, len, true))
-			e++;
-		if (fn(i, e - i, NULL, payload))
-			return;
-		i = e - 1;
-	}
-}
-
 /* ---- rules -------------------------------------------------------------- */
 
 /* parse_frontmatter's "paths": the patterns, *n of them (none: the rule
  * always matches). */
-static char **rule_paths(const char *text, size_t len, size_t *n)
+/* The frontmatter's header: from the line after the opening "---" up to
+ * the first line that is "---" once stripped, which starts at *close;
+ * NULL when there is none. */
+static const char *frontmatter(const char *text, size_t len, const char **close)
 {
-	*n = 0;
+	*close = NULL;
 	if (len < 3 || memcmp(text, "---", 3))
 		return NULL;
 	const char *first = memchr(text, '\n', len);
 	if (!first)
 		return NULL;
-	/* the header: up to the first line that is "---" once stripped */
-	const char *h = first + 1, *end = text + len, *close = NULL;
-	for (const char *q = h; q < end && !close;) {
+	const char *h = first + 1, *end = text + len;
+	for (const char *q = h; q < end && !*close;) {
 		const char *nl = memchr(q, '\n', (size_t)(end - q));
 		const char *le = nl ? nl : end, *a = q, *b = le;
 		clawmd_trim(&a, &b);
 		if (b - a == 3 && !memcmp(a, "---", 3))
-			close = q;
+			*close = q;
 		q = nl ? nl + 1 : end;
 	}
-	if (!close)
+	return *close ? h : NULL;
+}
+
+/* A block list from `q` on: "- item" lines, blank lines skipped, each
+ * item into (*v, *cap, *n); returns where the list ends. */
+static const char *block_list(const char *q, const char *close, char ***v, size_t *cap, size_t *n)
+{
+	while (q < close) {
+		const char *nl2 = memchr(q, '\n', (size_t)(close - q));
+		const char *le2 = nl2 ? nl2 : close, *a = q, *b = le2;
+		clawmd_trim(&a, &b);
+		if (a < b && !(b - a >= 2 && a[0] == '-' && a[1] == ' ') )
+			break;
+		if (a < b) {
+			a += 2;
+			clawmd_trim(&a, &b);
+			if (b - a >= 2 && (*a == '"' || *a == '\'') && b[-1] == *a)
+				a++, b--;
+			clawmd_xgrow(v, cap, *n + 1, sizeof(char *));
+			(*v)[(*n)++] = clawmd_xstrndup(a, (size_t)(b - a));
+		}
+		q = nl2 ? nl2 + 1 : close;
+	}
+	return q;
+}
+
+static char **rule_paths(const char *text, size_t len, size_t *n)
+{
+	const char *close, *h = frontmatter(text, len, &close);
+	*n = 0;
+	if (!h)
 		return NULL;
 	char **v = NULL;
 	size_t cap = 0;
@@ -330,24 +327,7 @@ static char **rule_paths(const char *text, size_t len, size_t *n)
 				p = comma ? comma + 1 : vb;
 			}
 		} else if (va == vb) {
-			/* a block list: "- item" lines, blank lines skipped */
-			for (q = next; q < close;) {
-				const char *nl2 = memchr(q, '\n', (size_t)(close - q));
-				const char *le2 = nl2 ? nl2 : close, *a = q, *b = le2;
-				clawmd_trim(&a, &b);
-				if (a < b && !(b - a >= 2 && a[0] == '-' && a[1] == ' ') )
-					break;
-				if (a < b) {
-					a += 2;
-					clawmd_trim(&a, &b);
-					if (b - a >= 2 && (*a == '"' || *a == '\'') && b[-1] == *a)
-						a++, b--;
-					clawmd_xgrow(&v, &cap, *n + 1, sizeof(char *));
-					v[(*n)++] = clawmd_xstrndup(a, (size_t)(b - a));
-				}
-				q = nl2 ? nl2 + 1 : close;
-			}
-			next = q;
+			next = block_list(next, close, &v, &cap, n);
 		} else {
 			if (vb - va >= 2 && (*va == '"' || *va == '\'') && vb[-1] == *va)
 				va++, vb--;

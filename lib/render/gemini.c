@@ -17,6 +17,7 @@
  * only regular files are opened, within the load's bounds.
  */
 #include "render/runtimes.h"
+#include "runtime/imports.h" /* its import syntax (§3.1, §3.2) */
 #include "base/util.h"
 #include "claude/mdscan.h"
 
@@ -161,152 +162,6 @@ bad:
 	return clawmd_xstrdup(s);
 }
 
-/* ---- import syntax (§3.1, §3.2) ----------------------------------------- */
-
-static bool ws(char c)
-{
-	return c == ' ' || c == '\t' || c == '\n' || c == '\r';
-}
-
-/* Backtick code regions: what /(`+)([\s\S]*?)\1/g matches, left to right.
- * Linear: the runs of backticks are listed once, with the longest run at
- * or after each. */
-struct regions {
-	size_t (*r)[2];
-	size_t n, cap;
-};
-
-static void code_regions(struct regions *out, const char *s, size_t len)
-{
-	size_t nruns = 0, cap = 0;
-	size_t (*runs)[2] = NULL; /* start, length */
-	for (size_t i = 0; i < len;) {
-		if (s[i] != '`') {
-			i++;
-			continue;
-		}
-		size_t j = i;
-		while (j < len && s[j] == '`')
-			j++;
-		clawmd_xgrow(&runs, &cap, nruns + 1, sizeof(*runs));
-		runs[nruns][0] = i;
-		runs[nruns][1] = j - i;
-		nruns++;
-		i = j;
-	}
-	size_t *maxafter = clawmd_xcalloc(nruns + 1, sizeof(size_t));
-	for (size_t k = nruns; k-- > 0;)
-		maxafter[k] = runs[k][1] > maxafter[k + 1] ? runs[k][1] : maxafter[k + 1];
-	memset(out, 0, sizeof(*out));
-	size_t ri = 0;	/* the run holding the match's start */
-	size_t off = 0; /* where in that run the start is */
-	while (ri < nruns) {
-		size_t start = runs[ri][0] + off, r = runs[ri][1] - off;
-		bool matched = false;
-		for (size_t k = r; k >= 1 && !matched; k--) {
-			size_t end;
-			if (r - k >= k) {
-				/* the rest of the same run closes it */
-				end = start + 2 * k;
-				matched = true;
-				if (off + 2 * k < runs[ri][1]) {
-					off += 2 * k;
-				} else {
-					ri++;
-					off = 0;
-				}
-			} else if (maxafter[ri + 1] >= k) {
-				size_t q = ri + 1;
-				while (runs[q][1] < k)
-					q++;
-				end = runs[q][0] + k;
-				matched = true;
-				if (k < runs[q][1]) {
-					ri = q;
-					off = k;
-				} else {
-					ri = q + 1;
-					off = 0;
-				}
-			} else {
-				continue;
-			}
-			clawmd_xgrow(&out->r, &out->cap, out->n + 1, sizeof(*out->r));
-			out->r[out->n][0] = start;
-			out->r[out->n][1] = end;
-			out->n++;
-		}
-		if (!matched) {
-			/* no closing run for any length: the regex moves one on */
-			if (off + 1 < runs[ri][1]) {
-				off++;
-			} else {
-				ri++;
-				off = 0;
-			}
-		}
-	}
-	free(maxafter);
-	free(runs);
-}
-
-/* Whether `at` lies in a region; *cur only moves forward (the positions
- * asked come in increasing order), so a scan is linear. */
-static bool in_code(const struct regions *rg, size_t *cur, size_t at)
-{
-	while (*cur < rg->n && rg->r[*cur][1] <= at)
-		++*cur;
-	return *cur < rg->n && at >= rg->r[*cur][0];
-}
-
-/* The next import at or after *pos: [*a, *e) spans "@path". */
-static bool next_import(const char *s, size_t len, size_t *pos, size_t *a, size_t *e)
-{
-	size_t i = *pos;
-	while (i < len) {
-		const char *at = memchr(s + i, '@', len - i);
-		if (!at)
-			break;
-		i = (size_t)(at - s);
-		if (i > 0 && !ws(s[i - 1])) {
-			i++;
-			continue;
-		}
-		size_t j = i + 1;
-		while (j < len && !ws(s[j]))
-			j++;
-		size_t plen = j - i - 1;
-		char c = plen ? s[i + 1] : 0;
-		bool ok = plen && (c == '.' || c == '/' || (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z'));
-		if (ok) {
-			*a = i;
-			*e = j;
-			*pos = j + 1;
-			return true;
-		}
-		i = j + 1;
-	}
-	*pos = len;
-	return false;
-}
-
-/* Each import Gemini CLI would follow in `text`, in order: fn(offset of
- * the '@', length of "@path", NULL, payload); a nonzero return stops.  Its
- * rule, not Claude Code's: '@' at the start or after whitespace, outside a
- * backtick region, whatever the Markdown around it (a ~~~ fence, an HTML
- * block or comment, an indented block).  Compose defuses by this rule
- * too (clawmd_defuse_imports). */
-void clawmd_gemini_imports(const char *text, size_t len, clawmd_import_fn fn, void *payload)
-{
-	struct regions rg;
-	code_regions(&rg, text, len);
-	size_t pos = 0, cur = 0, a, e;
-	while (next_import(text, len, &pos, &a, &e))
-		if (!in_code(&rg, &cur, a) && fn(a, e - a, NULL, payload))
-			break;
-	free(rg.r);
-}
-
 /* ---- import processing (§3) --------------------------------------------- */
 
 struct chain {
@@ -436,12 +291,12 @@ static void process(struct gload *L, struct clawmd_buf *out, const char *text, s
 		    const char *from, const char *base, const char *root_real,
 		    const struct chain *chain, int depth)
 {
-	struct regions rg;
-	code_regions(&rg, text, len);
+	struct clawmd_gemini_regions rg;
+	clawmd_gemini_code_regions(&rg, text, len);
 	size_t pos = 0, last = 0, cur = 0, a, e;
-	while (next_import(text, len, &pos, &a, &e)) {
+	while (clawmd_gemini_next_import(text, len, &pos, &a, &e)) {
 		char *raw = clawmd_xstrndup(text + a + 1, e - a - 1);
-		if (in_code(&rg, &cur, a)) {
+		if (clawmd_gemini_in_code(&rg, &cur, a)) {
 			char *full = clawmd_path_resolve(base, raw);
 			note_import(L, from, raw, full, CLAWMD_IMPORT_INSIDE_CODE);
 			free(full);

@@ -1,6 +1,7 @@
 /* load.c - what every runtime's loader shares: absolute container-or-host
  * paths, reads and listings through the one resolver (fs/view.c) within a
- * load's bounds, and text decoded as the runtimes decode it (load.h). */
+ * load's bounds (load.h); text as the runtimes decode it is a layer below,
+ * runtime/text.c, which compose uses too. */
 #include "render/load.h"
 #include "base/util.h"
 
@@ -86,77 +87,6 @@ char **clawmd_load_list(struct clawmd_load_view *v, const char *p, bool sorted, 
 }
 
 
-/*
- * Claude Code reads memory files as UTF-8 strings (readFile(p, 'utf-8')):
- * every maximal ill-formed subsequence becomes U+FFFD, as the WHATWG
- * decoder that Node uses does.  `in` is replaced when it is not valid.
- */
-void clawmd_utf8_sanitize(struct clawmd_buf *in)
-{
-	const unsigned char *s = (const unsigned char *)in->ptr;
-	size_t n = in->len, i = 0;
-	while (i < n && s[i] < 0x80)
-		i++;
-	struct clawmd_buf out = CLAWMD_BUF_INIT;
-	bool bad = false;
-	clawmd_buf_put(&out, "", 0);
-	while (i < n) {
-		unsigned char b = s[i];
-		size_t need;
-		unsigned char lo = 0x80, hi = 0xbf;
-		if (b < 0x80)
-			need = 0;
-		else if (b >= 0xc2 && b <= 0xdf)
-			need = 1;
-		else if (b >= 0xe0 && b <= 0xef) {
-			need = 2;
-			if (b == 0xe0)
-				lo = 0xa0;
-			else if (b == 0xed)
-				hi = 0x9f;
-		} else if (b >= 0xf0 && b <= 0xf4) {
-			need = 3;
-			if (b == 0xf0)
-				lo = 0x90;
-			else if (b == 0xf4)
-				hi = 0x8f;
-		} else {
-			bad = true;
-			clawmd_buf_put(&out, "\xef\xbf\xbd", 3);
-			i++;
-			continue;
-		}
-		size_t j = i + 1;
-		bool ok = true;
-		for (size_t k = 0; k < need; k++, j++) {
-			unsigned char l = k ? 0x80 : lo, h = k ? 0xbf : hi;
-			if (j >= n || s[j] < l || s[j] > h) {
-				ok = false;
-				break;
-			}
-		}
-		if (ok) {
-			clawmd_buf_put(&out, s + i, j - i);
-		} else {
-			/* the offending byte is not consumed: it starts anew */
-			bad = true;
-			clawmd_buf_put(&out, "\xef\xbf\xbd", 3);
-		}
-		i = j;
-	}
-	if (bad) {
-		size_t ascii = 0;
-		while (ascii < n && s[ascii] < 0x80)
-			ascii++;
-		struct clawmd_buf all = CLAWMD_BUF_INIT;
-		clawmd_buf_put(&all, s, ascii);
-		clawmd_buf_put(&all, out.ptr, out.len);
-		clawmd_buf_release(in);
-		*in = all;
-	}
-	clawmd_buf_release(&out);
-}
-
 char *clawmd_load_find_up(struct clawmd_load_view *v, const char *dir, const char *const *names,
 			  size_t n, bool follow, bool counted)
 {
@@ -200,26 +130,4 @@ char **clawmd_load_walk_down(const char *top, const char *dir, size_t *n)
 	}
 	*n = k;
 	return v;
-}
-
-size_t clawmd_space_at(const char *str, size_t i, size_t n, bool python)
-{
-	const unsigned char *s = (const unsigned char *)str;
-	unsigned char c = s[i];
-	if (c == ' ' || (c >= '\t' && c <= '\r') || (python && c >= 0x1c && c <= 0x1f))
-		return 1;
-	if (c == 0xc2 && i + 1 < n && (s[i + 1] == 0x85 || s[i + 1] == 0xa0))
-		return 2;
-	if (i + 2 >= n)
-		return 0;
-	unsigned char b = s[i + 1], d = s[i + 2];
-	if (c == 0xe1 && b == 0x9a && d == 0x80) /* U+1680 */
-		return 3;
-	if (c == 0xe2 && b == 0x80 && (d <= 0x8a || d == 0xa8 || d == 0xa9 || d == 0xaf))
-		return 3; /* U+2000..U+200A, U+2028, U+2029, U+202F */
-	if (c == 0xe2 && b == 0x81 && d == 0x9f) /* U+205F */
-		return 3;
-	if (c == 0xe3 && b == 0x80 && d == 0x80) /* U+3000 */
-		return 3;
-	return 0;
 }

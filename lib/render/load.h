@@ -17,6 +17,7 @@
 #include "clawmd.h"
 #include "fs/view.h"
 #include "base/util.h"
+#include "runtime/text.h" /* text as each runtime decodes it */
 
 #include <sys/types.h>
 
@@ -61,13 +62,4 @@ char *clawmd_load_find_up(struct clawmd_load_view *v, const char *dir, const cha
 /* The directories from `top` down to `dir`, `top` first (from `/` when
  * `top` is not one of dir's ancestors); *n of them. */
 char **clawmd_load_walk_down(const char *top, const char *dir, size_t *n);
-/* Decode as a UTF-8 string the way Node's readFile(p, 'utf-8') does: every
- * maximal ill-formed subsequence becomes U+FFFD.  `in` is replaced when it
- * is not valid. */
-void clawmd_utf8_sanitize(struct clawmd_buf *in);
-/* The length of the white space character at s[i] (of valid UTF-8 s[0..n)),
- * or 0: Unicode's White_Space as Rust's char::is_whitespace has it, and with
- * `python` also U+001C..U+001F, as Python's str.isspace() and its re's \s. */
-size_t clawmd_space_at(const char *s, size_t i, size_t n, bool python);
-
 #endif

@@ -43,6 +43,7 @@
  * load's view (load.h).
  */
 #include "render/runtimes.h"
+#include "runtime/imports.h" /* Gemini CLI's, which Qwen Code shares */
 #include "base/util.h"
 
 #include <stdlib.h>

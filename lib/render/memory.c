@@ -22,6 +22,7 @@
 #include "fs/view.h"
 #include "render/load.h"
 #include "render/runtimes.h"
+#include "render/worktree.h"
 
 #include <cJSON.h>
 #include <dirent.h>
@@ -466,121 +467,6 @@ static void rules(struct loader *L, struct flist *out, const char *dir, enum cla
 	free(all.v);
 }
 
-/* ---- nested git worktree (§2.8) ----------------------------------------- */
-
-/*
- * The directories of the walk that skip their project files: inside the
- * main repository's work tree but outside the nested worktree the cwd is
- * in.  Read as Claude Code reads it, through the view, never by libgit2:
- * the `.git` file's "gitdir:", that directory's `commondir`, both links
- * validated (the gitdir is <commondir>/worktrees/<name>, and its `gitdir`
- * file leads back to <git root>/.git).  Returns the two roots in the view,
- * or false when there is no nested worktree.
- */
-#define GIT_LINK_MAX 4096u
-
-/* The first line of a small regular file, trimmed; NULL otherwise. */
-static char *git_link(struct loader *L, const char *path)
-{
-	struct clawmd_buf b = CLAWMD_BUF_INIT;
-	char *line = NULL;
-	clawmd_buf_put(&b, "", 0);
-	if (clawmd_view_read(&L->view.v, path, &b, GIT_LINK_MAX, NULL) == 0 &&
-	    !memchr(b.ptr, '\0', b.len)) {
-		size_t e = strcspn(b.ptr, "\r\n"), a = 0;
-		while (a < e && (b.ptr[a] == ' ' || b.ptr[a] == '\t'))
-			a++;
-		while (e > a && (b.ptr[e - 1] == ' ' || b.ptr[e - 1] == '\t'))
-			e--;
-		if (e > a)
-			line = clawmd_xstrndup(b.ptr + a, e - a);
-	}
-	clawmd_buf_release(&b);
-	return line;
-}
-
-static bool nested_worktree(struct loader *L, char **git_root, char **canonical)
-{
-	char *d = clawmd_xstrdup(L->cwd);
-	bool found = false, is_dir = false, ok = false;
-	for (;;) {
-		char *g = clawmd_path_resolve(d, ".git");
-		found = clawmd_load_lexists(&L->view, g, &is_dir);
-		free(g);
-		if (found || !strcmp(d, "/"))
-			break;
-		char *p = clawmd_path_dir(d);
-		free(d);
-		d = p;
-	}
-	if (!found || is_dir) {
-		free(d);
-		return false;
-	}
-	char *dotgit = clawmd_path_resolve(d, ".git");
-	char *line = git_link(L, dotgit);
-	char *gitdir = NULL, *common = NULL, *back = NULL, *cfile = NULL, *bfile = NULL;
-	char *rgit = NULL, *rcommon = NULL, *rback = NULL, *rroot = NULL, *want = NULL;
-	if (!line || strncmp(line, "gitdir:", 7))
-		goto out;
-	size_t skip = 7;
-	while (line[skip] == ' ' || line[skip] == '\t')
-		skip++;
-	if (!line[skip])
-		goto out;
-	gitdir = clawmd_path_resolve(d, line + skip);
-	cfile = clawmd_path_resolve(gitdir, "commondir");
-	bfile = clawmd_path_resolve(gitdir, "gitdir");
-	char *c = git_link(L, cfile), *bk = git_link(L, bfile);
-	if (c)
-		common = clawmd_path_resolve(gitdir, c);
-	if (bk)
-		back = clawmd_path_resolve(gitdir, bk);
-	free(c);
-	free(bk);
-	if (!common || !back)
-		goto out;
-	rgit = clawmd_load_realpath(&L->view, gitdir);
-	rcommon = clawmd_load_realpath(&L->view, common);
-	rback = clawmd_load_realpath(&L->view, back);
-	rroot = clawmd_load_realpath(&L->view, d);
-	if (!rgit || !rcommon || !rback || !rroot)
-		goto out;
-	/* the gitdir is <commondir>/worktrees/<name> */
-	char *wt = clawmd_path_resolve(rcommon, "worktrees");
-	char *gparent = clawmd_path_dir(rgit);
-	bool in_common = !strcmp(wt, gparent);
-	free(wt);
-	free(gparent);
-	/* and <gitdir>/gitdir leads back to <git root>/.git */
-	want = clawmd_path_resolve(rroot, ".git");
-	if (!in_common || strcmp(rback, want))
-		goto out;
-	char *main_root = clawmd_path_dir(rcommon);
-	if (strcmp(main_root, rroot) && clawmd_path_under(rroot, main_root)) {
-		*git_root = rroot;
-		*canonical = main_root;
-		rroot = main_root = NULL;
-		ok = true;
-	}
-	free(main_root);
-out:
-	free(line);
-	free(dotgit);
-	free(gitdir);
-	free(common);
-	free(back);
-	free(cfile);
-	free(bfile);
-	free(rgit);
-	free(rcommon);
-	free(rback);
-	free(rroot);
-	free(want);
-	free(d);
-	return ok;
-}
-
 /* ---- getMemoryFiles ----------------------------------------------------- */
 
 static void loader_init(struct loader *L, struct clawmd_memory *m, const struct clawmd_memory_opts *o,
@@ -1015,7 +901,7 @@ static void startup(struct loader *L, struct flist *out)
 		free(urules);
 	}
 	char *git_root = NULL, *canonical = NULL;
-	bool nested = !o->no_project && nested_worktree(L, &git_root, &canonical);
+	bool nested = !o->no_project && clawmd_git_nested_worktree(&L->view, L->cwd, &git_root, &canonical);
 	size_t nd;
 	char **dirs = walk_dirs(L->cwd, &nd);
 	for (size_t i = 0; i < nd; i++) {
@@ -1254,83 +1140,6 @@ int clawmd_memory_load(struct clawmd_memory *out, const struct clawmd_memory_opt
 	free(managed_abs);
 	clawmd_view_cache_free(view.v.cache);
 	return rc;
-}
-
-const char *clawmd_mem_type_name(enum clawmd_mem_type type)
-{
-	static const char *const names[] = {"Managed", "User", "Project", "Local"};
-	return (unsigned)type < CLAWMD_ARRAY_SIZE(names) ? names[type] : "?";
-}
-
-const char *clawmd_import_status_name(enum clawmd_import_status st)
-{
-	static const char *const names[] = {
-		"loaded",   "empty",	"missing",     "cycle",	      "duplicate",
-		"too deep", "not text", "external and not approved", "conditional", "inside code",
-		"too large", "not followed",
-	};
-	return (unsigned)st < CLAWMD_ARRAY_SIZE(names) ? names[st] : "?";
-}
-
-#define MEMORY_INSTRUCTION_PROMPT                                                                  \
-	"Codebase and user instructions are shown below. Be sure to adhere to these "             \
-	"instructions. IMPORTANT: These instructions OVERRIDE any default behavior and you MUST " \
-	"follow them exactly as written."
-
-static const char *description(enum clawmd_mem_type t, bool legacy)
-{
-	switch (t) {
-	case CLAWMD_MEM_PROJECT:
-		return " (project instructions, checked into the codebase)";
-	case CLAWMD_MEM_LOCAL:
-		return " (user's private project instructions, not checked in)";
-	case CLAWMD_MEM_MANAGED:
-		if (!legacy)
-			return " (organization-managed policy instructions)";
-		/* fall through */
-	default:
-		return " (user's private global instructions for all projects)";
-	}
-}
-
-void clawmd_memory_text(struct clawmd_buf *out, const struct clawmd_memory *m,
-			const struct clawmd_memory_opts *o)
-{
-	struct clawmd_release rel = o->release;
-	if (!rel.major && !rel.minor && !rel.patch)
-		rel = clawmd_release_default;
-	bool policy = clawmd_release_managed_policy(&rel);
-	clawmd_buf_clear(out);
-	clawmd_buf_put(out, "", 0);
-	const struct clawmd_contract *ct = clawmd_runtime_contract(o->runtime);
-	if (ct && ct->like != CLAWMD_RUNTIME_CLAUDE) {
-		struct clawmd_memory_opts oo = *o;
-		oo.runtime = ct->like;
-		clawmd_runtime_text(out, m, &oo);
-		return;
-	}
-	if (o->target) {
-		/* Attachments: no description, content untrimmed (§11.2). */
-		for (size_t i = 0; i < m->nfiles; i++) {
-			/* the content may hold NUL bytes: put it by length */
-			clawmd_buf_printf(out, "%s<system-reminder>\nContents of %s:\n\n",
-					  i ? "\n" : "", m->files[i].path);
-			clawmd_buf_put(out, m->files[i].content, m->files[i].len);
-			clawmd_buf_puts(out, "\n</system-reminder>");
-		}
-		return;
-	}
-	for (size_t i = 0; i < m->nfiles; i++) {
-		const struct clawmd_mem_file *f = &m->files[i];
-		size_t a, b;
-		clawmd_js_trim(f->content, f->len, &a, &b);
-		if (a >= b)
-			continue;
-		clawmd_buf_puts(out, out->len ? "\n\n" : MEMORY_INSTRUCTION_PROMPT "\n\n");
-		clawmd_buf_printf(out, "Contents of %s%s:\n\n", f->path,
-				  description(f->type, !policy));
-		clawmd_buf_put(out, f->content + a, b - a);
-	}
 }
 
 void clawmd_memory_release(struct clawmd_memory *m)

@@ -40,25 +40,10 @@ CLAWMD_RUNTIME_LOADER(chimera);
 /* caliban's memory prefix of a load (render/caliban.c); false where caliban
  * panics cutting it to its budget (the memory's `failed` says so). */
 bool clawmd_caliban_prefix(struct clawmd_buf *out, const struct clawmd_memory *m);
-/* Whether the line ln[0..l) (no newline) is an import for caliban: its
- * first non-blank character '@', and the word after it holding '/' or '.'
- * or starting with '~'; [*a, *b) is that word.  For compose, which puts
- * every import caliban must follow on a line of its own. */
-bool clawmd_caliban_directive(const char *ln, size_t l, size_t *a, size_t *b);
-/* The imports caliban (each @ line's '@' to the end of its word) and
- * chimera (each match of its pattern) follow in a text, in order, for
- * compose's defusing, which must leave none for any runtime. */
-void clawmd_caliban_imports(const char *text, size_t len, clawmd_import_fn fn, void *payload);
-void clawmd_chimera_imports(const char *text, size_t len, clawmd_import_fn fn, void *payload);
-
 /* Dispatch on o->runtime (never CLAWMD_RUNTIME_CLAUDE). */
 int clawmd_runtime_load(struct clawmd_memory *out, const struct clawmd_memory_opts *o,
 			struct clawmd_load_view *v, struct clawmd_err *err);
 void clawmd_runtime_text(struct clawmd_buf *out, const struct clawmd_memory *m,
 			 const struct clawmd_memory_opts *o);
-
-/* The imports Gemini CLI follows in a text (render/gemini.c), for compose's
- * defusing, which must leave none for any runtime that reads the file. */
-void clawmd_gemini_imports(const char *text, size_t len, clawmd_import_fn fn, void *payload);
 
 #endif

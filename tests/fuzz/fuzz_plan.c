@@ -6,7 +6,7 @@
  * defused as instructions text directly; both paths must hold.
  */
 #include "clawmd.h"
-#include "render/runtimes.h"
+#include "runtime/imports.h"
 
 #include <stdint.h>
 #include <stdio.h>

@@ -3,7 +3,6 @@
  * [ runtimes=a,b][ dup=key.path]" or
  * "error STATUS <text the message must contain>". */
 #include "tap.h"
-#include "../../cmd/exit.h"
 #include "clawmd.h"
 #include "testutil.h"
 
@@ -82,8 +81,8 @@ int main(void)
 			int want = atoi(expect + 6);
 			const char *text = strchr(expect + 6, ' ');
 			text = text ? text + 1 : "";
-			ok(rc < 0 && cmd_exit_status(rc) == want, "%s: exit status %d (got %d)",
-			   names[i], want, cmd_exit_status(rc));
+			ok(rc < 0 && clawmd_exit_status(rc) == want, "%s: exit status %d (got %d)",
+			   names[i], want, clawmd_exit_status(rc));
 			ok(strstr(err.msg, text) && !strncmp(err.msg, "c.json", 6),
 			   "%s: message names file and key", names[i]);
 			if (!strstr(err.msg, text))

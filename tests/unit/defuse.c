@@ -6,7 +6,7 @@
 #include "testutil.h"
 #include "clawmd.h"
 #include "base/util.h"
-#include "render/runtimes.h"
+#include "runtime/imports.h"
 
 #include <stdio.h>
 #include <stdlib.h>

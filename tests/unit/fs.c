@@ -1,6 +1,5 @@
 /* Unit tests for the safe filesystem primitives. */
 #include "tap.h"
-#include "../../cmd/exit.h"
 #include "testutil.h"
 #include "clawmd.h"
 #include "compose/fragdir.h"
@@ -219,8 +218,8 @@ int main(void)
 	clawmd_err_set(&e, CLAWMD_EINPUT, "first");
 	clawmd_err_set(&e, CLAWMD_EFS, "second");
 	is_str(e.msg, "first", "the first error wins");
-	is(cmd_exit_status(CLAWMD_ELOCK), 5, "ELOCK exits 5");
-	is(cmd_exit_status(CLAWMD_EUSAGE), 2, "EUSAGE exits 2");
+	is(clawmd_exit_status(CLAWMD_ELOCK), 5, "ELOCK exits 5");
+	is(clawmd_exit_status(CLAWMD_EUSAGE), 2, "EUSAGE exits 2");
 
 	/* The one open for reading (clawmd_fs_open_read): O_PATH first, only
 	 * a regular file reopened, as the same inode. */

@@ -37,7 +37,6 @@
 #include <sys/stat.h>
 
 #include "clawmd.h"
-#include "../../../cmd/exit.h" /* exitStatus: the command's status for a code */
 
 struct addon {
 	napi_ref error_class; /* ClawmdError, from index.js; NULL: plain Error */
@@ -146,7 +145,7 @@ static napi_value make_error(napi_env env, int code, const char *msg, int sys_er
 	bool ok = napi_create_string_utf8(env, msg, NAPI_AUTO_LENGTH, &m) == napi_ok &&
 		  napi_create_object(env, &props) == napi_ok &&
 		  set_str(env, props, "code", clawmd_code_name(code ? code : CLAWMD_EFS)) &&
-		  set_num(env, props, "exitStatus", cmd_exit_status(code ? code : CLAWMD_EFS)) &&
+		  set_num(env, props, "exitStatus", clawmd_exit_status(code ? code : CLAWMD_EFS)) &&
 		  (!path || set_str(env, props, "path", path)) &&
 		  (!(key || k) || set_str(env, props, "key", key ? key : k)) &&
 		  (!sys_errno || set_num(env, props, "errno", sys_errno));

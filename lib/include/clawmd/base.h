@@ -18,7 +18,7 @@ extern "C" {
  * The library's error codes: every action returns 0 or one of them, and
  * the caller's struct clawmd_err holds it with the message.  They are the
  * library's own; the clawmd command maps them to its exit statuses in one
- * place (cmd/exit.h).
+ * place (clawmd/exit.h).
  */
 enum clawmd_code {
 	CLAWMD_OK = 0,
