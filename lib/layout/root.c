@@ -45,10 +45,10 @@ static char *candidate_groups(const struct root_candidate *c)
 	if (c->json && clawmd_dl_need_cjson(&e) == 0 && clawmd_dir_open(&d, c->dir, &e) == 0 &&
 	    clawmd_fs_read(&buf, &d, "clawmd.json", CLAWMD_LAYOUT_JSON_MAX, &e) == 0) {
 		cJSON *doc = cJSON_ParseWithLength(buf.ptr, buf.len);
-		const cJSON *g = cJSON_GetObjectItemCaseSensitive(doc, "groups");
-		if (cJSON_IsString(g) && g->valuestring[0])
-			groups = g->valuestring[0] == '/' ? clawmd_xstrdup(g->valuestring)
-							  : clawmd_path_join(c->dir, g->valuestring);
+		const cJSON *key = cJSON_GetObjectItemCaseSensitive(doc, "groups");
+		if (cJSON_IsString(key) && key->valuestring[0])
+			groups = key->valuestring[0] == '/' ? clawmd_xstrdup(key->valuestring)
+							  : clawmd_path_join(c->dir, key->valuestring);
 		cJSON_Delete(doc);
 	}
 	clawmd_buf_release(&buf);
