@@ -478,8 +478,10 @@ uint64_t clawmd_layout_digest(const struct clawmd_layout *lay)
 
 static const struct layout_field *layout_field(const char *key)
 {
+	/* the first byte before the call: every load applies each key of
+	 * clawmd.json through here, a no-op compose included */
 	for (size_t i = 0; i < CLAWMD_ARRAY_SIZE(layout_keys); i++)
-		if (!strcmp(key, layout_keys[i].key))
+		if (key[0] == layout_keys[i].key[0] && !strcmp(key, layout_keys[i].key))
 			return &layout_keys[i];
 	return NULL;
 }
