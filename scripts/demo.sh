@@ -1,7 +1,8 @@
 #!/bin/sh
 # make demo: compose two demo groups from the repository's own container/CLAUDE.md
 # and skills/ into demo/ (git-ignored), one per fragment mode, and show what
-# was written and what the agent will load under the default claude_version.
+# was written and what the agent will load under the default claude_version,
+# ending with a report page for each group in its mode.
 set -eu
 clawmd=${1:-build/clawmd}
 cd "$(dirname "$0")/.."
@@ -109,9 +110,17 @@ run "$clawmd" $opts --mode symlink check --no-hints assistant-symlink || true
 run "$clawmd" $opts --mode symlink check --no-hints --approve-external assistant-symlink || true
 stage "5/5 status and the report"
 run "$clawmd" $opts status assistant
-printf '\n$ %s > demo/report.html\n' "$shown $opts report -q assistant assistant-symlink"
-"$clawmd" $opts report -q assistant assistant-symlink >demo/report.html
-echo "(demo/report.html: both groups on one page, their memory by source; open it in a browser)"
+# A report is a picture of one root under its layout, mode included, so
+# each group gets the page of the mode it was composed in: one page for
+# both would judge the symlink group by copy mode ("would change", and the
+# findings of copy mode's fragments it does not have).
+printf '\n$ %s > demo/report.html\n' "$shown $opts report -q assistant"
+"$clawmd" $opts report -q assistant >demo/report.html
+printf '\n$ %s > demo/report-symlink.html\n' \
+	"$shown $opts --mode symlink report -q assistant-symlink"
+"$clawmd" $opts --mode symlink report -q assistant-symlink >demo/report-symlink.html
+echo "(demo/report.html and demo/report-symlink.html: each group in the mode it was"
+echo "composed in, its memory by source; open them in a browser)"
 echo
 echo "demo: done.  Composed two groups, rendered and checked them; the tree is"
 echo "demo/ (git-ignored; make demo starts it over).  Next: the README's quick"

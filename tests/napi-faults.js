@@ -167,7 +167,7 @@ async function main() {
 
 /* ---- the driver --------------------------------------------------------- */
 
-/* addon.c's function around each line, for the calls' names. */
+/* The function of an addon file around each line, for the calls' names. */
 function functionsOf(file) {
 	const names = [];
 	let cur = '?';
@@ -219,7 +219,10 @@ function verdict(r, mode) {
 }
 
 async function drive() {
-	const src = path.resolve(__dirname, '../bindings/node/src/addon.c');
+	// The addon's files (bindings/node/src/addon.h), by name: the trace
+	// names each call's file and line.
+	const srcDir = path.resolve(__dirname, '../bindings/node/src');
+	const srcs = fs.readdirSync(srcDir).filter((f) => f.endsWith('.c')).sort();
 	const jobs = Number(process.env.CLAWMD_NAPI_FAULTS_JOBS) || 2;
 	const timeout = 120000;
 	const traceFile = path.join(os.tmpdir(), `clawmd-napi-trace-${process.pid}`);
@@ -230,11 +233,12 @@ async function drive() {
 	const bad = verdict(clean, 'once') || (/failed=/.test(clean.err) ? 'a call failed' : null);
 	let t = 0;
 	const ok = (pass, what) => console.log(`${pass ? 'ok' : 'not ok'} ${++t} - ${what}`);
-	// Every N-API function addon.c calls goes through the fault build's
+	// Every N-API function the addon's files call goes through the fault build's
 	// macros, but the few napi-faults.h exempts.
 	const header = fs.readFileSync(path.resolve(__dirname, '../bindings/node/test/napi-faults.h'), 'utf8');
 	const exempt = ['napi_get_instance_data', 'napi_get_cb_info', 'napi_is_exception_pending'];
-	const used = new Set(fs.readFileSync(src, 'utf8').match(/\bnapi_[a-z_0-9]+(?=\()/g));
+	const used = new Set(srcs.flatMap((f) =>
+		fs.readFileSync(path.join(srcDir, f), 'utf8').match(/\bnapi_[a-z_0-9]+(?=\()/g) || []));
 	const missing = [...used].filter((f) => !exempt.includes(f) && f !== 'napi_register_module_v1' &&
 		!new RegExp(`^#define ${f}\\(`, 'm').test(header));
 	ok(!missing.length, `every N-API call addon.c makes can be failed${missing.length ? `: not ${missing.join(', ')}` : ''}`);
@@ -255,13 +259,14 @@ async function drive() {
 	 * call fails in turn with CLAWMD_NAPI_FAULTS_ALL=1 (make node-faults:
 	 * minutes).
 	 */
-	const fnAt = functionsOf(src);
+	const functions = Object.fromEntries(srcs.map((f) => [f, functionsOf(path.join(srcDir, f))]));
+	const fnOf = ([, , line, file]) => (functions[file] || [])[line] || '?';
 	const san = /libasan/.test(process.env.LD_PRELOAD || '');
 	const stride = Number(process.env.CLAWMD_NAPI_FAULTS_STRIDE) || (san ? 64 : 32);
 	const edge = new Set(['init', 'init_failed', 'addon_finalize', 'handle_finalize']);
-	const pick = (offset) => trace.map(([n, , line]) => Number(n)).filter((n) =>
-		process.env.CLAWMD_NAPI_FAULTS_ALL || edge.has(fnAt[trace[n - 1][2]]) || n % stride === offset);
-	const name = (n) => `${trace[n - 1][1]} in ${fnAt[trace[n - 1][2]]} (addon.c:${trace[n - 1][2]})`;
+	const pick = (offset) => trace.map(([n]) => Number(n)).filter((n) =>
+		process.env.CLAWMD_NAPI_FAULTS_ALL || edge.has(fnOf(trace[n - 1])) || /^init_/.test(fnOf(trace[n - 1])) || n % stride === offset);
+	const name = (n) => `${trace[n - 1][1]} in ${fnOf(trace[n - 1])} (${trace[n - 1][3]}:${trace[n - 1][2]})`;
 	for (const mode of ['from', 'once']) {
 		const picked = pick(mode === 'from' ? 0 : stride >> 1);
 		const failures = [];

@@ -227,6 +227,13 @@ expect_grep "symlink mode (approved) loads the shared base, linked from .claude-
 expect_eq "both load the same number of files" "$(grep -c '^Project' "$T/copy.files")" "$(grep -c '^Project' "$T/sym.files")"
 expect_grep "check is clean for the default mode" '^\(exit 0, and no finding at all\)$' "$T/demo.out"
 expect_eq "the symlink warning is said once" "$(grep -c 'warning: symlink mode' "$T/demo.out")" 1
+# The demo's report pages show each group in the mode it was composed in
+# (issue 40 item 7): a page judging the symlink group by copy mode said
+# "copy, would change".
+row() { grep "<td class=provider>" "$D/demo/$1" | grep -o '<td class=layout>[a-z]*</td><td class="state [a-z-]*">[a-z ]*<'; }
+expect_eq "the copy group's page: copy, clean" "$(row report.html)" '<td class=layout>copy</td><td class="state state-clean">clean<'
+expect_eq "the symlink group's page: symlink, clean" "$(row report-symlink.html)" '<td class=layout>symlink</td><td class="state state-clean">clean<'
+check "no page says a demo group would change" sh -c "! grep -q 'would change' '$D/demo/report.html' '$D/demo/report-symlink.html'"
 # The README's quick start by hand, after make demo: each command as written,
 # in the demo's tree, with the exit status it promises (compose --check
 # exits 1 after the edit; everything else 0).

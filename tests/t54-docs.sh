@@ -269,4 +269,11 @@ for p in compose migrate render check status init report layout speed security e
 	got=$(awk '/^## / { exit } /^ *- \[/ { sub(/^ *- \[/, ""); sub(/\]\(#.*/, ""); print }' "$f")
 	expect_eq "doc/$p.md has a table of contents" "$got" "$want"
 done
+# The runtime lists of the architecture page and the public header's map
+# name every built-in row of the table, not the first four (issue 40 item 7).
+arch=$(grep '^| `runtime/`' "$DOC/architecture.md")
+for rt in $(sed -n 's/^[[:space:]]*\.name = "\([a-z]*\)".*/\1/p' "$CLAWMD_SRC/lib/runtime/runtime.c"); do
+	check "doc/architecture.md's runtime/ line names $rt" sh -c 'printf %s "$1" | grep -qi "$2"' - "$arch" "$rt"
+done
+check "clawmd.h's map lists no runtimes by hand" sh -c "! grep -q 'runtime.h  the agent runtimes: ' '$CLAWMD_SRC/lib/include/clawmd.h'"
 done_testing

@@ -1,6 +1,6 @@
 'use strict';
 /*
- * clawmd for Node: the addon (src/addon.c) and the error class it throws.
+ * clawmd for Node: the addon (src/, addon.h lists its files) and the error class it throws.
  *
  *	const clawmd = require('clawmd');
  *	const root = clawmd.open('/srv/nanoclaw', { preset: 'nanoclaw', watch: true });

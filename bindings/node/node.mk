@@ -30,12 +30,14 @@ NODE_DIR    := $(BUILD)/node
 NODE_ADDON  := $(NODE_DIR)/clawmd.node
 NODE_PKG    := $(NODE_DIR)/package
 NODE_SRC    := bindings/node
+# The addon's sources: one file per concern (bindings/node/src/addon.h).
+NODE_CSRC_ADDON := $(sort $(wildcard $(NODE_SRC)/src/*.c)) $(NODE_SRC)/src/addon.h
 NODE_JS     := $(addprefix $(NODE_SRC)/,package.json index.js index.mjs index.d.ts nanoclaw.js \
                  nanoclaw.mjs nanoclaw.d.ts install.js README.md)
 # What a build from source inside the installed package needs.
 NODE_CSRC   := Makefile LICENSE $(LIB_SRC) $(wildcard lib/*/*.h lib/include/*.h lib/include/clawmd/*.h) \
                $(CMD_SRC) cmd/front.c cmd/cmd.h scripts/install-deps.sh \
-               $(NODE_SRC)/node.mk $(NODE_SRC)/src/addon.c $(NODE_SRC)/src/exports.map
+               $(NODE_SRC)/node.mk $(NODE_CSRC_ADDON) $(NODE_SRC)/src/exports.map
 
 # The library again, -fPIC, in its own build directory (SANITIZE passes down).
 ifneq ($(NODE_PIC),$(BUILD))
@@ -43,11 +45,12 @@ $(NODE_PIC)/libclawmd.a: FORCE
 	@$(MAKE) --no-print-directory BUILD=$(NODE_PIC) CFLAGS='$(CFLAGS) -fPIC' $@
 endif
 
-NODE_LINK    = $(CC) $(ALL_CFLAGS) -fPIC -I$(NODE_INC) -shared -o $@ $(1) $< $(NODE_PIC)/libclawmd.a \
+NODE_LINK    = $(CC) $(ALL_CFLAGS) -fPIC -I$(NODE_INC) -shared -o $@ $(1) $(filter %.c,$(NODE_CSRC_ADDON)) \
+		$(NODE_PIC)/libclawmd.a \
 		$(DEP_LIBS) -lpthread $(filter-out -static-lib%,$(ALL_LDFLAGS)) -Wl,--exclude-libs,ALL \
 		-Wl,--version-script=$(NODE_SRC)/src/exports.map
 
-$(NODE_ADDON): $(NODE_SRC)/src/addon.c $(NODE_PIC)/libclawmd.a $(NODE_SRC)/src/exports.map
+$(NODE_ADDON): $(NODE_CSRC_ADDON) $(NODE_PIC)/libclawmd.a $(NODE_SRC)/src/exports.map
 	@test -n "$(NODE_INC)" || { echo "make node: no node_api.h (Node's headers) found; set NODE_INC" >&2; exit 1; }
 	@mkdir -p $(@D)
 	$(call NODE_LINK)
@@ -65,7 +68,7 @@ $(NODE_DIR)/foreign.node: $(NODE_SRC)/test/foreign.c
 # (or only the Nth), failed as in an environment being torn down
 # (bindings/node/test/napi-faults.h says how): tests/t100-node-faults.sh
 # loads it with CLAWMD_NODE_ADDON.  Not part of the package.
-$(NODE_DIR)/faults.node: $(NODE_SRC)/src/addon.c $(NODE_SRC)/test/napi-faults.h $(NODE_PIC)/libclawmd.a \
+$(NODE_DIR)/faults.node: $(NODE_CSRC_ADDON) $(NODE_SRC)/test/napi-faults.h $(NODE_PIC)/libclawmd.a \
 		$(NODE_SRC)/src/exports.map
 	@mkdir -p $(@D)
 	$(call NODE_LINK,-include $(NODE_SRC)/test/napi-faults.h)

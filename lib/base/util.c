@@ -5,6 +5,7 @@
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <unistd.h>
 
 static void *check(void *p)
 {
@@ -277,4 +278,22 @@ bool clawmd_path_under(const char *p, const char *dir)
 	if (!strcmp(dir, "/"))
 		return true;
 	return !strncmp(p, dir, n) && (p[n] == '\0' || p[n] == '/');
+}
+
+bool clawmd_path_below(const char *p, const char *dir)
+{
+	size_t n = strlen(dir);
+	while (n > 1 && dir[n - 1] == '/')
+		n--;
+	return !strncmp(p, dir, n) && p[n] == '/' && p[n + 1];
+}
+
+char *clawmd_path_lexical(const char *dir)
+{
+	if (dir[0] == '/')
+		return clawmd_path_norm(dir);
+	char *cwd = getcwd(NULL, 0);
+	char *p = cwd ? clawmd_path_resolve(cwd, dir) : NULL;
+	free(cwd);
+	return p;
 }

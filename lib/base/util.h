@@ -25,6 +25,12 @@ char *clawmd_path_norm(const char *p);
 char *clawmd_path_resolve(const char *base, const char *rel);
 char *clawmd_path_dir(const char *p);
 bool clawmd_path_under(const char *p, const char *dir);
+/* p is strictly beneath dir (dir itself is not; trailing slashes of dir
+ * ignored). */
+bool clawmd_path_below(const char *p, const char *dir);
+/* dir made absolute (against the current directory) and normalized, as
+ * written: no link followed.  NULL when the current directory is gone. */
+char *clawmd_path_lexical(const char *dir);
 /* p has a "." or ".." component: a container path the runner would
  * mount somewhere else than it reads (/app/../etc is /etc). */
 bool clawmd_path_dotted(const char *p);

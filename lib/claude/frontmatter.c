@@ -113,14 +113,14 @@ bool clawmd_paths_split(char ***v, size_t *n, const char *s)
 		/* a trailing slash-star-star goes: src matches what src/(**) does */
 		size_t k = first;
 		for (size_t j = first; j < *n; j++) {
-			char *g = (*v)[j];
-			size_t gl = strlen(g);
-			if (gl >= 3 && !strcmp(g + gl - 3, "/**"))
-				g[gl - 3] = '\0';
-			if (*g)
-				(*v)[k++] = g;
+			char *pattern = (*v)[j];
+			size_t gl = strlen(pattern);
+			if (gl >= 3 && !strcmp(pattern + gl - 3, "/**"))
+				pattern[gl - 3] = '\0';
+			if (*pattern)
+				(*v)[k++] = pattern;
 			else
-				free(g);
+				free(pattern);
 		}
 		*n = k;
 	}

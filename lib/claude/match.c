@@ -32,29 +32,29 @@ struct pat {
 	bool neg, dir_only;
 };
 
-static bool parse_pat(struct pat *p, const char *g)
+static bool parse_pat(struct pat *p, const char *pattern)
 {
 	memset(p, 0, sizeof(*p));
-	size_t len = strlen(g);
+	size_t len = strlen(pattern);
 	/* trailing spaces go unless escaped */
-	while (len && g[len - 1] == ' ' && !(len >= 2 && g[len - 2] == '\\'))
+	while (len && pattern[len - 1] == ' ' && !(len >= 2 && pattern[len - 2] == '\\'))
 		len--;
-	if (!len || g[0] == '#')
+	if (!len || pattern[0] == '#')
 		return false;
 	size_t i = 0;
-	if (g[0] == '!') {
+	if (pattern[0] == '!') {
 		p->neg = true;
 		i = 1;
-	} else if (g[0] == '\\' && (g[1] == '!' || g[1] == '#')) {
+	} else if (pattern[0] == '\\' && (pattern[1] == '!' || pattern[1] == '#')) {
 		i = 1;
 	}
-	if (len && g[len - 1] == '/') {
+	if (len && pattern[len - 1] == '/') {
 		p->dir_only = true;
 		len--;
 	}
 	if (i >= len)
 		return false;
-	char *s = clawmd_xstrndup(g + i, len - i);
+	char *s = clawmd_xstrndup(pattern + i, len - i);
 	bool anchored = strchr(s, '/') != NULL;
 	char *rest = s;
 	while (*rest == '/')

@@ -32,7 +32,7 @@ int clawmd_group_open(struct clawmd_group **out, const struct clawmd_root *root,
 	g->shown = clawmd_layout_shown(&root->lay, g->path);
 	g->dir = (struct clawmd_dir)CLAWMD_DIR_INIT;
 	g->lock = -1;
-	g->config_rc = 1;
+	g->config_state = CONFIG_UNREAD;
 	clawmd_config_init(&g->config);
 	clawmd_config_init(&g->config_retired);
 	clawmd_inputs_init(&g->inputs);
@@ -227,16 +227,18 @@ int clawmd_group_config(const struct clawmd_group_config **out, struct clawmd_gr
 			struct clawmd_err *err)
 {
 	*out = &g->config;
-	if (g->config_rc == CONFIG_GIVEN_KNOWN) { /* bytes that parsed before: parse now */
+	if (g->config_state == CONFIG_GIVEN_KNOWN) { /* bytes that parsed before: parse now */
 		char *path = clawmd_group_config_shown(g, true);
 		config_doc_drop(g);
 		g->config_rc = clawmd_config_parse_doc(&g->config, g->config_text.ptr,
 						       g->config_text.len, path, &g->config_err,
 						       &g->config_doc);
+		g->config_state = CONFIG_DONE;
 		free(path);
 	}
-	if (g->config_rc == 1) {
+	if (g->config_state == CONFIG_UNREAD) {
 		g->config_rc = read_config(g, &g->config_err);
+		g->config_state = CONFIG_DONE;
 		if (g->config_rc < 0) {
 			clawmd_config_release(&g->config);
 			clawmd_config_init(&g->config);
@@ -255,7 +257,7 @@ void clawmd_group_refresh(struct clawmd_group *g)
 {
 	struct clawmd_ident now;
 	struct clawmd_input_dirs d;
-	if (g->config_given || g->config_rc == 1 || g->dir.fd < 0)
+	if (g->config_given || g->config_state == CONFIG_UNREAD || g->dir.fd < 0)
 		return;
 	clawmd_input_dirs_init(&d, g->dir.fd);
 	int rc = clawmd_input_look(&now, &g->config_seen, &d);
@@ -271,7 +273,7 @@ void clawmd_group_refresh(struct clawmd_group *g)
 	config_doc_drop(g);
 	g->config_err = (struct clawmd_err)CLAWMD_ERR_INIT;
 	g->config_absent = false;
-	g->config_rc = 1;
+	g->config_state = CONFIG_UNREAD;
 }
 
 /*
@@ -325,10 +327,11 @@ static void config_learn(const char *json, size_t len, uint64_t digest)
 }
 
 /* The host's text becomes the group's config: `cfg` its parse and `doc`
- * the JSON read, or NULL (parsed when the plan asks, or kept failing with
- * `rc`). */
+ * the JSON read, or NULL (parsed when the plan asks: CONFIG_GIVEN_KNOWN;
+ * or CONFIG_DONE, kept failing with `rc`). */
 static void take_given(struct clawmd_group *g, const char *json, size_t len, uint64_t digest,
-		       int rc, struct clawmd_group_config *cfg, struct cJSON *doc)
+		       enum clawmd_config_state state, int rc, struct clawmd_group_config *cfg,
+		       struct cJSON *doc)
 {
 	config_doc_drop(g);
 	g->config_doc = doc;
@@ -339,6 +342,7 @@ static void take_given(struct clawmd_group *g, const char *json, size_t len, uin
 		clawmd_config_init(&g->config);
 	clawmd_buf_clear(&g->config_text);
 	clawmd_buf_put(&g->config_text, json, len);
+	g->config_state = state;
 	g->config_rc = rc;
 	g->config_given = true;
 	g->config_digest = digest;
@@ -351,7 +355,7 @@ int clawmd_group_set_config(struct clawmd_group *g, const char *json, size_t len
 	struct clawmd_group_config cfg;
 	uint64_t digest;
 	if (config_recall(json, len, &digest)) {
-		take_given(g, json, len, digest, CONFIG_GIVEN_KNOWN, NULL, NULL);
+		take_given(g, json, len, digest, CONFIG_GIVEN_KNOWN, 0, NULL, NULL);
 		return 0;
 	}
 	digest = clawmd_hash64(json, len);
@@ -366,7 +370,7 @@ int clawmd_group_set_config(struct clawmd_group *g, const char *json, size_t len
 	 * grow its MCP servers' instructions (the cap ladder then drops
 	 * them); a bound remains, far past any document's cap. */
 	if (rc < 0 && clawmd_layout_flat_possible(g->lay) && len <= GIVEN_FLAT_MAX) {
-		take_given(g, json, len, digest, rc, NULL, doc);
+		take_given(g, json, len, digest, CONFIG_DONE, rc, NULL, doc);
 		g->config_err = *err;
 		clawmd_err_clear(err);
 		return 0;
@@ -375,7 +379,7 @@ int clawmd_group_set_config(struct clawmd_group *g, const char *json, size_t len
 		cJSON_Delete(doc);
 		return rc;
 	}
-	take_given(g, json, len, digest, 0, &cfg, doc);
+	take_given(g, json, len, digest, CONFIG_DONE, 0, &cfg, doc);
 	config_learn(json, len, digest);
 	return 0;
 }

@@ -26,9 +26,12 @@
 
 #include <sys/types.h>
 
-/* config_rc of a config the host gave whose bytes parsed before
- * (group.c): parsed when first asked for. */
-#define CONFIG_GIVEN_KNOWN 2
+/* Where a group's container.json stands (clawmd_group_config()). */
+enum clawmd_config_state {
+	CONFIG_UNREAD,	    /* not read yet: the first ask reads the file */
+	CONFIG_GIVEN_KNOWN, /* the host gave bytes that parsed before: parsed when first asked for */
+	CONFIG_DONE,	    /* read or parsed: config_rc says how it went */
+};
 
 struct cJSON;
 
@@ -42,7 +45,8 @@ struct clawmd_group {
 	int lock;		/* -1 unless held */
 	char *lockpath;		/* STATE/locks/<name>, once a lock was asked for */
 	/* container.json as read once (or as the host gave it) */
-	int config_rc;		/* 1: not read yet; CONFIG_GIVEN_KNOWN; 0; or the error */
+	enum clawmd_config_state config_state;
+	int config_rc;		/* CONFIG_DONE: 0, or the error its read or parse gave */
 	bool config_given;	/* the host's, not the file's */
 	uint64_t config_digest;	/* of the text the host gave: keys the no-op record */
 	bool config_absent;	/* no container.json: all defaults */

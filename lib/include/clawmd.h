@@ -11,7 +11,8 @@
  *	json.h     JSON documents as clawmd prints them
  *	fs.h       the safe filesystem: directory handles, the atomic write
  *	claude.h   Claude Code's own rules: releases, @-imports, text files
- *	runtime.h  the agent runtimes: Claude Code, Codex, Gemini CLI, OpenCode
+ *	runtime.h  the agent runtimes, one row each (CLAWMD_RUNTIME_*, the
+ *	           table of doc/runtimes.md) and those clawmd.json adds
  *	layout.h   where everything lives: ROOT, clawmd.json, mounts; the root handle
  *	group.h    one group: the group handle, its container.json, its entry
  *	compose.h  plan, changes, apply; passes over many groups

@@ -1,7 +1,7 @@
 /*
  * napi-faults.h - N-API failure injection for a test build of the addon.
  *
- * Force-included (cc -include) into bindings/node/src/addon.c only for
+ * Force-included (cc -include) into each file of bindings/node/src only for
  * BUILD/node/faults.node (bindings/node/node.mk), never the shipped
  * clawmd.node.  Every N-API call the addon makes then goes through a
  * macro that counts it and, at the call the environment picks, fails it
@@ -17,10 +17,10 @@
  *	                              calls that work)
  *
  * At exit the count goes to stderr, "clawmd-napi-faults: calls=C" and,
- * when one failed, " failed=N fn=NAME line=L" (L: the line in addon.c), so
+ * when one failed, " failed=N fn=NAME line=FILE:L" (the file of the addon), so
  * a run without CLAWMD_NAPI_FAIL_AT tells the test how many calls there
  * are to fail (tests/t100-node-faults.sh); CLAWMD_NAPI_TRACE=FILE writes
- * each call there as it is made ("N NAME LINE"), so that the test can pick
+ * each call there as it is made ("N NAME LINE FILE"), so that the test can pick
  * which ones to fail.
  *
  * A failed call writes a poison into its output instead of leaving it
@@ -38,7 +38,7 @@
  * addon.  Every other function the addon calls is wrapped; a new one the
  * addon starts to use needs its line here, or it goes untested (the test
  * build then still compiles, so the list is checked by
- * tests/t100-node-faults.sh against the functions addon.c names).
+ * tests/t100-node-faults.sh against the functions the addon's files name).
  */
 #ifndef CLAWMD_NAPI_FAULTS_H
 #define CLAWMD_NAPI_FAULTS_H
@@ -53,15 +53,30 @@
 #include <stdlib.h>
 #include <string.h>
 
-static atomic_ulong nf_calls;
-static FILE *nf_trace; /* CLAWMD_NAPI_TRACE: each call's name and line */
-static unsigned long nf_at;   /* 0: nothing fails */
-static bool nf_once;
-static const char *nf_failed_fn;
-static int nf_failed_line;
+/*
+ * The addon is several files (bindings/node/src/addon.h), each including
+ * this header: its state is one for the whole addon, so it is defined in
+ * every file weak (the linker keeps one), and the constructor and
+ * destructor each file registers run their work once.
+ */
+#define NF_SHARED __attribute__((weak))
+NF_SHARED atomic_ulong nf_calls;
+NF_SHARED FILE *nf_trace; /* CLAWMD_NAPI_TRACE: each call's name, file and line */
+NF_SHARED unsigned long nf_at;   /* 0: nothing fails */
+NF_SHARED bool nf_once;
+NF_SHARED const char *nf_failed_fn;
+NF_SHARED const char *nf_failed_file;
+NF_SHARED int nf_failed_line;
+NF_SHARED bool nf_set_up, nf_reported;
 
-__attribute__((constructor)) static void nf_setup(void)
+void nf_setup(void);
+void nf_report(void);
+
+__attribute__((constructor, weak)) void nf_setup(void)
 {
+	if (nf_set_up)
+		return;
+	nf_set_up = true;
 	const char *at = getenv("CLAWMD_NAPI_FAIL_AT"), *mode = getenv("CLAWMD_NAPI_FAIL_MODE");
 	nf_at = at ? strtoul(at, NULL, 10) : 0;
 	nf_once = mode && !strcmp(mode, "once");
@@ -70,26 +85,34 @@ __attribute__((constructor)) static void nf_setup(void)
 		abort();
 }
 
-__attribute__((destructor)) static void nf_report(void)
+__attribute__((destructor, weak)) void nf_report(void)
 {
+	if (nf_reported)
+		return;
+	nf_reported = true;
 	fprintf(stderr, "clawmd-napi-faults: calls=%lu", (unsigned long)atomic_load(&nf_calls));
 	if (nf_failed_fn)
-		fprintf(stderr, " failed=%lu fn=%s line=%d", nf_at, nf_failed_fn, nf_failed_line);
+		fprintf(stderr, " failed=%lu fn=%s line=%s:%d", nf_at, nf_failed_fn, nf_failed_file,
+			nf_failed_line);
 	fputc('\n', stderr);
 	if (nf_trace)
 		fclose(nf_trace);
 }
 
-/* Does this call fail?  `fn` and `line` name the first one that does. */
-static inline bool nf_hit(const char *fn, int line)
+/* Does this call fail?  `fn`, `file` (its name alone) and `line` name the
+ * first one that does. */
+static inline bool nf_hit(const char *fn, const char *file, int line)
 {
 	unsigned long n = atomic_fetch_add(&nf_calls, 1) + 1;
+	const char *slash = strrchr(file, '/');
+	file = slash ? slash + 1 : file;
 	if (nf_trace)
-		fprintf(nf_trace, "%lu %s %d\n", n, fn, line);
+		fprintf(nf_trace, "%lu %s %d %s\n", n, fn, line, file);
 	if (!nf_at || n < nf_at || (nf_once && n != nf_at))
 		return false;
 	if (n == nf_at) {
 		nf_failed_fn = fn;
+		nf_failed_file = file;
 		nf_failed_line = line;
 	}
 	return true;
@@ -124,8 +147,8 @@ static inline napi_status nf_promise(napi_deferred *d, napi_value *p)
 
 /* One macro per function: a function-like macro is not expanded again in
  * its own expansion, so the real call inside is the function. */
-#define NF_CALL(fn, out, ...) (nf_hit(#fn, __LINE__) ? NF_OUT(out) : fn(__VA_ARGS__))
-#define NF_CALL0(fn, ...) (nf_hit(#fn, __LINE__) ? NF_FAIL : fn(__VA_ARGS__))
+#define NF_CALL(fn, out, ...) (nf_hit(#fn, __FILE__, __LINE__) ? NF_OUT(out) : fn(__VA_ARGS__))
+#define NF_CALL0(fn, ...) (nf_hit(#fn, __FILE__, __LINE__) ? NF_FAIL : fn(__VA_ARGS__))
 
 /* Outputs: a value, reference, pointer, count, ... last. */
 #define napi_create_object(e, r) NF_CALL(napi_create_object, r, e, r)
@@ -164,9 +187,9 @@ static inline napi_status nf_promise(napi_deferred *d, napi_value *p)
 #define napi_run_script(e, s, r) NF_CALL(napi_run_script, r, e, s, r)
 #define napi_unwrap(e, o, r) NF_CALL(napi_unwrap, r, e, o, r)
 #define napi_wrap(e, o, p, f, h, r) NF_CALL(napi_wrap, r, e, o, p, f, h, r)
-#define napi_typeof(e, v, r) (nf_hit("napi_typeof", __LINE__) ? nf_type(r) : napi_typeof(e, v, r))
+#define napi_typeof(e, v, r) (nf_hit("napi_typeof", __FILE__, __LINE__) ? nf_type(r) : napi_typeof(e, v, r))
 #define napi_create_promise(e, d, r)                                                               \
-	(nf_hit("napi_create_promise", __LINE__) ? nf_promise(d, r) : napi_create_promise(e, d, r))
+	(nf_hit("napi_create_promise", __FILE__, __LINE__) ? nf_promise(d, r) : napi_create_promise(e, d, r))
 
 /* No output. */
 #define napi_set_named_property(e, ...) NF_CALL0(napi_set_named_property, e, __VA_ARGS__)
