@@ -7,6 +7,7 @@
  */
 #include "clawmd.h"
 
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 
