@@ -47,8 +47,8 @@ int clawmd_change_diff(struct clawmd_buf *out, const struct clawmd_change *c, co
 			 (c->old_type == CLAWMD_FT_FILE && !c->old_unread);
 	if (c->action != CLAWMD_WRITE || c->want->type != CLAWMD_FT_FILE || !old_known)
 		return 0;
-	const struct clawmd_git *g = clawmd_git(err);
-	if (!g)
+	const struct clawmd_git *git = clawmd_git(err);
+	if (!git)
 		return err->code;
 	git_patch *patch = NULL;
 	git_buf buf = {0};
@@ -56,16 +56,16 @@ int clawmd_change_diff(struct clawmd_buf *out, const struct clawmd_change *c, co
 	char *a = clawmd_xasprintf("%s/%s", dir, c->name);
 	bool had_old = c->old_type == CLAWMD_FT_FILE;
 	int rc = 0;
-	if (g->git_patch_from_buffers(&patch, had_old ? c->old.ptr : NULL, had_old ? c->old.len : 0,
+	if (git->git_patch_from_buffers(&patch, had_old ? c->old.ptr : NULL, had_old ? c->old.len : 0,
 				      a, c->want->data, c->want->len, a, &opts) < 0 ||
-	    g->git_patch_to_buf(&buf, patch) < 0) {
+	    git->git_patch_to_buf(&buf, patch) < 0) {
 		rc = clawmd_err_set(err, CLAWMD_EFS, "could not diff '%s': %s", a,
-				    clawmd_git_errmsg(g));
+				    clawmd_git_errmsg(git));
 	} else {
 		clawmd_buf_put(out, buf.ptr, buf.size);
 	}
-	g->git_buf_dispose(&buf);
-	g->git_patch_free(patch);
+	git->git_buf_dispose(&buf);
+	git->git_patch_free(patch);
 	free(a);
 	return rc;
 }

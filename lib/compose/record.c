@@ -7,7 +7,6 @@
  * region (group/group.h: neither is written into the other).
  */
 #include "compose/record.h"
-#include "layout/providers.h"
 #include "compose/pass.h"
 #include "group/group.h"
 #include "fs/inputs.h"

@@ -73,7 +73,7 @@ struct clawmd_watch {
 	uint64_t epoch; /* bumped to forget every group at once */
 	struct wdent *wds;
 	size_t nwds, capwds; /* capwds: a power of two */
-	struct group *g;
+	struct group *slots; /* by slot */
 	size_t ng, capg;
 	size_t *gidx; /* name -> slot + 1 (open addressing) */
 	size_t capidx; /* a power of two */
@@ -132,11 +132,11 @@ void clawmd_watch_free(struct clawmd_watch *w)
 	for (size_t i = 0; i < w->capwds; i++)
 		wdent_release(&w->wds[i]);
 	for (size_t i = 0; i < w->ng; i++) {
-		free(w->g[i].name);
-		clawmd_strv_free(w->g[i].warnings, w->g[i].nwarnings);
+		free(w->slots[i].name);
+		clawmd_strv_free(w->slots[i].warnings, w->slots[i].nwarnings);
 	}
 	free(w->wds);
-	free(w->g);
+	free(w->slots);
 	free(w->gidx);
 	free(w);
 }
@@ -207,7 +207,7 @@ static void wd_remove(struct clawmd_watch *w, struct wdent *e)
 static size_t *group_slot(struct clawmd_watch *w, const char *name)
 {
 	size_t i = (size_t)clawmd_hash64(name, strlen(name)) & (w->capidx - 1);
-	while (w->gidx[i] && strcmp(w->g[w->gidx[i] - 1].name, name))
+	while (w->gidx[i] && strcmp(w->slots[w->gidx[i] - 1].name, name))
 		i = (i + 1) & (w->capidx - 1);
 	return &w->gidx[i];
 }
@@ -217,7 +217,7 @@ static void forget(struct clawmd_watch *w, int owner)
 	if (owner == CLAWMD_WATCH_ALL)
 		w->epoch++;
 	else if (owner >= 0 && (size_t)owner < w->ng)
-		w->g[owner].verified = w->g[owner].refused = false;
+		w->slots[owner].verified = w->slots[owner].refused = false;
 }
 
 /* An entry name watched: the name itself, or "*SUFFIX" for every name
@@ -275,14 +275,14 @@ bool clawmd_watch_hit(struct clawmd_watch *w, struct clawmd_plan *plan, uint64_t
 	size_t at = *group_slot(w, group);
 	if (w->broken || !at)
 		return false;
-	const struct group *g = &w->g[at - 1];
-	if (!g->verified || g->epoch != w->epoch || g->digest != digest)
+	const struct group *gr = &w->slots[at - 1];
+	if (!gr->verified || gr->epoch != w->epoch || gr->digest != digest)
 		return false;
-	plan->warnings = clawmd_xcalloc(g->nwarnings + 1, sizeof(*plan->warnings));
-	for (size_t i = 0; i < g->nwarnings; i++)
-		plan->warnings[i] = clawmd_xstrdup(g->warnings[i]);
-	plan->nwarnings = g->nwarnings;
-	plan->ndefused = g->ndefused;
+	plan->warnings = clawmd_xcalloc(gr->nwarnings + 1, sizeof(*plan->warnings));
+	for (size_t i = 0; i < gr->nwarnings; i++)
+		plan->warnings[i] = clawmd_xstrdup(gr->warnings[i]);
+	plan->nwarnings = gr->nwarnings;
+	plan->ndefused = gr->ndefused;
 	return true;
 }
 
@@ -297,16 +297,16 @@ static int group_begin(struct clawmd_watch *w, const char *group)
 			w->capidx *= 2;
 			w->gidx = clawmd_xcalloc(w->capidx, sizeof(*w->gidx));
 			for (size_t i = 0; i < w->ng; i++)
-				*group_slot(w, w->g[i].name) = i + 1;
+				*group_slot(w, w->slots[i].name) = i + 1;
 			free(old);
 			s = group_slot(w, group);
 		}
-		clawmd_xgrow(&w->g, &w->capg, w->ng + 1, sizeof(*w->g));
-		memset(&w->g[w->ng], 0, sizeof(w->g[w->ng]));
-		w->g[w->ng].name = clawmd_xstrdup(group);
+		clawmd_xgrow(&w->slots, &w->capg, w->ng + 1, sizeof(*w->slots));
+		memset(&w->slots[w->ng], 0, sizeof(w->slots[w->ng]));
+		w->slots[w->ng].name = clawmd_xstrdup(group);
 		*s = ++w->ng;
 	}
-	struct group *gr = &w->g[*s - 1];
+	struct group *gr = &w->slots[*s - 1];
 	gr->verified = false;
 	if (gr->refused && gr->refused_epoch == w->epoch)
 		return -1;
@@ -314,16 +314,16 @@ static int group_begin(struct clawmd_watch *w, const char *group)
 	return (int)(*s - 1);
 }
 
-static void group_refuse(struct clawmd_watch *w, int g)
+static void group_refuse(struct clawmd_watch *w, int slot)
 {
-	w->g[g].refused = true;
-	w->g[g].refused_epoch = w->epoch;
+	w->slots[slot].refused = true;
+	w->slots[slot].refused_epoch = w->epoch;
 }
 
-static void group_verified(struct clawmd_watch *w, int g, uint64_t digest, char *const *warnings,
+static void group_verified(struct clawmd_watch *w, int slot, uint64_t digest, char *const *warnings,
 			   size_t nwarnings, size_t ndefused)
 {
-	struct group *gr = &w->g[g];
+	struct group *gr = &w->slots[slot];
 	clawmd_strv_free(gr->warnings, gr->nwarnings);
 	gr->warnings = clawmd_xcalloc(nwarnings + 1, sizeof(*gr->warnings));
 	for (size_t i = 0; i < nwarnings; i++)
@@ -337,9 +337,9 @@ static void group_verified(struct clawmd_watch *w, int g, uint64_t digest, char 
 
 /* ---- adding watches ------------------------------------------------------ */
 
-/* Watch `path` for group `g`; events on entry `name` (NULL with `all`: any)
+/* Watch `path` for the group in `slot`; events on entry `name` (NULL with `all`: any)
  * count.  1: nothing there, 0: watched, -1: cannot be trusted. */
-static int add(struct clawmd_watch *w, int g, const char *path, uint32_t extra, const char *name,
+static int add(struct clawmd_watch *w, int slot, const char *path, uint32_t extra, const char *name,
 	       bool all)
 {
 	int wd = inotify_add_watch(w->fd, path, MASK | extra);
@@ -349,12 +349,12 @@ static int add(struct clawmd_watch *w, int g, const char *path, uint32_t extra, 
 	if (!e) {
 		struct statfs sf;
 		e = wd_insert(w, wd);
-		e->owner = g;
+		e->owner = slot;
 		/* Directories are checked; a file lives on its directory's
 		 * filesystem unless something is mounted on it (the host's own
 		 * doing), and statfs() would follow a symlink there. */
 		e->bad = (extra & IN_ONLYDIR) && (statfs(path, &sf) < 0 || !fs_local((long)sf.f_type));
-	} else if (e->owner != g) {
+	} else if (e->owner != slot) {
 		e->owner = CLAWMD_WATCH_ALL; /* shared (a hard link across groups) */
 	}
 	if (e->bad)
@@ -371,12 +371,12 @@ static int add(struct clawmd_watch *w, int g, const char *path, uint32_t extra, 
 	return 0;
 }
 
-static int watch_dir(struct clawmd_watch *w, int g, const char *anchor, const char *dir,
+static int watch_dir(struct clawmd_watch *w, int slot, const char *anchor, const char *dir,
 		     const char *name)
 {
 	size_t al = anchor ? strlen(anchor) : 0;
 	if (!anchor || strncmp(dir, anchor, al) || (dir[al] != '/' && dir[al]))
-		return add(w, g, dir, IN_ONLYDIR, name, false) == 0 ? 0 : -1; /* followed */
+		return add(w, slot, dir, IN_ONLYDIR, name, false) == 0 ? 0 : -1; /* followed */
 	/* From the anchor down: each directory is watched for the next
 	 * component before that component is looked at, so a swap after the
 	 * look is an event and one before it is what the look saw. */
@@ -391,14 +391,14 @@ static int watch_dir(struct clawmd_watch *w, int g, const char *anchor, const ch
 		 * (a layout directory configured through one). */
 		uint32_t nofollow = dend > al ? IN_DONT_FOLLOW : 0;
 		if (!cur[at]) {
-			rc = add(w, g, cur, IN_ONLYDIR | nofollow, name, false) == 0 ? 0 : -1;
+			rc = add(w, slot, cur, IN_ONLYDIR | nofollow, name, false) == 0 ? 0 : -1;
 			break;
 		}
 		for (end = at; cur[end] && cur[end] != '/';)
 			end++;
 		char *comp = clawmd_xstrndup(cur + at, end - at), keep = cur[dend];
 		cur[dend] = '\0';
-		int r = add(w, g, dend ? cur : "/", IN_ONLYDIR | nofollow, comp, false);
+		int r = add(w, slot, dend ? cur : "/", IN_ONLYDIR | nofollow, comp, false);
 		cur[dend] = keep;
 		free(comp);
 		if (r != 0) {
@@ -422,14 +422,14 @@ static int watch_dir(struct clawmd_watch *w, int g, const char *anchor, const ch
 	return rc;
 }
 
-static int watch_obj(struct clawmd_watch *w, int g, const char *path, bool inode, bool followed)
+static int watch_obj(struct clawmd_watch *w, int slot, const char *path, bool inode, bool followed)
 {
 	struct stat st;
 	if (lstat(path, &st) < 0)
 		return errno == ENOENT || errno == ENOTDIR ? 0 : -1;
 	if (followed && S_ISLNK(st.st_mode))
 		return -1;
-	return inode && add(w, g, path, IN_DONT_FOLLOW, NULL, true) < 0 ? -1 : 0;
+	return inode && add(w, slot, path, IN_DONT_FOLLOW, NULL, true) < 0 ? -1 : 0;
 }
 
 /* ---- what a verification rests on ------------------------------------------ */
@@ -484,7 +484,7 @@ static bool is_listing(const struct clawmd_input *f)
 	return f->kind == CLAWMD_INPUT_CONTENT && S_ISDIR(f->id.mode);
 }
 
-static int watch_group_fact(struct clawmd_watch *w, int g, const struct clawmd_input *f,
+static int watch_group_fact(struct clawmd_watch *w, int slot, const struct clawmd_input *f,
 			    int gfd)
 {
 	char p[4200];
@@ -495,22 +495,22 @@ static int watch_group_fact(struct clawmd_watch *w, int g, const struct clawmd_i
 		snprintf(p, sizeof(p), "/proc/self/fd/%d/%.*s", gfd, (int)(slash - f->path), f->path);
 	else
 		snprintf(p, sizeof(p), "/proc/self/fd/%d", gfd);
-	if (!slash && watch_dir(w, g, NULL, p, f->path) < 0)
+	if (!slash && watch_dir(w, slot, NULL, p, f->path) < 0)
 		return -1;
 	if (f->kind == CLAWMD_INPUT_NAMES)
-		return slash ? watch_dir(w, g, NULL, p, slash + 1) : 0;
+		return slash ? watch_dir(w, slot, NULL, p, slash + 1) : 0;
 	snprintf(p, sizeof(p), "/proc/self/fd/%d/%s", gfd, f->path);
 	if (is_listing(f))
-		return watch_dir(w, g, NULL, p, NULL);
-	return watch_obj(w, g, p, f->kind == CLAWMD_INPUT_CONTENT, false);
+		return watch_dir(w, slot, NULL, p, NULL);
+	return watch_obj(w, slot, p, f->kind == CLAWMD_INPUT_CONTENT, false);
 }
 
 /* Watch what fact `f` rests on; called before the fact is looked at. */
-static int watch_fact(const struct clawmd_layout *lay, struct clawmd_watch *w, int g,
+static int watch_fact(const struct clawmd_layout *lay, struct clawmd_watch *w, int slot,
 		      const struct clawmd_input *f, int gfd)
 {
 	if (f->at == CLAWMD_AT_GROUP)
-		return watch_group_fact(w, g, f, gfd);
+		return watch_group_fact(w, slot, f, gfd);
 	/* A host source: by path from its anchor down, shared by every group. */
 	char *own;
 	const char *anchor = anchor_of(&own, lay, f, is_listing(f));

@@ -204,6 +204,20 @@ static int provider_like(struct clawmd_contract *c, const char *nm, const char *
 	return 0;
 }
 
+/* A provider's "cap" into `*cap`: NULL, or what was expected (and `*cap`
+ * left as it was). */
+static const char *cap_parse(size_t *cap, const char *v)
+{
+	char *end;
+	errno = 0;
+	double d = strtod(v, &end);
+	/* NaN fails the range before the cast: (size_t)NaN is undefined */
+	if (errno || end == v || *end || !(d >= 0 && d <= (double)(1u << 30)) || d != (size_t)d)
+		return "a whole number of bytes, 0 to 1073741824 (0: no cap)";
+	*cap = (size_t)d;
+	return NULL;
+}
+
 /* Any other field of a provider, FIELD "skills.x" for the skills':
  * NULL when `v` was set, else what was expected; `*known` false for a
  * field no provider has. */
@@ -235,14 +249,7 @@ static const char *provider_field(struct clawmd_contract *c, const char *field, 
 		else
 			set_slot(&c->container_path, v);
 	} else if (!strcmp(field, "cap")) {
-		char *end;
-		errno = 0;
-		double d = strtod(v, &end);
-		/* NaN fails the range before the cast: (size_t)NaN is undefined */
-		if (errno || end == v || *end || !(d >= 0 && d <= (double)(1u << 30)) || d != (size_t)d)
-			want = "a whole number of bytes, 0 to 1073741824 (0: no cap)";
-		else
-			c->cap = (size_t)d;
+		want = cap_parse(&c->cap, v);
 	} else if (!strcmp(field, "imports") || !strcmp(field, "inside") ||
 		   !strcmp(field, "skills.inlined")) {
 		bool *b = field[0] == 'i' ? (field[1] == 'm' ? &c->imports : &c->inside)

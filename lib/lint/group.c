@@ -25,38 +25,38 @@
 
 
 /* A message of container.json's reader without its leading "PATH: ". */
-static const char *cfg_message(const struct clawmd_lint_group *g, const char *msg)
+static const char *cfg_message(const struct clawmd_lint_group *lg, const char *msg)
 {
-	size_t sl = strlen(g->cfg_prefix);
-	if (!strncmp(msg, g->cfg_prefix, sl) && msg[sl] == ':')
+	size_t sl = strlen(lg->cfg_prefix);
+	if (!strncmp(msg, lg->cfg_prefix, sl) && msg[sl] == ':')
 		msg += sl + 2;
 	return msg;
 }
 
 /* CM304, CM306: what the reader of a valid container.json warned about. */
-static void config_warnings(struct clawmd_lint_group *g)
+static void config_warnings(struct clawmd_lint_group *lg)
 {
-	for (size_t i = 0; i < g->cfg->nunknown; i++) {
+	for (size_t i = 0; i < lg->cfg->nunknown; i++) {
 		unsigned long line, col;
-		const char *msg = cfg_message(g, g->cfg->warnings[i]);
-		clawmd_lint_pos(&line, &col, g->cfg_text->ptr,
-				clawmd_lint_json_find(g->cfg_text->ptr, g->cfg->unknown_keys[i]));
-		clawmd_lint_add(g->out, "CM304", g->group, g->cfg_shown, line, col,
+		const char *msg = cfg_message(lg, lg->cfg->warnings[i]);
+		clawmd_lint_pos(&line, &col, lg->cfg_text->ptr,
+				clawmd_lint_json_find(lg->cfg_text->ptr, lg->cfg->unknown_keys[i]));
+		clawmd_lint_add(lg->out, "CM304", lg->group, lg->cfg_shown, line, col,
 				"spell the key as suggested; as it is, clawmd ignores it",
 				"%s", msg);
 	}
 	/* CM306: a provider no contract knows composes the default
 	 * surfaces (nanoclaw spawns it so); the host may mean another. */
-	for (size_t i = 0; i < g->cfg->nruntime_names; i++) {
-		char *m = clawmd_group_unknown_runtime(g->grp, i);
+	for (size_t i = 0; i < lg->cfg->nruntime_names; i++) {
+		char *m = clawmd_group_unknown_runtime(lg->grp, i);
 		if (!m)
 			continue;
 		unsigned long line, col;
-		const char *msg = cfg_message(g, m);
-		clawmd_lint_pos(&line, &col, g->cfg_text->ptr,
-				clawmd_lint_json_find(g->cfg_text->ptr, i == 0 && g->cfg->provider_given
+		const char *msg = cfg_message(lg, m);
+		clawmd_lint_pos(&line, &col, lg->cfg_text->ptr,
+				clawmd_lint_json_find(lg->cfg_text->ptr, i == 0 && lg->cfg->provider_given
 									   ? "provider" : "runtimes"));
-		clawmd_lint_add(g->out, "CM306", g->group, g->cfg_shown, line, col,
+		clawmd_lint_add(lg->out, "CM306", lg->group, lg->cfg_shown, line, col,
 				"name a provider of doc/runtimes.md, or give it a contract under "
 				"\"providers\" in clawmd.json", "%s", msg);
 		free(m);
@@ -65,12 +65,12 @@ static void config_warnings(struct clawmd_lint_group *g)
 
 /* CM302: container.json refused, with the reader's message `msg` (the
  * file named first: findings carry it separately). */
-static void config_refused(struct clawmd_lint_group *g, const char *msg)
+static void config_refused(struct clawmd_lint_group *lg, const char *msg)
 {
 	unsigned long line = 1, col = 1;
-	size_t sl = strlen(g->cfg_prefix);
+	size_t sl = strlen(lg->cfg_prefix);
 	bool syntax = false; /* the parser said where */
-	if (!strncmp(msg, g->cfg_prefix, sl)) {
+	if (!strncmp(msg, lg->cfg_prefix, sl)) {
 		msg += sl;
 		if (sscanf(msg, ":%lu:%lu:", &line, &col) != 2)
 			line = col = 1;
@@ -81,7 +81,8 @@ static void config_refused(struct clawmd_lint_group *g, const char *msg)
 		while (*msg == ' ')
 			msg++;
 	}
-	if (line == 1 && col == 1 && g->cfg_text->ptr && !memchr(g->cfg_text->ptr, '\0', g->cfg_text->len)) {
+	if (line == 1 && col == 1 && lg->cfg_text->ptr &&
+	    !memchr(lg->cfg_text->ptr, '\0', lg->cfg_text->len)) {
 		/* Point at the offending value ("... '../x'"), else at the key the
 		 * message starts with ("skills[2]: ..."). */
 		const char *q = strchr(msg, '\'');
@@ -89,14 +90,14 @@ static void config_refused(struct clawmd_lint_group *g, const char *msg)
 		size_t kl = strcspn(msg, "[.: ");
 		char *tok = qe && qe > q + 1 ? clawmd_xstrndup(q + 1, (size_t)(qe - q - 1))
 					   : clawmd_xstrndup(msg, kl);
-		size_t at = tok[0] ? clawmd_lint_json_find(g->cfg_text->ptr, tok) : 0;
+		size_t at = tok[0] ? clawmd_lint_json_find(lg->cfg_text->ptr, tok) : 0;
 		if (!at && qe) {
 			free(tok);
 			tok = clawmd_xstrndup(msg, kl);
-			at = tok[0] ? clawmd_lint_json_find(g->cfg_text->ptr, tok) : 0;
+			at = tok[0] ? clawmd_lint_json_find(lg->cfg_text->ptr, tok) : 0;
 		}
 		if (at)
-			clawmd_lint_pos(&line, &col, g->cfg_text->ptr, at - 1);
+			clawmd_lint_pos(&line, &col, lg->cfg_text->ptr, at - 1);
 		free(tok);
 	}
 	/* The hint fits what is wrong: the JSON itself, a name, or a value. */
@@ -112,39 +113,39 @@ static void config_refused(struct clawmd_lint_group *g, const char *msg)
 			  "then"
 			: "fix container.json as the message says; compose refuses the group until "
 			  "then";
-	clawmd_lint_add(g->out, "CM302", g->group, g->cfg_shown, line, col, hint, "%s", msg);
+	clawmd_lint_add(lg->out, "CM302", lg->group, lg->cfg_shown, line, col, hint, "%s", msg);
 }
 
-static void lint_config(struct clawmd_lint_group *g, struct clawmd_err *err)
+static void lint_config(struct clawmd_lint_group *lg, struct clawmd_err *err)
 {
 	struct clawmd_err perr = CLAWMD_ERR_INIT;
-	int rc = clawmd_group_config(&g->cfg, g->grp, &perr);
-	g->cfg_text = &g->grp->config_text;
+	int rc = clawmd_group_config(&lg->cfg, lg->grp, &perr);
+	lg->cfg_text = &lg->grp->config_text;
 	if (rc == 0) {
-		g->cfg_ok = true;
-		config_warnings(g);
+		lg->cfg_ok = true;
+		config_warnings(lg);
 		return;
 	}
-	config_refused(g, perr.msg);
+	config_refused(lg, perr.msg);
 }
 
 /* CM303: every listed skill must be a directory under the skills dir. */
-static void lint_skills(struct clawmd_lint_group *g)
+static void lint_skills(struct clawmd_lint_group *lg)
 {
-	if (!g->cfg_ok || g->cfg->all_skills)
+	if (!lg->cfg_ok || lg->cfg->all_skills)
 		return;
-	for (size_t i = 0; i < g->cfg->nskills; i++) {
-		char *dir = clawmd_path_join(g->lay->skills, g->cfg->skills[i]);
+	for (size_t i = 0; i < lg->cfg->nskills; i++) {
+		char *dir = clawmd_path_join(lg->lay->skills, lg->cfg->skills[i]);
 		struct stat st;
 		if (stat(dir, &st) < 0 || !S_ISDIR(st.st_mode)) {
 			unsigned long line, col;
-			clawmd_lint_pos(&line, &col, g->cfg_text->ptr,
-					clawmd_lint_json_find(g->cfg_text->ptr, g->cfg->skills[i]));
-			char *shown = clawmd_lint_shown(g->lay->root, dir);
-			clawmd_lint_add(g->out, "CM303", g->group, g->cfg_shown, line, col,
+			clawmd_lint_pos(&line, &col, lg->cfg_text->ptr,
+					clawmd_lint_json_find(lg->cfg_text->ptr, lg->cfg->skills[i]));
+			char *shown = clawmd_lint_shown(lg->lay->root, dir);
+			clawmd_lint_add(lg->out, "CM303", lg->group, lg->cfg_shown, line, col,
 					"remove it from \"skills\", or add the skill's directory",
 					"skill '%s' is selected but %s does not exist",
-					g->cfg->skills[i], shown);
+					lg->cfg->skills[i], shown);
 			free(shown);
 		}
 		free(dir);
@@ -152,7 +153,7 @@ static void lint_skills(struct clawmd_lint_group *g)
 }
 
 struct directive_ctx {
-	struct clawmd_lint_group *g;
+	struct clawmd_lint_group *lg;
 	const struct clawmd_mcp *m;
 	size_t value;	/* offset of the instructions' string literal, or 0 */
 	int live;	/* the fragment on disk: -1 none, 0 defused, 1 imports live; -2 flat */
@@ -217,7 +218,7 @@ static size_t json_instructions(const char *json, const char *name)
 static int report_directive(size_t off, size_t len, const char *path, void *payload)
 {
 	struct directive_ctx *d = payload;
-	const char *json = d->g->cfg_text->ptr;
+	const char *json = d->lg->cfg_text->ptr;
 	unsigned long line, col;
 	if (d->value)
 		clawmd_lint_pos(&line, &col, json, json_raw_offset(json, d->value, off));
@@ -232,7 +233,7 @@ static int report_directive(size_t off, size_t len, const char *path, void *payl
 		: d->live == 0 ? "defused by compose in the fragment (the model reads it as text; "
 				 "nothing is imported)"
 			       : "which compose defuses when it writes the fragment";
-	clawmd_lint_add(d->g->out, "CM301", d->g->group, d->g->cfg_shown, line, col,
+	clawmd_lint_add(d->lg->out, "CM301", d->lg->group, d->lg->cfg_shown, line, col,
 			d->live > 0 ? "run 'clawmd compose' for the group now; then drop the '@' or "
 				      "write the path in backticks"
 				    : "drop the '@' or write the path in backticks",
@@ -249,14 +250,14 @@ static int count_import(size_t off, size_t len, const char *path, void *payload)
 
 /* Whether the MCP fragment compose wrote for `server` still imports
  * anything: -1 when there is none (or it is not a regular file). */
-static int fragment_live(struct clawmd_lint_group *g, const char *server)
+static int fragment_live(struct clawmd_lint_group *lg, const char *server)
 {
 	struct clawmd_dir fd = CLAWMD_DIR_INIT;
 	struct clawmd_buf buf = CLAWMD_BUF_INIT;
 	struct clawmd_err e = CLAWMD_ERR_INIT;
 	int live = -1;
 	char *name = clawmd_xasprintf("mcp-%s.md", server);
-	if (clawmd_dir_openat(&fd, &g->gd, CLAWMD_FRAGMENTS_DIR, true, &e) == 0 &&
+	if (clawmd_dir_openat(&fd, &lg->gd, CLAWMD_FRAGMENTS_DIR, true, &e) == 0 &&
 	    clawmd_fs_read(&buf, &fd, name, CLAWMD_INSTRUCTIONS_MAX * 2, &e) == 0) {
 		size_t n = 0;
 		clawmd_md_imports(buf.ptr, buf.len, count_import, &n);
@@ -270,23 +271,23 @@ static int fragment_live(struct clawmd_lint_group *g, const char *server)
 
 /* CM301: @ directives in inline MCP instructions, located at the directive
  * inside the JSON string (escapes accounted for). */
-static void lint_mcp(struct clawmd_lint_group *g)
+static void lint_mcp(struct clawmd_lint_group *lg)
 {
-	if (!g->cfg_ok)
+	if (!lg->cfg_ok)
 		return;
-	bool flat = clawmd_flat_wanted(g->grp);
-	for (size_t i = 0; i < g->cfg->nmcp; i++) {
-		const struct clawmd_mcp *m = &g->cfg->mcp[i];
+	bool flat = clawmd_flat_wanted(lg->grp);
+	for (size_t i = 0; i < lg->cfg->nmcp; i++) {
+		const struct clawmd_mcp *m = &lg->cfg->mcp[i];
 		if (!m->instructions)
 			continue;
-		struct directive_ctx d = {g, m, json_instructions(g->cfg_text->ptr, m->name),
-					  flat ? -2 : fragment_live(g, m->name)};
+		struct directive_ctx d = {lg, m, json_instructions(lg->cfg_text->ptr, m->name),
+					  flat ? -2 : fragment_live(lg, m->name)};
 		clawmd_md_imports(m->instructions, strlen(m->instructions), report_directive, &d);
 	}
 }
 
 struct persona_ctx {
-	struct clawmd_lint_group *g;
+	struct clawmd_lint_group *lg;
 	const char *text, *shown;
 };
 
@@ -295,7 +296,7 @@ static int report_persona(size_t off, size_t len, const char *path, void *payloa
 	struct persona_ctx *p = payload;
 	unsigned long line, col;
 	clawmd_lint_pos(&line, &col, p->text, off);
-	clawmd_lint_add(p->g->out, "CM308", p->g->group, p->shown, line, col,
+	clawmd_lint_add(p->lg->out, "CM308", p->lg->group, p->shown, line, col,
 			"drop the '@' or write the path in backticks",
 			"the persona has the @ directive '%.*s', which compose defuses (the model reads "
 			"it as text; nothing is imported)", len > 200 ? 200 : (int)len, p->text + off);
@@ -303,21 +304,21 @@ static int report_persona(size_t off, size_t len, const char *path, void *payloa
 }
 
 /* CM308: @ directives in the persona files the layout reads. */
-static void lint_persona(struct clawmd_lint_group *g)
+static void lint_persona(struct clawmd_lint_group *lg)
 {
 	struct clawmd_inputs scratch;
 	char **names = NULL;
 	size_t n = 0;
-	if (!g->lay->persona)
+	if (!lg->lay->persona)
 		return;
 	clawmd_inputs_init(&scratch);
-	if (clawmd_persona_list(&names, &n, g->gd.fd, &scratch) == 0) {
+	if (clawmd_persona_list(&names, &n, lg->gd.fd, &scratch) == 0) {
 		for (size_t i = 0; i < n && i < CLAWMD_PERSONA_FILES_MAX; i++) {
 			struct clawmd_buf text = CLAWMD_BUF_INIT;
 			struct clawmd_err e = CLAWMD_ERR_INIT;
-			if (clawmd_fs_read(&text, &g->gd, names[i], CLAWMD_PERSONA_MAX, &e) == 0 && text.len) {
-				char *shown = clawmd_path_join(g->gshown, names[i]);
-				struct persona_ctx p = {g, text.ptr, shown};
+			if (clawmd_fs_read(&text, &lg->gd, names[i], CLAWMD_PERSONA_MAX, &e) == 0 && text.len) {
+				char *shown = clawmd_path_join(lg->gshown, names[i]);
+				struct persona_ctx p = {lg, text.ptr, shown};
 				clawmd_md_imports(text.ptr, text.len, report_persona, &p);
 				free(shown);
 			}
@@ -329,11 +330,11 @@ static void lint_persona(struct clawmd_lint_group *g)
 }
 
 /* CM401, CM402: compare the plan with the disk, as compose --check does. */
-static int lint_drift(struct clawmd_lint_group *g, struct clawmd_err *err)
+static int lint_drift(struct clawmd_lint_group *lg, struct clawmd_err *err)
 {
 	struct clawmd_changes ch;
 	clawmd_changes_init(&ch);
-	int rc = clawmd_changes_compute(&ch, g->grp, &g->plan, err);
+	int rc = clawmd_changes_compute(&ch, lg->grp, &lg->plan, err);
 	if (rc < 0)
 		return rc;
 	/* A hand-edited entry shows as a PRESERVE of it (then its WRITE).  Any
@@ -351,31 +352,31 @@ static int lint_drift(struct clawmd_lint_group *g, struct clawmd_err *err)
 				 strcmp(entry->name, CLAWMD_ENTRY_NAME)))))
 			entry = c;
 	}
-	char *at = entry ? clawmd_xasprintf("%s/%s", g->gshown, entry->name)
-			 : clawmd_xstrdup(g->entry_shown);
+	char *at = entry ? clawmd_xasprintf("%s/%s", lg->gshown, entry->name)
+			 : clawmd_xstrdup(lg->entry_shown);
 	if (!clawmd_changes_drift(&ch)) {
-		g->drift = CLAWMD_DRIFT_CLEAN;
+		lg->drift = CLAWMD_DRIFT_CLEAN;
 	} else if (entry && entry->action != CLAWMD_PRESERVE && entry->old_type == CLAWMD_FT_NONE) {
-		g->drift = CLAWMD_DRIFT_NEVER;
+		lg->drift = CLAWMD_DRIFT_NEVER;
 		char *hint = clawmd_xasprintf("run 'clawmd compose %s' (the container runner does it "
-					      "at every spawn)", g->group);
-		clawmd_lint_add(g->out, "CM402", g->group, at, 1, 1, hint,
-				"%s has never been composed", g->gshown);
+					      "at every spawn)", lg->group);
+		clawmd_lint_add(lg->out, "CM402", lg->group, at, 1, 1, hint,
+				"%s has never been composed", lg->gshown);
 		free(hint);
 	} else if (entry && (entry->action == CLAWMD_PRESERVE ||
 			     !(clawmd_entry_ours(entry->old.ptr ? entry->old.ptr : "", entry->old.len) ||
 			       /* a flat entry's header is nanoclaw's: its record says */
-			       clawmd_flat_ours(g->grp, entry->name,
+			       clawmd_flat_ours(lg->grp, entry->name,
 						entry->old.ptr ? entry->old.ptr : "", entry->old.len)))) {
-		g->drift = CLAWMD_DRIFT_HAND_EDITED;
+		lg->drift = CLAWMD_DRIFT_HAND_EDITED;
 		char *hint = clawmd_xasprintf("put per-group content in CLAUDE.local.md; the next "
 					      "compose moves this file's content there (or aside) and "
 					      "rewrites %s", entry->name);
-		clawmd_lint_add(g->out, "CM401", g->group, at, 1, 1, hint,
+		clawmd_lint_add(lg->out, "CM401", lg->group, at, 1, 1, hint,
 				"%s was not written by clawmd (edited by hand, or a legacy file)", at);
 		free(hint);
 	} else {
-		g->drift = CLAWMD_DRIFT_CHANGE;
+		lg->drift = CLAWMD_DRIFT_CHANGE;
 		struct clawmd_buf names = CLAWMD_BUF_INIT;
 		size_t shown = 0, more = 0;
 		for (size_t i = 0; i < ch.n; i++) {
@@ -391,9 +392,9 @@ static int lint_drift(struct clawmd_lint_group *g, struct clawmd_err *err)
 		if (more)
 			clawmd_buf_printf(&names, ", and %zu more", more);
 		char *hint = clawmd_xasprintf("run 'clawmd compose %s'; 'clawmd compose --dry-run %s' "
-					      "shows the diff", g->group, g->group);
-		clawmd_lint_add(g->out, "CM402", g->group, at, 1, 1, hint,
-				"%s is stale: compose would change %s", g->gshown, names.ptr);
+					      "shows the diff", lg->group, lg->group);
+		clawmd_lint_add(lg->out, "CM402", lg->group, at, 1, 1, hint,
+				"%s is stale: compose would change %s", lg->gshown, names.ptr);
 		free(hint);
 		clawmd_buf_release(&names);
 	}
@@ -407,26 +408,26 @@ static int lint_drift(struct clawmd_lint_group *g, struct clawmd_err *err)
  * up as render --group sets it up (clawmd_render_setup: on a nanoclaw host
  * the release its image pins and the sources its runner passes), so that
  * check, status and render say the same of one group. */
-static int lint_memory(struct clawmd_lint_group *g, struct clawmd_err *err)
+static int lint_memory(struct clawmd_lint_group *lg, struct clawmd_err *err)
 {
 	struct clawmd_render_opts ro = CLAWMD_RENDER_OPTS_INIT;
 	struct clawmd_render_setup s;
 	ro.memory.runtime = CLAWMD_RUNTIME_CLAUDE;
 	ro.runtime_set = true;
-	ro.memory.approve_external = g->opts->approve_external;
+	ro.memory.approve_external = lg->opts->approve_external;
 	ro.broken_pin_noted = true; /* CM307, once for the root */
-	int rc = clawmd_render_setup(&s, g->grp, &ro, err);
+	int rc = clawmd_render_setup(&s, lg->grp, &ro, err);
 	if (rc == 0) {
 		struct clawmd_lint_view V = {
-			.out = g->out,
-			.group = g->group,
-			.root = g->lay->root,
+			.out = lg->out,
+			.group = lg->group,
+			.root = lg->lay->root,
 			.mounts = s.mounts,
 			.nmounts = s.nmounts,
-			.plan = g->planned ? &g->plan : NULL,
-			.gpath = g->gpath,
+			.plan = lg->planned ? &lg->plan : NULL,
+			.gpath = lg->gpath,
 		};
-		rc = clawmd_lint_loaded(&V, &s.memory, &g->memory_chars, err);
+		rc = clawmd_lint_loaded(&V, &s.memory, &lg->memory_chars, err);
 	}
 	clawmd_render_setup_release(&s);
 	return rc;
@@ -435,7 +436,7 @@ static int lint_memory(struct clawmd_lint_group *g, struct clawmd_err *err)
 /* CM601-CM603 for runtime `c`'s load `m` in the container (its entry
  * `entry` there, shown as `shown`, holding `text`), and the seed loaders'
  * own findings. */
-static void runtime_loaded(struct clawmd_lint_group *g, const struct clawmd_contract *c,
+static void runtime_loaded(struct clawmd_lint_group *lg, const struct clawmd_contract *c,
 			   const char *entry, const char *shown, const struct clawmd_buf *text,
 			   const struct clawmd_memory_opts *mo, const struct clawmd_memory *m)
 {
@@ -445,13 +446,13 @@ static void runtime_loaded(struct clawmd_lint_group *g, const struct clawmd_cont
 		loaded = !strcmp(m->files[i].path, entry);
 	size_t limit = c->cap;
 	if (!loaded)
-		clawmd_lint_add(g->out, "CM601", g->group, shown, 1, 1,
+		clawmd_lint_add(lg->out, "CM601", lg->group, shown, 1, 1,
 				"remove the file that takes its place; keep what it holds in "
 				"CLAUDE.local.md",
 				"%s does not load %s: another file takes its place", title,
 				shown);
 	else if (limit && text->len > limit)
-		clawmd_lint_add(g->out, "CM602", g->group, shown, 1, 1,
+		clawmd_lint_add(lg->out, "CM602", lg->group, shown, 1, 1,
 				"trim the persona, the shared base or the memory (nothing "
 				"droppable is left)",
 				"%s loads %zu of the %zu bytes of %s and cuts the rest off",
@@ -464,7 +465,7 @@ static void runtime_loaded(struct clawmd_lint_group *g, const struct clawmd_cont
 		    im->status == CLAWMD_IMPORT_INSIDE_CODE)
 			continue;
 		/* copy mode only helps an import that leaves the group */
-		clawmd_lint_add(g->out, "CM603", g->group, shown, 1, 1,
+		clawmd_lint_add(lg->out, "CM603", lg->group, shown, 1, 1,
 				im->status == CLAWMD_IMPORT_EXTERNAL
 					? "compose in copy mode, or remove the import"
 					: "fix the path (a text file inside the group), or "
@@ -476,7 +477,7 @@ static void runtime_loaded(struct clawmd_lint_group *g, const struct clawmd_cont
 	}
 	/* CM606-CM610: the seed documents' own loaders (lint/seed.c) */
 	if (c->like == CLAWMD_RUNTIME_CALIBAN || c->like == CLAWMD_RUNTIME_CHIMERA)
-		clawmd_lint_seed(g, c, shown, mo, m);
+		clawmd_lint_seed(lg, c, shown, mo, m);
 }
 
 /*
@@ -485,46 +486,46 @@ static void runtime_loaded(struct clawmd_lint_group *g, const struct clawmd_cont
  * (render/<runtime>.c): clawmd's entry file must be among it, whole, and
  * every import it holds followed.
  */
-static int lint_runtimes(struct clawmd_lint_group *g, struct clawmd_err *err)
+static int lint_runtimes(struct clawmd_lint_group *lg, struct clawmd_err *err)
 {
 	clawmd_runtimes set;
 	enum clawmd_runtime first;
 	struct clawmd_mount *mounts = NULL;
 	size_t nmounts = 0;
-	if (!g->cfg_ok) /* CM302 said why */
+	if (!lg->cfg_ok) /* CM302 said why */
 		return 0;
-	int rc = clawmd_group_runtimes(&set, &first, g->grp, err);
+	int rc = clawmd_group_runtimes(&set, &first, lg->grp, err);
 	if (rc < 0 || !(set & ~(1u << CLAWMD_RUNTIME_CLAUDE)))
 		return rc;
-	if ((rc = clawmd_group_mounts(&mounts, &nmounts, g->grp, err)) < 0)
+	if ((rc = clawmd_group_mounts(&mounts, &nmounts, lg->grp, err)) < 0)
 		return rc;
-	for (int rt = 1; rt < clawmd_layout_nruntimes(g->lay); rt++) {
-		const struct clawmd_contract *c = clawmd_layout_contract(g->lay, rt);
+	for (int rt = 1; rt < clawmd_layout_nruntimes(lg->lay); rt++) {
+		const struct clawmd_contract *c = clawmd_layout_contract(lg->lay, rt);
 		if (!(set & (1u << rt)) || !c || !c->entry)
 			continue;
 		const char *name = c->entry, *title = c->title;
-		char *entry = clawmd_path_join(g->lay->ct_group, name);
-		char *shown = clawmd_path_join(g->gshown, name);
+		char *entry = clawmd_path_join(lg->lay->ct_group, name);
+		char *shown = clawmd_path_join(lg->gshown, name);
 		struct clawmd_buf text = CLAWMD_BUF_INIT;
 		struct clawmd_err scratch = CLAWMD_ERR_INIT;
 		struct clawmd_memory m;
 		struct clawmd_memory_opts mo = {.version = CLAWMD_MEMORY_OPTS_VERSION,
-						.cwd = g->lay->ct_group, .mounts = mounts,
+						.cwd = lg->lay->ct_group, .mounts = mounts,
 						.nmounts = nmounts, .runtime = c->like};
 		clawmd_memory_init(&m);
 		/* not composed yet: CM402 says so */
-		bool present = clawmd_fs_read(&text, &g->gd, name, 64u << 20, &scratch) == 0;
+		bool present = clawmd_fs_read(&text, &lg->gd, name, 64u << 20, &scratch) == 0;
 		/* CM605: the group's files hand it the same text twice */
-		const char *twice = g->planned ? clawmd_plan_twice(&g->plan, c) : NULL;
+		const char *twice = lg->planned ? clawmd_plan_twice(&lg->plan, c) : NULL;
 		if (twice)
-			clawmd_lint_add(g->out, "CM605", g->group, shown, 1, 1,
+			clawmd_lint_add(lg->out, "CM605", lg->group, shown, 1, 1,
 					"run this provider in a group of its own",
 					"%s reads both %s and %s: it gets the same instructions twice",
 					title, name, twice);
 		/* render knows no other runtime's rules than the built-in ones */
 		bool loader = c->like != CLAWMD_RUNTIME_CLAUDE && c->like != CLAWMD_RUNTIME_MOCK;
 		if (loader && present && clawmd_memory_load(&m, &mo, &scratch) == 0)
-			runtime_loaded(g, c, entry, shown, &text, &mo, &m);
+			runtime_loaded(lg, c, entry, shown, &text, &mo, &m);
 		clawmd_memory_release(&m);
 		clawmd_buf_release(&text);
 		free(entry);
@@ -537,7 +538,7 @@ static int lint_runtimes(struct clawmd_lint_group *g, struct clawmd_err *err)
 /* CM604 for each section of a flat document cut short to fit its cap
  * (nothing droppable was left): its heading and the bytes it lost.  The
  * agent writes the persona, so a forged note only reports itself. */
-static void lint_cut(struct clawmd_lint_group *g, const char *name, const struct clawmd_buf *text)
+static void lint_cut(struct clawmd_lint_group *lg, const char *name, const struct clawmd_buf *text)
 {
 	const size_t hl = strlen(CLAWMD_FLAT_CUT_HEAD), tl = strlen(CLAWMD_FLAT_CUT_TAIL);
 	const char *p = text->ptr, *end = text->ptr + text->len, *t, *h = NULL, *scan = text->ptr;
@@ -554,8 +555,8 @@ static void lint_cut(struct clawmd_lint_group *g, const char *name, const struct
 			h = q + 3;
 		scan = num;
 		size_t hlen = h ? strcspn(h, "\n") : 0;
-		char *shown = clawmd_path_join(g->gshown, name);
-		clawmd_lint_add(g->out, "CM604", g->group, shown, 1, 1,
+		char *shown = clawmd_path_join(lg->gshown, name);
+		clawmd_lint_add(lg->out, "CM604", lg->group, shown, 1, 1,
 				"trim the persona (instructions.prepend.md), or raise the provider's cap",
 				"cut to fit the size its runtime loads: the last %.*s bytes of the section "
 				"'%.*s'", (int)(t - num), num, (int)(hlen > 80 ? 80 : hlen), h ? h : "");
@@ -568,24 +569,24 @@ static void lint_cut(struct clawmd_lint_group *g, const char *name, const struct
  * the inlined entry's last part, or the flat document's "Omitted for size"
  * section, names what was left out.
  */
-static void lint_dropped(struct clawmd_lint_group *g)
+static void lint_dropped(struct clawmd_lint_group *lg)
 {
 	static const char flat[] = "\n\n# Omitted for size\n\nThese instruction sections were "
 				   "omitted to fit the project-document size cap: ";
 	/* persona files the plan left out to keep the fragment loadable
 	 * (compose/persona.c): its warnings name them */
-	for (size_t i = 0; g->planned && i < g->plan.nwarnings; i++) {
-		const char *w = g->plan.warnings[i], *at = strstr(w, ": left out of the persona: ");
+	for (size_t i = 0; lg->planned && i < lg->plan.nwarnings; i++) {
+		const char *w = lg->plan.warnings[i], *at = strstr(w, ": left out of the persona: ");
 		if (at && strstr(at, " Claude Code loads of one file"))
-			clawmd_lint_add(g->out, "CM604", g->group, g->entry_shown, 1, 1,
+			clawmd_lint_add(lg->out, "CM604", lg->group, lg->entry_shown, 1, 1,
 					"trim the persona files (*.prepend.md)", "%s", w);
 	}
-	for (size_t i = 0; g->planned && i < g->plan.n; i++) {
-		const char *name = g->plan.entries[i].name;
+	for (size_t i = 0; lg->planned && i < lg->plan.n; i++) {
+		const char *name = lg->plan.entries[i].name;
 		struct clawmd_buf text = CLAWMD_BUF_INIT;
 		struct clawmd_err scratch = CLAWMD_ERR_INIT;
 		if (!clawmd_runtime_entry_name(name) ||
-		    clawmd_fs_read(&text, &g->gd, name, 64u << 20, &scratch) != 0) {
+		    clawmd_fs_read(&text, &lg->gd, name, 64u << 20, &scratch) != 0) {
 			clawmd_buf_release(&text);
 			continue;
 		}
@@ -600,44 +601,44 @@ static void lint_dropped(struct clawmd_lint_group *g)
 			end = memmem(from, text.len - (size_t)(from - text.ptr), ". Their tools", 13);
 		}
 		if (from && end) {
-			char *shown = clawmd_path_join(g->gshown, name);
-			clawmd_lint_add(g->out, "CM604", g->group, shown, 1, 1,
+			char *shown = clawmd_path_join(lg->gshown, name);
+			clawmd_lint_add(lg->out, "CM604", lg->group, shown, 1, 1,
 					"trim the biggest instructions, or raise the provider's cap",
 					"left out to fit the size its runtime loads: %.*s",
 					(int)(end - from), from);
 			free(shown);
 		}
-		lint_cut(g, name, &text);
+		lint_cut(lg, name, &text);
 		clawmd_buf_release(&text);
 	}
 }
 
 /* CM501-CM503 for the group's rules, as the container sees them. */
-static int lint_group_rules(struct clawmd_lint_group *g)
+static int lint_group_rules(struct clawmd_lint_group *lg)
 {
 	struct clawmd_mount *mounts = NULL;
 	size_t nmounts = 0;
 	struct clawmd_err err = CLAWMD_ERR_INIT;
-	int rc = clawmd_group_mounts(&mounts, &nmounts, g->grp, &err);
+	int rc = clawmd_group_mounts(&mounts, &nmounts, lg->grp, &err);
 	if (rc < 0)
 		return 0; /* lint_memory reported it */
 	struct clawmd_view v = {mounts, nmounts};
-	clawmd_lint_rules_dir(g->out, g->group, &v, g->lay->ct_group, g->lay->root);
+	clawmd_lint_rules_dir(lg->out, lg->group, &v, lg->lay->ct_group, lg->lay->root);
 	clawmd_mounts_free(mounts, nmounts);
 	return 0;
 }
 
-static void lint_budget(struct clawmd_lint_group *g)
+static void lint_budget(struct clawmd_lint_group *lg)
 {
-	long budget = g->lay->token_budget;
-	size_t tokens = (g->memory_chars + 3) / 4;
+	long budget = lg->lay->token_budget;
+	size_t tokens = (lg->memory_chars + 3) / 4;
 	if (budget > 0 && tokens > (size_t)budget)
-		clawmd_lint_add(g->out, "CM202", g->group, g->entry_shown, 1, 1,
+		clawmd_lint_add(lg->out, "CM202", lg->group, lg->entry_shown, 1, 1,
 				"drop skills the group does not use (\"skills\" in container.json), trim "
 				"CLAUDE.local.md, or raise \"token_budget\" in clawmd.json",
 				"%s loads about %zu tokens of memory (%zu characters / 4), over the budget of "
 				"%ld",
-				g->gshown, tokens, g->memory_chars, budget);
+				lg->gshown, tokens, lg->memory_chars, budget);
 }
 
 /*
@@ -768,11 +769,11 @@ out:
 
 /* CM403 is about a file that exists: an absent CLAUDE.local.md (compose
  * creates it) is not committed by anyone. */
-static bool local_present(struct clawmd_lint_group *g)
+static bool local_present(struct clawmd_lint_group *lg)
 {
 	struct clawmd_err e = CLAWMD_ERR_INIT;
 	mode_t t = 0;
-	return clawmd_fs_type(&t, &g->gd, CLAWMD_LOCAL_NAME, &e) == 0 && t != 0;
+	return clawmd_fs_type(&t, &lg->gd, CLAWMD_LOCAL_NAME, &e) == 0 && t != 0;
 }
 
 #define PRESERVED_MARK ".clawmd-preserved-"
@@ -795,19 +796,19 @@ static void list_preserved(struct clawmd_lint_files *fl, const struct clawmd_dir
 
 /* CM404: content compose preserved (never deleted) and nobody reviewed yet,
  * in the group and in its fragments directory. */
-static void lint_preserved(struct clawmd_lint_group *g)
+static void lint_preserved(struct clawmd_lint_group *lg)
 {
 	struct clawmd_dir fd = CLAWMD_DIR_INIT;
 	struct clawmd_err e = CLAWMD_ERR_INIT;
 	struct clawmd_lint_files fl = {0};
-	list_preserved(&fl, &g->gd, NULL);
-	if (clawmd_dir_openat(&fd, &g->gd, CLAWMD_FRAGMENTS_DIR, true, &e) == 0)
+	list_preserved(&fl, &lg->gd, NULL);
+	if (clawmd_dir_openat(&fd, &lg->gd, CLAWMD_FRAGMENTS_DIR, true, &e) == 0)
 		list_preserved(&fl, &fd, CLAWMD_FRAGMENTS_DIR);
 	if (fl.n)
 		qsort(fl.v, fl.n, sizeof(char *), clawmd_strcmp_ptr);
 	for (size_t i = 0; i < fl.n && i < PRESERVED_MAX; i++) {
-		char *file = clawmd_xasprintf("%s/%s", g->gshown, fl.v[i]);
-		clawmd_lint_add(g->out, "CM404", g->group, file, 1, 1,
+		char *file = clawmd_xasprintf("%s/%s", lg->gshown, fl.v[i]);
+		clawmd_lint_add(lg->out, "CM404", lg->group, file, 1, 1,
 				"review it, keep what matters (in CLAUDE.local.md), then delete it",
 				"compose moved this content aside rather than delete it; it is waiting "
 				"for review%s",
@@ -815,84 +816,85 @@ static void lint_preserved(struct clawmd_lint_group *g)
 									     : "");
 		free(file);
 	}
-	g->npreserved = fl.n;
+	lg->npreserved = fl.n;
 	clawmd_strv_free(fl.v, fl.n);
 	clawmd_dir_release(&fd);
 }
 
-void clawmd_lint_group_release(struct clawmd_lint_group *g)
+void clawmd_lint_group_release(struct clawmd_lint_group *lg)
 {
-	free(g->gpath);
-	free(g->gshown);
-	free(g->cfg_shown);
-	free(g->entry_shown);
-	free(g->cfg_prefix);
-	clawmd_plan_release(&g->plan);
+	free(lg->gpath);
+	free(lg->gshown);
+	free(lg->cfg_shown);
+	free(lg->entry_shown);
+	free(lg->cfg_prefix);
+	clawmd_plan_release(&lg->plan);
 }
 
-int clawmd_lint_group_run(struct clawmd_lint_group *g, struct clawmd_findings *out, struct clawmd_group *grp,
-		      const struct clawmd_lint_opts *opts, struct clawmd_err *err)
+int clawmd_lint_group_run(struct clawmd_lint_group *lg, struct clawmd_findings *out,
+			  struct clawmd_group *grp, const struct clawmd_lint_opts *opts,
+			  struct clawmd_err *err)
 {
 	static const struct clawmd_lint_opts defaults = CLAWMD_LINT_OPTS_INIT;
 	const struct clawmd_layout *lay = grp->lay;
 	const struct clawmd_dir *gd;
 	int rc;
-	memset(g, 0, sizeof(*g));
-	clawmd_plan_init(&g->plan);
-	g->out = out;
-	g->grp = grp;
-	g->lay = lay;
-	g->opts = opts ? opts : &defaults;
-	g->group = grp->name;
-	g->drift = CLAWMD_DRIFT_INVALID;
-	g->gpath = clawmd_xstrdup(grp->path);
-	g->gshown = clawmd_lint_shown(lay->root, g->gpath);
-	g->cfg_shown = clawmd_xasprintf("%s/%s", g->gshown, CLAWMD_CONFIG_NAME);
-	g->cfg_prefix = clawmd_path_join(grp->shown, CLAWMD_CONFIG_NAME);
-	g->entry_shown = clawmd_xasprintf("%s/%s", g->gshown, CLAWMD_ENTRY_NAME);
-	if ((rc = clawmd_opts_version(g->opts->version, CLAWMD_LINT_OPTS_VERSION, "clawmd_lint_opts",
+	memset(lg, 0, sizeof(*lg));
+	clawmd_plan_init(&lg->plan);
+	lg->out = out;
+	lg->grp = grp;
+	lg->lay = lay;
+	lg->opts = opts ? opts : &defaults;
+	lg->group = grp->name;
+	lg->drift = CLAWMD_DRIFT_INVALID;
+	lg->gpath = clawmd_xstrdup(grp->path);
+	lg->gshown = clawmd_lint_shown(lay->root, lg->gpath);
+	lg->cfg_shown = clawmd_xasprintf("%s/%s", lg->gshown, CLAWMD_CONFIG_NAME);
+	lg->cfg_prefix = clawmd_path_join(grp->shown, CLAWMD_CONFIG_NAME);
+	lg->entry_shown = clawmd_xasprintf("%s/%s", lg->gshown, CLAWMD_ENTRY_NAME);
+	if ((rc = clawmd_opts_version(lg->opts->version, CLAWMD_LINT_OPTS_VERSION, "clawmd_lint_opts",
 				      err)) < 0)
 		return rc;
 	/* The handle's directory, opened once, for every look below. */
 	if ((rc = clawmd_group_dir(&gd, grp, err)) < 0)
 		return rc;
-	g->gd = (struct clawmd_dir){gd->fd, g->gpath};
+	lg->gd = (struct clawmd_dir){gd->fd, lg->gpath};
 
-	lint_config(g, err);
+	lint_config(lg, err);
 	if (err->code)
 		return err->code;
-	lint_skills(g);
-	lint_mcp(g);
-	lint_persona(g);
-	if (g->cfg_ok) {
-		if ((rc = clawmd_plan_build(&g->plan, grp, err)) < 0)
+	lint_skills(lg);
+	lint_mcp(lg);
+	lint_persona(lg);
+	if (lg->cfg_ok) {
+		if ((rc = clawmd_plan_build(&lg->plan, grp, err)) < 0)
 			return rc;
-		g->planned = true;
-		if ((rc = lint_drift(g, err)) < 0)
+		lg->planned = true;
+		if ((rc = lint_drift(lg, err)) < 0)
 			return rc;
 	}
-	if ((rc = lint_memory(g, err)) < 0 || (rc = lint_runtimes(g, err)) < 0)
+	if ((rc = lint_memory(lg, err)) < 0 || (rc = lint_runtimes(lg, err)) < 0)
 		return rc;
-	lint_budget(g);
-	lint_dropped(g);
-	char *local = clawmd_path_join(g->gshown, CLAWMD_LOCAL_NAME);
-	if (local_present(g))
-		clawmd_lint_local_ignored(out, grp->name, lay->root, g->gpath, local);
+	lint_budget(lg);
+	lint_dropped(lg);
+	char *local = clawmd_path_join(lg->gshown, CLAWMD_LOCAL_NAME);
+	if (local_present(lg))
+		clawmd_lint_local_ignored(out, grp->name, lay->root, lg->gpath, local);
 	free(local);
 	/* An inlined entry holds the memory: as private as the memory. */
-	for (size_t i = 0; g->planned && g->plan.inlined && i < g->plan.n; i++) {
-		const char *name = g->plan.entries[i].name;
+	for (size_t i = 0; lg->planned && lg->plan.inlined && i < lg->plan.n; i++) {
+		const char *name = lg->plan.entries[i].name;
 		struct clawmd_err scratch = CLAWMD_ERR_INIT;
 		mode_t t;
 		if (!clawmd_runtime_entry_name(name) || !strcmp(name, CLAWMD_ENTRY_NAME) ||
-		    clawmd_fs_type(&t, &g->gd, name, &scratch) < 0 || t != S_IFREG)
+		    clawmd_fs_type(&t, &lg->gd, name, &scratch) < 0 || t != S_IFREG)
 			continue;
-		char *shown = clawmd_path_join(g->gshown, name);
-		clawmd_lint_ignored(out, grp->name, lay->root, g->gpath, name, shown);
+		char *shown = clawmd_path_join(lg->gshown, name);
+		clawmd_lint_ignored(out, grp->name, lay->root, lg->gpath, name, shown);
 		free(shown);
 	}
-	lint_preserved(g);
-	if ((rc = lint_group_rules(g)) < 0)
+	lint_preserved(lg);
+	if ((rc = lint_group_rules(lg)) < 0)
 		return rc;
 	return 0;
 }
@@ -900,8 +902,8 @@ int clawmd_lint_group_run(struct clawmd_lint_group *g, struct clawmd_findings *o
 int clawmd_lint_group(struct clawmd_findings *out, struct clawmd_group *grp,
 		      const struct clawmd_lint_opts *opts, struct clawmd_err *err)
 {
-	struct clawmd_lint_group g;
-	int rc = clawmd_lint_group_run(&g, out, grp, opts, err);
-	clawmd_lint_group_release(&g);
+	struct clawmd_lint_group lg;
+	int rc = clawmd_lint_group_run(&lg, out, grp, opts, err);
+	clawmd_lint_group_release(&lg);
 	return rc;
 }

@@ -62,7 +62,7 @@ struct clawmd_lint_group;
 
 /* What caliban or chimera (contract `c`, whose load of the group by `mo`
  * is `m`) would lose or mangle of the group, at the entry `shown`. */
-void clawmd_lint_seed(struct clawmd_lint_group *g, const struct clawmd_contract *c,
+void clawmd_lint_seed(struct clawmd_lint_group *lg, const struct clawmd_contract *c,
 		      const char *shown, const struct clawmd_memory_opts *mo,
 		      const struct clawmd_memory *m);
 
@@ -124,10 +124,10 @@ struct clawmd_lint_group {
 };
 
 /* Lint the group behind `grp` into `out`, keeping what status reports in
- * `g`; release `g` with clawmd_lint_group_release() whatever it returns. */
-int clawmd_lint_group_run(struct clawmd_lint_group *g, struct clawmd_findings *out,
+ * `lg`; release `lg` with clawmd_lint_group_release() whatever it returns. */
+int clawmd_lint_group_run(struct clawmd_lint_group *lg, struct clawmd_findings *out,
 			  struct clawmd_group *grp, const struct clawmd_lint_opts *opts,
 			  struct clawmd_err *err);
-void clawmd_lint_group_release(struct clawmd_lint_group *g);
+void clawmd_lint_group_release(struct clawmd_lint_group *lg);
 
 #endif

@@ -112,7 +112,7 @@ static char *why_lost(const struct clawmd_memory *ref, size_t i, const struct cl
 }
 
 /* CM608: caliban cuts its prefix at its budget. */
-static void seed_cut(struct clawmd_lint_group *g, const struct clawmd_contract *c,
+static void seed_cut(struct clawmd_lint_group *lg, const struct clawmd_contract *c,
 		     const char *shown, const struct clawmd_memory_opts *mo,
 		     const struct clawmd_memory *m, bool caliban)
 {
@@ -122,7 +122,7 @@ static void seed_cut(struct clawmd_lint_group *g, const struct clawmd_contract *
 	const char *cut = caliban && text.len ? memmem(text.ptr, text.len, truncated_marker,
 						       sizeof(truncated_marker) - 1) : NULL;
 	if (cut)
-		clawmd_lint_add(g->out, "CM608", g->group, shown, 1, 1,
+		clawmd_lint_add(lg->out, "CM608", lg->group, shown, 1, 1,
 				"trim the biggest parts: caliban keeps about 128,000 characters",
 				"%s cuts its memory at 32,000 tokens (characters / 4): %ld bytes of the "
 				"group's instructions are lost", title,
@@ -132,7 +132,7 @@ static void seed_cut(struct clawmd_lint_group *g, const struct clawmd_contract *
 
 /* CM607: every character past ASCII garbled, in each file caliban reads
  * (what its comments hold aside: stripped, not sent). */
-static void seed_garbled(struct clawmd_lint_group *g, const struct clawmd_contract *c,
+static void seed_garbled(struct clawmd_lint_group *lg, const struct clawmd_contract *c,
 			 const char *shown, const struct clawmd_memory_opts *mo,
 			 const struct clawmd_memory *m, bool caliban)
 {
@@ -143,7 +143,7 @@ static void seed_garbled(struct clawmd_lint_group *g, const struct clawmd_contra
 		struct clawmd_view rv = {mo->mounts, mo->nmounts, NULL, NULL};
 		if (clawmd_view_read(&rv, f->path, &raw, MEMORY_READ_MAX, NULL) == 0 &&
 		    !ascii_text(raw.ptr, raw.len))
-			clawmd_lint_add(g->out, "CM607", g->group, shown, 1, 1,
+			clawmd_lint_add(lg->out, "CM607", lg->group, shown, 1, 1,
 					"write the instructions caliban reads in ASCII",
 					"%s garbles every character past ASCII in %s (each of its bytes "
 					"becomes a character of its own)", title, f->path);
@@ -153,7 +153,7 @@ static void seed_garbled(struct clawmd_lint_group *g, const struct clawmd_contra
 
 /* CM606, CM610: the loader's load held against what Claude Code loads of
  * the group. */
-static void seed_against_claude(struct clawmd_lint_group *g, const struct clawmd_contract *c,
+static void seed_against_claude(struct clawmd_lint_group *lg, const struct clawmd_contract *c,
 				const char *shown, const struct clawmd_memory_opts *mo,
 				const struct clawmd_memory *m, bool caliban)
 {
@@ -180,7 +180,7 @@ static void seed_against_claude(struct clawmd_lint_group *g, const struct clawmd
 			continue;
 		char *why = why_lost(&ref, i, m, caliban);
 		if (why)
-			clawmd_lint_add(g->out, "CM606", g->group, shown, 1, 1,
+			clawmd_lint_add(lg->out, "CM606", lg->group, shown, 1, 1,
 					caliban ? "compose again in copy mode (clawmd imports the memory "
 						  "and puts each import caliban must follow on a line of "
 						  "its own), or put the @ on a line of its own"
@@ -196,7 +196,7 @@ static void seed_against_claude(struct clawmd_lint_group *g, const struct clawmd
 			continue;
 		char *r = clawmd_view_realpath(&v, im->path);
 		if (r && listed(mine, nmine, r) && !listed(refs, nref, r))
-			clawmd_lint_add(g->out, "CM610", g->group, shown, 1, 1,
+			clawmd_lint_add(lg->out, "CM610", lg->group, shown, 1, 1,
 					"write the path without its @ (or with a backslash before it) "
 					"where it is an example",
 					"%s imports @%s in %s from inside code, where Claude Code leaves "
@@ -208,20 +208,20 @@ static void seed_against_claude(struct clawmd_lint_group *g, const struct clawmd
 	clawmd_memory_release(&ref);
 }
 
-void clawmd_lint_seed(struct clawmd_lint_group *g, const struct clawmd_contract *c,
+void clawmd_lint_seed(struct clawmd_lint_group *lg, const struct clawmd_contract *c,
 		      const char *shown, const struct clawmd_memory_opts *mo,
 		      const struct clawmd_memory *m)
 {
 	bool caliban = c->like == CLAWMD_RUNTIME_CALIBAN;
 	/* CM609: the loader fails on the group's files and sends nothing */
 	if (m->failed) {
-		clawmd_lint_add(g->out, "CM609", g->group, shown, 1, 1,
+		clawmd_lint_add(lg->out, "CM609", lg->group, shown, 1, 1,
 				caliban ? "trim the group's instructions below caliban's 32,000 tokens"
 					: "save the file as UTF-8 (or remove it from the imports)",
 				"%s", m->failed);
 		return;
 	}
-	seed_cut(g, c, shown, mo, m, caliban);
-	seed_garbled(g, c, shown, mo, m, caliban);
-	seed_against_claude(g, c, shown, mo, m, caliban);
+	seed_cut(lg, c, shown, mo, m, caliban);
+	seed_garbled(lg, c, shown, mo, m, caliban);
+	seed_against_claude(lg, c, shown, mo, m, caliban);
 }

@@ -35,34 +35,34 @@ int clawmd_group_status_get(struct clawmd_group_status *out, struct clawmd_group
 			    const struct clawmd_lint_opts *opts, struct clawmd_err *err)
 {
 	struct clawmd_findings f;
-	struct clawmd_lint_group g;
+	struct clawmd_lint_group lg;
 	clawmd_group_status_init(out);
 	clawmd_findings_init(&f);
-	int rc = clawmd_lint_group_run(&g, &f, grp, opts, err);
+	int rc = clawmd_lint_group_run(&lg, &f, grp, opts, err);
 	out->group = clawmd_xstrdup(grp->name);
 	if (rc < 0)
 		goto out;
-	out->drift = g.drift;
-	out->all_skills = g.cfg_ok && g.cfg->all_skills;
-	out->memory_chars = g.memory_chars;
-	out->tokens = (g.memory_chars + 3) / 4;
+	out->drift = lg.drift;
+	out->all_skills = lg.cfg_ok && lg.cfg->all_skills;
+	out->memory_chars = lg.memory_chars;
+	out->tokens = (lg.memory_chars + 3) / 4;
 	out->nfindings = f.n;
 	out->nerrors = clawmd_findings_count(&f, CLAWMD_SEV_ERROR);
-	out->npreserved = g.npreserved;
+	out->npreserved = lg.npreserved;
 	enum clawmd_runtime first;
 	struct clawmd_err scratch = CLAWMD_ERR_INIT;
-	if (g.cfg_ok && clawmd_group_runtimes(&out->runtimes, &first, grp, &scratch) < 0)
+	if (lg.cfg_ok && clawmd_group_runtimes(&out->runtimes, &first, grp, &scratch) < 0)
 		out->runtimes = 0;
-	if (g.planned && g.plan.flat) {
+	if (lg.planned && lg.plan.flat) {
 		/* one document: no fragments, its skills by their sections */
-		out->skills = clawmd_xcalloc(g.plan.nskills + 1, sizeof(char *));
-		for (; out->nskills < g.plan.nskills; out->nskills++)
-			out->skills[out->nskills] = clawmd_xstrdup(g.plan.skills[out->nskills]);
-	} else if (g.planned) {
+		out->skills = clawmd_xcalloc(lg.plan.nskills + 1, sizeof(char *));
+		for (; out->nskills < lg.plan.nskills; out->nskills++)
+			out->skills[out->nskills] = clawmd_xstrdup(lg.plan.skills[out->nskills]);
+	} else if (lg.planned) {
 		size_t cap = 0, scap = 0;
 		static const char skill_prefix[] = CLAWMD_FRAGMENTS_DIR "/skill-";
-		for (size_t i = 0; i + 1 < g.plan.n; i++) {
-			const struct clawmd_entry *e = &g.plan.entries[i];
+		for (size_t i = 0; i + 1 < lg.plan.n; i++) {
+			const struct clawmd_entry *e = &lg.plan.entries[i];
 			const char *name = e->name;
 			bool dir = e->type == CLAWMD_FT_DIR;
 			clawmd_xgrow(&out->fragments, &cap, out->nfragments + 1, sizeof(char *));
@@ -77,7 +77,7 @@ int clawmd_group_status_get(struct clawmd_group_status *out, struct clawmd_group
 		}
 	}
 out:
-	clawmd_lint_group_release(&g);
+	clawmd_lint_group_release(&lg);
 	clawmd_findings_release(&f);
 	return rc;
 }

@@ -25,7 +25,7 @@ static char *utc_stamp(void)
 
 /*
  * The base is tracked by git: the blocks of global/CLAUDE.md it lacks
- * (`miss`, of the file `g`) go to the review file beside it instead, under
+ * (`miss`, of the file `global`) go to the review file beside it instead, under
  * the same marker, appended to what an earlier run put there.  The base is
  * part of the host's checkout: rewritten by a run at host start, it would
  * dirty the checkout the host updates with git pull, and its next update
@@ -36,7 +36,7 @@ static char *utc_stamp(void)
  * taken over.
  */
 static int review_global(struct mig *m, const struct clawmd_dir *bd, const char *bname,
-			 const struct clawmd_buf *g, const struct clawmd_buf *miss,
+			 const struct clawmd_buf *global, const struct clawmd_buf *miss,
 			 const struct stat *like, char *gpath, char *bpath, struct clawmd_err *err)
 {
 	const struct clawmd_layout *lay = m->lay;
@@ -65,7 +65,7 @@ static int review_global(struct mig *m, const struct clawmd_dir *bd, const char 
 		goto out;
 	rc = 0;
 	clawmd_migrate_missing(&add, miss->ptr, miss->len, old.ptr ? old.ptr : "", old.len);
-	if (!add.len || clawmd_mig_has_marker(&old, "groups/global/CLAUDE.md", g->ptr, g->len)) {
+	if (!add.len || clawmd_mig_has_marker(&old, "groups/global/CLAUDE.md", global->ptr, global->len)) {
 		clawmd_mig_act(m, CLAWMD_MIGRATE_BASE_HAS, CLAWMD_LEGACY_GLOBAL, gpath, clawmd_xstrdup(rpath),
 		    "nothing to carry: already in the review file beside the tracked base");
 		gpath = NULL;
@@ -83,7 +83,8 @@ static int review_global(struct mig *m, const struct clawmd_dir *bd, const char 
 			"them, move what the agents should read into %s, commit it, and remove %s",
 			bpath, dry ? "would leave" : "left", add.len, dry ? "would go" : "are", rpath,
 			bpath, rpath);
-		clawmd_mig_appended(&out, &old, "groups/global/CLAUDE.md", add.ptr, add.len, g->ptr, g->len);
+		clawmd_mig_appended(&out, &old, "groups/global/CLAUDE.md", add.ptr, add.len,
+				    global->ptr, global->len);
 		if (!dry)
 			rc = clawmd_mig_replace_like(bd, rname, out.ptr, out.len, like, t ? &rst : NULL, err);
 	}
@@ -110,7 +111,7 @@ static int carry_global(struct mig *m, const struct clawmd_dir *glob, struct cla
 	const struct clawmd_layout *lay = m->lay;
 	bool dry = m->opts->dry_run;
 	struct clawmd_dir bd = CLAWMD_DIR_INIT;
-	struct clawmd_buf g = CLAWMD_BUF_INIT, base = CLAWMD_BUF_INIT, miss = CLAWMD_BUF_INIT,
+	struct clawmd_buf global = CLAWMD_BUF_INIT, base = CLAWMD_BUF_INIT, miss = CLAWMD_BUF_INIT,
 			  out = CLAWMD_BUF_INIT;
 	char *gpath = clawmd_mig_shown(lay, glob->path, CLAWMD_ENTRY_NAME);
 	char *bpath = clawmd_layout_shown(lay, lay->base);
@@ -132,7 +133,7 @@ static int carry_global(struct mig *m, const struct clawmd_dir *glob, struct cla
 		gpath = NULL;
 		goto out;
 	}
-	if ((rc = clawmd_fs_read(&g, glob, CLAWMD_ENTRY_NAME, CLAWMD_MIGRATE_FILE_MAX, err)) < 0)
+	if ((rc = clawmd_fs_read(&global, glob, CLAWMD_ENTRY_NAME, CLAWMD_MIGRATE_FILE_MAX, err)) < 0)
 		goto out;
 	*slash = '\0';
 	if ((rc = clawmd_dir_open(&bd, bdir[0] ? bdir : "/", err)) < 0)
@@ -144,8 +145,8 @@ static int carry_global(struct mig *m, const struct clawmd_dir *glob, struct cla
 	if ((rc = clawmd_fs_read(&base, &bd, bname, CLAWMD_MIGRATE_FILE_MAX, err)) < 0)
 		goto out;
 	rc = 0;
-	clawmd_migrate_missing(&miss, g.ptr, g.len, base.ptr ? base.ptr : "", base.len);
-	if (!miss.len || clawmd_mig_has_marker(&base, "groups/global/CLAUDE.md", g.ptr, g.len)) {
+	clawmd_migrate_missing(&miss, global.ptr, global.len, base.ptr ? base.ptr : "", base.len);
+	if (!miss.len || clawmd_mig_has_marker(&base, "groups/global/CLAUDE.md", global.ptr, global.len)) {
 		clawmd_mig_act(m, CLAWMD_MIGRATE_BASE_HAS, CLAWMD_LEGACY_GLOBAL, gpath, bpath,
 		    "nothing to carry: already in the shared base");
 		gpath = bpath = NULL;
@@ -154,7 +155,7 @@ static int carry_global(struct mig *m, const struct clawmd_dir *glob, struct cla
 	/* A base the owner keeps in git is not rewritten at host start. */
 	clawmd_mig_open_tracked(m);
 	if (clawmd_tracked_has(m->tracked, lay->base)) {
-		rc = review_global(m, &bd, bname, &g, &miss, have_base ? &bst : NULL, gpath, bpath,
+		rc = review_global(m, &bd, bname, &global, &miss, have_base ? &bst : NULL, gpath, bpath,
 				   err);
 		gpath = bpath = NULL;
 		goto out;
@@ -164,7 +165,8 @@ static int carry_global(struct mig *m, const struct clawmd_dir *glob, struct cla
 		    "the blocks the shared base lacks, under a marker");
 	a->bytes = miss.len;
 	gpath = bpath = NULL;
-	clawmd_mig_appended(&out, &base, "groups/global/CLAUDE.md", miss.ptr, miss.len, g.ptr, g.len);
+	clawmd_mig_appended(&out, &base, "groups/global/CLAUDE.md", miss.ptr, miss.len, global.ptr,
+			    global.len);
 	if (!dry)
 		rc = clawmd_mig_replace_like(&bd, bname, out.ptr, out.len, have_base ? &bst : NULL,
 				  have_base ? &bst : NULL, err);
@@ -173,7 +175,7 @@ out:
 	free(bpath);
 	free(bdir);
 	clawmd_dir_release(&bd);
-	clawmd_buf_release(&g);
+	clawmd_buf_release(&global);
 	clawmd_buf_release(&base);
 	clawmd_buf_release(&miss);
 	clawmd_buf_release(&out);

@@ -23,21 +23,21 @@ bool clawmd_migrate_legacy_seen(const struct clawmd_dir *top, bool *any_group)
 	}
 	size_t k = 0;
 	for (struct dirent *e; !legacy && k < CLAWMD_LEGACY_LOOK_MAX && (e = readdir(dir)); k++) {
-		struct clawmd_dir g = CLAWMD_DIR_INIT;
+		struct clawmd_dir group_dir = CLAWMD_DIR_INIT;
 		struct clawmd_buf text = CLAWMD_BUF_INIT;
 		mode_t t = 0;
-		if (e->d_name[0] == '.' || clawmd_dir_open_beneath(&g, &gd, e->d_name, false, &err) != 0) {
-			clawmd_dir_release(&g);
+		if (e->d_name[0] == '.' || clawmd_dir_open_beneath(&group_dir, &gd, e->d_name, false, &err) != 0) {
+			clawmd_dir_release(&group_dir);
 			clawmd_err_clear(&err);
 			continue;
 		}
 		*any_group = true;
 		legacy = !strcmp(e->d_name, "global") ||
-			 (clawmd_fs_type(&t, &g, ".claude-global.md", &err) == 0 && t) ||
-			 (clawmd_fs_read(&text, &g, "CLAUDE.md", 4u << 20, &err) == 0 &&
+			 (clawmd_fs_type(&t, &group_dir, ".claude-global.md", &err) == 0 && t) ||
+			 (clawmd_fs_read(&text, &group_dir, "CLAUDE.md", 4u << 20, &err) == 0 &&
 			  !clawmd_entry_ours(text.ptr, text.len));
 		clawmd_buf_release(&text);
-		clawmd_dir_release(&g);
+		clawmd_dir_release(&group_dir);
 		clawmd_err_clear(&err);
 	}
 	closedir(dir);

@@ -53,13 +53,13 @@ int clawmd_mig_record_write(struct mig *m, struct clawmd_err *err)
 
 	cJSON *doc = cJSON_CreateObject();
 	cJSON_AddNumberToObject(doc, "clawmd_migrate", 1);
-	cJSON *g = cJSON_AddArrayToObject(doc, "groups");
+	cJSON *names = cJSON_AddArrayToObject(doc, "groups");
 	/* A retry ran only the failed groups: the examined ones stay those of
 	 * the run that examined them. */
 	char **groups = r->retry ? m->rec.groups : r->groups;
 	size_t ngroups = r->retry ? m->rec.ngroups : r->ngroups;
 	for (size_t i = 0; i < ngroups; i++)
-		cJSON_AddItemToArray(g, cJSON_CreateString(groups[i]));
+		cJSON_AddItemToArray(names, cJSON_CreateString(groups[i]));
 	/* Failed groups with why; a later run retries them. */
 	cJSON *f = cJSON_AddArrayToObject(doc, "failed");
 	for (size_t i = 0; i < r->n; i++) {

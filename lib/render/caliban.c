@@ -688,8 +688,8 @@ static void put_block(struct clawmd_buf *out, const char *tag, const struct tier
 
 bool clawmd_caliban_prefix(struct clawmd_buf *out, const struct clawmd_memory *m)
 {
-	struct tier g = {NULL, CLAWMD_BUF_INIT, 0}, p = {NULL, CLAWMD_BUF_INIT, 0};
-	clawmd_buf_put(&g.body, "", 0);
+	struct tier global = {NULL, CLAWMD_BUF_INIT, 0}, p = {NULL, CLAWMD_BUF_INIT, 0};
+	clawmd_buf_put(&global.body, "", 0);
 	clawmd_buf_put(&p.body, "", 0);
 	/* to_legacy_tier: each walked file, then each rule, in a block of
 	 * its own; the tier's tokens are the sum of each file's */
@@ -697,9 +697,9 @@ bool clawmd_caliban_prefix(struct clawmd_buf *out, const struct clawmd_memory *m
 		for (size_t i = 0; i < m->nfiles; i++) {
 			const struct clawmd_mem_file *f = &m->files[i];
 			if (f->type == CLAWMD_MEM_USER && !pass) {
-				g.path = f->path;
-				clawmd_buf_put(&g.body, f->content, f->len);
-				g.tokens = chars(f->content, f->len) / 4;
+				global.path = f->path;
+				clawmd_buf_put(&global.body, f->content, f->len);
+				global.tokens = chars(f->content, f->len) / 4;
 				continue;
 			}
 			bool rule = f->source && !strcmp(f->source, "rule");
@@ -717,15 +717,15 @@ bool clawmd_caliban_prefix(struct clawmd_buf *out, const struct clawmd_memory *m
 		}
 	/* enforce_budget: the project tier cut first, then the global one */
 	bool ok = true;
-	if (g.tokens + p.tokens > CALIBAN_TOKENS)
-		ok = cut(&p, CALIBAN_TOKENS - (g.tokens < CALIBAN_TOKENS ? g.tokens : CALIBAN_TOKENS));
-	if (ok && g.tokens + p.tokens > CALIBAN_TOKENS)
-		ok = cut(&g, CALIBAN_TOKENS - (p.tokens < CALIBAN_TOKENS ? p.tokens : CALIBAN_TOKENS));
+	if (global.tokens + p.tokens > CALIBAN_TOKENS)
+		ok = cut(&p, CALIBAN_TOKENS - (global.tokens < CALIBAN_TOKENS ? global.tokens : CALIBAN_TOKENS));
+	if (ok && global.tokens + p.tokens > CALIBAN_TOKENS)
+		ok = cut(&global, CALIBAN_TOKENS - (p.tokens < CALIBAN_TOKENS ? p.tokens : CALIBAN_TOKENS));
 	if (ok) {
-		put_block(out, "global-claude-md", &g);
+		put_block(out, "global-claude-md", &global);
 		put_block(out, "project-claude-md", &p);
 	}
-	clawmd_buf_release(&g.body);
+	clawmd_buf_release(&global.body);
 	clawmd_buf_release(&p.body);
 	return ok;
 }

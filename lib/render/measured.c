@@ -457,13 +457,13 @@ static bool pi_git(struct ml *ml, const char *cwd, char **repo, char **common)
 {
 	bool found = false;
 	for (char *d = clawmd_xstrdup(cwd);;) {
-		char *g = clawmd_path_resolve(d, ".git"), *gd = NULL, *head = NULL;
-		char k = clawmd_load_kind(ml->v, g);
+		char *dotgit = clawmd_path_resolve(d, ".git"), *gd = NULL, *head = NULL;
+		char k = clawmd_load_kind(ml->v, dotgit);
 		bool stop = false;
 		if (k == 'd') {
-			gd = clawmd_xstrdup(g);
+			gd = clawmd_xstrdup(dotgit);
 		} else if (k == 'f') {
-			char *s = pi_read_trimmed(ml, g);
+			char *s = pi_read_trimmed(ml, dotgit);
 			stop = !s;
 			if (s && !strncmp(s, "gitdir: ", 8)) {
 				size_t a, b;
@@ -497,7 +497,7 @@ static bool pi_git(struct ml *ml, const char *cwd, char **repo, char **common)
 		}
 		free(head);
 		free(gd);
-		free(g);
+		free(dotgit);
 		char *up = clawmd_path_dir(d);
 		bool top = stop || !strcmp(up, d);
 		free(d);

@@ -697,12 +697,12 @@ static bool text_sent(const struct flist *out, const struct clawmd_mem_file *f)
 	size_t a, b;
 	clawmd_js_trim(f->content, f->len, &a, &b);
 	for (size_t i = 0; a < b && i < out->n; i++) {
-		const struct clawmd_mem_file *g = &out->v[i];
+		const struct clawmd_mem_file *prev = &out->v[i];
 		size_t c, d;
-		if (g->type != CLAWMD_MEM_PROJECT && g->type != CLAWMD_MEM_LOCAL)
+		if (prev->type != CLAWMD_MEM_PROJECT && prev->type != CLAWMD_MEM_LOCAL)
 			continue;
-		clawmd_js_trim(g->content, g->len, &c, &d);
-		if (d - c == b - a && !memcmp(g->content + c, f->content + a, b - a))
+		clawmd_js_trim(prev->content, prev->len, &c, &d);
+		if (d - c == b - a && !memcmp(prev->content + c, f->content + a, b - a))
 			return true;
 	}
 	return false;
@@ -811,13 +811,13 @@ static void agents_place(struct flist *out, struct flist *parts)
 		}
 		size_t at = SIZE_MAX, last = SIZE_MAX;
 		for (size_t x = 0; x < out->n; x++) {
-			const struct clawmd_mem_file *g = &out->v[x];
-			if (g->type != CLAWMD_MEM_PROJECT && g->type != CLAWMD_MEM_LOCAL)
+			const struct clawmd_mem_file *placed = &out->v[x];
+			if (placed->type != CLAWMD_MEM_PROJECT && placed->type != CLAWMD_MEM_LOCAL)
 				continue;
 			last = x;
-			char *gd = project_dir(g->root ? g->root : g->path);
-			bool under = below(gd, dir);
-			free(gd);
+			char *placed_dir = project_dir(placed->root ? placed->root : placed->path);
+			bool under = below(placed_dir, dir);
+			free(placed_dir);
 			if (under && at == SIZE_MAX)
 				at = x;
 		}

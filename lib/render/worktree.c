@@ -44,9 +44,9 @@ static char *dotgit_file_dir(struct clawmd_load_view *v, const char *cwd)
 	char *d = clawmd_xstrdup(cwd);
 	bool found = false, is_dir = false;
 	for (;;) {
-		char *g = clawmd_path_resolve(d, ".git");
-		found = clawmd_load_lexists(v, g, &is_dir);
-		free(g);
+		char *dotgit = clawmd_path_resolve(d, ".git");
+		found = clawmd_load_lexists(v, dotgit, &is_dir);
+		free(dotgit);
 		if (found || !strcmp(d, "/"))
 			break;
 		char *p = clawmd_path_dir(d);
