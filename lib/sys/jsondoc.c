@@ -35,13 +35,17 @@ struct clawmd_json *clawmd_json_array(void)
 	return handle(cJSON_CreateArray());
 }
 
-/* `v` into `to`: under `key`, or appended when key is NULL. */
-static void put(struct clawmd_json *to, const char *key, cJSON *v)
+/* `v` into `to`: under `key`, or appended when key is NULL.  A value no
+ * parent took (a NULL parent, or allocation failed) is freed here: every
+ * add hands its value over, taken or not. */
+static cJSON *put(struct clawmd_json *to, const char *key, cJSON *v)
 {
-	if (key)
-		cJSON_AddItemToObject(item(to), key, v);
-	else
-		cJSON_AddItemToArray(item(to), v);
+	if (!v)
+		return NULL;
+	if (to && (key ? cJSON_AddItemToObject(item(to), key, v) : cJSON_AddItemToArray(item(to), v)))
+		return v;
+	cJSON_Delete(v);
+	return NULL;
 }
 
 void clawmd_json_add(struct clawmd_json *to, const char *key, struct clawmd_json *value)
@@ -51,20 +55,12 @@ void clawmd_json_add(struct clawmd_json *to, const char *key, struct clawmd_json
 
 struct clawmd_json *clawmd_json_add_object(struct clawmd_json *to, const char *key)
 {
-	if (key)
-		return handle(cJSON_AddObjectToObject(item(to), key));
-	cJSON *o = cJSON_CreateObject();
-	cJSON_AddItemToArray(item(to), o);
-	return handle(o);
+	return handle(put(to, key, cJSON_CreateObject()));
 }
 
 struct clawmd_json *clawmd_json_add_array(struct clawmd_json *to, const char *key)
 {
-	if (key)
-		return handle(cJSON_AddArrayToObject(item(to), key));
-	cJSON *a = cJSON_CreateArray();
-	cJSON_AddItemToArray(item(to), a);
-	return handle(a);
+	return handle(put(to, key, cJSON_CreateArray()));
 }
 
 void clawmd_json_add_string(struct clawmd_json *to, const char *key, const char *s)
@@ -171,7 +167,7 @@ void clawmd_json_add_bytes(struct clawmd_json *to, const char *key, const char *
 	clawmd_buf_release(&lit);
 	if (replaced) {
 		char *k = clawmd_xasprintf("%s_base64", key);
-		cJSON_AddItemToObject(item(to), k, base64_of(data, len));
+		put(to, k, base64_of(data, len));
 		free(k);
 	}
 }
