@@ -11,9 +11,9 @@
 # After the run: every tracked line is found, what was moved aside stays
 # within the bound (at most CLAWMD_PRESERVED_CAP entries and one overflow
 # file per name) and is owned by the group directory's owner, and a no-op
-# compose of a soaked group runs within 10% of one of a fresh group (the
-# start's state; measured side by side at the end, so that the load of the
-# machine, shared or not, weighs on both alike).  Exit 1 otherwise.
+# compose of a soaked group makes no more system calls than one of a fresh
+# group (the start's state) and lists no directory: counted, not timed, so
+# that the machine's load cannot move the verdict.  Exit 1 otherwise.
 set -u
 CLAWMD=$1 SOAK=$2 LABEL=${3:-soak}
 COMPOSES=${SOAK_COMPOSES:-100000} SECONDS_MAX=${SOAK_SECONDS:-1200} NG=${SOAK_GROUPS:-3}
