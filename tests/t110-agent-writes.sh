@@ -164,6 +164,49 @@ if [ "$(id -u)" = 0 ]; then
 	expect_grep "and the new edit" "churn 21" "$G/CLAUDE.md.clawmd-preserved-overflow"
 	expect_eq "all of it owned by the group directory's owner" \
 		"$(cd "$G" && stat -c %u CLAUDE.md.clawmd-preserved-* | sort -u)" 1000
+	# Root in a container with docker's default capabilities has no
+	# CAP_LEASE, and these files are the agent's (uid 1000): compose asks
+	# for the lease as their owner, so a held file is still told from a
+	# closed one there (a fresh Debian container failed the two checks
+	# above without it).
+	if setpriv --bounding-set -lease -- true 2>/dev/null; then
+		nolease="setpriv --bounding-set -lease --"
+		echo "held three" >>"$G/CLAUDE.md"
+		exec 3>>"$G/CLAUDE.md"
+		expect_ok "without CAP_LEASE: compose past the cap over a file held open" \
+			$nolease $CLAWMD -C "$R" compose g
+		echo "held four" >&3
+		exec 3>&-
+		held=$(ls -A "$G" | grep '^CLAUDE.md.clawmd-preserved-overflow-')
+		check "without CAP_LEASE: it is moved aside past the cap ($held)" test -n "$held"
+		echo "churn 22" >>"$G/CLAUDE.md"
+		expect_ok "without CAP_LEASE: the next compose that moves aside" \
+			$nolease $CLAWMD -C "$R" compose g
+		expect_eq "without CAP_LEASE: what was held is appended once closed, the edit too" \
+			"$(ls -A "$G" | grep -c '^CLAUDE.md.clawmd-preserved-overflow-')" 0
+		expect_eq "without CAP_LEASE: the held file's lines in the overflow, once each" \
+			"$(grep -c '^held three$\|^held four$\|^churn 22$' "$G/CLAUDE.md.clawmd-preserved-overflow")" 3
+		# A killed run's empty temp, the agent's, held open: not unlinked.
+		L=.CLAUDE.local.md.0123456789abcdef.tmp
+		: >"$G/$L"
+		chown 1000:1000 "$G/$L"
+		exec 3>>"$G/$L"
+		expect_ok "without CAP_LEASE: compose with an open leftover of the agent's" \
+			$nolease $CLAWMD -C "$R" compose g
+		echo "held five" >&3
+		exec 3>&-
+		kept=$(found 'held five')
+		check "without CAP_LEASE: the line written to it is kept ($kept)" \
+			sh -c "echo '$kept' | grep -q '^CLAUDE.local.md.clawmd-preserved-'"
+		rm -f "$G"/CLAUDE.local.md.clawmd-preserved-*
+		: >"$G/$L"
+		chown 1000:1000 "$G/$L"
+		expect_ok "without CAP_LEASE: compose with a closed leftover of the agent's" \
+			$nolease $CLAWMD -C "$R" compose g
+		expect_eq "without CAP_LEASE: that one is removed" "$(ls -A "$G" | grep -c "^$L\$\|^CLAUDE.local.md.clawmd-preserved")" 0
+	else
+		for _k in $(seq 9); do _report 0 "# SKIP setpriv cannot drop CAP_LEASE"; done
+	fi
 	# The fast path does not list the group directory, however full.
 	i=0
 	while [ $i -lt 2000 ]; do : >"$G/notes-$i.clawmd-preserved-x"; i=$((i + 1)); done
@@ -176,7 +219,7 @@ if [ "$(id -u)" = 0 ]; then
 		_report 0 "# SKIP strace unavailable"
 	fi
 else
-	for _k in $(seq 23); do _report 0 "# SKIP not root: the owner of what is kept"; done
+	for _k in $(seq 32); do _report 0 "# SKIP not root: the owner of what is kept"; done
 fi
 
 # 6. compose creates a missing CLAUDE.local.md and gives it the group

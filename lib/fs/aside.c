@@ -13,6 +13,7 @@
 #include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
+#include <sys/fsuid.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -404,14 +405,38 @@ bool clawmd_fs_is_own(const struct clawmd_dir *d, const char *name, clawmd_fs_ou
 }
 
 /*
+ * The kernel leases a file to its owner or to a holder of CAP_LEASE, which
+ * root lacks in a container with docker's default capabilities (where it
+ * keeps CAP_SETUID): the lease is asked for again as the file's owner.
+ * setfsuid(2) changes the calling thread's file-system uid alone (glibc
+ * does not carry it to the other threads, as it does setuid's), and only
+ * for this one fcntl; a thread that cannot take the uid gets EACCES.
+ */
+static int lease_as_owner(int fd)
+{
+	struct stat st;
+	if (fstat(fd, &st) < 0)
+		return -1;
+	uid_t was = (uid_t)setfsuid(st.st_uid);
+	int rc = -1, e = EACCES;
+	if ((uid_t)setfsuid((uid_t)-1) == st.st_uid) {
+		rc = fcntl(fd, F_SETLEASE, F_RDLCK);
+		e = errno;
+	}
+	setfsuid(was);
+	errno = e;
+	return rc;
+}
+
+/*
  * Whether anybody holds the file of `fd` (opened read-only) open for
  * writing, asked the one way that also holds it so: a read lease
  * (fcntl F_SETLEASE F_RDLCK) is refused while the file is open for writing
  * anywhere, and while it is held, an open for writing (or a truncate)
  * waits until it is released, and shows as a lease break (F_GETLEASE).
  * 0: held, nobody writes; 1: open for writing somewhere; -1: no lease here
- * (a file system without leases, NFS or some FUSE; clawmd neither root
- * nor the file's owner: EACCES).
+ * (a file system without leases, NFS or some FUSE; clawmd neither the
+ * file's owner nor allowed to act as it: EACCES).
  * A lease break is signalled to the holder, SIGIO by default, which ends a
  * process that does not expect it (a host of the library): SIGURG (ignored
  * by default) is asked for instead, and the descriptor is given no owner,
@@ -421,7 +446,7 @@ static int lease_take(int fd)
 {
 	if (fcntl(fd, F_SETSIG, SIGURG) < 0)
 		return -1;
-	if (fcntl(fd, F_SETLEASE, F_RDLCK) < 0)
+	if (fcntl(fd, F_SETLEASE, F_RDLCK) < 0 && (errno != EACCES || lease_as_owner(fd) < 0))
 		return errno == EAGAIN ? 1 : -1;
 	if (fcntl(fd, F_SETOWN, 0) < 0) {
 		/* the signal stays SIGURG: ignored unless the host wants it */
