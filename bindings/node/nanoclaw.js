@@ -580,31 +580,74 @@ function projectDocObject(config, runtimeSkills, notes) {
  * cap ladder, the skill selection, a dropped server, a persona file),
  * else clawmd's words with {file, group}.
  */
+/* What a warning is to nanoclaw's log: its kind and the parts matched,
+ * worked out once per text, since a group's no-op returns the same
+ * warnings at every spawn (bounded: 4,096 texts or 1 MiB of them). */
+const WARN_KINDS = [
+	['dropped', /: (\d+) bytes against its cap of (\d+): dropped the largest instruction sections: (.*)$/],
+	['near', /: (\d+) bytes, near its cap of (\d+)$/],
+	['base', /: composed without its base document \(/],
+	['selection', /: skills: the skill selection is not /],
+	['server', /: mcpServers\.(.*): dropping an invalid MCP server \((.*)\)$/],
+	['servers', /: mcpServers: not an object; ignoring every server$/],
+	['standing', /: could not read the standing instructions; /],
+];
+const warnKinds = new Map(); // warning text -> [kind, match]
+let warnChars = 0;
+function warnKind(w) {
+	let k = warnKinds.get(w);
+	if (k) return k;
+	k = ['other', null];
+	for (const [kind, re] of WARN_KINDS) {
+		const m = re.exec(w);
+		if (m) {
+			k = [kind, m];
+			break;
+		}
+	}
+	if (warnKinds.size >= 4096 || warnChars + w.length > 1 << 20) {
+		warnKinds.clear();
+		warnChars = 0;
+	}
+	warnKinds.set(w, k);
+	warnChars += w.length;
+	return k;
+}
+
 function logWarnings(log, r, file, group, contract) {
 	const warn = log && typeof log.warn === 'function' ? (m, o) => log.warn(m, o) : () => {};
 	const error = log && typeof log.error === 'function' ? (m, o) => log.error(m, o) : () => {};
 	r.dropped = [];
 	for (const w of r.warnings) {
-		let m;
-		if ((m = /: (\d+) bytes against its cap of (\d+): dropped the largest instruction sections: (.*)$/.exec(w))) {
+		const [kind, m] = warnKind(w);
+		switch (kind) {
+		case 'dropped':
 			r.dropped = m[3].split(', ');
 			error('Project document exceeded its size cap \u2014 dropped the largest instruction sections',
 				{ file, group, bytes: +m[1], maxBytes: +m[2], dropped: r.dropped, message: w });
-		} else if ((m = /: (\d+) bytes, near its cap of (\d+)$/.exec(w))) {
+			break;
+		case 'near': {
 			const maxBytes = +m[2];
 			warn('Project document is near its size cap',
 				{ file, group, bytes: +m[1], warnBytes: Math.floor(maxBytes - maxBytes / 8), maxBytes, message: w });
-		} else if (/: composed without its base document \(/.test(w)) {
+			break;
+		}
+		case 'base':
 			warn('Project document composed without its base document', { file, group, baseDoc: contract.baseDoc });
-		} else if (/: skills: the skill selection is not /.test(w)) {
+			break;
+		case 'selection':
 			warn('Stored skill selection is not "all" or a string list; inlining every skill', { file, group, message: w });
-		} else if ((m = /: mcpServers\.(.*): dropping an invalid MCP server \((.*)\)$/.exec(w))) {
+			break;
+		case 'server':
 			warn('Dropping invalid stored MCP server', { file, group, server: m[1], reason: m[2] });
-		} else if (/: mcpServers: not an object; ignoring every server$/.test(w)) {
+			break;
+		case 'servers':
 			warn('Stored mcp_servers is not an object; ignoring all entries', { file, group, message: w });
-		} else if (/: could not read the standing instructions; /.test(w)) {
+			break;
+		case 'standing':
 			warn('Could not read group standing instructions; omitting prepend file', { file, group, message: w });
-		} else {
+			break;
+		default:
 			warn(w, { file, group });
 		}
 	}

@@ -148,6 +148,31 @@ test('the servers in JSON.parse\'s order; the ladder drops the largest block, th
 	assert.match(read(root, 'groups/main/CLAUDE.md'), /# MCP Server: pc\n\ny{400}\n\n# MCP Server: pd\n\ny{400}\n\n# Omitted for size\n\n/);
 });
 
+test('a no-op logs its warnings as the compose before it did, each result its own dropped list', async (t) => {
+	// the adapter works out what a warning is once per text (its log's
+	// kind and fields); a no-op returns the same texts, and must log the same
+	const root = tree(t);
+	const mcp = { p0: { command: 'c', instructions: 'z'.repeat(900) }, web: { url: 'http://e.com', instructions: 'x' } };
+	const row = { mcp_servers: JSON.stringify(mcp) };
+	const spec = { fileName: 'CLAUDE.md', maxBytes: 600 };
+	const runs = [];
+	for (let i = 0; i < 3; i++) {
+		const log = logger();
+		const r = await composeGroupProjectDoc(group, path.join(root, 'groups/main'), spec, row, { log });
+		runs.push({ r, lines: log.lines });
+	}
+	assert.equal(runs[0].r.changed, true);
+	assert.equal(runs[2].r.changed, false);
+	assert.ok(runs[0].lines.some((l) => l[1] === 'Dropping invalid stored MCP server' && l[2].server === 'web'));
+	assert.ok(runs[0].lines.some((l) => l[0] === 'error' && /exceeded its size cap/.test(l[1])));
+	for (const run of runs.slice(1)) assert.deepEqual(run.lines, runs[0].lines);
+	assert.deepEqual(runs[2].r.dropped, runs[0].r.dropped);
+	assert.ok(runs[0].r.dropped.includes('MCP Server: p0'), runs[0].r.dropped.join(', '));
+	runs[1].r.dropped.push('mine');
+	assert.notEqual(runs[2].r.dropped, runs[1].r.dropped);
+	assert.ok(!runs[2].r.dropped.includes('mine'));
+});
+
 test('a row of 60000 servers: ordered by sorting and fitted in one pass, not pair by pair', { timeout: 120000 }, async (t) => {
 	// the agent decides how many servers its row has (up to 64 MiB of it):
 	// comparing every pair of keys, and rendering the document again after
