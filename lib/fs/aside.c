@@ -128,7 +128,6 @@ static size_t preserved_count(char ***past, const struct clawmd_dir *d, const ch
 	return n;
 }
 
-static int open_append(int dirfd, const char *name, struct stat *st);
 static int remove_own(char **preserved, const struct clawmd_dir *d, const char *name,
 		      const char *as, clawmd_fs_ours_fn ours, void *payload, bool capped,
 		      struct clawmd_err *err);
@@ -143,9 +142,10 @@ struct overflow {
 };
 
 /* An `ours` for remove_own(): the content is appended to the overflow
- * file (created 0600 if missing, else opened as open_append() opens: a
- * regular file with one link, never a planted symlink or FIFO), fsynced,
- * and only then judged removable.  Anything that fails keeps the file. */
+ * file (created 0600 if missing, else opened by clawmd_fs_open_read() with
+ * CLAWMD_FS_APPEND: a regular file with one link, never a planted symlink
+ * or FIFO), fsynced, and only then judged removable.  Anything that fails
+ * keeps the file. */
 static bool append_overflow(const char *data, size_t len, void *payload)
 {
 	struct overflow *o = payload;
@@ -158,7 +158,7 @@ static bool append_overflow(const char *data, size_t len, void *payload)
 	int fd = openat(o->d->fd, o->name, O_WRONLY | O_APPEND | O_CREAT | O_EXCL | O_NOFOLLOW |
 					       O_CLOEXEC, 0600);
 	if (fd < 0 && errno == EEXIST)
-		fd = open_append(o->d->fd, o->name, &st);
+		fd = clawmd_fs_open_read(o->d->fd, o->name, CLAWMD_FS_NOFOLLOW | CLAWMD_FS_APPEND, &st);
 	if (fd < 0)
 		return false;
 	gmtime_r(&now, &tm);
@@ -569,56 +569,11 @@ int clawmd_fs_remove_own(char **preserved, const struct clawmd_dir *d, const cha
 	return remove_own(preserved, d, name, as, ours, payload, false, err);
 }
 
-/*
- * Open the regular file `name` for appending, never replacing or following
- * anything, in the three steps of clawmd_fs_open_read(): O_PATH without
- * following; fstat (a regular file with no other link: -ELOOP, -EISDIR,
- * -ENODEV, -EMLINK otherwise; a planted device or FIFO is never opened,
- * a hard link to somebody else's file never written); the same inode
- * reopened O_WRONLY|O_APPEND through /proc/self/fd and checked to be it.
- * Returns the fd, *st its fstat, or -errno.
- */
-static int open_append(int dirfd, const char *name, struct stat *st)
-{
-	int pfd = openat(dirfd, name, O_PATH | O_NOFOLLOW | O_CLOEXEC), fd, e;
-	struct stat again;
-	if (pfd < 0)
-		return -errno;
-	if (fstat(pfd, st) < 0) {
-		e = -errno;
-		goto out_close;
-	}
-	e = S_ISLNK(st->st_mode) ? -ELOOP : S_ISDIR(st->st_mode) ? -EISDIR
-		: !S_ISREG(st->st_mode) ? -ENODEV : st->st_nlink != 1 ? -EMLINK
-		: !clawmd_fs_proc_fd_usable() ? -EOPNOTSUPP : 0;
-	if (e)
-		goto out_close;
-	char self[64];
-	snprintf(self, sizeof(self), "/proc/self/fd/%d", pfd);
-	fd = open(self, O_WRONLY | O_APPEND | O_CLOEXEC | O_NOCTTY);
-	if (fd < 0) {
-		e = errno == ENOENT ? -EOPNOTSUPP : -errno;
-		goto out_close;
-	}
-	if (fstat(fd, &again) < 0 || !S_ISREG(again.st_mode) || again.st_dev != st->st_dev ||
-	    again.st_ino != st->st_ino) {
-		close(fd);
-		e = -EAGAIN;
-		goto out_close;
-	}
-	close(pfd);
-	*st = again;
-	return fd;
-out_close:
-	close(pfd);
-	return e;
-}
-
 int clawmd_fs_append_empty(const struct clawmd_dir *d, const char *name, const void *data,
 			   size_t len, struct clawmd_err *err)
 {
-	struct stat st;
-	int fd = open_append(d->fd, name, &st);
+	struct stat st; /* never replacing or following anything, one link */
+	int fd = clawmd_fs_open_read(d->fd, name, CLAWMD_FS_NOFOLLOW | CLAWMD_FS_APPEND, &st);
 	if (fd == -ENOENT || fd == -ELOOP || fd == -EISDIR || fd == -ENODEV || fd == -EMLINK ||
 	    fd == -EAGAIN)
 		return 1;

@@ -190,13 +190,15 @@ int clawmd_fs_open_read(int dirfd, const char *name, int how, struct stat *st)
 		e = -errno;
 		goto out_close;
 	}
+	bool append = how & CLAWMD_FS_APPEND;
 	e = S_ISLNK(st->st_mode) ? -ELOOP : S_ISDIR(st->st_mode) ? -EISDIR
-		: !S_ISREG(st->st_mode) ? -ENODEV : !clawmd_fs_proc_fd_usable() ? -EOPNOTSUPP : 0;
+		: !S_ISREG(st->st_mode) ? -ENODEV : append && st->st_nlink != 1 ? -EMLINK
+		: !clawmd_fs_proc_fd_usable() ? -EOPNOTSUPP : 0;
 	if (e)
 		goto out_close;
 	char self[64];
 	snprintf(self, sizeof(self), "/proc/self/fd/%d", pfd);
-	fd = open(self, O_RDONLY | O_CLOEXEC | O_NOCTTY);
+	fd = open(self, (append ? O_WRONLY | O_APPEND : O_RDONLY) | O_CLOEXEC | O_NOCTTY);
 	if (fd < 0) {
 		e = errno == ENOENT ? -EOPNOTSUPP : -errno;
 		goto out_close;

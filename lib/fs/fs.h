@@ -64,12 +64,15 @@ int clawmd_dir_openat(struct clawmd_dir *out, const struct clawmd_dir *parent, c
  * CLAWMD_FS_BENEATH (openat2 RESOLVE_BENEATH|RESOLVE_NO_MAGICLINKS: -EXDEV
  * when it leads out of `dirfd`; -ENOSYS before Linux 5.6), optionally with
  * CLAWMD_FS_NO_SYMLINKS (no symlink in any component).  Returns the fd
- * (O_RDONLY|O_CLOEXEC) or -errno.
+ * (O_RDONLY|O_CLOEXEC) or -errno.  With CLAWMD_FS_APPEND, the inode is
+ * reopened O_WRONLY|O_APPEND instead, and only when it has one link
+ * (-EMLINK otherwise: a hard link to somebody else's file is never written).
  */
 #define CLAWMD_FS_NOFOLLOW 0
 #define CLAWMD_FS_FOLLOW 1
 #define CLAWMD_FS_BENEATH 2
 #define CLAWMD_FS_NO_SYMLINKS 4
+#define CLAWMD_FS_APPEND 8
 int clawmd_fs_open_read(int dirfd, const char *name, int how, struct stat *st);
 
 /* clawmd_fs_read() (clawmd/fs.h), with *st the fstat of what was read
