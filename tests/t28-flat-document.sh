@@ -181,10 +181,29 @@ $CLAWMD check -C "$R" main >"$T/chk" 2>&1
 awk 'BEGIN { for (i = 0; i < 4000; i++) printf "persona text "; print "" }' >"$G/instructions.prepend.md"
 printf '{"provider": "capped"}\n' >"$G/container.json"
 printf '{"preset": "nanoclaw", "document": "flat", "providers": {"capped": {"like": "claude", "cap": 20480}}}\n' >"$R/clawmd.json"
-expect_ok "a 52 kB persona under 20 KiB: composes" $CLAWMD compose -C "$R" main
-check "the persona cut to fit (issue 39: a runtime past its cap skips or cuts the file)" test "$(wc -c <"$D")" -le 20480
-check "not a dark group: the contract kept" grep -q '^# NanoClaw Runtime Contract' "$D"
-expect_grep "a warning says what was cut" "past its cap of 20480 with nothing left to drop: cut the last [0-9]* of the 51999 bytes of 'Persona'" "$T/err"
+# A cap below what the runtime loads is a budget: past it with nothing
+# left to drop, the document is written whole and said, as nanoclaw
+# writes it (Claude Code loads up to 4 MiB); a cap the runtime itself
+# applies (Codex's project_doc_max_bytes) cuts the persona to fit.
+expect_ok "a 52 kB persona under a budget of 20 KiB: composes" $CLAWMD compose -C "$R" main
+check "like claude: written whole, past the budget" test "$(wc -c <"$D")" -gt 52000
+check "like claude: nothing cut" sh -c "! grep -q 'bytes of this section were cut' '$D'"
+expect_grep "like claude: a warning says it is past the budget" "groups/main/CLAUDE.md: [0-9]* bytes with nothing left to drop, past its cap of 20480: written whole" "$T/err"
+$CLAWMD check -C "$R" main >"$T/chk" 2>&1
+expect_grep "like claude: check names what was dropped (CM604)" "left out to fit the size its runtime loads: .*\[CM604\]" "$T/chk"
+check "like claude: and claims no cut Claude Code does not make (CM602)" sh -c "! grep -q CM602 '$T/chk'"
+printf '{"preset": "nanoclaw", "document": "flat", "providers": {"capped": {"like": "codex", "cap": 20480, "entry": "CLAUDE.md", "container_path": "/workspace/agent/CLAUDE.md"}}}\n' >"$R/clawmd.json"
+expect_ok "like codex, the same persona: composes" $CLAWMD compose -C "$R" main
+check "like codex: the persona cut to what Codex loads" test "$(wc -c <"$D")" -le 20480
+check "like codex: not a dark group, the contract kept" grep -q '^# NanoClaw Runtime Contract' "$D"
+expect_grep "like codex: a warning says what was cut" "past its cap of 20480 with nothing left to drop: cut the last [0-9]* of the 51999 bytes of 'Persona'" "$T/err"
+python3 -c 'print("persona line\n" * 340000)' >"$G/instructions.prepend.md"
+printf '{"preset": "nanoclaw", "document": "flat", "providers": {"capped": {"like": "claude", "cap": 20480}}}\n' >"$R/clawmd.json"
+expect_ok "like claude, a 4.4 MB persona under a budget of 20 KiB: composes" $CLAWMD compose -C "$R" main
+check "like claude: cut to the 4 MiB Claude Code loads, not to the budget" sh -c "n=\$(wc -c <'$D'); [ \$n -le 4194304 ] && [ \$n -gt 4000000 ]"
+expect_grep "like claude: the warning names the load limit" "past its cap of 4194304 with nothing left to drop: cut the last [0-9]* of the [0-9]* bytes of 'Persona'" "$T/err"
+check "like claude: one warning for the size, not two" test "$(grep -c 'written whole' "$T/err")" = 0
+awk 'BEGIN { for (i = 0; i < 4000; i++) printf "persona text "; print "" }' >"$G/instructions.prepend.md"
 printf '{"preset": "nanoclaw", "document": "flat", "providers": {"capped": {"like": "claude", "cap": 0}}}\n' >"$R/clawmd.json"
 expect_ok "no cap: composes" $CLAWMD compose -C "$R" main
 check "no cap: past 32 KiB" test "$(wc -c <"$D")" -gt 32768

@@ -157,12 +157,12 @@ static size_t names_shown(size_t names, size_t cap)
 }
 
 /*
- * Past the cap with nothing left to drop: the non-droppable sections (the
- * persona, the base, the native skills) cut, the largest first, each at a
- * line (else a character) boundary and ended by a note of what it lost,
- * until the document fits; each cut is said in *cuts.  A runtime would
- * take no better: Claude Code skips a CLAUDE.md past its 4 MiB whole,
- * Codex cuts the end (the base and the notice) off.
+ * Past what the runtime loads with nothing left to drop: the sections
+ * never dropped (the persona, the base, the native skills) cut, the
+ * largest first, each at a line (else a character) boundary and ended by
+ * a note of what it lost, until the document fits; each cut is said in
+ * *cuts.  The runtime would do worse: Claude Code skips a CLAUDE.md past
+ * its 4 MiB whole, Codex cuts the end (the base and the notice) off.
  */
 static void cut(struct section *v, size_t n, size_t *len, size_t cap, struct clawmd_buf *cuts)
 {
@@ -212,14 +212,24 @@ static void cut(struct section *v, size_t n, size_t *len, size_t cap, struct cla
  * known without that (a section is 2 + blen bytes of it, the notice
  * grows by each name dropped), so the sections go in one sorted pass and
  * the document is rendered once more: the agent decides how many
- * sections its MCP servers make.  Then what nanoclaw would write past
- * the cap is cut (cut()), and the notice names at most NAMES_MAX bytes
- * of sections: the document stays within its cap whatever the agent
- * grows.
+ * sections its MCP servers make.  The notice names at most NAMES_MAX
+ * bytes of sections.
+ *
+ * Two sizes, since a cap is not always what the runtime loads: `cap` is
+ * the budget the ladder drops to, and past it with nothing left to drop
+ * the document is written whole and loud, as nanoclaw writes it;
+ * `limit` is what the runtime loads at most
+ * (clawmd_contract_load_limit()), and past it the sections never
+ * dropped are cut (cut()): the agent is never left with nothing,
+ * whatever it grows.
  */
 static void fit(struct clawmd_buf *out, struct flat *f, struct section *v, size_t *n, size_t cap,
-		const char *shown)
+		size_t limit, const char *shown)
 {
+	/* the ladder's target: the budget, or the load limit when smaller
+	 * (a document the runtime skips keeps nothing of a budget) */
+	if (limit && (!cap || limit < cap))
+		cap = limit;
 	struct clawmd_buf dropped = CLAWMD_BUF_INIT, cuts = CLAWMD_BUF_INIT, all = CLAWMD_BUF_INIT;
 	clawmd_buf_put(&dropped, "", 0);
 	clawmd_buf_put(&all, "", 0);
@@ -252,7 +262,8 @@ static void fit(struct clawmd_buf *out, struct flat *f, struct section *v, size_
 			clawmd_buf_printf(&dropped, ", and %zu more", k - listed);
 		if (k)
 			len += notice + dropped.len;
-		cut(v, *n, &len, cap, &cuts);
+		if (limit && len > limit)
+			cut(v, *n, &len, limit, &cuts);
 		size_t m = 0;
 		for (size_t i = 0; i < *n; i++) {
 			if (v[i].dropped) {
@@ -274,8 +285,8 @@ static void fit(struct clawmd_buf *out, struct flat *f, struct section *v, size_
 		clawmd_plan_warn(f->plan, "%s: %zu bytes, near its cap of %zu", shown, out->len, cap);
 	if (cuts.len)
 		clawmd_plan_warn(f->plan, "%s: past its cap of %zu with nothing left to drop: cut the last %s; the "
-			      "agent does not see them", shown, cap, cuts.ptr);
-	if (cap && out->len > cap)
+			      "agent does not see them", shown, limit, cuts.ptr);
+	else if (cap && out->len > cap)
 		clawmd_plan_warn(f->plan, "%s: %zu bytes with nothing left to drop, past its cap of %zu: written "
 			      "whole", shown, out->len, cap);
 	clawmd_buf_release(&dropped);
@@ -461,7 +472,7 @@ static int compose_one(struct clawmd_buf *out, struct flat *f, const struct claw
 	/* caliban never reads CLAUDE.local.md: an @ line of its own brings it */
 	if (f->import_local)
 		push(f, "Memory", "@./" CLAWMD_LOCAL_NAME, strlen("@./" CLAWMD_LOCAL_NAME), false);
-	fit(out, f, f->v, &f->n, c->cap, shown);
+	fit(out, f, f->v, &f->n, c->cap, clawmd_contract_load_limit(c), shown);
 	if (!f->plan->n) /* the first entry: the skills status names */
 		for (size_t i = 0; i < f->n; i++)
 			if (!strncmp(f->v[i].name, SKILL_SECTION, strlen(SKILL_SECTION))) {

@@ -444,7 +444,7 @@ static void runtime_loaded(struct clawmd_lint_group *lg, const struct clawmd_con
 	bool loaded = false;
 	for (size_t i = 0; i < m->nfiles && !loaded; i++)
 		loaded = !strcmp(m->files[i].path, entry);
-	size_t limit = c->cap;
+	size_t limit = clawmd_contract_load_limit(c);
 	if (!loaded)
 		clawmd_lint_add(lg->out, "CM601", lg->group, shown, 1, 1,
 				"remove the file that takes its place; keep what it holds in "

@@ -179,6 +179,15 @@ size_t clawmd_runtime_limit(enum clawmd_runtime rt)
 	return (unsigned)rt < CLAWMD_RUNTIME_N ? contracts[rt].cap : 0;
 }
 
+/* Codex's cap is its own setting (project_doc_max_bytes, which a
+ * spec's maxBytes mirrors), past which it cuts the end; any other
+ * runtime's limit is fixed (Claude Code skips a CLAUDE.md past 4 MiB
+ * whole), and a smaller cap given for it is the host's budget. */
+size_t clawmd_contract_load_limit(const struct clawmd_contract *c)
+{
+	return c->like == CLAWMD_RUNTIME_CODEX ? c->cap : clawmd_runtime_limit(c->like);
+}
+
 bool clawmd_runtime_entry_name(const char *name)
 {
 	for (int i = 0; i < CLAWMD_RUNTIME_N; i++)

@@ -323,19 +323,38 @@ test('the default spec is capped where Claude Code still loads a CLAUDE.md', () 
 	assert.equal(DEFAULT_PROJECT_DOC.fileName, 'CLAUDE.md');
 });
 
-test('a core past the cap is cut to it, loudly (upstream writes it whole)', async (t) => {
-	// issue 39: upstream writes the document whole, which Claude Code skips
-	// past 4 MiB and Codex cuts at its end; clawmd cuts the largest core
-	// section (the persona) to fit and says what the agent does not see
+test('a core past the cap is written whole, loudly', async (t) => {
+	// maxBytes below what Claude Code loads (4 MiB) is a budget: with
+	// nothing left to drop the document is written whole, as upstream
+	// writes it, and the host's log says so at error level
 	const p = project(t);
 	const g = seed(p, 'core-over-group');
 	persona(p, g, `P${'A'.repeat(40000)}`);
 	const doc = await compose(p, g, { ...CLAUDE_SPEC, maxBytes: 20 * 1024 });
-	assert.ok(Buffer.byteLength(doc) <= 20 * 1024 && doc.includes('AAAA'));
+	assert.ok(Buffer.byteLength(doc) > 20 * 1024 && doc.includes(`P${'A'.repeat(40000)}`));
+	assert.ok(!doc.includes('bytes of this section were cut'));
+	assert.ok(calls.error.length >= 1);
+	assert.ok(calls.warn.some(([m]) => /past its cap of 20480: written whole/.test(m)));
+});
+
+test('a core past what the runtime loads is cut to it, loudly (upstream writes it whole)', async (t) => {
+	// issue 39: Claude Code skips a CLAUDE.md past 4 MiB whole, and Codex
+	// cuts its document's end at maxBytes (project_doc_max_bytes): clawmd
+	// cuts the largest core section (the persona) to what the runtime
+	// loads and says what the agent does not see
+	const p = project(t);
+	const g = seed(p, 'core-over-limit');
+	persona(p, g, `P${'A\n'.repeat(2200000)}`);
+	const doc = await compose(p, g, { ...CLAUDE_SPEC, maxBytes: 20 * 1024 });
+	assert.ok(Buffer.byteLength(doc) <= 4 * 1024 * 1024 && Buffer.byteLength(doc) > 4000000);
 	assert.ok(doc.includes('# NanoClaw Runtime Contract'));
 	assert.match(doc, /\[The last \d+ bytes of this section were cut to fit the project-document size cap\.\]/);
-	assert.ok(calls.error.length >= 1);
-	assert.ok(calls.warn.some(([m]) => /cut the last \d+ of the \d+ bytes of 'Persona'/.test(m)));
+	assert.ok(calls.warn.some(([m]) => /past its cap of 4194304 with nothing left to drop: cut the last \d+ of the \d+ bytes of 'Persona'/.test(m)));
+	const g2 = seed(p, 'core-over-codex');
+	persona(p, g2, `P${'A'.repeat(40000)}`);
+	const codex = await compose(p, g2, { fileName: 'AGENTS.md', maxBytes: 20 * 1024 });
+	assert.ok(Buffer.byteLength(codex) <= 20 * 1024 && codex.includes('AAAA'));
+	assert.match(codex, /\[The last \d+ bytes of this section were cut to fit the project-document size cap\.\]/);
 });
 
 test('no maxBytes: no ladder, nothing logged', async (t) => {

@@ -123,6 +123,11 @@ bool clawmd_runtime_imports(enum clawmd_runtime rt);
 bool clawmd_runtime_imports_inside(enum clawmd_runtime rt);
 /* The built-in cap (0: none). */
 size_t clawmd_runtime_limit(enum clawmd_runtime rt);
+/* What runtime `c` loads of its entry at most (0: all): its cap where
+ * the runtime applies it (Codex's project_doc_max_bytes), else its
+ * built-in runtime's limit, whatever smaller cap the host gave (a
+ * budget: compose drops to it, but the runtime loads past it). */
+size_t clawmd_contract_load_limit(const struct clawmd_contract *c);
 /* Whether `name` is some built-in runtime's entry file. */
 bool clawmd_runtime_entry_name(const char *name);
 /* Whether the comma-separated `list` holds `name`. */
