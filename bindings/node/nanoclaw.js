@@ -331,8 +331,12 @@ function specRead(spec) {
 		legacy, process.cwd()];
 }
 
-const sameRead = (a, b) => a.length === b.length && a.every((x, i) => x === b[i] ||
-	(Array.isArray(x) && Array.isArray(b[i]) && sameRead(x, b[i])));
+function sameRead(a, b) {
+	if (a.length !== b.length) return false;
+	for (let i = 0; i < a.length; i++)
+		if (a[i] !== b[i] && !(Array.isArray(a[i]) && Array.isArray(b[i]) && sameRead(a[i], b[i]))) return false;
+	return true;
+}
 
 function specContract(spec) {
 	const read = specRead(spec);

@@ -39,12 +39,22 @@ char *clawmd_xstrndup(const char *s, size_t n)
 	return check(strndup(s, n));
 }
 
+/* Formatted once on the stack, then copied: glibc's vasprintf grows its
+ * own buffer as it goes, and costs twice as much for a line or a path
+ * (a no-op compose's warnings, at every spawn). */
 char *clawmd_xasprintf(const char *fmt, ...)
 {
-	char *s;
+	char line[256], *s;
 	va_list ap;
 	va_start(ap, fmt);
-	int n = vasprintf(&s, fmt, ap);
+	int n = vsnprintf(line, sizeof(line), fmt, ap);
+	va_end(ap);
+	if (n < 0)
+		abort();
+	if ((size_t)n < sizeof(line))
+		return memcpy(clawmd_xmalloc((size_t)n + 1), line, (size_t)n + 1);
+	va_start(ap, fmt);
+	n = vasprintf(&s, fmt, ap);
 	va_end(ap);
 	if (n < 0)
 		abort();

@@ -56,7 +56,18 @@ void clawmd_group_free(struct clawmd_group *g)
 	free(g->path);
 	free(g->shown);
 	free(g->lockpath);
+	free(g->config_err);
 	free(g);
+}
+
+/* Keep `e` as the config's error, when it is one. */
+static void config_err_keep(struct clawmd_group *g, const struct clawmd_err *e)
+{
+	if (!e->code)
+		return;
+	if (!g->config_err)
+		g->config_err = clawmd_xmalloc(sizeof(*g->config_err));
+	*g->config_err = *e;
 }
 
 const char *clawmd_group_name(const struct clawmd_group *g)
@@ -230,22 +241,25 @@ int clawmd_group_config(const struct clawmd_group_config **out, struct clawmd_gr
 	if (g->config_state == CONFIG_GIVEN_KNOWN) { /* bytes that parsed before: parse now */
 		char *path = clawmd_group_config_shown(g, true);
 		config_doc_drop(g);
+		struct clawmd_err e = CLAWMD_ERR_INIT;
 		g->config_rc = clawmd_config_parse_doc(&g->config, g->config_text.ptr,
-						       g->config_text.len, path, &g->config_err,
-						       &g->config_doc);
+						       g->config_text.len, path, &e, &g->config_doc);
+		config_err_keep(g, &e);
 		g->config_state = CONFIG_DONE;
 		free(path);
 	}
 	if (g->config_state == CONFIG_UNREAD) {
-		g->config_rc = read_config(g, &g->config_err);
+		struct clawmd_err e = CLAWMD_ERR_INIT;
+		g->config_rc = read_config(g, &e);
+		config_err_keep(g, &e);
 		g->config_state = CONFIG_DONE;
 		if (g->config_rc < 0) {
 			clawmd_config_release(&g->config);
 			clawmd_config_init(&g->config);
 		}
 	}
-	if (g->config_rc < 0 && err && !err->code)
-		*err = g->config_err;
+	if (g->config_rc < 0 && g->config_err && err && !err->code)
+		*err = *g->config_err;
 	/* Whoever asks for the config depends on it: a compose under way
 	 * records it as it was read. */
 	if (!g->config_given && g->config_seen.path)
@@ -271,7 +285,8 @@ void clawmd_group_refresh(struct clawmd_group *g)
 	clawmd_config_init(&g->config);
 	clawmd_buf_clear(&g->config_text);
 	config_doc_drop(g);
-	g->config_err = (struct clawmd_err)CLAWMD_ERR_INIT;
+	free(g->config_err);
+	g->config_err = NULL;
 	g->config_absent = false;
 	g->config_state = CONFIG_UNREAD;
 }
@@ -371,7 +386,7 @@ int clawmd_group_set_config(struct clawmd_group *g, const char *json, size_t len
 	 * them); a bound remains, far past any document's cap. */
 	if (rc < 0 && clawmd_layout_flat_possible(g->lay) && len <= GIVEN_FLAT_MAX) {
 		take_given(g, json, len, digest, CONFIG_DONE, rc, NULL, doc);
-		g->config_err = *err;
+		config_err_keep(g, err);
 		clawmd_err_clear(err);
 		return 0;
 	}

@@ -56,7 +56,11 @@ struct clawmd_group {
 	 * text it was parsed from. */
 	struct cJSON *config_doc;
 	struct clawmd_group_config config;
-	struct clawmd_err config_err;
+	/* The error config_rc stands for, kept for whoever asks again: NULL
+	 * until there is one.  Apart, since its message is a kilobyte and a
+	 * group (opened at every spawn) is then past malloc's per-thread
+	 * cache of small blocks, a third of a no-op's allocating. */
+	struct clawmd_err *config_err;
 	/* A config read again (clawmd_group_refresh) leaves the old one here
 	 * until the next such read or the handle is freed: what a caller took
 	 * from it stays valid meanwhile. */

@@ -47,6 +47,11 @@ struct handle {
 	size_t config_len;  /* the config text's length at the last call */
 	unsigned busy;	    /* composeAll works in flight (main thread only) */
 	unsigned calls;	    /* synchronous calls in progress (main thread only) */
+	/* The warnings compose returned last (main thread only): the same
+	 * again gives the same strings again (compose.c, warnings_js()). */
+	char **warnings;
+	size_t nwarnings;
+	napi_ref warnings_js;
 };
 
 /* Every handle is tagged when open() makes it (handle.c): an object some

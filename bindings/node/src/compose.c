@@ -115,7 +115,57 @@ out:
 	clawmd_group_free(g);
 }
 
-static napi_value summary_js(napi_env env, const struct summary *s)
+/* Whether the two lists of warnings are the same texts. */
+static bool same_warnings(char *const *a, size_t na, char *const *b, size_t nb)
+{
+	if (na != nb)
+		return false;
+	for (size_t i = 0; i < na; i++)
+		if (strcmp(a[i], b[i]))
+			return false;
+	return true;
+}
+
+/*
+ * The warnings as a JS list.  A group's no-op returns the warnings it
+ * returned last time (a defused @ directive is said at every spawn), so
+ * handle h (NULL: none) keeps the last list, up to 64 KiB of text, and
+ * gives the same strings again: the host's work on a string (a Map of
+ * them, a hash) is then done once, not at every call.  The result maker
+ * copies the list: a host that changes one result's changes no other.
+ */
+static napi_value warnings_js(napi_env env, struct handle *h, const struct summary *s)
+{
+	napi_value v;
+	if (h && h->warnings_js && same_warnings(h->warnings, h->nwarnings, s->warnings, s->nwarnings) &&
+	    napi_get_reference_value(env, h->warnings_js, &v) == napi_ok && v)
+		return v;
+	if (!(v = strv_js(env, s->warnings, s->nwarnings)) || !h)
+		return v;
+	size_t bytes = 0;
+	for (size_t i = 0; i < s->nwarnings; i++)
+		bytes += strlen(s->warnings[i]);
+	if (bytes > 64 * 1024)
+		return v;
+	if (h->warnings_js)
+		napi_delete_reference(env, h->warnings_js);
+	clawmd_strv_free(h->warnings, h->nwarnings);
+	h->warnings = NULL;
+	h->nwarnings = 0;
+	if (napi_create_reference(env, v, 1, &h->warnings_js) != napi_ok) {
+		h->warnings_js = NULL;
+		return v;
+	}
+	h->warnings = calloc(s->nwarnings ? s->nwarnings : 1, sizeof(char *));
+	if (!h->warnings)
+		abort();
+	for (size_t i = 0; i < s->nwarnings; i++)
+		h->warnings[i] = clawmd_xstrdup(s->warnings[i]);
+	h->nwarnings = s->nwarnings;
+	return v;
+}
+
+static napi_value summary_js(napi_env env, struct handle *h, const struct summary *s)
 {
 	struct addon *ad = NULL;
 	napi_value o = NULL, make = NULL;
@@ -131,7 +181,7 @@ static napi_value summary_js(napi_env env, const struct summary *s)
 		    napi_get_boolean(env, s->nch > 0, &argv[2]) != napi_ok ||
 		    (s->nch ? !(argv[3] = changes_js(env, s))
 			    : napi_get_undefined(env, &argv[3]) != napi_ok) ||
-		    (s->nwarnings ? !(argv[4] = strv_js(env, s->warnings, s->nwarnings))
+		    (s->nwarnings ? !(argv[4] = warnings_js(env, h, s))
 				  : napi_get_undefined(env, &argv[4]) != napi_ok))
 			return NULL;
 		if (napi_call_function(env, make, make, 5, argv, &o) == napi_ok)
@@ -194,7 +244,7 @@ napi_value m_compose(napi_env env, napi_callback_info info)
 	pthread_mutex_unlock(&h->mu);
 	if (s.rc < 0)
 		throw_err(env, s.rc, s.msg, s.sys_errno, s.abspath, NULL);
-	else if (!(ret = summary_js(env, &s)))
+	else if (!(ret = summary_js(env, h, &s)))
 		give_up(env, "compose");
 	summary_release(&s);
 out:
@@ -307,7 +357,7 @@ static void all_slice(napi_env env, napi_status status, void *data)
 	size_t budget = 0;
 	while (w->done < w->n && budget < ALL_SLICE) {
 		budget += 1 + w->v[w->done].nch;
-		if (!set_elem(env, arr, w->done, summary_js(env, &w->v[w->done]))) {
+		if (!set_elem(env, arr, w->done, summary_js(env, NULL, &w->v[w->done]))) {
 			all_fail(env, w, "composeAll: could not make the result");
 			return;
 		}

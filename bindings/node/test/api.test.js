@@ -197,6 +197,33 @@ test('compose: every warning the command prints, in its words', (t) => {
 	assert.deepEqual(cli.stderr.trim().split('\n'), doc.groups[0].warnings.map((w) => `clawmd: warning: ${w}`));
 });
 
+test('compose: a no-op says its warnings again, in a list of its own each time', (t) => {
+	const root = makeRoot(t);
+	fs.writeFileSync(path.join(root, 'groups/main/container.json'),
+		'{"mcpServers": {"s": {"instructions": "See @./x.md."}}}\n');
+	const h = clawmd.open(root, { watch: true });
+	t.after(() => h.close());
+	const first = h.compose('main').warnings;
+	const said = [...first];
+	assert.equal(said.length, 1, said.join('\n'));
+	const a = h.compose('main'), b = h.compose('main');
+	assert.deepEqual(a.warnings, said);
+	// the handle keeps the last list: one result changed changes no other
+	a.warnings.push('the host\'s own');
+	a.warnings[0] = 'changed';
+	assert.notEqual(a.warnings, b.warnings);
+	assert.deepEqual(b.warnings, said);
+	assert.deepEqual(h.compose('main').warnings, said);
+	// a list that differs is said as it is, and then kept in its place
+	fs.writeFileSync(path.join(root, 'groups/main/container.json'),
+		'{"mcpServers": {"s": {"instructions": "See @./x.md and @./y.md."}}}\n');
+	assert.match(h.compose('main').warnings.join('\n'), /defused 2 @ directive/);
+	assert.match(h.compose('main').warnings.join('\n'), /defused 2 @ directive/);
+	fs.writeFileSync(path.join(root, 'groups/main/container.json'), '{}\n');
+	h.compose('main');
+	assert.deepEqual(h.compose('main').warnings, []);
+});
+
 test('composeAll: every group, off the main thread, errors per group', async (t) => {
 	const groups = Array.from({ length: 40 }, (_, i) => `g${String(i).padStart(2, '0')}`);
 	const root = makeRoot(t, groups);
