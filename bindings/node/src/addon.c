@@ -169,13 +169,15 @@ static bool init_functions(napi_env env, napi_value exports)
  * be missing, and the call then does without. */
 static void init_shortcuts(napi_env env, struct addon *ad)
 {
-	/* compose's result made by a literal, its warnings a copy of the
-	 * list handed in (the handle keeps that one: compose.c,
-	 * warnings_js()); where the environment compiles no code (it threw),
-	 * made property by property instead */
-	static const char result_src[] = "(function (group, path, changed, changes, warnings) {"
-					 " const w = []; for (let i = 0; warnings && i < warnings.length;"
-					 " i++) w[i] = warnings[i]; return { group, path, changed,"
+	/* compose's result made by a literal, of its values or of what the
+	 * handle kept of the same answer (compose.c, kept_js()), its warnings
+	 * a copy of the list handed in; where the environment compiles no
+	 * code (it threw), made property by property instead */
+	static const char result_src[] = "(function (group, path, changed, changes, warnings, kept) {"
+					 " if (kept) { group = kept.group; path = kept.path;"
+					 " warnings = kept.warnings; } const w = [];"
+					 " for (let i = 0; warnings && i < warnings.length; i++)"
+					 " w[i] = warnings[i]; return { group, path, changed,"
 					 " changes: changes || [], warnings: w }; })";
 	napi_value src, global, json, fn;
 	napi_valuetype t;

@@ -47,11 +47,12 @@ struct handle {
 	size_t config_len;  /* the config text's length at the last call */
 	unsigned busy;	    /* composeAll works in flight (main thread only) */
 	unsigned calls;	    /* synchronous calls in progress (main thread only) */
-	/* The warnings compose returned last (main thread only): the same
-	 * again gives the same strings again (compose.c, warnings_js()). */
-	char **warnings;
-	size_t nwarnings;
-	napi_ref warnings_js;
+	/* The answer of the last compose that changed nothing (main thread
+	 * only): the same again is made of the same JS strings (compose.c,
+	 * kept_js()). */
+	napi_ref kept_js;
+	char *kept_group, *kept_path, **kept_warnings;
+	size_t kept_n;
 };
 
 /* Every handle is tagged when open() makes it (handle.c): an object some
@@ -109,6 +110,7 @@ napi_value f_open(napi_env env, napi_callback_info info);
 /* compose.c */
 napi_value m_compose(napi_env env, napi_callback_info info);
 napi_value m_compose_all(napi_env env, napi_callback_info info);
+void kept_drop(napi_env env, struct handle *h);
 
 /* migrate.c */
 napi_value m_migrate(napi_env env, napi_callback_info info);

@@ -115,53 +115,68 @@ out:
 	clawmd_group_free(g);
 }
 
-/* Whether the two lists of warnings are the same texts. */
-static bool same_warnings(char *const *a, size_t na, char *const *b, size_t nb)
+/* Whether handle h kept the answer of summary s (kept_js()). */
+static bool kept_same(const struct handle *h, const struct summary *s)
 {
-	if (na != nb)
+	if (!h->kept_js || h->kept_n != s->nwarnings || strcmp(h->kept_group, s->group) ||
+	    strcmp(h->kept_path, s->path))
 		return false;
-	for (size_t i = 0; i < na; i++)
-		if (strcmp(a[i], b[i]))
+	for (size_t i = 0; i < s->nwarnings; i++)
+		if (strcmp(h->kept_warnings[i], s->warnings[i]))
 			return false;
 	return true;
 }
 
-/*
- * The warnings as a JS list.  A group's no-op returns the warnings it
- * returned last time (a defused @ directive is said at every spawn), so
- * handle h (NULL: none) keeps the last list, up to 64 KiB of text, and
- * gives the same strings again: the host's work on a string (a Map of
- * them, a hash) is then done once, not at every call.  The result maker
- * copies the list: a host that changes one result's changes no other.
- */
-static napi_value warnings_js(napi_env env, struct handle *h, const struct summary *s)
+/* Let go of what handle h kept (kept_js()). */
+void kept_drop(napi_env env, struct handle *h)
 {
-	napi_value v;
-	if (h && h->warnings_js && same_warnings(h->warnings, h->nwarnings, s->warnings, s->nwarnings) &&
-	    napi_get_reference_value(env, h->warnings_js, &v) == napi_ok && v)
-		return v;
-	if (!(v = strv_js(env, s->warnings, s->nwarnings)) || !h)
-		return v;
+	if (h->kept_js)
+		napi_delete_reference(env, h->kept_js);
+	h->kept_js = NULL;
+	free(h->kept_group);
+	free(h->kept_path);
+	clawmd_strv_free(h->kept_warnings, h->kept_n);
+	h->kept_group = h->kept_path = NULL;
+	h->kept_warnings = NULL;
+	h->kept_n = 0;
+}
+
+/*
+ * What a compose that changed nothing answers, as JS values the result
+ * maker reads ({group, path, warnings}; NULL: none, the values are then
+ * made for the one result).  A group's no-op answers what it answered
+ * last time (a defused @ directive is said at every spawn), so handle h
+ * keeps its last answer, up to 64 KiB of warnings, and gives the same
+ * strings again: none made, and the host's work on them (a Map of them,
+ * a hash) done once, not at every spawn.  The maker copies the list: one
+ * result changed changes no other.
+ */
+static napi_value kept_js(napi_env env, struct handle *h, const struct summary *s)
+{
+	napi_value v = NULL;
+	if (kept_same(h, s))
+		return napi_get_reference_value(env, h->kept_js, &v) == napi_ok ? v : NULL;
 	size_t bytes = 0;
 	for (size_t i = 0; i < s->nwarnings; i++)
 		bytes += strlen(s->warnings[i]);
 	if (bytes > 64 * 1024)
-		return v;
-	if (h->warnings_js)
-		napi_delete_reference(env, h->warnings_js);
-	clawmd_strv_free(h->warnings, h->nwarnings);
-	h->warnings = NULL;
-	h->nwarnings = 0;
-	if (napi_create_reference(env, v, 1, &h->warnings_js) != napi_ok) {
-		h->warnings_js = NULL;
-		return v;
+		return NULL;
+	kept_drop(env, h);
+	if (napi_create_object(env, &v) != napi_ok || !set_str(env, v, "group", s->group) ||
+	    !set_str(env, v, "path", s->path) ||
+	    !set_val(env, v, "warnings", strv_js(env, s->warnings, s->nwarnings)) ||
+	    napi_create_reference(env, v, 1, &h->kept_js) != napi_ok) {
+		h->kept_js = NULL;
+		return NULL;
 	}
-	h->warnings = calloc(s->nwarnings ? s->nwarnings : 1, sizeof(char *));
-	if (!h->warnings)
+	h->kept_group = clawmd_xstrdup(s->group);
+	h->kept_path = clawmd_xstrdup(s->path);
+	h->kept_warnings = calloc(s->nwarnings ? s->nwarnings : 1, sizeof(char *));
+	if (!h->kept_warnings)
 		abort();
 	for (size_t i = 0; i < s->nwarnings; i++)
-		h->warnings[i] = clawmd_xstrdup(s->warnings[i]);
-	h->nwarnings = s->nwarnings;
+		h->kept_warnings[i] = clawmd_xstrdup(s->warnings[i]);
+	h->kept_n = s->nwarnings;
 	return v;
 }
 
@@ -174,17 +189,20 @@ static napi_value summary_js(napi_env env, struct handle *h, const struct summar
 	    make) {
 		/* The object made in JS, as a literal: one shape for every
 		 * result, and no property set through Object.prototype. */
-		napi_value argv[5];
+		napi_value argv[6], kept = h && !s->nch ? kept_js(env, h, s) : NULL;
 		/* none: undefined, the literal's [] (a no-op's usual case) */
-		if (napi_create_string_utf8(env, s->group, NAPI_AUTO_LENGTH, &argv[0]) != napi_ok ||
-		    napi_create_string_utf8(env, s->path, NAPI_AUTO_LENGTH, &argv[1]) != napi_ok ||
-		    napi_get_boolean(env, s->nch > 0, &argv[2]) != napi_ok ||
-		    (s->nch ? !(argv[3] = changes_js(env, s))
-			    : napi_get_undefined(env, &argv[3]) != napi_ok) ||
-		    (s->nwarnings ? !(argv[4] = warnings_js(env, h, s))
-				  : napi_get_undefined(env, &argv[4]) != napi_ok))
+		if (napi_get_undefined(env, &argv[3]) != napi_ok ||
+		    napi_get_boolean(env, s->nch > 0, &argv[2]) != napi_ok)
 			return NULL;
-		if (napi_call_function(env, make, make, 5, argv, &o) == napi_ok)
+		argv[0] = argv[1] = argv[4] = argv[5] = argv[3];
+		if (kept)
+			argv[5] = kept;
+		else if (napi_create_string_utf8(env, s->group, NAPI_AUTO_LENGTH, &argv[0]) != napi_ok ||
+			 napi_create_string_utf8(env, s->path, NAPI_AUTO_LENGTH, &argv[1]) != napi_ok ||
+			 (s->nch && !(argv[3] = changes_js(env, s))) ||
+			 (s->nwarnings && !(argv[4] = strv_js(env, s->warnings, s->nwarnings))))
+			return NULL;
+		if (napi_call_function(env, make, make, 6, argv, &o) == napi_ok)
 			return o;
 		/* The maker throws nothing of its own, but JS may not run (the
 		 * stack at its limit): the group was composed, so its result

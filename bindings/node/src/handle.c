@@ -213,9 +213,7 @@ void handle_finalize(napi_env env, void *data, void *hint)
 				ad->last[i].h = NULL;
 	if (h->open)
 		clawmd_root_release(&h->root); /* nothing runs: no work holds it */
-	if (h->warnings_js)
-		napi_delete_reference(env, h->warnings_js);
-	clawmd_strv_free(h->warnings, h->nwarnings);
+	kept_drop(env, h);
 	pthread_mutex_destroy(&h->mu);
 	free(h);
 }

@@ -224,6 +224,23 @@ test('compose: a no-op says its warnings again, in a list of its own each time',
 	assert.deepEqual(h.compose('main').warnings, []);
 });
 
+test('compose: no-ops of two groups in turn each answer for their own group', (t) => {
+	const root = makeRoot(t, ['main', 'other']);
+	fs.writeFileSync(path.join(root, 'groups/other/container.json'),
+		'{"mcpServers": {"s": {"instructions": "See @./x.md."}}}\n');
+	const h = clawmd.open(root, { watch: true });
+	t.after(() => h.close());
+	h.compose('main');
+	h.compose('other');
+	for (let i = 0; i < 4; i++) {
+		const a = h.compose('main'), b = h.compose('other');
+		assert.deepEqual([a.group, a.path, a.changed, a.warnings], ['main', 'groups/main', false, []]);
+		assert.deepEqual([b.group, b.path, b.changed, b.warnings.length], ['other', 'groups/other', false, 1]);
+		a.group = 'changed by the host';
+	}
+	assert.equal(h.compose('main').group, 'main');
+});
+
 test('composeAll: every group, off the main thread, errors per group', async (t) => {
 	const groups = Array.from({ length: 40 }, (_, i) => `g${String(i).padStart(2, '0')}`);
 	const root = makeRoot(t, groups);
