@@ -480,19 +480,20 @@ function projectDocRoot(contract, groupsDir) {
 const ROW_CACHE_BYTES = 32 * 1024 * 1024;
 const rowTexts = new Map(); // mcp_servers text -> [{ skills, cli, runtime, text }]
 let rowBytes = 0;
+const isColumn = (c) => c === undefined || c === null || typeof c === 'string';
 function projectDocConfig(config, runtimeSkills, notes) {
 	const rs = runtimeSkills ? jsonStringify(runtimeSkills) : undefined;
 	if (config && typeof config === 'object' && !Array.isArray(config)) {
-		const o = (k) => own(config, k);
-		const skills = o('skills'), mcp = o('mcp_servers'), cli = o('cli_scope');
-		const col = (c) => c === undefined || c === null || typeof c === 'string';
-		if (typeof mcp === 'string' && col(skills) && col(cli)) {
+		const skills = own(config, 'skills'), mcp = own(config, 'mcp_servers'), cli = own(config, 'cli_scope');
+		if (typeof mcp === 'string' && isColumn(skills) && isColumn(cli)) {
 			let seen = rowTexts.get(mcp);
-			for (const r of seen || [])
+			for (let i = 0; seen && i < seen.length; i++) {
+				const r = seen[i];
 				if (r.skills === skills && r.cli === cli && r.runtime === rs) {
-					for (const n of r.notes) notes.push(n);
+					for (let k = 0; k < r.notes.length; k++) notes.push(r.notes[k]);
 					return r.text;
 				}
+			}
 			const mine = [];
 			const text = jsonStringify(projectDocObject(config, runtimeSkills, mine));
 			for (const n of mine) notes.push(n);
@@ -619,11 +620,11 @@ function warnKind(w) {
 }
 
 function logWarnings(log, r, file, group, contract) {
-	const warn = log && typeof log.warn === 'function' ? (m, o) => log.warn(m, o) : () => {};
-	const error = log && typeof log.error === 'function' ? (m, o) => log.error(m, o) : () => {};
+	const warn = (m, o) => { if (log && typeof log.warn === 'function') log.warn(m, o); };
+	const error = (m, o) => { if (log && typeof log.error === 'function') log.error(m, o); };
 	r.dropped = [];
-	for (const w of r.warnings) {
-		const [kind, m] = warnKind(w);
+	for (let i = 0; i < r.warnings.length; i++) {
+		const w = r.warnings[i], known = warnKind(w), kind = known[0], m = known[1];
 		switch (kind) {
 		case 'dropped':
 			r.dropped = m[3].split(', ');
@@ -700,9 +701,9 @@ async function composeGroupProjectDoc(group, groupDir, spec, runtimeSkills, opti
 		config = runtimeSkills; // the earlier (group, groupDir, spec, config) form
 		runtimeSkills = undefined;
 	}
-	const opts = options && typeof options === 'object' ? options : {};
-	if (own(opts, 'config') !== undefined) config = own(opts, 'config');
-	const log = own(opts, 'log') ?? settings.log;
+	const opts = options && typeof options === 'object' ? options : null;
+	if (opts && own(opts, 'config') !== undefined) config = own(opts, 'config');
+	const log = (opts && own(opts, 'log')) ?? settings.log;
 	const contract = specContract(spec);
 	const { dir, name, groupsDir } = groupDirOf(groupDir);
 	const doc = projectDocRoot(contract, groupsDir);
