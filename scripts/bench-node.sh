@@ -122,15 +122,27 @@ if command -v valgrind >/dev/null 2>&1 && grep -q composeGroupProjectDoc "$pkg/n
 			$node "$bench" flatcount "$work/flat.count" "$work/container.json" "$2" "$1" 2>&1 >/dev/null |
 			awk '/Collected/ { print $NF }'
 	}
-	n=1000
-	echo "      instructions per no-op (callgrind, user space; $((3 * n)) calls less $n):"
+	# The adapter's whole count over 40,000 calls: over 2,000 the JIT's
+	# own work moved it by thousands from run to run, over 40,000 by
+	# about 500.  Its target: within 1.2x of the synchronous call of
+	# eac6cf9 (issue 37), counted the same way with that build's own
+	# harness (24.2k and 24.6k in two runs; doc/speed.md).
+	n=1000 big=10000 before=24400
+	echo "      instructions per no-op (callgrind, user space; the whole: $((5 * big)) calls less $big;"
+	echo "      in the addon: $((3 * n)) less $n):"
 	for which in adapter plain; do
-		a1=$(flat_instructions $which $n) a2=$(flat_instructions $which $((3 * n)))
+		a1=$(flat_instructions $which $big) a2=$(flat_instructions $which $((5 * big)))
 		c1=$(flat_instructions $which $n m_compose) c2=$(flat_instructions $which $((3 * n)) m_compose)
-		awk -v w="$which" -v a1="$a1" -v a2="$a2" -v c1="$c1" -v c2="$c2" -v n="$n" 'BEGIN {
-			printf "      %-42s %6.0f in all, %6.0f of them in the addon\n",
-				w == "adapter" ? "composeGroupProjectDoc (watched)" : "the same on a plain handle",
-				(a2 - a1) / (2 * n), (c2 - c1) / (2 * n) }'
+		awk -v w="$which" -v a1="$a1" -v a2="$a2" -v c1="$c1" -v c2="$c2" -v n="$n" -v big="$big" \
+			-v before="$before" 'BEGIN {
+			all = (a2 - a1) / (4 * big)
+			name = "the same on a plain handle"; vs = ""
+			if (w == "adapter") {
+				name = "composeGroupProjectDoc (watched)"
+				vs = sprintf("   %.2fx eac6cf9'"'"'s %d (target <= 1.2x)", all / before, before)
+			}
+			printf "      %-42s %6.0f in all, %6.0f of them in the addon%s\n",
+				name, all, (c2 - c1) / (2 * n), vs }'
 	done
 fi
 # The plain no-op's floor: its own system calls, traced between two marks
