@@ -311,7 +311,7 @@ const slice = Function.prototype.call.bind(Array.prototype.slice);
  * miss (a key not enumerable, a toJSON) cannot keep a stale contract.
  * The working directory is part of it: a legacy base path is relative to it.
  */
-function specRead(spec) {
+function specRead(spec, cwd) {
 	if (!spec || typeof spec !== 'object')
 		throw usage('composeGroupProjectDoc: spec: expected {fileName, instructions?, maxBytes?}', 'spec');
 	const list = (v) => (Array.isArray(v) ? slice(v) : v);
@@ -328,7 +328,7 @@ function specRead(spec) {
 		s ? own(s, 'selfAuthoredHome') : undefined, s ? list(own(s, 'persistentRoots')) : undefined,
 		s ? own(s, 'ruleBearingInlined') : undefined,
 		'baseDocPath' in spec ? own(spec, 'baseDocPath') : undefined, 'baseDocPath' in spec,
-		legacy, process.cwd()];
+		legacy, cwd];
 }
 
 function sameRead(a, b) {
@@ -338,8 +338,8 @@ function sameRead(a, b) {
 	return true;
 }
 
-function specContract(spec) {
-	const read = specRead(spec);
+function specContract(spec, cwd) {
+	const read = specRead(spec, cwd);
 	const known = specs.get(spec);
 	if (known && sameRead(read, known.read)) return known.contract;
 	const contract = makeContract(read);
@@ -442,8 +442,7 @@ function makeContract(read) {
  * call into the addon.
  */
 let lastDoc = null; // the entry of the last call: nanoclaw passes one spec and one groups directory
-function projectDocRoot(contract, groupsDir) {
-	const cwd = process.cwd();
+function projectDocRoot(contract, groupsDir, cwd) {
 	if (lastDoc && lastDoc.cwd === cwd && lastDoc.contract === contract && lastDoc.groupsDir === groupsDir)
 		return lastDoc;
 	const key = `${cwd}\0${groupsDir}\0${contract.name}`;
@@ -662,8 +661,7 @@ function logWarnings(log, r, file, group, contract) {
  * working directory and text (a no-op is then no string work). */
 const groupDirsSeen = new Map(); // cwd + groupDir -> { dir, name, groupsDir }
 let lastGroupDir = null; // { cwd, groupDir, g }: a spawn composes one group, often again
-function groupDirOf(groupDir) {
-	const cwd = process.cwd();
+function groupDirOf(groupDir, cwd) {
 	if (lastGroupDir && lastGroupDir.groupDir === groupDir && lastGroupDir.cwd === cwd) return lastGroupDir.g;
 	const key = `${cwd}\0${groupDir}`;
 	let g = groupDirsSeen.get(key);
@@ -704,9 +702,13 @@ async function composeGroupProjectDoc(group, groupDir, spec, runtimeSkills, opti
 	const opts = options && typeof options === 'object' ? options : null;
 	if (opts && own(opts, 'config') !== undefined) config = own(opts, 'config');
 	const log = (opts && own(opts, 'log')) ?? settings.log;
-	const contract = specContract(spec);
-	const { dir, name, groupsDir } = groupDirOf(groupDir);
-	const doc = projectDocRoot(contract, groupsDir);
+	// the working directory, asked once a call (each asking is a call
+	// into Node's C++): the spec's legacy base, groupDir and the root
+	// are all relative to it
+	const cwd = process.cwd();
+	const contract = specContract(spec, cwd);
+	const { dir, name, groupsDir } = groupDirOf(groupDir, cwd);
+	const doc = projectDocRoot(contract, groupsDir, cwd);
 	const h = doc.handle;
 	if (config === undefined && settings.getContainerConfig) {
 		config = settings.getContainerConfig(group.id);
