@@ -120,9 +120,10 @@ static void push(struct flat *f, const char *name, const char *body, size_t len,
 #define NOTICE_TAIL ". Their tools still work; consult each tool's own description."
 /* The end of a section cut short (fit(), lint's CM604 finds it). */
 #define CUT_NOTE CLAWMD_FLAT_CUT_HEAD "%zu" CLAWMD_FLAT_CUT_TAIL
-/* The most of the notice's list of names: past it, ", and N more" (the
- * agent can make any number of sections, and a notice naming them all
- * would outgrow the cap it is there to keep). */
+/* The most of the notice's list of names, given what the runtime loads
+ * (else the cap): past it, ", and N more" (the agent can make any number
+ * of sections, and a notice naming them all would outgrow what it is
+ * there to keep within). */
 #define NAMES_MAX(cap) ((cap) / 8 < 64 ? 64 : (cap) / 8 > 4096 ? 4096 : (cap) / 8)
 #define MORE_MAX 40 /* ", and 18446744073709551615 more" */
 
@@ -151,9 +152,9 @@ static int by_size(const void *x, const void *y)
 }
 
 /* The bytes a list of `names` bytes takes in the notice once bounded. */
-static size_t names_shown(size_t names, size_t cap)
+static size_t names_shown(size_t names, size_t max)
 {
-	return names > NAMES_MAX(cap) ? NAMES_MAX(cap) + MORE_MAX : names;
+	return names > max ? max + MORE_MAX : names;
 }
 
 /*
@@ -230,6 +231,7 @@ static void fit(struct clawmd_buf *out, struct flat *f, struct section *v, size_
 	 * (a document the runtime skips keeps nothing of a budget) */
 	if (limit && (!cap || limit < cap))
 		cap = limit;
+	const size_t names_max = NAMES_MAX(limit ? limit : cap);
 	struct clawmd_buf dropped = CLAWMD_BUF_INIT, cuts = CLAWMD_BUF_INIT, all = CLAWMD_BUF_INIT;
 	clawmd_buf_put(&dropped, "", 0);
 	clawmd_buf_put(&all, "", 0);
@@ -242,7 +244,7 @@ static void fit(struct clawmd_buf *out, struct flat *f, struct section *v, size_
 			if (v[i].droppable)
 				by[nd++] = &v[i];
 		qsort(by, nd, sizeof(*by), by_size);
-		while (k < nd && (k ? len + notice + names_shown(names, cap) : len) > cap) {
+		while (k < nd && (k ? len + notice + names_shown(names, names_max) : len) > cap) {
 			len -= 2 + by[k]->blen;
 			names += (k ? 2 : 0) + strlen(by[k]->name);
 			by[k++]->dropped = true;
@@ -254,7 +256,7 @@ static void fit(struct clawmd_buf *out, struct flat *f, struct section *v, size_
 		size_t listed = 0;
 		for (listed = 0; listed < k; listed++) {
 			size_t add = (listed ? 2 : 0) + strlen(by[listed]->name);
-			if (names > NAMES_MAX(cap) && dropped.len + add > NAMES_MAX(cap))
+			if (names > names_max && dropped.len + add > names_max)
 				break;
 			clawmd_buf_printf(&dropped, "%s%s", listed ? ", " : "", by[listed]->name);
 		}

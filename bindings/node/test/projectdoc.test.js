@@ -182,15 +182,17 @@ test('a row of 60000 servers: ordered by sorting and fitted in one pass, not pai
 	const parts = [];
 	for (let i = 60000; i > 0; i--) parts.push(`"${i % 2 ? i : 's' + i}":{"command":"c","instructions":"i${i}"}`);
 	parts.push('"bad":1');
-	const r = await composeGroupProjectDoc(group, path.join(root, 'groups/main'), { fileName: 'CLAUDE.md', maxBytes: 4096 },
-		{ mcp_servers: '{' + parts.join(',') + '}' }, { log });
-	const doc = read(root, 'groups/main/CLAUDE.md');
-	// the largest go first (of equal ones, the first in the document). In
-	// nanoclaw the notice naming each dropped one outgrows the cap and every
-	// one goes; clawmd's notice names an eighth of the cap and counts the
-	// rest (issue 39), so the document fits with the smallest servers kept
-	// (indexes come first, ascending) and r.dropped (the warning) names all
-	// that went
+	const row = { mcp_servers: '{' + parts.join(',') + '}' };
+	// Codex loads 4096 bytes (its cap is project_doc_max_bytes): the
+	// largest go first (of equal ones, the first in the document). In
+	// nanoclaw the notice naming each dropped one outgrows the cap and
+	// every one goes; clawmd's notice names an eighth of what the runtime
+	// loads and counts the rest (issue 39), so the document fits with the
+	// smallest servers kept (indexes come first, ascending) and r.dropped
+	// (the warning) names all that went
+	const r = await composeGroupProjectDoc(group, path.join(root, 'groups/main'), { fileName: 'AGENTS.md', maxBytes: 4096 },
+		row, { log });
+	const doc = read(root, 'groups/main/AGENTS.md');
 	assert.ok(Buffer.byteLength(doc) <= 4096, `${Buffer.byteLength(doc)} bytes`);
 	assert.ok(r.dropped.length > 59000 && r.dropped.length < 60000 + 3, `${r.dropped.length}`);
 	// blocks of 35, 30, then 28 bytes: the module cli before the servers of 28
@@ -198,6 +200,15 @@ test('a row of 60000 servers: ordered by sorting and fitted in one pass, not pai
 		'NanoClaw Module: cli', 'MCP Server: s60000', 'MCP Server: s59998']);
 	assert.match(doc, /# MCP Server: 1\n/);
 	assert.match(doc, /# Omitted for size\n\n.*: NanoClaw Skill: welcome, NanoClaw Module: core, NanoClaw Module: cli, MCP Server: s60000, .*, and \d+ more\. Their tools/);
+	// Claude Code loads 4 MiB whatever the budget: every droppable one
+	// goes, as in nanoclaw, and the notice names at most 4 KiB of them
+	const c = await composeGroupProjectDoc(group, path.join(root, 'groups/main'), { fileName: 'CLAUDE.md', maxBytes: 4096 },
+		row, { log });
+	const claude = read(root, 'groups/main/CLAUDE.md');
+	assert.equal(c.dropped.length, 60000 + 3);
+	assert.doesNotMatch(claude, /# MCP Server: /);
+	assert.ok(Buffer.byteLength(claude) <= 4096 + 4096 + 64, `${Buffer.byteLength(claude)} bytes`);
+	assert.match(claude, /, and \d+ more\. Their tools/);
 	assert.ok(log.lines.some((l) => l[1] === 'Dropping invalid stored MCP server' && l[2].server === 'bad'));
 });
 
