@@ -116,6 +116,9 @@ async function main() {
 	// longer than the first guess at its size: read twice
 	call('compose config', () => h.compose('main', { config: { env: { A: '1'.repeat(80) } } }), has('group'));
 	call('compose config text', () => h.compose('main', { config: '{"env": {"A": "2"}}' }), has('group'));
+	call('compose text (the adapter\'s)', () => h[clawmd.composeText]('main', '{"env": {"A": "3"}}'), has('group'));
+	call('compose text again', () => h[clawmd.composeText]('main', '{"env": {"A": "3"}}'), has('group'));
+	throws('compose text(bad config)', () => h[clawmd.composeText]('main', 7));
 	throws('compose(missing)', () => h.compose('none'));
 	throws('compose(bad config)', () => h.compose('main', { config: 7 }));
 	throws('compose(bad group)', () => h.compose(1));

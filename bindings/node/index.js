@@ -74,3 +74,6 @@ module.exports = {
 	bin: path.join(__dirname, 'bin', 'clawmd'),
 	Handle: binding.Handle,
 };
+// The adapter's compose (nanoclaw.js): a symbol-keyed method of Handle,
+// not enumerable, so no API beside compose() (src/compose.c says why).
+Object.defineProperty(module.exports, 'composeText', { value: binding.composeText });

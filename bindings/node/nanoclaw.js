@@ -16,6 +16,7 @@
 const fs = require('fs');
 const path = require('path');
 const clawmd = require('./index.js');
+const composeText = clawmd.composeText;
 
 const { ClawmdError } = clawmd;
 let cached = null; // { cwd, handle }
@@ -736,11 +737,11 @@ async function composeGroupProjectDoc(group, groupDir, spec, runtimeSkills, opti
 	}
 	let r;
 	try {
-		r = h.compose(name, { config: cfg });
+		r = h[composeText](name, cfg); // h.compose(name, { config: cfg }), positional
 	} catch (e) {
 		if (!(e instanceof ClawmdError) || e.code !== 'EFS' || fs.existsSync(dir)) throw e;
 		fs.mkdirSync(dir, { recursive: true });
-		r = h.compose(name, { config: cfg });
+		r = h[composeText](name, cfg);
 	}
 	const file = contract.keys.entry;
 	r.file = file;

@@ -130,12 +130,22 @@ static bool init_handle_class(napi_env env, struct addon *ad, napi_value exports
 		{"root", NULL, NULL, m_root, NULL, NULL, napi_enumerable, NULL},
 		{"groupsDir", NULL, NULL, m_groups_dir, NULL, NULL, napi_enumerable, NULL},
 		{"warnings", NULL, NULL, m_warnings, NULL, NULL, napi_enumerable, NULL},
+		{NULL, NULL, m_compose_text, NULL, NULL, NULL, napi_default_method, NULL}, /* last */
 	};
-	napi_value cls;
+	napi_value cls, text;
+	/* compose for the adapter (compose.c, m_compose_text), keyed by a
+	 * symbol: exports.composeText, not enumerable, is how index.js
+	 * reaches it */
+	if (napi_create_symbol(env, NULL, &text) != napi_ok)
+		return false;
+	methods[sizeof(methods) / sizeof(*methods) - 1].name = text;
 	/* A reference not made is left NULL (its output unwritten): the
 	 * finalizer deletes only what was made. */
 	if (napi_define_class(env, "Handle", NAPI_AUTO_LENGTH, handle_ctor, NULL,
 			      sizeof(methods) / sizeof(*methods), methods, &cls) != napi_ok)
+		return false;
+	napi_property_descriptor hidden = {"composeText", NULL, NULL, NULL, NULL, text, napi_default, NULL};
+	if (napi_define_properties(env, exports, 1, &hidden) != napi_ok)
 		return false;
 	if (napi_create_reference(env, cls, 1, &ad->handle_class) != napi_ok) {
 		ad->handle_class = NULL;

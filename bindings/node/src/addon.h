@@ -109,6 +109,7 @@ napi_value f_open(napi_env env, napi_callback_info info);
 
 /* compose.c */
 napi_value m_compose(napi_env env, napi_callback_info info);
+napi_value m_compose_text(napi_env env, napi_callback_info info);
 napi_value m_compose_all(napi_env env, napi_callback_info info);
 void kept_drop(napi_env env, struct handle *h);
 

@@ -241,6 +241,24 @@ test('compose: no-ops of two groups in turn each answer for their own group', (t
 	assert.equal(h.compose('main').group, 'main');
 });
 
+test('the adapter\'s compose: a symbol-keyed method, no API beside compose()', (t) => {
+	const root = makeRoot(t);
+	const h = clawmd.open(root);
+	t.after(() => h.close());
+	assert.equal(typeof clawmd.composeText, 'symbol');
+	assert.ok(!Object.keys(clawmd).includes('composeText'));
+	assert.equal(Object.getOwnPropertyDescriptor(Object.getPrototypeOf(h), clawmd.composeText).enumerable, false);
+	const cfg = '{"skills": ["beta"]}';
+	const a = h[clawmd.composeText]('main', cfg);
+	assert.equal(a.changed, true);
+	assert.match(read(root, 'groups/main/CLAUDE.md'), /skill-beta/);
+	assert.deepEqual(h[clawmd.composeText]('main', cfg), h.compose('main', { config: cfg }));
+	assert.throws(() => h[clawmd.composeText]('main', { skills: [] }), (e) => e.key === 'config');
+	assert.throws(() => h[clawmd.composeText]('main'), (e) => e.key === 'config');
+	h.close();
+	assert.throws(() => h[clawmd.composeText]('main', cfg), /closed/);
+});
+
 test('composeAll: every group, off the main thread, errors per group', async (t) => {
 	const groups = Array.from({ length: 40 }, (_, i) => `g${String(i).padStart(2, '0')}`);
 	const root = makeRoot(t, groups);

@@ -159,6 +159,7 @@ static inline napi_status nf_promise(napi_deferred *d, napi_value *p)
 #define napi_create_error(e, c, m, r) NF_CALL(napi_create_error, r, e, c, m, r)
 #define napi_create_function(e, s, n, f, d, r) NF_CALL(napi_create_function, r, e, s, n, f, d, r)
 #define napi_create_reference(e, v, n, r) NF_CALL(napi_create_reference, r, e, v, n, r)
+#define napi_create_symbol(e, d, r) NF_CALL(napi_create_symbol, r, e, d, r)
 #define napi_create_async_work(e, o, s, x, c, d, r)                                                \
 	NF_CALL(napi_create_async_work, r, e, o, s, x, c, d, r)
 #define napi_define_class(e, s, n, c, d, np, p, r)                                                 \
@@ -193,6 +194,7 @@ static inline napi_status nf_promise(napi_deferred *d, napi_value *p)
 
 /* No output. */
 #define napi_set_named_property(e, ...) NF_CALL0(napi_set_named_property, e, __VA_ARGS__)
+#define napi_define_properties(e, ...) NF_CALL0(napi_define_properties, e, __VA_ARGS__)
 #define napi_set_property(e, ...) NF_CALL0(napi_set_property, e, __VA_ARGS__)
 #define napi_set_element(e, ...) NF_CALL0(napi_set_element, e, __VA_ARGS__)
 #define napi_set_instance_data(e, ...) NF_CALL0(napi_set_instance_data, e, __VA_ARGS__)
