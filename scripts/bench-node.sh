@@ -132,7 +132,11 @@ if command -v valgrind >/dev/null 2>&1 && grep -q composeGroupProjectDoc "$pkg/n
 	echo "      in the addon: $((3 * n)) less $n):"
 	for which in adapter plain; do
 		a1=$(flat_instructions $which $big) a2=$(flat_instructions $which $((5 * big)))
-		c1=$(flat_instructions $which $n m_compose) c2=$(flat_instructions $which $((3 * n)) m_compose)
+		# the addon's compose: compose() for the plain handle, the
+		# symbol-keyed one (m_compose_text) for the adapter
+		fn=m_compose
+		[ $which = plain ] || fn=m_compose_text
+		c1=$(flat_instructions $which $n $fn) c2=$(flat_instructions $which $((3 * n)) $fn)
 		awk -v w="$which" -v a1="$a1" -v a2="$a2" -v c1="$c1" -v c2="$c2" -v n="$n" -v big="$big" \
 			-v before="$before" 'BEGIN {
 			all = (a2 - a1) / (4 * big)
