@@ -103,6 +103,7 @@ napi_value m_root(napi_env env, napi_callback_info info);
 napi_value m_groups_dir(napi_env env, napi_callback_info info);
 napi_value m_warnings(napi_env env, napi_callback_info info);
 void handle_finalize(napi_env env, void *data, void *hint);
+void kept_drop(napi_env env, struct handle *h);
 
 /* open.c */
 napi_value f_open(napi_env env, napi_callback_info info);
@@ -111,7 +112,6 @@ napi_value f_open(napi_env env, napi_callback_info info);
 napi_value m_compose(napi_env env, napi_callback_info info);
 napi_value m_compose_text(napi_env env, napi_callback_info info);
 napi_value m_compose_all(napi_env env, napi_callback_info info);
-void kept_drop(napi_env env, struct handle *h);
 
 /* migrate.c */
 napi_value m_migrate(napi_env env, napi_callback_info info);

@@ -127,20 +127,6 @@ static bool kept_same(const struct handle *h, const struct summary *s)
 	return true;
 }
 
-/* Let go of what handle h kept (kept_js()). */
-void kept_drop(napi_env env, struct handle *h)
-{
-	if (h->kept_js)
-		napi_delete_reference(env, h->kept_js);
-	h->kept_js = NULL;
-	free(h->kept_group);
-	free(h->kept_path);
-	clawmd_strv_free(h->kept_warnings, h->kept_n);
-	h->kept_group = h->kept_path = NULL;
-	h->kept_warnings = NULL;
-	h->kept_n = 0;
-}
-
 /*
  * What a compose that changed nothing answers, as JS values the result
  * maker reads ({group, path, warnings}; NULL: none, the values are then

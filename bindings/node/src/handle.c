@@ -203,6 +203,20 @@ napi_value m_warnings(napi_env env, napi_callback_info info)
 	return v;
 }
 
+/* Let go of what handle h kept (compose.c, kept_js()). */
+void kept_drop(napi_env env, struct handle *h)
+{
+	if (h->kept_js)
+		napi_delete_reference(env, h->kept_js);
+	h->kept_js = NULL;
+	free(h->kept_group);
+	free(h->kept_path);
+	clawmd_strv_free(h->kept_warnings, h->kept_n);
+	h->kept_group = h->kept_path = NULL;
+	h->kept_warnings = NULL;
+	h->kept_n = 0;
+}
+
 void handle_finalize(napi_env env, void *data, void *hint)
 {
 	struct handle *h = data;
